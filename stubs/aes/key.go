@@ -51,6 +51,7 @@ func init() {
 	for i := range 256 {
 		invSbox[sbox[i]] = byte(i)
 	}
+	initRoundTables()
 }
 
 func rotl8(x byte, n uint) byte { return x<<n | x>>(8-n) }
