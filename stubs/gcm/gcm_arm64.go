@@ -1,0 +1,8 @@
+//go:build !purego
+
+package gcm
+
+var (
+	archGHASHVariants []GHASHVariant
+	archGCMVariants   []GCMVariant
+)

@@ -1,0 +1,9 @@
+//go:build (!amd64 && !arm64) || purego
+
+package gcm
+
+// Without assembly only the generic twins exist.
+var (
+	archGHASHVariants []GHASHVariant
+	archGCMVariants   []GCMVariant
+)

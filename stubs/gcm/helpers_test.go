@@ -1,0 +1,245 @@
+package gcm
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/hex"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// longTests reports whether JITSIM_LONG=1 asks for the full matrices.
+func longTests() bool { return os.Getenv("JITSIM_LONG") == "1" }
+
+// reduced reports whether to run the reduced matrix: under emulation (the
+// arm64 tests run in qemu-aarch64) unless JITSIM_LONG=1.
+func reduced() bool { return runtime.GOARCH != "amd64" && !longTests() }
+
+// mustRun reports whether a variant whose Needs are missing on this host is a
+// test failure rather than a skip: on amd64 every amd64 variant must run on
+// the project's reference machine, which the CI marks with JITSIM_REQUIRE_ALL=1.
+func mustRun() bool { return os.Getenv("JITSIM_REQUIRE_ALL") == "1" }
+
+func skipUnlessRunnable(t *testing.T, name string, needs cpu.Set) bool {
+	t.Helper()
+	if cpu.Host().HasAll(needs) {
+		return true
+	}
+	if mustRun() {
+		t.Fatalf("variant %s needs %v; host has %v", name, needs, cpu.Host())
+	}
+	t.Skipf("variant %s needs %v; host has %v", name, needs, cpu.Host())
+	return false
+}
+
+func runnableGHASH() []GHASHVariant {
+	var vs []GHASHVariant
+	for _, v := range GHASHVariants {
+		if cpu.Host().HasAll(v.Needs) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+func runnableGCM() []GCMVariant {
+	var vs []GCMVariant
+	for _, v := range GCMVariants {
+		if cpu.Host().HasAll(v.Needs) {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// bestGHASH is the last runnable GHASH variant (the list grows from generic
+// to the widest), used for the Go-side parts of a GCM construction.
+func bestGHASH() GHASHVariant { vs := runnableGHASH(); return vs[len(vs)-1] }
+
+// construction is AES-GCM (SP 800-38D §7) assembled from stubs the way the
+// JDK's GaloisCounterMode drives them: GHASH stub for the AAD, the GCM stub
+// for the bulk, the generic twins for what the stub leaves, GHASH stub for
+// the length block.
+type construction struct {
+	xk    []uint32
+	htbl  []uint64
+	gcm   GCMFunc
+	ghash GHASHFunc
+	block aes.BlockFunc
+}
+
+func newConstruction(t testing.TB, key []byte, g GCMFunc, gh GHASHFunc) *construction {
+	t.Helper()
+	xk, _, err := aes.ExpandKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &construction{xk: xk, htbl: make([]uint64, HtblLen), gcm: g, ghash: gh, block: aes.EncryptBlockGeneric}
+	var h [16]byte
+	c.block(xk, h[:], h[:])
+	c.htbl[0], c.htbl[1] = be64(h[:8]), be64(h[8:])
+	return c
+}
+
+// hash absorbs data, zero-padding a final partial block (§6.4 on A and C).
+func (c *construction) hash(s *[2]uint64, data []byte) {
+	n := len(data) / 16
+	if n > 0 {
+		c.ghash(s, c.htbl, data, n)
+	}
+	if r := data[16*n:]; len(r) > 0 {
+		var b [16]byte
+		copy(b[:], r)
+		c.ghash(s, c.htbl, b[:], 1)
+	}
+}
+
+func (c *construction) j0(iv []byte) [16]byte {
+	var j [16]byte
+	if len(iv) == 12 {
+		copy(j[:], iv)
+		j[15] = 1
+		return j
+	}
+	var s [2]uint64
+	c.hash(&s, iv)
+	var l [16]byte
+	putBE64(l[8:], uint64(len(iv))*8)
+	c.ghash(&s, c.htbl, l[:], 1)
+	putBE64(j[:8], s[0])
+	putBE64(j[8:], s[1])
+	return j
+}
+
+// crypt runs GCTR + GHASH over src into dst (ct = dst when enc, else src):
+// the stub first, then the generic twin for whole blocks, then a partial block.
+func (c *construction) crypt(ctr *[16]byte, s *[2]uint64, dst, src []byte, enc bool) {
+	ct := func(d, s []byte) []byte {
+		if enc {
+			return d
+		}
+		return s
+	}
+	n := c.gcm(c.xk, ctr, s, c.htbl, dst, src, ct(dst, src))
+	if n%16 != 0 || n > len(src) {
+		panic("stub returned a bad byte count")
+	}
+	n += GCMGeneric(c.xk, ctr, s, c.htbl, dst[n:], src[n:], ct(dst[n:], src[n:]))
+	if n < len(src) {
+		var ks, b [16]byte
+		c.block(c.xk, ks[:], ctr[:])
+		if !enc {
+			copy(b[:], src[n:])
+		}
+		for i := n; i < len(src); i++ {
+			dst[i] = src[i] ^ ks[i-n]
+		}
+		if enc {
+			copy(b[:], dst[n:])
+		}
+		c.ghash(s, c.htbl, b[:], 1)
+	}
+}
+
+func (c *construction) tag(j0 [16]byte, s *[2]uint64, aadLen, ctLen int) [16]byte {
+	var l [16]byte
+	putBE64(l[:8], uint64(aadLen)*8)
+	putBE64(l[8:], uint64(ctLen)*8)
+	c.ghash(s, c.htbl, l[:], 1)
+	var t, ek [16]byte
+	putBE64(t[:8], s[0])
+	putBE64(t[8:], s[1])
+	c.block(c.xk, ek[:], j0[:])
+	for i := range t {
+		t[i] ^= ek[i]
+	}
+	return t
+}
+
+// seal writes ciphertext and tag to out[:len(pt)+16]; out may start at pt.
+func (c *construction) seal(out, iv, pt, aad []byte) []byte {
+	j0 := c.j0(iv)
+	var s [2]uint64
+	c.hash(&s, aad)
+	ctr := j0
+	inc32(&ctr)
+	c.crypt(&ctr, &s, out[:len(pt)], pt, true)
+	t := c.tag(j0, &s, len(aad), len(pt))
+	copy(out[len(pt):], t[:])
+	return out[:len(pt)+16]
+}
+
+// open decrypts ct||tag into out and reports whether the tag matched.
+func (c *construction) open(out, iv, sealed, aad []byte) ([]byte, bool) {
+	ct, want := sealed[:len(sealed)-16], sealed[len(sealed)-16:]
+	j0 := c.j0(iv)
+	var s [2]uint64
+	c.hash(&s, aad)
+	ctr := j0
+	inc32(&ctr)
+	c.crypt(&ctr, &s, out[:len(ct)], ct, false)
+	t := c.tag(j0, &s, len(aad), len(ct))
+	return out[:len(ct)], bytes.Equal(t[:], want)
+}
+
+type specVector struct {
+	name                string
+	key, p, a, iv, c, t []byte
+}
+
+func readSpecVectors(t *testing.T) []specVector {
+	t.Helper()
+	f, err := os.Open("testdata/gcm_spec_vectors.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var vs []specVector
+	var cur *specVector
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
+		if !ok {
+			t.Fatalf("gcm_spec_vectors.txt:%d: no '='", line)
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if k == "case" {
+			vs = append(vs, specVector{name: "case" + v})
+			cur = &vs[len(vs)-1]
+			continue
+		}
+		b, err := hex.DecodeString(v)
+		if err != nil || cur == nil {
+			t.Fatalf("gcm_spec_vectors.txt:%d: %v", line, err)
+		}
+		switch k {
+		case "K":
+			cur.key = b
+		case "P":
+			cur.p = b
+		case "A":
+			cur.a = b
+		case "IV":
+			cur.iv = b
+		case "C":
+			cur.c = b
+		case "T":
+			cur.t = b
+		default:
+			t.Fatalf("gcm_spec_vectors.txt:%d: unknown field %q", line, k)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
