@@ -541,7 +541,10 @@ func TestMisusePanics(t *testing.T) {
 		{"short dst block", func() { BlockEncryptVariants[0].Fn(k.enc, make([]byte, 15), make([]byte, 16)) }},
 		{"bad key", func() { BlockEncryptVariants[0].Fn(k.enc[:40], make([]byte, 16), make([]byte, 16)) }},
 		{"partial CBC", func() { CBCEncryptVariants[0].Fn(k.enc, new([16]byte), make([]byte, 17), make([]byte, 17)) }},
-		{"short dst CTR", func() { u := 16; CTRVariants[0].Fn(k.enc, new([16]byte), new([16]byte), &u, make([]byte, 3), make([]byte, 4)) }},
+		{"short dst CTR", func() {
+			u := 16
+			CTRVariants[0].Fn(k.enc, new([16]byte), new([16]byte), &u, make([]byte, 3), make([]byte, 4))
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

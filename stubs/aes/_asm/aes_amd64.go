@@ -120,7 +120,7 @@ func blockAESNI(name string, dec bool) {
 	if dec {
 		gen = "generate_aescrypt_decryptBlock"
 	}
-	Doc(name+" models HotSpot's "+gen+": one block, AES-NI.")
+	Doc(name + " models HotSpot's " + gen + ": one block, AES-NI.")
 	s := newSSE(name)
 	dst, src := RDI, RSI
 	Load(Param("dst"), dst)
@@ -273,7 +273,9 @@ type vaes struct {
 	labels int
 }
 
-func keyZ(r int) VecPhysical { return []VecPhysical{Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29}[r] }
+func keyZ(r int) VecPhysical {
+	return []VecPhysical{Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29}[r]
+}
 
 func newVAES(name string) *vaes {
 	v := &vaes{name: name, nr: RCX}
