@@ -1,0 +1,27 @@
+#!/bin/sh
+# build.sh rebuilds every reference module listed in src/modules.txt into
+# wasm/<module>.<none|limited|full>.wasm with Debian's clang + lld (wasm32,
+# freestanding, -O2, explicit exports). Run by `go generate`; CI runs it and
+# then `git diff --exit-code -- wasm` to prove the committed modules are
+# reproducible.
+set -eu
+cd "$(dirname "$0")"
+CC=${CC:-clang}
+command -v "$CC" >/dev/null || { echo "build.sh: $CC not found (apt-get install clang lld)" >&2; exit 1; }
+mkdir -p wasm
+rm -f wasm/*.wasm
+# Memory layout (see src/jvm.h): shadow stack first (32 KiB), then data;
+# the profile area, frame and arguments start at 64 KiB, the same in every build.
+LDFLAGS="-Wl,--no-entry -Wl,--strip-all -Wl,--stack-first -z stack-size=32768 \
+ -Wl,--initial-memory=196608 -Wl,--export=__heap_base"
+grep -v '^#' src/modules.txt | while read -r name src defs; do
+	[ -n "$name" ] || continue
+	for p in 0:none 1:limited 2:full; do
+		level=${p%%:*} build=${p#*:}
+		# shellcheck disable=SC2086
+		$CC --target=wasm32 -nostdlib -O2 -ffreestanding -fno-builtin -Wall -Werror \
+			-DPROFILE="$level" $defs $LDFLAGS \
+			-o "wasm/$name.$build.wasm" "src/$src"
+	done
+done
+chmod 644 wasm/*.wasm

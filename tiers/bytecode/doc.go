@@ -1,0 +1,32 @@
+// Package bytecode is jitsim's "Java bytecode": the JDK provider methods
+// (com.sun.crypto.provider AESCrypt, CipherBlockChaining, ElectronicCodeBook,
+// CounterMode, GCTR, GHASH, GaloisCounterMode) written as freestanding C in
+// the JDK's own algorithms, built with clang for wasm32 — one module per
+// method, three builds per module — committed and embedded.
+//
+// # Builds
+//
+// Every module is built three times from one source (src/jvm.h):
+// [None] (no counters; HotSpot levels 1 and 4), [Limited] (invocation and
+// back-edge counters; level 2) and [Full] (counters plus branch and
+// call-site profile; levels 0 and 3). Loops with an OSR entry keep their
+// state in a frame at a fixed address and export "<key>$osr", so a loop
+// interrupted at a back-edge notification point in one build can be resumed
+// by another.
+//
+// # ABI
+//
+// A Java array parameter is a (pointer, length) pair of i32, int and boolean
+// are i32, long is i64. Calls to other methods are wasm imports from module
+// "jvm" named by the callee's [Method.Key]. The host lays arguments out from
+// [ArgBase]; [ProfAddr] holds the counters and [CtlAddr] the thrown
+// exception and the OSR frame (see src/jvm.h).
+//
+// # Regenerating
+//
+//	go generate ./tiers/bytecode   # runs build.sh: needs clang and lld (Debian 12: clang 14)
+//
+// The build is reproducible; CI rebuilds and runs git diff --exit-code.
+package bytecode
+
+//go:generate sh build.sh

@@ -1,0 +1,158 @@
+package bytecode
+
+// The method table: every reference method, the JDK profiles it exists in,
+// its Java identity and its wasm signature. One row per (Java method, body);
+// a method whose body differs between JDK releases has one row per body.
+// Sizes and imports are read from the modules themselves (see table.go).
+
+// Receiver fields and object parameters, expanded in field order.
+var (
+	pK        = Param{"K", Ints, In} // AESCrypt.K (sessionK[0] or [1])
+	pCounter  = Param{"counter", Bytes, InOut}
+	pEncCtr   = Param{"encryptedCounter", Bytes, InOut}
+	pUsed     = Param{"used", Ints, InOut} // int field, boxed so the update is visible
+	pState    = Param{"state", Longs, InOut}
+	pSubkeyH  = Param{"subkeyHtbl", Longs, In}
+	gctrObj   = []Param{pK, pCounter, pEncCtr, pUsed}
+	ghashObj  = []Param{pState, pSubkeyH}
+	blockSig  = []Param{pK, {"in", Bytes, In}, {"inOffset", Int, In}, {"out", Bytes, Out}, {"outOffset", Int, In}}
+	cryptSig  = []Param{{"in", Bytes, In}, {"inOfs", Int, In}, {"len", Int, In}, {"out", Bytes, Out}, {"outOfs", Int, In}}
+	ghashData = []Param{{"in", Bytes, In}, {"inOfs", Int, In}, {"inLen", Int, In}}
+	gcmSig    = cat([]Param{{"in", Bytes, In}, {"inOfs", Int, In}, {"inLen", Int, In}, {"ct", Bytes, In},
+		{"ctOfs", Int, In}, {"out", Bytes, Out}, {"outOfs", Int, In}}, gctrObj, ghashObj)
+)
+
+func cat(ps ...[]Param) []Param {
+	var out []Param
+	for _, p := range ps {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// JDK profiles (design.md §5). The lead will unify these with flags.JDK.
+const (
+	JDK8   = "8"
+	JDK8u  = "8u"
+	JDK17  = "17"
+	JDK21  = "21"
+	JDK25  = "25"
+	jdkAll = "8,8u,17,21,25"
+	jdk9p  = "17,21,25"
+	jdk8x  = "8,8u"
+)
+
+// Profiles lists the JDK profile keys the table knows.
+var Profiles = []string{JDK8, JDK8u, JDK17, JDK21, JDK25}
+
+const provider = "com.sun.crypto.provider."
+
+// rows is the one method table. Key is the import/export name; Module the
+// wasm module stem under wasm/.
+var rows = []Method{
+	{Key: "AESCrypt.makeSessionKey", Module: "AESCrypt.makeSessionKey", Profiles: jdkAll,
+		Class: provider + "AESCrypt", Name: "makeSessionKey", Descriptor: "([B)V",
+		Params: []Param{{"k", Bytes, In}, {"Ke", Ints, Out}, {"Kd", Ints, Out}}, Result: Int},
+
+	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk9p, Intrinsic: "_aescrypt_encryptBlock",
+		Class: provider + "AESCrypt", Name: "implEncryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
+	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk8x, Intrinsic: "_aescrypt_encryptBlock",
+		Class: provider + "AESCrypt", Name: "encryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
+	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk9p, Intrinsic: "_aescrypt_decryptBlock",
+		Class: provider + "AESCrypt", Name: "implDecryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
+	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk8x, Intrinsic: "_aescrypt_decryptBlock",
+		Class: provider + "AESCrypt", Name: "decryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
+
+	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: jdk9p,
+		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
+		Class: provider + "CipherBlockChaining", Name: "implEncrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
+	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: jdk8x,
+		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
+		Class: provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
+	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: jdk9p,
+		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
+		Class: provider + "CipherBlockChaining", Name: "implDecrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
+	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: jdk8x,
+		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
+		Class: provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
+	{Key: "CipherBlockChaining.encrypt", Module: "CipherBlockChaining.encrypt", Profiles: jdk9p,
+		Class: provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
+	{Key: "CipherBlockChaining.decrypt", Module: "CipherBlockChaining.decrypt", Profiles: jdk9p,
+		Class: provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
+
+	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Profiles: jdk9p,
+		Intrinsic: "_electronicCodeBook_encryptAESCrypt",
+		Class: provider + "ElectronicCodeBook", Name: "implECBEncrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK}, cryptSig), Result: Int},
+	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Profiles: jdk8x,
+		Class: provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK}, cryptSig), Result: Int},
+	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Profiles: jdk9p,
+		Intrinsic: "_electronicCodeBook_decryptAESCrypt",
+		Class: provider + "ElectronicCodeBook", Name: "implECBDecrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK}, cryptSig), Result: Int},
+	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Profiles: jdk8x,
+		Class: provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK}, cryptSig), Result: Int},
+	{Key: "ElectronicCodeBook.encrypt", Module: "ElectronicCodeBook.encrypt", Profiles: jdk9p,
+		Class: provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK}, cryptSig), Result: Int},
+	{Key: "ElectronicCodeBook.decrypt", Module: "ElectronicCodeBook.decrypt", Profiles: jdk9p,
+		Class: provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
+		Params: cat([]Param{pK}, cryptSig), Result: Int},
+
+	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: jdk9p, Intrinsic: "_counterMode_AESCrypt",
+		Class: provider + "CounterMode", Name: "implCrypt", Descriptor: "([BII[BI)I",
+		Params: cat(gctrObj, cryptSig), Result: Int},
+	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: jdk8x,
+		Class: provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
+		Params: cat(gctrObj, cryptSig), Result: Int},
+
+	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: "8u,17,21,25", Intrinsic: "_ghash_processBlocks",
+		Class: provider + "GHASH", Name: "processBlocks", Descriptor: "([BII[J[J)V", Static: true,
+		Params: []Param{{"data", Bytes, In}, {"inOfs", Int, In}, {"blocks", Int, In}, pState, pSubkeyH}},
+	{Key: "GHASH.processBlock", Module: "GHASH.processBlock", Profiles: jdkAll,
+		Class: provider + "GHASH", Name: "processBlock", Descriptor: "([BI[J[J)V", Static: true,
+		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
+	{Key: "GHASH.update", Module: "GHASH.update", Profiles: "8u,17,21,25",
+		Class: provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
+	{Key: "GHASH.update", Module: "GHASH.update.jdk8", Profiles: JDK8,
+		Class: provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
+	{Key: "GHASH.doFinal", Module: "GHASH.doFinal", Profiles: jdkAll,
+		Class: provider + "GHASH", Name: "doFinal", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData), Result: Int},
+
+	{Key: "GCTR.update", Module: "GCTR.update", Profiles: jdk9p,
+		Class: provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
+	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Profiles: jdk8x,
+		Class: provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
+	{Key: "GCTR.doFinal", Module: "GCTR.doFinal", Profiles: jdkAll,
+		Class: provider + "GCTR", Name: "doFinal", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
+
+	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p7680", Profiles: JDK21,
+		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
+		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
+		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
+	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p512", Profiles: JDK25,
+		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
+		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
+		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
+	{Key: "GaloisCounterMode.implGCMCrypt", Module: "GaloisCounterMode.implGCMCrypt", Profiles: "21,25", Static: true,
+		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt",
+		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
+
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Profiles: "8,8u,17",
+		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
+		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p7680", Profiles: JDK21,
+		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
+		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p512", Profiles: JDK25,
+		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
+		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
+}

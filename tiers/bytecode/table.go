@@ -1,0 +1,175 @@
+package bytecode
+
+import (
+	"embed"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+//go:embed wasm/*.wasm
+var wasmFS embed.FS
+
+// Method is one reference method: its Java identity, the module that holds
+// its body, its wasm signature and what the module itself says (bytecode
+// size, imports, OSR entry).
+type Method struct {
+	// Key names the method in import and export sections ("Class.method").
+	Key string
+	// Module is the module stem: wasm/<Module>.<build>.wasm.
+	Module string
+	// Profiles is the comma-separated list of JDK profiles that have this body.
+	Profiles string
+	// Class, Name and Descriptor are the Java identity in this profile.
+	Class, Name, Descriptor string
+	// Static is true for static methods (no receiver fields in Params).
+	Static bool
+	// Intrinsic is HotSpot's vmIntrinsics ID when the method is an
+	// @IntrinsicCandidate in this profile, else "".
+	Intrinsic string
+	// Params is the wasm signature: receiver fields, then Java parameters
+	// (an object parameter expanded into its fields).
+	Params []Param
+	// Result is Void or Int.
+	Result Kind
+
+	// Size is the bytecode-size analogue: the body size in bytes of the
+	// export in the None build (read from the embedded module).
+	Size int
+	// Imports are the Keys of the methods this body calls, in import order.
+	Imports []string
+	// OSR reports whether the module exports an OSR entry "<Key>$osr".
+	OSR bool
+	// Clinit reports whether the module exports "clinit" (static tables).
+	Clinit bool
+
+	wasm [3][]byte
+}
+
+// String returns "Class::name" in HotSpot's PrintCompilation style.
+func (m *Method) String() string {
+	return m.Class[strings.LastIndexByte(m.Class, '.')+1:] + "::" + m.Name
+}
+
+// Wasm returns the module binary of build b.
+func (m *Method) Wasm(b Build) []byte { return m.wasm[b] }
+
+// OSRExport returns the name of the OSR entry export.
+func (m *Method) OSRExport() string { return m.Key + "$osr" }
+
+// InProfile reports whether the method exists in JDK profile p.
+func (m *Method) InProfile(p string) bool {
+	return slices.Contains(strings.Split(m.Profiles, ","), p)
+}
+
+// Table is the set of methods of one JDK profile, by Key.
+type Table struct {
+	Profile string
+	methods []*Method
+	byKey   map[string]*Method
+}
+
+// Methods returns the profile's methods in table order.
+func (t *Table) Methods() []*Method { return t.methods }
+
+// Lookup returns the method with key k, or an error naming it.
+func (t *Table) Lookup(k string) (*Method, error) {
+	if m, ok := t.byKey[k]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("bytecode: JDK profile %s has no method %q", t.Profile, k)
+}
+
+var (
+	loadOnce sync.Once
+	loaded   []*Method
+	loadErr  error
+)
+
+func load() ([]*Method, error) {
+	loadOnce.Do(func() {
+		for i := range rows {
+			m := rows[i] // copy: rows stays pristine
+			for _, b := range []Build{None, Limited, Full} {
+				name := "wasm/" + m.Module + "." + b.String() + ".wasm"
+				bin, err := wasmFS.ReadFile(name)
+				if err != nil {
+					loadErr = fmt.Errorf("bytecode: %s: %w", name, err)
+					return
+				}
+				info, err := parseModule(bin)
+				if err != nil {
+					loadErr = fmt.Errorf("bytecode: %s: %w", name, err)
+					return
+				}
+				if info.heapBase > ProfAddr {
+					panic(fmt.Sprintf("BUG: %s: data ends at %#x, above the profile area %#x", name, info.heapBase, ProfAddr))
+				}
+				if _, ok := info.exports[m.Key]; !ok {
+					loadErr = fmt.Errorf("bytecode: %s does not export %q", name, m.Key)
+					return
+				}
+				m.wasm[b] = bin
+				if b == None {
+					m.Size = info.exports[m.Key]
+					m.Imports = info.imports
+					_, m.OSR = info.exports[m.OSRExport()]
+					_, m.Clinit = info.exports["clinit"]
+				}
+			}
+			loaded = append(loaded, &m)
+		}
+	})
+	return loaded, loadErr
+}
+
+// All returns every row of the method table (all profiles).
+func All() ([]*Method, error) { return load() }
+
+// Keys returns every method key of the table, sorted.
+func Keys() ([]string, error) {
+	all, err := load()
+	if err != nil {
+		return nil, err
+	}
+	var ks []string
+	for _, m := range all {
+		if !slices.Contains(ks, m.Key) {
+			ks = append(ks, m.Key)
+		}
+	}
+	slices.Sort(ks)
+	return ks, nil
+}
+
+// ForProfile returns the method table of JDK profile p ("8", "8u", "17",
+// "21", "25"), checking that every import of every method resolves.
+func ForProfile(p string) (*Table, error) {
+	if !slices.Contains(Profiles, p) {
+		return nil, fmt.Errorf("bytecode: unknown JDK profile %q (want one of %s)", p, strings.Join(Profiles, ", "))
+	}
+	all, err := load()
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{Profile: p, byKey: map[string]*Method{}}
+	for _, m := range all {
+		if !m.InProfile(p) {
+			continue
+		}
+		if prev, dup := t.byKey[m.Key]; dup {
+			panic(fmt.Sprintf("BUG: profile %s has two bodies for %s (%s, %s)", p, m.Key, prev.Module, m.Module))
+		}
+		t.byKey[m.Key] = m
+		t.methods = append(t.methods, m)
+	}
+	for _, m := range t.methods {
+		for _, imp := range m.Imports {
+			if _, ok := t.byKey[imp]; !ok {
+				return nil, fmt.Errorf("bytecode: JDK %s: %s calls %s, which the profile does not have", p, m.Key, imp)
+			}
+		}
+	}
+	return t, nil
+}
