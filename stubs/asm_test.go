@@ -1,0 +1,5 @@
+//go:build !purego
+
+package stubs
+
+func purego() bool { return false }

@@ -1,0 +1,178 @@
+package stubs
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// flagSet is one named flag configuration of the golden matrix.
+type flagSet struct {
+	name    string
+	x86Only bool
+	apply   func(*Config)
+}
+
+var flagSets = []flagSet{
+	{"default", false, func(*Config) {}},
+	{"-UseAES", false, func(c *Config) { c.UseAES = false }},
+	{"-UseAESIntrinsics", false, func(c *Config) { c.UseAESIntrinsics = false }},
+	{"-UseAESCTRIntrinsics", false, func(c *Config) { c.UseAESCTRIntrinsics = false }},
+	{"-UseGHASHIntrinsics", false, func(c *Config) { c.UseGHASHIntrinsics = false }},
+	{"UseAVX=2", true, func(c *Config) { c.UseAVX = 2 }},
+	{"UseAVX=1", true, func(c *Config) { c.UseAVX = 1 }},
+	{"UseAVX=0", true, func(c *Config) { c.UseAVX = 0 }},
+	{"UseSSE=3", true, func(c *Config) { c.UseSSE = 3 }},
+	{"UseSSE=2", true, func(c *Config) { c.UseSSE = 2 }},
+}
+
+// goldenMatrix renders Select for every (JDK × CPU model × flag set × stub)
+// of the given stubs. The host model is left out: its answer depends on the
+// machine. Task D calls it for the GCM stubs with its own golden file.
+func goldenMatrix(stubs []string) string {
+	var b strings.Builder
+	for _, jdk := range JDKs() {
+		for _, m := range cpu.Models() {
+			if m.Name == "host" {
+				continue
+			}
+			for _, fs := range flagSets {
+				if fs.x86Only && m.Arch != cpu.AMD64 {
+					continue
+				}
+				cfg := Config{JDK: jdk, Arch: m.Arch, UseAES: true, UseAESIntrinsics: true,
+					UseAESCTRIntrinsics: true, UseGHASHIntrinsics: true, UseAVX: 99, UseSSE: 99}
+				fs.apply(&cfg)
+				for _, stub := range stubs {
+					v, ok := Select(stub, cfg, m.Features)
+					ans := "none"
+					if ok {
+						ans = v.Name + " (" + v.Generator + ")"
+					}
+					fmt.Fprintf(&b, "jdk=%s cpu=%s flags=%s %s -> %s\n", jdk, m.Name, fs.name, stub, ans)
+				}
+			}
+		}
+	}
+	return b.String()
+}
+
+// checkGolden compares got with testdata/name, or rewrites it under -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./stubs -run %s -update to create it)", err, t.Name())
+	}
+	if got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range min(len(gl), len(wl)) {
+			if gl[i] != wl[i] {
+				t.Fatalf("%s differs at line %d:\n got  %s\n want %s\n(-update rewrites it)", path, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%s: %d lines, want %d (-update rewrites it)", path, len(gl), len(wl))
+	}
+}
+
+var aesStubs = []string{aes.StubEncryptBlock, aes.StubDecryptBlock, aes.StubCBCEncrypt, aes.StubCBCDecrypt,
+	aes.StubECBEncrypt, aes.StubECBDecrypt, aes.StubCTR}
+
+func TestSelectGoldenAES(t *testing.T) {
+	checkGolden(t, "select_aes.golden", goldenMatrix(aesStubs))
+}
+
+// TestSelectSpotChecks pins the answers the HotSpot sources make unambiguous,
+// independently of the golden file.
+func TestSelectSpotChecks(t *testing.T) {
+	base := func(jdk string, arch cpu.Arch) Config {
+		return Config{JDK: jdk, Arch: arch, UseAES: true, UseAESIntrinsics: true, UseAESCTRIntrinsics: true,
+			UseGHASHIntrinsics: true, UseAVX: 99, UseSSE: 99}
+	}
+	model := func(name string) cpu.Set {
+		m, err := cpu.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Features
+	}
+	tests := []struct {
+		name string
+		stub string
+		cfg  Config
+		cpus cpu.Set
+		want string // "" = none
+	}{
+		{"ice CTR vector", aes.StubCTR, base("25", cpu.AMD64), model("icelake-server"), "vaes-avx512"},
+		{"ice CTR UseAVX=2", aes.StubCTR, func() Config { c := base("25", cpu.AMD64); c.UseAVX = 2; return c }(), model("icelake-server"), "aesni-parallel6"},
+		{"haswell CBC dec", aes.StubCBCDecrypt, base("17", cpu.AMD64), model("haswell-e5-2660v3"), "aesni-parallel4"},
+		{"haswell ECB none", aes.StubECBEncrypt, base("21", cpu.AMD64), model("haswell-e5-2660v3"), ""},
+		{"jdk8 no CTR", aes.StubCTR, base("8u", cpu.AMD64), model("icelake-server"), ""},
+		{"jdk8 no VAES", aes.StubCBCDecrypt, base("8", cpu.AMD64), model("icelake-server"), "aesni-parallel4"},
+		{"sandy block", aes.StubEncryptBlock, base("8", cpu.AMD64), model("sandybridge-i5"), "aesni"},
+		{"UseSSE=2 none", aes.StubEncryptBlock, func() Config { c := base("25", cpu.AMD64); c.UseSSE = 2; return c }(), model("sandybridge-i5"), ""},
+		{"-UseAES x86 none", aes.StubCBCEncrypt, func() Config { c := base("25", cpu.AMD64); c.UseAES = false; return c }(), model("icelake-server"), ""},
+		{"n1 CTR", aes.StubCTR, base("25", cpu.ARM64), model("neoverse-n1"), "armv8-aes-4wide"},
+		{"n1 ECB none", aes.StubECBDecrypt, base("25", cpu.ARM64), model("neoverse-n1"), ""},
+		{"arch mismatch", aes.StubCTR, base("25", cpu.ARM64), model("icelake-server"), ""},
+		{"unknown JDK", aes.StubCTR, base("11", cpu.AMD64), model("icelake-server"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, ok := Select(tt.stub, tt.cfg, tt.cpus)
+			if got := map[bool]string{true: v.Name, false: ""}[ok]; got != tt.want {
+				t.Errorf("Select = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRulesHaveImplementations: every rule for this GOARCH names a variant
+// its stub package built (unless purego), with the needs HotSpot's condition
+// covers, and every Select answer is runnable or falls back to generic.
+func TestRulesHaveImplementations(t *testing.T) {
+	for _, r := range Rules() {
+		if r.Arch != cpu.HostArch() {
+			continue
+		}
+		t.Run(r.Stub+"/"+r.Name, func(t *testing.T) {
+			i, ok := impls[[2]string{r.Stub, r.Name}]
+			if !ok {
+				if _, g := impls[[2]string{r.Stub, "generic"}]; !g {
+					t.Fatalf("no generic twin for %s", r.Stub)
+				}
+				if len(impls) > 0 && purego() {
+					t.Skip("purego build: only generic twins")
+				}
+				t.Fatalf("rule names variant %q, which %s does not build", r.Name, r.Stub)
+			}
+			closed := r.Requires
+			for _, f := range r.Requires.Features() {
+				closed |= f.Implies()
+			}
+			if !closed.HasAll(i.Needs) {
+				t.Errorf("variant needs %v, beyond HotSpot's condition %v", i.Needs, r.Requires)
+			}
+			v := Runnable(Variant{Stub: r.Stub, Name: r.Name, Needs: i.Needs, Fn: i.Fn}, 0)
+			if v.Name != "generic" || reflect.ValueOf(v.Fn).IsNil() {
+				t.Errorf("Runnable with no features = %q, want the generic twin", v.Name)
+			}
+		})
+	}
+}

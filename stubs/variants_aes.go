@@ -1,0 +1,65 @@
+package stubs
+
+import (
+	"github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// AES selection rules, from hotspot.md §2.4–2.6 (StubGenerator::generate_aes_stubs
+// in src/hotspot/cpu/x86/stubGenerator_x86_64_aes.cpp, generate_compiler_stubs in
+// src/hotspot/cpu/aarch64/stubGenerator_aarch64.cpp) and the ergonomics of
+// vm_version_x86.cpp §3.2: x86 AES intrinsics need AES-NI, UseAES and
+// UseSSE > 2; the CTR intrinsic needs SSE4.1 and UseAESIntrinsics; x86 has no
+// CTR stub before JDK 9 (JDK-8143355) and aarch64 none before the JDK 18
+// rework (JDK-8271567).
+func init() {
+	// UseSSE > 2 keeps SSE3 and SSSE3 together (ClampSSE), and every AES-NI
+	// part has SSSE3, whose PSHUFB the stubs use to byte-swap key words.
+	x86AES := cpu.Of(cpu.AES, cpu.SSSE3)
+	vaesCBC := x86AES.With(cpu.VAES, cpu.AVX512F, cpu.AVX512VL, cpu.AVX512DQ)
+	vaesCTR := x86AES.With(cpu.SSE41, cpu.VAES, cpu.AVX512F, cpu.AVX512BW, cpu.AVX512VL)
+	arm := cpu.Of(cpu.ARM_AES)
+	const (
+		blockCond  = "UseAESIntrinsics (x86: UseAES, AES-NI, UseSSE > 2)"
+		vaesCond   = "UseAESIntrinsics and avx512_vaes && avx512vl && avx512dq (UseAVX = 3)"
+		ctrPar     = "UseAESCTRIntrinsics (needs UseAESIntrinsics and SSE4.1), no AVX-512 VAES with BW+VL"
+		ctrVec     = "UseAESCTRIntrinsics and avx512_vaes && avx512bw && avx512vl (UseAVX = 3)"
+		armCond    = "UseAESIntrinsics (aarch64 AES feature)"
+		armCTRCond = "UseAESIntrinsics and UseAESCTRIntrinsics (aarch64 AES feature)"
+	)
+	x86F := UseAES | UseAESIntrinsics
+	register(
+		Rule{aes.StubEncryptBlock, cpu.AMD64, "aesni", "generate_aescrypt_encryptBlock", "8", "", x86F, x86AES, blockCond},
+		Rule{aes.StubDecryptBlock, cpu.AMD64, "aesni", "generate_aescrypt_decryptBlock", "8", "", x86F, x86AES, blockCond},
+		Rule{aes.StubCBCEncrypt, cpu.AMD64, "aesni", "generate_cipherBlockChaining_encryptAESCrypt", "8", "", x86F, x86AES, blockCond},
+		Rule{aes.StubCBCDecrypt, cpu.AMD64, "vaes-avx512", "generate_cipherBlockChaining_decryptVectorAESCrypt", "17", "", x86F, vaesCBC, vaesCond},
+		Rule{aes.StubCBCDecrypt, cpu.AMD64, "aesni-parallel4", "generate_cipherBlockChaining_decryptAESCrypt_Parallel", "8", "", x86F, x86AES,
+			blockCond + ", no AVX-512 VAES with VL+DQ"},
+		Rule{aes.StubECBEncrypt, cpu.AMD64, "vaes-avx512", "generate_electronicCodeBook_encryptAESCrypt", "17", "", x86F, vaesCBC, vaesCond},
+		Rule{aes.StubECBDecrypt, cpu.AMD64, "vaes-avx512", "generate_electronicCodeBook_decryptAESCrypt", "17", "", x86F, vaesCBC, vaesCond},
+		Rule{aes.StubCTR, cpu.AMD64, "vaes-avx512", "generate_counterMode_VectorAESCrypt", "17", "", x86F | UseAESCTRIntrinsics, vaesCTR, ctrVec},
+		Rule{aes.StubCTR, cpu.AMD64, "aesni-parallel6", "generate_counterMode_AESCrypt_Parallel", "17", "", x86F | UseAESCTRIntrinsics,
+			x86AES.With(cpu.SSE41), ctrPar},
+
+		Rule{aes.StubEncryptBlock, cpu.ARM64, "armv8-aes", "generate_aescrypt_encryptBlock", "8", "", UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubDecryptBlock, cpu.ARM64, "armv8-aes", "generate_aescrypt_decryptBlock", "8", "", UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubCBCEncrypt, cpu.ARM64, "armv8-aes", "generate_cipherBlockChaining_encryptAESCrypt", "8", "", UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubCBCDecrypt, cpu.ARM64, "armv8-aes", "generate_cipherBlockChaining_decryptAESCrypt", "8", "", UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubCTR, cpu.ARM64, "armv8-aes-4wide", "generate_counterMode_AESCrypt", "21", "", UseAESIntrinsics | UseAESCTRIntrinsics, arm, armCTRCond},
+	)
+	for _, v := range aes.BlockEncryptVariants {
+		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
+	}
+	for _, v := range aes.BlockDecryptVariants {
+		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
+	}
+	for _, v := range append(aes.CBCEncryptVariants, aes.CBCDecryptVariants...) {
+		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
+	}
+	for _, v := range append(aes.ECBEncryptVariants, aes.ECBDecryptVariants...) {
+		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
+	}
+	for _, v := range aes.CTRVariants {
+		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
+	}
+}
