@@ -3,7 +3,7 @@
 package gcm
 
 // fillPowers writes H¹…H³² into htbl[2:HtblLen] in the layout the asm stubs
-// read, if htbl[2:] is still all zero. It is the Go half of the asm stubs'
+// read, if htbl[2:] has not been filled since it was last zeroed. It is the Go half of the asm stubs'
 // first-use precomputation (HotSpot computes its subkeyHtbl powers inside the
 // stub, generate_ghash_processBlocks's "avx_ghash_precompute" step; doing it
 // here once per key costs 32 bitwise multiplications and keeps the asm short).
@@ -21,10 +21,10 @@ func fillPowers(htbl []uint64) {
 	if len(htbl) < HtblLen {
 		panic("stubs/gcm: subkey table shorter than gcm.HtblLen")
 	}
-	for _, w := range htbl[2:HtblLen] {
-		if w != 0 {
-			return
-		}
+	// H¹ is stored as H·2 mod P, zero only if H is: a non-zero slot means the
+	// table is filled (the caller zeroes htbl[2:] whenever H changes).
+	if i := powerIndex(1); htbl[i]|htbl[i+1] != 0 {
+		return
 	}
 	h := [2]uint64{htbl[0], htbl[1]}
 	p := h

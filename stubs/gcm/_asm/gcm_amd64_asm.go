@@ -233,12 +233,31 @@ const (
 	rT3    = 19
 	rT4    = 20
 	rT5    = 21
+	rKey0  = 22 // 22..31: round keys 0–9, kept in registers
 )
 
 // kernelRegs are the general registers gcmKernel uses.
 var (
 	kXK, kRounds, kCtr, kState, kHtbl, kDst, kSrc, kN, kHash, kLast = RDI, RSI, R8, R9, R10, R11, R12, R13, RBX, RCX
 )
+
+// ctrSlots is the xmm flavor's stack area of eight counter blocks ⊕ key0;
+// kCtrLE holds the next block's counter word, kKey3 key0's last word.
+var (
+	ctrSlots      Mem
+	kCtrLE, kKey3 = EDX, R14L
+)
+
+// fillCounters stores the last words of the counter slots for the chunk
+// starting at kCtrLE.
+func fillCounters() {
+	for i := range 8 {
+		LEAL(Mem{Base: RDX, Disp: i}, EAX)
+		BSWAPL(EAX)
+		XORL(kKey3, EAX)
+		MOVL(EAX, ctrSlots.Offset(16*i+12))
+	}
+}
 
 // ghashStep hashes vector j of the chunk at kHash (blocks j·w … j·w+w−1),
 // multiplying each block by its power of H and adding the unreduced
@@ -255,12 +274,14 @@ func ghashStep(f flavor, j int) {
 	if j == 0 {
 		f.xor(f.v(rS), d, d) // the state enters with the first block
 	}
+	// The xmm flavor is short of registers: the power of H goes into the
+	// state register, free between the first block's XOR and the reduction.
 	pw := Mem{Base: kHtbl, Disp: powerOff(8*f.w - j*f.w)}
-	var p Op = pw
-	if f.evex {
-		f.load(pw, f.v(rPow))
-		p = f.v(rPow)
+	p := f.v(rPow)
+	if !f.evex {
+		p = f.v(rS)
 	}
+	f.load(pw, p)
 	if j == 0 {
 		VPCLMULQDQ(U8(0x00), p, d, f.v(rLo))
 		VPCLMULQDQ(U8(0x11), p, d, f.v(rHi))
@@ -279,13 +300,16 @@ func ghashStep(f flavor, j int) {
 		f.xor3(f.v(rT5), f.v(rT1), f.v(rMid))
 		return
 	}
-	VPCLMULQDQ(U8(0x00), p, d, f.v(rT1))
-	VPCLMULQDQ(U8(0x11), p, d, f.v(rT2))
-	VPXOR(f.v(rT1), f.v(rLo), f.v(rLo))
-	VPXOR(f.v(rT2), f.v(rHi), f.v(rHi))
-	VPCLMULQDQ(U8(0x01), p, d, f.v(rT1))
-	VPCLMULQDQ(U8(0x10), p, d, f.v(rT2))
-	f.xor3(f.v(rT1), f.v(rT2), f.v(rMid))
+	// One temporary only: rT2 holds the round key in the xmm flavor.
+	t := f.v(rT1)
+	VPCLMULQDQ(U8(0x00), p, d, t)
+	VPXOR(t, f.v(rLo), f.v(rLo))
+	VPCLMULQDQ(U8(0x11), p, d, t)
+	VPXOR(t, f.v(rHi), f.v(rHi))
+	VPCLMULQDQ(U8(0x01), p, d, t)
+	VPXOR(t, f.v(rMid), f.v(rMid))
+	VPCLMULQDQ(U8(0x10), p, d, t)
+	VPXOR(t, f.v(rMid), f.v(rMid))
 }
 
 // ghashReduce folds the middle product into lo/hi, the lanes into one xmm,
@@ -423,6 +447,9 @@ func gcmKernel(f flavor, enc bool) {
 			VSHUFI64X2(U8(0), f.v(rT1), f.v(rT1), f.v(rT1))
 		}
 		f.store(f.v(rT1), keys.Offset(i*f.bytes()))
+		if f.evex && i <= 9 {
+			f.load(keys.Offset(i*f.bytes()), f.v(rKey0+i))
+		}
 	}
 	Label(lbl("KeysDone"))
 	// kLast = &keys[rounds]
@@ -435,13 +462,26 @@ func gcmKernel(f flavor, enc bool) {
 		f.broadcast(bswapMask, f.v(rBswap))
 		f.broadcast(ctrMask, f.v(rCMask))
 	}
-	// Counter base in every lane, last word little-endian; aesChunk adds
-	// r·w + l for vector r, lane l (incTable entries r·w … r·w+w−1).
-	f.broadcast(Mem{Base: kCtr}, f.v(rCtr))
 	if f.evex {
+		// Counter base in every lane, last word little-endian; aesChunk
+		// adds r·w + l for vector r, lane l (incTable entries r·w … r·w+w−1).
+		f.broadcast(Mem{Base: kCtr}, f.v(rCtr))
 		VPSHUFB(f.v(rCMask), f.v(rCtr), f.v(rCtr))
 	} else {
-		VPSHUFB(ctrMask, f.v(rCtr), f.v(rCtr))
+		// The xmm flavor builds its counter blocks with scalar code, off the
+		// vector ports (which AES and GHASH saturate): eight stack slots hold
+		// ctr ⊕ key0, whose first 12 bytes never change under inc32; for each
+		// chunk only the last word, bswap(c+i) ⊕ key0[3], is stored.
+		ctrSlots = AllocLocal(8 * 16)
+		VMOVDQU(Mem{Base: kCtr}, xr(rT1))
+		VPXOR(keys, xr(rT1), xr(rT1))
+		for i := range 8 {
+			VMOVDQU(xr(rT1), ctrSlots.Offset(16*i))
+		}
+		MOVL(Mem{Base: kCtr, Disp: 12}, kCtrLE)
+		BSWAPL(kCtrLE)
+		MOVL(keys.Offset(12), kKey3)
+		fillCounters()
 	}
 	VMOVDQU(Mem{Base: kState}, xr(rS))
 	VPSHUFD(U8(0x4e), xr(rS), xr(rS))
@@ -478,13 +518,14 @@ func gcmKernel(f flavor, enc bool) {
 	Label(lbl("Done"))
 	VPSHUFD(U8(0x4e), xr(rS), xr(rS))
 	VMOVDQU(xr(rS), Mem{Base: kState})
-	// The counter to use next is lane 0 of rCtr.
+	// The counter to use next: lane 0 of rCtr, or the scalar one.
 	if f.evex {
 		VPSHUFB(xr(rCMask), xr(rCtr), xr(rCtr))
+		VMOVDQU(xr(rCtr), Mem{Base: kCtr})
 	} else {
-		VPSHUFB(ctrMask, xr(rCtr), xr(rCtr))
+		BSWAPL(kCtrLE)
+		MOVL(kCtrLE, Mem{Base: kCtr, Disp: 12})
 	}
-	VMOVDQU(xr(rCtr), Mem{Base: kCtr})
 	VZEROUPPER()
 	RET()
 }
@@ -492,24 +533,46 @@ func gcmKernel(f flavor, enc bool) {
 // aesChunk encrypts the next 8 vectors of counters, XORs them with src into
 // dst and, if hash, hashes the chunk at kHash between the AES rounds.
 func aesChunk(f flavor, keys Mem, hash bool, tag string) {
-	key := func(i int) Mem { return keys.Offset(i * f.bytes()) }
-	for r := range 8 {
-		s := f.v(rState0 + r)
-		VPADDD(incTable.Offset(16*r*f.w), f.v(rCtr), s)
-		if f.evex {
-			VPSHUFB(f.v(rCMask), s, s)
-		} else {
-			VPSHUFB(ctrMask, s, s)
+	// key returns round key i: a register in the EVEX flavors (keys 0–9),
+	// else memory; the xmm flavor loads each key once per round into rT2.
+	key := func(i int) Op {
+		if f.evex && i <= 9 {
+			return f.v(rKey0 + i)
 		}
-		f.xor(key(0), s, s)
+		return keys.Offset(i * f.bytes())
 	}
-	VPADDD(chunkInc[f.w], f.v(rCtr), f.v(rCtr))
-	for round := 1; round <= 9; round++ {
+	roundKey := func(i int) Op {
+		if f.evex || i > 9 {
+			return key(i)
+		}
+		VMOVDQU(key(i), f.v(rT2))
+		return f.v(rT2)
+	}
+	if f.evex {
+		k0 := key(0)
 		for r := range 8 {
-			VAESENC(key(round), f.v(rState0+r), f.v(rState0+r))
+			s := f.v(rState0 + r)
+			VPADDD(incTable.Offset(16*r*f.w), f.v(rCtr), s)
+			VPSHUFB(f.v(rCMask), s, s)
+			f.xor(k0, s, s)
+		}
+		VPADDD(chunkInc[f.w], f.v(rCtr), f.v(rCtr))
+	} else {
+		for r := range 8 {
+			VMOVDQU(ctrSlots.Offset(16*r), f.v(rState0+r))
+		}
+		ADDL(U8(8), kCtrLE)
+	}
+	for round := 1; round <= 9; round++ {
+		k := roundKey(round)
+		for r := range 8 {
+			VAESENC(k, f.v(rState0+r), f.v(rState0+r))
 		}
 		if hash && round <= 8 {
 			ghashStep(f, round-1)
+		}
+		if !f.evex && round == 2 {
+			fillCounters() // the next chunk's, well before it loads them
 		}
 	}
 	if hash {
