@@ -1,0 +1,177 @@
+package flags
+
+import "fmt"
+
+// VMWarningPrefix is how HotSpot prefixes a warning (warning() in utilities/debug.cpp with the
+// VM name of an OpenJDK 64-bit server build).
+const VMWarningPrefix = "OpenJDK 64-Bit Server VM warning: "
+
+// reservedCodeCacheTiered is ReservedCodeCacheSize after tiered ergonomics (5 × 48 MB,
+// aligned), as PrintFlagsFinal shows it: OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64.
+// JDK 8 (hotspot.md §1.9) and 21 (not observed) follow 17.
+var reservedCodeCacheTiered = from("251658240", JDK25, "251662336")
+
+// applyModes applies what -Xint, -Xcomp, -Xbatch, TieredStopAtLevel and CompilationMode do
+// to other flags at startup (Arguments::set_mode_flags, CompilerConfig::ergo_initialize,
+// compilerDefinitions.cpp). CPU ergonomics are not done here.
+func (p *parser) applyModes() {
+	s, j := p.set, p.o.JDK
+	setDef := func(name string, v bool) {
+		if e := s.entries[name]; e != nil {
+			e.v = value{b: v}
+		}
+	}
+	setCmd := func(name string, v value) {
+		if e := s.entries[name]; e != nil {
+			e.v, e.origin = v, CommandLine
+		}
+	}
+	// CompilationPolicy::initialize: when compilers run, the per-CPU thread count applies
+	// unless the user chose a count (FLAG_SET_DEFAULT, so the origin stays {default}).
+	defer func() {
+		if s.Bool("UseCompiler") && s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") {
+			setDef("CICompilerCountPerCPU", true)
+		}
+	}()
+	switch p.res.Mode {
+	case Interpreted:
+		setDef("UseCompiler", false)
+		setDef("UseLoopCounter", false)
+		setDef("UseOnStackReplacement", false)
+		setDef("AlwaysCompileLoopMethods", false)
+		if j.modern() {
+			if s.WasSetOnCommandLine("TieredCompilation") && s.Bool("TieredCompilation") {
+				p.notice(VMWarningPrefix + "TieredCompilation disabled due to -Xint.\n")
+			}
+			setCmd("TieredCompilation", value{b: false})
+			setCmd("ProfileInterpreter", value{b: false})
+		}
+	case Compiled:
+		setDef("UseInterpreter", false)
+		setDef("BackgroundCompilation", false)
+		setDef("ClipInlining", false)
+	}
+	if !j.modern() {
+		if p.res.Mode != Interpreted && s.Bool("TieredCompilation") && s.IsDefault("ReservedCodeCacheSize") {
+			_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
+		}
+		return
+	}
+	tiered := s.Bool("TieredCompilation")
+	stop := s.Int("TieredStopAtLevel")
+	mode := s.String("CompilationMode")
+	if tiered && stop == 0 {
+		setCmd("TieredCompilation", value{b: false})
+		setCmd("UseCompiler", value{b: false})
+		setCmd("ProfileInterpreter", value{b: false})
+		tiered = false
+	}
+	if tiered && (stop == 1 || mode == "quick-only") {
+		setCmd("ProfileInterpreter", value{b: false})
+	}
+	if p.res.Mode == Compiled && tiered {
+		setCmd("Tier3InvokeNotifyFreqLog", value{i: 0})
+		setCmd("Tier4InvocationThreshold", value{i: 0})
+	}
+	fullTiered := tiered && stop == 4 && (mode == "default" || mode == "normal")
+	if fullTiered && s.IsDefault("ReservedCodeCacheSize") {
+		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
+	}
+}
+
+// compilationModes are the CompilationMode values HotSpot accepts (compilerDefinitions.cpp).
+var compilationModes = []string{"default", "quick-only", "high-only", "high-only-quick-internal"}
+
+// maxCompileThreshold is INT_MAX >> InvocationCounter::count_shift.
+const maxCompileThreshold = 1<<30 - 1
+
+// checkConstraints runs the checks HotSpot makes after all options are parsed (JDK 9+:
+// JVMFlagLimit::check_all_ranges/check_all_constraints, CompilerConfig::check_args_consistency).
+// Only the checks verified against the real VMs are modelled.
+func (p *parser) checkConstraints() error {
+	s, j := p.set, p.o.JDK
+	if !j.modern() {
+		return nil
+	}
+	failed := false
+	if e := s.entries["ReservedCodeCacheSize"]; e.origin != Default {
+		if r := e.flag.RangeAt(j); !inRange(e.typ, r, e.v) {
+			p.errText.WriteString(rangeMessage(e.flag, e.typ, r, e.v))
+			failed = true
+		}
+	}
+	if !failed {
+		mode := s.String("CompilationMode")
+		known := false
+		for _, m := range compilationModes {
+			known = known || m == mode
+		}
+		if !known {
+			fmt.Fprintf(&p.errText, "Unsupported compilation mode '%s', available modes are: quick-only, high-only, high-only-quick-internal\n", mode)
+			failed = true
+		}
+	}
+	if !failed {
+		ct := s.Int("CompileThreshold")
+		switch {
+		case ct < 0 || ct > maxCompileThreshold:
+			p.errText.WriteString("OnStackReplacePercentage cannot be validated because CompileThreshold value is invalid\n")
+			fmt.Fprintf(&p.errText, "CompileThreshold (%d) must be between 0 and %d\n", ct, maxCompileThreshold)
+			failed = true
+		case s.Int("OnStackReplacePercentage") <= s.Int("InterpreterProfilePercentage"):
+			fmt.Fprintf(&p.errText, "OnStackReplacePercentage (%d) must be larger than InterpreterProfilePercentage (%d)\n",
+				s.Int("OnStackReplacePercentage"), s.Int("InterpreterProfilePercentage"))
+			failed = true
+		}
+	}
+	if !failed && s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") && s.Int("TieredStopAtLevel") == 4 {
+		if n := s.Int("CICompilerCount"); n < 2 {
+			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
+			failed = true
+		}
+	}
+	if failed {
+		return &Error{Text: p.errText.String(), Launcher: true}
+	}
+	return nil
+}
+
+// fuzzyMatch models JVMFlag::fuzzy_match: the flag whose name has the highest
+// StringUtils::similarity to name (2·matching bigrams / (len1+len2), each bigram of the flag
+// name counted once), locked flags included, if that score is at least 0.7. Scores are
+// HotSpot's floats; the first best in table order wins.
+func (p *parser) fuzzyMatch(name string) *entry {
+	var best *entry
+	max := float32(-1)
+	for _, f := range table {
+		e := p.set.entries[f.Name]
+		if e == nil {
+			continue
+		}
+		score := float32(similarity(f.Name, name))
+		if score > max {
+			max, best = score, e
+		}
+	}
+	if best == nil || max < float32(0.7) {
+		return nil
+	}
+	return best
+}
+
+// similarity is StringUtils::similarity (utilities/stringUtils.cpp).
+func similarity(a, b string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	hit := 0
+	for i := 0; i < len(a)-1; i++ {
+		for k := 0; k < len(b)-1; k++ {
+			if a[i] == b[k] && a[i+1] == b[k+1] {
+				hit++
+				break
+			}
+		}
+	}
+	return 2 * float64(hit) / float64(len(a)+len(b))
+}

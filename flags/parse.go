@@ -1,0 +1,544 @@
+package flags
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// Options is the input of Parse.
+type Options struct {
+	// JDK and Arch select the profile and the target architecture.
+	JDK  JDK
+	Arch Arch
+	// Args are the java options in command-line order: -XX:…, -X…, -D…, @argfiles,
+	// -version. The main class (scenario) and its arguments are not included.
+	Args []string
+	// Getenv looks up JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS; nil means an
+	// empty environment.
+	Getenv func(name string) (string, bool)
+	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil means os.ReadFile.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// Mode is the execution mode chosen by -Xint, -Xmixed and -Xcomp (the last one wins).
+type Mode int
+
+// The execution modes.
+const (
+	Mixed Mode = iota
+	Interpreted
+	Compiled
+)
+
+// String returns the mode as java -version names it ("mixed mode", "interpreted mode",
+// "compiled mode").
+func (m Mode) String() string {
+	switch m {
+	case Interpreted:
+		return "interpreted mode"
+	case Compiled:
+		return "compiled mode"
+	}
+	return "mixed mode"
+}
+
+// Property is one -D system property.
+type Property struct{ Name, Value string }
+
+// Result is everything Parse learned besides the flag values.
+type Result struct {
+	// Stderr holds the texts HotSpot and the launcher print to stderr before the version
+	// banner or the error, in order ("Picked up …" notices, warnings). Each ends in a newline.
+	Stderr []string
+	// Properties are the -D system properties in order; see Property.
+	Properties []Property
+	// Mode is the -Xint/-Xmixed/-Xcomp mode.
+	Mode Mode
+	// Version is true when -version was given.
+	Version bool
+	// Ignored lists options java accepts that jitsim does not model (e.g. -Xmx2g, -server).
+	Ignored []string
+}
+
+// Property returns the value of the last -D definition of name.
+func (r *Result) Property(name string) (string, bool) {
+	for i := len(r.Properties) - 1; i >= 0; i-- {
+		if r.Properties[i].Name == name {
+			return r.Properties[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// Error is a failed command line. Text is exactly what HotSpot (or the launcher) prints to
+// stderr for it, possibly several lines, and possibly without a final newline (JDK 17's "Did
+// you mean" line). When Launcher is true the java launcher then prints LauncherLines and exits
+// with status 1.
+type Error struct {
+	Text     string
+	Launcher bool
+	// Where names the file and line the bad option came from, when it came from a file;
+	// HotSpot does not say, so this is jitsim's own addition, printed after HotSpot's text.
+	Where string
+}
+
+// LauncherLines is what the java launcher prints after the VM failed to start.
+const LauncherLines = "Error: Could not create the Java Virtual Machine.\nError: A fatal exception has occurred. Program will exit.\n"
+
+// ExitStatus is java's exit status after an option error.
+const ExitStatus = 1
+
+// Error implements error.
+func (e *Error) Error() string {
+	s := strings.TrimRight(e.Text, " \n")
+	s = strings.ReplaceAll(s, "\n", "; ")
+	if e.Where != "" {
+		s += " (" + e.Where + ")"
+	}
+	return s
+}
+
+// token is one option with where it came from.
+type token struct {
+	text   string
+	origin Origin
+	where  string // "file F, line N" for options read from files
+}
+
+type parser struct {
+	o        Options
+	set      *Set
+	res      *Result
+	errText  strings.Builder
+	ignore   bool
+	readFile func(string) ([]byte, error)
+}
+
+// Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
+// (the launcher), then -XX:VMOptionsFile=, -XX:Flags= (origin {config file}),
+// JAVA_TOOL_OPTIONS ({environment}), the command line ({command line}) and _JAVA_OPTIONS
+// ({environment}), later settings winning (Arguments::parse, arguments.cpp). The Result is
+// returned even on error, so its Stderr notices can be printed before the error. The error is
+// an *Error.
+func Parse(o Options) (*Set, *Result, error) {
+	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: o.ReadFile}
+	if p.readFile == nil {
+		p.readFile = os.ReadFile
+	}
+	err := p.run()
+	if err != nil {
+		return p.set, p.res, err
+	}
+	return p.set, p.res, nil
+}
+
+func (p *parser) getenv(name string) (string, bool) {
+	if p.o.Getenv == nil {
+		return "", false
+	}
+	return p.o.Getenv(name)
+}
+
+func (p *parser) notice(s string) { p.res.Stderr = append(p.res.Stderr, s) }
+
+func (p *parser) run() error {
+	j := p.o.JDK
+	// The launcher: JDK_JAVA_OPTIONS goes before the command line (JDK 9+), @argfiles are
+	// expanded in place (JDK 9+), -version is the launcher's.
+	var cmd []token
+	if j.modern() {
+		if v, ok := p.getenv("JDK_JAVA_OPTIONS"); ok && strings.TrimSpace(v) != "" {
+			p.notice("NOTE: Picked up JDK_JAVA_OPTIONS: " + v + "\n")
+			for _, t := range splitOptions(v) {
+				exp, err := p.expandArg(t)
+				if err != nil {
+					return err
+				}
+				cmd = append(cmd, exp...)
+			}
+		}
+	}
+	for _, a := range p.o.Args {
+		exp, err := p.expandArg(token{text: a, origin: CommandLine})
+		if err != nil {
+			return err
+		}
+		cmd = append(cmd, exp...)
+	}
+	var vmCmd []token
+	for _, t := range cmd {
+		if t.text == "-version" {
+			p.res.Version = true
+			continue
+		}
+		vmCmd = append(vmCmd, t)
+	}
+
+	// The VM: environment variables are read (and announced) first.
+	var tool, javaOpts []token
+	if v, ok := p.getenv("JAVA_TOOL_OPTIONS"); ok && v != "" {
+		p.notice("Picked up JAVA_TOOL_OPTIONS: " + v + "\n")
+		tool = envTokens(v)
+	}
+	if v, ok := p.getenv("_JAVA_OPTIONS"); ok && v != "" {
+		p.notice("Picked up _JAVA_OPTIONS: " + v + "\n")
+		javaOpts = envTokens(v)
+	}
+	if j.modern() {
+		var err error
+		if vmCmd, err = p.expandVMOptionsFiles(vmCmd); err != nil {
+			return err
+		}
+	}
+
+	// Pre-scan (match_special_option_and_act): -XX:Flags= and ±IgnoreUnrecognizedVMOptions.
+	flagsFile := ""
+	for _, list := range [][]token{tool, vmCmd, javaOpts} {
+		for _, t := range list {
+			switch {
+			case strings.HasPrefix(t.text, "-XX:Flags="):
+				flagsFile = strings.TrimPrefix(t.text, "-XX:Flags=")
+			case t.text == "-XX:+IgnoreUnrecognizedVMOptions":
+				p.ignore = true
+			case t.text == "-XX:-IgnoreUnrecognizedVMOptions":
+				p.ignore = false
+			}
+		}
+	}
+	if flagsFile != "" {
+		if err := p.settingsFile(flagsFile); err != nil {
+			return err
+		}
+	}
+	for _, list := range [][]token{tool, vmCmd, javaOpts} {
+		for _, t := range list {
+			if err := p.vmOption(t); err != nil {
+				return err
+			}
+		}
+	}
+	p.applyModes()
+	return p.checkConstraints()
+}
+
+// fail builds the Error for the text collected so far.
+func (p *parser) fail(t token) error {
+	return &Error{Text: p.errText.String(), Launcher: true, Where: t.where}
+}
+
+// expandArg expands one launcher argument: @file is replaced by the file's options (JDK 9+
+// launcher, src/java.base/share/native/libjli/args.c); "@@x" stands for the literal "@x".
+func (p *parser) expandArg(t token) ([]token, error) {
+	if !p.o.JDK.modern() || !strings.HasPrefix(t.text, "@") {
+		return []token{t}, nil
+	}
+	if strings.HasPrefix(t.text, "@@") {
+		return []token{{text: t.text[1:], origin: t.origin}}, nil
+	}
+	name := t.text[1:]
+	data, err := p.readFile(name)
+	if err != nil {
+		return nil, &Error{Text: "Error: could not open `" + name + "'\n", Where: fileProblem("argument file", name, err)}
+	}
+	var out []token
+	for _, ft := range splitArgFile(string(data)) {
+		out = append(out, token{text: ft.text, origin: t.origin, where: fmt.Sprintf("argument file %s, line %d", name, ft.line)})
+	}
+	return out, nil
+}
+
+func fileProblem(kind, name string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Sprintf("%s %s: %v", kind, name, err)
+}
+
+// expandVMOptionsFiles replaces -XX:VMOptionsFile=F by the options in F
+// (Arguments::parse_vm_options_file).
+func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
+	var out []token
+	for _, t := range in {
+		name, ok := strings.CutPrefix(t.text, "-XX:VMOptionsFile=")
+		if !ok {
+			out = append(out, t)
+			continue
+		}
+		data, err := p.readFile(name)
+		if err != nil {
+			return nil, &Error{Text: "Could not open options file '" + name + "'\n", Launcher: true,
+				Where: fileProblem("options file", name, err)}
+		}
+		for _, ft := range splitBuffer(string(data)) {
+			out = append(out, token{text: ft.text, origin: CommandLine, where: fmt.Sprintf("options file %s, line %d", name, ft.line)})
+		}
+	}
+	return out, nil
+}
+
+// settingsFile processes a -XX:Flags= file (Arguments::process_settings_file): every token is
+// processed, and every failure reported, before the VM gives up.
+func (p *parser) settingsFile(name string) error {
+	data, err := p.readFile(name)
+	if err != nil {
+		p.errText.WriteString("Could not open settings file " + name + "\n")
+		return &Error{Text: p.errText.String(), Launcher: true, Where: fileProblem("settings file", name, err)}
+	}
+	var where []string
+	for _, ft := range splitSettingsFile(string(data)) {
+		w := fmt.Sprintf("settings file %s, line %d", name, ft.line)
+		if !p.xxOption(ft.text, ConfigFile) {
+			where = append(where, w)
+		}
+	}
+	if len(where) > 0 {
+		return &Error{Text: p.errText.String(), Launcher: true, Where: strings.Join(where, "; ")}
+	}
+	return nil
+}
+
+// vmOption processes one option of the VM's init args (Arguments::parse_each_vm_init_arg).
+func (p *parser) vmOption(t token) error {
+	s := t.text
+	switch {
+	case strings.HasPrefix(s, "-D"):
+		name, val, _ := strings.Cut(s[2:], "=")
+		p.res.Properties = append(p.res.Properties, Property{Name: name, Value: val})
+		return nil
+	case s == "-Xint":
+		p.res.Mode = Interpreted
+		return nil
+	case s == "-Xmixed":
+		p.res.Mode = Mixed
+		return nil
+	case s == "-Xcomp":
+		p.res.Mode = Compiled
+		return nil
+	case s == "-Xbatch":
+		p.setCmdline("BackgroundCompilation", value{b: false}, t.origin)
+		return nil
+	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.modern():
+		return nil // handled before
+	case strings.HasPrefix(s, "-XX:"):
+		if !p.xxOption(s[4:], t.origin) {
+			return p.fail(t)
+		}
+		return nil
+	}
+	for _, m := range memoryOptions {
+		if rest, ok := strings.CutPrefix(s, m.prefix); ok {
+			if v, ok := atojulong(rest); !ok || v < 1 {
+				p.errText.WriteString(m.invalid + ": " + s + "\n")
+				return p.fail(t)
+			}
+			p.res.Ignored = append(p.res.Ignored, s)
+			return nil
+		}
+	}
+	if acceptedIgnored(s) {
+		p.res.Ignored = append(p.res.Ignored, s)
+		return nil
+	}
+	if p.ignore && strings.HasPrefix(s, "-X") {
+		return nil
+	}
+	p.errText.WriteString("Unrecognized option: " + s + "\n")
+	return p.fail(t)
+}
+
+// memoryOptions are the -X size options java users commonly pass; jitsim checks their syntax
+// (Arguments::parse_memory_size) and otherwise ignores them.
+var memoryOptions = []struct{ prefix, invalid string }{
+	{"-Xmx", "Invalid maximum heap size"},
+	{"-Xms", "Invalid initial heap size"},
+}
+
+// acceptedIgnored reports launcher/VM options java accepts silently that jitsim does not model.
+func acceptedIgnored(s string) bool {
+	switch s {
+	case "-server", "-client", "-ea", "-da", "-esa", "-dsa", "-enableassertions", "-disableassertions",
+		"-enablesystemassertions", "-disablesystemassertions", "-verbose", "-Xshare:auto", "-Xshare:off":
+		return true
+	}
+	return strings.HasPrefix(s, "-ea:") || strings.HasPrefix(s, "-da:") || strings.HasPrefix(s, "-verbose:") ||
+		strings.HasPrefix(s, "-Xlog")
+}
+
+func (p *parser) setCmdline(name string, v value, origin Origin) {
+	if e := p.set.entries[name]; e != nil {
+		e.v, e.origin, e.cmdErgo = v, origin, false
+	}
+}
+
+// isNameChar reports whether c may appear in a flag name (NAME_RANGE "[abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_]").
+func isNameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func validName(s string) bool {
+	if s == "" || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isNameChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// unlocked reports whether f may be set now (JVMFlag::is_unlocked): diagnostic flags need
+// UnlockDiagnosticVMOptions already set, experimental ones UnlockExperimentalVMOptions; the
+// unlock flags themselves are always unlocked.
+func (p *parser) unlocked(e *entry) bool {
+	switch e.flag.Name {
+	case "UnlockDiagnosticVMOptions", "UnlockExperimentalVMOptions":
+		return true
+	}
+	switch e.flag.Kind.At(p.o.JDK) {
+	case Diagnostic:
+		return p.set.Bool("UnlockDiagnosticVMOptions")
+	case Experimental:
+		return p.set.Bool("UnlockExperimentalVMOptions")
+	}
+	return true
+}
+
+// xxOption processes the text after -XX: (Arguments::process_argument). It returns false
+// after writing HotSpot's error text to p.errText.
+func (p *parser) xxOption(arg string, origin Origin) bool {
+	if strings.HasPrefix(arg, "#") {
+		// A commented-out option: HotSpot names it and carries on.
+		p.notice("Unrecognized VM option '" + arg + "'\n")
+		return true
+	}
+	if ok, handled := p.setFromArgument(arg, origin); handled {
+		return ok
+	}
+	j := p.o.JDK
+	plusMinus := arg != "" && (arg[0] == '+' || arg[0] == '-')
+	argname := arg
+	if plusMinus {
+		argname = arg[1:]
+	}
+	name := argname
+	if i := strings.IndexByte(argname, '='); i >= 0 {
+		name = argname[:i]
+	}
+	if e := p.set.entries[name]; e != nil {
+		locked := !p.unlocked(e)
+		if locked {
+			p.errText.WriteString(p.lockedMessage(e))
+			if !j.behavesLike25() {
+				return false
+			}
+		}
+		switch {
+		case e.typ == Bool && !plusMinus:
+			fmt.Fprintf(&p.errText, "Missing +/- setting for VM option '%s'\n", argname)
+		case e.typ != Bool && plusMinus:
+			fmt.Fprintf(&p.errText, "Unexpected +/- setting in VM option '%s'\n", argname)
+		default:
+			fmt.Fprintf(&p.errText, "Improperly specified VM option '%s'\n", argname)
+		}
+		return false
+	}
+	if p.ignore {
+		return true
+	}
+	fmt.Fprintf(&p.errText, "Unrecognized VM option '%s'\n", argname)
+	if m := p.fuzzyMatch(name); m != nil {
+		pre, post := "", "=<value>"
+		if m.typ == Bool {
+			pre, post = "(+/-)", ""
+		}
+		end := "\n"
+		if j == JDK17 || j == JDK21 {
+			end = " " // JDK 9-17 print the suggestion without a newline
+		}
+		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.flag.Name, post, end)
+	}
+	return false
+}
+
+// lockedMessage is JVMFlag::get_locked_message for a locked flag.
+func (p *parser) lockedMessage(e *entry) string {
+	kind, unlock := "diagnostic", "UnlockDiagnosticVMOptions"
+	if e.flag.Kind.At(p.o.JDK) == Experimental {
+		kind, unlock = "experimental", "UnlockExperimentalVMOptions"
+	}
+	s := fmt.Sprintf("Error: VM option '%s' is %s and must be enabled via -XX:+%s.\n", e.flag.Name, kind, unlock)
+	if p.o.JDK.modern() {
+		s += fmt.Sprintf("Error: The unlock option must precede '%s'.\n", e.flag.Name)
+	}
+	return s
+}
+
+// setFromArgument models Arguments::parse_argument: it sets the flag when arg is a
+// well-formed setting of an existing, unlocked flag. handled is false when the generic error
+// path of process_argument must explain the failure; a range failure is reported here.
+func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
+	j := p.o.JDK
+	if arg != "" && (arg[0] == '+' || arg[0] == '-') {
+		e := p.set.entries[arg[1:]]
+		if !validName(arg[1:]) || e == nil || e.typ != Bool || !p.unlocked(e) {
+			return false, false
+		}
+		p.setCmdline(e.flag.Name, value{b: arg[0] == '+'}, origin)
+		return true, true
+	}
+	name, val, found := strings.Cut(arg, "=")
+	if !found {
+		return false, false
+	}
+	reset := false
+	if strings.HasSuffix(name, ":") {
+		name, reset = name[:len(name)-1], true
+	}
+	e := p.set.entries[name]
+	if !validName(name) || e == nil || !p.unlocked(e) || e.typ == Bool {
+		return false, false
+	}
+	if reset && !e.typ.isString() {
+		return false, false
+	}
+	var v value
+	var err error
+	switch e.typ {
+	case Ccstr:
+		v = value{s: val}
+	case Ccstrlist:
+		v = value{s: val}
+		if !reset && e.v.s != "" {
+			v.s = e.v.s + "\n" + val
+		}
+	case Double:
+		v, err = parseDouble(val, j)
+	default:
+		if e.flag.MemorySizeOption != "" && origin != ConfigFile {
+			// Parsed by the launcher-facing path as a memory size; its own message.
+			u, ok := atojulong(val)
+			if !ok || u < 1 || strings.HasPrefix(val, "-") {
+				fmt.Fprintf(&p.errText, "%s: -XX:%s.\n", e.flag.MemorySizeOption, arg)
+				return false, true
+			}
+			// Its range is checked after all options are parsed (check_all_ranges).
+			p.setCmdline(name, value{u: u}, origin)
+			return true, true
+		}
+		v, err = parseInteger(e.typ, val, j)
+	}
+	if err != nil {
+		return false, false
+	}
+	if r := e.flag.RangeAt(j); !inRange(e.typ, r, v) {
+		p.errText.WriteString(rangeMessage(e.flag, e.typ, r, v))
+		return false, false
+	}
+	p.setCmdline(name, v, origin)
+	return true, true
+}

@@ -1,0 +1,160 @@
+package flags
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// PrintFlagsFinal writes the flags in HotSpot's -XX:+PrintFlagsFinal layout for the set's
+// profile: "[Global flags]", then one row per flag, sorted by name, diagnostic and
+// experimental flags only when unlocked.
+func (s *Set) PrintFlagsFinal(w io.Writer) error {
+	return s.print(w, s)
+}
+
+// PrintFlagsInitial writes the declared defaults in the -XX:+PrintFlagsInitial layout (the
+// values before any option or ergonomics: product flags only, all {default}).
+func (s *Set) PrintFlagsInitial(w io.Writer) error {
+	return s.print(w, NewSet(s.jdk, s.arch))
+}
+
+func (s *Set) print(w io.Writer, vals *Set) error {
+	var b strings.Builder
+	b.WriteString("[Global flags]\n")
+	diag, exp := vals.Bool("UnlockDiagnosticVMOptions"), vals.Bool("UnlockExperimentalVMOptions")
+	for _, f := range table {
+		e := vals.entries[f.Name]
+		if e == nil {
+			continue
+		}
+		switch f.Kind.At(s.jdk) {
+		case Diagnostic:
+			if !diag {
+				continue
+			}
+		case Experimental:
+			if !exp {
+				continue
+			}
+		}
+		if s.jdk.modern() {
+			vals.row(&b, e)
+		} else {
+			vals.row8(&b, e)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// kindString is JVMFlag::print_kind: decorations, then the kind word ("product" is dropped
+// for diagnostic and experimental flags), in braces.
+func (s *Set) kindString(f *Flag) string {
+	var words []string
+	if d := f.Decor.At(s.jdk); d != "" {
+		words = append(words, d)
+	}
+	words = append(words, f.Kind.At(s.jdk).String())
+	return "{" + strings.Join(words, " ") + "}"
+}
+
+// column is a line builder that knows its current column.
+type column struct {
+	b *strings.Builder
+	n int
+}
+
+func (c *column) write(s string) { c.b.WriteString(s); c.n += len(s) }
+
+// fill moves to column pos, or inserts one blank when the text already reached it
+// (outputStream::fill_to as JVMFlag::print_on uses it).
+func (c *column) fill(pos int) {
+	if c.n < pos {
+		c.write(strings.Repeat(" ", pos-c.n))
+	} else if c.n > 0 {
+		c.write(" ")
+	}
+}
+
+// row writes one flag in the JDK 11+ layout (JVMFlag::print_on): type right-justified in 9
+// columns, name at 10, " =" at 50, value at 53, kind right-justified in 20 at 84, origin at
+// 105. Multi-line string values continue on lines that repeat the name with "+=".
+func (s *Set) row(b *strings.Builder, e *entry) {
+	val := format(e.typ, e.v)
+	lines := []string{val}
+	if e.typ.isString() {
+		lines = strings.Split(val, "\n")
+	}
+	for i, v := range lines {
+		c := &column{b: b}
+		if i == 0 {
+			c.write(fmt.Sprintf("%9s", e.typ))
+			c.fill(10)
+			c.write(e.flag.Name)
+			c.fill(50)
+			c.write(" =")
+		} else {
+			c.fill(10)
+			c.write(e.flag.Name)
+			c.fill(50)
+			c.write("+=")
+		}
+		c.fill(53)
+		c.write(v)
+		if i == len(lines)-1 {
+			c.fill(84)
+			c.write(fmt.Sprintf("%20s", s.kindString(e.flag)))
+			c.fill(105)
+			c.write("{" + s.OriginString(e.flag.Name) + "}")
+		}
+		b.WriteString("\n")
+	}
+}
+
+// row8 writes one flag in the JDK 8 layout (Flag::print_on in 8u globals.cpp):
+// "%9s %-40s %c= " with ':' when the value is not the default, the value left-justified in
+// 16, 20 blanks, then the kind.
+func (s *Set) row8(b *strings.Builder, e *entry) {
+	mark := ' '
+	if e.origin != Default || e.cmdErgo {
+		mark = ':'
+	}
+	fmt.Fprintf(b, "%9s %-40s %c= ", e.typ, e.flag.Name, mark)
+	val := format(e.typ, e.v)
+	if e.typ.isString() {
+		parts := strings.Split(val, "\n")
+		for _, p := range parts[:len(parts)-1] {
+			b.WriteString(p + "\n")
+			fmt.Fprintf(b, "%5s %-35s += ", "", e.flag.Name)
+		}
+		val = parts[len(parts)-1]
+	}
+	fmt.Fprintf(b, "%-16s", val)
+	fmt.Fprintf(b, "%-20s", " ")
+	b.WriteString(s.kindString(e.flag))
+	b.WriteString("\n")
+}
+
+// PrintCommandLineFlags writes -XX:+PrintCommandLineFlags' line: every flag not at its
+// default origin, sorted, as -XX: options separated by blanks.
+func (s *Set) PrintCommandLineFlags(w io.Writer) error {
+	var items []string
+	for _, f := range table {
+		e := s.entries[f.Name]
+		if e == nil || (e.origin == Default && !e.cmdErgo) {
+			continue
+		}
+		if e.typ == Bool {
+			sign := "-"
+			if e.v.b {
+				sign = "+"
+			}
+			items = append(items, "-XX:"+sign+f.Name)
+		} else {
+			items = append(items, "-XX:"+f.Name+"="+format(e.typ, e.v))
+		}
+	}
+	_, err := io.WriteString(w, strings.Join(items, " ")+" \n")
+	return err
+}

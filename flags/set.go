@@ -1,0 +1,182 @@
+package flags
+
+import "fmt"
+
+// entry is one flag's current state in a Set.
+type entry struct {
+	flag *Flag
+	typ  Type
+	v    value
+	// origin is where the value came from; cmdErgo marks a value first given by the user and
+	// then changed ergonomically ({command line, ergonomic}).
+	origin  Origin
+	cmdErgo bool
+}
+
+// Set holds every flag of one profile and architecture with its value and origin.
+// The zero Set is not usable; get one from Parse or NewSet.
+type Set struct {
+	jdk     JDK
+	arch    Arch
+	entries map[string]*entry
+}
+
+// NewSet returns the declared defaults of every flag that exists in profile j on arch a, all
+// with origin {default}.
+func NewSet(j JDK, a Arch) *Set {
+	s := &Set{jdk: j, arch: a, entries: make(map[string]*entry, len(table))}
+	for _, f := range table {
+		if !f.Exists(j, a) {
+			continue
+		}
+		v, err := parseDefault(f, j)
+		if err != nil {
+			panic("BUG: " + err.Error())
+		}
+		s.entries[f.Name] = &entry{flag: f, typ: f.Type.At(j), v: v}
+	}
+	return s
+}
+
+// JDK returns the set's profile.
+func (s *Set) JDK() JDK { return s.jdk }
+
+// Arch returns the set's target architecture.
+func (s *Set) Arch() Arch { return s.arch }
+
+// Has reports whether the flag exists in this set's profile and architecture.
+func (s *Set) Has(name string) bool { return s.entries[name] != nil }
+
+func (s *Set) get(name string, want ...Type) *entry {
+	e := s.entries[name]
+	if e == nil {
+		panic(fmt.Sprintf("BUG: flag %s does not exist in JDK %s/%s", name, s.jdk, s.arch))
+	}
+	if len(want) == 0 {
+		return e
+	}
+	for _, t := range want {
+		if e.typ == t {
+			return e
+		}
+	}
+	panic(fmt.Sprintf("BUG: flag %s is %s, not %v", name, e.typ, want))
+}
+
+// Bool returns a bool flag. Asking for a flag that does not exist or has another type is a
+// programming error and panics.
+func (s *Set) Bool(name string) bool { return s.get(name, Bool).v.b }
+
+// Int returns an int, intx or uintx flag as int64 (uintx values above MaxInt64 wrap).
+func (s *Set) Int(name string) int64 {
+	e := s.get(name, Int, Intx, Uintx)
+	if e.typ == Uintx {
+		return int64(e.v.u)
+	}
+	return e.v.i
+}
+
+// Uint returns a uintx flag.
+func (s *Set) Uint(name string) uint64 { return s.get(name, Uintx).v.u }
+
+// Float returns a double flag.
+func (s *Set) Float(name string) float64 { return s.get(name, Double).v.f }
+
+// String returns a ccstr or ccstrlist flag (list entries joined with newlines, as HotSpot
+// stores them).
+func (s *Set) String(name string) string { return s.get(name, Ccstr, Ccstrlist).v.s }
+
+// Origin returns where the flag's value came from.
+func (s *Set) Origin(name string) Origin { return s.get(name).origin }
+
+// OriginString returns the origin as PrintFlagsFinal prints it inside braces, e.g.
+// "command line, ergonomic".
+func (s *Set) OriginString(name string) string {
+	e := s.get(name)
+	if e.cmdErgo {
+		return "command line, ergonomic"
+	}
+	return e.origin.String()
+}
+
+// IsDefault reports whether the flag still has origin {default} (FLAG_IS_DEFAULT).
+func (s *Set) IsDefault(name string) bool { return s.get(name).origin == Default }
+
+// WasSetOnCommandLine reports whether the user set the flag (command line, environment
+// variables or settings file), as FLAG_IS_CMDLINE does.
+func (s *Set) WasSetOnCommandLine(name string) bool {
+	e := s.get(name)
+	return e.cmdErgo || e.origin == CommandLine || e.origin == Environment || e.origin == ConfigFile
+}
+
+// SetErgo sets a flag the way FLAG_SET_ERGO does: origin becomes {ergonomic}, or
+// {command line, ergonomic} when the user had set it. text is -XX: value syntax ("true",
+// "12", "1.5", a string).
+func (s *Set) SetErgo(name, text string) error {
+	e, v, err := s.ergoValue(name, text)
+	if err != nil {
+		return err
+	}
+	if e.origin == CommandLine || e.origin == Environment || e.origin == ConfigFile {
+		e.cmdErgo = true
+	}
+	e.v, e.origin = v, Ergonomic
+	return nil
+}
+
+// SetDefault changes a flag's value and keeps its origin, the way FLAG_SET_DEFAULT or plain
+// assignment in vm_version_*.cpp does (a CPU-flipped UseAES still prints {default}).
+func (s *Set) SetDefault(name, text string) error {
+	e, v, err := s.ergoValue(name, text)
+	if err != nil {
+		return err
+	}
+	e.v = v
+	return nil
+}
+
+func (s *Set) ergoValue(name, text string) (*entry, value, error) {
+	e := s.entries[name]
+	if e == nil {
+		return nil, value{}, fmt.Errorf("flag %s does not exist in JDK %s on %s", name, s.jdk, s.arch)
+	}
+	v, err := s.parseValue(e, text)
+	if err != nil {
+		return nil, value{}, fmt.Errorf("bad value %q for %s flag %s", text, e.typ, name)
+	}
+	return e, v, nil
+}
+
+func (s *Set) parseValue(e *entry, text string) (value, error) {
+	switch e.typ {
+	case Bool:
+		switch text {
+		case "true":
+			return value{b: true}, nil
+		case "false":
+			return value{}, nil
+		}
+		return value{}, errSyntax
+	case Int, Intx, Uintx:
+		return parseInteger(e.typ, text, s.jdk)
+	case Double:
+		return parseDouble(text, s.jdk)
+	}
+	return value{s: text}, nil
+}
+
+// Value returns the flag's value formatted as PrintFlagsFinal shows it.
+func (s *Set) Value(name string) string {
+	e := s.get(name)
+	return format(e.typ, e.v)
+}
+
+// Clone returns an independent copy of s.
+func (s *Set) Clone() *Set {
+	c := &Set{jdk: s.jdk, arch: s.arch, entries: make(map[string]*entry, len(s.entries))}
+	for k, e := range s.entries {
+		cp := *e
+		c.entries[k] = &cp
+	}
+	return c
+}

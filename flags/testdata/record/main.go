@@ -1,0 +1,160 @@
+// Command record runs every command line of flags/testdata/cases.json through real JVMs and
+// writes what they printed to flags/testdata/recorded.json. Only this recorder needs java; the
+// tests read the recording.
+//
+// Usage, from the module root:
+//
+//	JAVA17=java JAVA25=/path/to/jdk-25/bin/java go run ./flags/testdata/record
+//
+// Each case runs as `java ARGS... -version` in a scratch directory holding the case files, with
+// an environment of PATH plus the case's variables. Standard output is kept only for the
+// "[Global flags]" header and the rows of flags jitsim models (PrintFlagsFinal prints ~800).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/jitsim/jitsim/flags"
+)
+
+type casesFile struct {
+	Files map[string]string `json:"files"`
+	Cases []struct {
+		Name string            `json:"name"`
+		Args []string          `json:"args"`
+		Env  map[string]string `json:"env,omitempty"`
+	} `json:"cases"`
+}
+
+// Output is one recorded run.
+type Output struct {
+	Stdout string `json:"stdout"`
+	Stderr string `json:"stderr"`
+	Exit   int    `json:"exit"`
+}
+
+// Recording is the file format of recorded.json.
+type Recording struct {
+	// JVMs maps a JDK profile ("17", "25") to what java -version printed and the case outputs.
+	JVMs map[string]*JVM `json:"jvms"`
+}
+
+// JVM is the recording for one JVM.
+type JVM struct {
+	Version string             `json:"version"`
+	Cases   map[string]*Output `json:"cases"`
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "record:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	dir := filepath.Join("flags", "testdata")
+	data, err := os.ReadFile(filepath.Join(dir, "cases.json"))
+	if err != nil {
+		return err
+	}
+	var cf casesFile
+	if err := json.Unmarshal(data, &cf); err != nil {
+		return fmt.Errorf("cases.json: %w", err)
+	}
+	names := map[string]bool{}
+	for _, f := range flags.Table() {
+		names[f.Name] = true
+	}
+	rec := Recording{JVMs: map[string]*JVM{}}
+	for _, jdk := range []string{"17", "25"} {
+		java := os.Getenv("JAVA" + jdk)
+		if java == "" {
+			return fmt.Errorf("set JAVA%s to the java binary of JDK %s", jdk, jdk)
+		}
+		scratch, err := os.MkdirTemp("", "jitsim-record")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(scratch)
+		for name, text := range cf.Files {
+			if err := os.WriteFile(filepath.Join(scratch, name), []byte(text), 0o644); err != nil {
+				return err
+			}
+		}
+		jvm := &JVM{Cases: map[string]*Output{}}
+		v, err := runJava(java, scratch, nil, []string{"-version"})
+		if err != nil {
+			return err
+		}
+		jvm.Version = v.Stderr
+		for _, c := range cf.Cases {
+			out, err := runJava(java, scratch, c.Env, append(append([]string{}, c.Args...), "-version"))
+			if err != nil {
+				return fmt.Errorf("case %s: %w", c.Name, err)
+			}
+			out.Stdout = keepModelledRows(out.Stdout, names)
+			jvm.Cases[c.Name] = out
+		}
+		rec.JVMs[jdk] = jvm
+	}
+	out, err := json.MarshalIndent(rec, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "recorded.json"), append(out, '\n'), 0o644)
+}
+
+func runJava(java, dir string, env map[string]string, args []string) (*Output, error) {
+	cmd := exec.Command(java, args...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	exit := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		exit = ee.ExitCode()
+	} else if err != nil {
+		return nil, err
+	}
+	return &Output{Stdout: stdout.String(), Stderr: stderr.String(), Exit: exit}, nil
+}
+
+// keepModelledRows keeps the PrintFlagsFinal header and the rows (with their continuation
+// lines) of flags in names.
+func keepModelledRows(stdout string, names map[string]bool) string {
+	var b strings.Builder
+	keep := false
+	for _, line := range strings.SplitAfter(stdout, "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		switch {
+		case strings.HasPrefix(line, "[Global flags]"):
+			keep = true
+		case len(f) >= 2 && f[1] == "+=":
+			// continuation line of a multi-line string: follows its row
+		case len(f) >= 2:
+			keep = names[f[1]]
+		default:
+			keep = false
+		}
+		if keep {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,205 @@
+package flags
+
+import "strings"
+
+// fileToken is a token read from a file with the line it started on (1-based).
+type fileToken struct {
+	text string
+	line int
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// splitArgFile splits a launcher @argfile (and JDK_JAVA_OPTIONS) as the JDK 9+ launcher does
+// (src/java.base/share/native/libjli/args.c): tokens are separated by white space; '#' at the
+// start of a token comments out the rest of the line; single or double quotes group text
+// with white space and are removed; inside quotes a backslash escapes n, r, t, f, the quote
+// and itself, and a backslash at the end of a line continues the token on the next line
+// (leading white space there is skipped).
+func splitArgFile(data string) []fileToken {
+	var out []fileToken
+	line := 1
+	i := 0
+	for i < len(data) {
+		c := data[i]
+		if isSpace(c) {
+			if c == '\n' {
+				line++
+			}
+			i++
+			continue
+		}
+		if c == '#' {
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		start := line
+		var b strings.Builder
+		var quote byte
+		for i < len(data) {
+			c = data[i]
+			if quote == 0 {
+				if isSpace(c) {
+					break
+				}
+				if c == '\'' || c == '"' {
+					quote = c
+				} else {
+					b.WriteByte(c)
+				}
+				i++
+				continue
+			}
+			switch {
+			case c == quote:
+				quote = 0
+				i++
+			case c == '\\' && i+1 < len(data):
+				n := data[i+1]
+				i += 2
+				switch n {
+				case 'n':
+					b.WriteByte('\n')
+				case 'r':
+					b.WriteByte('\r')
+				case 't':
+					b.WriteByte('\t')
+				case 'f':
+					b.WriteByte('\f')
+				case '\n', '\r':
+					if n == '\r' && i < len(data) && data[i] == '\n' {
+						i++
+					}
+					line++
+					for i < len(data) && (data[i] == ' ' || data[i] == '\t') {
+						i++
+					}
+				default:
+					b.WriteByte(n)
+				}
+			case c == '\n':
+				// A newline ends the token even inside quotes.
+				quote = 0
+			default:
+				b.WriteByte(c)
+				i++
+			}
+		}
+		out = append(out, fileToken{text: b.String(), line: start})
+	}
+	return out
+}
+
+// splitSettingsFile splits a -XX:Flags= settings file as Arguments::process_settings_file
+// does: white space separates tokens; '#' at the start of a token comments out the rest of
+// the line; a quote character after the first character of a token starts a quoted part (the
+// quotes are dropped) in which white space other than a newline is kept; a newline always ends
+// a token. A quote as the first character of a token is kept literally, as in HotSpot.
+func splitSettingsFile(data string) []fileToken {
+	var out []fileToken
+	var b strings.Builder
+	line, start := 1, 0
+	inWhite, inComment, inQuote := true, false, false
+	var quote byte
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inWhite {
+			switch {
+			case inComment:
+				if c == '\n' {
+					inComment = false
+				}
+			case c == '#':
+				inComment = true
+			case !isSpace(c):
+				inWhite = false
+				start = line
+				b.WriteByte(c)
+			}
+		} else {
+			switch {
+			case c == '\n' || (!inQuote && isSpace(c)):
+				out = append(out, fileToken{text: b.String(), line: start})
+				b.Reset()
+				inWhite, inQuote = true, false
+			case !inQuote && (c == '\'' || c == '"'):
+				inQuote, quote = true, c
+			case inQuote && c == quote:
+				inQuote = false
+			default:
+				b.WriteByte(c)
+			}
+		}
+		if c == '\n' {
+			line++
+		}
+	}
+	if !inWhite && b.Len() > 0 {
+		out = append(out, fileToken{text: b.String(), line: start})
+	}
+	return out
+}
+
+// splitOptions splits JDK_JAVA_OPTIONS (launcher syntax, as an @argfile without comments
+// mattering) into command-line tokens.
+func splitOptions(s string) []token {
+	var out []token
+	for _, t := range splitArgFile(s) {
+		out = append(out, token{text: t.text, origin: CommandLine})
+	}
+	return out
+}
+
+// envTokens splits JAVA_TOOL_OPTIONS or _JAVA_OPTIONS as Arguments::parse_options_buffer
+// does: white space separates; a quoted part (single or double quotes, removed) may hold
+// white space. An unmatched quote takes the rest of the text.
+func envTokens(s string) []token {
+	var out []token
+	for _, t := range splitBuffer(s) {
+		out = append(out, token{text: t.text, origin: Environment})
+	}
+	return out
+}
+
+func splitBuffer(s string) []fileToken {
+	var out []fileToken
+	line := 1
+	i := 0
+	for i < len(s) {
+		for i < len(s) && isSpace(s[i]) {
+			if s[i] == '\n' {
+				line++
+			}
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		start := line
+		var b strings.Builder
+		for i < len(s) && !isSpace(s[i]) {
+			if q := s[i]; q == '\'' || q == '"' {
+				i++
+				for i < len(s) && s[i] != q {
+					if s[i] == '\n' {
+						line++
+					}
+					b.WriteByte(s[i])
+					i++
+				}
+				if i < len(s) {
+					i++
+				}
+				continue
+			}
+			b.WriteByte(s[i])
+			i++
+		}
+		out = append(out, fileToken{text: b.String(), line: start})
+	}
+	return out
+}
