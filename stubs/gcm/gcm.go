@@ -21,9 +21,13 @@ import (
 )
 
 // HtblLen is the minimum length of the subkey table every GHASH and GCM stub
-// takes: H itself (2 words) and H¹…H³² in the asm stubs' private layout
-// (64 words). The JDK's GHASH.subkeyHtbl is at least this long.
-const HtblLen = 2 + 2*maxPowers
+// takes: H itself (2 words), H¹…H³² in the asm stubs' private layout
+// (64 words) and Karatsuba operands for H¹…H⁸ (16 words). The JDK's GHASH.subkeyHtbl is at least this long.
+const HtblLen = 2 + 2*maxPowers + 2*karatsubaPowers
+
+// karatsubaPowers is the number of powers of H for which the asm stubs keep
+// a Karatsuba middle operand (the 8-block xmm GHASH and GCM kernels).
+const karatsubaPowers = 8
 
 // maxPowers is the number of powers of H the widest stub aggregates per
 // reduction (32 blocks in the zmm VAES/VPCLMULQDQ GCM loop).

@@ -37,9 +37,18 @@ func fillPowers(htbl []uint64) {
 		lo ^= carry
 		i := powerIndex(k)
 		htbl[i], htbl[i+1] = lo, hi
+		if k <= karatsubaPowers {
+			j := karatsubaIndex(k)
+			htbl[j], htbl[j+1] = lo^hi, lo^hi
+		}
 		p[0], p[1] = blockMult(p[0], p[1], h)
 	}
 }
+
+// karatsubaIndex returns the htbl word index of the Karatsuba entry of H^k
+// (1 ≤ k ≤ karatsubaPowers): both words hold the XOR of the two halves of
+// H^k's entry, the middle operand of a three-multiplication product.
+func karatsubaIndex(k int) int { return 2 + 2*maxPowers + 2*(karatsubaPowers-k) }
 
 // powerIndex returns the htbl word index of H^k (1 ≤ k ≤ maxPowers).
 func powerIndex(k int) int { return 2 + 2*(maxPowers-k) }

@@ -30,6 +30,10 @@ const maxPowers = 32
 // powerOff returns the byte offset of H^k in the subkey table.
 func powerOff(k int) int { return 8 * (2 + 2*(maxPowers-k)) }
 
+// karatsubaOff returns the byte offset of the 16-byte entry whose low 64
+// bits are H^k's two halves XORed (1 ≤ k ≤ 8; stubs/gcm karatsubaIndex).
+func karatsubaOff(k int) int { return 8 * (2 + 2*maxPowers + 2*(8-k)) }
+
 var (
 	bswapMask, ctrMask, keyMask, polyConst, incTable Mem
 	chunkInc                                         = map[int]Mem{}
@@ -282,6 +286,14 @@ func ghashStep(f flavor, j int) {
 		p = f.v(rS)
 	}
 	f.load(pw, p)
+	if j == 0 && !f.evex {
+		VPCLMULQDQ(U8(0x00), p, d, f.v(rLo))
+		VPCLMULQDQ(U8(0x11), p, d, f.v(rHi))
+		VPSHUFD(U8(0x4e), d, f.v(rT1))
+		VPXOR(d, f.v(rT1), f.v(rT1))
+		VPCLMULQDQ(U8(0x00), Mem{Base: kHtbl, Disp: karatsubaOff(8)}, f.v(rT1), f.v(rMid))
+		return
+	}
 	if j == 0 {
 		VPCLMULQDQ(U8(0x00), p, d, f.v(rLo))
 		VPCLMULQDQ(U8(0x11), p, d, f.v(rHi))
@@ -300,15 +312,18 @@ func ghashStep(f flavor, j int) {
 		f.xor3(f.v(rT5), f.v(rT1), f.v(rMid))
 		return
 	}
-	// One temporary only: rT2 holds the round key in the xmm flavor.
+	// xmm: Karatsuba, three products per block, the middle one
+	// (d.hi⊕d.lo)·(p.hi⊕p.lo) against the precomputed table; lo and hi are
+	// subtracted from mid once per chunk in ghashReduce. One temporary only:
+	// rT2 holds the round key.
 	t := f.v(rT1)
 	VPCLMULQDQ(U8(0x00), p, d, t)
 	VPXOR(t, f.v(rLo), f.v(rLo))
 	VPCLMULQDQ(U8(0x11), p, d, t)
 	VPXOR(t, f.v(rHi), f.v(rHi))
-	VPCLMULQDQ(U8(0x01), p, d, t)
-	VPXOR(t, f.v(rMid), f.v(rMid))
-	VPCLMULQDQ(U8(0x10), p, d, t)
+	VPSHUFD(U8(0x4e), d, t)
+	VPXOR(d, t, t)
+	VPCLMULQDQ(U8(0x00), Mem{Base: kHtbl, Disp: karatsubaOff(8 - j)}, t, t)
 	VPXOR(t, f.v(rMid), f.v(rMid))
 }
 
@@ -316,6 +331,10 @@ func ghashStep(f flavor, j int) {
 // and reduces lo:hi into the GHASH state register.
 func ghashReduce(f flavor) {
 	lo, hi, mid := f.v(rLo), f.v(rHi), f.v(rMid)
+	if !f.evex { // Karatsuba: mid = Σ(dk·pk) ⊕ lo ⊕ hi
+		VPXOR(lo, mid, mid)
+		VPXOR(hi, mid, mid)
+	}
 	VPSLLDQ(U8(8), mid, f.v(rT1))
 	VPSRLDQ(U8(8), mid, mid)
 	f.xor(f.v(rT1), lo, lo)
