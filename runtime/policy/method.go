@@ -66,14 +66,14 @@ type Method struct {
 	mdo       atomic.Pointer[methodData]
 
 	// Guarded by Policy.mu.
-	code       *Code   // installed normal-entry code (Method::code), nil = interpreter
-	osr        []*Code // live OSR code
-	highest    Level   // Method::highest_comp_level
-	highestOSR Level   // Method::highest_osr_comp_level
-	queued     *Task   // the task in a queue or being compiled (queued_for_compilation)
-	prevTime   int64   // ms; 0 = never measured
-	prevEvents int32
-	rate       float32 // events per ms
+	code               *Code   // installed normal-entry code (Method::code), nil = interpreter
+	osr                []*Code // live OSR code
+	highest            Level   // Method::highest_comp_level
+	highestOSR         Level   // Method::highest_osr_comp_level
+	queued             *Task   // the task in a queue or being compiled (queued_for_compilation)
+	prevTime           int64   // ms; 0 = never measured
+	prevEvents         int32
+	rate               float32 // events per ms
 	notC1, notC2       bool
 	notC1OSR, notC2OSR bool
 }

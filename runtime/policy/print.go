@@ -30,7 +30,8 @@ type CompileLine struct {
 // FormatCompilation renders l as the given release prints it:
 //
 //	JDK 8, 17:  "%7d " timestamp, then "%4d " id, "%c%c%c%c%c " attributes,
-//	            "%d " tier (tiered only), five spaces, name, " @ bci" (OSR),
+//	            "%d " tier (tiered only), five spaces, " Holder::name"
+//	            (print_short_name's leading space), " @ bci" (OSR),
 //	            " (N bytes)" or " (native)", then "   message"
 //	JDK 21, 25: the same with an unpadded "%d " timestamp
 //
@@ -62,6 +63,8 @@ func FormatCompilation(jdk JDK, l CompileLine) string {
 		}
 	}
 	sb.WriteString("     ")
+	// Method::print_short_name starts with a space.
+	sb.WriteString(" ")
 	sb.WriteString(l.Name)
 	if osr {
 		fmt.Fprintf(&sb, " @ %d", l.OSRBCI)

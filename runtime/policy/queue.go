@@ -270,11 +270,10 @@ func (p *Policy) Failed(t *Task, notCompilable bool, now time.Duration) *Task {
 // Deoptimize makes code not entrant after an uncommon trap
 // (Deoptimization::uncommon_trap with Action_reinterpret): a normal entry
 // sends the method back to the interpreter (level 0); OSR code is dropped
-// from the method's OSR table. With reprofile the MDO start counters move
-// to the current counts (CompilationPolicy::reprofile), so the 3→4
-// predicate starts over. It returns the retired code (nil if it was
-// already not entrant).
-func (p *Policy) Deoptimize(c *Code, reprofile bool, now time.Duration) []NotEntrant {
+// from the method's OSR table. It returns the retired code (none if it was
+// already not entrant). HotSpot prints the "made not entrant" line before
+// it reprofiles; call Reprofile afterwards when the trap asks for it.
+func (p *Policy) Deoptimize(c *Code, now time.Duration) []NotEntrant {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	m := c.Method
@@ -289,13 +288,19 @@ func (p *Policy) Deoptimize(c *Code, reprofile bool, now time.Duration) []NotEnt
 	} else if m.code == c {
 		m.code = nil
 	}
-	if reprofile {
-		p.emit(EventReprofile, m, InvocationEntryBCI, LevelNone, now)
-		if d := m.mdo.Load(); d != nil {
-			d.inv0, d.back0 = d.inv.Load(), d.back.Load()
-		}
-	}
 	return out
+}
+
+// Reprofile is CompilationPolicy::reprofile: the MDO start counters move
+// to the current counts, so the 3→4 predicate (which reads the deltas)
+// starts over.
+func (p *Policy) Reprofile(m *Method, now time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.emit(EventReprofile, m, InvocationEntryBCI, LevelNone, now)
+	if d := m.mdo.Load(); d != nil {
+		d.inv0, d.back0 = d.inv.Load(), d.back.Load()
+	}
 }
 
 // Level returns the level of m's normal-entry code (0 = interpreter) and
