@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -111,6 +113,86 @@ func TestRecordedJVM(t *testing.T) {
 				}
 				diffLines(t, m.SigName(), only(got, m), only(want, m))
 			}
+		})
+	}
+}
+
+// TestRecordedJVMBackground replays Hot.work's calls from the recorded
+// runs with background compilation. When a compiler thread picks a task up
+// is the machine's timing, not policy, so the script below places the
+// compiles where the recording shows them (the first event after them);
+// everything else — the 256th-call request, MDO creation at call 512
+// (Tier0ProfilingStartPercentage), the queue length and k=1.20 while the
+// task waits, the 3→4 request at the first level-3 notification (nothing
+// to profile), and in JDK 25 the queue-time downgrade 3→2 of an
+// already-profiled method (update-in-queue) — is the policy's and must
+// match event by event.
+func TestRecordedJVMBackground(t *testing.T) {
+	cases := []struct {
+		file string
+		jdk  JDK
+		// Calls after which compiler threads act; 0 = never.
+		installC1, pickC2, lastCall int
+		pickC1AtEnd                 bool
+	}{
+		// JDK 17: level 3 installed after call 3072, C2 picks the level-4
+		// task before call 4608; compare up to call 9728, where the
+		// level-4 install races with the caller (see README).
+		{file: "hot_17_bg.txt", jdk: JDK17, installC1: 3072, pickC2: 4500, lastCall: 9728},
+		// JDK 25: the C1 thread is busy with JDK methods until all 20000
+		// calls are done, then downgrades the task to level 2.
+		{file: "hot_25_bg.txt", jdk: JDK25, lastCall: 20000, pickC1AtEnd: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			s := newSim(t, mustCfg(t, tc.jdk, nil), 1, 1)
+			work := NewMethod(hotWork)
+			for c := 1; c <= tc.lastCall; c++ {
+				s.call(work)
+				if c == tc.installC1 {
+					task := s.p.Next(C1, s.now)
+					if task == nil {
+						t.Fatalf("no C1 task at call %d", c)
+					}
+					s.p.Installed(task, s.now)
+				}
+				if c == tc.pickC2 {
+					if task := s.p.Next(C2, s.now); task == nil || task.Level != LevelFullOptimization {
+						t.Fatalf("C2 task at call %d = %v", c, task)
+					}
+				}
+			}
+			if tc.pickC1AtEnd {
+				if task := s.p.Next(C1, s.now); task == nil || task.Level != LevelLimitedProfile {
+					t.Fatalf("C1 task after the calls = %+v, want a level-2 task", task)
+				}
+			}
+			var want []string
+			for _, l := range only(normalize(readLines(t, tc.file)), work) {
+				if l[0] == '[' {
+					want = append(want, l)
+				}
+			}
+			if tc.pickC2 != 0 {
+				// Cut the recording after the event at the last call.
+				for i, l := range want {
+					if strings.Contains(l, " total="+strconv.Itoa(tc.lastCall)+",") {
+						want = want[:i+1]
+						break
+					}
+				}
+			}
+			var got []string
+			for _, l := range only(normalize(s.out), work) {
+				if l[0] == '[' {
+					got = append(got, l)
+				}
+			}
+			if len(want) < 20 {
+				t.Fatalf("only %d recorded events", len(want))
+			}
+			t.Logf("%d events compared; last: %s", len(want), want[len(want)-1])
+			diffLines(t, "Hot.work", got, want)
 		})
 	}
 }
