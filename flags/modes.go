@@ -73,10 +73,94 @@ func (p *parser) applyModes() {
 		setCmd("Tier3InvokeNotifyFreqLog", value{i: 0})
 		setCmd("Tier4InvocationThreshold", value{i: 0})
 	}
+	p.compilationPolicyFlags(tiered, stop, mode)
 	fullTiered := tiered && stop == 4 && (mode == "default" || mode == "normal")
 	if fullTiered && s.IsDefault("ReservedCodeCacheSize") {
 		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
 	}
+}
+
+// compilationPolicyFlags models CompilerConfig::set_compilation_policy_flags and
+// set_legacy_emulation_flags (compilerDefinitions.cpp, JDK 17+): in a C2-only configuration
+// (-XX:-TieredCompilation or CompilationMode=high-only) the tier thresholds get the values
+// that emulate the old non-tiered policy, and explicit legacy flags (CompileThreshold,
+// OnStackReplacePercentage, InterpreterProfilePercentage) are translated into tier
+// thresholds in C1-only and C2-only configurations. CompileThresholdScaling is not applied
+// here yet.
+func (p *parser) compilationPolicyFlags(tiered bool, stop int64, mode string) {
+	s := p.set
+	if !s.Bool("UseCompiler") {
+		return
+	}
+	c2Only := !tiered || mode == "high-only" || mode == "high-only-quick-internal"
+	c1Only := !c2Only && (mode == "quick-only" || stop >= 1 && stop <= 3)
+	defInt := func(name string, v int64) {
+		if e := s.entries[name]; e != nil && e.origin == Default {
+			e.v = value{i: v}
+		}
+	}
+	ergo := func(name string, v int64) { _ = s.SetErgo(name, fmt.Sprint(v)) }
+	if c2Only {
+		defInt("Tier0ProfilingStartPercentage", 33)
+		defInt("Tier4InvocationThreshold", 5000)
+		defInt("Tier4MinInvocationThreshold", 600)
+		defInt("Tier4CompileThreshold", 10000)
+		defInt("Tier4BackEdgeThreshold", 15000)
+		defInt("Tier3InvocationThreshold", s.Int("Tier4InvocationThreshold"))
+		defInt("Tier3MinInvocationThreshold", s.Int("Tier4MinInvocationThreshold"))
+		defInt("Tier3CompileThreshold", s.Int("Tier4CompileThreshold"))
+		defInt("Tier3BackEdgeThreshold", s.Int("Tier4BackEdgeThreshold"))
+	}
+	if s.IsDefault("CompileThreshold") && s.IsDefault("OnStackReplacePercentage") && s.IsDefault("InterpreterProfilePercentage") {
+		return
+	}
+	if !c1Only && !c2Only {
+		return // normal tiered mode ignores the legacy flags
+	}
+	threshold := s.Int("CompileThreshold")
+	ipp, osrp := s.Int("InterpreterProfilePercentage"), s.Int("OnStackReplacePercentage")
+	if threshold < 0 || threshold > maxCompileThreshold || osrp <= ipp {
+		return // invalid: the constraint check reports it
+	}
+	profile := threshold * ipp / 100
+	osr := threshold * osrp / 100
+	osrProfile := osr * ipp / 100
+	tlog, olog := log2Graceful(profile), log2Graceful(osrProfile)
+	if c1Only {
+		// Without interpreter profiling the thresholds count directly (observed on 17.0.15
+		// and 25.0.3 for TieredStopAtLevel 1 and 3).
+		tlog, olog = log2Graceful(threshold), log2Graceful(osr)
+	}
+	if s.Int("Tier0InvokeNotifyFreqLog") > tlog {
+		ergo("Tier0InvokeNotifyFreqLog", max(0, tlog))
+	}
+	if s.Int("Tier0BackedgeNotifyFreqLog") > olog {
+		ergo("Tier0BackedgeNotifyFreqLog", max(10, olog))
+	}
+	ergo("Tier3InvocationThreshold", threshold)
+	ergo("Tier3MinInvocationThreshold", threshold)
+	ergo("Tier3CompileThreshold", threshold)
+	ergo("Tier3BackEdgeThreshold", osr)
+	if c2Only {
+		ergo("Tier4InvocationThreshold", threshold)
+		ergo("Tier4MinInvocationThreshold", threshold)
+		ergo("Tier4CompileThreshold", threshold)
+		ergo("Tier4BackEdgeThreshold", osr)
+		ergo("Tier0ProfilingStartPercentage", ipp)
+	}
+}
+
+// log2Graceful is log2i_graceful: floor(log2(x)), or -1 for x <= 0.
+func log2Graceful(x int64) int64 {
+	if x <= 0 {
+		return -1
+	}
+	n := int64(-1)
+	for x > 0 {
+		x >>= 1
+		n++
+	}
+	return n
 }
 
 // compilationModes are the CompilationMode values HotSpot accepts (compilerDefinitions.cpp).
