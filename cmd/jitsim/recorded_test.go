@@ -46,7 +46,7 @@ var cpuErgonomicRows = map[string]bool{
 // runtime (CPU ergonomics and the CompileThresholdScaling pass), with the reason. They are
 // reported, not failed.
 var needsRuntime = map[string]string{
-	"17/double_2k":  "CompileThresholdScaling=2048 makes the scaled notify frequencies overflow their ranges (tier policy ergonomics)",
+	"17/double_2k": "CompileThresholdScaling=2048 makes the scaled notify frequencies overflow their ranges (tier policy ergonomics)",
 }
 
 func loadRecording(t *testing.T) (*casesFile, *recording) {
