@@ -263,11 +263,31 @@ func fillCounters() {
 	}
 }
 
+// stepOrder is the order in which the eight vectors of a chunk are hashed;
+// xmmPow is the register the xmm flavor loads powers of H into. Each
+// generator sets both: the state-last order needs a power register that does
+// not hold the state, which the AVX2 GCM kernel (16 registers, 8 of them AES
+// states) does not have — there the state register doubles as the power
+// register between the first block's XOR and the reduction, so the state
+// block goes first.
+var (
+	stepOrder  [8]int
+	stateLast  = [8]int{1, 2, 3, 4, 5, 6, 7, 0}
+	stateFirst = [8]int{0, 1, 2, 3, 4, 5, 6, 7}
+	xmmPow     VecPhysical
+)
+
 // ghashStep hashes vector j of the chunk at kHash (blocks j·w … j·w+w−1),
 // multiplying each block by its power of H and adding the unreduced
 // products to lo/hi/mid. Block b of a chunk of 8·w blocks gets H^(8w−b), so
 // one reduction after the eighth step finishes the whole chunk.
+//
+// The block that carries the running state in (j = 0) is hashed last
+// (stepOrder), so the loop-carried chain state → product → reduction → state
+// is as short as possible; the first step hashed initialises the
+// accumulators.
 func ghashStep(f flavor, j int) {
+	first := j == stepOrder[0]
 	d := f.v(rData)
 	f.load(Mem{Base: kHash, Disp: j * f.bytes()}, d)
 	if f.evex {
@@ -278,23 +298,21 @@ func ghashStep(f flavor, j int) {
 	if j == 0 {
 		f.xor(f.v(rS), d, d) // the state enters with the first block
 	}
-	// The xmm flavor is short of registers: the power of H goes into the
-	// state register, free between the first block's XOR and the reduction.
 	pw := Mem{Base: kHtbl, Disp: powerOff(8*f.w - j*f.w)}
 	p := f.v(rPow)
 	if !f.evex {
-		p = f.v(rS)
+		p = xmmPow
 	}
 	f.load(pw, p)
-	if j == 0 && !f.evex {
+	if first && !f.evex {
 		VPCLMULQDQ(U8(0x00), p, d, f.v(rLo))
 		VPCLMULQDQ(U8(0x11), p, d, f.v(rHi))
 		VPSHUFD(U8(0x4e), d, f.v(rT1))
 		VPXOR(d, f.v(rT1), f.v(rT1))
-		VPCLMULQDQ(U8(0x00), Mem{Base: kHtbl, Disp: karatsubaOff(8)}, f.v(rT1), f.v(rMid))
+		VPCLMULQDQ(U8(0x00), Mem{Base: kHtbl, Disp: karatsubaOff(8 - j)}, f.v(rT1), f.v(rMid))
 		return
 	}
-	if j == 0 {
+	if first {
 		VPCLMULQDQ(U8(0x00), p, d, f.v(rLo))
 		VPCLMULQDQ(U8(0x11), p, d, f.v(rHi))
 		VPCLMULQDQ(U8(0x01), p, d, f.v(rMid))
@@ -371,6 +389,7 @@ func ghashAVX8() {
 	Pragma("noescape")
 	Doc("ghashAVX8 absorbs blocks 16-byte blocks of data into state, eight blocks per reduction (AVX, PCLMULQDQ).")
 	f := xmmAVX
+	stepOrder, xmmPow = stateLast, X7 // X0–X8 are free here
 	Load(Param("state"), kState)
 	Load(Param("htbl"), kHtbl)
 	Load(Param("data"), kHash)
@@ -381,7 +400,7 @@ func ghashAVX8() {
 	Label("avx8Loop")
 	CMPQ(kN, U8(8))
 	JB(LabelRef("avx8Single"))
-	for j := range 8 {
+	for _, j := range stepOrder {
 		ghashStep(f, j)
 	}
 	ghashReduce(f)
@@ -429,6 +448,10 @@ func ghashAVX8() {
 // before it can be hashed): the first chunk is AES only, the last hash runs
 // alone after the loop. Decrypting, the chunk's own input is hashed.
 func gcmKernel(f flavor, enc bool) {
+	stepOrder, xmmPow = stateLast, nil
+	if !f.evex {
+		stepOrder, xmmPow = stateFirst, xr(rS)
+	}
 	name := "gcmDec" + f.name
 	if enc {
 		name = "gcmEnc" + f.name
@@ -529,7 +552,7 @@ func gcmKernel(f flavor, enc bool) {
 
 	Label(lbl("Tail"))
 	if enc {
-		for j := range 8 {
+		for _, j := range stepOrder {
 			ghashStep(f, j)
 		}
 		ghashReduce(f)
@@ -588,7 +611,7 @@ func aesChunk(f flavor, keys Mem, hash bool, tag string) {
 			VAESENC(k, f.v(rState0+r), f.v(rState0+r))
 		}
 		if hash && round <= 8 {
-			ghashStep(f, round-1)
+			ghashStep(f, stepOrder[round-1])
 		}
 		if !f.evex && round == 2 {
 			fillCounters() // the next chunk's, well before it loads them
