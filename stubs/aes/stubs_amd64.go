@@ -31,6 +31,12 @@ func ecbEncryptVAES(nr int, xk *uint32, dst, src *byte, n int)
 func ecbDecryptVAES(nr int, xk *uint32, dst, src *byte, n int)
 
 //go:noescape
+func ecbEncryptAVX4(nr int, xk *uint32, dst, src *byte, n int)
+
+//go:noescape
+func ecbDecryptAVX4(nr int, xk *uint32, dst, src *byte, n int)
+
+//go:noescape
 func ctrAESNI6(nr int, xk *uint32, ctr *[16]byte, dst, src *byte, n int)
 
 //go:noescape
@@ -40,6 +46,7 @@ func ctrVAES(nr int, xk *uint32, ctr *[16]byte, dst, src *byte, n int)
 // the PSHUFB that byte-swaps the JDK's key words).
 var (
 	needsAESNI     = cpu.Of(cpu.AES, cpu.SSSE3)
+	needsAVX       = needsAESNI.With(cpu.AVX) // VEX-encoded AES-NI on XMM
 	needsVAES      = needsAESNI.With(cpu.AVX512F, cpu.VAES)
 	needsVAESShufB = needsVAES.With(cpu.AVX512BW) // VPSHUFB on ZMM (counter byte order)
 )
@@ -52,9 +59,15 @@ var (
 		{StubCBCDecrypt, "aesni-parallel4", "generate_cipherBlockChaining_decryptAESCrypt_Parallel", needsAESNI, CBCDecryptAESNI4},
 		{StubCBCDecrypt, "vaes-avx512", "generate_cipherBlockChaining_decryptVectorAESCrypt", needsVAES, CBCDecryptVAES},
 	}
-	asmECBEncrypt = []ECBVariant{{StubECBEncrypt, "vaes-avx512", "generate_electronicCodeBook_encryptAESCrypt", needsVAES, ECBEncryptVAES}}
-	asmECBDecrypt = []ECBVariant{{StubECBDecrypt, "vaes-avx512", "generate_electronicCodeBook_decryptAESCrypt", needsVAES, ECBDecryptVAES}}
-	asmCTR        = []CTRVariant{
+	asmECBEncrypt = []ECBVariant{
+		{StubECBEncrypt, "avx2-parallel4", "JDK-8376164 AVX2 4-block ECB encrypt (generator name unverified)", needsAVX, ECBEncryptAVX4},
+		{StubECBEncrypt, "vaes-avx512", "generate_electronicCodeBook_encryptAESCrypt", needsVAES, ECBEncryptVAES},
+	}
+	asmECBDecrypt = []ECBVariant{
+		{StubECBDecrypt, "avx2-parallel4", "JDK-8376164 AVX2 4-block ECB decrypt (generator name unverified)", needsAVX, ECBDecryptAVX4},
+		{StubECBDecrypt, "vaes-avx512", "generate_electronicCodeBook_decryptAESCrypt", needsVAES, ECBDecryptVAES},
+	}
+	asmCTR = []CTRVariant{
 		{StubCTR, "aesni-parallel6", "generate_counterMode_AESCrypt_Parallel", needsAESNI, CTRAESNI6},
 		{StubCTR, "vaes-avx512", "generate_counterMode_VectorAESCrypt", needsVAESShufB, CTRVAES},
 	}
@@ -106,6 +119,12 @@ func ecbCall(f ecbAsm, xk []uint32, dst, src []byte) int {
 	}
 	return len(src)
 }
+
+// ECBEncryptAVX4 is electronicCodeBook_encryptAESCrypt as JDK-8376164's AVX2 stub: four blocks at a time.
+func ECBEncryptAVX4(xk []uint32, dst, src []byte) int { return ecbCall(ecbEncryptAVX4, xk, dst, src) }
+
+// ECBDecryptAVX4 is electronicCodeBook_decryptAESCrypt as JDK-8376164's AVX2 stub.
+func ECBDecryptAVX4(xk []uint32, dst, src []byte) int { return ecbCall(ecbDecryptAVX4, xk, dst, src) }
 
 // ECBEncryptVAES is electronicCodeBook_encryptAESCrypt for AVX-512 VAES.
 func ECBEncryptVAES(xk []uint32, dst, src []byte) int { return ecbCall(ecbEncryptVAES, xk, dst, src) }

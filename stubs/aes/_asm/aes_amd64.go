@@ -49,6 +49,8 @@ func main() {
 	cbcEncryptAESNI()
 	cbcDecryptAESNI4()
 	ctrAESNI6()
+	ecbAVX4("ecbEncryptAVX4", false)
+	ecbAVX4("ecbDecryptAVX4", true)
 	ecbVAES("ecbEncryptVAES", false)
 	ecbVAES("ecbDecryptVAES", true)
 	cbcDecryptVAES()
@@ -255,6 +257,78 @@ func ctrAESNI6() {
 	MOVOU(Mem{Base: src}, X9)
 	PXOR(X9, X0)
 	MOVOU(X0, Mem{Base: dst})
+	ADDQ(Imm(16), src)
+	ADDQ(Imm(16), dst)
+	SUBQ(Imm(16), n)
+	JMP(LabelRef(name + "_loop1"))
+	Label(name + "_done")
+	RET()
+}
+
+// roundsAVX is rounds with VEX-encoded AES-NI (VAESENC xmm …), the form the
+// AVX2 ECB stub of JDK-8376164 uses.
+func (s *sse) roundsAVX(dec bool, states ...VecPhysical) {
+	op, opLast := VAESENC, VAESENCLAST
+	if dec {
+		op, opLast = VAESDEC, VAESDECLAST
+	}
+	key := func(m Mem) {
+		VMOVDQU(m, s.tk)
+		VPSHUFB(s.mask, s.tk, s.tk)
+	}
+	s.labels++
+	done := fmt.Sprintf("%s_last%d", s.name, s.labels)
+	key(Mem{Base: s.xk})
+	for _, st := range states {
+		VPXOR(s.tk, st, st)
+	}
+	for r := 1; r < 14; r++ {
+		if r == 10 || r == 12 {
+			CMPQ(s.nr, Imm(uint64(r)))
+			JE(LabelRef(done))
+		}
+		key(Mem{Base: s.xk, Disp: 16 * r})
+		for _, st := range states {
+			op(s.tk, st, st)
+		}
+	}
+	Label(done)
+	key(Mem{Base: s.last})
+	for _, st := range states {
+		opLast(s.tk, st, st)
+	}
+}
+
+func ecbAVX4(name string, dec bool) {
+	TEXT(name, NOSPLIT, "func(nr int, xk *uint32, dst, src *byte, n int)")
+	Doc(name+" models the AVX2 ECB stubs of JDK-8376164 (2026, after JDK 25): four blocks per",
+		"iteration with VEX-encoded AES-NI, then one at a time.")
+	s := newSSE(name)
+	dst, src, n := RDI, RSI, R9
+	Load(Param("dst"), dst)
+	Load(Param("src"), src)
+	Load(Param("n"), n)
+	st := []VecPhysical{X0, X1, X2, X3}
+	Label(name + "_loop4")
+	CMPQ(n, Imm(64))
+	JB(LabelRef(name + "_loop1"))
+	for i, x := range st {
+		VMOVDQU(Mem{Base: src, Disp: 16 * i}, x)
+	}
+	s.roundsAVX(dec, st...)
+	for i, x := range st {
+		VMOVDQU(x, Mem{Base: dst, Disp: 16 * i})
+	}
+	ADDQ(Imm(64), src)
+	ADDQ(Imm(64), dst)
+	SUBQ(Imm(64), n)
+	JMP(LabelRef(name + "_loop4"))
+	Label(name + "_loop1")
+	CMPQ(n, Imm(16))
+	JB(LabelRef(name + "_done"))
+	VMOVDQU(Mem{Base: src}, X0)
+	s.roundsAVX(dec, X0)
+	VMOVDQU(X0, Mem{Base: dst})
 	ADDQ(Imm(16), src)
 	ADDQ(Imm(16), dst)
 	SUBQ(Imm(16), n)
