@@ -1,0 +1,580 @@
+package runtime
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/policy"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// Ergonomics settles the flags HotSpot derives from the CPU and from the compilation policy
+// after the command line has been parsed, in HotSpot's order:
+//
+//  1. the CPU pass of VM_Version::get_processor_features (src/hotspot/cpu/x86/vm_version_x86.cpp)
+//     or VM_Version::initialize (src/hotspot/cpu/aarch64/vm_version_aarch64.cpp): UseSSE and
+//     UseAVX are limited to what model has, then UseAES, UseAESIntrinsics, UseAESCTRIntrinsics,
+//     UseCLMUL, UseGHASHIntrinsics, UseSSE42Intrinsics and UseVectorizedMismatchIntrinsic
+//     are turned on where the CPU and the flags they need allow it, and off (with HotSpot's
+//     warning when the user asked for them) where not;
+//  2. the policy pass (CompilerConfig::ergo_initialize and CompilationPolicy::initialize,
+//     src/hotspot/share/compiler): whatever policy.Ergonomics changes (CompileThresholdScaling,
+//     the -XX:-TieredCompilation emulation, -Xcomp), then CICompilerCount from the active
+//     processor count (-XX:ActiveProcessorCount when set, else activeProcessors).
+//
+// The CPU pass reads model's full feature set (model.Features): the model clock may simulate
+// a CPU the host lacks, and which stubs can really run is the caller's decision
+// (cpu.Model.Runnable). Values flipped by the CPU pass keep their origin, as FLAG_SET_DEFAULT
+// and plain assignment do ({default} stays {default}, a clamped -XX:UseAVX=5 stays
+// {command line}); values the policy pass sets with FLAG_SET_ERGO print {ergonomic}, or
+// {command line, ergonomic} when the user had set them.
+//
+// warnings are HotSpot's warning texts in order, without the "<VM name> warning: " prefix
+// (flags.VMWarningPrefix) and without a newline; with -XX:-PrintWarnings there are none. err is
+// non-nil only for input jitsim cannot model (a model of another architecture than the set,
+// an invalid policy configuration); set may then be partly updated.
+func Ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []string, err error) {
+	if set == nil {
+		return nil, fmt.Errorf("ergonomics: no flag set")
+	}
+	if want := cpuArch(set.Arch()); model.Arch != want {
+		return nil, fmt.Errorf("ergonomics: CPU model %q is %s, the flags are for %s", model.Name, model.Arch, set.Arch())
+	}
+	e := &ergo{set: set}
+	e.cpuPass(model)
+	if err := e.policyPass(activeProcessors); err != nil {
+		return nil, err
+	}
+	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
+		return nil, nil
+	}
+	return e.warnings, nil
+}
+
+// EffectiveFeatures returns the CPU features HotSpot keeps after the UseAVX and UseSSE flags
+// of an already settled set have masked them (the feature bits vm_version_x86.cpp clears
+// below the chosen levels). On arm64 it returns model.Features unchanged.
+func EffectiveFeatures(set *flags.Set, model cpu.Model) cpu.Set {
+	f := model.Features
+	if set.Has("UseAVX") {
+		f = cpu.ClampAVX(f, int(set.Int("UseAVX")))
+	}
+	if set.Has("UseSSE") {
+		f = cpu.ClampSSE(f, int(set.Int("UseSSE")))
+	}
+	return f
+}
+
+func cpuArch(a flags.Arch) cpu.Arch {
+	if a == flags.ARM64 {
+		return cpu.ARM64
+	}
+	return cpu.AMD64
+}
+
+// ergo is one run of Ergonomics.
+type ergo struct {
+	set      *flags.Set
+	warnings []string
+	// feats is the model's feature set as masked by the settled UseSSE/UseAVX levels; the
+	// switch rules test it (supports_sse4_1() and friends read the masked bits in HotSpot).
+	feats cpu.Set
+}
+
+func (e *ergo) warn(format string, a ...any) {
+	e.warnings = append(e.warnings, fmt.Sprintf(format, a...))
+}
+
+// setDefault changes a value the way FLAG_SET_DEFAULT does (origin kept). The flag exists:
+// every rule checks Has first.
+func (e *ergo) setDefault(name, text string) {
+	if err := e.set.SetDefault(name, text); err != nil {
+		panic("BUG: ergonomics: " + err.Error())
+	}
+}
+
+func (e *ergo) setErgo(name, text string) {
+	if err := e.set.SetErgo(name, text); err != nil {
+		panic("BUG: ergonomics: " + err.Error())
+	}
+}
+
+// --- the CPU pass --------------------------------------------------------------------------
+
+// cpuRules is the CPU pass for one family of releases and one architecture: the level flags
+// first (UseSSE, then UseAVX, whose limit may depend on the settled UseSSE), then the switches
+// in HotSpot's order (a switch may need a switch settled before it).
+type cpuRules struct {
+	levels   []levelRule
+	switches []switchRule
+	// warnIfOn: the port warns whenever a switch it turns off was on (aarch64), not only
+	// when the user set it (x86's "flag && !FLAG_IS_DEFAULT(flag)").
+	warnIfOn bool
+}
+
+// levelRule is an integer "use up to level N" flag (UseSSE, UseAVX): its limit is the highest
+// rung of ladder whose feature the CPU has, a value left at its default becomes the limit, a
+// value above it is cut down to it (with warning text when tooHigh is set).
+type levelRule struct {
+	flag   string
+	ladder []rung // highest level first; below the last rung the limit is 0
+	// floor is the lowest value the VM accepts; a lower value is raised silently (64-bit
+	// HotSpot needs SSE2: -XX:UseSSE=0 and =1 both end as 2, checked on JDK 17 and 25).
+	floor int64
+	// tooHigh formats the warning for a value above the limit (value, limit); "" is silent
+	// (JDK 8).
+	tooHigh string
+	// gate, when set, forces the limit to 0 while the gate flag is below gateMin, with its
+	// own warning (value): JDK 25's UseAVX needs UseSSE=4. JDK 17 has no such link (checked:
+	// -XX:UseSSE=3 leaves UseAVX=3).
+	gate     string
+	gateMin  int64
+	gateWarn string
+}
+
+// rung is one step of a level ladder: level needs feature.
+type rung struct {
+	level   int64
+	feature cpu.Feature
+}
+
+// switchRule is a boolean flag the CPU pass turns on by default when all its needs hold.
+type switchRule struct {
+	flag  string
+	needs []need
+}
+
+// need is one condition of a switch, tested in order. The first one that fails decides.
+type need struct {
+	// Exactly one of feature (with isFeature), flag or (flag, above) is the test: the CPU has
+	// the feature (after the level masks), the boolean flag is on, or the integer flag is
+	// greater than above.
+	feature   cpu.Feature
+	isFeature bool
+	flag      string
+	above     int64
+	isAbove   bool
+	// onFail is what happens to the switch when the test fails.
+	onFail failAction
+	// warn is the warning text for disable (when the user set the switch on) and for
+	// enableNeeded.
+	warn string
+}
+
+// failAction is what a failed need does.
+type failAction int
+
+const (
+	// disable turns the switch off (keeping its origin), warning if the user had set it on.
+	disable failAction = iota
+	// leave leaves the switch as it is and stops (x86: with UseAES off the AES-CTR block is
+	// not reached, so an explicit +UseAESCTRIntrinsics stays on; checked on JDK 17 and 25).
+	leave
+	// enableNeeded turns the needed flag on when the switch is on (aarch64: "UseAESIntrinsics
+	// enabled, but UseAES not, enabling"); when the switch is off it stays off.
+	enableNeeded
+)
+
+func hasCPU(f cpu.Feature, onFail failAction, warn string) need {
+	return need{feature: f, isFeature: true, onFail: onFail, warn: warn}
+}
+
+func flagOn(name string, onFail failAction, warn string) need {
+	return need{flag: name, onFail: onFail, warn: warn}
+}
+
+func flagAbove(name string, n int64, onFail failAction, warn string) need {
+	return need{flag: name, above: n, isAbove: true, onFail: onFail, warn: warn}
+}
+
+// Warning texts of the x86 port (vm_version_x86.cpp), shared by the JDK 8 and 17+ tables.
+const (
+	x86AESIntrNoSSE3 = "X86 AES intrinsics require SSE3 instructions or higher. Intrinsics will be disabled."
+	x86AESIntrNoAES  = "AES intrinsics require UseAES flag to be enabled. Intrinsics will be disabled."
+	x86GHASH         = "GHASH intrinsic requires CLMUL and SSE2 instructions on this CPU" // sic: the test is UseSSE > 2
+	noAESInstr       = "AES instructions are not available on this CPU"
+	noAESIntr        = "AES intrinsics are not available on this CPU"
+	x86NoCLMUL       = "CLMUL instructions not available on this CPU (AVX may also be required)"
+)
+
+// x86Switches are the switch rows shared by every x86 release; rows whose flag does not
+// exist in a profile (UseAESCTRIntrinsics before JDK 9, UseGHASHIntrinsics in JDK 8 GA) are
+// skipped.
+var x86Switches = []switchRule{
+	{flag: "UseAES", needs: []need{
+		hasCPU(cpu.AES, disable, noAESInstr),
+	}},
+	{flag: "UseAESIntrinsics", needs: []need{
+		hasCPU(cpu.AES, disable, noAESIntr),
+		flagOn("UseAES", disable, x86AESIntrNoAES),
+		flagAbove("UseSSE", 2, disable, x86AESIntrNoSSE3),
+	}},
+	{flag: "UseAESCTRIntrinsics", needs: []need{
+		hasCPU(cpu.AES, disable, "AES-CTR intrinsics are not available on this CPU"),
+		flagOn("UseAES", leave, ""),
+		flagOn("UseAESIntrinsics", disable, "AES-CTR intrinsics require UseAESIntrinsics flag to be enabled. Intrinsics will be disabled."),
+		hasCPU(cpu.SSE41, disable, "X86 AES-CTR intrinsics require SSE4.1 instructions or higher. Intrinsics will be disabled."),
+	}},
+	{flag: "UseCLMUL", needs: []need{
+		hasCPU(cpu.PCLMULQDQ, disable, x86NoCLMUL),
+	}},
+	{flag: "UseGHASHIntrinsics", needs: []need{
+		flagOn("UseCLMUL", disable, x86GHASH),
+		flagAbove("UseSSE", 2, disable, x86GHASH),
+	}},
+	// Silent: -XX:UseSSE=3 -XX:+UseSSE42Intrinsics prints no warning on JDK 17 or 25.
+	{flag: "UseSSE42Intrinsics", needs: []need{
+		hasCPU(cpu.SSE42, disable, ""),
+	}},
+	{flag: "UseVectorizedMismatchIntrinsic", needs: []need{
+		flagOn("UseSSE42Intrinsics", disable, "vectorizedMismatch intrinsics are not available on this CPU"),
+	}},
+}
+
+// sseLadder is UseSSE's limit: 4 with SSE4.1, 3 with SSE3, 2 with SSE2 (jitsim's feature set
+// has no SSE1 bit; every x86-64 CPU has SSE2).
+var sseLadder = []rung{{4, cpu.SSE41}, {3, cpu.SSE3}, {2, cpu.SSE2}}
+
+// x86Modern is JDK 17 (and 21, which follows 17 where it could not be observed).
+var x86Modern = cpuRules{
+	levels: []levelRule{
+		{flag: "UseSSE", ladder: sseLadder, floor: 2,
+			tooHigh: "UseSSE=%d is not supported on this CPU, setting it to UseSSE=%d"},
+		{flag: "UseAVX", ladder: []rung{{3, cpu.AVX512F}, {2, cpu.AVX2}, {1, cpu.AVX}},
+			tooHigh: "UseAVX=%d is not supported on this CPU, setting it to UseAVX=%d"},
+	},
+	switches: x86Switches,
+}
+
+// x86JDK25 adds mainline's link between UseAVX and UseSSE.
+var x86JDK25 = cpuRules{
+	levels: []levelRule{
+		x86Modern.levels[0],
+		{flag: "UseAVX", ladder: x86Modern.levels[1].ladder, tooHigh: x86Modern.levels[1].tooHigh,
+			gate: "UseSSE", gateMin: 4, gateWarn: "UseAVX=%d requires UseSSE=4, setting it to UseAVX=0"},
+	},
+	switches: x86Switches,
+}
+
+// x86JDK8 is 8u's vm_version_x86.cpp: silent clamps and no AVX-512, so UseAVX is at most 2
+// (hotspot.md §3.3). Like JDK 17, no UseSSE/UseAVX link. Not observed here: no JDK 8 on this
+// machine.
+var x86JDK8 = cpuRules{
+	levels: []levelRule{
+		{flag: "UseSSE", ladder: sseLadder, floor: 2},
+		{flag: "UseAVX", ladder: []rung{{2, cpu.AVX2}, {1, cpu.AVX}}},
+	},
+	switches: x86Switches,
+}
+
+// aarch64Rules is mainline vm_version_aarch64.cpp (applied to every modern profile; the JDK 17
+// port is not observed here). Its warnings fire whenever the flag is on.
+var aarch64Rules = cpuRules{
+	switches: []switchRule{
+		{flag: "UseAES", needs: []need{
+			hasCPU(cpu.ARM_AES, disable, noAESInstr),
+		}},
+		{flag: "UseAESIntrinsics", needs: []need{
+			hasCPU(cpu.ARM_AES, disable, noAESIntr),
+			flagOn("UseAES", enableNeeded, "UseAESIntrinsics enabled, but UseAES not, enabling"),
+		}},
+		{flag: "UseAESCTRIntrinsics", needs: []need{
+			hasCPU(cpu.ARM_AES, disable, "AES/CTR intrinsics are not available on this CPU"),
+		}},
+		{flag: "UseGHASHIntrinsics", needs: []need{
+			hasCPU(cpu.PMULL, disable, "GHASH intrinsics are not available on this CPU"),
+		}},
+	},
+	warnIfOn: true,
+}
+
+// rulesFor returns the CPU pass of a profile and architecture.
+func rulesFor(j flags.JDK, a flags.Arch) *cpuRules {
+	switch {
+	case a == flags.ARM64:
+		return &aarch64Rules
+	case j <= flags.JDK8u:
+		return &x86JDK8
+	case j >= flags.JDK25:
+		return &x86JDK25
+	}
+	return &x86Modern
+}
+
+// cpuPass runs the rule table of the set's profile against model.
+func (e *ergo) cpuPass(model cpu.Model) {
+	rules := rulesFor(e.set.JDK(), e.set.Arch())
+	for i := range rules.levels {
+		e.level(&rules.levels[i], model.Features)
+	}
+	e.feats = EffectiveFeatures(e.set, model)
+	for i := range rules.switches {
+		e.toggle(&rules.switches[i], rules.warnIfOn)
+	}
+}
+
+// level settles one level flag.
+func (e *ergo) level(r *levelRule, feats cpu.Set) {
+	s := e.set
+	if !s.Has(r.flag) {
+		return
+	}
+	limit := int64(0)
+	for _, g := range r.ladder {
+		if feats.Has(g.feature) {
+			limit = g.level
+			break
+		}
+	}
+	gated := r.gate != "" && s.Has(r.gate) && s.Int(r.gate) < r.gateMin
+	if gated {
+		limit = 0
+	}
+	v := s.Int(r.flag)
+	if v < r.floor {
+		v = r.floor
+		e.setDefault(r.flag, strconv.FormatInt(v, 10))
+	}
+	switch {
+	case s.IsDefault(r.flag):
+		e.setDefault(r.flag, strconv.FormatInt(limit, 10))
+	case v > limit:
+		if gated && r.gateWarn != "" {
+			e.warn(r.gateWarn, v)
+		} else if r.tooHigh != "" {
+			e.warn(r.tooHigh, v, limit)
+		}
+		e.setDefault(r.flag, strconv.FormatInt(limit, 10))
+	}
+}
+
+// holds reports whether a need is met.
+func (e *ergo) holds(n *need) bool {
+	switch {
+	case n.isFeature:
+		return e.feats.Has(n.feature)
+	case !e.set.Has(n.flag):
+		return false
+	case n.isAbove:
+		return e.set.Int(n.flag) > n.above
+	}
+	return e.set.Bool(n.flag)
+}
+
+// toggle settles one switch: the first failed need acts, otherwise a default switch turns on.
+func (e *ergo) toggle(r *switchRule, warnIfOn bool) {
+	s := e.set
+	if !s.Has(r.flag) {
+		return
+	}
+	on := s.Bool(r.flag)
+	asked := on && (warnIfOn || !s.IsDefault(r.flag))
+	for i := range r.needs {
+		n := &r.needs[i]
+		if e.holds(n) {
+			continue
+		}
+		switch n.onFail {
+		case disable:
+			if asked && n.warn != "" {
+				e.warn("%s", n.warn)
+			}
+			if on {
+				e.setDefault(r.flag, "false")
+			}
+			return
+		case leave:
+			return
+		case enableNeeded:
+			if !on || !s.Has(n.flag) {
+				return
+			}
+			e.warn("%s", n.warn)
+			e.setDefault(n.flag, "true")
+		}
+	}
+	if !on && s.IsDefault(r.flag) {
+		e.setDefault(r.flag, "true")
+	}
+}
+
+// --- the policy pass -----------------------------------------------------------------------
+
+// policyInt maps an integer flag to its policy.Config field (the names are HotSpot's).
+type policyInt struct {
+	name  string
+	field func(*policy.Config) *int64
+}
+
+// policyInts are the integer flags of the table that policy.Config models.
+var policyInts = []policyInt{
+	{"CICompilerCount", func(c *policy.Config) *int64 { return &c.CICompilerCount }},
+	{"CompileThreshold", func(c *policy.Config) *int64 { return &c.CompileThreshold }},
+	{"InterpreterProfilePercentage", func(c *policy.Config) *int64 { return &c.InterpreterProfilePercentage }},
+	{"OnStackReplacePercentage", func(c *policy.Config) *int64 { return &c.OnStackReplacePercentage }},
+	{"TieredStopAtLevel", func(c *policy.Config) *int64 { return &c.TieredStopAtLevel }},
+	{"Tier0InvokeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier0InvokeNotifyFreqLog }},
+	{"Tier0BackedgeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier0BackedgeNotifyFreqLog }},
+	{"Tier2InvokeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier2InvokeNotifyFreqLog }},
+	{"Tier2BackedgeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier2BackedgeNotifyFreqLog }},
+	{"Tier3InvokeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier3InvokeNotifyFreqLog }},
+	{"Tier3BackedgeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier3BackedgeNotifyFreqLog }},
+	{"Tier23InlineeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier23InlineeNotifyFreqLog }},
+	{"Tier3InvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier3InvocationThreshold }},
+	{"Tier3MinInvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier3MinInvocationThreshold }},
+	{"Tier3CompileThreshold", func(c *policy.Config) *int64 { return &c.Tier3CompileThreshold }},
+	{"Tier3BackEdgeThreshold", func(c *policy.Config) *int64 { return &c.Tier3BackEdgeThreshold }},
+	{"Tier4InvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier4InvocationThreshold }},
+	{"Tier4MinInvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier4MinInvocationThreshold }},
+	{"Tier4CompileThreshold", func(c *policy.Config) *int64 { return &c.Tier4CompileThreshold }},
+	{"Tier4BackEdgeThreshold", func(c *policy.Config) *int64 { return &c.Tier4BackEdgeThreshold }},
+	{"Tier3DelayOn", func(c *policy.Config) *int64 { return &c.Tier3DelayOn }},
+	{"Tier3DelayOff", func(c *policy.Config) *int64 { return &c.Tier3DelayOff }},
+	{"Tier3LoadFeedback", func(c *policy.Config) *int64 { return &c.Tier3LoadFeedback }},
+	{"Tier4LoadFeedback", func(c *policy.Config) *int64 { return &c.Tier4LoadFeedback }},
+	{"Tier0Delay", func(c *policy.Config) *int64 { return &c.Tier0Delay }},
+	{"Tier0ProfilingStartPercentage", func(c *policy.Config) *int64 { return &c.Tier0ProfilingStartPercentage }},
+	{"TieredOldPercentage", func(c *policy.Config) *int64 { return &c.TieredOldPercentage }},
+	{"TieredCompileTaskTimeout", func(c *policy.Config) *int64 { return &c.TieredCompileTaskTimeout }},
+	{"TieredRateUpdateMinTime", func(c *policy.Config) *int64 { return &c.TieredRateUpdateMinTime }},
+	{"TieredRateUpdateMaxTime", func(c *policy.Config) *int64 { return &c.TieredRateUpdateMaxTime }},
+}
+
+// policyBools are the boolean flags policy.Config models.
+var policyBools = []struct {
+	name  string
+	field func(*policy.Config) *bool
+}{
+	{"BackgroundCompilation", func(c *policy.Config) *bool { return &c.BackgroundCompilation }},
+	{"TieredCompilation", func(c *policy.Config) *bool { return &c.TieredCompilation }},
+	{"UseOnStackReplacement", func(c *policy.Config) *bool { return &c.UseOnStackReplacement }},
+	{"ProfileInterpreter", func(c *policy.Config) *bool { return &c.ProfileInterpreter }},
+}
+
+var compilationModes = map[string]policy.CompilationMode{
+	"default":                  policy.ModeDefault,
+	"normal":                   policy.ModeDefault,
+	"quick-only":               policy.ModeQuickOnly,
+	"high-only":                policy.ModeHighOnly,
+	"high-only-quick-internal": policy.ModeHighOnlyQuickInternal,
+}
+
+// policyJDK maps a flags profile to the policy's release numbers (8 and 8u share JDK 8's
+// policy).
+func policyJDK(j flags.JDK) policy.JDK {
+	switch {
+	case j <= flags.JDK8u:
+		return policy.JDK8
+	case j == flags.JDK17:
+		return policy.JDK17
+	case j == flags.JDK21:
+		return policy.JDK21
+	}
+	return policy.JDK25
+}
+
+// PolicyConfig returns the tiered-policy configuration a parsed flag set describes: every
+// policy knob the flag table has, the execution mode (-Xint leaves UseCompiler off, -Xcomp
+// UseInterpreter) and, in Explicit, the flags the user set.
+func PolicyConfig(set *flags.Set) (policy.Config, error) {
+	c := policy.DefaultConfig(policyJDK(set.JDK()))
+	c.Explicit = map[string]bool{}
+	explicit := func(name string) {
+		if set.WasSetOnCommandLine(name) {
+			c.Explicit[name] = true
+		}
+	}
+	for _, f := range policyInts {
+		if set.Has(f.name) {
+			*f.field(&c) = set.Int(f.name)
+			explicit(f.name)
+		}
+	}
+	for _, f := range policyBools {
+		if set.Has(f.name) {
+			*f.field(&c) = set.Bool(f.name)
+			explicit(f.name)
+		}
+	}
+	if set.Has("CompilationMode") {
+		m, ok := compilationModes[set.String("CompilationMode")]
+		if !ok {
+			return c, fmt.Errorf("ergonomics: unsupported CompilationMode %q", set.String("CompilationMode"))
+		}
+		c.CompilationMode = m
+		explicit("CompilationMode")
+	}
+	if set.Has("CompileThresholdScaling") {
+		c.CompileThresholdScaling = set.Float("CompileThresholdScaling")
+		explicit("CompileThresholdScaling")
+	}
+	switch {
+	case !set.Bool("UseCompiler"):
+		c.Exec = policy.Int
+	case !set.Bool("UseInterpreter"):
+		c.Exec = policy.Comp
+	}
+	return c, nil
+}
+
+// interpreterOnly is CompilerConfig::is_interpreter_only: -Xint (or TieredStopAtLevel=0, which
+// also leaves UseCompiler off) or CompileThresholdScaling=0.
+func interpreterOnly(set *flags.Set) bool {
+	return !set.Bool("UseCompiler") || (set.Has("CompileThresholdScaling") && set.Float("CompileThresholdScaling") == 0)
+}
+
+// policyPass applies policy.Ergonomics to the set and settles the compiler thread count.
+func (e *ergo) policyPass(activeProcessors int) error {
+	s := e.set
+	cfg, err := PolicyConfig(s)
+	if err != nil {
+		return err
+	}
+	out, changes, err := policy.Ergonomics(cfg)
+	if err != nil {
+		return fmt.Errorf("ergonomics: %w", err)
+	}
+	for _, c := range changes {
+		if !s.Has(c.Flag) {
+			continue
+		}
+		switch c.Origin {
+		case policy.OriginErgonomic:
+			// FLAG_SET_ERGO marks the flag even when the value does not change.
+			e.setErgo(c.Flag, c.New)
+		default:
+			// {default} and {command line} changes (the -TieredCompilation emulation,
+			// -Xint, -Xcomp) are made by flags.Parse already; only a differing value is
+			// written, keeping the origin Parse gave.
+			if s.Value(c.Flag) != c.New {
+				e.setDefault(c.Flag, c.New)
+			}
+		}
+	}
+	if s.Has("ActiveProcessorCount") && s.Int("ActiveProcessorCount") > 0 {
+		activeProcessors = int(s.Int("ActiveProcessorCount"))
+	}
+	if interpreterOnly(s) {
+		// No compiler threads: JDK 25 sets CICompilerCount=0 ergonomically; JDK 17 leaves
+		// it alone (both checked with -Xint and CompileThresholdScaling=0). Neither turns on
+		// CICompilerCountPerCPU.
+		if s.IsDefault("CICompilerCountPerCPU") {
+			e.setDefault("CICompilerCountPerCPU", "false")
+		}
+		if s.JDK() >= flags.JDK25 {
+			e.setErgo("CICompilerCount", "0")
+		}
+		return nil
+	}
+	if !s.Bool("CICompilerCountPerCPU") {
+		return nil
+	}
+	out.CICompilerCount = 0
+	c1, c2, err := policy.CompilerCounts(activeProcessors, out)
+	if err != nil {
+		return fmt.Errorf("ergonomics: %w", err)
+	}
+	e.setErgo("CICompilerCount", strconv.Itoa(c1+c2))
+	return nil
+}
