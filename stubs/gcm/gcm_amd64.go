@@ -61,14 +61,14 @@ var archGCMVariants = []GCMVariant{
 	},
 	{
 		Stub:      "galoisCounterMode_AESCrypt",
-		Name:      "vaes-avx512",
+		Name:      "vaes-avx512-ymm",
 		Generator: "generate_galoisCounterMode_AESCrypt",
 		Needs:     cpu.Of(cpu.AVX2, cpu.AVX512F, cpu.AVX512VL, cpu.AVX512BW, cpu.VAES, cpu.VPCLMULQDQ),
 		Fn:        gcmAsm(gcmEncVAES, gcmDecVAES, 16*16),
 	},
 	{
 		Stub:      "galoisCounterMode_AESCrypt",
-		Name:      "vaes-avx512-zmm",
+		Name:      "vaes-avx512",
 		Generator: "generate_galoisCounterMode_AESCrypt",
 		Needs:     cpu.Of(cpu.AVX2, cpu.AVX512F, cpu.AVX512BW, cpu.VAES, cpu.VPCLMULQDQ),
 		Fn:        gcmAsm(gcmEncVAES512, gcmDecVAES512, 32*16),

@@ -1,0 +1,65 @@
+package stubs
+
+import (
+	"testing"
+
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+func TestSelectGoldenGCM(t *testing.T) {
+	checkGolden(t, "select_gcm.golden", goldenMatrix([]string{StubGHASH, StubGCM}))
+}
+
+// TestSelectGCMSpotChecks pins the GHASH/GCM answers the HotSpot sources and
+// the JVM transcripts (PrintIntrinsics on this Ice Lake host: JDK 17 has no
+// implGCMCrypt0 intrinsic, JDK 25 has it at UseAVX=3 and UseAVX=2) make
+// unambiguous.
+func TestSelectGCMSpotChecks(t *testing.T) {
+	base := func(jdk string, arch cpu.Arch) Config {
+		return Config{JDK: jdk, Arch: arch, UseAES: true, UseAESIntrinsics: true, UseAESCTRIntrinsics: true,
+			UseGHASHIntrinsics: true, UseAVX: 99, UseSSE: 99}
+	}
+	with := func(c Config, f func(*Config)) Config { f(&c); return c }
+	model := func(name string) cpu.Set {
+		m, err := cpu.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Features
+	}
+	ice, hsw, sandy, n1 := model("icelake-server"), model("haswell-e5-2660v3"), model("sandybridge-i5"), model("neoverse-n1")
+	tests := []struct {
+		name string
+		stub string
+		cfg  Config
+		cpus cpu.Set
+		want string // "" = none
+	}{
+		{"jdk17 ice no GCM stub", StubGCM, base("17", cpu.AMD64), ice, ""},
+		{"jdk21 ice VAES GCM", StubGCM, base("21", cpu.AMD64), ice, "vaes-avx512"},
+		{"jdk21 ice UseAVX=2 no GCM", StubGCM, with(base("21", cpu.AMD64), func(c *Config) { c.UseAVX = 2 }), ice, ""},
+		{"jdk25 ice UseAVX=2 AVX2 GCM", StubGCM, with(base("25", cpu.AMD64), func(c *Config) { c.UseAVX = 2 }), ice, "avx2-interleaved8"},
+		{"jdk25 haswell AVX2 GCM", StubGCM, base("25", cpu.AMD64), hsw, "avx2-interleaved8"},
+		{"jdk25 sandy no GCM", StubGCM, base("25", cpu.AMD64), sandy, ""},
+		{"jdk25 -UseAESIntrinsics no GCM", StubGCM, with(base("25", cpu.AMD64), func(c *Config) { c.UseAESIntrinsics = false }), ice, ""},
+		{"jdk25 x86 GCM ignores GHASH flag", StubGCM, with(base("25", cpu.AMD64), func(c *Config) { c.UseGHASHIntrinsics = false }), ice, "vaes-avx512"},
+		{"jdk17 ice AVX GHASH", StubGHASH, base("17", cpu.AMD64), ice, "avx-8block"},
+		{"jdk17 UseAVX=0 plain GHASH", StubGHASH, with(base("17", cpu.AMD64), func(c *Config) { c.UseAVX = 0 }), ice, "pclmul-1block"},
+		{"jdk8u plain GHASH", StubGHASH, base("8u", cpu.AMD64), hsw, "pclmul-1block"},
+		{"jdk8 no GHASH", StubGHASH, base("8", cpu.AMD64), hsw, ""},
+		{"-UseGHASHIntrinsics", StubGHASH, with(base("25", cpu.AMD64), func(c *Config) { c.UseGHASHIntrinsics = false }), ice, ""},
+		{"UseSSE=2 no GHASH", StubGHASH, with(base("25", cpu.AMD64), func(c *Config) { c.UseSSE = 2 }), ice, ""},
+		{"n1 jdk17 GHASH", StubGHASH, base("17", cpu.ARM64), n1, "pmull-8block"},
+		{"n1 jdk17 no GCM", StubGCM, base("17", cpu.ARM64), n1, ""},
+		{"n1 jdk21 GCM", StubGCM, base("21", cpu.ARM64), n1, "aes-pmull-8block"},
+		{"n1 GCM needs GHASH flag", StubGCM, with(base("25", cpu.ARM64), func(c *Config) { c.UseGHASHIntrinsics = false }), n1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, ok := Select(tt.stub, tt.cfg, tt.cpus)
+			if got := map[bool]string{true: v.Name, false: ""}[ok]; got != tt.want {
+				t.Errorf("Select = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
