@@ -14,7 +14,8 @@ func isSpace(c byte) bool {
 
 // splitArgFile splits a launcher @argfile (and JDK_JAVA_OPTIONS) as the JDK 9+ launcher does
 // (src/java.base/share/native/libjli/args.c): tokens are separated by white space; '#' at the
-// start of a token comments out the rest of the line; single or double quotes group text
+// start of a token comments out the rest of the line, and inside an unquoted token drops
+// that token too; single or double quotes group text
 // with white space and are removed; inside quotes a backslash escapes n, r, t, f, the quote
 // and itself, and a backslash at the end of a line continues the token on the next line
 // (leading white space there is skipped).
@@ -40,10 +41,20 @@ func splitArgFile(data string) []fileToken {
 		start := line
 		var b strings.Builder
 		var quote byte
+		dropped := false
 		for i < len(data) {
 			c = data[i]
 			if quote == 0 {
 				if isSpace(c) {
+					break
+				}
+				if c == '#' {
+					// An unquoted '#' inside a token drops the token and the rest of the
+					// line (observed with OpenJDK 17.0.15's launcher).
+					for i < len(data) && data[i] != '\n' {
+						i++
+					}
+					dropped = true
 					break
 				}
 				if c == '\'' || c == '"' {
@@ -89,7 +100,9 @@ func splitArgFile(data string) []fileToken {
 				i++
 			}
 		}
-		out = append(out, fileToken{text: b.String(), line: start})
+		if !dropped {
+			out = append(out, fileToken{text: b.String(), line: start})
+		}
 	}
 	return out
 }

@@ -1,0 +1,59 @@
+package flags
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// FuzzParse feeds arbitrary command lines, environment values and file contents to Parse: it
+// must never panic, every failure must be an *Error carrying HotSpot text, and a successful
+// Set must print.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		"-XX:+UseAES\n-XX:UseAVX=2\n-version",
+		"-XX:Flags=f\n+UnlockDiagnosticVMOptions\n-UseGHASHIntrinsics \"a b",
+		"@f\n-XX:+UnlockDiagnosticVMOptions\n'-XX:DisableIntrinsic=x y'#c",
+		"-XX:VMOptionsFile=f\n-XX:CompileThresholdScaling=0x1p-3",
+		"-XX:CompileThreshold=-0x8000000000000000\n-XX:ReservedCodeCacheSize=16t",
+		"-XX:DisableIntrinsic:=a\n-XX:#x\n-XX:\n-XX:+\n-Dk=v\n-Xint\n-Xcomp\n-Xbatch",
+	} {
+		f.Add(byte(4), seed, "-XX:-UseAES -XX:+IgnoreUnrecognizedVMOptions")
+	}
+	f.Fuzz(func(t *testing.T, profile byte, cmdline, env string) {
+		j := JDK(int(profile) % int(numJDK))
+		a := Arch(int(profile/8) % 2)
+		args := strings.Split(cmdline, "\n")
+		if len(args) > 64 {
+			args = args[:64]
+		}
+		set, res, err := Parse(Options{JDK: j, Arch: a, Args: args,
+			Getenv: func(k string) (string, bool) {
+				switch k {
+				case "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS":
+					return env, true
+				}
+				return "", false
+			},
+			ReadFile: func(name string) ([]byte, error) {
+				if name == "f" {
+					return []byte(cmdline), nil
+				}
+				return nil, errors.New("no such file")
+			}})
+		if res == nil || set == nil {
+			t.Fatal("nil Set or Result")
+		}
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Text == "" {
+				t.Fatalf("error %v is not an *Error with text", err)
+			}
+			return
+		}
+		if err := set.PrintFlagsFinal(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
