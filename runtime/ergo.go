@@ -555,6 +555,9 @@ func (e *ergo) policyPass(activeProcessors int) error {
 	if s.Has("ActiveProcessorCount") && s.Int("ActiveProcessorCount") > 0 {
 		activeProcessors = int(s.Int("ActiveProcessorCount"))
 	}
+	if activeProcessors < 1 {
+		return fmt.Errorf("ergonomics: active processor count %d must be at least 1", activeProcessors)
+	}
 	if interpreterOnly(s) {
 		// No compiler threads: JDK 25 sets CICompilerCount=0 ergonomically; JDK 17 leaves
 		// it alone (both checked with -Xint and CompileThresholdScaling=0). Neither turns on
@@ -566,6 +569,11 @@ func (e *ergo) policyPass(activeProcessors int) error {
 			e.setErgo("CICompilerCount", "0")
 		}
 		return nil
+	}
+	// CompilationPolicy::initialize: the per-CPU count applies unless the user chose a count
+	// (FLAG_SET_DEFAULT; flags.Parse does the same, this covers sets built with NewSet).
+	if s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") {
+		e.setDefault("CICompilerCountPerCPU", "true")
 	}
 	if !s.Bool("CICompilerCountPerCPU") {
 		return nil

@@ -178,3 +178,155 @@ func TestErgonomicsRecorded(t *testing.T) {
 		t.Logf("ReservedCodeCacheSize differs (not ergonomics' row): %s", l)
 	}
 }
+
+// maskedModel returns a copy of a named model without some features: jitsim has no named CPU
+// without AES-NI or without the Armv8 crypto extension, so the tests build them as masks.
+func maskedModel(t *testing.T, name, newName string, drop ...cpu.Feature) cpu.Model {
+	t.Helper()
+	m, err := cpu.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Name = newName
+	m.Features = m.Features.Without(drop...)
+	return m
+}
+
+func lookupModel(t *testing.T, name string) cpu.Model {
+	t.Helper()
+	m, err := cpu.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestErgonomicsModels checks CPUs this machine is not, with values derived by hand from the
+// rules of vm_version_x86.cpp / vm_version_aarch64.cpp (hotspot.md §3.2–3.4) and the JDK 17
+// vs 25 differences the recordings showed. want holds "Flag=value {origin}" items.
+func TestErgonomicsModels(t *testing.T) {
+	sandy := lookupModel(t, "sandybridge-i5")
+	haswell := lookupModel(t, "haswell-e5-2660v3")
+	icelake := lookupModel(t, "icelake-server")
+	n1 := lookupModel(t, "neoverse-n1")
+	noAESNI := maskedModel(t, "sandybridge-i5", "sandybridge-without-aesni", cpu.AES, cpu.PCLMULQDQ)
+	noSSE41 := maskedModel(t, "sandybridge-i5", "core2-like", cpu.SSE41, cpu.SSE42, cpu.AVX)
+	armNoCrypto := maskedModel(t, "neoverse-n1", "cortex-a72-without-crypto", cpu.ARM_AES, cpu.PMULL)
+	unlock := "-XX:+UnlockDiagnosticVMOptions"
+	tests := []struct {
+		name  string
+		jdk   flags.JDK
+		arch  flags.Arch
+		model cpu.Model
+		cpus  int
+		args  []string
+		want  []string
+		warn  []string
+	}{
+		{name: "sandybridge default", jdk: flags.JDK25, model: sandy, cpus: 4, args: []string{unlock},
+			want: []string{"UseAVX=1 {default}", "UseSSE=4 {default}", "UseAES=true {default}", "UseAESIntrinsics=true {default}",
+				"UseAESCTRIntrinsics=true {default}", "UseCLMUL=true {default}", "UseGHASHIntrinsics=true {default}", "CICompilerCount=3 {ergonomic}"}},
+		{name: "sandybridge UseAVX=3 jdk25", jdk: flags.JDK25, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
+			want: []string{"UseAVX=1 {command line}"},
+			warn: []string{"UseAVX=3 is not supported on this CPU, setting it to UseAVX=1"}},
+		{name: "sandybridge UseAVX=3 jdk17", jdk: flags.JDK17, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
+			want: []string{"UseAVX=1 {command line}"},
+			warn: []string{"UseAVX=3 is not supported on this CPU, setting it to UseAVX=1"}},
+		{name: "sandybridge UseAVX=2", jdk: flags.JDK25, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=2"},
+			want: []string{"UseAVX=1 {command line}"},
+			warn: []string{"UseAVX=2 is not supported on this CPU, setting it to UseAVX=1"}},
+		{name: "sandybridge UseAVX=3 jdk8u is silent", jdk: flags.JDK8u, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
+			want: []string{"UseAVX=1 {command line}", "UseSSE=4 {default}", "UseAESIntrinsics=true {default}", "UseGHASHIntrinsics=true {default}"}},
+		{name: "haswell UseAVX=3", jdk: flags.JDK17, model: haswell, cpus: 10, args: []string{"-XX:UseAVX=3"},
+			want: []string{"UseAVX=2 {command line}", "CICompilerCount=4 {ergonomic}"},
+			warn: []string{"UseAVX=3 is not supported on this CPU, setting it to UseAVX=2"}},
+		{name: "jdk8u caps AVX at 2 on AVX-512 parts", jdk: flags.JDK8u, model: icelake, cpus: 2, args: nil,
+			want: []string{"UseAVX=2 {default}", "UseSSE=4 {default}"}},
+		{name: "icelake 40 cores", jdk: flags.JDK25, model: icelake, cpus: 40, args: nil,
+			want: []string{"CICompilerCount=15 {ergonomic}", "CICompilerCountPerCPU=true {default}", "UseAVX=3 {default}"}},
+		{name: "no AES-NI default", jdk: flags.JDK25, model: noAESNI, cpus: 2, args: []string{unlock},
+			want: []string{"UseAES=false {default}", "UseAESIntrinsics=false {default}", "UseAESCTRIntrinsics=false {default}",
+				"UseCLMUL=false {default}", "UseGHASHIntrinsics=false {default}", "UseAVX=1 {default}"}},
+		{name: "no AES-NI, AES asked for", jdk: flags.JDK25, model: noAESNI, cpus: 2,
+			args: []string{unlock, "-XX:+UseAES", "-XX:+UseAESIntrinsics", "-XX:+UseAESCTRIntrinsics"},
+			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}", "UseAESCTRIntrinsics=false {command line}"},
+			warn: []string{"AES instructions are not available on this CPU", "AES intrinsics are not available on this CPU",
+				"AES-CTR intrinsics are not available on this CPU"}},
+		{name: "no AES-NI, AES asked for, -PrintWarnings", jdk: flags.JDK25, model: noAESNI, cpus: 2,
+			args: []string{unlock, "-XX:-PrintWarnings", "-XX:+UseAES", "-XX:+UseAESIntrinsics"},
+			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}"}},
+		{name: "no PCLMULQDQ, GHASH asked for", jdk: flags.JDK17, model: noAESNI, cpus: 2,
+			args: []string{unlock, "-XX:+UseCLMUL", "-XX:+UseGHASHIntrinsics"},
+			want: []string{"UseCLMUL=false {command line}", "UseGHASHIntrinsics=false {command line}"},
+			warn: []string{"CLMUL instructions not available on this CPU (AVX may also be required)",
+				"GHASH intrinsic requires CLMUL and SSE2 instructions on this CPU"}},
+		{name: "no AES-NI jdk8u (product intrinsic flags)", jdk: flags.JDK8u, model: noAESNI, cpus: 2,
+			args: []string{"-XX:+UseAES", "-XX:+UseAESIntrinsics"},
+			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}"},
+			warn: []string{"AES instructions are not available on this CPU", "AES intrinsics are not available on this CPU"}},
+		{name: "no SSE4.1: UseSSE 3, no CTR", jdk: flags.JDK25, model: noSSE41, cpus: 2,
+			args: []string{unlock, "-XX:+UseAESCTRIntrinsics", "-XX:UseAVX=1"},
+			want: []string{"UseSSE=3 {default}", "UseAVX=0 {command line}", "UseAESIntrinsics=true {default}", "UseAESCTRIntrinsics=false {command line}",
+				"UseGHASHIntrinsics=true {default}", "UseSSE42Intrinsics=false {default}"},
+			warn: []string{"UseAVX=1 requires UseSSE=4, setting it to UseAVX=0",
+				"X86 AES-CTR intrinsics require SSE4.1 instructions or higher. Intrinsics will be disabled."}},
+		{name: "no SSE4.1, UseSSE=4 asked for", jdk: flags.JDK17, model: noSSE41, cpus: 2, args: []string{"-XX:UseSSE=4"},
+			want: []string{"UseSSE=3 {command line}", "UseAVX=0 {default}"},
+			warn: []string{"UseSSE=4 is not supported on this CPU, setting it to UseSSE=3"}},
+		{name: "neoverse-n1 default", jdk: flags.JDK25, arch: flags.ARM64, model: n1, cpus: 64, args: []string{unlock},
+			want: []string{"UseAES=true {default}", "UseAESIntrinsics=true {default}", "UseAESCTRIntrinsics=true {default}",
+				"UseGHASHIntrinsics=true {default}", "CICompilerCount=18 {ergonomic}"}},
+		{name: "neoverse-n1 -UseAES +UseAESIntrinsics turns UseAES back on", jdk: flags.JDK25, arch: flags.ARM64, model: n1, cpus: 2,
+			args: []string{unlock, "-XX:-UseAES", "-XX:+UseAESIntrinsics"},
+			want: []string{"UseAES=true {command line}", "UseAESIntrinsics=true {command line}"},
+			warn: []string{"UseAESIntrinsics enabled, but UseAES not, enabling"}},
+		{name: "neoverse-n1 -UseAES", jdk: flags.JDK17, arch: flags.ARM64, model: n1, cpus: 2,
+			args: []string{unlock, "-XX:-UseAES"},
+			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {default}", "UseAESCTRIntrinsics=true {default}"}},
+		{name: "arm64 without crypto, everything asked for", jdk: flags.JDK25, arch: flags.ARM64, model: armNoCrypto, cpus: 2,
+			args: []string{unlock, "-XX:+UseAES", "-XX:+UseAESIntrinsics", "-XX:+UseAESCTRIntrinsics", "-XX:+UseGHASHIntrinsics"},
+			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}",
+				"UseAESCTRIntrinsics=false {command line}", "UseGHASHIntrinsics=false {command line}"},
+			warn: []string{"AES instructions are not available on this CPU", "AES intrinsics are not available on this CPU",
+				"AES/CTR intrinsics are not available on this CPU", "GHASH intrinsics are not available on this CPU"}},
+		{name: "arm64 without crypto default", jdk: flags.JDK25, arch: flags.ARM64, model: armNoCrypto, cpus: 2, args: []string{unlock},
+			want: []string{"UseAES=false {default}", "UseAESIntrinsics=false {default}", "UseAESCTRIntrinsics=false {default}", "UseGHASHIntrinsics=false {default}"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, warnings, set, err := settle(t, tt.jdk, tt.arch, tt.model, tt.cpus, tt.args)
+			if err != nil {
+				t.Fatalf("Parse(%v): %v", tt.args, err)
+			}
+			for _, w := range tt.want {
+				name, _, _ := strings.Cut(w, "=")
+				if !set.Has(name) {
+					t.Errorf("%s: flag does not exist in JDK %s/%s", w, tt.jdk, tt.arch)
+					continue
+				}
+				if got := fmt.Sprintf("%s=%s {%s}", name, set.Value(name), set.OriginString(name)); got != w {
+					t.Errorf("got %s, want %s", got, w)
+				}
+			}
+			if !slices.Equal(warnings, tt.warn) {
+				t.Errorf("warnings:\n got  %q\n want %q", warnings, tt.warn)
+			}
+		})
+	}
+}
+
+// TestErgonomicsBadInput checks the errors Ergonomics returns instead of panicking.
+func TestErgonomicsBadInput(t *testing.T) {
+	n1 := lookupModel(t, "neoverse-n1")
+	set := flags.NewSet(flags.JDK25, flags.AMD64)
+	if _, err := Ergonomics(set, n1, 2); err == nil || !strings.Contains(err.Error(), "neoverse-n1") {
+		t.Errorf("amd64 flags with an arm64 model: err = %v, want one naming the model", err)
+	}
+	if _, err := Ergonomics(nil, n1, 2); err == nil {
+		t.Error("nil set: no error")
+	}
+	set = flags.NewSet(flags.JDK25, flags.AMD64)
+	if _, err := Ergonomics(set, recordingHost(t), 0); err == nil || !strings.Contains(err.Error(), "processor") {
+		t.Errorf("0 active processors: err = %v, want one naming the processor count", err)
+	}
+}
