@@ -159,6 +159,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -229,7 +230,7 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 	}
 	f := cmd.Flags()
 	f.StringVar(&jdkName, "jdk", flags.DefaultJDK.String(), "JDK profile: "+profileList())
-	f.StringVar(&cpuName, "cpu", "host", "CPU model (see 'jitsim cpus' once models are wired in)")
+	f.StringVar(&cpuName, "cpu", "host", "CPU model (names come from the CPU catalog; the default catalog has only host)")
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
 	return cmd
 }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/flags"
+)
+
+// jitsim runs the command in-process with an empty environment.
+func jitsim(args ...string) (exit int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	exit = run(args, strings.NewReader(""), &o, &e, func(string) (string, bool) { return "", false })
+	return exit, o.String(), e.String()
+}
+
+type fakeCPUs struct{}
+
+func (fakeCPUs) Lookup(name string) (CPUModel, error) {
+	if name == "neoverse-n1" {
+		return CPUModel{Name: name, Arch: flags.ARM64, Description: "Arm Neoverse N1"}, nil
+	}
+	return hostOnly{}.Lookup(name)
+}
+
+func (fakeCPUs) Names() []string { return []string{"host", "neoverse-n1"} }
+
+type fakeScenarios struct{ ran *string }
+
+func (fakeScenarios) Names() []string { return []string{"TestAESMain"} }
+
+func (f fakeScenarios) Run(ctx RunContext, name string, file bool, args []string) int {
+	v, _ := ctx.Result.Property("mode")
+	*f.ran = fmt.Sprintf("%s file=%v args=%q mode=%s jdk=%s", name, file, args, v, ctx.Flags.JDK())
+	return 0
+}
+
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	scenarioFile := filepath.Join(dir, "gcm.scenario")
+	if err := os.WriteFile(scenarioFile, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var ran string
+	defer func(c CPUCatalog, s ScenarioCatalog) { cpuCatalog, scenarioCatalog = c, s }(cpuCatalog, scenarioCatalog)
+	cpuCatalog, scenarioCatalog = fakeCPUs{}, fakeScenarios{&ran}
+
+	tests := []struct {
+		name       string
+		args       []string
+		exit       int
+		out, err   string // substrings expected on stdout / stderr
+		ran        string
+		notOnError string // must not appear on stderr
+	}{
+		{name: "version banner on stderr", args: []string{"run", "-version"}, err: "jitsim version \"" + Version + "\" (JDK 25 profile)"},
+		{name: "jdk and cpu in banner", args: []string{"run", "--jdk", "8u", "--cpu=neoverse-n1", "-Xint", "-version"},
+			err: "(JDK 8u profile, arm64, interpreted mode)"},
+		{name: "x86 flag on an arm64 model", args: []string{"run", "--cpu=neoverse-n1", "-XX:UseAVX=2", "-version"}, exit: 1,
+			err: "Unrecognized VM option 'UseAVX=2'\nError: Could not create the Java Virtual Machine.\n"},
+		{name: "unknown jdk", args: []string{"run", "--jdk=11", "-version"}, exit: 2, err: `unknown JDK profile "11"`},
+		{name: "unknown cpu", args: []string{"run", "--cpu=pentium", "-version"}, exit: 2, err: `unknown CPU model "pentium"`},
+		{name: "unknown clock", args: []string{"run", "--clock=sundial", "-version"}, exit: 2, err: `unknown clock "sundial"`},
+		{name: "unknown jitsim option", args: []string{"run", "--frobnicate", "-version"}, exit: 2, err: "unknown flag: --frobnicate"},
+		{name: "java program", args: []string{"run", "-jar", "app.jar"}, exit: 1, err: "jitsim runs its own scenarios, not Java programs"},
+		{name: "class path", args: []string{"run", "-cp", ".", "TestAESMain"}, exit: 1, err: "not Java programs"},
+		{name: "class name", args: []string{"run", "com.example.Main"}, exit: 1, err: `"com.example.Main" is neither a jitsim scenario nor a scenario file`},
+		{name: "no scenario", args: []string{"run", "-XX:+UseAES"}, exit: 1, err: "no scenario given"},
+		{name: "scenario with args", args: []string{"run", "--jdk=17", "-Dmode=GCM", "TestAESMain", "-version", "--jdk=8"},
+			ran: `TestAESMain file=false args=["-version" "--jdk=8"] mode=GCM jdk=17`},
+		{name: "scenario file", args: []string{"run", scenarioFile, "a"}, ran: scenarioFile + ` file=true args=["a"] mode= jdk=25`},
+		{name: "after --", args: []string{"run", "--", "TestAESMain", "-x"}, ran: `TestAESMain file=false args=["-x"] mode= jdk=25`},
+		{name: "option error stops the run", args: []string{"run", "-XX:+Bogus", "TestAESMain"}, exit: 1, err: "Unrecognized VM option 'Bogus'"},
+		{name: "flags file error names the file", args: []string{"run", "-XX:Flags=" + scenarioFile, "-version"}, exit: 1,
+			err: "jitsim: the failing option came from settings file " + scenarioFile + ", line 1"},
+		{name: "PrintFlagsFinal on stdout", args: []string{"run", "-XX:+PrintFlagsFinal", "-version"},
+			out: "     bool UseAES                                   = false                                     {product} {default}\n"},
+		{name: "PrintFlagsInitial exits early", args: []string{"run", "-XX:+PrintFlagsInitial", "-version"},
+			out: "[Global flags]\n", notOnError: "jitsim version"},
+		{name: "PrintCommandLineFlags", args: []string{"run", "-XX:+PrintCommandLineFlags", "-XX:TieredStopAtLevel=1", "-version"},
+			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:TieredStopAtLevel=1"},
+		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain\n"},
+		{name: "version", args: []string{"version"}, out: "jitsim " + Version},
+		{name: "help", args: []string{"help"}, out: "run         Run a scenario"},
+		{name: "run --help", args: []string{"run", "--help"}, out: "--jdk string"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ran = ""
+			exit, out, errOut := jitsim(tc.args...)
+			if exit != tc.exit {
+				t.Errorf("exit %d, want %d\nstderr: %s", exit, tc.exit, errOut)
+			}
+			if !strings.Contains(out, tc.out) {
+				t.Errorf("stdout %q lacks %q", out, tc.out)
+			}
+			if !strings.Contains(errOut, tc.err) {
+				t.Errorf("stderr %q lacks %q", errOut, tc.err)
+			}
+			if tc.notOnError != "" && strings.Contains(errOut, tc.notOnError) {
+				t.Errorf("stderr %q has %q", errOut, tc.notOnError)
+			}
+			if ran != tc.ran {
+				t.Errorf("scenario run %q, want %q", ran, tc.ran)
+			}
+		})
+	}
+}
+
+func TestSplitRunArgs(t *testing.T) {
+	r, err := splitRunArgs([]string{"--jdk", "17", "-XX:+UseAES", "@f", "--cpu=host", "-Dx=1", "Sc", "--jdk=8", "-Xint"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%q %q %q %q", r.own, r.vm, r.scenario, r.rest)
+	want := `["--jdk" "17" "--cpu=host"] ["-XX:+UseAES" "@f" "-Dx=1"] "Sc" ["--jdk=8" "-Xint"]`
+	if got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
