@@ -159,7 +159,11 @@ func (p *Policy) Next(c Compiler, now time.Duration) *Task {
 	}
 	p.removeTask(maxTask)
 	if maxTask.Level == LevelLimitedProfile || maxTask.Level == LevelFullProfile {
-		p.createMDO(maxTask.Method)
+		// C1's ensure_method_data: unlike the policy's create_mdo it does
+		// not skip accessors (reachable under -Xcomp).
+		if m := maxTask.Method; m.mdo.Load() == nil {
+			m.mdo.Store(&methodData{})
+		}
 	}
 	return maxTask
 }
