@@ -1,0 +1,481 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/tiers/bytecode"
+)
+
+// This file is the provider layer: what javax.crypto.Cipher and the SunJCE
+// provider (com.sun.crypto.provider.CipherCore, GaloisCounterMode and its
+// engines) do in Java above the reference methods of tiers/bytecode. The
+// Java logic those methods do not model — transformation parsing, key and
+// parameter checks, CipherCore's buffering and PKCS5 padding, the GCM
+// engines' AAD, buffering, tag and size routing — is written here in Go;
+// every call the JDK makes to a modelled method (AESCrypt.makeSessionKey,
+// CipherBlockChaining.encrypt, CounterMode.implCrypt, GCTR.update,
+// GHASH.update, GaloisCounterMode.implGCMCrypt, GCMEngine.doLastBlock, ...)
+// goes through an [Invoker], so the VM counts it, compiles it and routes
+// the callee's own calls to intrinsics exactly as it does for any Java call.
+
+// Invoker runs a reference method the way the VM does for a call from
+// Java code that the VM does not itself model (here: the provider layer):
+// count the invocation, let the policy react, run the method's current
+// code. The VM's Call satisfies it.
+type Invoker interface {
+	Call(ctx context.Context, m *Method, args []Arg) (int64, error)
+}
+
+// Cipher operation cipherModes, javax.crypto.Cipher.ENCRYPT_MODE etc.
+const (
+	EncryptMode = 1
+	DecryptMode = 2
+	WrapMode    = 3
+	UnwrapMode  = 4
+)
+
+// Java exception classes the provider layer throws.
+const (
+	NoSuchAlgorithmException           = "java.security.NoSuchAlgorithmException"
+	InvalidKeyException                = "java.security.InvalidKeyException"
+	InvalidAlgorithmParameterException = "java.security.InvalidAlgorithmParameterException"
+	InvalidParameterException          = "java.security.InvalidParameterException"
+	ProviderException                  = "java.security.ProviderException"
+	IllegalBlockSizeException          = "javax.crypto.IllegalBlockSizeException"
+	BadPaddingException                = "javax.crypto.BadPaddingException"
+	AEADBadTagException                = "javax.crypto.AEADBadTagException"
+	ShortBufferException               = "javax.crypto.ShortBufferException"
+	IllegalStateException              = "java.lang.IllegalStateException"
+	IllegalArgumentException           = "java.lang.IllegalArgumentException"
+	UnsupportedOperationException      = "java.lang.UnsupportedOperationException"
+)
+
+// JavaException is an exception the provider layer throws as the JDK's
+// Cipher would: its class and getMessage() text. Error returns what
+// Throwable.toString prints.
+type JavaException struct {
+	Class   string
+	Message string
+}
+
+func (e *JavaException) Error() string {
+	if e.Message == "" {
+		return e.Class
+	}
+	return e.Class + ": " + e.Message
+}
+
+func javaThrow(class, format string, args ...any) error {
+	return &JavaException{Class: class, Message: fmt.Sprintf(format, args...)}
+}
+
+// wrapProvider is new ProviderException(cause): Java's message is the
+// cause's toString.
+func wrapProvider(err error) error {
+	return &JavaException{Class: ProviderException, Message: err.Error()}
+}
+
+// ParamSpec is an AlgorithmParameterSpec handed to Cipher.init: an
+// [IvParameterSpec], a [GCMParameterSpec], or nil for none.
+type ParamSpec interface{ paramSpec() }
+
+// IvParameterSpec is javax.crypto.spec.IvParameterSpec.
+type IvParameterSpec struct{ IV []byte }
+
+// GCMParameterSpec is javax.crypto.spec.GCMParameterSpec: the tag length in
+// bits and the IV.
+type GCMParameterSpec struct {
+	TLen int
+	IV   []byte
+}
+
+func (IvParameterSpec) paramSpec()  {}
+func (GCMParameterSpec) paramSpec() {}
+
+// providerProfile is everything the provider layer does differently per
+// JDK profile: one row per profile, read by the code below (no switches on
+// the JDK name).
+type providerProfile struct {
+	jdk string
+	// parallelLen is GaloisCounterMode.PARALLEL_LEN: 7680 from JDK 18
+	// (JDK-8267125), 512 from JDK-8337632 (verified: Temurin 25.0.3's
+	// class file); 0 where there is no implGCMCrypt (JDK 8, 8u, 17).
+	parallelLen int
+	// gcmVerifyFirst: GCM decryption hashes the ciphertext and checks the
+	// tag before any GCTR (JDK 8's decryptFinal, JDK 17's GCMDecrypt.doFinal
+	// with GHASH as the first pass); otherwise one pass of DecryptOp with
+	// the plaintext zeroed on a bad tag (JDK 18+).
+	gcmVerifyFirst bool
+	// gcmThrottle: GCMEncrypt.doFinal splits inputs above TRIGGERLEN into
+	// six GCTRGHASH.update segments (JDK 17's throttleData).
+	gcmThrottle bool
+	// gcmCipherCore: GCM runs under CipherCore, whose capacity check and
+	// message come first (JDK 8, 8u).
+	gcmCipherCore bool
+	// gcmOutCheckFirst: GCMDecrypt.doFinal bounds-checks the output before
+	// checking that the input holds a tag (JDK 17).
+	gcmOutCheckFirst bool
+	tagMismatch      string // AEADBadTagException text on a wrong tag
+	tooShort         string // AEADBadTagException text, %d = tag bytes, if any
+	// emptyTokenText: Cipher.getInstance reports an empty mode or padding
+	// token itself (JDK 25); older JDKs' StringTokenizer skips it and
+	// report a format error.
+	emptyTokenText bool
+}
+
+// providerProfiles is the one table of per-JDK provider behaviour. Texts
+// for 17 and 25 are checked against the real JVMs (testdata/provider);
+// 8, 8u and 21 follow the JDK sources of those releases.
+var providerProfiles = []providerProfile{
+	{jdk: bytecode.JDK8, gcmVerifyFirst: true, gcmCipherCore: true,
+		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
+	{jdk: bytecode.JDK8u, gcmVerifyFirst: true, gcmCipherCore: true,
+		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
+	{jdk: bytecode.JDK17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true,
+		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
+	{jdk: bytecode.JDK21, parallelLen: 7680,
+		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
+	{jdk: bytecode.JDK25, parallelLen: 512, emptyTokenText: true,
+		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
+}
+
+func profileFor(jdk string) (*providerProfile, error) {
+	for i := range providerProfiles {
+		if providerProfiles[i].jdk == jdk {
+			return &providerProfiles[i], nil
+		}
+	}
+	return nil, fmt.Errorf("provider: unknown JDK profile %q (want one of %s)", jdk, strings.Join(bytecode.Profiles, ", "))
+}
+
+// GaloisCounterMode's constants (JDK 18+; TRIGGERLEN also JDK 17).
+const (
+	aesBlockSize  = 16
+	gcmTriggerLen = 65536
+	// subkeyHtblLen is the length of GHASH.subkeyHtbl. The JDK allocates
+	// 18 longs (javap of GHASH.<init>, JDK 17 and 25); jitsim's stubs keep
+	// more powers of H there (stubs/gcm.HtblLen), so the provider allocates
+	// the larger of the two: the reference code reads only H ([0], [1]).
+	subkeyHtblLen = max(18, gcm.HtblLen)
+)
+
+// cipherModes lists the transformations the provider serves: mode name, the
+// paddings SunJCE accepts for it, and the engine. ECB is the default mode
+// and PKCS5Padding the default padding of the bare "AES".
+var cipherModes = []struct {
+	name     string
+	paddings []string
+	gcm      bool
+	stream   bool // CipherCore unitBytes 1 (CTR)
+	iv       bool // takes an IV
+}{
+	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}},
+	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true},
+	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true},
+	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true},
+}
+
+// Cipher is a javax.crypto.Cipher for AES from the SunJCE provider of one
+// JDK profile, initialised (getInstance + init in one step). Arrays are
+// Java arrays: a nil slice is an empty array, and passing the same slice
+// (same first element and length) as input and output is in-place
+// operation on one array. A Cipher is not safe for concurrent use (nor is
+// Java's).
+type Cipher struct {
+	inv     Invoker
+	tab     *MethodTable
+	prof    *providerProfile
+	trans   string
+	opmode  int
+	decrypt bool
+	key     []byte
+	ke, kd  []uint32 // AESCrypt.sessionK[0], [1]
+
+	core *cipherCore // ECB, CBC, CTR
+	gcm  *gcmCipher  // GCM
+
+	mu      sync.Mutex
+	methods map[string]*Method
+}
+
+// NewCipher is Cipher.getInstance(transformation) followed by
+// cipher.init(opmode, new SecretKeySpec(key, "AES"), spec) on JDK profile
+// jdk ("8", "8u", "17", "21", "25"). Invalid Java input gives a
+// *JavaException with the JDK's class and text; an unknown profile a plain
+// error.
+func NewCipher(ctx context.Context, inv Invoker, jdk, transformation string, opmode int, key []byte, spec ParamSpec) (*Cipher, error) {
+	prof, err := profileFor(jdk)
+	if err != nil {
+		return nil, err
+	}
+	if inv == nil {
+		return nil, fmt.Errorf("provider: nil Invoker")
+	}
+	tab, err := bytecode.ForProfile(jdk)
+	if err != nil {
+		return nil, err
+	}
+	mi, padding, err := parseTransformation(prof, transformation)
+	if err != nil {
+		return nil, err
+	}
+	if opmode < EncryptMode || opmode > UnwrapMode {
+		return nil, javaThrow(InvalidParameterException, "Invalid operation mode")
+	}
+	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, opmode: opmode,
+		decrypt: opmode == DecryptMode || opmode == UnwrapMode, methods: map[string]*Method{}}
+	m := cipherModes[mi]
+	if m.gcm {
+		err = c.initGCM(ctx, key, spec)
+	} else {
+		err = c.initCore(ctx, mi, padding, key, spec)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// parseTransformation is Cipher.getInstance's tokenizer and SunJCE's
+// engineSetMode/engineSetPadding: it returns the index into cipherModes and
+// whether PKCS5 padding applies.
+func parseTransformation(prof *providerProfile, tr string) (int, bool, error) {
+	if strings.TrimSpace(tr) == "" {
+		return 0, false, javaThrow(NoSuchAlgorithmException, "Null or empty transformation")
+	}
+	var parts []string
+	for _, p := range strings.Split(tr, "/") {
+		p = strings.TrimSpace(p)
+		if p == "" && !prof.emptyTokenText {
+			continue // java.util.StringTokenizer skips empty tokens
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) > 3 { // later tokens belong to the padding name
+		parts = append(parts[:2], strings.Join(parts[2:], "/"))
+	}
+	switch {
+	case len(parts) == 0 || len(parts) == 2:
+		return 0, false, javaThrow(NoSuchAlgorithmException, "Invalid transformation format:%s", tr)
+	case len(parts) == 3 && prof.emptyTokenText && (parts[1] == "" || parts[2] == ""):
+		return 0, false, javaThrow(NoSuchAlgorithmException, "Invalid transformation: missing mode and/or padding-%s", tr)
+	case parts[0] == "":
+		return 0, false, javaThrow(NoSuchAlgorithmException, "Invalid transformation: algorithm not specified-%s", tr)
+	}
+	notFound := javaThrow(NoSuchAlgorithmException, "Cannot find any provider supporting %s", tr)
+	if !strings.EqualFold(parts[0], "AES") {
+		return 0, false, notFound
+	}
+	if len(parts) == 1 {
+		return 0, true, nil // SunJCE's AES default: ECB, PKCS5Padding
+	}
+	for i, m := range cipherModes {
+		if strings.EqualFold(parts[1], m.name) {
+			pad := strings.ToUpper(parts[2])
+			if !slices.Contains(m.paddings, pad) {
+				return 0, false, notFound
+			}
+			return i, pad == "PKCS5PADDING", nil
+		}
+	}
+	return 0, false, notFound
+}
+
+// setKey is AESCrypt.init: the key length check, then makeSessionKey.
+func (c *Cipher) setKey(ctx context.Context, key []byte) error {
+	if len(key) != 16 && len(key) != 24 && len(key) != 32 {
+		return javaThrow(InvalidKeyException, "Invalid AES key length: %d bytes", len(key))
+	}
+	c.key = slices.Clone(key)
+	n := len(key) + 28 // 4 * (rounds + 1) words
+	c.ke, c.kd = make([]uint32, n), make([]uint32, n)
+	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", Bytes(c.key), Ints(c.ke), Ints(c.kd)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// method returns the profile's method with key k.
+func (c *Cipher) method(k string) (*Method, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.methods[k]; ok {
+		return m, nil
+	}
+	m, err := c.tab.Lookup(k)
+	if err != nil {
+		return nil, fmt.Errorf("provider: %w", err)
+	}
+	c.methods[k] = m
+	return m, nil
+}
+
+// has reports whether the profile has method k.
+func (c *Cipher) has(k string) bool {
+	_, err := c.tab.Lookup(k)
+	return err == nil
+}
+
+// call invokes method k through the Invoker: the one way the provider
+// reaches Java code.
+func (c *Cipher) call(ctx context.Context, k string, args ...Arg) (int64, error) {
+	m, err := c.method(k)
+	if err != nil {
+		return 0, err
+	}
+	return c.inv.Call(ctx, m, args)
+}
+
+// JDK returns the cipher's JDK profile.
+func (c *Cipher) JDK() string { return c.prof.jdk }
+
+// Algorithm returns the transformation the cipher was created with
+// (Cipher.getAlgorithm).
+func (c *Cipher) Algorithm() string { return c.trans }
+
+// IV returns a copy of the IV in use (Cipher.getIV), nil for ECB.
+func (c *Cipher) IV() []byte {
+	switch {
+	case c.core != nil && c.core.iv != nil:
+		return slices.Clone(c.core.iv)
+	case c.gcm != nil:
+		return slices.Clone(c.gcm.iv)
+	}
+	return nil
+}
+
+// checkState is Cipher.checkCipherState for update and doFinal.
+func (c *Cipher) checkState() error {
+	if c.opmode != EncryptMode && c.opmode != DecryptMode {
+		return javaThrow(IllegalStateException, "Cipher not initialized for encryption/decryption")
+	}
+	return nil
+}
+
+// checkCipherArgs is Cipher.update/doFinal's argument check ("Bad arguments").
+func checkCipherArgs(in []byte, inOfs, inLen int, out []byte, outOfs int, withOut bool) error {
+	if inOfs < 0 || inLen < 0 || inLen > len(in)-inOfs || (withOut && (outOfs < 0 || outOfs > len(out))) {
+		return javaThrow(IllegalArgumentException, "Bad arguments")
+	}
+	return nil
+}
+
+// OutputSize is Cipher.getOutputSize(inputLen): the output length the next
+// update or doFinal needs at most.
+func (c *Cipher) OutputSize(inLen int) int {
+	if c.gcm != nil {
+		return c.gcm.outputSize(inLen, true)
+	}
+	return c.core.outputSize(inLen, true)
+}
+
+// Update is Cipher.update(input): it returns the output produced now.
+func (c *Cipher) Update(ctx context.Context, in []byte) ([]byte, error) {
+	if err := c.checkState(); err != nil {
+		return nil, err
+	}
+	var out []byte
+	if c.gcm != nil {
+		out = make([]byte, c.gcm.outputSize(len(in), false))
+	} else {
+		out = make([]byte, c.core.updateSize(len(in)))
+	}
+	n, err := c.update(ctx, in, 0, len(in), out, 0)
+	if err != nil {
+		if je, ok := err.(*JavaException); ok && je.Class == ShortBufferException {
+			return nil, wrapProvider(err) // cannot happen: the output was sized for it
+		}
+		return nil, err
+	}
+	return out[:n], nil
+}
+
+// UpdateTo is Cipher.update(input, inputOffset, inputLen, output,
+// outputOffset): it returns the number of bytes written to out.
+func (c *Cipher) UpdateTo(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	if err := c.checkState(); err != nil {
+		return 0, err
+	}
+	if err := checkCipherArgs(in, inOfs, inLen, out, outOfs, true); err != nil {
+		return 0, err
+	}
+	return c.update(ctx, in, inOfs, inLen, out, outOfs)
+}
+
+func (c *Cipher) update(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	if c.gcm != nil {
+		return c.gcm.update(ctx, in, inOfs, inLen, out, outOfs)
+	}
+	return c.core.update(ctx, in, inOfs, inLen, out, outOfs)
+}
+
+// UpdateAAD is Cipher.updateAAD(src): additional authenticated data
+// (GCM only).
+func (c *Cipher) UpdateAAD(aad []byte) error {
+	if err := c.checkState(); err != nil {
+		return err
+	}
+	if c.gcm == nil {
+		return javaThrow(UnsupportedOperationException, "The underlying Cipher implementation does not support this method")
+	}
+	return c.gcm.updateAAD(aad)
+}
+
+// DoFinal is Cipher.doFinal(input): the rest of the output (with the tag
+// when GCM-encrypting). The cipher is then reset for another operation
+// with the same key and IV (GCM encryption refuses that, as the JDK does).
+func (c *Cipher) DoFinal(ctx context.Context, in []byte) ([]byte, error) {
+	if err := c.checkState(); err != nil {
+		return nil, err
+	}
+	if c.gcm != nil {
+		return c.gcm.doFinalAlloc(ctx, in)
+	}
+	return c.core.doFinalAlloc(ctx, in)
+}
+
+// DoFinalTo is Cipher.doFinal(input, inputOffset, inputLen, output,
+// outputOffset): it returns the number of bytes written to out.
+func (c *Cipher) DoFinalTo(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	if err := c.checkState(); err != nil {
+		return 0, err
+	}
+	if err := checkCipherArgs(in, inOfs, inLen, out, outOfs, true); err != nil {
+		return 0, err
+	}
+	if c.gcm != nil {
+		return c.gcm.doFinal(ctx, in, inOfs, inLen, out, outOfs)
+	}
+	return c.core.doFinal(ctx, in, inOfs, inLen, out, outOfs)
+}
+
+// randomIV is what SunJCE does for an encryption init without parameters:
+// a fresh random IV from the default SecureRandom.
+func randomIV(n int) ([]byte, error) {
+	iv := make([]byte, n)
+	if _, err := rand.Read(iv); err != nil {
+		return nil, fmt.Errorf("provider: random IV: %w", err)
+	}
+	return iv, nil
+}
+
+// sameJavaArray reports whether a and b are the same Java array.
+func sameJavaArray(a, b []byte) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
+}
+
+// gcmInc32 is GaloisCounterMode.increment32 (SP 800-38D §6.2, gcmInc32).
+func gcmInc32(b []byte) {
+	for i := len(b) - 1; i >= len(b)-4; i-- {
+		b[i]++
+		if b[i] != 0 {
+			return
+		}
+	}
+}

@@ -1,0 +1,707 @@
+package runtime
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// gcmCipher is com.sun.crypto.provider.GaloisCounterMode with its
+// GCMEngine (GCMEncrypt / GCMDecrypt) for AES: AAD buffering, J0 (SP
+// 800-38D §7.1 step 2), the encrypt-side block buffer, the decrypt-side
+// ciphertext buffer (no plaintext before the tag is verified), the size
+// routing to implGCMCrypt (PARALLEL_LEN, JDK 18+), the length block and
+// the tag (§7.1 steps 5-6). The GCTR and GHASH objects' fields live here
+// and are handed to the reference methods on every call.
+type gcmCipher struct {
+	c       *Cipher
+	prof    *providerProfile
+	encrypt bool
+	tagLen  int // bytes
+	iv      []byte
+	reInit  bool // encryption finished: same key and IV may not be reused
+
+	eng *gcmEngine // GaloisCounterMode.engine; nil until checkInit
+}
+
+// gcmEngine is one operation's state (GCMEngine).
+type gcmEngine struct {
+	j0 []byte // preCounterBlock
+	// GCTR object: counter (J0+1 onwards), encryptedCounter, used.
+	counter, ectr []byte
+	used          []uint32
+	// GHASH object: state, subkeyHtbl (H in [0], [1]).
+	state, htbl []uint64
+
+	aad          []byte
+	aadOpen      bool // aadBuffer != null
+	aadProcessed bool
+	sizeOfAAD    int
+
+	ibuf      []byte // ibuffer
+	processed int    // GCMEncrypt.processed
+
+	tag     []byte // GCMDecrypt.tag
+	tagOfs  int
+	inPlace bool // inPlaceArray
+
+	origOut    []byte // overlapDetection: the caller's array while out is a copy
+	origOutOfs int
+}
+
+// initGCM is GaloisCounterMode.engineInit + init.
+func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error {
+	g := &gcmCipher{c: c, prof: c.prof, encrypt: !c.decrypt, tagLen: 16}
+	switch s := spec.(type) {
+	case nil:
+		if c.decrypt {
+			return javaThrow(InvalidKeyException, "No GCMParameterSpec specified")
+		}
+		iv, err := randomIV(12)
+		if err != nil {
+			return err
+		}
+		g.iv = iv
+	case GCMParameterSpec:
+		if len(s.IV) == 0 {
+			return javaThrow(InvalidAlgorithmParameterException, "IV is empty")
+		}
+		if s.TLen < 96 || s.TLen > 128 || s.TLen%8 != 0 {
+			return javaThrow(InvalidAlgorithmParameterException, "Unsupported TLen value.  Must be one of {128, 120, 112, 104, 96}")
+		}
+		g.iv, g.tagLen = slices.Clone(s.IV), s.TLen/8
+	default:
+		return javaThrow(InvalidAlgorithmParameterException, "AlgorithmParameterSpec not of GCMParameterSpec")
+	}
+	if err := c.setKey(ctx, key); err != nil {
+		return err
+	}
+	c.gcm = g
+	return nil
+}
+
+// Argument helpers: the GCTR and GHASH objects as the reference methods
+// take them (tiers/bytecode/src/gcm.h), and non-null arrays.
+
+func (g *gcmCipher) gctrArgs(counter, ectr []byte, used []uint32) []Arg {
+	return []Arg{Ints(g.c.ke), Bytes(counter), Bytes(ectr), Ints(used)}
+}
+
+func (g *gcmCipher) ghashArgs(st []uint64, e *gcmEngine) []Arg {
+	return []Arg{Longs(st), Longs(e.htbl)}
+}
+
+// jarr is a Java array argument: a nil slice is an empty, non-null array.
+func jarr(b []byte) Arg {
+	if b == nil {
+		b = []byte{}
+	}
+	return Bytes(b)
+}
+
+func (g *gcmCipher) ghashUpdate(ctx context.Context, st []uint64, in []byte, ofs, n int) error {
+	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(st, g.eng), jarr(in), Int(ofs), Int(n))...)
+	return err
+}
+
+func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) error {
+	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.eng.state, g.eng), jarr(in), Int(ofs), Int(n))...)
+	return err
+}
+
+func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	r, err := g.c.call(ctx, method, append(g.gctrArgs(e.counter, e.ectr, e.used),
+		jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs))...)
+	return int(r), err
+}
+
+// implGCMCrypt calls GaloisCounterMode.implGCMCrypt (JDK 18+); ct nil is
+// Java's null (in-place decryption: no combined intrinsic).
+func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, ct []byte, ctOfs int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	args := []Arg{jarr(in), Int(inOfs), Int(n), Bytes(ct), Int(ctOfs), jarr(out), Int(outOfs)}
+	args = append(append(args, g.gctrArgs(e.counter, e.ectr, e.used)...), g.ghashArgs(e.state, e)...)
+	r, err := g.c.call(ctx, "GaloisCounterMode.implGCMCrypt", args...)
+	return int(r), err
+}
+
+// doLastBlock calls GCMEngine.doLastBlock: EncryptOp.doFinal /
+// DecryptOp.doFinal on arrays (implGCMCrypt for the PARALLEL_LEN head
+// where the profile has it, then GCTR.doFinal and GHASH.doFinal).
+func (g *gcmCipher) doLastBlock(ctx context.Context, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	args := []Arg{Bool(g.encrypt), jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs)}
+	args = append(append(args, g.gctrArgs(e.counter, e.ectr, e.used)...), g.ghashArgs(e.state, e)...)
+	r, err := g.c.call(ctx, "GaloisCounterMode.GCMEngine.doLastBlock", args...)
+	return int(r), err
+}
+
+// opUpdate is EncryptOp.update (GCTR then GHASH over the output) or
+// DecryptOp.update (GHASH over the input, then GCTR) on whole blocks.
+func (g *gcmCipher) opUpdate(ctx context.Context, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
+	n -= n % aesBlockSize // GCTR.update and GHASH.update take whole blocks
+	if n == 0 {
+		return 0, nil
+	}
+	if g.encrypt {
+		r, err := g.gctr(ctx, "GCTR.update", in, inOfs, n, out, outOfs)
+		if err != nil {
+			return 0, err
+		}
+		return r, g.ghashUpdate(ctx, g.eng.state, out, outOfs, r)
+	}
+	if err := g.ghashUpdate(ctx, g.eng.state, in, inOfs, n); err != nil {
+		return 0, err
+	}
+	return g.gctr(ctx, "GCTR.update", in, inOfs, n, out, outOfs)
+}
+
+// checkInit is GaloisCounterMode.checkInit: a new engine for the next
+// operation — H = E(K, 0^128) through AESCrypt.implEncryptBlock, J0, the
+// GCTR counter at inc32(J0) and a zero GHASH state.
+func (g *gcmCipher) checkInit(ctx context.Context) error {
+	if g.eng != nil {
+		return nil
+	}
+	e := &gcmEngine{htbl: make([]uint64, subkeyHtblLen), state: make([]uint64, 2),
+		ectr: make([]byte, aesBlockSize), used: []uint32{aesBlockSize}}
+	g.eng = e
+	h := make([]byte, aesBlockSize)
+	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", Ints(g.c.ke), Bytes(h), Int(0), Bytes(h), Int(0)); err != nil {
+		g.eng = nil
+		return err
+	}
+	e.htbl[0], e.htbl[1] = binary.BigEndian.Uint64(h), binary.BigEndian.Uint64(h[8:])
+	if err := g.getJ0(ctx); err != nil {
+		g.eng = nil
+		return err
+	}
+	e.counter = slices.Clone(e.j0)
+	gcmInc32(e.counter)
+	return nil
+}
+
+// getJ0 is GaloisCounterMode.getJ0 (SP 800-38D §7.1 step 2): IV || 0^31 ||
+// 1 for a 96-bit IV, else GHASH of the zero-padded IV and its length block
+// with a GHASH object of its own.
+func (g *gcmCipher) getJ0(ctx context.Context) error {
+	e := g.eng
+	if len(g.iv) == 12 {
+		e.j0 = append(slices.Clone(g.iv), 0, 0, 0, 1)
+		return nil
+	}
+	st := make([]uint64, 2)
+	last := len(g.iv) % aesBlockSize
+	if err := g.ghashUpdate(ctx, st, g.iv, 0, len(g.iv)-last); err != nil {
+		return err
+	}
+	if last != 0 {
+		pad := make([]byte, aesBlockSize)
+		copy(pad, g.iv[len(g.iv)-last:])
+		if err := g.ghashUpdate(ctx, st, pad, 0, aesBlockSize); err != nil {
+			return err
+		}
+	}
+	lb := make([]byte, aesBlockSize)
+	binary.BigEndian.PutUint64(lb[8:], uint64(uint32(len(g.iv)))<<3)
+	if err := g.ghashUpdate(ctx, st, lb, 0, aesBlockSize); err != nil {
+		return err
+	}
+	e.j0 = digest(st)
+	return nil
+}
+
+// digest is GHASH.digest: the state as 16 big-endian bytes.
+func digest(st []uint64) []byte {
+	b := make([]byte, aesBlockSize)
+	binary.BigEndian.PutUint64(b, st[0])
+	binary.BigEndian.PutUint64(b[8:], st[1])
+	return b
+}
+
+func (g *gcmCipher) checkReInit() error {
+	if g.encrypt && g.reInit {
+		return javaThrow(IllegalStateException, "Must use either different key or  iv for GCM encryption")
+	}
+	return nil
+}
+
+// updateAAD is GCMEngine.updateAAD: AAD is buffered until the first data.
+func (g *gcmCipher) updateAAD(aad []byte) error {
+	if err := g.checkReInit(); err != nil {
+		return err
+	}
+	if g.eng == nil {
+		// the engine's H and J0 are computed on its first data call
+		g.eng = &gcmEngine{}
+	}
+	e := g.eng
+	if !e.aadOpen {
+		if e.sizeOfAAD != 0 || e.aadProcessed {
+			return javaThrow(IllegalStateException, "Update has been called; no more AAD data")
+		}
+		e.aadOpen = true
+	}
+	e.aad = append(e.aad, aad...)
+	return nil
+}
+
+// engine returns the operation's engine, creating it (checkInit) and
+// keeping AAD given before it existed.
+func (g *gcmCipher) engine(ctx context.Context) error {
+	if g.eng != nil && g.eng.htbl != nil {
+		return nil
+	}
+	pending := g.eng
+	g.eng = nil
+	if err := g.checkInit(ctx); err != nil {
+		g.eng = pending
+		return err
+	}
+	if pending != nil {
+		g.eng.aad, g.eng.aadOpen = pending.aad, pending.aadOpen
+	}
+	return nil
+}
+
+// processAAD is GCMEngine.processAAD: the buffered AAD, zero-padded to a
+// block, into GHASH.
+func (g *gcmCipher) processAAD(ctx context.Context) error {
+	e := g.eng
+	if e.aadOpen {
+		e.sizeOfAAD = len(e.aad)
+		if e.sizeOfAAD > 0 {
+			last := e.sizeOfAAD % aesBlockSize
+			if err := g.ghashUpdate(ctx, e.state, e.aad, 0, e.sizeOfAAD-last); err != nil {
+				return err
+			}
+			if last != 0 {
+				pad := make([]byte, aesBlockSize)
+				copy(pad, e.aad[e.sizeOfAAD-last:])
+				if err := g.ghashUpdate(ctx, e.state, pad, 0, aesBlockSize); err != nil {
+					return err
+				}
+			}
+		}
+		e.aad, e.aadOpen = nil, false
+	}
+	e.aadProcessed = true
+	return nil
+}
+
+// outputSize is GCMEngine.getOutputSize.
+func (g *gcmCipher) outputSize(inLen int, final bool) int {
+	b := 0
+	if g.eng != nil {
+		b = len(g.eng.ibuf)
+	}
+	if g.encrypt {
+		if final {
+			return b + inLen + g.tagLen
+		}
+		n := b + inLen
+		return n - n%aesBlockSize
+	}
+	if !final {
+		return 0
+	}
+	return max(b+inLen-g.tagLen, 0)
+}
+
+// shortUpdate is the ShortBufferException text of an update whose output
+// does not fit: GaloisCounterMode.engineUpdate's, or CipherCore's where
+// GCM runs under it (JDK 8).
+func (g *gcmCipher) shortUpdate(n int) error {
+	if g.prof.gcmCipherCore {
+		return javaThrow(ShortBufferException, "Output buffer must be (at least) %d bytes long", n)
+	}
+	return javaThrow(ShortBufferException, "Output buffer too small, must be at least %d bytes long", n)
+}
+
+// overlap is GCMEngine.overlapDetection for arrays: a temporary output
+// when writing would overwrite input not yet read, and the in-place flag
+// for decryption.
+func (g *gcmCipher) overlap(in []byte, inOfs int, out []byte, outOfs int) []byte {
+	e := g.eng
+	if sameJavaArray(in, out) {
+		if inOfs < outOfs {
+			e.origOut, e.origOutOfs = out, outOfs
+			return make([]byte, len(out))
+		}
+		e.inPlace = !g.encrypt
+	}
+	return out
+}
+
+// restoreOut is GCMEngine.restoreOut.
+func (g *gcmCipher) restoreOut(out []byte, n int) {
+	e := g.eng
+	if e.origOut == nil {
+		return
+	}
+	copy(e.origOut[e.origOutOfs:e.origOutOfs+n], out[e.origOutOfs:])
+	e.origOut = nil
+}
+
+// update is engineUpdate with an output array.
+func (g *gcmCipher) update(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	if err := g.checkReInit(); err != nil {
+		return 0, err
+	}
+	if n := g.outputSize(inLen, false); n > len(out)-outOfs {
+		return 0, g.shortUpdate(n)
+	}
+	if err := g.engine(ctx); err != nil {
+		return 0, err
+	}
+	if g.encrypt {
+		return g.encryptUpdate(ctx, in, inOfs, inLen, out, outOfs)
+	}
+	// GCMDecrypt.doUpdate: keep the ciphertext until doFinal.
+	if err := g.processAAD(ctx); err != nil {
+		return 0, err
+	}
+	g.eng.ibuf = append(g.eng.ibuf, in[inOfs:inOfs+inLen]...)
+	return 0, nil
+}
+
+// encryptUpdate is GCMEncrypt.doUpdate: complete a buffered partial block,
+// hand PARALLEL_LEN multiples to implGCMCrypt (JDK 18+), whole blocks to
+// EncryptOp.update, and buffer the rest.
+func (g *gcmCipher) encryptUpdate(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	if err := g.processAAD(ctx); err != nil {
+		return 0, err
+	}
+	out = g.overlap(in, inOfs, out, outOfs)
+	n := 0
+	if b := len(e.ibuf); b > 0 && inLen+b >= aesBlockSize {
+		rem := aesBlockSize - b
+		block := append(slices.Clone(e.ibuf), in[inOfs:inOfs+rem]...)
+		r, err := g.opUpdate(ctx, block, 0, aesBlockSize, out, outOfs)
+		if err != nil {
+			return 0, err
+		}
+		n, inOfs, inLen, outOfs = r, inOfs+rem, inLen-rem, outOfs+aesBlockSize
+		e.ibuf = e.ibuf[:0]
+	}
+	if p := g.prof.parallelLen; p > 0 && inLen >= p {
+		r, err := g.implGCMCrypt(ctx, in, inOfs, inLen, out, outOfs, out, outOfs)
+		if err != nil {
+			return 0, err
+		}
+		n, inOfs, inLen, outOfs = n+r, inOfs+r, inLen-r, outOfs+r
+	}
+	if inLen >= aesBlockSize {
+		r, err := g.opUpdate(ctx, in, inOfs, inLen, out, outOfs)
+		if err != nil {
+			return 0, err
+		}
+		n, inOfs, inLen = n+r, inOfs+r, inLen-r
+	}
+	if rem := inLen % aesBlockSize; rem > 0 {
+		e.ibuf = append(e.ibuf, in[inOfs+inLen-rem:inOfs+inLen]...)
+	}
+	g.restoreOut(out, n)
+	e.processed += n
+	return n, nil
+}
+
+// doFinalAlloc is engineDoFinal(input): output of getOutputSize, a
+// ShortBufferException wrapped in a ProviderException, and the engine
+// released whatever happens.
+func (g *gcmCipher) doFinalAlloc(ctx context.Context, in []byte) ([]byte, error) {
+	out := make([]byte, g.outputSize(len(in), true))
+	n, err := g.doFinal(ctx, in, 0, len(in), out, 0)
+	g.eng = nil
+	if err != nil {
+		var je *JavaException
+		if errors.As(err, &je) && je.Class == ShortBufferException {
+			return nil, wrapProvider(err)
+		}
+		return nil, err
+	}
+	return out[:n], nil
+}
+
+// doFinal is engineDoFinal with an output array. The engine is released
+// after success, and after any failure but a short output buffer (which
+// the caller may retry with a larger one).
+func (g *gcmCipher) doFinal(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	if err := g.checkReInit(); err != nil {
+		return 0, err
+	}
+	if err := g.engine(ctx); err != nil {
+		return 0, err
+	}
+	var n int
+	var err error
+	if g.encrypt {
+		n, err = g.encryptFinal(ctx, in, inOfs, inLen, out, outOfs)
+	} else {
+		n, err = g.decryptFinal(ctx, in, inOfs, inLen, out, outOfs)
+	}
+	var je *JavaException
+	if err == nil || !errors.As(err, &je) || je.Class != ShortBufferException {
+		g.eng = nil
+	}
+	if err == nil && g.encrypt {
+		g.reInit = true
+	}
+	return n, err
+}
+
+// tagOf is the tag computation of GCMEncrypt/GCMDecrypt.doFinal: the
+// length block (SP 800-38D §7.1 step 5) through GHASH.update, the digest,
+// and GCTR.doFinal from J0 (step 6) on a new GCTR object.
+func (g *gcmCipher) tagOf(ctx context.Context, ctLen int) ([]byte, error) {
+	e := g.eng
+	lb := make([]byte, aesBlockSize)
+	binary.BigEndian.PutUint64(lb, uint64(uint32(e.sizeOfAAD))<<3)
+	binary.BigEndian.PutUint64(lb[8:], uint64(uint32(ctLen))<<3)
+	if err := g.ghashUpdate(ctx, e.state, lb, 0, aesBlockSize); err != nil {
+		return nil, err
+	}
+	s := digest(e.state)
+	args := append(g.gctrArgs(slices.Clone(e.j0), make([]byte, aesBlockSize), []uint32{aesBlockSize}),
+		Bytes(s), Int(0), Int(g.tagLen), Bytes(s), Int(0))
+	if _, err := g.c.call(ctx, "GCTR.doFinal", args...); err != nil {
+		return nil, err
+	}
+	return s[:g.tagLen], nil
+}
+
+// encryptFinal is GCMEncrypt.doFinal (JDK 8's encryptFinal under
+// CipherCore): the buffered block, JDK 17's throttleData above
+// TRIGGERLEN, EncryptOp.doFinal (GCMEngine.doLastBlock), then the tag.
+func (g *gcmCipher) encryptFinal(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	need := g.outputSize(inLen, true)
+	if outOfs < 0 || need > len(out)-outOfs {
+		if g.prof.gcmCipherCore {
+			return 0, javaThrow(ShortBufferException, "Output buffer must be (at least) %d bytes long", need)
+		}
+		return 0, javaThrow(ShortBufferException, "Output buffer invalid")
+	}
+	if err := g.processAAD(ctx); err != nil {
+		return 0, err
+	}
+	out = g.overlap(in, inOfs, out, outOfs)
+	n := 0
+	if b := len(e.ibuf); b > 0 {
+		if b+inLen >= aesBlockSize {
+			used := aesBlockSize - b
+			block := append(slices.Clone(e.ibuf), in[inOfs:inOfs+used]...)
+			if _, err := g.opUpdate(ctx, block, 0, aesBlockSize, out, outOfs); err != nil {
+				return 0, err
+			}
+			inOfs, inLen, outOfs, n = inOfs+used, inLen-used, outOfs+aesBlockSize, aesBlockSize
+		} else {
+			in = append(slices.Clone(e.ibuf), in[inOfs:inOfs+inLen]...)
+			inOfs, inLen = 0, len(in)
+		}
+		e.ibuf = e.ibuf[:0]
+	}
+	if g.prof.gcmThrottle && inLen > gcmTriggerLen {
+		r, err := g.throttle(ctx, in, inOfs, inLen, out, outOfs)
+		if err != nil {
+			return 0, err
+		}
+		inOfs, inLen, outOfs, n = inOfs+r, inLen-r, outOfs+r, n+r
+	}
+	r, err := g.doLastBlock(ctx, in, inOfs, inLen, out, outOfs)
+	if err != nil {
+		return 0, err
+	}
+	n += r
+	tag, err := g.tagOf(ctx, e.processed+n)
+	if err != nil {
+		return 0, err
+	}
+	copy(out[outOfs+inLen:], tag)
+	n += g.tagLen
+	g.restoreOut(out, n)
+	return n, nil
+}
+
+// throttle is JDK 17's GCMEngine.throttleData: five GCTRGHASH.update
+// segments of a sixth of the data (whole blocks), then one more update for
+// the whole blocks left.
+func (g *gcmCipher) throttle(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	seg := inLen / 6
+	seg -= seg % aesBlockSize
+	n := 0
+	for range 5 {
+		r, err := g.opUpdate(ctx, in, inOfs+n, seg, out, outOfs+n)
+		if err != nil {
+			return 0, err
+		}
+		n += r
+	}
+	r, err := g.opUpdate(ctx, in, inOfs+n, inLen-n, out, outOfs+n)
+	if err != nil {
+		return 0, err
+	}
+	return n + r, nil
+}
+
+// decryptFinal is GCMDecrypt.doFinal on arrays: the buffered ciphertext
+// and the input, the tag found at their end, then either one DecryptOp pass
+// with the output zeroed on a bad tag (JDK 18+), or a GHASH pass, the tag
+// check and only then GCTR (JDK 8, 8u, 17). No plaintext is returned when
+// the tag is wrong.
+func (g *gcmCipher) decryptFinal(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	total := inLen + len(e.ibuf)
+	ptLen := total - g.tagLen
+	outBad := outOfs < 0 || ptLen < 0 || outOfs > len(out)-ptLen
+	switch {
+	case g.prof.gcmCipherCore && len(out)-outOfs < max(ptLen, 0):
+		return 0, javaThrow(ShortBufferException, "Output buffer must be (at least) %d bytes long", max(ptLen, 0))
+	case g.prof.gcmOutCheckFirst && outBad:
+		return 0, javaThrow(ShortBufferException, "Output buffer invalid")
+	case ptLen < 0:
+		msg := g.prof.tooShort
+		if strings.Contains(msg, "%d") {
+			msg = fmt.Sprintf(msg, g.tagLen)
+		}
+		return 0, javaThrow(AEADBadTagException, "%s", msg)
+	case outBad:
+		return 0, javaThrow(ShortBufferException, "Output buffer invalid")
+	}
+	if err := g.processAAD(ctx); err != nil {
+		return 0, err
+	}
+	g.findTag(in, inOfs, inLen)
+	out = g.overlap(in, inOfs, out, outOfs)
+	if g.prof.gcmVerifyFirst {
+		return g.decryptVerifyFirst(ctx, in, inOfs, inLen, out, outOfs)
+	}
+	n, err := g.decryptBlocks(ctx, in, inOfs, inLen, out, outOfs)
+	if err != nil {
+		return 0, err
+	}
+	tag, err := g.tagOf(ctx, n)
+	if err != nil {
+		return 0, err
+	}
+	if !tagEqual(tag, e.tag) {
+		if !e.inPlace {
+			clear(out[outOfs : outOfs+n])
+		}
+		return 0, javaThrow(AEADBadTagException, "%s", g.prof.tagMismatch)
+	}
+	g.restoreOut(out, n)
+	return n, nil
+}
+
+// findTag is GCMDecrypt.findTag: the tag is the last tagLen bytes of the
+// buffered ciphertext followed by the input; tagOfs < 0 when part of it is
+// still in the buffer.
+func (g *gcmCipher) findTag(in []byte, inOfs, inLen int) {
+	e := g.eng
+	e.tag = make([]byte, g.tagLen)
+	if inLen >= g.tagLen {
+		e.tagOfs = inLen - g.tagLen
+		copy(e.tag, in[inOfs+e.tagOfs:inOfs+inLen])
+		return
+	}
+	fromBuf := g.tagLen - inLen
+	copy(e.tag, e.ibuf[len(e.ibuf)-fromBuf:])
+	copy(e.tag[fromBuf:], in[inOfs:inOfs+inLen])
+	e.tagOfs = inLen - g.tagLen
+}
+
+// decryptBlocks is GCMDecrypt.decryptBlocks: the buffered ciphertext
+// (implGCMCrypt for its PARALLEL_LEN multiples, DecryptOp.update for whole
+// blocks, one block merged with the input), then DecryptOp.doFinal
+// (GCMEngine.doLastBlock) on the rest. It returns the plaintext length.
+func (g *gcmCipher) decryptBlocks(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	b := len(e.ibuf)
+	if e.tagOfs < 0 {
+		inLen = 0
+		b += e.tagOfs
+	} else {
+		inLen -= g.tagLen
+	}
+	n := 0
+	if b > 0 {
+		buf := e.ibuf
+		if p := g.prof.parallelLen; p > 0 && b >= p {
+			r, err := g.implGCMCrypt(ctx, buf, 0, b, buf, 0, out, outOfs)
+			if err != nil {
+				return 0, err
+			}
+			n, outOfs = r, outOfs+r
+		}
+		rem := b - n
+		if rem >= aesBlockSize {
+			r, err := g.opUpdate(ctx, buf, n, rem, out, outOfs)
+			if err != nil {
+				return 0, err
+			}
+			n, outOfs, rem = n+r, outOfs+r, rem-r
+		}
+		if rem > 0 {
+			block := make([]byte, aesBlockSize)
+			copy(block, buf[n:n+rem])
+			used := min(aesBlockSize-rem, inLen)
+			copy(block[rem:], in[inOfs:inOfs+used])
+			inOfs, inLen = inOfs+used, inLen-used
+			if inLen > 0 {
+				r, err := g.opUpdate(ctx, block, 0, aesBlockSize, out, outOfs)
+				if err != nil {
+					return 0, err
+				}
+				n, outOfs = n+r, outOfs+r
+			} else {
+				in, inOfs, inLen = block, 0, used+rem
+			}
+		}
+	}
+	r, err := g.doLastBlock(ctx, in, inOfs, inLen, out, outOfs)
+	return n + r, err
+}
+
+// decryptVerifyFirst is the JDK 8/8u/17 decryption: GHASH over the whole
+// ciphertext (GHASH.doFinal), the tag compared, and only then GCTR.doFinal
+// into the output. JDK 17 walks the ciphertext with decryptBlocks twice
+// (GHASH as the operation, then GCTR); the methods reached are the same.
+func (g *gcmCipher) decryptVerifyFirst(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+	e := g.eng
+	ct, ctOfs := in, inOfs
+	n := inLen + len(e.ibuf) - g.tagLen
+	if len(e.ibuf) > 0 {
+		ct = append(slices.Clone(e.ibuf), in[inOfs:inOfs+inLen]...)
+		ctOfs = 0
+	}
+	if err := g.ghashDoFinal(ctx, ct, ctOfs, n); err != nil {
+		return 0, err
+	}
+	tag, err := g.tagOf(ctx, n)
+	if err != nil {
+		return 0, err
+	}
+	if !tagEqual(tag, e.tag) {
+		return 0, javaThrow(AEADBadTagException, "%s", g.prof.tagMismatch)
+	}
+	if _, err := g.gctr(ctx, "GCTR.doFinal", ct, ctOfs, n, out, outOfs); err != nil {
+		return 0, err
+	}
+	g.restoreOut(out, n)
+	return n, nil
+}
+
+// tagEqual compares tags without an early exit, as the JDK does.
+func tagEqual(a, b []byte) bool {
+	var d byte
+	for i := range a {
+		d |= a[i] ^ b[i]
+	}
+	return d == 0 && len(a) == len(b)
+}
