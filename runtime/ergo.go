@@ -570,10 +570,13 @@ func (e *ergo) policyPass(activeProcessors int) error {
 		}
 		return nil
 	}
-	// CompilationPolicy::initialize: the per-CPU count applies unless the user chose a count
-	// (FLAG_SET_DEFAULT; flags.Parse does the same, this covers sets built with NewSet).
+	// CompilationPolicy::initialize (JDK 8: AdvancedThresholdPolicy::initialize, tiered only;
+	// NonTieredCompPolicy leaves CICompilerCountPerCPU off): the per-CPU count applies unless
+	// the user chose a count (FLAG_SET_DEFAULT). flags.Parse turns it on for every profile;
+	// this also covers sets built with flags.NewSet.
 	if s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") {
-		e.setDefault("CICompilerCountPerCPU", "true")
+		auto := s.JDK() >= flags.JDK17 || s.Bool("TieredCompilation")
+		e.setDefault("CICompilerCountPerCPU", strconv.FormatBool(auto))
 	}
 	if !s.Bool("CICompilerCountPerCPU") {
 		return nil
