@@ -114,8 +114,7 @@ func (t Type) String() string {
 	return typeNames[t]
 }
 
-func (t Type) isString() bool  { return t == Ccstr || t == Ccstrlist }
-func (t Type) isInteger() bool { return t == Int || t == Intx || t == Uintx }
+func (t Type) isString() bool { return t == Ccstr || t == Ccstrlist }
 
 // Kind is a flag's availability class (JVMFlag kinds in jvmFlag.hpp).
 type Kind int

@@ -1,0 +1,126 @@
+package flags
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/flags.md from the flag table")
+
+// TestFlagsDoc keeps docs/flags.md equal to the table; run with -update after changing a row.
+func TestFlagsDoc(t *testing.T) {
+	path := filepath.Join("..", "docs", "flags.md")
+	want := FlagsMarkdown()
+	if *update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./flags -run TestFlagsDoc -update)", err)
+	}
+	if string(got) != want {
+		t.Error("docs/flags.md is out of date: run go test ./flags -run TestFlagsDoc -update")
+	}
+}
+
+// FlagsMarkdown renders the flag table as the Markdown page docs/flags.md.
+func FlagsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("# Flags jitsim models\n\n")
+	b.WriteString("Generated from the table in `flags/table.go` (`go test ./flags -run TestFlagsDoc -update`).\n")
+	b.WriteString("Values are declared defaults, before ergonomics; the CPU-dependent ones (UseAES*, UseGHASHIntrinsics,\n")
+	b.WriteString("UseCLMUL, UseAVX, UseSSE, UseSSE42Intrinsics, UseVectorizedMismatchIntrinsic, CICompilerCount) are set\n")
+	b.WriteString("by the runtime's ergonomics. Profiles: 8, 8u, 17, 21, 25; \"x86\" flags do not exist on arm64.\n\n")
+	b.WriteString("| Flag | Type | Kind | Default | Range | Profiles | Description |\n")
+	b.WriteString("|---|---|---|---|---|---|---|\n")
+	for _, f := range table {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", f.Name,
+			byProfile(f, func(j JDK) string { return f.Type.At(j).String() }),
+			byProfile(f, func(j JDK) string { return strings.Trim(NewSet(j, AMD64).kindString(f), "{}") }),
+			byProfile(f, func(j JDK) string { return defaultText(f.Default.At(j)) }),
+			byProfile(f, func(j JDK) string { return rangeText(f, j) }),
+			profiles(f), doc(f))
+	}
+	return b.String()
+}
+
+func doc(f *Flag) string {
+	if f.Jitsim {
+		return "**jitsim's own.** " + f.Doc
+	}
+	return f.Doc
+}
+
+func profiles(f *Flag) string {
+	var s []string
+	for _, j := range JDKs() {
+		if j >= f.Since {
+			s = append(s, j.String())
+		}
+	}
+	out := strings.Join(s, ", ")
+	if f.AMD64Only {
+		out += " (x86)"
+	}
+	return out
+}
+
+// byProfile joins the distinct values of fn over the profiles that have f, naming the
+// profiles when they differ.
+func byProfile(f *Flag, fn func(JDK) string) string {
+	type run struct {
+		from, to JDK
+		v        string
+	}
+	var runs []run
+	for _, j := range JDKs() {
+		if j < f.Since {
+			continue
+		}
+		v := fn(j)
+		if n := len(runs); n > 0 && runs[n-1].v == v {
+			runs[n-1].to = j
+			continue
+		}
+		runs = append(runs, run{j, j, v})
+	}
+	if len(runs) == 1 {
+		return runs[0].v
+	}
+	var parts []string
+	for _, r := range runs {
+		name := r.from.String()
+		if r.to != r.from {
+			name += "–" + r.to.String()
+		}
+		parts = append(parts, name+": "+r.v)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func rangeText(f *Flag, j JDK) string {
+	r := f.RangeAt(j)
+	if r == nil {
+		return "–"
+	}
+	switch f.Type.At(j) {
+	case Uintx:
+		return fmt.Sprintf("%d…%d", r.UMin, r.UMax)
+	case Double:
+		return fmt.Sprintf("%g…%g", r.FMin, r.FMax)
+	}
+	return fmt.Sprintf("%d…%d", r.Min, r.Max)
+}
+
+func defaultText(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	return "`" + s + "`"
+}
