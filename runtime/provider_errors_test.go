@@ -1,0 +1,271 @@
+package runtime_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	jrt "github.com/jitsim/jitsim/runtime"
+)
+
+// TestProviderErrors replays testdata/provider/Errors.java's cases and
+// compares exception class and message (or the result) line by line with
+// what the real JDK 17 and JDK 25 printed (jdk17.txt, jdk25.txt, recorded
+// with `java Errors` on those JVMs).
+func TestProviderErrors(t *testing.T) {
+	// Cases the provider does not reproduce, with the reason.
+	skip := map[string]string{
+		"notinit":                             "NewCipher initialises; there is no uninitialised Cipher",
+		"gcm reinit same iv":                  "no re-init on an existing Cipher",
+		"getInstance DES/CBC/NoPadding":       "jitsim's provider serves AES only",
+		"getInstance AES/CBC/ISO10126Padding": "jitsim's provider has no ISO10126Padding",
+		"getInstance AES/CFB/NoPadding":       "jitsim's provider has no CFB",
+	}
+	for _, jdk := range []string{"17", "25"} {
+		want := readTranscript(t, "jdk"+jdk+".txt")
+		cases := errorCases(vmFor(t, jdk), jdk)
+		for _, name := range want.order {
+			t.Run(fmt.Sprintf("jdk=%s/%s", jdk, name), func(t *testing.T) {
+				if why, ok := skip[name]; ok {
+					t.Skip(why)
+				}
+				f, ok := cases[name]
+				if !ok {
+					t.Fatalf("no Go case for %q", name)
+				}
+				if got := outcome(f()); got != want.lines[name] {
+					t.Fatalf("\n got %s\nwant %s", got, want.lines[name])
+				}
+			})
+		}
+	}
+}
+
+type transcript struct {
+	order []string
+	lines map[string]string // name -> "class\tmessage" or "OK\tvalue"
+}
+
+func readTranscript(t *testing.T, file string) transcript {
+	f, err := os.Open(filepath.Join("testdata", "provider", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr := transcript{lines: map[string]string{}}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, rest, ok := strings.Cut(sc.Text(), "\t")
+		if !ok {
+			t.Fatalf("%s: bad line %q", file, sc.Text())
+		}
+		tr.order = append(tr.order, name)
+		tr.lines[name] = rest
+	}
+	return tr
+}
+
+// outcome formats a result as Errors.java prints it.
+func outcome(v any, err error) string {
+	var je *jrt.JavaException
+	switch {
+	case errors.As(err, &je):
+		return je.Class + "\t" + je.Message
+	case err != nil:
+		return "Go error\t" + err.Error()
+	}
+	if b, ok := v.([]byte); ok {
+		return fmt.Sprintf("OK\t%d", len(b))
+	}
+	return fmt.Sprintf("OK\t%v", v)
+}
+
+// errorCases mirrors Errors.java: each case as the Go API spells it.
+func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
+	k16 := make([]byte, 16)
+	iv16, iv12 := make([]byte, 16), make([]byte, 12)
+	nc := func(tr string, mode int, key []byte, spec jrt.ParamSpec) (*jrt.Cipher, error) {
+		return jrt.NewCipher(ctx, v, jdk, tr, mode, key, spec)
+	}
+	gcm := func(mode, tlen int) (*jrt.Cipher, error) {
+		return nc("AES/GCM/NoPadding", mode, k16, jrt.GCMParameterSpec{TLen: tlen, IV: iv12})
+	}
+	// then chains steps on a cipher, stopping at the first error.
+	then := func(c *jrt.Cipher, err error) func(f func(c *jrt.Cipher) (any, error)) (any, error) {
+		return func(f func(c *jrt.Cipher) (any, error)) (any, error) {
+			if err != nil {
+				return nil, err
+			}
+			return f(c)
+		}
+	}
+	doFinal := func(n int) func(c *jrt.Cipher) (any, error) {
+		return func(c *jrt.Cipher) (any, error) { return c.DoFinal(ctx, make([]byte, n)) }
+	}
+	update := func(n int) func(c *jrt.Cipher) (any, error) {
+		return func(c *jrt.Cipher) (any, error) { return c.Update(ctx, make([]byte, n)) }
+	}
+	doFinalTo := func(in, out int) func(c *jrt.Cipher) (any, error) {
+		return func(c *jrt.Cipher) (any, error) {
+			return c.DoFinalTo(ctx, make([]byte, in), 0, in, make([]byte, out), 0)
+		}
+	}
+	updateTo := func(in, out int) func(c *jrt.Cipher) (any, error) {
+		return func(c *jrt.Cipher) (any, error) {
+			return c.UpdateTo(ctx, make([]byte, in), 0, in, make([]byte, out), 0)
+		}
+	}
+	zero := func(c *jrt.Cipher) (any, error) { return 0, nil }
+	iv := func(c *jrt.Cipher) (any, error) { return c.IV(), nil }
+	cbcDecShort := func(out int) func() (any, error) {
+		return func() (any, error) {
+			ct, err := then(nc("AES/CBC/PKCS5Padding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(20))
+			if err != nil {
+				return nil, err
+			}
+			c, err := nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16})
+			if err != nil {
+				return nil, err
+			}
+			b := ct.([]byte)
+			return c.DoFinalTo(ctx, b, 0, len(b), make([]byte, out), 0)
+		}
+	}
+	cases := map[string]func() (any, error){
+		"key15": func() (any, error) {
+			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, make([]byte, 15), nil))(zero)
+		},
+		"key0gcm": func() (any, error) {
+			return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, make([]byte, 33), jrt.GCMParameterSpec{TLen: 128, IV: iv12}))(zero)
+		},
+		"ecb nopad 17": func() (any, error) {
+			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, k16, nil))(doFinal(17))
+		},
+		"cbc nopad 17": func() (any, error) {
+			return then(nc("AES/CBC/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(17))
+		},
+		"cbc pkcs5 dec 17": func() (any, error) {
+			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(17))
+		},
+		"cbc pkcs5 dec 0": func() (any, error) {
+			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(0))
+		},
+		"cbc pkcs5 badpad": func() (any, error) {
+			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(32))
+		},
+		"ecb pkcs5 badpad": func() (any, error) {
+			return then(nc("AES/ECB/PKCS5Padding", jrt.DecryptMode, k16, nil))(doFinal(16))
+		},
+		"cbc dec noiv": func() (any, error) { return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, nil))(zero) },
+		"cbc enc noiv": func() (any, error) { return then(nc("AES/CBC/PKCS5Padding", jrt.EncryptMode, k16, nil))(iv) },
+		"cbc iv8": func() (any, error) {
+			return then(nc("AES/CBC/PKCS5Padding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: make([]byte, 8)}))(zero)
+		},
+		"ctr iv8": func() (any, error) {
+			return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: make([]byte, 8)}))(zero)
+		},
+		"ecb iv": func() (any, error) {
+			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(zero)
+		},
+		"gcm ivspec": func() (any, error) {
+			return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv12}))(zero)
+		},
+		"gcm tlen 64":  func() (any, error) { return then(gcm(jrt.EncryptMode, 64))(zero) },
+		"gcm tlen 95":  func() (any, error) { return then(gcm(jrt.EncryptMode, 95))(zero) },
+		"gcm tlen 136": func() (any, error) { return then(gcm(jrt.EncryptMode, 136))(zero) },
+		"gcm iv0": func() (any, error) {
+			return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, jrt.GCMParameterSpec{TLen: 128, IV: []byte{}}))(zero)
+		},
+		"gcm dec noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jrt.DecryptMode, k16, nil))(zero) },
+		"gcm badtag":       func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(doFinal(40)) },
+		"gcm short":        func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(doFinal(15)) },
+		"gcm short96":      func() (any, error) { return then(gcm(jrt.DecryptMode, 96))(doFinal(11)) },
+		"gcm reuse": func() (any, error) {
+			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
+					return nil, err
+				}
+				return c.DoFinal(ctx, make([]byte, 3))
+			})
+		},
+		"gcm aad after update": func() (any, error) {
+			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+				if _, err := c.Update(ctx, make([]byte, 20)); err != nil {
+					return nil, err
+				}
+				return 0, c.UpdateAAD(make([]byte, 3))
+			})
+		},
+		"ecb aad": func() (any, error) {
+			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, k16, nil))(func(c *jrt.Cipher) (any, error) {
+				return 0, c.UpdateAAD(make([]byte, 3))
+			})
+		},
+		"ecb shortbuf": func() (any, error) {
+			return then(nc("AES/ECB/PKCS5Padding", jrt.EncryptMode, k16, nil))(doFinalTo(20, 20))
+		},
+		"cbc update shortbuf": func() (any, error) {
+			return then(nc("AES/CBC/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(updateTo(32, 20))
+		},
+		"gcm enc shortbuf":        func() (any, error) { return then(gcm(jrt.EncryptMode, 128))(doFinalTo(20, 30)) },
+		"gcm enc update shortbuf": func() (any, error) { return then(gcm(jrt.EncryptMode, 128))(updateTo(40, 20)) },
+		"gcm dec shortbuf":        func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(doFinalTo(40, 10)) },
+		"ctr shortbuf": func() (any, error) {
+			return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinalTo(20, 19))
+		},
+		"gcm dec update":    func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(update(40)) },
+		"gcm enc update 40": func() (any, error) { return then(gcm(jrt.EncryptMode, 128))(update(40)) },
+		"ctr update 20": func() (any, error) {
+			return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(update(20))
+		},
+		"cbc pkcs5 dec update 32": func() (any, error) {
+			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(update(32))
+		},
+		"badmode":                  func() (any, error) { return then(nc("AES/ECB/NoPadding", 7, k16, nil))(zero) },
+		"wrapmode":                 func() (any, error) { return then(nc("AES/ECB/NoPadding", jrt.WrapMode, k16, nil))(doFinal(16)) },
+		"cbc pkcs5 dec shortbuf":   cbcDecShort(19),
+		"cbc pkcs5 dec shortbuf16": cbcDecShort(16),
+		"gcm enc after final update": func() (any, error) {
+			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
+					return nil, err
+				}
+				return c.Update(ctx, make([]byte, 3))
+			})
+		},
+		"gcm enc after final aad": func() (any, error) {
+			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
+					return nil, err
+				}
+				return 0, c.UpdateAAD(make([]byte, 3))
+			})
+		},
+		"gcm dec twice": func() (any, error) {
+			ct, err := then(gcm(jrt.EncryptMode, 128))(doFinal(3))
+			if err != nil {
+				return nil, err
+			}
+			return then(gcm(jrt.DecryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+				if _, err := c.DoFinal(ctx, ct.([]byte)); err != nil {
+					return nil, err
+				}
+				return c.DoFinal(ctx, ct.([]byte))
+			})
+		},
+		"ctr enc noiv":     func() (any, error) { return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
+		"gcm enc noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
+	}
+	for _, tr := range []string{"AES/FOO/NoPadding", "AES/CBC/FOOPadding", "AES/GCM/PKCS5Padding", "AES/CTR/PKCS5Padding",
+		"AES/CBC", "AES//NoPadding", "AES/ECB/NoPadding/x", "aes/cbc/pkcs5padding", "AES", "AES/GCM/NoPadding",
+		"AES/CBC/NoPadding", "AES/CTR/NoPadding", "", "AES/CBC/PKCS7Padding"} {
+		cases["getInstance "+tr] = func() (any, error) {
+			return then(nc(tr, jrt.EncryptMode, k16, nil))(func(c *jrt.Cipher) (any, error) { return c.Algorithm(), nil })
+		}
+	}
+	return cases
+}
