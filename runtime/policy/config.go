@@ -86,6 +86,9 @@ type Config struct {
 	// which makes every compile blocking.
 	BackgroundCompilation bool
 
+	// UseCompiler is true by default; -Xint, CompileThresholdScaling=0 and
+	// (JDK 17+) TieredStopAtLevel=0 clear it: interpreter only.
+	UseCompiler           bool
 	TieredCompilation     bool
 	CompilationMode       CompilationMode
 	TieredStopAtLevel     int64
@@ -154,6 +157,7 @@ func DefaultConfig(jdk JDK) Config {
 		JDK:                                 jdk,
 		Exec:                                Mixed,
 		BackgroundCompilation:               true,
+		UseCompiler:                         true,
 		TieredCompilation:                   true,
 		CompilationMode:                     ModeDefault,
 		TieredStopAtLevel:                   4,
@@ -341,9 +345,10 @@ func (c *Config) c2Only() bool {
 	return !c.TieredCompilation || c.CompilationMode == ModeHighOnly || c.CompilationMode == ModeHighOnlyQuickInternal
 }
 
-// interpreterOnly reports -Xint (or CompileThresholdScaling=0, its equivalent).
+// interpreterOnly reports -Xint (or CompileThresholdScaling=0, its
+// equivalent, or UseCompiler off).
 func (c *Config) interpreterOnly() bool {
-	return c.Exec == Int || c.CompileThresholdScaling == 0
+	return c.Exec == Int || c.CompileThresholdScaling == 0 || !c.UseCompiler
 }
 
 // legacy reports whether the JDK 8 non-tiered policy (SimpleCompPolicy)
@@ -382,12 +387,25 @@ func Ergonomics(in Config) (Config, []Change, error) {
 		*p = v
 	}
 
-	switch c.Exec {
-	case Int:
-		setBool("UseOnStackReplacement", &c.UseOnStackReplacement, false, OriginCommandLine)
+	// Arguments::set_mode_flags and the interpreter-only checks of
+	// CompilerConfig::ergo_initialize. Origins as JDK 17.0.15 and 25.0.3
+	// print them; JDK 8 assigns plainly (origin default) and leaves
+	// ProfileInterpreter and TieredCompilation alone.
+	xint := c.Exec == Int || (!isDefault("CompileThresholdScaling") && c.CompileThresholdScaling == 0)
+	switch {
+	case xint:
+		setBool("UseCompiler", &c.UseCompiler, false, OriginDefault)
+		setBool("UseOnStackReplacement", &c.UseOnStackReplacement, false, OriginDefault)
+		if c.JDK != JDK8 {
+			setBool("ProfileInterpreter", &c.ProfileInterpreter, false, OriginCommandLine)
+			setBool("TieredCompilation", &c.TieredCompilation, false, OriginCommandLine)
+		}
+	case c.JDK != JDK8 && c.TieredCompilation && c.TieredStopAtLevel == 0:
+		setBool("UseCompiler", &c.UseCompiler, false, OriginCommandLine)
+		setBool("TieredCompilation", &c.TieredCompilation, false, OriginCommandLine)
 		setBool("ProfileInterpreter", &c.ProfileInterpreter, false, OriginCommandLine)
-	case Comp:
-		setBool("BackgroundCompilation", &c.BackgroundCompilation, false, OriginCommandLine)
+	case c.Exec == Comp:
+		setBool("BackgroundCompilation", &c.BackgroundCompilation, false, OriginDefault)
 	}
 
 	if c.JDK != JDK8 && c.c1SimpleOnly() && c.ProfileInterpreter {

@@ -79,7 +79,7 @@ func TestErgonomics(t *testing.T) {
 			name: "-Xcomp", jdk: JDK17, mod: func(c *Config) { c.Exec = Comp },
 			want: map[string]want{
 				"Tier3InvokeNotifyFreqLog": {"0", OriginCommandLine}, "Tier4InvocationThreshold": {"0", OriginCommandLine},
-				"BackgroundCompilation": {"false", OriginCommandLine},
+				"BackgroundCompilation": {"false", OriginDefault},
 			},
 		},
 		{
@@ -94,7 +94,28 @@ func TestErgonomics(t *testing.T) {
 		},
 		{
 			name: "-Xint", jdk: JDK17, mod: func(c *Config) { c.Exec = Int },
-			want: map[string]want{"ProfileInterpreter": {"false", OriginCommandLine}, "UseOnStackReplacement": {"false", OriginCommandLine}},
+			want: map[string]want{
+				"ProfileInterpreter": {"false", OriginCommandLine}, "TieredCompilation": {"false", OriginCommandLine},
+				"UseCompiler": {"false", OriginDefault}, "UseOnStackReplacement": {"false", OriginDefault},
+			},
+		},
+		{
+			name: "-XX:CompileThresholdScaling=0 is -Xint", jdk: JDK25,
+			mod: set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = 0 }),
+			want: map[string]want{
+				"ProfileInterpreter": {"false", OriginCommandLine}, "TieredCompilation": {"false", OriginCommandLine},
+				"UseCompiler": {"false", OriginDefault}, "UseOnStackReplacement": {"false", OriginDefault},
+			},
+			absent: []string{"Tier3InvocationThreshold", "CompileThreshold"},
+		},
+		{
+			name: "-XX:TieredStopAtLevel=0", jdk: JDK17,
+			mod: set("TieredStopAtLevel", func(c *Config) { c.TieredStopAtLevel = 0 }),
+			want: map[string]want{
+				"ProfileInterpreter": {"false", OriginCommandLine}, "TieredCompilation": {"false", OriginCommandLine},
+				"UseCompiler": {"false", OriginCommandLine},
+			},
+			absent: []string{"UseOnStackReplacement"},
 		},
 		{
 			name: "JDK 8 -XX:-TieredCompilation keeps the tier flags", jdk: JDK8,
@@ -248,5 +269,37 @@ func TestCompilerCounts(t *testing.T) {
 	fixed.CICompilerCount = 6
 	if c1, c2, _ := CompilerCounts(2, fixed); c1 != 2 || c2 != 4 {
 		t.Errorf("CICompilerCount=6: %d, %d", c1, c2)
+	}
+}
+
+func TestCICompilerCountFlag(t *testing.T) {
+	adjust := func(jdk JDK, mod func(*Config)) Config {
+		c, _, err := Ergonomics(mustCfg(t, jdk, mod))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	xint := func(c *Config) { c.Exec = Int }
+	noTiered := set("TieredCompilation", func(c *Config) { c.TieredCompilation = false })
+	cases := []struct {
+		name   string
+		cfg    Config
+		cpus   int
+		want   int64
+		origin Origin
+	}{
+		{"17 2 cpus", adjust(JDK17, nil), 2, 2, OriginErgonomic},
+		{"25 16 cpus", adjust(JDK25, nil), 16, 12, OriginErgonomic},
+		{"25 -TieredCompilation", adjust(JDK25, noTiered), 2, 1, OriginErgonomic},
+		{"17 -Xint", adjust(JDK17, xint), 2, 2, OriginDefault},
+		{"25 -Xint", adjust(JDK25, xint), 2, 0, OriginErgonomic},
+		{"explicit", adjust(JDK17, set("CICompilerCount", func(c *Config) { c.CICompilerCount = 3 })), 2, 3, OriginCommandLine},
+	}
+	for _, tc := range cases {
+		v, o, err := CICompilerCountFlag(tc.cpus, tc.cfg)
+		if err != nil || v != tc.want || o != tc.origin {
+			t.Errorf("%s: %d {%s} %v, want %d {%s}", tc.name, v, o, err, tc.want, tc.origin)
+		}
 	}
 }
