@@ -1,0 +1,581 @@
+// Package engine is the machinery the three tiers share: one wazero runtime
+// per compiled code, the "jvm" host module through which a method's calls
+// to other methods reach the runtime's Router, the generic table-driven
+// argument marshaller, instance pools, counter harvesting and OSR transfer.
+// tiers/interp, tiers/c1 and tiers/c2 differ only in the engine kind, the
+// build they run and whether call sites are bound at link time.
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/tiers/bytecode"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// Options configure how a tier compiles.
+type Options struct {
+	// Compiler selects wazero's optimizing compiler; false is its interpreter.
+	Compiler bool
+	// BindAtLink resolves every call site once at compile time through the
+	// router's jrt.Binder (C2), instead of routing each call (interpreter, C1).
+	BindAtLink bool
+	// Cache is a compilation cache, for tests only: a cache hit turns a
+	// measured compile into a lookup and would fake the warm-up.
+	Cache wazero.CompilationCache
+	// MemoryLimitPages bounds each instance's memory (64 KiB pages); 0 = 1024.
+	MemoryLimitPages uint32
+}
+
+// Code is a method compiled for one level; it implements jrt.Code.
+type Code struct {
+	m           *bytecode.Method
+	level       jrt.Level
+	build       bytecode.Build
+	req         jrt.CompileRequest
+	rt          wazero.Runtime
+	cm          wazero.CompiledModule
+	compileTime time.Duration
+	callees     []*bytecode.Method // by import index
+	bound       []jrt.Target       // by import index, when bound at link time
+	argPool     sync.Pool          // *[]jrt.Arg scratch for host calls
+
+	mu     sync.Mutex
+	free   []*instance
+	closed bool
+
+	invocations, backedges atomic.Uint64
+	branches               [bytecode.NumBranchCounters]atomic.Uint64
+	sites                  [bytecode.NumSiteCounters]atomic.Uint64
+}
+
+type instance struct {
+	mod        api.Module
+	mem        api.Memory
+	fn, osr    api.Function
+	stack      []uint64
+	lastInv    uint32
+	lastBe     uint32
+	regions    []region
+	argOffsets []uint32
+}
+
+type region struct {
+	data []byte
+	off  uint32
+	out  bool
+}
+
+// hostPanic carries an error out of a host function through wazero.
+type hostPanic struct{ err error }
+
+func (h *hostPanic) Error() string { return h.err.Error() }
+func (h *hostPanic) Unwrap() error { return h.err }
+
+// Compile builds code for req.Method at req.Level: a fresh wazero runtime
+// with the "jvm" host module for the method's imports, then CompileModule
+// of the level's build, timed.
+func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, error) {
+	m := req.Method
+	if m == nil || req.Table == nil || req.Router == nil {
+		return nil, errors.New("engine: compile request needs Method, Table and Router")
+	}
+	build, err := bytecode.BuildForLevel(int(req.Level))
+	if err != nil {
+		return nil, err
+	}
+	c := &Code{m: m, level: req.Level, build: build, req: req}
+	c.argPool.New = func() any { s := make([]jrt.Arg, 0, 16); return &s }
+
+	var cfg wazero.RuntimeConfig
+	if opts.Compiler {
+		cfg = wazero.NewRuntimeConfigCompiler()
+	} else {
+		cfg = wazero.NewRuntimeConfigInterpreter()
+	}
+	limit := opts.MemoryLimitPages
+	if limit == 0 {
+		limit = 1024
+	}
+	// No WithCloseOnContextDone: it costs 3-4x on loops in the compiler;
+	// the host function checks ctx between calls instead.
+	cfg = cfg.WithCloseOnContextDone(false).WithMemoryLimitPages(limit)
+	if opts.Cache != nil {
+		cfg = cfg.WithCompilationCache(opts.Cache)
+	}
+	c.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
+	if err := c.link(ctx, opts); err != nil {
+		_ = c.rt.Close(ctx)
+		return nil, err
+	}
+	start := time.Now()
+	cm, err := c.rt.CompileModule(ctx, m.Wasm(build))
+	c.compileTime = time.Since(start)
+	if err != nil {
+		_ = c.rt.Close(ctx)
+		return nil, fmt.Errorf("engine: compiling %s at level %d: %w", m, req.Level, err)
+	}
+	c.cm = cm
+	return c, nil
+}
+
+// link instantiates the "jvm" host module: one host function per import,
+// all served by hostCall, and binds call sites when asked.
+func (c *Code) link(ctx context.Context, opts Options) error {
+	b := c.rt.NewHostModuleBuilder("jvm")
+	for i, key := range c.m.Imports {
+		callee, err := c.req.Table.Lookup(key)
+		if err != nil {
+			return err
+		}
+		c.callees = append(c.callees, callee)
+		params, results := signature(callee)
+		b.NewFunctionBuilder().WithGoModuleFunction(c.hostCall(i), params, results).Export(key)
+	}
+	if _, err := b.Instantiate(ctx); err != nil {
+		return fmt.Errorf("engine: linking %s: %w", c.m, err)
+	}
+	if opts.BindAtLink {
+		binder, ok := c.req.Router.(jrt.Binder)
+		if ok {
+			for _, callee := range c.callees {
+				t, err := binder.Bind(ctx, jrt.Site{Caller: c.m, Level: c.level, Callee: callee})
+				if err != nil {
+					return fmt.Errorf("engine: binding %s -> %s: %w", c.m, callee, err)
+				}
+				c.bound = append(c.bound, t)
+			}
+		}
+	}
+	return nil
+}
+
+// signature is the wasm signature of a method (bytecode ABI).
+func signature(m *bytecode.Method) (params, results []api.ValueType) {
+	for _, p := range m.Params {
+		switch {
+		case p.Kind.IsArray():
+			params = append(params, api.ValueTypeI32, api.ValueTypeI32)
+		case p.Kind == bytecode.Long:
+			params = append(params, api.ValueTypeI64)
+		default:
+			params = append(params, api.ValueTypeI32)
+		}
+	}
+	if m.Result != bytecode.Void {
+		results = []api.ValueType{api.ValueTypeI32}
+	}
+	return params, results
+}
+
+// hostCall is the one host function behind every import: it builds views
+// of the caller's arrays in the caller's memory (no copy) and hands the
+// call to the runtime's router (or the target bound at link time).
+func (c *Code) hostCall(idx int) api.GoModuleFunc {
+	return func(ctx context.Context, mod api.Module, stack []uint64) {
+		if err := ctx.Err(); err != nil {
+			panic(&hostPanic{err})
+		}
+		callee := c.callees[idx]
+		mem := mod.Memory()
+		ap := c.argPool.Get().(*[]jrt.Arg)
+		args := (*ap)[:0]
+		j := 0
+		for _, p := range callee.Params {
+			switch {
+			case p.Kind.IsArray():
+				ptr, n := uint32(stack[j]), uint32(stack[j+1])
+				j += 2
+				if ptr == 0 {
+					args = append(args, jrt.Arg{Kind: p.Kind, Null: true})
+					continue
+				}
+				view, ok := mem.Read(ptr, n*uint32(p.Kind.ElemSize()))
+				if !ok {
+					panic(&hostPanic{fmt.Errorf("%s -> %s: argument %s [%#x, %d elements] outside memory", c.m, callee, p.Name, ptr, n)})
+				}
+				args = append(args, jrt.Arg{Kind: p.Kind, Data: view})
+			case p.Kind == bytecode.Long:
+				args = append(args, jrt.Arg{Kind: p.Kind, Scalar: int64(stack[j])})
+				j++
+			default:
+				args = append(args, jrt.Arg{Kind: p.Kind, Scalar: int64(int32(uint32(stack[j])))})
+				j++
+			}
+		}
+		var ret int64
+		var err error
+		if c.bound != nil {
+			ret, err = c.bound[idx](ctx, args)
+		} else {
+			ret, err = c.req.Router.Route(ctx, jrt.Site{Caller: c.m, Level: c.level, Callee: callee}, args)
+		}
+		clear(args)
+		*ap = args[:0]
+		c.argPool.Put(ap)
+		if err != nil {
+			panic(&hostPanic{err})
+		}
+		if callee.Result != bytecode.Void {
+			stack[0] = uint64(uint32(int32(ret)))
+		}
+	}
+}
+
+// Method implements jrt.Code.
+func (c *Code) Method() *bytecode.Method { return c.m }
+
+// Level implements jrt.Code.
+func (c *Code) Level() jrt.Level { return c.level }
+
+// Build returns the module build this code runs.
+func (c *Code) Build() bytecode.Build { return c.build }
+
+// CompileTime implements jrt.Code: the duration of CompileModule.
+func (c *Code) CompileTime() time.Duration { return c.compileTime }
+
+// Counters implements jrt.Code.
+func (c *Code) Counters() jrt.Counters {
+	return jrt.Counters{Invocations: c.invocations.Load(), Backedges: c.backedges.Load()}
+}
+
+// Profile implements jrt.Code.
+func (c *Code) Profile() jrt.Profile {
+	p := jrt.Profile{Branches: make([][2]uint64, bytecode.NumBranchCounters/2), Sites: make([]uint64, bytecode.NumSiteCounters)}
+	for i := range p.Branches {
+		p.Branches[i] = [2]uint64{c.branches[2*i].Load(), c.branches[2*i+1].Load()}
+	}
+	for i := range p.Sites {
+		p.Sites[i] = c.sites[i].Load()
+	}
+	return p
+}
+
+// Close implements jrt.Code.
+func (c *Code) Close(ctx context.Context) error {
+	c.mu.Lock()
+	c.closed = true
+	c.free = nil
+	c.mu.Unlock()
+	return c.rt.Close(ctx)
+}
+
+// get takes an idle instance or instantiates a new one. Instances are
+// pooled per code: each concurrent caller gets its own (see RATIONALE in
+// the package doc of tiers/interp).
+func (c *Code) get(ctx context.Context) (*instance, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, fmt.Errorf("engine: %s level %d: code is closed", c.m, c.level)
+	}
+	if n := len(c.free); n > 0 {
+		inst := c.free[n-1]
+		c.free = c.free[:n-1]
+		c.mu.Unlock()
+		return inst, nil
+	}
+	c.mu.Unlock()
+	mod, err := c.rt.InstantiateModule(ctx, c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		return nil, fmt.Errorf("engine: instantiating %s: %w", c.m, err)
+	}
+	inst := &instance{mod: mod, mem: mod.Memory(), fn: mod.ExportedFunction(c.m.Key)}
+	if inst.fn == nil {
+		panic("BUG: " + c.m.Module + " does not export " + c.m.Key)
+	}
+	if c.m.OSR {
+		inst.osr = mod.ExportedFunction(c.m.OSRExport())
+	}
+	n := 1
+	for _, p := range c.m.Params {
+		n += 2
+		_ = p
+	}
+	inst.stack = make([]uint64, n)
+	if c.m.Clinit {
+		if _, err := mod.ExportedFunction("clinit").Call(ctx); err != nil {
+			return nil, fmt.Errorf("engine: %s.<clinit>: %w", c.m.Class, err)
+		}
+	}
+	if c.build != bytecode.None && c.req.OnBackedge != nil && c.req.BackedgeNotifyFreqLog >= 0 && c.m.OSR {
+		log := min(c.req.BackedgeNotifyFreqLog, 30)
+		c.w32(inst, bytecode.ProfAddr+bytecode.ProfBeMask, uint32(1)<<log-1)
+		c.w32(inst, bytecode.ProfAddr+bytecode.ProfBeNotify, 1)
+	}
+	return inst, nil
+}
+
+func (c *Code) put(inst *instance) {
+	c.mu.Lock()
+	if !c.closed {
+		c.free = append(c.free, inst)
+	}
+	c.mu.Unlock()
+}
+
+func (c *Code) discard(ctx context.Context, inst *instance) { _ = inst.mod.Close(ctx) }
+
+func (c *Code) w32(inst *instance, addr, v uint32) {
+	if !inst.mem.WriteUint32Le(addr, v) {
+		panic(fmt.Sprintf("BUG: %s: write at %#x outside memory", c.m, addr))
+	}
+}
+
+func (c *Code) r32(inst *instance, addr uint32) uint32 {
+	v, ok := inst.mem.ReadUint32Le(addr)
+	if !ok {
+		panic(fmt.Sprintf("BUG: %s: read at %#x outside memory", c.m, addr))
+	}
+	return v
+}
+
+// ensure grows the instance memory to hold size bytes.
+func ensure(inst *instance, size uint32) error {
+	have := inst.mem.Size()
+	if size <= have {
+		return nil
+	}
+	pages := (size - have + 0xffff) >> 16
+	if _, ok := inst.mem.Grow(pages); !ok {
+		return fmt.Errorf("engine: cannot grow memory to %d bytes (arguments too large for the memory limit)", size)
+	}
+	return nil
+}
+
+func dataPtr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+// layout places the arrays of args from ArgBase (aligned to 8), one region
+// per distinct Java array: Args with the same Data are the same array.
+// Every array is copied in whole (an out-array keeps the bytes the method
+// does not write); Out and InOut arrays are copied back.
+func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
+	inst.regions = inst.regions[:0]
+	inst.argOffsets = inst.argOffsets[:0]
+	top = bytecode.ArgBase
+	for i, a := range args {
+		p := c.m.Params[i]
+		if !p.Kind.IsArray() || a.Null {
+			inst.argOffsets = append(inst.argOffsets, 0)
+			continue
+		}
+		out := p.Dir != bytecode.In
+		found := -1
+		for r := range inst.regions {
+			rg := &inst.regions[r]
+			if dataPtr(rg.data) == dataPtr(a.Data) && len(rg.data) == len(a.Data) {
+				found = r
+				break
+			}
+			lo, hi := dataPtr(rg.data), dataPtr(rg.data)+uintptr(len(rg.data))
+			alo, ahi := dataPtr(a.Data), dataPtr(a.Data)+uintptr(len(a.Data))
+			if len(a.Data) > 0 && len(rg.data) > 0 && alo < hi && lo < ahi {
+				return 0, fmt.Errorf("%s: argument %d (%s) partly overlaps another array argument", c.m, i, p.Name)
+			}
+		}
+		if found >= 0 {
+			inst.regions[found].out = inst.regions[found].out || out
+			inst.argOffsets = append(inst.argOffsets, inst.regions[found].off)
+			continue
+		}
+		top = (top + 7) &^ 7
+		inst.regions = append(inst.regions, region{data: a.Data, off: top, out: out})
+		inst.argOffsets = append(inst.argOffsets, top)
+		top += uint32(len(a.Data))
+	}
+	if err := ensure(inst, top); err != nil {
+		return 0, err
+	}
+	for _, rg := range inst.regions {
+		if !inst.mem.Write(rg.off, rg.data) {
+			panic("BUG: argument region outside memory after grow")
+		}
+	}
+	j := 0
+	for i, a := range args {
+		p := c.m.Params[i]
+		switch {
+		case p.Kind.IsArray():
+			inst.stack[j] = uint64(inst.argOffsets[i])
+			inst.stack[j+1] = uint64(uint32(len(a.Data) / p.Kind.ElemSize()))
+			if a.Null {
+				inst.stack[j+1] = 0
+			}
+			j += 2
+		case p.Kind == bytecode.Long:
+			inst.stack[j] = uint64(a.Scalar)
+			j++
+		default:
+			inst.stack[j] = uint64(uint32(int32(a.Scalar)))
+			j++
+		}
+	}
+	return top, nil
+}
+
+// Invoke implements jrt.Code.
+func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := jrt.CheckArgs(c.m, args); err != nil {
+		return 0, err
+	}
+	inst, err := c.get(ctx)
+	if err != nil {
+		return 0, err
+	}
+	top, err := c.layout(inst, args)
+	if err != nil {
+		c.put(inst)
+		return 0, err
+	}
+	ret, err := c.run(ctx, inst, inst.fn, top)
+	if err != nil {
+		c.discard(ctx, inst)
+		return 0, err
+	}
+	if thrown := c.r32(inst, bytecode.CtlAddr+bytecode.CtlThrown); thrown != 0 {
+		detail := c.r32(inst, bytecode.CtlAddr+bytecode.CtlDetail)
+		c.put(inst)
+		return 0, &jrt.Exception{Method: c.m, Class: bytecode.ExceptionName(thrown), Detail: int32(detail)}
+	}
+	for _, rg := range inst.regions {
+		if rg.out && len(rg.data) > 0 {
+			v, ok := inst.mem.Read(rg.off, uint32(len(rg.data)))
+			if !ok {
+				panic("BUG: argument region outside memory")
+			}
+			copy(rg.data, v)
+		}
+	}
+	clear(inst.regions) // drop references to the caller's arrays
+	c.put(inst)
+	return ret, nil
+}
+
+// run calls fn (the entry or the OSR entry) with the prepared stack and
+// handles back-edge notifications: continue in place, or transfer the
+// frame and arguments [CtlAddr, top) to other code and back.
+func (c *Code) run(ctx context.Context, inst *instance, fn api.Function, top uint32) (int64, error) {
+	c.w32(inst, bytecode.CtlAddr+bytecode.CtlThrown, 0)
+	err := fn.CallWithStack(ctx, inst.stack)
+	for {
+		if err != nil {
+			var hp *hostPanic
+			if errors.As(err, &hp) {
+				return 0, hp.err
+			}
+			return 0, fmt.Errorf("%s at level %d: %w", c.m, c.level, err)
+		}
+		if c.build == bytecode.None {
+			break
+		}
+		c.harvest(inst)
+		if c.r32(inst, bytecode.ProfAddr+bytecode.ProfStatus) != bytecode.StatusBackedge {
+			break
+		}
+		c.w32(inst, bytecode.ProfAddr+bytecode.ProfStatus, 0)
+		loop := int(c.r32(inst, bytecode.ProfAddr+bytecode.ProfOSRLoop))
+		target, herr := c.req.OnBackedge(ctx, c, loop, c.Counters())
+		if herr != nil {
+			return 0, herr
+		}
+		if target == nil || target == jrt.Code(c) {
+			err = inst.osr.CallWithStack(ctx, inst.stack)
+			continue
+		}
+		if target.Method() != c.m {
+			return 0, fmt.Errorf("engine: OSR of %s into code of %s", c.m, target.Method())
+		}
+		view, ok := inst.mem.Read(bytecode.CtlAddr, top-bytecode.CtlAddr)
+		if !ok {
+			panic("BUG: frame outside memory")
+		}
+		st := &jrt.OSRState{Method: c.m, Loop: loop, Memory: append([]byte(nil), view...)}
+		ret, rerr := target.ResumeOSR(ctx, st)
+		if rerr != nil {
+			return 0, rerr
+		}
+		copy(view, st.Memory)
+		return ret, nil
+	}
+	if c.m.Result == bytecode.Void {
+		return 0, nil
+	}
+	return int64(int32(uint32(inst.stack[0]))), nil
+}
+
+// ResumeOSR implements jrt.Code: copy the saved frame and arrays into an
+// instance of this code, continue at the OSR entry, copy them back.
+func (c *Code) ResumeOSR(ctx context.Context, st *jrt.OSRState) (int64, error) {
+	if st.Method != c.m {
+		return 0, fmt.Errorf("engine: OSR state of %s resumed in code of %s", st.Method, c.m)
+	}
+	if !c.m.OSR {
+		return 0, fmt.Errorf("engine: %s has no OSR entry", c.m)
+	}
+	inst, err := c.get(ctx)
+	if err != nil {
+		return 0, err
+	}
+	top := bytecode.CtlAddr + uint32(len(st.Memory))
+	if err := ensure(inst, top); err != nil {
+		c.put(inst)
+		return 0, err
+	}
+	inst.mem.Write(bytecode.CtlAddr, st.Memory)
+	thrownBefore := binary.LittleEndian.Uint32(st.Memory[bytecode.CtlThrown:])
+	if thrownBefore != 0 {
+		panic("BUG: OSR state carries a pending exception")
+	}
+	ret, err := c.run(ctx, inst, inst.osr, top)
+	if err != nil {
+		c.discard(ctx, inst)
+		return 0, err
+	}
+	view, _ := inst.mem.Read(bytecode.CtlAddr, uint32(len(st.Memory)))
+	copy(st.Memory, view)
+	c.put(inst)
+	return ret, nil
+}
+
+// harvest moves the instance's counter deltas into the code's counters.
+// The in-memory invocation and back-edge counters keep running (the
+// notification mask tests them); branch and call-site counters are zeroed.
+func (c *Code) harvest(inst *instance) {
+	inv := c.r32(inst, bytecode.ProfAddr+bytecode.ProfInvocations)
+	be := c.r32(inst, bytecode.ProfAddr+bytecode.ProfBackedges)
+	c.invocations.Add(uint64(inv - inst.lastInv))
+	c.backedges.Add(uint64(be - inst.lastBe))
+	inst.lastInv, inst.lastBe = inv, be
+	if c.build != bytecode.Full {
+		return
+	}
+	view, ok := inst.mem.Read(bytecode.ProfAddr+bytecode.ProfBranch, 4*(bytecode.NumBranchCounters+bytecode.NumSiteCounters))
+	if !ok {
+		panic("BUG: profile area outside memory")
+	}
+	for i := 0; i < len(view); i += 4 {
+		v := binary.LittleEndian.Uint32(view[i:])
+		if v == 0 {
+			continue
+		}
+		k := i / 4
+		if k < bytecode.NumBranchCounters {
+			c.branches[k].Add(uint64(v))
+		} else {
+			c.sites[k-bytecode.NumBranchCounters].Add(uint64(v))
+		}
+	}
+	clear(view)
+}

@@ -1,0 +1,133 @@
+// Package tiertest holds what the tier packages' tests share: an Env that
+// compiles every method at one level and routes calls between them, Go
+// drivers that call the reference methods the way the JDK provider does
+// (key expansion, CBC, ECB, CTR, GCM), and the conformance matrix that
+// checks them byte for byte against crypto/aes + crypto/cipher and the
+// published vectors. Set JITSIM_LONG=1 for the full matrix.
+package tiertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/tiers/bytecode"
+)
+
+// Long reports whether JITSIM_LONG=1 asks for the full test matrix.
+func Long() bool { return os.Getenv("JITSIM_LONG") == "1" }
+
+// Env runs every method of one JDK profile at one level (callees too),
+// compiling on first use. It is the router of its codes and binds C2 call
+// sites to the callee's code.
+type Env struct {
+	Table *bytecode.Table
+	Level jrt.Level
+	Tier  jrt.Tier
+	// LevelOf, if set, chooses the level per method (default Level); its
+	// tier must be in Tiers.
+	LevelOf func(key string) jrt.Level
+	Tiers   map[jrt.Level]jrt.Tier
+	// NotifyLog and OnBackedge go into every compile request.
+	NotifyLog  int
+	OnBackedge jrt.BackedgeHandler
+
+	mu    sync.Mutex
+	codes map[string]jrt.Code
+}
+
+// NewEnv returns an Env for profile at level, closing its codes at the end
+// of the test.
+func NewEnv(tb testing.TB, profile string, level jrt.Level, tier jrt.Tier) *Env {
+	tb.Helper()
+	tab, err := bytecode.ForProfile(profile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e := &Env{Table: tab, Level: level, Tier: tier, NotifyLog: -1, codes: map[string]jrt.Code{}}
+	tb.Cleanup(func() { e.Close() })
+	return e
+}
+
+// Close closes every compiled code.
+func (e *Env) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for k, c := range e.codes {
+		_ = c.Close(context.Background())
+		delete(e.codes, k)
+	}
+}
+
+func (e *Env) levelOf(key string) (jrt.Level, jrt.Tier) {
+	if e.LevelOf != nil {
+		l := e.LevelOf(key)
+		return l, e.Tiers[l]
+	}
+	return e.Level, e.Tier
+}
+
+// Code returns the code of method key, compiling it on first use. The lock
+// is not held while compiling: a C2 compile binds its call sites, which
+// asks for the callees' code.
+func (e *Env) Code(key string) (jrt.Code, error) {
+	e.mu.Lock()
+	c, ok := e.codes[key]
+	e.mu.Unlock()
+	if ok {
+		return c, nil
+	}
+	m, err := e.Table.Lookup(key)
+	if err != nil {
+		return nil, err
+	}
+	level, tier := e.levelOf(key)
+	if tier == nil {
+		return nil, fmt.Errorf("tiertest: no tier for level %d", level)
+	}
+	c, err = tier.Compile(context.Background(), jrt.CompileRequest{
+		Method: m, Level: level, Table: e.Table, Router: e,
+		BackedgeNotifyFreqLog: e.NotifyLog, OnBackedge: e.OnBackedge,
+	})
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if prev, ok := e.codes[key]; ok { // another goroutine won
+		_ = c.Close(context.Background())
+		return prev, nil
+	}
+	e.codes[key] = c
+	return c, nil
+}
+
+// Route implements jrt.Router: the callee's code at the Env's level.
+func (e *Env) Route(ctx context.Context, site jrt.Site, args []jrt.Arg) (int64, error) {
+	c, err := e.Code(site.Callee.Key)
+	if err != nil {
+		return 0, err
+	}
+	return c.Invoke(ctx, args)
+}
+
+// Bind implements jrt.Binder.
+func (e *Env) Bind(ctx context.Context, site jrt.Site) (jrt.Target, error) {
+	c, err := e.Code(site.Callee.Key)
+	if err != nil {
+		return nil, err
+	}
+	return c.Invoke, nil
+}
+
+// Call invokes method key with args.
+func (e *Env) Call(key string, args ...jrt.Arg) (int64, error) {
+	c, err := e.Code(key)
+	if err != nil {
+		return 0, err
+	}
+	return c.Invoke(context.Background(), args)
+}
