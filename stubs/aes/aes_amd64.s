@@ -1091,64 +1091,64 @@ ecbDecryptAVX4_done:
 	RET
 
 // func ecbEncryptVAES(nr int, xk *uint32, dst *byte, src *byte, n int)
-// Requires: AVX, AVX512F, SSE2, SSSE3, VAES
+// Requires: AVX, AVX512F, VAES
 TEXT ·ecbEncryptVAES(SB), NOSPLIT, $0-40
 	MOVQ       nr+0(FP), CX
 	MOVQ       xk+8(FP), BX
 	MOVQ       CX, DX
 	SHLQ       $0x04, DX
 	ADDQ       BX, DX
-	MOVOU      bswap32<>+0(SB), X1
-	MOVOU      (BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    bswap32<>+0(SB), X1
+	VMOVDQU    (BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z16
-	MOVOU      16(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    16(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z17
-	MOVOU      32(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    32(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z18
-	MOVOU      48(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    48(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z19
-	MOVOU      64(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    64(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z20
-	MOVOU      80(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    80(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z21
-	MOVOU      96(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    96(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z22
-	MOVOU      112(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    112(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z23
-	MOVOU      128(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    128(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z24
-	MOVOU      144(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    144(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z25
 	CMPQ       CX, $0x0a
 	JE         ecbEncryptVAES_keys
-	MOVOU      160(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    160(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z26
-	MOVOU      176(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    176(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z27
 	CMPQ       CX, $0x0c
 	JE         ecbEncryptVAES_keys
-	MOVOU      192(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    192(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z28
-	MOVOU      208(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    208(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z29
 
 ecbEncryptVAES_keys:
-	MOVOU      (DX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    (DX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z30
 	MOVQ       dst+16(FP), DI
 	MOVQ       src+24(FP), SI
@@ -1377,64 +1377,64 @@ ecbEncryptVAES_done:
 	RET
 
 // func ecbDecryptVAES(nr int, xk *uint32, dst *byte, src *byte, n int)
-// Requires: AVX, AVX512F, SSE2, SSSE3, VAES
+// Requires: AVX, AVX512F, VAES
 TEXT ·ecbDecryptVAES(SB), NOSPLIT, $0-40
 	MOVQ       nr+0(FP), CX
 	MOVQ       xk+8(FP), BX
 	MOVQ       CX, DX
 	SHLQ       $0x04, DX
 	ADDQ       BX, DX
-	MOVOU      bswap32<>+0(SB), X1
-	MOVOU      (BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    bswap32<>+0(SB), X1
+	VMOVDQU    (BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z16
-	MOVOU      16(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    16(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z17
-	MOVOU      32(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    32(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z18
-	MOVOU      48(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    48(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z19
-	MOVOU      64(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    64(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z20
-	MOVOU      80(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    80(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z21
-	MOVOU      96(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    96(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z22
-	MOVOU      112(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    112(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z23
-	MOVOU      128(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    128(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z24
-	MOVOU      144(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    144(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z25
 	CMPQ       CX, $0x0a
 	JE         ecbDecryptVAES_keys
-	MOVOU      160(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    160(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z26
-	MOVOU      176(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    176(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z27
 	CMPQ       CX, $0x0c
 	JE         ecbDecryptVAES_keys
-	MOVOU      192(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    192(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z28
-	MOVOU      208(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    208(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z29
 
 ecbDecryptVAES_keys:
-	MOVOU      (DX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    (DX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z30
 	MOVQ       dst+16(FP), DI
 	MOVQ       src+24(FP), SI
@@ -1663,70 +1663,70 @@ ecbDecryptVAES_done:
 	RET
 
 // func cbcDecryptVAES(nr int, xk *uint32, iv *[16]byte, dst *byte, src *byte, n int)
-// Requires: AVX, AVX512F, SSE2, SSSE3, VAES
+// Requires: AVX, AVX512F, VAES
 TEXT ·cbcDecryptVAES(SB), NOSPLIT, $0-48
 	MOVQ       nr+0(FP), CX
 	MOVQ       xk+8(FP), BX
 	MOVQ       CX, DX
 	SHLQ       $0x04, DX
 	ADDQ       BX, DX
-	MOVOU      bswap32<>+0(SB), X1
-	MOVOU      (BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    bswap32<>+0(SB), X1
+	VMOVDQU    (BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z16
-	MOVOU      16(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    16(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z17
-	MOVOU      32(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    32(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z18
-	MOVOU      48(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    48(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z19
-	MOVOU      64(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    64(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z20
-	MOVOU      80(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    80(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z21
-	MOVOU      96(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    96(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z22
-	MOVOU      112(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    112(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z23
-	MOVOU      128(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    128(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z24
-	MOVOU      144(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    144(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z25
 	CMPQ       CX, $0x0a
 	JE         cbcDecryptVAES_keys
-	MOVOU      160(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    160(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z26
-	MOVOU      176(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    176(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z27
 	CMPQ       CX, $0x0c
 	JE         cbcDecryptVAES_keys
-	MOVOU      192(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    192(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z28
-	MOVOU      208(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    208(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z29
 
 cbcDecryptVAES_keys:
-	MOVOU      (DX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    (DX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z30
 	MOVQ       iv+16(FP), R8
 	MOVQ       dst+24(FP), DI
 	MOVQ       src+32(FP), SI
 	MOVQ       n+40(FP), R9
-	MOVOU      (R8), X0
+	VMOVDQU    (R8), X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z31
 
 cbcDecryptVAES_loop32:
@@ -1978,85 +1978,85 @@ cbcDecryptVAES_last3:
 	VALIGNQ     $0x06, Z31, Z8, Z31
 	VPXORQ      Z31, Z0, Z0
 	VMOVDQU64   Z0, K1, (DI)
-	MOVOU       -16(SI)(R9*1), X0
-	MOVOU       X0, (R8)
+	VMOVDQU     -16(SI)(R9*1), X0
+	VMOVDQU     X0, (R8)
 	JMP         cbcDecryptVAES_ret
 
 cbcDecryptVAES_done:
 	VEXTRACTI32X4 $0x03, Z31, X0
-	MOVOU         X0, (R8)
+	VMOVDQU       X0, (R8)
 
 cbcDecryptVAES_ret:
 	VZEROUPPER
 	RET
 
 // func ctrVAES(nr int, xk *uint32, ctr *[16]byte, dst *byte, src *byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, SSE2, SSSE3, VAES
+// Requires: AVX, AVX512BW, AVX512F, VAES
 TEXT ·ctrVAES(SB), NOSPLIT, $0-48
 	MOVQ       nr+0(FP), CX
 	MOVQ       xk+8(FP), BX
 	MOVQ       CX, DX
 	SHLQ       $0x04, DX
 	ADDQ       BX, DX
-	MOVOU      bswap32<>+0(SB), X1
-	MOVOU      (BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    bswap32<>+0(SB), X1
+	VMOVDQU    (BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z16
-	MOVOU      16(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    16(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z17
-	MOVOU      32(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    32(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z18
-	MOVOU      48(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    48(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z19
-	MOVOU      64(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    64(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z20
-	MOVOU      80(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    80(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z21
-	MOVOU      96(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    96(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z22
-	MOVOU      112(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    112(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z23
-	MOVOU      128(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    128(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z24
-	MOVOU      144(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    144(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z25
 	CMPQ       CX, $0x0a
 	JE         ctrVAES_keys
-	MOVOU      160(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    160(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z26
-	MOVOU      176(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    176(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z27
 	CMPQ       CX, $0x0c
 	JE         ctrVAES_keys
-	MOVOU      192(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    192(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z28
-	MOVOU      208(BX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    208(BX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z29
 
 ctrVAES_keys:
-	MOVOU      (DX), X0
-	PSHUFB     X1, X0
+	VMOVDQU    (DX), X0
+	VPSHUFB    X1, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z30
 	MOVQ       ctr+16(FP), R8
 	MOVQ       dst+24(FP), DI
 	MOVQ       src+32(FP), SI
 	MOVQ       n+40(FP), R9
 	VMOVDQU64  bswap128<>+0(SB), Z10
-	MOVOU      (R8), X0
-	PSHUFB     X10, X0
+	VMOVDQU    (R8), X0
+	VPSHUFB    X10, X0, X0
 	VSHUFI32X4 $0x00, Z0, Z0, Z8
 	VPADDQ     ctrLanes<>+0(SB), Z8, Z8
 	VMOVDQU64  ctrInc4<>+0(SB), Z9

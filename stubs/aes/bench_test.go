@@ -13,14 +13,26 @@ import (
 // crypto/cipher, the peer) inside one Benchmark function, so that one run with
 // -count ≥ 6 gives benchstat comparable medians on a noisy machine:
 //
-//	go test -run '^$' -bench 'CTR|CBC' -count 8 ./stubs/aes | tee out.txt
-//	go run golang.org/x/perf/cmd/benchstat@latest -col /impl out.txt
+//	go test -c -o aes.test ./stubs/aes
+//	for i in $(seq 12); do ./aes.test -test.run '^$' -test.bench 'CTR|CBC' -test.benchtime 100ms; done | tee out.txt
+//	go run golang.org/x/perf/cmd/benchstat@latest -col /impl -table .name -row /size out.txt
+//
+// (A loop of -count 1 runs interleaves the implementations round by round;
+// -count N would repeat each sub-benchmark N times back to back.)
 
 var benchSizes = []int{1024, 16384, 65536}
 
+// benchImpl is one contestant. setup runs once per sub-benchmark, outside the
+// timed loop, and returns the function to time: the stdlib peer builds its
+// cipher.Stream/BlockMode there (the stream or chain simply continues from
+// one iteration to the next), so no allocation is timed on either side.
 type benchImpl struct {
-	name string
-	fn   func(dst, src []byte)
+	name  string
+	setup func() func(dst, src []byte)
+}
+
+func fixed(fn func(dst, src []byte)) func() func(dst, src []byte) {
+	return func() func(dst, src []byte) { return fn }
 }
 
 func runBench(b *testing.B, impls []benchImpl) {
@@ -28,9 +40,10 @@ func runBench(b *testing.B, impls []benchImpl) {
 		for _, im := range impls {
 			b.Run(fmt.Sprintf("impl=%s/size=%d", im.name, size), func(b *testing.B) {
 				src, dst := make([]byte, size), make([]byte, size)
+				fn := im.setup()
 				b.SetBytes(int64(size))
 				for b.Loop() {
-					im.fn(dst, src)
+					fn(dst, src)
 				}
 			})
 		}
@@ -47,13 +60,13 @@ func benchKey(b *testing.B) (enc, dec []uint32, std cipher.Block) {
 func BenchmarkCTR(b *testing.B) {
 	enc, _, std := benchKey(b)
 	iv := make([]byte, 16)
-	impls := []benchImpl{{"stdlib", func(dst, src []byte) { cipher.NewCTR(std, iv).XORKeyStream(dst, src) }}}
+	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCTR(std, iv).XORKeyStream }}}
 	for _, v := range CTRVariants {
 		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func(dst, src []byte) {
+			impls = append(impls, benchImpl{v.Name, func() func(dst, src []byte) {
 				var ctr, ec [16]byte
 				used := 16
-				v.Fn(enc, &ctr, &ec, &used, dst, src)
+				return func(dst, src []byte) { v.Fn(enc, &ctr, &ec, &used, dst, src) }
 			}})
 		}
 	}
@@ -63,10 +76,13 @@ func BenchmarkCTR(b *testing.B) {
 func BenchmarkCBCEncrypt(b *testing.B) {
 	enc, _, std := benchKey(b)
 	iv := make([]byte, 16)
-	impls := []benchImpl{{"stdlib", func(dst, src []byte) { cipher.NewCBCEncrypter(std, iv).CryptBlocks(dst, src) }}}
+	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCBCEncrypter(std, iv).CryptBlocks }}}
 	for _, v := range CBCEncryptVariants {
 		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func(dst, src []byte) { v.Fn(enc, new([16]byte), dst, src) }})
+			impls = append(impls, benchImpl{v.Name, func() func(dst, src []byte) {
+				var st [16]byte
+				return func(dst, src []byte) { v.Fn(enc, &st, dst, src) }
+			}})
 		}
 	}
 	runBench(b, impls)
@@ -75,10 +91,13 @@ func BenchmarkCBCEncrypt(b *testing.B) {
 func BenchmarkCBCDecrypt(b *testing.B) {
 	_, dec, std := benchKey(b)
 	iv := make([]byte, 16)
-	impls := []benchImpl{{"stdlib", func(dst, src []byte) { cipher.NewCBCDecrypter(std, iv).CryptBlocks(dst, src) }}}
+	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCBCDecrypter(std, iv).CryptBlocks }}}
 	for _, v := range CBCDecryptVariants {
 		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func(dst, src []byte) { v.Fn(dec, new([16]byte), dst, src) }})
+			impls = append(impls, benchImpl{v.Name, func() func(dst, src []byte) {
+				var st [16]byte
+				return func(dst, src []byte) { v.Fn(dec, &st, dst, src) }
+			}})
 		}
 	}
 	runBench(b, impls)
@@ -86,14 +105,14 @@ func BenchmarkCBCDecrypt(b *testing.B) {
 
 func BenchmarkECBEncrypt(b *testing.B) {
 	enc, _, std := benchKey(b)
-	impls := []benchImpl{{"stdlib", func(dst, src []byte) {
+	impls := []benchImpl{{"stdlib", fixed(func(dst, src []byte) {
 		for i := 0; i < len(src); i += 16 {
 			std.Encrypt(dst[i:], src[i:])
 		}
-	}}}
+	})}}
 	for _, v := range ECBEncryptVariants {
 		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func(dst, src []byte) { v.Fn(enc, dst, src) }})
+			impls = append(impls, benchImpl{v.Name, fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
 		}
 	}
 	runBench(b, impls)
@@ -101,14 +120,14 @@ func BenchmarkECBEncrypt(b *testing.B) {
 
 func BenchmarkECBDecrypt(b *testing.B) {
 	_, dec, std := benchKey(b)
-	impls := []benchImpl{{"stdlib", func(dst, src []byte) {
+	impls := []benchImpl{{"stdlib", fixed(func(dst, src []byte) {
 		for i := 0; i < len(src); i += 16 {
 			std.Decrypt(dst[i:], src[i:])
 		}
-	}}}
+	})}}
 	for _, v := range ECBDecryptVariants {
 		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func(dst, src []byte) { v.Fn(dec, dst, src) }})
+			impls = append(impls, benchImpl{v.Name, fixed(func(dst, src []byte) { v.Fn(dec, dst, src) })})
 		}
 	}
 	runBench(b, impls)
@@ -117,18 +136,19 @@ func BenchmarkECBDecrypt(b *testing.B) {
 // BenchmarkBlock measures one aescrypt_encryptBlock call per 16 bytes.
 func BenchmarkBlock(b *testing.B) {
 	enc, _, std := benchKey(b)
-	impls := []benchImpl{{"stdlib", func(dst, src []byte) { std.Encrypt(dst, src) }}}
+	impls := []benchImpl{{"stdlib", fixed(std.Encrypt)}}
 	for _, v := range BlockEncryptVariants {
 		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func(dst, src []byte) { v.Fn(enc, dst, src) }})
+			impls = append(impls, benchImpl{v.Name, fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
 		}
 	}
 	for _, im := range impls {
 		b.Run("impl="+im.name+"/size=16", func(b *testing.B) {
 			src, dst := make([]byte, 16), make([]byte, 16)
+			fn := im.setup()
 			b.SetBytes(16)
 			for b.Loop() {
-				im.fn(dst, src)
+				fn(dst, src)
 			}
 		})
 	}

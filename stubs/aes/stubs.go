@@ -4,6 +4,14 @@ import (
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
+// The assembly is generated; CI regenerates it and diffs. The amd64 generator
+// is an avo program in _asm (its own module), the arm64 one a go:build-ignore
+// program. Both lines live here, in a file without build constraints, so
+// go generate runs them on any host.
+//
+//go:generate go -C _asm run . -out ../aes_amd64.s
+//go:generate go run aes_arm64_gen.go
+
 // BlockSize is the AES block size in bytes.
 const BlockSize = 16
 

@@ -4,8 +4,6 @@ package aes
 
 import "github.com/jitsim/jitsim/stubs/cpu"
 
-//go:generate sh -c "cd _asm && go run . -out ../aes_amd64.s"
-
 // Assembly prototypes; the bodies are generated into aes_amd64.s from _asm.
 // Every n is a byte count, a multiple of 16.
 
@@ -43,7 +41,8 @@ func ctrAESNI6(nr int, xk *uint32, ctr *[16]byte, dst, src *byte, n int)
 func ctrVAES(nr int, xk *uint32, ctr *[16]byte, dst, src *byte, n int)
 
 // Feature sets the generated code uses (avo's "Requires" lines, plus SSSE3 for
-// the PSHUFB that byte-swaps the JDK's key words).
+// the PSHUFB that byte-swaps the JDK's key words; the VAES stubs also use
+// VEX-encoded AVX, which AVX512F implies).
 var (
 	needsAESNI     = cpu.Of(cpu.AES, cpu.SSSE3)
 	needsAVX       = needsAESNI.With(cpu.AVX) // VEX-encoded AES-NI on XMM

@@ -4,8 +4,6 @@ package aes
 
 import "github.com/jitsim/jitsim/stubs/cpu"
 
-//go:generate go run aes_arm64_gen.go
-
 // Assembly prototypes; the bodies are generated into aes_arm64.s by
 // aes_arm64_gen.go. Every n is a byte count, a positive multiple of 16.
 

@@ -9,7 +9,7 @@
 // the schedule every round; the VAES stubs broadcast all of them into
 // Z16–Z30 once per call.
 //
-// Regenerate from stubs/aes with: go generate ./stubs/aes
+// Regenerate with: go generate ./stubs/aes (from the repository root).
 package main
 
 import (
@@ -359,10 +359,12 @@ func newVAES(name string) *vaes {
 	MOVQ(v.nr, last)
 	SHLQ(Imm(4), last)
 	ADDQ(xk, last)
-	MOVOU(bswap32, X1)
+	// VEX/EVEX forms only: no legacy-SSE instruction touches a register
+	// whose upper half an AVX-512 instruction has written.
+	VMOVDQU(bswap32, X1)
 	bcast := func(m Mem, z VecPhysical) {
-		MOVOU(m, X0)
-		PSHUFB(X1, X0)
+		VMOVDQU(m, X0)
+		VPSHUFB(X1, X0, X0)
 		VSHUFI32X4(Imm(0), Z0, Z0, z)
 	}
 	done := name + "_keys"
@@ -479,7 +481,7 @@ func cbcDecryptVAES() {
 	Load(Param("dst"), dst)
 	Load(Param("src"), src)
 	Load(Param("n"), n)
-	MOVOU(Mem{Base: iv}, X0)
+	VMOVDQU(Mem{Base: iv}, X0)
 	VSHUFI32X4(Imm(0), Z0, Z0, Z31)
 	cts := []VecPhysical{Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15}
 	// chain sets z ^= [prev lane 3, cur lanes 0..2] and makes cur the new prev.
@@ -531,12 +533,12 @@ func cbcDecryptVAES() {
 	chain(Z0, Z8, Z31)
 	VMOVDQU64(Z0, K1, Mem{Base: dst})
 	// The new chaining block is the last ciphertext block: lane n/16-1 of Z8.
-	MOVOU(Mem{Base: src, Index: n, Scale: 1, Disp: -16}, X0)
-	MOVOU(X0, Mem{Base: iv})
+	VMOVDQU(Mem{Base: src, Index: n, Scale: 1, Disp: -16}, X0)
+	VMOVDQU(X0, Mem{Base: iv})
 	JMP(LabelRef(name + "_ret"))
 	Label(name + "_done")
 	VEXTRACTI32X4(Imm(3), Z31, X0)
-	MOVOU(X0, Mem{Base: iv})
+	VMOVDQU(X0, Mem{Base: iv})
 	Label(name + "_ret")
 	VZEROUPPER()
 	RET()
@@ -556,8 +558,8 @@ func ctrVAES() {
 	Load(Param("n"), n)
 	cle, inc, bsw := Z8, Z9, Z10
 	VMOVDQU64(bswap128, bsw)
-	MOVOU(Mem{Base: ctr}, X0)
-	PSHUFB(X10, X0) // X10 is the low lane of bsw
+	VMOVDQU(Mem{Base: ctr}, X0)
+	VPSHUFB(X10, X0, X0) // X10 is the low lane of bsw
 	VSHUFI32X4(Imm(0), Z0, Z0, cle)
 	VPADDQ(ctrLanes, cle, cle) // lanes hold counter+0..3 (low qwords; no carry by contract)
 	VMOVDQU64(ctrInc4, inc)
