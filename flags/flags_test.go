@@ -153,6 +153,30 @@ func TestValuesAndOrigins(t *testing.T) {
 	}
 }
 
+func TestWarnings(t *testing.T) {
+	tests := []struct {
+		args  []string
+		files map[string]string
+		want  string
+	}{
+		{[]string{"-Xint", "-XX:+TieredCompilation"}, nil, VMWarningPrefix + "TieredCompilation disabled due to -Xint.\n"},
+		{[]string{"-Xint", "-XX:+TieredCompilation", "-XX:-PrintWarnings"}, nil, ""},
+		{nil, map[string]string{".hotspotrc": "+UseAES"},
+			VMWarningPrefix + ".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.\n"},
+		{[]string{"-XX:-PrintWarnings"}, map[string]string{".hotspotrc": ""}, ""},
+		{[]string{"-XX:Flags=.hotspotrc"}, map[string]string{".hotspotrc": "-UseAES"}, ""},
+	}
+	for _, tc := range tests {
+		_, res, err := parse(JDK17, AMD64, tc.args, nil, tc.files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(res.Stderr, ""); got != tc.want {
+			t.Errorf("%q with files %v: got %q, want %q", tc.args, tc.files, got, tc.want)
+		}
+	}
+}
+
 // TestFileErrorsNameTheFile checks that errors from files keep HotSpot's text and say which
 // file and line the option came from.
 func TestFileErrorsNameTheFile(t *testing.T) {

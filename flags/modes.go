@@ -6,6 +6,21 @@ import "fmt"
 // VM name of an OpenJDK 64-bit server build).
 const VMWarningPrefix = "OpenJDK 64-Bit Server VM warning: "
 
+// Warning returns HotSpot's warning line for text (warning() in utilities/debug.cpp), or ""
+// when -XX:-PrintWarnings silences warnings. Ergonomics passes use it for their messages.
+func (s *Set) Warning(text string) string {
+	if !s.Bool("PrintWarnings") {
+		return ""
+	}
+	return VMWarningPrefix + text + "\n"
+}
+
+func (p *parser) warning(text string) {
+	if w := p.set.Warning(text); w != "" {
+		p.notice(w)
+	}
+}
+
 // reservedCodeCacheTiered is ReservedCodeCacheSize after tiered ergonomics (5 × 48 MB,
 // aligned), as PrintFlagsFinal shows it: OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64.
 // JDK 8 (hotspot.md §1.9) and 21 (not observed) follow 17.
@@ -41,7 +56,7 @@ func (p *parser) applyModes() {
 		setDef("AlwaysCompileLoopMethods", false)
 		if j.modern() {
 			if s.WasSetOnCommandLine("TieredCompilation") && s.Bool("TieredCompilation") {
-				p.notice(VMWarningPrefix + "TieredCompilation disabled due to -Xint.\n")
+				p.warning("TieredCompilation disabled due to -Xint.")
 			}
 			setCmd("TieredCompilation", value{b: false})
 			setCmd("ProfileInterpreter", value{b: false})

@@ -208,10 +208,14 @@ func (p *parser) run() error {
 			}
 		}
 	}
+	hotspotrc := false
 	if flagsFile != "" {
 		if err := p.settingsFile(flagsFile); err != nil {
 			return err
 		}
+	} else if _, err := p.readFile(".hotspotrc"); err == nil {
+		// Product VMs ignore a .hotspotrc in the working directory, and say so.
+		hotspotrc = true
 	}
 	for _, list := range [][]token{tool, vmCmd, javaOpts} {
 		for _, t := range list {
@@ -219,6 +223,9 @@ func (p *parser) run() error {
 				return err
 			}
 		}
+	}
+	if hotspotrc {
+		p.warning(".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.")
 	}
 	p.applyModes()
 	return p.checkConstraints()
