@@ -440,3 +440,108 @@ func originCode(o string) string {
 	}
 	return o
 }
+
+// fuzzOptions is the vocabulary FuzzErgonomics builds command lines from.
+var fuzzOptions = []string{
+	"-XX:+UseAES", "-XX:-UseAES", "-XX:+UseAESIntrinsics", "-XX:-UseAESIntrinsics",
+	"-XX:+UseAESCTRIntrinsics", "-XX:-UseAESCTRIntrinsics", "-XX:+UseGHASHIntrinsics", "-XX:-UseGHASHIntrinsics",
+	"-XX:+UseCLMUL", "-XX:-UseCLMUL", "-XX:UseAVX=0", "-XX:UseAVX=1", "-XX:UseAVX=2", "-XX:UseAVX=3",
+	"-XX:UseSSE=0", "-XX:UseSSE=2", "-XX:UseSSE=3", "-XX:UseSSE=4", "-XX:+UseSSE42Intrinsics",
+	"-XX:-UseSSE42Intrinsics", "-XX:+UseVectorizedMismatchIntrinsic", "-XX:-TieredCompilation",
+	"-XX:TieredStopAtLevel=1", "-Xint", "-Xcomp", "-XX:CompileThresholdScaling=0.5", "-XX:CICompilerCount=3",
+	"-XX:+CICompilerCountPerCPU", "-XX:-PrintWarnings",
+}
+
+// FuzzErgonomics settles random command lines on every model and profile and checks what must
+// always hold afterwards: no intrinsic is left on that the CPU or its prerequisite flags
+// cannot support, the levels never exceed the CPU's, and a second CPU pass over the settled
+// set changes nothing and warns about nothing.
+func FuzzErgonomics(f *testing.F) {
+	f.Add(uint8(4), uint8(0), uint8(2), []byte{})
+	f.Add(uint8(4), uint8(1), uint8(4), []byte{13, 4, 1})
+	f.Add(uint8(2), uint8(6), uint8(8), []byte{1, 2, 4, 6})
+	f.Add(uint8(1), uint8(7), uint8(1), []byte{0, 2, 9, 6})
+	models := []cpu.Model{}
+	for _, m := range cpu.Models() {
+		if m.Name != "host" {
+			models = append(models, m)
+		}
+	}
+	sandy, err := cpu.Lookup("sandybridge-i5")
+	if err != nil {
+		f.Fatal(err)
+	}
+	n1, err := cpu.Lookup("neoverse-n1")
+	if err != nil {
+		f.Fatal(err)
+	}
+	noAES, noCrypto := sandy, n1
+	noAES.Name, noAES.Features = "sandybridge-without-aesni", sandy.Features.Without(cpu.AES, cpu.PCLMULQDQ)
+	noCrypto.Name, noCrypto.Features = "cortex-a72-without-crypto", n1.Features.Without(cpu.ARM_AES, cpu.PMULL)
+	models = append(models, noAES, noCrypto)
+	f.Fuzz(func(t *testing.T, jdkSel, modelSel, cpus uint8, opts []byte) {
+		jdks := flags.JDKs()
+		j := jdks[int(jdkSel)%len(jdks)]
+		m := models[int(modelSel)%len(models)]
+		arch := flags.AMD64
+		if m.Arch == cpu.ARM64 {
+			arch = flags.ARM64
+		}
+		var args []string
+		if j >= flags.JDK17 {
+			args = append(args, "-XX:+UnlockDiagnosticVMOptions")
+		}
+		for _, b := range opts {
+			args = append(args, fuzzOptions[int(b)%len(fuzzOptions)])
+		}
+		set, _, err := flags.Parse(flags.Options{JDK: j, Arch: arch, Args: args})
+		if err != nil {
+			return // an option this profile or architecture rejects
+		}
+		if _, err := Ergonomics(set, m, int(cpus)%200+1); err != nil {
+			t.Fatalf("%s %s %v: %v", m.Name, j, args, err)
+		}
+		has := func(name string) bool { return set.Has(name) && set.Bool(name) }
+		aesFeature := cpu.AES
+		if arch == flags.ARM64 {
+			aesFeature = cpu.ARM_AES
+		}
+		if has("UseAESIntrinsics") && (!m.Features.Has(aesFeature) || !has("UseAES")) {
+			t.Errorf("%s %s %v: UseAESIntrinsics on without AES support or UseAES", m.Name, j, args)
+		}
+		if arch == flags.AMD64 {
+			if has("UseAESIntrinsics") && set.Int("UseSSE") < 3 {
+				t.Errorf("%s %s %v: UseAESIntrinsics on with UseSSE=%d", m.Name, j, args, set.Int("UseSSE"))
+			}
+			if has("UseGHASHIntrinsics") && (!has("UseCLMUL") || set.Int("UseSSE") < 3 || !m.Features.Has(cpu.PCLMULQDQ)) {
+				t.Errorf("%s %s %v: UseGHASHIntrinsics on without CLMUL/SSE3", m.Name, j, args)
+			}
+			for _, r := range rulesFor(j, arch).levels {
+				limit := int64(0)
+				for _, g := range r.ladder {
+					if m.Features.Has(g.feature) {
+						limit = g.level
+						break
+					}
+				}
+				if v := set.Int(r.flag); v > limit {
+					t.Errorf("%s %s %v: %s=%d above the CPU's %d", m.Name, j, args, r.flag, v, limit)
+				}
+			}
+		} else if has("UseGHASHIntrinsics") && !m.Features.Has(cpu.PMULL) {
+			t.Errorf("%s %s %v: UseGHASHIntrinsics on without PMULL", m.Name, j, args)
+		}
+		var before, after strings.Builder
+		if err := set.PrintFlagsFinal(&before); err != nil {
+			t.Fatal(err)
+		}
+		again := &ergo{set: set}
+		again.cpuPass(m)
+		if err := set.PrintFlagsFinal(&after); err != nil {
+			t.Fatal(err)
+		}
+		if before.String() != after.String() || len(again.warnings) > 0 {
+			t.Errorf("%s %s %v: a second CPU pass changed the set or warned %q", m.Name, j, args, again.warnings)
+		}
+	})
+}
