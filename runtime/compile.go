@@ -1,0 +1,190 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jitsim/jitsim/runtime/policy"
+	"go.uber.org/zap"
+)
+
+// compilerPool is one compiler's threads (CompileBroker's C1 or C2 pool).
+type compilerPool struct {
+	kind    policy.Compiler
+	threads int
+	wake    chan struct{}
+}
+
+// startCompilers starts c1 and c2 compiler goroutines. Each takes tasks
+// from its queue by the policy's selection rule (policy.Next models
+// CompilationPolicy::select_task) until the queue is empty, then sleeps
+// until a new task arrives.
+func (vm *VM) startCompilers(c1, c2 int) {
+	for i, n := range []int{c1, c2} {
+		p := &compilerPool{kind: policy.Compiler(i), threads: n, wake: make(chan struct{}, max(n, 1))}
+		vm.pools[i] = p
+		for t := range n {
+			vm.wg.Add(1)
+			go vm.compilerLoop(p, t)
+		}
+	}
+}
+
+func (vm *VM) compilerLoop(p *compilerPool, idx int) {
+	defer vm.wg.Done()
+	log := vm.log.Named(p.kind.String()).With(zap.Int("thread", idx))
+	for {
+		for vm.ctx.Err() == nil {
+			t := vm.pol.Next(p.kind, vm.clock.Now())
+			if t == nil {
+				if vm.pol.QueueLen(p.kind) == 0 {
+					break
+				}
+				continue
+			}
+			vm.compileTask(t, log)
+		}
+		select {
+		case <-vm.ctx.Done():
+			return
+		case <-p.wake:
+		}
+	}
+}
+
+// wake tells a compiler's threads that its queue has work.
+func (vm *VM) wake(c policy.Compiler) {
+	p := vm.pools[c]
+	if p == nil {
+		return
+	}
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// taskDone returns the channel closed when t is finished.
+func (vm *VM) taskDone(t *policy.Task) chan struct{} {
+	vm.waitMu.Lock()
+	defer vm.waitMu.Unlock()
+	ch, ok := vm.waiters[t]
+	if !ok {
+		ch = make(chan struct{})
+		vm.waiters[t] = ch
+	}
+	return ch
+}
+
+// submit hands a new task to its compiler's threads; a blocking task
+// (-Xbatch, -XX:-BackgroundCompilation, -Xcomp) makes the requesting
+// thread wait for the compile, as CompileBroker::wait_for_completion does.
+func (vm *VM) submit(ctx context.Context, t *policy.Task) error {
+	if st := vm.byPolicy[t.Method]; st != nil {
+		vm.events().taskQueued(st, t, t.Enqueued)
+	}
+	if !t.Blocking {
+		vm.wake(t.Compiler())
+		return nil
+	}
+	if vm.pools[t.Compiler()] == nil || vm.pools[t.Compiler()].threads == 0 {
+		return fmt.Errorf("runtime: blocking compile of %s at level %d but no %s compiler threads", t.Method.PrintName(), t.Level, t.Compiler())
+	}
+	ch := vm.taskDone(t)
+	vm.wake(t.Compiler())
+	defer func() {
+		vm.waitMu.Lock()
+		delete(vm.waiters, t)
+		vm.waitMu.Unlock()
+	}()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-vm.ctx.Done():
+		return ErrClosed
+	}
+}
+
+// finish marks t done for a blocked requester.
+func (vm *VM) finish(t *policy.Task) {
+	if !t.Blocking {
+		return
+	}
+	ch := vm.taskDone(t)
+	vm.waitMu.Lock()
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
+	vm.waitMu.Unlock()
+}
+
+// errNoOSREntry is why an OSR task of a method without an OSR entry fails.
+var errNoOSREntry = errors.New("method has no OSR entry")
+
+// compileTask runs one task on the calling compiler thread: print it, call
+// the tier's real Compile, install the code and retire older code
+// (ciEnv::register_method, nmethod::make_not_entrant).
+func (vm *VM) compileTask(t *policy.Task, log *zap.Logger) {
+	defer vm.finish(t)
+	st := vm.byPolicy[t.Method]
+	if st == nil {
+		panic("BUG: compile task for a method the VM does not know")
+	}
+	level := Level(t.Level)
+	ci := &codeInfo{level: level, counts: level == LevelNone || level == LevelLimitedProfile || level == LevelFullProfile}
+	var err error
+	tier := vm.tierFor[level]
+	switch {
+	case t.IsOSR() && !st.m.OSR:
+		err = errNoOSREntry
+	case tier == nil:
+		err = fmt.Errorf("no tier compiles level %d", level)
+	}
+	start := vm.clock.Now()
+	if err == nil {
+		vm.out.task(vm.pol, t, start)
+		vm.events().taskStarted(t, start)
+		ci.code, err = tier.Compile(vm.ctx, vm.request(st, ci))
+	}
+	now := vm.clock.Now()
+	if err != nil {
+		next := vm.pol.Failed(t, true, now)
+		if !errors.Is(err, errNoOSREntry) {
+			vm.out.skipped(vm.pol, t, err, now)
+			log.Warn("compile failed", zap.String("method", st.m.String()), zap.Int("level", int(level)), zap.Error(err))
+		}
+		if next != nil {
+			vm.wake(next.Compiler())
+		}
+		return
+	}
+	inst := vm.pol.Installed(t, now)
+	ci.pc = inst.Code
+	st.mu.Lock()
+	st.all = append(st.all, ci)
+	if t.IsOSR() {
+		st.osr[inst.Code] = ci
+	}
+	for _, ne := range inst.NotEntrant {
+		if ne.Code.IsOSR() {
+			delete(st.osr, ne.Code)
+		}
+	}
+	st.mu.Unlock()
+	if !t.IsOSR() {
+		st.entry.Store(ci)
+	}
+	vm.events().installed(st, t, ci, now-start)
+	for _, ne := range inst.NotEntrant {
+		vm.out.notEntrant(vm.pol, ne, now)
+		vm.events().notEntrant(st, ne, now)
+	}
+	if inst.Next != nil {
+		vm.wake(inst.Next.Compiler())
+	}
+}

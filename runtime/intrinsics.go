@@ -1,0 +1,626 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/tiers/bytecode"
+)
+
+// Intrinsic is a HotSpot crypto intrinsic ID (vmIntrinsics::ID in
+// src/hotspot/share/classfile/vmIntrinsics.hpp). It indexes the one
+// intrinsic table; nothing else in jitsim switches on it (style.md habit 2).
+type Intrinsic uint16
+
+// The crypto intrinsics of hotspot.md §2.1, in vmIntrinsics.hpp order.
+const (
+	AESCryptEncryptBlock Intrinsic = iota
+	AESCryptDecryptBlock
+	CBCEncryptAESCrypt
+	CBCDecryptAESCrypt
+	ECBEncryptAESCrypt
+	ECBDecryptAESCrypt
+	CounterModeAESCrypt
+	GaloisCounterModeAESCrypt
+	GHASHProcessBlocks
+	// NumIntrinsics is the end sentinel: the number of rows.
+	NumIntrinsics
+)
+
+// NoIntrinsic marks a method that is not an intrinsic candidate.
+const NoIntrinsic Intrinsic = 0xffff
+
+// LevelSet is a set of compilation levels 0..4.
+type LevelSet uint8
+
+// Levels returns the set of the given levels.
+func Levels(ls ...Level) LevelSet {
+	var s LevelSet
+	for _, l := range ls {
+		s |= 1 << uint(l)
+	}
+	return s
+}
+
+// Has reports whether l is in s.
+func (s LevelSet) Has(l Level) bool {
+	return l >= 0 && l <= LevelFullOptimization && s&(1<<uint(l)) != 0
+}
+
+// String lists the levels, e.g. "{0,1,2,3,4}".
+func (s LevelSet) String() string {
+	var parts []string
+	for l := LevelNone; l <= LevelFullOptimization; l++ {
+		if s.Has(l) {
+			parts = append(parts, fmt.Sprint(int(l)))
+		}
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// Standard level sets: HotSpot runs the crypto stubs only from C2 code
+// (hotspot.md §2.2: C1's is_intrinsic_supported and the interpreter's
+// special entries list no crypto); jitsim's experimental
+// UseInterpreterAndC1CryptoIntrinsics (Andrew Haley's 2018 proof of
+// concept) opens every level.
+var (
+	c2Only    = Levels(LevelFullOptimization)
+	allLevels = Levels(LevelNone, LevelSimple, LevelLimitedProfile, LevelFullProfile, LevelFullOptimization)
+)
+
+// HaleyFlag is jitsim's experimental flag that lets interpreter and C1
+// callers use the crypto stubs.
+const HaleyFlag = "UseInterpreterAndC1CryptoIntrinsics"
+
+// stubCall runs a stub on a call's argument views (no copy) and returns
+// the Java method's result.
+type stubCall func(args []Arg) (int64, error)
+
+// IntrinsicRow is one row of the intrinsic table: everything jitsim knows
+// about one vmIntrinsics ID. Every field must be set (TestIntrinsicTable).
+type IntrinsicRow struct {
+	// GoName is the Go-cased name ("AESCryptEncryptBlock").
+	GoName string
+	// HotSpotName is the vmIntrinsics ID ("_aescrypt_encryptBlock").
+	HotSpotName string
+	// Class is the holder class; Name the method in JDK 9+ and Name8 in
+	// JDK 8/8u (the same where it did not change); Descriptor the JVM
+	// signature. Together they are matched against the profile's method
+	// table (tiers/bytecode).
+	Class, Name, Name8, Descriptor string
+	// JDKs are the profiles that have the intrinsic (hotspot.md §2.6).
+	JDKs []flags.JDK
+	// Gate lists the flags that must all be on (vmIntrinsics::disabled_by_jvm_flags);
+	// GateDoc says it in words, including gates that are stub presence.
+	Gate    []string
+	GateDoc string
+	// Predicated is true when C2 emits a runtime predicate before the
+	// stub call (LibraryIntrinsic::generate_predicate): PrintIntrinsics
+	// says "(intrinsic, predicate)". PredicateDoc is HotSpot's condition.
+	Predicated   bool
+	PredicateDoc string
+	// Predicate is the part of the condition that depends on the call's
+	// arguments (nil: none); when it fails the call takes the Java path.
+	Predicate func(args []Arg) bool
+	// Stub is the StubRoutines entry, the key of stubs.Select.
+	Stub string
+	// Levels are the caller levels that use the stub in stock HotSpot;
+	// HaleyLevels those with UseInterpreterAndC1CryptoIntrinsics.
+	Levels, HaleyLevels LevelSet
+	// Adapt binds a stub variant's Fn to the Java signature: it converts
+	// the call's Arg views (hotspot.md §2.1 signatures, bytecode Params) to
+	// the stub's Go signature (stubs-contract.md). ok is false when fn has
+	// the wrong type.
+	Adapt func(m *Method, fn any) (call stubCall, ok bool)
+	// Doc is a one-line description.
+	Doc string
+}
+
+// intrinsics is THE intrinsic table, indexed by Intrinsic.
+var intrinsics = [NumIntrinsics]IntrinsicRow{
+	AESCryptEncryptBlock: {
+		GoName: "AESCryptEncryptBlock", HotSpotName: "_aescrypt_encryptBlock",
+		Class: provider + "AESCrypt", Name: "implEncryptBlock", Name8: "encryptBlock", Descriptor: "([BI[BI)V",
+		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		PredicateDoc: "none", Stub: aes.StubEncryptBlock, Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptBlock, Doc: "AES encryption of one 16-byte block (FIPS-197 §5.1)",
+	},
+	AESCryptDecryptBlock: {
+		GoName: "AESCryptDecryptBlock", HotSpotName: "_aescrypt_decryptBlock",
+		Class: provider + "AESCrypt", Name: "implDecryptBlock", Name8: "decryptBlock", Descriptor: "([BI[BI)V",
+		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		PredicateDoc: "none", Stub: aes.StubDecryptBlock, Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptBlock, Doc: "AES decryption of one 16-byte block (FIPS-197 §5.3)",
+	},
+	CBCEncryptAESCrypt: {
+		GoName: "CBCEncryptAESCrypt", HotSpotName: "_cipherBlockChaining_encryptAESCrypt",
+		Class: provider + "CipherBlockChaining", Name: "implEncrypt", Name8: "encrypt", Descriptor: "([BII[BI)I",
+		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
+		Stub: aes.StubCBCEncrypt, Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptCBC, Doc: "AES-CBC encryption of whole blocks (SP 800-38A §6.2)",
+	},
+	CBCDecryptAESCrypt: {
+		GoName: "CBCDecryptAESCrypt", HotSpotName: "_cipherBlockChaining_decryptAESCrypt",
+		Class: provider + "CipherBlockChaining", Name: "implDecrypt", Name8: "decrypt", Descriptor: "([BII[BI)I",
+		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
+		Predicate: func(args []Arg) bool { return !routeSameArray(args[2], args[5]) },
+		Stub:      aes.StubCBCDecrypt, Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptCBC, Doc: "AES-CBC decryption of whole blocks (SP 800-38A §6.2)",
+	},
+	ECBEncryptAESCrypt: {
+		GoName: "ECBEncryptAESCrypt", HotSpotName: "_electronicCodeBook_encryptAESCrypt",
+		Class: provider + "ElectronicCodeBook", Name: "implECBEncrypt", Name8: "implECBEncrypt", Descriptor: "([BII[BI)I",
+		JDKs: jdksFrom(flags.JDK17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
+		Stub: aes.StubECBEncrypt, Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptECB, Doc: "AES-ECB encryption of whole blocks (SP 800-38A §6.1)",
+	},
+	ECBDecryptAESCrypt: {
+		GoName: "ECBDecryptAESCrypt", HotSpotName: "_electronicCodeBook_decryptAESCrypt",
+		Class: provider + "ElectronicCodeBook", Name: "implECBDecrypt", Name8: "implECBDecrypt", Descriptor: "([BII[BI)I",
+		JDKs: jdksFrom(flags.JDK17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
+		Predicate: func(args []Arg) bool { return !routeSameArray(args[1], args[4]) },
+		Stub:      aes.StubECBDecrypt, Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptECB, Doc: "AES-ECB decryption of whole blocks (SP 800-38A §6.1)",
+	},
+	CounterModeAESCrypt: {
+		GoName: "CounterModeAESCrypt", HotSpotName: "_counterMode_AESCrypt",
+		Class: provider + "CounterMode", Name: "implCrypt", Name8: "implCrypt", Descriptor: "([BII[BI)I",
+		JDKs: jdksFrom(flags.JDK17), Gate: []string{"UseAESCTRIntrinsics"}, GateDoc: "UseAESCTRIntrinsics",
+		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
+		Stub: aes.StubCTR, Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptCTR, Doc: "AES-CTR with the JDK's 128-bit counter and partial-block state (SP 800-38A §6.5)",
+	},
+	GaloisCounterModeAESCrypt: {
+		GoName: "GaloisCounterModeAESCrypt", HotSpotName: "_galoisCounterMode_AESCrypt",
+		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0", Name8: "implGCMCrypt0",
+		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I",
+		JDKs:       []flags.JDK{flags.JDK21, flags.JDK25},
+		GateDoc:    "stub presence (x86: generated with UseAESIntrinsics; aarch64: also UseGHASHIntrinsics)",
+		Predicated: true, PredicateDoc: "GCTR.embeddedCipher instanceof AESCrypt",
+		Stub: "galoisCounterMode_AESCrypt", Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptGCM, Doc: "interleaved AES-GCTR and GHASH over a prefix of the data (SP 800-38D §7.1)",
+	},
+	GHASHProcessBlocks: {
+		GoName: "GHASHProcessBlocks", HotSpotName: "_ghash_processBlocks",
+		Class: provider + "GHASH", Name: "processBlocks", Name8: "processBlocks", Descriptor: "([BII[J[J)V",
+		JDKs: jdksFrom(flags.JDK8u), Gate: []string{"UseGHASHIntrinsics"}, GateDoc: "UseGHASHIntrinsics",
+		PredicateDoc: "none", Stub: "ghash_processBlocks", Levels: c2Only, HaleyLevels: allLevels,
+		Adapt: adaptGHASH, Doc: "GHASH of whole 16-byte blocks into the state (SP 800-38D §6.4)",
+	},
+}
+
+const provider = "com.sun.crypto.provider."
+
+func jdksFrom(first flags.JDK) []flags.JDK {
+	var out []flags.JDK
+	for _, j := range flags.JDKs() {
+		if j >= first {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// Row returns the table row of id; it panics for an ID outside the table.
+func (id Intrinsic) Row() *IntrinsicRow {
+	if id >= NumIntrinsics {
+		panic(fmt.Sprintf("BUG: intrinsic %d outside the table", id))
+	}
+	return &intrinsics[id]
+}
+
+// String returns the HotSpot ID ("_aescrypt_encryptBlock"), or "none".
+func (id Intrinsic) String() string {
+	if id >= NumIntrinsics {
+		return "none"
+	}
+	return intrinsics[id].HotSpotName
+}
+
+// Intrinsics returns every intrinsic ID in table order.
+func Intrinsics() []Intrinsic {
+	out := make([]Intrinsic, NumIntrinsics)
+	for i := range out {
+		out[i] = Intrinsic(i)
+	}
+	return out
+}
+
+// LookupIntrinsic finds an intrinsic by its HotSpot ID ("_ghash_processBlocks")
+// or Go name ("GHASHProcessBlocks").
+func LookupIntrinsic(name string) (Intrinsic, bool) {
+	for i := range intrinsics {
+		if intrinsics[i].HotSpotName == name || intrinsics[i].GoName == name {
+			return Intrinsic(i), true
+		}
+	}
+	return NoIntrinsic, false
+}
+
+// MethodName returns the replaced method's name in profile j.
+func (r *IntrinsicRow) MethodName(j flags.JDK) string {
+	if j <= flags.JDK8u {
+		return r.Name8
+	}
+	return r.Name
+}
+
+// InJDK reports whether profile j has the intrinsic.
+func (r *IntrinsicRow) InJDK(j flags.JDK) bool { return slices.Contains(r.JDKs, j) }
+
+// Matches reports whether method m of profile j is the method the row
+// replaces (class, name and descriptor, as vmIntrinsics::find_id does).
+func (r *IntrinsicRow) Matches(m *Method, j flags.JDK) bool {
+	return r.InJDK(j) && m.Class == r.Class && m.Name == r.MethodName(j) && m.Descriptor == r.Descriptor
+}
+
+// intrinsicFor returns the intrinsic that replaces m in profile j.
+func intrinsicFor(m *Method, j flags.JDK) Intrinsic {
+	for i := range intrinsics {
+		if intrinsics[i].Matches(m, j) {
+			return Intrinsic(i)
+		}
+	}
+	return NoIntrinsic
+}
+
+// --- argument adapters: one per row, from Arg views to the stub's types ---
+
+// argError is the Java exception a stub call would have raised in the
+// Java path (HotSpot's stubs do not check; the JDK's callers do, and a
+// wrong call is the caller's bug, reported here rather than crashing).
+func argError(m *Method, class string, detail int, format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{&Exception{Method: m, Class: class, Detail: int32(detail)}}, a...)...)
+}
+
+const (
+	exAIOOBE = "java.lang.ArrayIndexOutOfBoundsException"
+	exNPE    = "java.lang.NullPointerException"
+	exKey    = "java.security.InvalidKeyException"
+)
+
+// span returns args[arr].Data[off:off+n] with off = args[ofs].Scalar.
+func span(m *Method, args []Arg, arr, ofs, n int) ([]byte, error) {
+	a := args[arr]
+	if a.Null {
+		return nil, argError(m, exNPE, 0, "argument %d is null", arr)
+	}
+	off := int(args[ofs].Scalar)
+	if off < 0 || n < 0 || off > len(a.Data) || n > len(a.Data)-off {
+		return nil, argError(m, exAIOOBE, off+n, "argument %d: range [%d, %d) outside %d bytes", arr, off, off+n, len(a.Data))
+	}
+	return a.Data[off : off+n : off+n], nil
+}
+
+// key returns the expanded key view, checked for 44/52/60 words.
+func key(m *Method, a Arg) ([]uint32, error) {
+	xk := a.Uint32s()
+	if _, err := aes.Rounds(xk); err != nil {
+		return nil, argError(m, exKey, len(xk), "expanded key of %d words", len(xk))
+	}
+	return xk, nil
+}
+
+// block16 returns a 16-byte array argument as *[16]byte.
+func block16(m *Method, a Arg, what string) (*[16]byte, error) {
+	if a.Null || len(a.Data) < 16 {
+		return nil, argError(m, exAIOOBE, 16, "%s has %d bytes, want 16", what, len(a.Data))
+	}
+	return (*[16]byte)(a.Data[:16]), nil
+}
+
+func routeSameArray(a, b Arg) bool {
+	return len(a.Data) > 0 && len(b.Data) > 0 && unsafe.SliceData(a.Data) == unsafe.SliceData(b.Data)
+}
+
+// unaliased returns src, or a copy of it when dst and src overlap without
+// being the same bytes: the stubs allow exact in-place only
+// (stubs-contract.md), while Java arrays may overlap at other offsets.
+func unaliased(dst, src []byte) []byte {
+	if !partialOverlap(dst, src) {
+		return src
+	}
+	return append([]byte(nil), src...)
+}
+
+// partialOverlap reports whether a and b share bytes without starting at
+// the same address.
+func partialOverlap(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	x, y := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return x != y && x < y+uintptr(len(b)) && y < x+uintptr(len(a))
+}
+
+// adaptBlock: AESCrypt.implEncryptBlock/implDecryptBlock(K; in, inOffset, out, outOffset).
+func adaptBlock(m *Method, fn any) (stubCall, bool) {
+	f, ok := fn.(aes.BlockFunc)
+	if !ok {
+		return nil, false
+	}
+	return func(args []Arg) (int64, error) {
+		xk, err := key(m, args[0])
+		if err != nil {
+			return 0, err
+		}
+		src, err := span(m, args, 1, 2, aes.BlockSize)
+		if err != nil {
+			return 0, err
+		}
+		dst, err := span(m, args, 3, 4, aes.BlockSize)
+		if err != nil {
+			return 0, err
+		}
+		f(xk, dst, unaliased(dst, src))
+		return 0, nil
+	}, true
+}
+
+// adaptCBC: CipherBlockChaining.implEncrypt/implDecrypt(K, r; in, inOfs, len, out, outOfs).
+func adaptCBC(m *Method, fn any) (stubCall, bool) {
+	f, ok := fn.(aes.CBCFunc)
+	if !ok {
+		return nil, false
+	}
+	return func(args []Arg) (int64, error) {
+		xk, err := key(m, args[0])
+		if err != nil {
+			return 0, err
+		}
+		iv, err := block16(m, args[1], "r")
+		if err != nil {
+			return 0, err
+		}
+		n := int(args[4].Scalar)
+		if n%aes.BlockSize != 0 {
+			return 0, argError(m, exAIOOBE, n, "length %d is not a multiple of 16", n)
+		}
+		src, err := span(m, args, 2, 3, n)
+		if err != nil {
+			return 0, err
+		}
+		dst, err := span(m, args, 5, 6, n)
+		if err != nil {
+			return 0, err
+		}
+		return int64(f(xk, iv, dst, unaliased(dst, src))), nil
+	}, true
+}
+
+// adaptECB: ElectronicCodeBook.implECBEncrypt/Decrypt(K; in, inOfs, len, out, outOfs).
+func adaptECB(m *Method, fn any) (stubCall, bool) {
+	f, ok := fn.(aes.ECBFunc)
+	if !ok {
+		return nil, false
+	}
+	return func(args []Arg) (int64, error) {
+		xk, err := key(m, args[0])
+		if err != nil {
+			return 0, err
+		}
+		n := int(args[3].Scalar)
+		if n%aes.BlockSize != 0 {
+			return 0, argError(m, exAIOOBE, n, "length %d is not a multiple of 16", n)
+		}
+		src, err := span(m, args, 1, 2, n)
+		if err != nil {
+			return 0, err
+		}
+		dst, err := span(m, args, 4, 5, n)
+		if err != nil {
+			return 0, err
+		}
+		return int64(f(xk, dst, unaliased(dst, src))), nil
+	}, true
+}
+
+// adaptCTR: CounterMode.implCrypt(K, counter, encryptedCounter, used; in, inOfs, len, out, outOfs).
+func adaptCTR(m *Method, fn any) (stubCall, bool) {
+	f, ok := fn.(aes.CTRFunc)
+	if !ok {
+		return nil, false
+	}
+	return func(args []Arg) (int64, error) {
+		xk, err := key(m, args[0])
+		if err != nil {
+			return 0, err
+		}
+		ctr, err := block16(m, args[1], "counter")
+		if err != nil {
+			return 0, err
+		}
+		enc, err := block16(m, args[2], "encryptedCounter")
+		if err != nil {
+			return 0, err
+		}
+		usedArr := args[3].Uint32s()
+		if len(usedArr) < 1 || usedArr[0] > 16 {
+			return 0, argError(m, exAIOOBE, 0, "used must be one int in 0..16")
+		}
+		n := int(args[6].Scalar)
+		src, err := span(m, args, 4, 5, n)
+		if err != nil {
+			return 0, err
+		}
+		dst, err := span(m, args, 7, 8, n)
+		if err != nil {
+			return 0, err
+		}
+		used := int(usedArr[0])
+		done := f(xk, ctr, enc, &used, dst, unaliased(dst, src))
+		usedArr[0] = uint32(used)
+		return int64(done), nil
+	}, true
+}
+
+// adaptGHASH: GHASH.processBlocks(data, inOfs, blocks, state, subkeyHtbl).
+func adaptGHASH(m *Method, fn any) (stubCall, bool) {
+	f, ok := fn.(gcm.GHASHFunc)
+	if !ok {
+		return nil, false
+	}
+	return func(args []Arg) (int64, error) {
+		blocks := int(args[2].Scalar)
+		if blocks < 0 {
+			return 0, argError(m, exAIOOBE, blocks, "negative block count %d", blocks)
+		}
+		data, err := span(m, args, 0, 1, 16*blocks)
+		if err != nil {
+			return 0, err
+		}
+		st := args[3].Uint64s()
+		if len(st) < 2 {
+			return 0, argError(m, exAIOOBE, 2, "state has %d longs, want 2", len(st))
+		}
+		htbl, err := subkeyTable(m, args[4])
+		if err != nil {
+			return 0, err
+		}
+		f((*[2]uint64)(st[:2]), htbl, data, blocks)
+		return 0, nil
+	}, true
+}
+
+// adaptGCM: GaloisCounterMode.implGCMCrypt0(in, inOfs, inLen, ct, ctOfs,
+// out, outOfs, gctr{K, counter, encryptedCounter, used}, ghash{state, subkeyHtbl}).
+func adaptGCM(m *Method, fn any) (stubCall, bool) {
+	f, ok := fn.(gcm.GCMFunc)
+	if !ok {
+		return nil, false
+	}
+	return func(args []Arg) (int64, error) {
+		n := int(args[2].Scalar)
+		src, err := span(m, args, 0, 1, n)
+		if err != nil {
+			return 0, err
+		}
+		ct, err := span(m, args, 3, 4, n)
+		if err != nil {
+			return 0, err
+		}
+		dst, err := span(m, args, 5, 6, n)
+		if err != nil {
+			return 0, err
+		}
+		xk, err := key(m, args[7])
+		if err != nil {
+			return 0, err
+		}
+		ctr, err := block16(m, args[8], "counter")
+		if err != nil {
+			return 0, err
+		}
+		st := args[11].Uint64s()
+		if len(st) < 2 {
+			return 0, argError(m, exAIOOBE, 2, "state has %d longs, want 2", len(st))
+		}
+		htbl, err := subkeyTable(m, args[12])
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			return 0, nil
+		}
+		// The stub needs ct to be exactly dst (encrypting) or src
+		// (decrypting), as the JDK passes it; anything else is the Java path's job.
+		if unsafe.SliceData(ct) != unsafe.SliceData(dst) && unsafe.SliceData(ct) != unsafe.SliceData(src) {
+			return 0, nil
+		}
+		if partialOverlap(dst, src) {
+			return 0, nil // partial overlap: leave it all to the Java code
+		}
+		return int64(f(xk, ctr, (*[2]uint64)(st[:2]), htbl, dst, src, ct)), nil
+	}, true
+}
+
+// htblCache holds full-size subkey tables for callers whose subkeyHtbl is
+// shorter than gcm.HtblLen (the stubs keep powers of H there), keyed by H.
+var htblCache sync.Map // [2]uint64 -> []uint64
+
+const maxHtblCache = 256
+
+var htblCount atomic.Int64
+
+// subkeyTable returns the GHASH subkey table for the stubs: the caller's
+// own array when it is long enough (the stub fills its powers of H in
+// place, as HotSpot's AVX stubs fill subkeyHtbl), else a VM-private table
+// for that H with the powers filled before it is shared.
+func subkeyTable(m *Method, a Arg) ([]uint64, error) {
+	h := a.Uint64s()
+	if len(h) < 2 {
+		return nil, argError(m, exAIOOBE, 2, "subkeyHtbl has %d longs, want at least 2", len(h))
+	}
+	if len(h) >= gcm.HtblLen {
+		return h, nil
+	}
+	k := [2]uint64{h[0], h[1]}
+	if t, ok := htblCache.Load(k); ok {
+		return t.([]uint64), nil
+	}
+	t := make([]uint64, gcm.HtblLen)
+	t[0], t[1] = k[0], k[1]
+	primeHtbl(t)
+	if htblCount.Add(1) > maxHtblCache {
+		return t, nil // too many keys: a fresh table per call
+	}
+	v, _ := htblCache.LoadOrStore(k, t)
+	return v.([]uint64), nil
+}
+
+// primeHtbl fills the stub-private powers of H by running one runnable asm
+// GHASH variant over a zero block (the asm wrappers precompute on first
+// use); the generic twins need only htbl[0:2].
+func primeHtbl(t []uint64) {
+	host := cpu.Host()
+	for _, v := range gcm.GHASHVariants {
+		if v.Name == "generic" || v.Fn == nil || !host.HasAll(v.Needs) {
+			continue
+		}
+		var st [2]uint64
+		v.Fn(&st, t, make([]byte, 16), 1)
+		return
+	}
+}
+
+// checkTableAgainstBytecode reports rows whose method the profile's table
+// lacks, or table methods marked as intrinsics that no row matches.
+func checkTableAgainstBytecode(tab *bytecode.Table, j flags.JDK) error {
+	var problems []string
+	for i := range intrinsics {
+		r := &intrinsics[i]
+		found := false
+		for _, m := range tab.Methods() {
+			if r.Matches(m, j) {
+				found = true
+				if m.Intrinsic != r.HotSpotName {
+					problems = append(problems, fmt.Sprintf("%s matches %s, which the bytecode table marks %q", r.HotSpotName, m, m.Intrinsic))
+				}
+			}
+		}
+		if r.InJDK(j) && !found {
+			problems = append(problems, fmt.Sprintf("JDK %s: %s replaces %s.%s%s, not in the method table", j, r.HotSpotName, r.Class, r.MethodName(j), r.Descriptor))
+		}
+	}
+	for _, m := range tab.Methods() {
+		if m.Intrinsic != "" && intrinsicFor(m, j) == NoIntrinsic {
+			problems = append(problems, fmt.Sprintf("JDK %s: %s is marked %s but no intrinsic row matches it", j, m, m.Intrinsic))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("runtime: intrinsic table and method table disagree: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package runtime
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/policy"
+)
+
+// printer writes HotSpot's diagnostic output: -XX:+PrintCompilation,
+// PrintIntrinsics/PrintInlining, PrintTieredEvents to the VM's output (the
+// tty) and -XX:+LogCompilation XML to LogFile. Lines are written whole
+// under one mutex, as HotSpot's ttyLocker keeps them from interleaving.
+type printer struct {
+	mu     sync.Mutex
+	w      io.Writer
+	jdk    policy.JDK
+	tiered bool
+
+	compilation, intrinsics, tieredEvents bool
+
+	xml     *bufio.Writer
+	xmlFile *os.File
+}
+
+func boolFlag(s *flags.Set, name string) bool { return s.Has(name) && s.Bool(name) }
+
+// newPrinter opens the outputs the flags ask for. LogCompilation writes to
+// LogFile, or hotspot_pid<pid>.log in the working directory as HotSpot does.
+func newPrinter(w io.Writer, s *flags.Set, jdk flags.JDK, clock Clock) (*printer, error) {
+	p := &printer{
+		w: w, jdk: vmPolicyJDK(jdk), tiered: boolFlag(s, "TieredCompilation"),
+		compilation:  boolFlag(s, "PrintCompilation"),
+		intrinsics:   boolFlag(s, "PrintIntrinsics") || boolFlag(s, "PrintInlining"),
+		tieredEvents: boolFlag(s, "PrintTieredEvents"),
+	}
+	if boolFlag(s, "LogCompilation") {
+		name := ""
+		if s.Has("LogFile") {
+			name = s.String("LogFile")
+		}
+		if name == "" {
+			name = fmt.Sprintf("hotspot_pid%d.log", os.Getpid())
+		}
+		f, err := os.Create(name)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: -XX:LogFile=%s: %w", name, err)
+		}
+		p.xmlFile, p.xml = f, bufio.NewWriter(f)
+		// time_ms is the epoch of VM start, the log's only wall-clock
+		// field; every stamp after it comes from the VM's clock.
+		fmt.Fprintf(p.xml, "<?xml version='1.0' encoding='UTF-8'?>\n<hotspot_log version='160 1' process='%d' time_ms='%d'>\n",
+			os.Getpid(), time.Now().Add(-clock.Now()).UnixMilli())
+		fmt.Fprintf(p.xml, "<vm_version>\n<name>\njitsim (JDK %s profile)\n</name>\n</vm_version>\n<compilation_log thread='0'>\n", jdk)
+	}
+	return p, nil
+}
+
+// line writes one line to the tty.
+func (p *printer) line(s string) {
+	p.mu.Lock()
+	io.WriteString(p.w, s+"\n") //nolint:errcheck // tty output, as HotSpot ignores write errors
+	p.mu.Unlock()
+}
+
+func (p *printer) xmlf(format string, a ...any) {
+	if p.xml == nil {
+		return
+	}
+	p.mu.Lock()
+	fmt.Fprintf(p.xml, format, a...)
+	p.mu.Unlock()
+}
+
+func stamp(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+// xmlMethod is LogCompilation's method attribute: "pkg/Class name (sig)ret".
+func xmlMethod(m *Method) string {
+	return strings.ReplaceAll(m.Class, ".", "/") + " " + m.Name + " " + m.Descriptor
+}
+
+// queued logs <task_queued> when the policy creates a task.
+func (p *printer) queued(st *methodState, t *policy.Task, now time.Duration) {
+	if p.xml == nil {
+		return
+	}
+	var extra string
+	if t.IsOSR() {
+		extra += fmt.Sprintf(" compile_kind='osr' osr_bci='%d'", t.BCI)
+	}
+	if t.Level != policy.LevelFullOptimization {
+		extra += fmt.Sprintf(" level='%d'", t.Level)
+	}
+	if t.Blocking {
+		extra += " blocking='1'"
+	}
+	i, b := t.Method.Counts()
+	p.xmlf("<task_queued compile_id='%d' method='%s' bytes='%d' count='%d' backedge_count='%d' iicount='%d'%s stamp='%s' comment='tiered' hot_count='%d'/>\n",
+		t.ID, xmlMethod(st.m), st.m.Size, i, b, i, extra, stamp(now), t.HotCount)
+}
+
+// task prints the PrintCompilation line of a task a compiler thread starts.
+func (p *printer) task(pol *policy.Policy, t *policy.Task, now time.Duration) {
+	if p.compilation {
+		p.line(pol.TaskLine(t, now))
+	}
+}
+
+// notEntrant prints "made not entrant" for retired code.
+func (p *printer) notEntrant(pol *policy.Policy, ne policy.NotEntrant, now time.Duration) {
+	if p.compilation {
+		p.line(pol.NotEntrantLine(ne, now))
+	}
+	c := ne.Code
+	compiler := "c1"
+	if c.Level.IsC2() {
+		compiler = "c2"
+	}
+	var osr string
+	if c.IsOSR() {
+		osr = " compile_kind='osr'"
+	}
+	p.xmlf("<make_not_entrant thread='0' compile_id='%d'%s compiler='%s' level='%d' reason='%s' stamp='%s'/>\n",
+		c.ID, osr, compiler, c.Level, ne.Reason, stamp(now))
+}
+
+// skipped prints a failed compile (CompileBroker: "COMPILE SKIPPED: reason").
+func (p *printer) skipped(pol *policy.Policy, t *policy.Task, err error, now time.Duration) {
+	if p.compilation {
+		info := t.Method.Info()
+		p.line(policy.FormatCompilation(p.jdk, policy.CompileLine{
+			Time: now, ID: t.ID, OSRBCI: t.BCI, Blocking: t.Blocking, Level: t.Level, Tiered: p.tiered,
+			Name: t.Method.PrintName(), CodeSize: info.CodeSize, Message: "COMPILE SKIPPED: " + err.Error(),
+		}))
+	}
+	p.xmlf("<failure reason='%s' compile_id='%d' stamp='%s'/>\n", strings.ReplaceAll(err.Error(), "'", "&apos;"), t.ID, stamp(now))
+}
+
+// installed logs the <task> and <nmethod> elements of a finished compile.
+func (p *printer) installed(st *methodState, t *policy.Task, start, now time.Duration) {
+	if p.xml == nil {
+		return
+	}
+	var osr, lvl string
+	if t.IsOSR() {
+		osr = fmt.Sprintf(" compile_kind='osr' osr_bci='%d'", t.BCI)
+	}
+	if t.Level != policy.LevelFullOptimization {
+		lvl = fmt.Sprintf(" level='%d'", t.Level)
+	}
+	compiler := "c1"
+	if t.Level.IsC2() {
+		compiler = "c2"
+	}
+	i, b := t.Method.Counts()
+	p.xmlf("<task compile_id='%d'%s method='%s' bytes='%d' count='%d' backedge_count='%d' iicount='%d'%s stamp='%s'>\n"+
+		"<task_done success='1' count='%d' backedge_count='%d' stamp='%s'/>\n</task>\n"+
+		"<nmethod compile_id='%d'%s compiler='%s' level='%d' method='%s' bytes='%d' count='%d' iicount='%d' stamp='%s'/>\n",
+		t.ID, osr, xmlMethod(st.m), st.m.Size, i, b, i, lvl, stamp(start), i, b, stamp(now),
+		t.ID, osr, compiler, t.Level, xmlMethod(st.m), st.m.Size, i, i, stamp(now))
+}
+
+// intrinsicSite prints the PrintIntrinsics/PrintInlining lines C2 prints
+// when it binds a call site to a stub (LibraryIntrinsic::generate /
+// generate_predicate in library_call.cpp), at inline depth 1:
+//
+//	<28 + 2·depth spaces>@ <bci>   <Class::method> (<N> bytes)   (intrinsic[, predicate])
+//
+// jitsim's modules have no bytecode indices; the call site's index among
+// the caller's imports stands in for the bci.
+func (p *printer) intrinsicSite(bci int, callee *Method, predicated bool, id Intrinsic, now time.Duration) {
+	if p.intrinsics {
+		indent := 26
+		if p.tiered {
+			indent += 2
+		}
+		indent += 2 // inline depth 1: a call made by the compiled method itself
+		head := strings.Repeat(" ", indent) + fmt.Sprintf("@ %d   %s::%s (%d bytes)   ", bci, callee.Class, callee.Name, callee.Size)
+		if predicated {
+			p.line(head + "(intrinsic, predicate)")
+		}
+		p.line(head + "(intrinsic)")
+	}
+	p.xmlf("<intrinsic id='%s' nodes='0' stamp='%s'/>\n", id, stamp(now))
+}
+
+// close ends the XML log.
+func (p *printer) close() error {
+	if p.xml == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.xml, "</compilation_log>\n</hotspot_log>\n")
+	err := p.xml.Flush()
+	if cerr := p.xmlFile.Close(); err == nil {
+		err = cerr
+	}
+	p.xml = nil
+	return err
+}
+
+// printIntrinsicSite is called by Bind for a stub-bound site.
+func (vm *VM) printIntrinsicSite(site Site, st *methodState, d *Decision) {
+	bci := -1
+	if site.Caller != nil {
+		for i, k := range site.Caller.Imports {
+			if k == st.m.Key {
+				bci = i
+				break
+			}
+		}
+	}
+	vm.out.intrinsicSite(bci, st.m, st.intr.Row().Predicated, d.Intrinsic, vm.clock.Now())
+	vm.events().boundStub(site, st, d)
+}

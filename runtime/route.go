@@ -1,0 +1,336 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/stubs"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
+)
+
+// Decision is why a call from code at Level to a method goes where it goes:
+// the selected stub variant, or the callee's own (Java) code and the
+// reason. It is a pure function of the intrinsic table, the flags, the CPU
+// model, the JDK profile and the caller's level (see Explain).
+type Decision struct {
+	// Method is the callee ("Class::name"); Intrinsic its intrinsic ID, or
+	// NoIntrinsic.
+	Method    string
+	Intrinsic Intrinsic
+	// Level is the caller's level.
+	Level Level
+	// Stub is true when the call runs a native stub.
+	Stub bool
+	// Variant is the variant HotSpot would have generated (stubs.Select);
+	// Impl is the one that really runs: Variant, or its generic twin when
+	// the host lacks features the model has.
+	Variant, Impl stubs.Variant
+	// Reason says why, in words; Flag names the flag that decided, if one did.
+	Reason string
+	Flag   string
+
+	call stubCall
+}
+
+// String renders the decision on one line, e.g.
+// "AESCrypt::implEncryptBlock from level 4: stub aescrypt_encryptBlock/aesni (intrinsic _aescrypt_encryptBlock)".
+func (d Decision) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s from level %d: ", d.Method, d.Level)
+	if d.Stub {
+		fmt.Fprintf(&sb, "stub %s/%s", d.Variant.Stub, d.Variant.Name)
+		if d.Impl.Name != d.Variant.Name {
+			fmt.Fprintf(&sb, " (runs %s)", d.Impl.Name)
+		}
+	} else {
+		sb.WriteString("java")
+	}
+	fmt.Fprintf(&sb, " (%s)", d.Reason)
+	return sb.String()
+}
+
+// Reasons a Decision gives.
+const (
+	ReasonIntrinsic      = "intrinsic"
+	ReasonNotIntrinsic   = "not an intrinsic candidate"
+	ReasonNotInJDK       = "the JDK profile has no such intrinsic"
+	ReasonCallerLevel    = "callers at this level do not use intrinsics (C2 only)"
+	ReasonInlineNatives  = "-XX:-InlineNatives"
+	ReasonFlagOff        = "gate flag off"
+	ReasonDisabled       = "disabled by DisableIntrinsic"
+	ReasonControlled     = "disabled by ControlIntrinsic"
+	ReasonNoStub         = "no stub generated for this JDK, CPU and flags"
+	ReasonPredicateFails = "predicate failed"
+)
+
+// routeEnv is everything a decision depends on.
+type routeEnv struct {
+	jdk   flags.JDK
+	set   *flags.Set
+	model cpu.Model
+}
+
+func (e *routeEnv) flagOn(name string) bool { return e.set.Has(name) && e.set.Bool(name) }
+
+// stubConfig is the stubs.Config of the flags.
+func (e *routeEnv) stubConfig() stubs.Config {
+	c := stubs.Config{
+		JDK: e.jdk.String(), Arch: e.model.Arch,
+		UseAES: e.flagOn("UseAES"), UseAESIntrinsics: e.flagOn("UseAESIntrinsics"),
+		UseAESCTRIntrinsics: e.flagOn("UseAESCTRIntrinsics"), UseGHASHIntrinsics: e.flagOn("UseGHASHIntrinsics"),
+		UseAVX: 99, UseSSE: 99,
+	}
+	if e.set.Has("UseAVX") {
+		c.UseAVX = int(e.set.Int("UseAVX"))
+	}
+	if e.set.Has("UseSSE") {
+		c.UseSSE = int(e.set.Int("UseSSE"))
+	}
+	return c
+}
+
+// listed reports whether id appears in a DisableIntrinsic-style list
+// (entries separated by commas or newlines).
+func listed(list, id string) bool {
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
+		if f == id {
+			return true
+		}
+	}
+	return false
+}
+
+// controlDisabled reports whether ControlIntrinsic's last entry for id is
+// "-id" (ControlIntrinsicIter in compilerOracle/vmIntrinsics.cpp).
+func controlDisabled(list, id string) bool {
+	off := false
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
+		switch {
+		case f == "-"+id:
+			off = true
+		case f == "+"+id:
+			off = false
+		}
+	}
+	return off
+}
+
+// decide is THE routing decision for a call to an intrinsic candidate
+// from code at level: the order follows HotSpot — the profile's intrinsic
+// list, the caller's compiler (C2 only, C1's is_intrinsic_supported has no
+// crypto), vmIntrinsics::disabled_by_jvm_flags (InlineNatives, the gate
+// flags, DisableIntrinsic, ControlIntrinsic), then stub presence
+// (StubRoutines entry generated for this JDK, CPU and flags).
+func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
+	r := id.Row()
+	d := Decision{Intrinsic: id, Level: level, Method: r.Class[strings.LastIndexByte(r.Class, '.')+1:] + "::" + r.MethodName(env.jdk)}
+	if m != nil {
+		d.Method = m.String()
+	}
+	levels := r.Levels
+	if env.flagOn(HaleyFlag) {
+		levels = r.HaleyLevels
+	}
+	switch {
+	case !r.InJDK(env.jdk):
+		d.Reason = ReasonNotInJDK
+		return d
+	case !levels.Has(level):
+		d.Reason, d.Flag = ReasonCallerLevel, HaleyFlag
+		return d
+	case env.set.Has("InlineNatives") && !env.set.Bool("InlineNatives"):
+		d.Reason, d.Flag = ReasonInlineNatives, "InlineNatives"
+		return d
+	}
+	for _, g := range r.Gate {
+		if !env.flagOn(g) {
+			d.Reason, d.Flag = ReasonFlagOff+" -XX:-"+g, g
+			return d
+		}
+	}
+	if env.set.Has("DisableIntrinsic") && listed(env.set.String("DisableIntrinsic"), r.HotSpotName) {
+		d.Reason, d.Flag = ReasonDisabled, "DisableIntrinsic"
+		return d
+	}
+	if env.set.Has("ControlIntrinsic") && controlDisabled(env.set.String("ControlIntrinsic"), r.HotSpotName) {
+		d.Reason, d.Flag = ReasonControlled, "ControlIntrinsic"
+		return d
+	}
+	v, ok := selectStub(r.Stub, env.stubConfig(), env.model.Features)
+	if !ok {
+		d.Reason = ReasonNoStub
+		return d
+	}
+	d.Variant = v
+	d.Impl = runnableVariant(v, env.model.Runnable())
+	if !env.model.Runnable().HasAll(d.Impl.Needs) || d.Impl.Fn == nil {
+		// crypto's checkGenericIsExpected: never hand out code the CPU cannot run.
+		panic(fmt.Sprintf("BUG: route chose %s/%s needing %v on a CPU that runs %v", d.Impl.Stub, d.Impl.Name, d.Impl.Needs, env.model.Runnable()))
+	}
+	if m != nil {
+		call, ok := r.Adapt(m, d.Impl.Fn)
+		if !ok {
+			panic(fmt.Sprintf("BUG: %s: stub %s/%s has Fn %T, which the row's adapter does not take", r.HotSpotName, d.Impl.Stub, d.Impl.Name, d.Impl.Fn))
+		}
+		d.call = call
+	}
+	d.Stub, d.Reason = true, ReasonIntrinsic
+	return d
+}
+
+// selectStub is stubs.Select, plus a stand-in for the GHASH and GCM stubs
+// while stubs has no selection rules for them (stubs/variants_gcm.go is
+// another task's file): it follows hotspot.md §2.4's generator choice over
+// the variants stubs/gcm exports.
+func selectStub(stub string, cfg stubs.Config, features cpu.Set) (stubs.Variant, bool) {
+	if v, ok := stubs.Select(stub, cfg, features); ok {
+		return v, true
+	}
+	if slices.ContainsFunc(stubs.Rules(), func(r stubs.Rule) bool { return r.Stub == stub }) {
+		return stubs.Variant{}, false // stubs knows the stub and says none
+	}
+	return gcmFallbackSelect(stub, cfg, stubs.Clamp(cfg, features))
+}
+
+// gcmFallbackRules are the x86_64/aarch64 generator choices for the GHASH
+// and GCM entries (StubGenerator::generate_ghash_stubs, generate_aes_stubs,
+// aarch64 generate_compiler_stubs), most specific first.
+var gcmFallbackRules = []struct {
+	stub, name string
+	arch       cpu.Arch
+	since      flags.JDK
+	needs      cpu.Set
+	flagsOn    func(stubs.Config) bool
+}{
+	{"ghash_processBlocks", "avx-8block", cpu.AMD64, flags.JDK17, cpu.Of(cpu.AVX, cpu.PCLMULQDQ), func(c stubs.Config) bool { return c.UseGHASHIntrinsics }},
+	{"ghash_processBlocks", "pclmul-1block", cpu.AMD64, flags.JDK8u, cpu.Of(cpu.PCLMULQDQ), func(c stubs.Config) bool { return c.UseGHASHIntrinsics }},
+	{"galoisCounterMode_AESCrypt", "vaes-avx512-zmm", cpu.AMD64, flags.JDK21, cpu.Of(cpu.AVX512F, cpu.AVX512BW, cpu.AVX512VL, cpu.AVX512DQ, cpu.VAES, cpu.VPCLMULQDQ),
+		func(c stubs.Config) bool { return c.UseAESIntrinsics }},
+	{"galoisCounterMode_AESCrypt", "avx2-interleaved8", cpu.AMD64, flags.JDK25, cpu.Of(cpu.AVX2, cpu.AES, cpu.PCLMULQDQ),
+		func(c stubs.Config) bool { return c.UseAESIntrinsics }},
+}
+
+func gcmFallbackSelect(stub string, cfg stubs.Config, features cpu.Set) (stubs.Variant, bool) {
+	j, err := flags.ParseJDK(cfg.JDK)
+	if err != nil {
+		return stubs.Variant{}, false
+	}
+	for _, r := range gcmFallbackRules {
+		if r.stub != stub || r.arch != cfg.Arch || j < r.since || !features.HasAll(r.needs) || !r.flagsOn(cfg) {
+			continue
+		}
+		v := stubs.Variant{Stub: stub, Name: r.name, Condition: "jitsim runtime stand-in rule (stubs has no rule for " + stub + ")"}
+		for _, g := range gcm.GHASHVariants {
+			if g.Stub == stub && g.Name == r.name {
+				v.Generator, v.Needs, v.Fn = g.Generator, g.Needs, g.Fn
+			}
+		}
+		for _, g := range gcm.GCMVariants {
+			if g.Stub == stub && g.Name == r.name {
+				v.Generator, v.Needs, v.Fn = g.Generator, g.Needs, g.Fn
+			}
+		}
+		return v, true
+	}
+	return stubs.Variant{}, false
+}
+
+// runnableVariant is stubs.Runnable with the gcm generic twins added while
+// stubs does not register them.
+func runnableVariant(v stubs.Variant, runnable cpu.Set) stubs.Variant {
+	if v.Fn != nil && runnable.HasAll(v.Needs) {
+		return v
+	}
+	if _, ok := stubs.Generic(v.Stub); ok {
+		return stubs.Runnable(v, runnable)
+	}
+	for _, g := range gcm.GHASHVariants {
+		if g.Stub == v.Stub && g.Name == "generic" {
+			return stubs.Variant{Stub: g.Stub, Name: g.Name, Generator: g.Generator, Fn: g.Fn, Condition: "generic twin"}
+		}
+	}
+	for _, g := range gcm.GCMVariants {
+		if g.Stub == v.Stub && g.Name == "generic" {
+			return stubs.Variant{Stub: g.Stub, Name: g.Name, Generator: g.Generator, Fn: g.Fn, Condition: "generic twin"}
+		}
+	}
+	panic("BUG: no generic twin for stub " + v.Stub)
+}
+
+// Explain returns the decision for a call to name from code at level.
+// name is an intrinsic ("_ghash_processBlocks", "GHASHProcessBlocks"), a
+// method key ("GHASH.processBlocks") or "Class::name" with or without the
+// package. It is a pure function of the table, flags, CPU model and JDK.
+func (vm *VM) Explain(name string, level Level) (Decision, error) {
+	if level < LevelNone || level > LevelFullOptimization {
+		return Decision{}, fmt.Errorf("runtime: level %d is not a compilation level (0..4)", level)
+	}
+	if id, ok := LookupIntrinsic(name); ok {
+		var m *Method
+		for _, st := range vm.methods {
+			if st.intr == id {
+				m = st.m
+			}
+		}
+		return decide(&vm.env, id, m, level), nil
+	}
+	st, err := vm.lookup(name)
+	if err != nil {
+		return Decision{}, err
+	}
+	if st.intr == NoIntrinsic {
+		return Decision{Method: st.m.String(), Intrinsic: NoIntrinsic, Level: level, Reason: ReasonNotIntrinsic}, nil
+	}
+	return decide(&vm.env, st.intr, st.m, level), nil
+}
+
+// Route implements Router: THE dispatch point for a call from code at
+// site.Level to site.Callee. A stub call runs on the argument views with
+// no copy; otherwise the callee is counted, the policy notified at its
+// notification points, and its current code runs.
+func (vm *VM) Route(ctx context.Context, site Site, args []Arg) (int64, error) {
+	st := vm.byMethod[site.Callee]
+	if st == nil {
+		return 0, fmt.Errorf("runtime: %s calls %v, which is not in the JDK %s method table", site.Caller, site.Callee, vm.jdk)
+	}
+	if site.Level >= LevelNone && site.Level <= LevelFullOptimization {
+		if d := st.route[site.Level]; d != nil && d.Stub && (st.pred == nil || st.pred(args)) {
+			return d.call(args)
+		}
+	}
+	return vm.invoke(ctx, st, args)
+}
+
+// Bind implements Binder: C2 binds each call site of the code it links
+// once. An intrinsic site is bound to the stub (behind its predicate, as
+// C2's predicated intrinsics fall back to the Java call); any other site
+// to an indirection that always runs the callee's current code. Binding
+// prints the -XX:+PrintIntrinsics / PrintInlining lines C2 prints.
+func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
+	st := vm.byMethod[site.Callee]
+	if st == nil {
+		return nil, fmt.Errorf("runtime: %s calls %v, which is not in the JDK %s method table", site.Caller, site.Callee, vm.jdk)
+	}
+	var d *Decision
+	if site.Level >= LevelNone && site.Level <= LevelFullOptimization {
+		d = st.route[site.Level]
+	}
+	if d == nil || !d.Stub {
+		return func(ctx context.Context, args []Arg) (int64, error) { return vm.invoke(ctx, st, args) }, nil
+	}
+	vm.printIntrinsicSite(site, st, d)
+	call := d.call
+	if pred := st.pred; pred != nil {
+		return func(ctx context.Context, args []Arg) (int64, error) {
+			if pred(args) {
+				return call(args)
+			}
+			return vm.invoke(ctx, st, args)
+		}, nil
+	}
+	return func(_ context.Context, args []Arg) (int64, error) { return call(args) }, nil
+}

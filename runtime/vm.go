@@ -1,0 +1,486 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/policy"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/tiers/bytecode"
+	"go.uber.org/zap"
+)
+
+// VM is one running jitsim virtual machine: the JDK profile's methods
+// with their counters and code, HotSpot's tier policy, the compile queues
+// and compiler threads, and the one dispatch point (Route/Bind). It is
+// safe for concurrent use by any number of application threads.
+type VM struct {
+	cfg   Config
+	jdk   flags.JDK
+	set   *flags.Set
+	env   routeEnv
+	table *MethodTable
+	pol   *policy.Policy
+	pcfg  policy.Config
+	clock Clock
+	log   *zap.Logger
+	out   *printer
+
+	tierFor [LevelFullOptimization + 1]Tier
+
+	methods  []*methodState
+	byMethod map[*Method]*methodState
+	byPolicy map[*policy.Method]*methodState
+	byName   map[string]*methodState
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	pools  [2]*compilerPool
+
+	waitMu  sync.Mutex
+	waiters map[*policy.Task]chan struct{}
+
+	warnings []string
+
+	threads   atomic.Int64
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// methodState is the VM's per-method state: the policy's counters and
+// levels (policy.Method), the current entry code, OSR codes, and the
+// routing decisions for calls to it per caller level.
+type methodState struct {
+	m    *Method
+	pm   *policy.Method
+	intr Intrinsic
+	pred func([]Arg) bool
+	// route[level] is the cached decision for calls from code at level
+	// (nil: not an intrinsic candidate).
+	route [LevelFullOptimization + 1]*Decision
+
+	entry    atomic.Pointer[codeInfo] // current normal-entry code; nil until first call
+	interpMu sync.Mutex
+
+	mu  sync.Mutex
+	osr map[*policy.Code]*codeInfo
+	all []*codeInfo // every code ever made, closed by VM.Close
+}
+
+// codeInfo is one code version of a method with the policy's handle.
+type codeInfo struct {
+	code   Code
+	level  Level
+	pc     *policy.Code // nil for the interpreter
+	counts bool         // levels 0, 2, 3 count (NotifyMask != -1)
+	fed    atomic.Uint64
+}
+
+// Thread is an application thread's handle. The VM does not need thread
+// identity for correctness (every call is independent); it names the
+// caller in events.
+type Thread struct {
+	ID   int64
+	Name string
+}
+
+// ErrClosed is returned by calls into a closed VM.
+var ErrClosed = errors.New("runtime: VM is closed")
+
+// New starts a VM: it checks the configuration (every problem at once),
+// builds the method table of the JDK profile with the intrinsic decisions
+// per caller level, the policy and the compiler threads.
+func New(cfg Config) (*VM, error) {
+	var errs []error
+	jdk := cfg.JDK()
+	model := cfg.model
+	if !cfg.modelSet {
+		m, err := cpu.Lookup("host")
+		if err != nil {
+			errs = append(errs, fmt.Errorf("runtime: host CPU model: %w", err))
+		}
+		model = m
+	}
+	set := cfg.set
+	if set == nil {
+		arch, err := flags.ParseArch(model.Arch.String())
+		if err != nil {
+			errs = append(errs, fmt.Errorf("runtime: CPU model %s: %w", model.Name, err))
+		}
+		set = flags.NewSet(jdk, arch)
+	} else if set.JDK() != jdk {
+		errs = append(errs, fmt.Errorf("runtime: flag set is for JDK %s, the VM for JDK %s", set.JDK(), jdk))
+	}
+	vm := &VM{cfg: cfg, jdk: jdk, set: set, log: cfg.logger, waiters: map[*policy.Task]chan struct{}{}}
+	vm.env = routeEnv{jdk: jdk, set: set, model: model}
+	for _, t := range cfg.tiers {
+		if t == nil {
+			errs = append(errs, errors.New("runtime: nil tier"))
+			continue
+		}
+		for _, l := range t.Levels() {
+			if l < LevelNone || l > LevelFullOptimization {
+				errs = append(errs, fmt.Errorf("runtime: tier %s claims level %d", t.Name(), l))
+				continue
+			}
+			if prev := vm.tierFor[l]; prev != nil {
+				errs = append(errs, fmt.Errorf("runtime: tiers %s and %s both claim level %d", prev.Name(), t.Name(), l))
+				continue
+			}
+			vm.tierFor[l] = t
+		}
+	}
+	if vm.tierFor[LevelNone] == nil {
+		errs = append(errs, errors.New("runtime: no tier for level 0 (the interpreter): configure tiers with WithTiers"))
+	}
+	table, err := bytecode.ForProfile(jdk.String())
+	if err != nil {
+		errs = append(errs, err)
+	} else if err := checkTableAgainstBytecode(table, jdk); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if !cfg.settled {
+		// The VM works on its own copy: ergonomics settles the CPU- and
+		// policy-derived values (vm_version, CompilationPolicy::initialize).
+		set = set.Clone()
+		w, err := Ergonomics(set, model, cfg.activeProcessors(set))
+		if err != nil {
+			return nil, err
+		}
+		vm.warnings = w
+		vm.set, vm.env.set = set, set
+	}
+	pcfg, err := PolicyConfig(set)
+	if err != nil {
+		return nil, err
+	}
+	c1, c2, err := policy.CompilerCounts(cfg.activeProcessors(set), pcfg)
+	if err != nil {
+		return nil, err
+	}
+	pol, err := policy.New(pcfg, c1, c2)
+	if err != nil {
+		return nil, err
+	}
+	vm.table, vm.pol, vm.pcfg = table, pol, pcfg
+	vm.clock = cfg.clock
+	if vm.clock == nil {
+		vm.clock = WallClock()
+	}
+	if vm.out, err = newPrinter(cfg.out, set, jdk, vm.clock); err != nil {
+		return nil, err
+	}
+	if vm.out.tieredEvents {
+		pj := vmPolicyJDK(jdk)
+		pol.SetTrace(func(e policy.TieredEvent) { vm.out.line(policy.FormatTieredEvent(pj, e)) })
+	}
+	vm.buildMethods()
+	vm.ctx, vm.cancel = context.WithCancel(context.Background())
+	vm.startCompilers(c1, c2)
+	vm.log.Info("vm started", zap.String("jdk", jdk.String()), zap.String("cpu", model.Name),
+		zap.Int("c1_threads", c1), zap.Int("c2_threads", c2))
+	return vm, nil
+}
+
+// buildMethods creates the per-method state and the cached routing
+// decisions (per callee and caller level: the decision does not depend on
+// the caller method, so this is the per-site cache with every site of one
+// callee sharing it).
+func (vm *VM) buildMethods() {
+	ms := vm.table.Methods()
+	vm.byMethod = make(map[*Method]*methodState, len(ms))
+	vm.byPolicy = make(map[*policy.Method]*methodState, len(ms))
+	vm.byName = make(map[string]*methodState, 3*len(ms))
+	rlog := vm.log.Named("route")
+	for _, m := range ms {
+		st := &methodState{
+			m: m,
+			pm: policy.NewMethod(policy.MethodInfo{
+				Holder: m.Class, Name: m.Name, Signature: m.Descriptor, CodeSize: m.Size, HasLoops: m.OSR,
+			}),
+			intr: intrinsicFor(m, vm.jdk),
+			osr:  map[*policy.Code]*codeInfo{},
+		}
+		if st.intr != NoIntrinsic {
+			st.pred = st.intr.Row().Predicate
+			for l := LevelNone; l <= LevelFullOptimization; l++ {
+				d := decide(&vm.env, st.intr, m, l)
+				st.route[l] = &d
+				if ce := rlog.Check(zap.DebugLevel, "route"); ce != nil {
+					ce.Write(zap.String("method", m.String()), zap.Int("level", int(l)), zap.String("intrinsic", st.intr.String()),
+						zap.String("impl", implName(d)), zap.String("flag", d.Flag), zap.String("reason", d.Reason))
+				}
+				if d.Stub && d.Impl.Name != d.Variant.Name && l == LevelFullOptimization {
+					rlog.Warn("stub variant not runnable on this host, running its generic twin",
+						zap.String("intrinsic", st.intr.String()), zap.String("impl", d.Impl.Name), zap.String("method", d.Variant.Name))
+				}
+			}
+		}
+		vm.methods = append(vm.methods, st)
+		vm.byMethod[m] = st
+		vm.byPolicy[st.pm] = st
+		vm.byName[m.Key] = st
+		vm.byName[m.String()] = st
+		vm.byName[m.Class+"::"+m.Name] = st
+	}
+}
+
+func implName(d Decision) string {
+	if !d.Stub {
+		return "java"
+	}
+	return d.Impl.Stub + "/" + d.Impl.Name
+}
+
+// lookup finds a method by key ("GHASH.processBlocks") or "Class::name".
+func (vm *VM) lookup(name string) (*methodState, error) {
+	if st, ok := vm.byName[name]; ok {
+		return st, nil
+	}
+	return nil, fmt.Errorf("runtime: JDK %s has no method %q (use Class.method or Class::method)", vm.jdk, name)
+}
+
+// Method returns the method named name (key "GHASH.processBlocks" or
+// "GHASH::processBlocks").
+func (vm *VM) Method(name string) (*Method, error) {
+	st, err := vm.lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return st.m, nil
+}
+
+// Flags returns the VM's settled flag values (after ergonomics).
+func (vm *VM) Flags() *flags.Set { return vm.set }
+
+// Warnings returns the ergonomics warnings New produced, without HotSpot's
+// "OpenJDK 64-Bit Server VM warning: " prefix.
+func (vm *VM) Warnings() []string { return append([]string(nil), vm.warnings...) }
+
+// Table returns the JDK profile's method table.
+func (vm *VM) Table() *MethodTable { return vm.table }
+
+// Policy returns the VM's tier policy (read-only use: levels, counts).
+func (vm *VM) Policy() *policy.Policy { return vm.pol }
+
+// Level returns the level of a method's current normal-entry code and
+// whether a compile of it is queued or running.
+func (vm *VM) Level(name string) (Level, bool, error) {
+	st, err := vm.lookup(name)
+	if err != nil {
+		return 0, false, err
+	}
+	l, q := vm.pol.Level(st.pm)
+	return Level(l), q, nil
+}
+
+// NewThread returns a handle for an application thread.
+func (vm *VM) NewThread(name string) *Thread {
+	id := vm.threads.Add(1)
+	if name == "" {
+		name = fmt.Sprintf("Thread-%d", id)
+	}
+	return &Thread{ID: id, Name: name}
+}
+
+// CallAs is a call from Java code the VM does not model (the provider, a
+// scenario) into method, a *Method or its name ("GHASH.processBlocks",
+// "GHASH::processBlocks"): the callee is counted and its current code
+// runs. th names the calling thread and may be nil.
+func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (int64, error) {
+	var st *methodState
+	switch m := method.(type) {
+	case *Method:
+		st = vm.byMethod[m]
+		if st == nil {
+			return 0, fmt.Errorf("runtime: %v is not a method of JDK %s", m, vm.jdk)
+		}
+	case string:
+		var err error
+		if st, err = vm.lookup(m); err != nil {
+			return 0, err
+		}
+	default:
+		return 0, fmt.Errorf("runtime: Call wants a *Method or a method name, not %T", method)
+	}
+	_ = th
+	return vm.invoke(ctx, st, args)
+}
+
+// Call is CallAs for a *Method without a thread handle; it satisfies the
+// provider layer's Invoker.
+func (vm *VM) Call(ctx context.Context, m *Method, args []Arg) (int64, error) {
+	return vm.CallAs(ctx, nil, m, args)
+}
+
+// current returns the method's normal-entry code, creating its
+// interpreter code on first use (the interpreter needs no queue).
+func (vm *VM) current(ctx context.Context, st *methodState) (*codeInfo, error) {
+	if ci := st.entry.Load(); ci != nil {
+		return ci, nil
+	}
+	st.interpMu.Lock()
+	defer st.interpMu.Unlock()
+	if ci := st.entry.Load(); ci != nil {
+		return ci, nil
+	}
+	if vm.ctx.Err() != nil {
+		return nil, ErrClosed
+	}
+	ci := &codeInfo{level: LevelNone, counts: true}
+	code, err := vm.tierFor[LevelNone].Compile(ctx, vm.request(st, ci))
+	if err != nil {
+		return nil, fmt.Errorf("runtime: interpreting %s: %w", st.m, err)
+	}
+	ci.code = code
+	st.mu.Lock()
+	st.all = append(st.all, ci)
+	st.mu.Unlock()
+	st.entry.CompareAndSwap(nil, ci)
+	return st.entry.Load(), nil
+}
+
+// request builds the compile request for st at ci.level.
+func (vm *VM) request(st *methodState, ci *codeInfo) CompileRequest {
+	log := -1
+	if vm.pcfg.UseOnStackReplacement && st.m.OSR {
+		switch ci.level {
+		case LevelNone:
+			log = int(vm.pcfg.Tier0BackedgeNotifyFreqLog)
+		case LevelLimitedProfile:
+			log = int(vm.pcfg.Tier2BackedgeNotifyFreqLog)
+		case LevelFullProfile:
+			log = int(vm.pcfg.Tier3BackedgeNotifyFreqLog)
+		}
+	}
+	return CompileRequest{
+		Method: st.m, Level: ci.level, Table: vm.table, Router: vm,
+		BackedgeNotifyFreqLog: log, OnBackedge: vm.onBackedge(st, ci),
+	}
+}
+
+// invoke counts a call to st (at the level of the code that runs it),
+// lets the policy react at notification points, and runs the current code.
+func (vm *VM) invoke(ctx context.Context, st *methodState, args []Arg) (int64, error) {
+	ci, err := vm.current(ctx, st)
+	if err != nil {
+		return 0, err
+	}
+	if ci.counts {
+		d := vm.pol.Invoke(st.pm, policy.Level(ci.level), vm.clock.Now())
+		if d.Task != nil {
+			if err := vm.submit(ctx, d.Task); err != nil {
+				return 0, err
+			}
+			if ci, err = vm.current(ctx, st); err != nil {
+				return 0, err
+			}
+		}
+	}
+	ret, err := ci.code.Invoke(ctx, args)
+	if ci.counts {
+		if _, ferr := vm.feed(ctx, st, ci, ci.code.Counters(), 0); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
+	return ret, err
+}
+
+// feed hands the back-edges code counted since the last feed to the
+// policy, one Backedge per back-edge (the policy counts them and notifies
+// at its mask), and returns the OSR code the policy says to enter.
+func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counters, bci int) (*policy.Code, error) {
+	var delta uint64
+	for {
+		prev := ci.fed.Load()
+		if c.Backedges <= prev {
+			return nil, nil
+		}
+		if ci.fed.CompareAndSwap(prev, c.Backedges) {
+			delta = c.Backedges - prev
+			break
+		}
+	}
+	now := vm.clock.Now()
+	lvl := policy.Level(ci.level)
+	var osr *policy.Code
+	for range delta {
+		d := vm.pol.Backedge(st.pm, lvl, bci, now)
+		if d.Task != nil {
+			if err := vm.submit(ctx, d.Task); err != nil {
+				return nil, err
+			}
+			if d.Task.Blocking && d.Task.IsOSR() {
+				if c := vm.pol.OSREntry(st.pm, bci, lvl); c != nil {
+					osr = c
+				}
+			}
+		}
+		if d.OSR != nil {
+			osr = d.OSR
+		}
+	}
+	return osr, nil
+}
+
+// onBackedge is the handler code calls at its back-edge notification
+// points: feed the counts, and continue the loop in OSR code if the
+// policy has some for this loop.
+func (vm *VM) onBackedge(st *methodState, ci *codeInfo) BackedgeHandler {
+	return func(ctx context.Context, code Code, loop int, c Counters) (Code, error) {
+		osr, err := vm.feed(ctx, st, ci, c, loop)
+		if err != nil || osr == nil {
+			return nil, err
+		}
+		st.mu.Lock()
+		target := st.osr[osr]
+		st.mu.Unlock()
+		if target == nil || target == ci {
+			return nil, nil
+		}
+		return target.code, nil
+	}
+}
+
+// Close stops the compiler threads (waiting for running compiles), then
+// releases every code. Calls running at that moment may fail.
+func (vm *VM) Close() error {
+	vm.closeOnce.Do(func() {
+		vm.cancel()
+		vm.wg.Wait()
+		vm.waitMu.Lock()
+		for t, ch := range vm.waiters {
+			select {
+			case <-ch:
+			default:
+				close(ch)
+			}
+			delete(vm.waiters, t)
+		}
+		vm.waitMu.Unlock()
+		var errs []error
+		for _, st := range vm.methods {
+			st.mu.Lock()
+			for _, ci := range st.all {
+				if err := ci.code.Close(context.Background()); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			st.all = nil
+			st.mu.Unlock()
+		}
+		if err := vm.out.close(); err != nil {
+			errs = append(errs, err)
+		}
+		vm.closeErr = errors.Join(errs...)
+	})
+	return vm.closeErr
+}
