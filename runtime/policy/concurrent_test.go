@@ -37,7 +37,7 @@ func TestConcurrent(t *testing.T) {
 			var clock atomic.Int64 // model time in ns
 			now := func() time.Duration { return time.Duration(clock.Add(100)) }
 
-			var ids sync.Map
+			var ids, failed sync.Map
 			stop := make(chan struct{})
 			var compilers sync.WaitGroup
 			for _, c := range []Compiler{C1, C2} {
@@ -63,6 +63,7 @@ func TestConcurrent(t *testing.T) {
 							t.Errorf("%v handed out a %v task", c, task.Compiler())
 						}
 						if task.ID%7 == 0 {
+							failed.Store(task.Method, true)
 							p.Failed(task, false, now())
 						} else {
 							p.Installed(task, now())
@@ -94,8 +95,12 @@ func TestConcurrent(t *testing.T) {
 				t.Error("no tiered events")
 			}
 			for _, m := range methods {
-				if lvl, _ := p.Level(m); lvl == LevelNone {
-					t.Errorf("%s never compiled", m.SigName())
+				// A method whose compile failed may not have been asked
+				// again before the application goroutines stopped.
+				if _, f := failed.Load(m); !f {
+					if lvl, _ := p.Level(m); lvl == LevelNone {
+						t.Errorf("%s never compiled", m.SigName())
+					}
 				}
 			}
 		})
