@@ -692,3 +692,48 @@ func TestIDsAndNotEntrant(t *testing.T) {
 		t.Errorf("no line ending %q in\n%s", want, strings.Join(s.out, "\n"))
 	}
 }
+
+// TestCodeCacheFactor checks threshold_scale's code-cache term: with the
+// profiled heap's reverse free ratio at 3 (two thirds full) the C1
+// thresholds grow by e^(3−2), so level 3 comes at call 640 (200·e ≈ 544),
+// while C2 thresholds are untouched.
+func TestCodeCacheFactor(t *testing.T) {
+	s := newSim(t, mustCfg(t, JDK17, nil), 1, 1)
+	s.p.SetCodeCacheReverseFreeRatio(3)
+	if k := s.p.ThresholdScale(LevelFullProfile); k < 2.718 || k > 2.719 {
+		t.Errorf("k3 = %v, want e", k)
+	}
+	if k := s.p.ThresholdScale(LevelFullOptimization); k != 1 {
+		t.Errorf("k4 = %v, want 1", k)
+	}
+	if n, _ := s.callsUntilTask(NewMethod(plain), 2000); n != 640 {
+		t.Errorf("requested at %d, want 640", n)
+	}
+	s.p.SetCodeCacheReverseFreeRatio(1.5) // below 2: no effect
+	if n, _ := s.callsUntilTask(NewMethod(plain), 2000); n != 256 {
+		t.Errorf("half-empty cache: requested at %d, want 256", n)
+	}
+}
+
+// TestHighOnly checks -XX:CompilationMode=high-only with tiered flags: no
+// C1 level at all, the interpreter profiles from 33% of the emulated
+// thresholds, and C2 compiles when the MDO passes them; PrintCompilation
+// keeps the tier column.
+func TestHighOnly(t *testing.T) {
+	s := newSim(t, mustCfg(t, JDK25, set("CompilationMode", func(c *Config) {
+		c.CompilationMode = ModeHighOnly
+		c.BackgroundCompilation = false
+	})), 0, 1)
+	m := NewMethod(plain)
+	n, task := s.callsUntilTask(m, 10000)
+	if task == nil || task.Level != 4 || n != 6784 {
+		t.Fatalf("high-only: call %d %+v, want level 4 at 6784", n, task)
+	}
+	if !strings.Contains(strings.Join(s.out, "\n"), "b  4       T::plain (40 bytes)") {
+		t.Errorf("no tiered PrintCompilation line in\n%s", strings.Join(s.out, "\n"))
+	}
+	// Trivial methods go to 4 too: there is no level 1.
+	if _, task := s.callsUntilTask(NewMethod(accessor), 200); task == nil || task.Level != 4 {
+		t.Errorf("accessor in high-only: %+v", task)
+	}
+}

@@ -85,3 +85,12 @@ func TestFormatTieredEvent(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatCompilationJDK21 checks the unpadded timestamp of JDK 21
+// (UINT64_FORMAT " " in 21's compileTask.cpp; not measured on a JVM).
+func TestFormatCompilationJDK21(t *testing.T) {
+	got := FormatCompilation(JDK21, CompileLine{Time: 7 * time.Millisecond, ID: 3, OSRBCI: -1, Level: 1, Tiered: true, Name: "A::b", CodeSize: 5, Message: "made not entrant"})
+	if want := "7    3       1       A::b (5 bytes)   made not entrant"; got != want {
+		t.Errorf("\n got %q\nwant %q", got, want)
+	}
+}
