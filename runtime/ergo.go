@@ -119,8 +119,9 @@ type cpuRules struct {
 type levelRule struct {
 	flag   string
 	ladder []rung // highest level first; below the last rung the limit is 0
-	// floor is the lowest value the VM accepts; a lower value is raised silently (64-bit
-	// HotSpot needs SSE2: -XX:UseSSE=0 and =1 both end as 2, checked on JDK 17 and 25).
+	// floor is the lowest value the VM accepts; a lower value is raised silently by plain
+	// assignment (64-bit HotSpot needs SSE2, "if (UseSSE < 2) UseSSE = 2" under _LP64 in 8u
+	// and mainline: -XX:UseSSE=0 and =1 both end as 2 {command line}, checked on JDK 17 and 25).
 	floor int64
 	// tooHigh formats the warning for a value above the limit (value, limit); "" is silent
 	// (JDK 8).
@@ -174,6 +175,9 @@ const (
 	// enableNeeded turns the needed flag on when the switch is on (aarch64: "UseAESIntrinsics
 	// enabled, but UseAES not, enabling"); when the switch is off it stays off.
 	enableNeeded
+	// warnOnly warns when the switch is on and leaves it on (the JDK 8/11 aarch64 port:
+	// "UseAES specified, but not supported on this CPU").
+	warnOnly
 )
 
 func hasCPU(f cpu.Feature, onFail failAction, warn string) need {
@@ -289,9 +293,28 @@ var aarch64Rules = cpuRules{
 	warnIfOn: true,
 }
 
+// aarch64Legacy is the older aarch64 port (HWCAP-based, JDK 11-era source, assumed for the
+// 8u port of the same lineage; not observed here): without the AES feature it only warns and
+// leaves UseAES/UseAESIntrinsics on, and it has no AES-CTR intrinsic (no such flag in JDK 8).
+var aarch64Legacy = cpuRules{
+	switches: []switchRule{
+		{flag: "UseAES", needs: []need{
+			hasCPU(cpu.ARM_AES, warnOnly, "UseAES specified, but not supported on this CPU"),
+		}},
+		{flag: "UseAESIntrinsics", needs: []need{
+			hasCPU(cpu.ARM_AES, warnOnly, "UseAESIntrinsics specified, but not supported on this CPU"),
+			aarch64Rules.switches[1].needs[1],
+		}},
+		aarch64Rules.switches[3],
+	},
+	warnIfOn: true,
+}
+
 // rulesFor returns the CPU pass of a profile and architecture.
 func rulesFor(j flags.JDK, a flags.Arch) *cpuRules {
 	switch {
+	case a == flags.ARM64 && j <= flags.JDK8u:
+		return &aarch64Legacy
 	case a == flags.ARM64:
 		return &aarch64Rules
 	case j <= flags.JDK8u:
@@ -385,6 +408,11 @@ func (e *ergo) toggle(r *switchRule, warnIfOn bool) {
 			}
 			return
 		case leave:
+			return
+		case warnOnly:
+			if asked {
+				e.warn("%s", n.warn)
+			}
 			return
 		case enableNeeded:
 			if !on || !s.Has(n.flag) {
