@@ -176,19 +176,28 @@ func TestFIPS197Block(t *testing.T) {
 	}
 }
 
-// SP 800-38A Appendix F, AES-128 (F.1.1, F.2.1, F.5.1).
-var (
-	sp38aKey = "2b7e151628aed2a6abf7158809cf4f3c"
+// sp38a is one key of SP 800-38A Appendix F: the ECB (F.1), CBC (F.2) and
+// CTR (F.5) ciphertexts of the common four-block plaintext.
+type sp38a struct{ name, key, ecb, cbc, ctr string }
+
+const (
 	sp38aPT  = "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5130c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710"
-	sp38aECB = "3ad77bb40d7a3660a89ecaf32466ef97f5d3d58503b9699de785895a96fdbaaf43b1cd7f598ece23881b00e3ed0306887b0c785e27e8ad3f8223207104725dd4"
 	sp38aIV  = "000102030405060708090a0b0c0d0e0f"
-	sp38aCBC = "7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b273bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7"
 	sp38aCtr = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
-	sp38aCTR = "874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee"
 )
 
+var sp38aVectors = []sp38a{
+	{"AES-128 (F.1.1, F.2.1, F.5.1)", "2b7e151628aed2a6abf7158809cf4f3c",
+		"3ad77bb40d7a3660a89ecaf32466ef97f5d3d58503b9699de785895a96fdbaaf43b1cd7f598ece23881b00e3ed0306887b0c785e27e8ad3f8223207104725dd4",
+		"7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b273bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7",
+		"874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee"},
+	{"AES-256 (F.1.5, F.2.5, F.5.5)", "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+		"f3eed1bdb5d2a03c064b5a7e3db181f8591ccb10d410ed26dc5ba74a31362870b6ed21b99ca6f4f9f153e7b1beafed1d23304b7a39f9f3ff067d8d8f9e24ecc7",
+		"f58c4c04d6e5f1ba779eabfb5f7bfbd69cfc4e967edb808d679f777bc6702c7d39f23369a9d9bacfa530e26304231461b2eb05e2c39be9fcda6c19078c6a9d1b",
+		"601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c52b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6"},
+}
+
 func TestSP80038A(t *testing.T) {
-	enc, dec, _ := ExpandKey(mustHex(sp38aKey))
 	pt := mustHex(sp38aPT)
 	check := func(t *testing.T, got []byte, want string) {
 		t.Helper()
@@ -196,53 +205,56 @@ func TestSP80038A(t *testing.T) {
 			t.Errorf("got  %x\nwant %s", got, want)
 		}
 	}
-	for _, v := range ECBEncryptVariants {
-		t.Run("ECBEncrypt/"+v.Name, func(t *testing.T) {
-			runnable(t, v.Needs)
-			got := make([]byte, len(pt))
-			v.Fn(enc, got, pt)
-			check(t, got, sp38aECB)
-		})
-	}
-	for _, v := range ECBDecryptVariants {
-		t.Run("ECBDecrypt/"+v.Name, func(t *testing.T) {
-			runnable(t, v.Needs)
-			got := make([]byte, len(pt))
-			v.Fn(dec, got, mustHex(sp38aECB))
-			check(t, got, sp38aPT)
-		})
-	}
-	for _, v := range CBCEncryptVariants {
-		t.Run("CBCEncrypt/"+v.Name, func(t *testing.T) {
-			runnable(t, v.Needs)
-			got := make([]byte, len(pt))
-			iv := [16]byte(mustHex(sp38aIV))
-			v.Fn(enc, &iv, got, pt)
-			check(t, got, sp38aCBC)
-			check(t, iv[:], sp38aCBC[len(sp38aCBC)-32:])
-		})
-	}
-	for _, v := range CBCDecryptVariants {
-		t.Run("CBCDecrypt/"+v.Name, func(t *testing.T) {
-			runnable(t, v.Needs)
-			got := make([]byte, len(pt))
-			iv := [16]byte(mustHex(sp38aIV))
-			v.Fn(dec, &iv, got, mustHex(sp38aCBC))
-			check(t, got, sp38aPT)
-		})
-	}
-	for _, v := range CTRVariants {
-		t.Run("CTR/"+v.Name, func(t *testing.T) {
-			runnable(t, v.Needs)
-			got := make([]byte, len(pt))
-			ctr := [16]byte(mustHex(sp38aCtr))
-			var ec [16]byte
-			used := 16
-			if n := v.Fn(enc, &ctr, &ec, &used, got, pt); n != len(pt) {
-				t.Errorf("returned %d", n)
-			}
-			check(t, got, sp38aCTR)
-		})
+	for _, vec := range sp38aVectors {
+		enc, dec, _ := ExpandKey(mustHex(vec.key))
+		for _, v := range ECBEncryptVariants {
+			t.Run(vec.name+"/ECBEncrypt/"+v.Name, func(t *testing.T) {
+				runnable(t, v.Needs)
+				got := make([]byte, len(pt))
+				v.Fn(enc, got, pt)
+				check(t, got, vec.ecb)
+			})
+		}
+		for _, v := range ECBDecryptVariants {
+			t.Run(vec.name+"/ECBDecrypt/"+v.Name, func(t *testing.T) {
+				runnable(t, v.Needs)
+				got := make([]byte, len(pt))
+				v.Fn(dec, got, mustHex(vec.ecb))
+				check(t, got, sp38aPT)
+			})
+		}
+		for _, v := range CBCEncryptVariants {
+			t.Run(vec.name+"/CBCEncrypt/"+v.Name, func(t *testing.T) {
+				runnable(t, v.Needs)
+				got := make([]byte, len(pt))
+				iv := [16]byte(mustHex(sp38aIV))
+				v.Fn(enc, &iv, got, pt)
+				check(t, got, vec.cbc)
+				check(t, iv[:], vec.cbc[len(vec.cbc)-32:])
+			})
+		}
+		for _, v := range CBCDecryptVariants {
+			t.Run(vec.name+"/CBCDecrypt/"+v.Name, func(t *testing.T) {
+				runnable(t, v.Needs)
+				got := make([]byte, len(pt))
+				iv := [16]byte(mustHex(sp38aIV))
+				v.Fn(dec, &iv, got, mustHex(vec.cbc))
+				check(t, got, sp38aPT)
+			})
+		}
+		for _, v := range CTRVariants {
+			t.Run(vec.name+"/CTR/"+v.Name, func(t *testing.T) {
+				runnable(t, v.Needs)
+				got := make([]byte, len(pt))
+				ctr := [16]byte(mustHex(sp38aCtr))
+				var ec [16]byte
+				used := 16
+				if n := v.Fn(enc, &ctr, &ec, &used, got, pt); n != len(pt) {
+					t.Errorf("returned %d", n)
+				}
+				check(t, got, vec.ctr)
+			})
+		}
 	}
 }
 
