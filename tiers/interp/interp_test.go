@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/tiers/interp"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
+	"github.com/jitsim/jitsim/tiers/interp"
 )
 
 func TestConformance(t *testing.T) {
