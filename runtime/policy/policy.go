@@ -696,7 +696,9 @@ func (p *Policy) compileIfRequired(m *Method, now time.Duration) (Decision, bool
 	if level == LevelNone || !p.canBeCompiled(m, level) {
 		return Decision{}, false
 	}
-	p.emit(EventForceCompile, m, InvocationEntryBCI, level, now)
+	if p.cfg.JDK != JDK8 { // JDK 8 has no force-compile event
+		p.emit(EventForceCompile, m, InvocationEntryBCI, level, now)
+	}
 	t := p.submit(m, InvocationEntryBCI, level, ReasonMustBeCompiled, now)
 	return Decision{Task: t}, t != nil
 }
