@@ -31,9 +31,11 @@
 // # Tests
 //
 // go test compares every variant the host can run with crypto/aes and
-// crypto/cipher (the oracle only). JITSIM_LONG=1 runs the full matrix (all
-// lengths for every key size, all 64×64 alignments, more random lengths up to
-// 1 MiB); on arm64 (qemu) the default matrix is reduced, as with -short.
+// crypto/cipher (the oracle only): every length 0–4096 and random lengths up to
+// 1 MiB (AES-128; block-count boundaries for AES-192/256), input and output
+// offsets 0–63, in place. JITSIM_LONG=1 runs the full matrix (all lengths for
+// every key size, the 64×64 offset cross product, more random lengths); on
+// arm64 (qemu) the default matrix is reduced, as with -short.
 // JITSIM_FLAGSHIP=1 turns a variant the host cannot run into a failure rather
 // than a skip, for the CI machine that has AES-NI and AVX-512 VAES.
 package aes
