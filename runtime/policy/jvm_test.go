@@ -13,7 +13,7 @@ import (
 var (
 	hotWork = MethodInfo{Holder: "Hot", Name: "work", Signature: "(I)I", CodeSize: 20, NothingToProfile: true}
 	hotLoop = MethodInfo{Holder: "Hot", Name: "loop", Signature: "(I)I", CodeSize: 25, HasLoops: true}
-	hotMain = MethodInfo{Holder: "Hot", Name: "main", Signature: "([Ljava/lang/String;)V", CodeSize: 60, HasLoops: true}
+	hotMain = MethodInfo{Holder: "Hot", Name: "main", Signature: "([Ljava/lang/String;)V", CodeSize: 71, HasLoops: true}
 )
 
 func readLines(t *testing.T, name string) []string {
@@ -110,6 +110,45 @@ func TestRecordedJVM(t *testing.T) {
 			for _, m := range []*Method{work, loop, main} {
 				if len(only(want, m)) < 4 {
 					t.Fatalf("%s: recording has only %d lines for %s", tc.file, len(only(want, m)), m.SigName())
+				}
+				diffLines(t, m.SigName(), only(got, m), only(want, m))
+			}
+		})
+	}
+}
+
+// TestRecordedJVMXcomp replays the -Xcomp runs: every method is compiled
+// at level 3 before its first call, whose count in the level-3 code
+// (Tier3InvokeNotifyFreqLog=0, Tier4InvocationThreshold=0) asks for level
+// 4 at once; the running level-3 frames then count back-edges in the MDO.
+// C1 inlined work into main, so work gets no calls of its own here.
+func TestRecordedJVMXcomp(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		jdk  JDK
+	}{{"hot_17_xcomp.txt", JDK17}, {"hot_25_xcomp.txt", JDK25}} {
+		t.Run(tc.file, func(t *testing.T) {
+			cfg := mustCfg(t, tc.jdk, func(c *Config) { c.Exec = Comp })
+			s := newSim(t, cfg, 1, 1)
+			loop, main := NewMethod(hotLoop), NewMethod(hotMain)
+			mf := s.enter(main, 19)
+			for c := 0; c < 20000; c++ {
+				s.backedge(mf)
+			}
+			lf := s.enter(loop, 4)
+			for k := 0; k < 500000; k++ {
+				s.backedge(lf)
+			}
+			var want []string
+			for _, l := range normalize(readLines(t, tc.file)) {
+				if !strings.HasSuffix(l, "made zombie") { // the JDK 17 sweeper, not modelled
+					want = append(want, l)
+				}
+			}
+			got := normalize(s.out)
+			for _, m := range []*Method{main, loop} {
+				if len(only(want, m)) < 5 {
+					t.Fatalf("recording has only %d lines for %s", len(only(want, m)), m.SigName())
 				}
 				diffLines(t, m.SigName(), only(got, m), only(want, m))
 			}

@@ -112,6 +112,12 @@ type Decision struct {
 // and, at a notification point, runs the call event. It is the VM's one
 // call per invocation; it is lock-free except at notification points.
 //
+// Under -Xcomp a method without code is compiled before it runs
+// (compile_if_required): the Decision then carries a blocking task with
+// Reason ReasonMustBeCompiled and the invocation is not counted yet. After
+// the compile, run the invocation in the new code and count it there with
+// another Invoke at the new level.
+//
 // Counters follow HotSpot: the interpreter bumps the MethodCounters until
 // an MDO exists and the MDO after; level 2 code bumps the MethodCounters,
 // level 3 code the MDO; levels 1 and 4 do not count.
@@ -696,8 +702,12 @@ func (p *Policy) compileIfRequired(m *Method, now time.Duration) (Decision, bool
 	if level == LevelNone || !p.canBeCompiled(m, level) {
 		return Decision{}, false
 	}
-	if p.cfg.JDK != JDK8 { // JDK 8 has no force-compile event
+	// JDK 25 prints a force-compile event (with counters); JDK 8 and 17
+	// print a plain compile event (both measured for 17 and 25).
+	if p.cfg.JDK >= JDK25 {
 		p.emit(EventForceCompile, m, InvocationEntryBCI, level, now)
+	} else {
+		p.emit(EventCompile, m, InvocationEntryBCI, level, now)
 	}
 	t := p.submit(m, InvocationEntryBCI, level, ReasonMustBeCompiled, now)
 	return Decision{Task: t}, t != nil

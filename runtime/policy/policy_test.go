@@ -244,30 +244,39 @@ func TestStopAtLevel(t *testing.T) {
 	}
 }
 
-// TestXcomp checks -Xcomp: a blocking level-3 compile on the first call
-// (force-compile), and level 4 requested by the very next call, since
+// TestXcomp checks -Xcomp: a blocking level-3 compile before the first
+// call runs (force-compile in JDK 25, compile in 17), and level 4
+// requested by that very call's count in the level-3 code, since
 // Tier3InvokeNotifyFreqLog=0 and Tier4InvocationThreshold=0.
 func TestXcomp(t *testing.T) {
-	s := newSim(t, mustCfg(t, JDK17, func(c *Config) { c.Exec = Comp }), 1, 1)
-	m := NewMethod(plain)
-	d := s.call(m)
-	if d.Task == nil || d.Task.Level != LevelFullProfile || !d.Task.Blocking || d.Task.Reason != ReasonMustBeCompiled {
-		t.Fatalf("first call: %+v", d.Task)
-	}
-	if !strings.Contains(s.out[0], "[force-compile level=3 [T.plain()V] @-1") {
-		t.Errorf("event %q", s.out[0])
-	}
-	d = s.call(m)
-	if d.Task == nil || d.Task.Level != LevelFullOptimization {
-		t.Fatalf("second call: %+v", d.Task)
-	}
-	if lvl, _ := s.p.Level(m); lvl != LevelFullOptimization {
-		t.Errorf("level = %d", lvl)
+	for _, tc := range []struct {
+		jdk   JDK
+		event string
+	}{{JDK17, "[compile level=3 [T.plain()V] @-1"}, {JDK25, "[force-compile level=3 [T.plain()V] @-1"}} {
+		t.Run(tc.jdk.String(), func(t *testing.T) {
+			s := newSim(t, mustCfg(t, tc.jdk, func(c *Config) { c.Exec = Comp }), 1, 1)
+			m := NewMethod(plain)
+			d := s.p.Invoke(m, LevelNone, 0)
+			if d.Task == nil || d.Task.Level != LevelFullProfile || !d.Task.Blocking || d.Task.Reason != ReasonMustBeCompiled {
+				t.Fatalf("first call: %+v", d.Task)
+			}
+			if i, _ := m.Counts(); i != 0 {
+				t.Errorf("forced compile counted the call (%d)", i)
+			}
+			if !strings.Contains(s.out[0], tc.event) {
+				t.Errorf("event %q, want %q", s.out[0], tc.event)
+			}
+			s.compile(d.Task)
+			d = s.p.Invoke(m, LevelFullProfile, 0)
+			if d.Task == nil || d.Task.Level != LevelFullOptimization || !d.Task.Blocking {
+				t.Fatalf("the call in level-3 code: %+v", d.Task)
+			}
+		})
 	}
 
 	// The JDK 8 non-tiered VM compiles with C2 at the first call.
-	s = newSim(t, mustCfg(t, JDK8, set("TieredCompilation", func(c *Config) { c.TieredCompilation = false; c.Exec = Comp })), 0, 1)
-	if d := s.call(NewMethod(plain)); d.Task == nil || d.Task.Level != LevelFullOptimization {
+	s := newSim(t, mustCfg(t, JDK8, set("TieredCompilation", func(c *Config) { c.TieredCompilation = false; c.Exec = Comp })), 0, 1)
+	if d := s.p.Invoke(NewMethod(plain), LevelNone, 0); d.Task == nil || d.Task.Level != LevelFullOptimization {
 		t.Fatalf("JDK 8 -Xcomp first call: %+v", d.Task)
 	}
 }

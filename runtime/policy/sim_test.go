@@ -85,13 +85,31 @@ func (s *sim) drain(c Compiler) []*Task {
 
 // call performs one invocation of m through its current code.
 func (s *sim) call(m *Method) Decision {
+	d, _ := s.invoke(m)
+	return d
+}
+
+// invoke performs one invocation and also returns the level of the code
+// the invocation runs in. An -Xcomp forced compile happens before the
+// invocation, which then runs (and is counted) in the new code.
+func (s *sim) invoke(m *Method) (Decision, Level) {
 	lvl, _ := s.p.Level(m)
 	d := s.p.Invoke(m, lvl, s.now)
 	s.now += s.step
 	if d.Task != nil && d.Task.Blocking {
+		forced := d.Task.Reason == ReasonMustBeCompiled
 		s.compile(d.Task)
+		if forced {
+			lvl, _ = s.p.Level(m)
+			if d2 := s.p.Invoke(m, lvl, s.now); d2.Task != nil {
+				d = d2
+				if d2.Task.Blocking {
+					s.compile(d2.Task)
+				}
+			}
+		}
 	}
-	return d
+	return d, lvl
 }
 
 // frame is one activation running a loop: the level of the code it runs
@@ -104,8 +122,7 @@ type frame struct {
 }
 
 func (s *sim) enter(m *Method, bci int) *frame {
-	s.call(m)
-	lvl, _ := s.p.Level(m)
+	_, lvl := s.invoke(m)
 	return &frame{m: m, bci: bci, level: lvl}
 }
 
