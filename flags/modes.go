@@ -1,6 +1,9 @@
 package flags
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // VMWarningPrefix is how HotSpot prefixes a warning (warning() in utilities/debug.cpp with the
 // VM name of an OpenJDK 64-bit server build).
@@ -48,6 +51,10 @@ func (p *parser) applyModes() {
 			setDef("CICompilerCountPerCPU", true)
 		}
 	}()
+	if j.modern() && s.Float("CompileThresholdScaling") == 0 {
+		// "CompileThresholdScaling == 0.0 is equivalent to -Xint" (compilerDefinitions.cpp).
+		p.res.Mode = Interpreted
+	}
 	switch p.res.Mode {
 	case Interpreted:
 		setDef("UseCompiler", false)
@@ -89,6 +96,7 @@ func (p *parser) applyModes() {
 		setCmd("Tier4InvocationThreshold", value{i: 0})
 	}
 	p.compilationPolicyFlags(tiered, stop, mode)
+	p.scaleThresholds()
 	fullTiered := tiered && stop == 4 && (mode == "default" || mode == "normal")
 	if fullTiered && s.IsDefault("ReservedCodeCacheSize") {
 		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
@@ -163,6 +171,89 @@ func (p *parser) compilationPolicyFlags(tiered bool, stop int64, mode string) {
 		ergo("Tier4BackEdgeThreshold", osr)
 		ergo("Tier0ProfilingStartPercentage", ipp)
 	}
+}
+
+// scaledFlags are the flags CompilerConfig::set_compilation_policy_flags rescales when
+// CompileThresholdScaling is given; freq marks the notification-frequency logs.
+var scaledFlags = []struct {
+	name string
+	freq bool
+}{
+	{"Tier0InvokeNotifyFreqLog", true}, {"Tier0BackedgeNotifyFreqLog", true},
+	{"Tier3InvocationThreshold", false}, {"Tier3MinInvocationThreshold", false},
+	{"Tier3CompileThreshold", false}, {"Tier3BackEdgeThreshold", false},
+	{"Tier2InvokeNotifyFreqLog", true}, {"Tier2BackedgeNotifyFreqLog", true},
+	{"Tier3InvokeNotifyFreqLog", true}, {"Tier3BackedgeNotifyFreqLog", true},
+	{"Tier23InlineeNotifyFreqLog", true},
+	{"Tier4InvocationThreshold", false}, {"Tier4MinInvocationThreshold", false},
+	{"Tier4CompileThreshold", false}, {"Tier4BackEdgeThreshold", false},
+}
+
+// maxFreqBits caps a scaled notification-frequency log: Temurin 25.0.3 clamps to 30, while
+// OpenJDK 17.0.15 lets 31 through (and then rejects it as out of range).
+var maxFreqBits = from(int64(32), JDK25, int64(30))
+
+// scaleThresholds applies CompileThresholdScaling with FLAG_SET_ERGO (so PrintFlagsFinal shows
+// the scaled values as {ergonomic}); the tier policy reads the scaled flags.
+func (p *parser) scaleThresholds() {
+	s := p.set
+	scale := s.Float("CompileThresholdScaling")
+	if s.IsDefault("CompileThresholdScaling") || scale <= 0 {
+		return
+	}
+	if ct := s.Int("CompileThreshold"); ct > 0 {
+		p.setErgoChecked("CompileThreshold", scaledThreshold(ct, scale))
+	}
+	for _, f := range scaledFlags {
+		v := s.Int(f.name)
+		if f.freq {
+			v = scaledFreqLog(v, scale, maxFreqBits.At(p.o.JDK))
+		} else {
+			v = scaledThreshold(v, scale)
+		}
+		p.setErgoChecked(f.name, v)
+	}
+}
+
+// setErgoChecked is FLAG_SET_ERGO with its range check: an out-of-range value is reported
+// (as HotSpot prints it) and not set, and the VM carries on.
+func (p *parser) setErgoChecked(name string, v int64) {
+	e := p.set.entries[name]
+	if r := e.flag.RangeAt(p.o.JDK); !inRange(e.typ, r, value{i: v}) {
+		p.notice(rangeMessage(e.flag, e.typ, r, value{i: v}))
+		return
+	}
+	_ = p.set.SetErgo(name, fmt.Sprint(v))
+}
+
+// scaledThreshold is CompilerConfig::scaled_compile_threshold.
+func scaledThreshold(threshold int64, scale float64) int64 {
+	if scale == 1 || scale < 0 {
+		return threshold
+	}
+	v := float64(threshold) * scale
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return math.MaxInt64
+	}
+	if _, exp := math.Frexp(v); exp > 63 {
+		return math.MaxInt64
+	}
+	return int64(v)
+}
+
+// scaledFreqLog is CompilerConfig::scaled_freq_log.
+func scaledFreqLog(freqLog int64, scale float64, maxBits int64) int64 {
+	if scale == 1 || scale < 0 {
+		return freqLog
+	}
+	if scale == 0 || freqLog == 0 {
+		return 0
+	}
+	f := scaledThreshold(int64(1)<<freqLog, scale)
+	if f == 0 {
+		return 0
+	}
+	return min(log2Graceful(f), maxBits)
 }
 
 // log2Graceful is log2i_graceful: floor(log2(x)), or -1 for x <= 0.

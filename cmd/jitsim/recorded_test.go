@@ -42,11 +42,10 @@ var cpuErgonomicRows = map[string]bool{
 	"UseVectorizedMismatchIntrinsic": true, "CICompilerCount": true,
 }
 
-// needsRuntime lists the recorded cases whose java output depends on work that belongs to the
-// runtime (CPU ergonomics and the CompileThresholdScaling pass), with the reason. They are
-// reported, not failed.
+// needsRuntime lists recorded cases whose java output depends on work that belongs to the
+// runtime (CPU ergonomics), with the reason. They are reported, not failed. Empty today: the
+// CPU-dependent rows are skipped by cpuErgonomicRows instead.
 var needsRuntime = map[string]string{
-	"17/double_2k": "CompileThresholdScaling=2048 makes the scaled notify frequencies overflow their ranges (tier policy ergonomics)",
 }
 
 func loadRecording(t *testing.T) (*casesFile, *recording) {
