@@ -45,8 +45,7 @@ var cpuErgonomicRows = map[string]bool{
 // needsRuntime lists recorded cases whose java output depends on work that belongs to the
 // runtime (CPU ergonomics), with the reason. They are reported, not failed. Empty today: the
 // CPU-dependent rows are skipped by cpuErgonomicRows instead.
-var needsRuntime = map[string]string{
-}
+var needsRuntime = map[string]string{}
 
 func loadRecording(t *testing.T) (*casesFile, *recording) {
 	t.Helper()
