@@ -42,15 +42,6 @@ func findCTR(name string) (aes.CTRVariant, bool) {
 	return aes.CTRVariant{}, false
 }
 
-func findGHASH(name string) (GHASHVariant, bool) {
-	for _, v := range GHASHVariants {
-		if v.Name == name && cpu.Host().HasAll(v.Needs) {
-			return v, true
-		}
-	}
-	return GHASHVariant{}, false
-}
-
 type sealImpl struct {
 	name string
 	gcm  GCMFunc
