@@ -1,0 +1,104 @@
+package runtime_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/tiers"
+	"github.com/jitsim/jitsim/tiers/c2"
+)
+
+// BenchmarkDispatch measures what the dispatch point adds to a one-block
+// AES stub call (16 bytes):
+//
+//	path=direct        the stub's Go func called directly
+//	path=vm            VM.Route as a call from a level-4 caller: callee
+//	                   lookup, cached decision, predicate, argument adapter
+//	path=vm-bound      the Target C2's link-time Bind returns for that site
+//	path=wasm-caller   a level-4 (C2-compiled) CounterMode.implCrypt over
+//	                   one block: wasm code → import → bound stub
+//
+// The paths run interleaved in one benchmark (compare medians over -count ≥ 6).
+func BenchmarkDispatch(b *testing.B) {
+	var enc aes.BlockFunc
+	for _, v := range aes.BlockEncryptVariants {
+		if v.Name == "aesni" && cpu.Host().HasAll(v.Needs) {
+			enc = v.Fn
+		}
+	}
+	if enc == nil {
+		b.Skip("host cannot run the aesni block stub")
+	}
+	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64})
+	if err != nil {
+		b.Fatal(err)
+	}
+	vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer vm.Close()
+	key := []byte("0123456789abcdef")
+	xk, _, err := aes.ExpandKey(key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	callee, _ := vm.Method("AESCrypt.implEncryptBlock")
+	caller, _ := vm.Method("CounterMode.implCrypt")
+	site := jrt.Site{Caller: caller, Level: jrt.LevelFullOptimization, Callee: callee}
+	if d, _ := vm.Explain("AESCrypt.implEncryptBlock", jrt.LevelFullOptimization); !d.Stub {
+		b.Skipf("no stub on this host: %s", d)
+	}
+	in, out := make([]byte, 16), make([]byte, 16)
+	args := []jrt.Arg{jrt.Ints(xk), jrt.Bytes(in), jrt.Int(0), jrt.Bytes(out), jrt.Int(0)}
+	ctx := context.Background()
+
+	b.Run("path=direct", func(b *testing.B) {
+		b.SetBytes(16)
+		for b.Loop() {
+			enc(xk, out, in)
+		}
+	})
+	b.Run("path=vm", func(b *testing.B) {
+		b.SetBytes(16)
+		for b.Loop() {
+			if _, err := vm.Route(ctx, site, args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("path=vm-bound", func(b *testing.B) {
+		target, err := vm.Bind(ctx, site)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.SetBytes(16)
+		for b.Loop() {
+			if _, err := target(ctx, args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("path=wasm-caller", func(b *testing.B) {
+		code, err := c2.New().Compile(ctx, jrt.CompileRequest{Method: caller, Level: jrt.LevelFullOptimization,
+			Table: vm.Table(), Router: vm, BackedgeNotifyFreqLog: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer code.Close(ctx)
+		counter, ectr, used := make([]byte, 16), make([]byte, 16), []uint32{16}
+		cargs := []jrt.Arg{jrt.Ints(xk), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
+			jrt.Bytes(in), jrt.Int(0), jrt.Int(16), jrt.Bytes(out), jrt.Int(0)}
+		b.SetBytes(16)
+		for b.Loop() {
+			used[0] = 16
+			if _, err := code.Invoke(ctx, cargs); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
