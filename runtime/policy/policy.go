@@ -32,9 +32,8 @@ type Policy struct {
 	// Notification masks per level (index 0, 2, 3) and kind.
 	invMask, backMask [5]int32
 
-	trace func(TieredEvent)
-
 	mu      sync.Mutex
+	trace   func(TieredEvent)
 	queues  [2][]*Task
 	nextID  int
 	cacheRF float64 // code cache reverse free ratio for C1 code; 0 = not modelled
@@ -60,9 +59,13 @@ func New(cfg Config, c1, c2 int) (*Policy, error) {
 // Config returns the configuration the policy runs with.
 func (p *Policy) Config() Config { return p.cfg }
 
-// SetTrace installs the PrintTieredEvents hook (nil to remove). Set it
-// before the first event; it is called with the policy's mutex held.
-func (p *Policy) SetTrace(f func(TieredEvent)) { p.trace = f }
+// SetTrace installs the PrintTieredEvents hook (nil to remove). The hook
+// is called with the policy's mutex held and must not call the Policy.
+func (p *Policy) SetTrace(f func(TieredEvent)) {
+	p.mu.Lock()
+	p.trace = f
+	p.mu.Unlock()
+}
 
 // SetCodeCacheReverseFreeRatio tells the policy how full the profiled code
 // heap is (capacity/free). Above 100/(100−IncreaseFirstTierCompileThresholdAt)
