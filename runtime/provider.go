@@ -358,9 +358,11 @@ func (c *Cipher) checkState() error {
 	return nil
 }
 
-// checkCipherArgs is Cipher.update/doFinal's argument check ("Bad arguments").
-func checkCipherArgs(in []byte, inOfs, inLen int, out []byte, outOfs int, withOut bool) error {
-	if inOfs < 0 || inLen < 0 || inLen > len(in)-inOfs || (withOut && (outOfs < 0 || outOfs > len(out))) {
+// checkCipherArgs is Cipher.update/doFinal's argument check ("Bad
+// arguments"); an output offset past the end is left to the capacity
+// checks (ShortBufferException), as in Java.
+func checkCipherArgs(in []byte, inOfs, inLen int, outOfs int) error {
+	if inOfs < 0 || inLen < 0 || inLen > len(in)-inOfs || outOfs < 0 {
 		return javaThrow(IllegalArgumentException, "Bad arguments")
 	}
 	return nil
@@ -402,7 +404,7 @@ func (c *Cipher) UpdateTo(ctx context.Context, in []byte, inOfs, inLen int, out 
 	if err := c.checkState(); err != nil {
 		return 0, err
 	}
-	if err := checkCipherArgs(in, inOfs, inLen, out, outOfs, true); err != nil {
+	if err := checkCipherArgs(in, inOfs, inLen, outOfs); err != nil {
 		return 0, err
 	}
 	return c.update(ctx, in, inOfs, inLen, out, outOfs)
@@ -446,7 +448,7 @@ func (c *Cipher) DoFinalTo(ctx context.Context, in []byte, inOfs, inLen int, out
 	if err := c.checkState(); err != nil {
 		return 0, err
 	}
-	if err := checkCipherArgs(in, inOfs, inLen, out, outOfs, true); err != nil {
+	if err := checkCipherArgs(in, inOfs, inLen, outOfs); err != nil {
 		return 0, err
 	}
 	if c.gcm != nil {

@@ -269,3 +269,48 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 	}
 	return cases
 }
+
+// TestProviderBadArguments checks Cipher's argument checks on every mode
+// and profile: bad input ranges are IllegalArgumentException("Bad
+// arguments"), an output offset past the end a ShortBufferException (as
+// Java's capacity checks give), and nothing panics.
+func TestProviderBadArguments(t *testing.T) {
+	specs := map[string]jrt.ParamSpec{
+		"AES/ECB/PKCS5Padding": nil, "AES/CBC/NoPadding": jrt.IvParameterSpec{IV: make([]byte, 16)},
+		"AES/CTR/NoPadding": jrt.IvParameterSpec{IV: make([]byte, 16)},
+		"AES/GCM/NoPadding": jrt.GCMParameterSpec{TLen: 128, IV: make([]byte, 12)},
+	}
+	in, out := make([]byte, 32), make([]byte, 64)
+	for _, jdk := range []string{"8", "17", "25"} {
+		for tr, spec := range specs {
+			for _, mode := range []int{jrt.EncryptMode, jrt.DecryptMode} {
+				c := newCipher(t, jdk, tr, mode, make([]byte, 16), spec)
+				for _, tc := range []struct {
+					name                 string
+					inOfs, inLen, outOfs int
+					class                string
+				}{
+					{"negative input offset", -1, 16, 0, jrt.IllegalArgumentException},
+					{"input past the end", 20, 16, 0, jrt.IllegalArgumentException},
+					{"negative length", 0, -1, 0, jrt.IllegalArgumentException},
+					{"negative output offset", 0, 16, -1, jrt.IllegalArgumentException},
+					{"output offset past the end", 0, 32, 65, jrt.ShortBufferException},
+				} {
+					outOfs := tc.outOfs
+					for _, final := range []bool{false, true} {
+						var err error
+						if final {
+							_, err = c.DoFinalTo(ctx, in, tc.inOfs, tc.inLen, out, outOfs)
+						} else {
+							_, err = c.UpdateTo(ctx, in, tc.inOfs, tc.inLen, out, outOfs)
+						}
+						var je *jrt.JavaException
+						if !errors.As(err, &je) || je.Class != tc.class {
+							t.Errorf("jdk %s %s mode %d %s (final %v): got %v, want %s", jdk, tr, mode, tc.name, final, err, tc.class)
+						}
+					}
+				}
+			}
+		}
+	}
+}
