@@ -2,7 +2,11 @@ package runtime
 
 import (
 	"fmt"
+	"math/bits"
+	"sort"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/runtime/policy"
@@ -12,16 +16,17 @@ import (
 // Ergonomics settles the flags HotSpot derives from the CPU and from the compilation policy
 // after the command line has been parsed, in HotSpot's order:
 //
-//  1. the CPU pass of VM_Version::get_processor_features (src/hotspot/cpu/x86/vm_version_x86.cpp)
+//  1. the policy pass (CompilerConfig::ergo_initialize from Arguments::apply_ergo, and
+//     CompilationPolicy::initialize, src/hotspot/share/compiler): whatever policy.Ergonomics
+//     changes (CompileThresholdScaling, the -XX:-TieredCompilation emulation, -Xcomp), then
+//     CICompilerCount from the active processor count (-XX:ActiveProcessorCount when set,
+//     else activeProcessors);
+//  2. the CPU pass of VM_Version::get_processor_features (src/hotspot/cpu/x86/vm_version_x86.cpp)
 //     or VM_Version::initialize (src/hotspot/cpu/aarch64/vm_version_aarch64.cpp): UseSSE and
 //     UseAVX are limited to what model has, then UseAES, UseAESIntrinsics, UseAESCTRIntrinsics,
 //     UseCLMUL, UseGHASHIntrinsics, UseSSE42Intrinsics and UseVectorizedMismatchIntrinsic
 //     are turned on where the CPU and the flags they need allow it, and off (with HotSpot's
-//     warning when the user asked for them) where not;
-//  2. the policy pass (CompilerConfig::ergo_initialize and CompilationPolicy::initialize,
-//     src/hotspot/share/compiler): whatever policy.Ergonomics changes (CompileThresholdScaling,
-//     the -XX:-TieredCompilation emulation, -Xcomp), then CICompilerCount from the active
-//     processor count (-XX:ActiveProcessorCount when set, else activeProcessors).
+//     warning when the user asked for them) where not.
 //
 // The CPU pass reads model's full feature set (model.Features): the model clock may simulate
 // a CPU the host lacks, and which stubs can really run is the caller's decision
@@ -31,10 +36,45 @@ import (
 // {command line, ergonomic} when the user had set them.
 //
 // warnings are HotSpot's warning texts in order, without the "<VM name> warning: " prefix
-// (flags.VMWarningPrefix) and without a newline; with -XX:-PrintWarnings there are none. err is
-// non-nil only for input jitsim cannot model (a model of another architecture than the set,
-// an invalid policy configuration); set may then be partly updated.
+// (flags.VMWarningPrefix) and without a newline; with -XX:-PrintWarnings there are none.
+// ErgonomicsStderr returns everything java prints, range notices included. err is non-nil
+// only for input jitsim cannot model (a model of another architecture than the set, an
+// invalid policy configuration, no processors); set may then be partly updated.
 func Ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []string, err error) {
+	e, err := ergonomics(set, model, activeProcessors)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range e.out {
+		if l.warning {
+			warnings = append(warnings, l.text)
+		}
+	}
+	return warnings, nil
+}
+
+// ErgonomicsStderr is Ergonomics returning the lines java writes to stderr while it settles
+// the flags, in order and without newlines: the warnings with flags.VMWarningPrefix (none
+// with -XX:-PrintWarnings), and the lines JDK 17 prints when a value the policy pass computes
+// falls outside the flag's range ("intx Tier23InlineeNotifyFreqLog=31 is outside the allowed
+// range [ 0 ... 30 ]", e.g. for -XX:CompileThresholdScaling=2048; JDK 17 then keeps the old
+// value, JDK 25 silently clamps it to the range).
+func ErgonomicsStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, err error) {
+	e, err := ergonomics(set, model, activeProcessors)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range e.out {
+		if l.warning {
+			stderr = append(stderr, flags.VMWarningPrefix+l.text)
+		} else {
+			stderr = append(stderr, l.text)
+		}
+	}
+	return stderr, nil
+}
+
+func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, error) {
 	if set == nil {
 		return nil, fmt.Errorf("ergonomics: no flag set")
 	}
@@ -42,14 +82,20 @@ func Ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (warnings
 		return nil, fmt.Errorf("ergonomics: CPU model %q is %s, the flags are for %s", model.Name, model.Arch, set.Arch())
 	}
 	e := &ergo{set: set}
-	e.cpuPass(model)
 	if err := e.policyPass(activeProcessors); err != nil {
 		return nil, err
 	}
+	e.cpuPass(model)
 	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
-		return nil, nil
+		kept := e.out[:0]
+		for _, l := range e.out {
+			if !l.warning {
+				kept = append(kept, l)
+			}
+		}
+		e.out = kept
 	}
-	return e.warnings, nil
+	return e, nil
 }
 
 // EffectiveFeatures returns the CPU features HotSpot keeps after the UseAVX and UseSSE flags
@@ -75,15 +121,24 @@ func cpuArch(a flags.Arch) cpu.Arch {
 
 // ergo is one run of Ergonomics.
 type ergo struct {
-	set      *flags.Set
-	warnings []string
+	set *flags.Set
+	out []outLine
+	// pendingRange holds the range lines of the policy pass until they are sorted.
+	pendingRange []rangeLine
 	// feats is the model's feature set as masked by the settled UseSSE/UseAVX levels; the
 	// switch rules test it (supports_sse4_1() and friends read the masked bits in HotSpot).
 	feats cpu.Set
 }
 
+// outLine is one line for stderr: a VM warning (printed after flags.VMWarningPrefix) or a
+// line printed as it is.
+type outLine struct {
+	text    string
+	warning bool
+}
+
 func (e *ergo) warn(format string, a ...any) {
-	e.warnings = append(e.warnings, fmt.Sprintf(format, a...))
+	e.out = append(e.out, outLine{text: fmt.Sprintf(format, a...), warning: true})
 }
 
 // setDefault changes a value the way FLAG_SET_DEFAULT does (origin kept). The flag exists:
@@ -559,18 +614,27 @@ func (e *ergo) policyPass(activeProcessors int) error {
 	if err != nil {
 		return err
 	}
-	out, changes, err := policy.Ergonomics(cfg)
-	if err != nil {
-		return fmt.Errorf("ergonomics: %w", err)
+	out, changes := cfg, []policy.Change(nil)
+	if !parserScales() {
+		out, changes, err = policy.Ergonomics(cfg)
+		if err != nil {
+			return fmt.Errorf("ergonomics: %w", err)
+		}
 	}
+	var rejected []string
 	for _, c := range changes {
 		if !s.Has(c.Flag) {
 			continue
 		}
 		switch c.Origin {
 		case policy.OriginErgonomic:
+			v, ok := e.inRange(c, cfg.CompileThresholdScaling)
+			if !ok {
+				rejected = append(rejected, c.Flag)
+				continue
+			}
 			// FLAG_SET_ERGO marks the flag even when the value does not change.
-			e.setErgo(c.Flag, c.New)
+			e.setErgo(c.Flag, v)
 		default:
 			// {default} and {command line} changes (the -TieredCompilation emulation,
 			// -Xint, -Xcomp) are made by flags.Parse already; only a differing value is
@@ -580,6 +644,7 @@ func (e *ergo) policyPass(activeProcessors int) error {
 			}
 		}
 	}
+	e.reportRejected(rejected)
 	if s.Has("ActiveProcessorCount") && s.Int("ActiveProcessorCount") > 0 {
 		activeProcessors = int(s.Int("ActiveProcessorCount"))
 	}
@@ -617,3 +682,93 @@ func (e *ergo) policyPass(activeProcessors int) error {
 	e.setErgo("CICompilerCount", strconv.Itoa(c1+c2))
 	return nil
 }
+
+// parserScales reports whether flags.Parse applies CompileThresholdScaling itself. Parse
+// already models the rest of CompilerConfig::ergo_initialize (-Xint/-Xcomp mode flags, the
+// C2-only and legacy emulations); once it scales too, the whole of policy.Ergonomics has
+// been applied and running it again over the settled values would compound the scaling (and
+// take ergonomic values for explicit ones). The two passes were written side by side; asking
+// the parser once keeps the result right whichever of them scales.
+var parserScales = sync.OnceValue(func() bool {
+	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-XX:CompileThresholdScaling=0.5"}})
+	return err == nil && set.Int("Tier2InvokeNotifyFreqLog") != flags.NewSet(flags.JDK25, flags.AMD64).Int("Tier2InvokeNotifyFreqLog")
+})
+
+// scalingOrder is the order in which CompilerConfig::set_compilation_policy_flags (JDK 17)
+// applies CompileThresholdScaling, and so the order of its range messages.
+var scalingOrder = []string{
+	"Tier0InvokeNotifyFreqLog", "Tier0BackedgeNotifyFreqLog",
+	"Tier3InvocationThreshold", "Tier3MinInvocationThreshold", "Tier3CompileThreshold", "Tier3BackEdgeThreshold",
+	"Tier2InvokeNotifyFreqLog", "Tier2BackedgeNotifyFreqLog", "Tier3InvokeNotifyFreqLog", "Tier3BackedgeNotifyFreqLog",
+	"Tier23InlineeNotifyFreqLog",
+	"Tier4InvocationThreshold", "Tier4MinInvocationThreshold", "Tier4CompileThreshold", "Tier4BackEdgeThreshold",
+	"CompileThreshold",
+}
+
+// inRange checks an ergonomic change against the flag's range the way FLAG_SET_ERGO does and
+// returns the value to set. JDK 17 rejects an out-of-range value (the flag keeps its value,
+// a range line is printed); JDK 25 clamps it to the range silently (both checked with
+// -XX:CompileThresholdScaling=2048.0 and 100000.0). policy.ScaledFreqLog caps a scaled
+// notification log at 30 (mainline's MIN2); JDK 17 caps at 32 instead, so the log is
+// recomputed from the old value there.
+func (e *ergo) inRange(c policy.Change, scale float64) (string, bool) {
+	f := flags.Lookup(c.Flag)
+	j := e.set.JDK()
+	if f == nil || j < flags.JDK17 {
+		return c.New, true
+	}
+	r := f.RangeAt(j)
+	if r == nil || !isIntType(f.Type.At(j)) {
+		return c.New, true
+	}
+	v, err := strconv.ParseInt(c.New, 10, 64)
+	if err != nil {
+		return c.New, true
+	}
+	if j < flags.JDK25 && strings.HasSuffix(c.Flag, "NotifyFreqLog") && scale > 0 && scale != 1 {
+		if old, err := strconv.ParseInt(c.Old, 10, 64); err == nil && old > 0 && old < 63 {
+			if f := policy.ScaledThreshold(int64(1)<<old, scale); f > 0 {
+				v = min(int64(bits.Len64(uint64(f))-1), jdk17MaxFreqBits)
+			}
+		}
+	}
+	if v >= r.Min && v <= r.Max {
+		return strconv.FormatInt(v, 10), true
+	}
+	if j >= flags.JDK25 {
+		return strconv.FormatInt(min(max(v, r.Min), r.Max), 10), true
+	}
+	e.pendingRange = append(e.pendingRange, rangeLine{flag: c.Flag,
+		text: fmt.Sprintf("%s %s=%d is outside the allowed range [ %d ... %d ]", f.Type.At(j), c.Flag, v, r.Min, r.Max)})
+	return "", false
+}
+
+// jdk17MaxFreqBits caps JDK 17's scaled notification logs (scaled_freq_log returns
+// max_freq_bits above 2^max_freq_bits): 2^20·100000 prints Tier23InlineeNotifyFreqLog=32.
+const jdk17MaxFreqBits = 32
+
+// rangeLine is a range message waiting to be printed in HotSpot's order.
+type rangeLine struct{ flag, text string }
+
+// reportRejected prints the range lines of the rejected flags in scalingOrder.
+func (e *ergo) reportRejected(rejected []string) {
+	if len(rejected) == 0 {
+		return
+	}
+	pos := func(name string) int {
+		for i, n := range scalingOrder {
+			if n == name {
+				return i
+			}
+		}
+		return len(scalingOrder)
+	}
+	lines := e.pendingRange
+	sort.SliceStable(lines, func(a, b int) bool { return pos(lines[a].flag) < pos(lines[b].flag) })
+	for _, l := range lines {
+		e.out = append(e.out, outLine{text: l.text})
+	}
+	e.pendingRange = nil
+}
+
+func isIntType(t flags.Type) bool { return t == flags.Int || t == flags.Intx }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -94,11 +95,22 @@ func vmWarnings(lines []string) []string {
 // PrintFlagsFinal rows and every VM warning (parser notices first, then ergonomics).
 func settle(t *testing.T, j flags.JDK, a flags.Arch, model cpu.Model, cpus int, args []string) (rows map[string]string, warnings []string, set *flags.Set, parseErr error) {
 	t.Helper()
+	rows, stderr, set, err := settleStderr(t, j, a, model, cpus, args)
+	return rows, vmWarnings(stderr), set, err
+}
+
+// settleStderr is settle returning every stderr line before the version banner: the
+// parser's, then ErgonomicsStderr's.
+func settleStderr(t *testing.T, j flags.JDK, a flags.Arch, model cpu.Model, cpus int, args []string) (rows map[string]string, stderr []string, set *flags.Set, parseErr error) {
+	t.Helper()
 	set, res, err := flags.Parse(flags.Options{JDK: j, Arch: a, Args: args})
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	w, err := Ergonomics(set, model, cpus)
+	for _, l := range res.Stderr {
+		stderr = append(stderr, strings.Split(strings.TrimRight(l, "\n"), "\n")...)
+	}
+	lines, err := ErgonomicsStderr(set, model, cpus)
 	if err != nil {
 		t.Fatalf("Ergonomics(%v): %v", args, err)
 	}
@@ -106,12 +118,27 @@ func settle(t *testing.T, j flags.JDK, a flags.Arch, model cpu.Model, cpus int, 
 	if err := set.PrintFlagsFinal(&b); err != nil {
 		t.Fatal(err)
 	}
-	return rowsByName(b.String()), append(vmWarnings(res.Stderr), w...), set, nil
+	return rowsByName(b.String()), append(stderr, lines...), set, nil
+}
+
+// beforeBanner returns the stderr lines java printed before its -version banner.
+func beforeBanner(stderr string) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(stderr, "\n"), "\n") {
+		if strings.HasPrefix(l, "openjdk version ") {
+			break
+		}
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // TestErgonomicsRecorded replays every recorded command line (testdata/ergo/cases.json, run by
 // testdata/ergo/record through java 17 and 25) and compares the CPU and policy rows of
-// PrintFlagsFinal, origins included, and the warnings with what the real JVM printed.
+// PrintFlagsFinal, origins included, and every stderr line before the version banner
+// (warnings, range messages) with what the real JVM printed.
 func TestErgonomicsRecorded(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(ergoDir, "recorded.json"))
 	if err != nil {
@@ -140,7 +167,7 @@ func TestErgonomicsRecorded(t *testing.T) {
 			total++
 			ok := t.Run(jdkName+"/"+name, func(t *testing.T) {
 				args := c.Args
-				rows, warnings, _, perr := settle(t, profiles[jdkName], flags.AMD64, host, recordingCPUs, args)
+				rows, stderr, _, perr := settleStderr(t, profiles[jdkName], flags.AMD64, host, recordingCPUs, args)
 				if c.Exit != 0 {
 					if perr == nil {
 						t.Fatalf("java %s exited %d (%q) but the command line parsed", strings.Join(args, " "), c.Exit, c.Stderr)
@@ -164,9 +191,8 @@ func TestErgonomicsRecorded(t *testing.T) {
 				if w, g := want["ReservedCodeCacheSize"], rows["ReservedCodeCacheSize"]; w != g {
 					codeCache = append(codeCache, fmt.Sprintf("%s/%s: java %q, jitsim %q", jdkName, name, strings.Join(strings.Fields(w), " "), strings.Join(strings.Fields(g), " ")))
 				}
-				wantWarn := vmWarnings([]string{c.Stderr})
-				if !slices.Equal(wantWarn, warnings) {
-					t.Errorf("warnings:\n java:   %q\n jitsim: %q", wantWarn, warnings)
+				if want := beforeBanner(c.Stderr); !slices.Equal(want, stderr) {
+					t.Errorf("stderr before the banner:\n java:   %q\n jitsim: %q", want, stderr)
 				}
 			})
 			if ok {
@@ -548,8 +574,86 @@ func FuzzErgonomics(f *testing.F) {
 		if err := set.PrintFlagsFinal(&after); err != nil {
 			t.Fatal(err)
 		}
-		if before.String() != after.String() || (len(again.warnings) > 0 && !legacyArm) {
-			t.Errorf("%s %s %v: a second CPU pass changed the set or warned %q", m.Name, j, args, again.warnings)
+		if before.String() != after.String() || (len(again.out) > 0 && !legacyArm) {
+			t.Errorf("%s %s %v: a second CPU pass changed the set or warned %v", m.Name, j, args, again.out)
 		}
 	})
+}
+
+// ExampleErgonomics settles -XX:UseAVX=3 on a Sandy Bridge model (AVX, no AVX2 or AVX-512)
+// for JDK 25 and prints the warning the way java does, then the settled rows.
+func ExampleErgonomics() {
+	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-XX:UseAVX=3", "-version"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	model, err := cpu.Lookup("sandybridge-i5")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	warnings, err := Ergonomics(set, model, model.Cores)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, w := range warnings {
+		fmt.Println(flags.VMWarningPrefix + w)
+	}
+	for _, name := range []string{"UseAVX", "UseSSE", "UseAES", "CICompilerCount"} {
+		fmt.Printf("%s = %s {%s}\n", name, set.Value(name), set.OriginString(name))
+	}
+	// Output:
+	// OpenJDK 64-Bit Server VM warning: UseAVX=3 is not supported on this CPU, setting it to UseAVX=1
+	// UseAVX = 1 {command line}
+	// UseSSE = 4 {default}
+	// UseAES = true {default}
+	// CICompilerCount = 3 {ergonomic}
+}
+
+// TestErgonomicsScaledRange checks the range handling of ergonomic policy values directly
+// (the path used when flags.Parse leaves CompileThresholdScaling to the policy pass), against
+// what java 17 and 25 print for -XX:CompileThresholdScaling=2048.0 and 100000.0.
+func TestErgonomicsScaledRange(t *testing.T) {
+	tests := []struct {
+		jdk    flags.JDK
+		change policy.Change
+		scale  float64
+		want   string // value set; "" when rejected
+		line   string // range line printed
+	}{
+		{flags.JDK17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 2048, "",
+			"intx Tier23InlineeNotifyFreqLog=31 is outside the allowed range [ 0 ... 30 ]"},
+		{flags.JDK17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "",
+			"intx Tier23InlineeNotifyFreqLog=32 is outside the allowed range [ 0 ... 30 ]"},
+		{flags.JDK17, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "",
+			"intx Tier3BackEdgeThreshold=6000000000 is outside the allowed range [ 0 ... 2147483647 ]"},
+		{flags.JDK17, policy.Change{Flag: "Tier2BackedgeNotifyFreqLog", Old: "14", New: "25"}, 2048, "25", ""},
+		{flags.JDK25, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "30", ""},
+		{flags.JDK25, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "2147483647", ""},
+		{flags.JDK25, policy.Change{Flag: "CompileThreshold", Old: "10000", New: "1000000000"}, 100000, "1000000000", ""},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%s/%g", tt.jdk, tt.change.Flag, tt.scale), func(t *testing.T) {
+			e := &ergo{set: flags.NewSet(tt.jdk, flags.AMD64)}
+			tt.change.Origin = policy.OriginErgonomic
+			got, ok := e.inRange(tt.change, tt.scale)
+			if tt.want == "" {
+				if ok {
+					t.Fatalf("accepted %s, want rejected", got)
+				}
+			} else if !ok || got != tt.want {
+				t.Fatalf("got %q (accepted %v), want %q", got, ok, tt.want)
+			}
+			e.reportRejected([]string{tt.change.Flag})
+			var lines []string
+			for _, l := range e.out {
+				lines = append(lines, l.text)
+			}
+			if want := []string{tt.line}; tt.line != "" && !slices.Equal(lines, want) || tt.line == "" && len(lines) > 0 {
+				t.Errorf("printed %q, want %q", lines, tt.line)
+			}
+		})
+	}
 }
