@@ -1,0 +1,303 @@
+package warmup
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+)
+
+// Class is a run's warm-up classification, with warmup_stats's names.
+type Class string
+
+// The four classes of warmup_stats (Barrett et al. 2017, §4.3) and the two
+// verdicts for a set of forks that disagree.
+const (
+	Flat             Class = "flat"            // no changepoint, or every segment equivalent to the last
+	Warmup           Class = "warmup"          // earlier segments slower than the steady one
+	Slowdown         Class = "slowdown"        // an earlier segment faster than the steady one
+	NoSteadyState    Class = "no steady state" // a change within the last Steady iterations
+	GoodInconsistent Class = "good inconsistent"
+	BadInconsistent  Class = "bad inconsistent"
+)
+
+// Options tune Analyze. The zero value is warmup_stats's method with the
+// defaults documented on each field.
+type Options struct {
+	// Penalty per changepoint; 0 means 15·ln n (warmup_stats).
+	Penalty float64
+	// MinSegment is PELT's minimum segment length; 0 means 2 (cpt.meanvar).
+	MinSegment int
+	// Delta is the absolute tolerance, in seconds per op, within which a
+	// segment counts as equivalent to the last; DeltaPercent is the same as
+	// a percentage of the fastest segment's mean (warmup_stats's "1%" form).
+	// If both are zero DeltaPercent = 1 is used: our iterations are far
+	// shorter than Krun's one-second ones, so warmup_stats's absolute
+	// 0.001 s default would call everything flat. If both are set the
+	// larger tolerance wins.
+	Delta, DeltaPercent float64
+	// RawDeltas drops the segment variance from the equivalence test
+	// (warmup_stats --raw-deltas).
+	RawDeltas bool
+	// Steady is the number of final iterations within which a change means
+	// "no steady state" (warmup_stats --steady, 500 of 2000 by default); 0
+	// means a quarter of the series.
+	Steady int
+	// OutlierWindow is the window of warmup_stats's Tukey outlier filter
+	// (default 200); negative turns the filter off.
+	OutlierWindow int
+}
+
+// Segment is a stretch between changepoints: iterations [Start, End).
+type Segment struct {
+	Start    int     `json:"start"`
+	End      int     `json:"end"`
+	Mean     float64 `json:"mean"`     // seconds per op, outliers excluded
+	Variance float64 `json:"variance"` // MLE variance, outliers excluded
+}
+
+// Analysis is what Analyze found in one series.
+type Analysis struct {
+	N            int       `json:"n"`
+	Class        Class     `json:"class"`
+	Changepoints []int     `json:"changepoints"` // first iteration of each segment after the first
+	Segments     []Segment `json:"segments"`
+	Outliers     []int     `json:"outliers,omitempty"`
+	Steady       bool      `json:"steady"`
+	// SteadyIter is the first iteration of the steady state: the first of
+	// the trailing segments equivalent to the last one (0 when flat).
+	SteadyIter int `json:"steady_iter"`
+	// SteadyMean is the mean of those segments' means (warmup_stats's
+	// steady-state mean), seconds per op.
+	SteadyMean float64 `json:"steady_mean"`
+	// SteadyStart is when the steady state begins on the run's clock and
+	// WarmupCost the time spent before it beyond what the same operations
+	// would have taken at SteadyMean (negative for a slowdown). AnalyzeRun
+	// fills them; Analyze assumes one op per value and back-to-back values.
+	SteadyStart time.Duration `json:"steady_start_ns"`
+	WarmupCost  time.Duration `json:"warmup_cost_ns"`
+}
+
+// Outliers returns the indices warmup_stats's filter marks in x: a value
+// outside median ± 3·(p90 − p10) of the window of the given size centred on
+// it. Points whose window is cut short at the start of the series are never
+// outliers, so a warm-up is not filtered away.
+func Outliers(x []float64, window int) []int {
+	if window <= 0 {
+		window = 200
+	}
+	var out []int
+	half := window / 2
+	buf := make([]float64, 0, window)
+	for i, v := range x {
+		lo, hi := max(i-half, 0), min(i+half, len(x))
+		if lo == 0 && hi < window {
+			continue
+		}
+		buf = append(buf[:0], x[lo:hi]...)
+		sort.Float64s(buf)
+		med := percentile(buf, 50)
+		band := 3 * (percentile(buf, 90) - percentile(buf, 10))
+		if v > med+band || v < med-band {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// percentile is the linear-interpolation percentile of sorted data.
+func percentile(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	pos := p / 100 * float64(len(sorted)-1)
+	i := int(pos)
+	if i >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (pos-float64(i))*(sorted[i+1]-sorted[i])
+}
+
+// Analyze finds changepoints in x (seconds per op, one value per
+// iteration), classifies the series and locates its steady state, following
+// warmup_stats's bin/mark_changepoints_in_json and summary_statistics.py.
+func Analyze(x []float64, o Options) (Analysis, error) {
+	n := len(x)
+	a := Analysis{N: n}
+	if n == 0 {
+		return a, fmt.Errorf("warmup: analyze: empty series")
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return a, fmt.Errorf("warmup: analyze: value %d is %v", i, v)
+		}
+	}
+	if o.OutlierWindow >= 0 {
+		a.Outliers = Outliers(x, o.OutlierWindow)
+	}
+	isOut := make([]bool, n)
+	for _, i := range a.Outliers {
+		isOut[i] = true
+	}
+	kept := make([]float64, 0, n)
+	orig := make([]int, 0, n) // kept index → original index
+	for i, v := range x {
+		if !isOut[i] {
+			kept = append(kept, v)
+			orig = append(orig, i)
+		}
+	}
+	cps, err := PELT(kept, o.Penalty, o.MinSegment)
+	if err != nil {
+		return a, err
+	}
+	// Back to original indices; an outlier just before a changepoint stays
+	// with the earlier segment, as warmup_stats shifts indices.
+	bounds := []int{0}
+	for _, c := range cps {
+		bounds = append(bounds, orig[c-1]+1)
+	}
+	bounds = append(bounds, n)
+	for i := 0; i+1 < len(bounds); i++ {
+		s := Segment{Start: bounds[i], End: bounds[i+1]}
+		var sum, sq float64
+		var m int
+		for j := s.Start; j < s.End; j++ {
+			if !isOut[j] {
+				sum += x[j]
+				m++
+			}
+		}
+		if m > 0 {
+			s.Mean = sum / float64(m)
+			for j := s.Start; j < s.End; j++ {
+				if !isOut[j] {
+					sq += (x[j] - s.Mean) * (x[j] - s.Mean)
+				}
+			}
+			s.Variance = sq / float64(m)
+		}
+		a.Segments = append(a.Segments, s)
+	}
+	a.Changepoints = bounds[1 : len(bounds)-1]
+	if a.Changepoints == nil {
+		a.Changepoints = []int{}
+	}
+	classify(&a, o)
+	a.SteadyStart, a.WarmupCost = 0, 0
+	if a.Steady {
+		var at float64
+		for i := 0; i < a.SteadyIter; i++ {
+			at += x[i]
+		}
+		a.SteadyStart = seconds(at)
+		a.WarmupCost = seconds(at - float64(a.SteadyIter)*a.SteadyMean)
+	}
+	return a, nil
+}
+
+// classify applies warmup_stats's rules, walking back from the last segment:
+// a segment whose mean ± variance overlaps the last segment's mean ± max(
+// variance, delta) is equivalent; the first one that is not decides — a
+// change inside the last Steady iterations is "no steady state", a faster
+// earlier segment a slowdown, a slower one a warm-up.
+func classify(a *Analysis, o Options) {
+	segs := a.Segments
+	fastest := math.Inf(1)
+	for _, s := range segs {
+		fastest = min(fastest, s.Mean)
+	}
+	pct := o.DeltaPercent
+	if o.Delta == 0 && pct == 0 {
+		pct = 1
+	}
+	delta := max(o.Delta, fastest*pct/100)
+	steady := o.Steady
+	if steady <= 0 {
+		steady = max(a.N/4, 1)
+	}
+	last := segs[len(segs)-1]
+	spread := func(s Segment) float64 {
+		if o.RawDeltas {
+			return 0
+		}
+		return s.Variance
+	}
+	lower := min(last.Mean-spread(last), last.Mean-delta)
+	upper := max(last.Mean+spread(last), last.Mean+delta)
+	a.Class = Flat
+	first := len(segs) - 1 // first steady segment
+walk:
+	for i := len(segs) - 2; i >= 0; i-- {
+		s := segs[i]
+		if s.Mean+spread(s) >= lower && s.Mean-spread(s) <= upper {
+			first = i
+			continue
+		}
+		switch {
+		case s.End-1 > a.N-steady:
+			a.Class = NoSteadyState
+		case s.Mean-spread(s) < lower:
+			a.Class = Slowdown
+		default:
+			a.Class = Warmup
+		}
+		break walk
+	}
+	if a.Class == NoSteadyState {
+		a.Steady, a.SteadyIter, a.SteadyMean = false, -1, 0
+		return
+	}
+	a.Steady = true
+	var sum float64
+	for _, s := range segs[first:] {
+		sum += s.Mean
+	}
+	a.SteadyMean = sum / float64(len(segs)-first)
+	a.SteadyIter = segs[first].Start
+}
+
+func seconds(s float64) time.Duration { return time.Duration(math.Round(s * 1e9)) }
+
+// AnalyzeRun analyses r's time per op and places the steady state on the
+// run's own clock: SteadyStart is the start of iteration SteadyIter, and the
+// warm-up cost sums, over earlier iterations, each one's duration minus its
+// operations at the steady-state mean.
+func AnalyzeRun(r Run, o Options) (Analysis, error) {
+	if err := r.Validate(); err != nil {
+		return Analysis{}, err
+	}
+	a, err := Analyze(r.PerOp(), o)
+	if err != nil {
+		return a, fmt.Errorf("warmup: run %q fork %d: %w", r.Label, r.Fork, err)
+	}
+	if a.Steady {
+		a.SteadyStart = r.Iterations[a.SteadyIter].Start
+		var cost float64
+		for _, it := range r.Iterations[:a.SteadyIter] {
+			cost += it.Duration.Seconds() - float64(it.ops())*a.SteadyMean
+		}
+		a.WarmupCost = seconds(cost)
+	}
+	return a, nil
+}
+
+// Combine gives the verdict for several forks of one option set, as
+// warmup_stats's summary tables do: their common class, "good inconsistent"
+// when they mix flat and warmup only, else "bad inconsistent".
+func Combine(classes []Class) Class {
+	set := map[Class]bool{}
+	for _, c := range classes {
+		set[c] = true
+	}
+	switch {
+	case len(set) == 0:
+		return ""
+	case len(set) == 1:
+		return classes[0]
+	case len(set) == 2 && set[Flat] && set[Warmup]:
+		return GoodInconsistent
+	default:
+		return BadInconsistent
+	}
+}

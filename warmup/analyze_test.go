@@ -1,0 +1,271 @@
+package warmup
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// steps builds a series of the given levels and lengths with Gaussian noise
+// of relative size sd, from a fixed seed.
+func steps(seed uint64, sd float64, parts ...[2]float64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var x []float64
+	for _, p := range parts {
+		for range int(p[1]) {
+			x = append(x, p[0]*(1+sd*r.NormFloat64()))
+		}
+	}
+	return x
+}
+
+func near(got, want []int, tol int) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if d := got[i] - want[i]; d < -tol || d > tol {
+			return false
+		}
+	}
+	return true
+}
+
+func TestPELTKnownChangepoints(t *testing.T) {
+	tests := []struct {
+		name string
+		x    []float64
+		want []int
+	}{
+		{"step up", steps(1, 0.02, [2]float64{1, 100}, [2]float64{2, 100}), []int{100}},
+		{"step down", steps(2, 0.02, [2]float64{5, 60}, [2]float64{1, 240}), []int{60}},
+		{"several steps", steps(3, 0.02, [2]float64{8, 30}, [2]float64{4, 40}, [2]float64{2, 50}, [2]float64{1, 180}), []int{30, 70, 120}},
+		{"variance change only", series(steps(4, 0.01, [2]float64{1, 150})).concat(steps(5, 0.2, [2]float64{1, 150})), []int{150}},
+		{"exact constant levels (model clock)", steps(0, 0, [2]float64{3e-6, 20}, [2]float64{1e-6, 80}), []int{20}},
+		{"constant", steps(0, 0, [2]float64{1, 50}), nil},
+		{"too short", []float64{1, 9, 1}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := PELT(tc.x, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !near(got, tc.want, 2) {
+				t.Errorf("changepoints %v, want %v (±2)", got, tc.want)
+			}
+		})
+	}
+}
+
+type series []float64
+
+func (s series) concat(t []float64) []float64 { return append(append([]float64{}, s...), t...) }
+
+func TestPELTNoiseHasNoChangepoints(t *testing.T) {
+	for seed := uint64(10); seed < 30; seed++ {
+		x := steps(seed, 0.05, [2]float64{1, 500})
+		got, err := PELT(x, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 0 {
+			t.Errorf("seed %d: pure noise gave changepoints %v", seed, got)
+		}
+	}
+}
+
+func TestPELTMatchesExhaustiveSearch(t *testing.T) {
+	// On short series PELT must find the same optimum as trying every
+	// segmentation (dynamic programming without pruning).
+	for seed := uint64(0); seed < 200; seed++ {
+		x := steps(seed, 0.1, [2]float64{2, 7}, [2]float64{1, 9}, [2]float64{1.5, 8})
+		pen := 3.0
+		got, _ := PELT(x, pen, 2)
+		want := optimalPartition(x, pen, 2)
+		if !near(got, want, 0) {
+			t.Errorf("seed %d: PELT %v, optimal partitioning %v", seed, got, want)
+		}
+	}
+}
+
+// optimalPartition is the unpruned O(n²) reference for PELT.
+func optimalPartition(x []float64, pen float64, minSeg int) []int {
+	n := len(x)
+	var mean, ss float64
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(n)
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	scale := math.Sqrt(ss / float64(n))
+	cost := func(a, b int) float64 {
+		var s, q float64
+		for _, v := range x[a:b] {
+			z := (v - mean) / scale
+			s += z
+			q += z * z
+		}
+		m := float64(b - a)
+		v := (q - s*s/m) / m
+		v = max(v, 1e-8)
+		return m * (math.Log(2*math.Pi) + 1 + math.Log(v))
+	}
+	f := make([]float64, n+1)
+	last := make([]int, n+1)
+	f[0] = -pen
+	for t := 1; t <= n; t++ {
+		f[t] = math.Inf(1)
+		for s := 0; s <= t-minSeg; s++ {
+			if s != 0 && s < minSeg {
+				continue
+			}
+			if c := f[s] + cost(s, t) + pen; c < f[t] {
+				f[t], last[t] = c, s
+			}
+		}
+	}
+	var cps []int
+	for t := last[n]; t > 0; t = last[t] {
+		cps = append([]int{t}, cps...)
+	}
+	return cps
+}
+
+func TestPELTRejectsBadValues(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1)} {
+		if _, err := PELT([]float64{1, 2, v, 3}, 0, 0); err == nil {
+			t.Errorf("PELT accepted %v", v)
+		}
+	}
+}
+
+func TestOutliersAreNotChangepoints(t *testing.T) {
+	x := steps(42, 0.02, [2]float64{1, 600})
+	spikes := []int{150, 151, 320, 480}
+	for _, i := range spikes {
+		x[i] = 10
+	}
+	a, err := Analyze(x, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Changepoints) != 0 || a.Class != Flat {
+		t.Errorf("class %s, changepoints %v; want flat with none", a.Class, a.Changepoints)
+	}
+	found := map[int]bool{}
+	for _, i := range a.Outliers {
+		found[i] = true
+	}
+	for _, i := range spikes {
+		if !found[i] {
+			t.Errorf("spike at %d not marked as an outlier (outliers %v)", i, a.Outliers)
+		}
+	}
+	// Without the filter the spikes do split the series: the filter is what
+	// keeps them out.
+	b, _ := Analyze(x, Options{OutlierWindow: -1})
+	if len(b.Changepoints) == 0 {
+		t.Errorf("without the outlier filter no changepoints were found; the test is not exercising the filter")
+	}
+}
+
+func TestClassification(t *testing.T) {
+	tests := []struct {
+		name       string
+		x          []float64
+		o          Options
+		class      Class
+		steadyIter int // -1: no steady state
+		steadyMean float64
+	}{
+		{"flat", steps(1, 0.02, [2]float64{1e-3, 300}), Options{}, Flat, 0, 1e-3},
+		{"warmup", steps(2, 0.02, [2]float64{4e-3, 30}, [2]float64{2e-3, 30}, [2]float64{1e-3, 240}), Options{}, Warmup, 60, 1e-3},
+		{"slowdown", steps(3, 0.02, [2]float64{1e-3, 60}, [2]float64{1.5e-3, 240}), Options{}, Slowdown, 60, 1.5e-3},
+		{"no steady state", steps(4, 0.02, [2]float64{1e-3, 250}, [2]float64{2e-3, 50}), Options{Steady: 75}, NoSteadyState, -1, 0},
+		{"change within tolerance is flat", steps(5, 0.001, [2]float64{1.005e-3, 100}, [2]float64{1e-3, 200}), Options{DeltaPercent: 1, RawDeltas: true}, Flat, 0, 1.0017e-3},
+		{"same change beyond a tighter tolerance is a warmup", steps(5, 0.001, [2]float64{1.005e-3, 100}, [2]float64{1e-3, 200}), Options{DeltaPercent: 0.1, RawDeltas: true}, Warmup, 100, 1e-3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := Analyze(tc.x, tc.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Class != tc.class {
+				t.Fatalf("class %q, want %q (segments %+v)", a.Class, tc.class, a.Segments)
+			}
+			if tc.steadyIter < 0 {
+				if a.Steady || a.SteadyIter != -1 {
+					t.Errorf("steady %v at %d, want none", a.Steady, a.SteadyIter)
+				}
+				return
+			}
+			if d := a.SteadyIter - tc.steadyIter; d < -2 || d > 2 {
+				t.Errorf("steady state at %d, want %d ±2", a.SteadyIter, tc.steadyIter)
+			}
+			if math.Abs(a.SteadyMean-tc.steadyMean) > 0.01*tc.steadyMean {
+				t.Errorf("steady mean %g, want %g ±1%%", a.SteadyMean, tc.steadyMean)
+			}
+		})
+	}
+}
+
+func TestWarmupCostOnRunClock(t *testing.T) {
+	// 10 iterations at 5 ms per op (2 ops each), then 90 at 1 ms per op: the
+	// warm-up costs 10·2·(5−1) ms = 80 ms beyond steady state.
+	var r Run
+	r.Label = "x"
+	var at time.Duration
+	for i := range 100 {
+		per := time.Millisecond
+		if i < 10 {
+			per = 5 * time.Millisecond
+		}
+		d := 2 * per
+		r.Iterations = append(r.Iterations, Iteration{Index: i, Start: at, Duration: d, Ops: 2})
+		at += d + 100*time.Microsecond // a gap between iterations
+	}
+	a, err := AnalyzeRun(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Class != Warmup || a.SteadyIter != 10 {
+		t.Fatalf("class %s at %d, want warmup at 10", a.Class, a.SteadyIter)
+	}
+	if want := r.Iterations[10].Start; a.SteadyStart != want {
+		t.Errorf("steady start %v, want %v", a.SteadyStart, want)
+	}
+	if want := 80 * time.Millisecond; a.WarmupCost != want {
+		t.Errorf("warm-up cost %v, want %v", a.WarmupCost, want)
+	}
+}
+
+func TestAnalyzeRejectsBadInput(t *testing.T) {
+	for name, x := range map[string][]float64{"empty": nil, "nan": {1, math.NaN()}, "negative": {1, -1}} {
+		if _, err := Analyze(x, Options{}); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestCombine(t *testing.T) {
+	tests := []struct {
+		in   []Class
+		want Class
+	}{
+		{[]Class{Warmup, Warmup}, Warmup},
+		{[]Class{Flat, Warmup, Flat}, GoodInconsistent},
+		{[]Class{Flat, Slowdown}, BadInconsistent},
+		{[]Class{Warmup, NoSteadyState}, BadInconsistent},
+		{nil, ""},
+	}
+	for _, tc := range tests {
+		if got := Combine(tc.in); got != tc.want {
+			t.Errorf("Combine(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
