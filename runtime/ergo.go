@@ -100,14 +100,26 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 
 // EffectiveFeatures returns the CPU features HotSpot keeps after the UseAVX and UseSSE flags
 // of an already settled set have masked them (the feature bits vm_version_x86.cpp clears
-// below the chosen levels). On arm64 it returns model.Features unchanged.
+// below the chosen levels). The AVX bits follow UseAVX alone: JDK 17 keeps UseAVX=3, and so
+// its AVX bits, under -XX:UseSSE=3 (recorded), while JDK 25 has already lowered UseAVX to 0
+// there; this is why cpu.ClampSSE, which also drops AVX, is not used. On arm64 it returns
+// model.Features unchanged.
 func EffectiveFeatures(set *flags.Set, model cpu.Model) cpu.Set {
 	f := model.Features
 	if set.Has("UseAVX") {
 		f = cpu.ClampAVX(f, int(set.Int("UseAVX")))
 	}
 	if set.Has("UseSSE") {
-		f = cpu.ClampSSE(f, int(set.Int("UseSSE")))
+		sse := set.Int("UseSSE")
+		if sse < 4 {
+			f = f.Without(cpu.SSE41, cpu.SSE42)
+		}
+		if sse < 3 {
+			f = f.Without(cpu.SSE3, cpu.SSSE3)
+		}
+		if sse < 2 {
+			f = f.Without(cpu.SSE2)
+		}
 	}
 	return f
 }

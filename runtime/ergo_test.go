@@ -657,3 +657,44 @@ func TestErgonomicsScaledRange(t *testing.T) {
 		})
 	}
 }
+
+// TestEffectiveFeatures checks the feature masks of settled sets: JDK 17 keeps the AVX bits
+// under -XX:UseSSE=3 (UseAVX stays 3), JDK 25 drops them with UseAVX.
+func TestEffectiveFeatures(t *testing.T) {
+	icelake := recordingHost(t)
+	tests := []struct {
+		jdk      flags.JDK
+		args     []string
+		has, not []cpu.Feature
+	}{
+		{flags.JDK25, nil, []cpu.Feature{cpu.AVX512F, cpu.VAES, cpu.SSE41, cpu.AES}, nil},
+		{flags.JDK25, []string{"-XX:UseAVX=2"}, []cpu.Feature{cpu.AVX2, cpu.AES, cpu.PCLMULQDQ}, []cpu.Feature{cpu.AVX512F, cpu.VAES, cpu.VPCLMULQDQ}},
+		{flags.JDK25, []string{"-XX:UseAVX=0"}, []cpu.Feature{cpu.SSE42, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX2, cpu.AVX512F}},
+		{flags.JDK17, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.AVX512F, cpu.AVX2, cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.SSE41, cpu.SSE42}},
+		{flags.JDK25, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX512F, cpu.SSE41}},
+		{flags.JDK25, []string{"-XX:UseSSE=2"}, []cpu.Feature{cpu.SSE2, cpu.AES}, []cpu.Feature{cpu.SSE3, cpu.SSSE3, cpu.AVX}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s %v", tt.jdk, tt.args), func(t *testing.T) {
+			_, _, set, err := settle(t, tt.jdk, flags.AMD64, icelake, 2, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := EffectiveFeatures(set, icelake)
+			for _, h := range tt.has {
+				if !f.Has(h) {
+					t.Errorf("%s missing from %s", h, f)
+				}
+			}
+			for _, n := range tt.not {
+				if f.Has(n) {
+					t.Errorf("%s still in %s", n, f)
+				}
+			}
+		})
+	}
+	n1 := lookupModel(t, "neoverse-n1")
+	if got := EffectiveFeatures(flags.NewSet(flags.JDK25, flags.ARM64), n1); got != n1.Features {
+		t.Errorf("arm64: %s, want the model's %s", got, n1.Features)
+	}
+}
