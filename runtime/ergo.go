@@ -247,14 +247,17 @@ const (
 	warnOnly
 )
 
+// hasCPU needs feature f of the (masked) CPU.
 func hasCPU(f cpu.Feature, onFail failAction, warn string) need {
 	return need{feature: f, isFeature: true, onFail: onFail, warn: warn}
 }
 
+// flagOn needs the boolean flag name to be on (after its own row, if it has one, ran).
 func flagOn(name string, onFail failAction, warn string) need {
 	return need{flag: name, onFail: onFail, warn: warn}
 }
 
+// flagAbove needs the integer flag name to be greater than n.
 func flagAbove(name string, n int64, onFail failAction, warn string) need {
 	return need{flag: name, above: n, isAbove: true, onFail: onFail, warn: warn}
 }
@@ -270,8 +273,8 @@ const (
 )
 
 // x86Switches are the switch rows shared by every x86 release; rows whose flag does not
-// exist in a profile (UseAESCTRIntrinsics before JDK 9, UseGHASHIntrinsics in JDK 8 GA) are
-// skipped.
+// exist in a profile's table (UseAESCTRIntrinsics, UseSSE42Intrinsics and
+// UseVectorizedMismatchIntrinsic before JDK 17, UseGHASHIntrinsics in JDK 8 GA) are skipped.
 var x86Switches = []switchRule{
 	{flag: "UseAES", needs: []need{
 		hasCPU(cpu.AES, disable, noAESInstr),
@@ -339,6 +342,15 @@ var x86JDK8 = cpuRules{
 	switches: x86Switches,
 }
 
+// Rows the two aarch64 tables share: UseAESIntrinsics turns UseAES back on, and GHASH needs
+// PMULL.
+var (
+	aarch64IntrEnablesAES = flagOn("UseAES", enableNeeded, "UseAESIntrinsics enabled, but UseAES not, enabling")
+	aarch64GHASH          = switchRule{flag: "UseGHASHIntrinsics", needs: []need{
+		hasCPU(cpu.PMULL, disable, "GHASH intrinsics are not available on this CPU"),
+	}}
+)
+
 // aarch64Rules is mainline vm_version_aarch64.cpp (applied to every modern profile; the JDK 17
 // port is not observed here). Its warnings fire whenever the flag is on.
 var aarch64Rules = cpuRules{
@@ -348,14 +360,12 @@ var aarch64Rules = cpuRules{
 		}},
 		{flag: "UseAESIntrinsics", needs: []need{
 			hasCPU(cpu.ARM_AES, disable, noAESIntr),
-			flagOn("UseAES", enableNeeded, "UseAESIntrinsics enabled, but UseAES not, enabling"),
+			aarch64IntrEnablesAES,
 		}},
 		{flag: "UseAESCTRIntrinsics", needs: []need{
 			hasCPU(cpu.ARM_AES, disable, "AES/CTR intrinsics are not available on this CPU"),
 		}},
-		{flag: "UseGHASHIntrinsics", needs: []need{
-			hasCPU(cpu.PMULL, disable, "GHASH intrinsics are not available on this CPU"),
-		}},
+		aarch64GHASH,
 	},
 	warnIfOn: true,
 }
@@ -370,9 +380,9 @@ var aarch64Legacy = cpuRules{
 		}},
 		{flag: "UseAESIntrinsics", needs: []need{
 			hasCPU(cpu.ARM_AES, warnOnly, "UseAESIntrinsics specified, but not supported on this CPU"),
-			aarch64Rules.switches[1].needs[1],
+			aarch64IntrEnablesAES,
 		}},
-		aarch64Rules.switches[3],
+		aarch64GHASH,
 	},
 	warnIfOn: true,
 }
