@@ -275,6 +275,7 @@ var (
 	stateLast  = [8]int{1, 2, 3, 4, 5, 6, 7, 0}
 	stateFirst = [8]int{0, 1, 2, 3, 4, 5, 6, 7}
 	xmmPow     VecPhysical
+	sMem       *Mem // where the xmm GCM kernel keeps the GHASH state, or nil
 )
 
 // ghashStep hashes vector j of the chunk at kHash (blocks j·w … j·w+w−1),
@@ -296,7 +297,11 @@ func ghashStep(f flavor, j int) {
 		VPSHUFB(bswapMask, d, d)
 	}
 	if j == 0 {
-		f.xor(f.v(rS), d, d) // the state enters with the first block
+		if sMem != nil {
+			VPXOR(*sMem, d, d) // the state enters with the first block
+		} else {
+			f.xor(f.v(rS), d, d) // the state enters with the first block
+		}
 	}
 	pw := Mem{Base: kHtbl, Disp: powerOff(8*f.w - j*f.w)}
 	p := f.v(rPow)
@@ -370,6 +375,9 @@ func ghashReduce(f flavor) {
 		VPXOR(xr(rT2), xr(rHi), xr(rHi))
 	}
 	reduce(xr(rLo), xr(rHi), xr(rS), xr(rT1))
+	if sMem != nil {
+		VMOVDQU(xr(rS), *sMem)
+	}
 }
 
 // reduce sets s = (lo:hi) mod P in the byte-reversed representation.
@@ -448,9 +456,11 @@ func ghashAVX8() {
 // before it can be hashed): the first chunk is AES only, the last hash runs
 // alone after the loop. Decrypting, the chunk's own input is hashed.
 func gcmKernel(f flavor, enc bool) {
-	stepOrder, xmmPow = stateLast, nil
+	stepOrder, xmmPow, sMem = stateLast, nil, nil
 	if !f.evex {
-		stepOrder, xmmPow = stateFirst, xr(rS)
+		// 16 registers: the state lives on the stack between chunks and
+		// its register holds the powers of H.
+		stepOrder, xmmPow = stateLast, xr(rS)
 	}
 	name := "gcmDec" + f.name
 	if enc {
@@ -460,6 +470,10 @@ func gcmKernel(f flavor, enc bool) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s processes chunks chunks of %d blocks: AES-CTR with inc32 and interleaved GHASH of the ciphertext.", name, 8*f.w))
 	keys := AllocLocal(15 * f.bytes())
+	if !f.evex {
+		m := AllocLocal(16)
+		sMem = &m
+	}
 	Load(Param("xk"), kXK)
 	Load(Param("rounds"), kRounds)
 	Load(Param("ctr"), kCtr)
@@ -527,6 +541,9 @@ func gcmKernel(f flavor, enc bool) {
 	}
 	VMOVDQU(Mem{Base: kState}, xr(rS))
 	VPSHUFD(U8(0x4e), xr(rS), xr(rS))
+	if sMem != nil {
+		VMOVDQU(xr(rS), *sMem)
+	}
 
 	chunk := 8 * f.bytes()
 	TESTQ(kN, kN)
@@ -558,6 +575,9 @@ func gcmKernel(f flavor, enc bool) {
 		ghashReduce(f)
 	}
 	Label(lbl("Done"))
+	if sMem != nil {
+		VMOVDQU(*sMem, xr(rS))
+	}
 	VPSHUFD(U8(0x4e), xr(rS), xr(rS))
 	VMOVDQU(xr(rS), Mem{Base: kState})
 	// The counter to use next: lane 0 of rCtr, or the scalar one.
