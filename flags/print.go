@@ -13,6 +13,48 @@ func (s *Set) PrintFlagsFinal(w io.Writer) error {
 	return s.print(w, s)
 }
 
+// PrintFlagsRanges writes the -XX:+PrintFlagsRanges table: "[Global flags ranges]", then one
+// row per numeric flag (bool and string flags are skipped) with its allowed range in place of
+// the value (JVMFlag::print_on with printRanges, JVMFlagRange printing).
+func (s *Set) PrintFlagsRanges(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("[Global flags ranges]\n")
+	diag, exp := s.Bool("UnlockDiagnosticVMOptions"), s.Bool("UnlockExperimentalVMOptions")
+	for _, f := range table {
+		e := s.entries[f.Name]
+		if e == nil || e.typ == Bool || e.typ.isString() {
+			continue
+		}
+		if k := f.Kind.At(s.jdk); k == Diagnostic && !diag || k == Experimental && !exp {
+			continue
+		}
+		c := &column{b: &b}
+		c.write(fmt.Sprintf("%9s", e.typ))
+		c.fill(10)
+		c.write(f.Name)
+		c.fill(61)
+		lo, hi := "", ""
+		if r := f.RangeAt(s.jdk); r != nil {
+			switch e.typ {
+			case Int, Intx:
+				lo, hi = fmt.Sprint(r.Min), fmt.Sprint(r.Max)
+			case Uintx:
+				lo, hi = fmt.Sprint(r.UMin), fmt.Sprint(r.UMax)
+			case Double:
+				lo, hi = fmt.Sprintf("%.3f", r.FMin), fmt.Sprintf("%.3f", r.FMax)
+			}
+		}
+		c.write(fmt.Sprintf("[ %-25s ... %25s ]", lo, hi))
+		c.fill(122)
+		c.write(fmt.Sprintf("%35s", s.kindString(f)))
+		c.fill(158)
+		c.write("{" + s.OriginString(f.Name) + "}")
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
 // PrintFlagsInitial writes the declared defaults in the -XX:+PrintFlagsInitial layout (the
 // values before any option or ergonomics: product flags only, all {default}).
 func (s *Set) PrintFlagsInitial(w io.Writer) error {

@@ -84,6 +84,14 @@ func stripBanner(s string) string {
 	return b.String()
 }
 
+// header returns the "[Global flags…]" line of a PrintFlags* output, or "".
+func header(stdout string) string {
+	if strings.HasPrefix(stdout, "[Global flags") {
+		return strings.SplitAfter(stdout, "\n")[0]
+	}
+	return ""
+}
+
 // rows maps flag name to its PrintFlagsFinal row (continuation lines included).
 func rows(stdout string) map[string]string {
 	m := map[string]string{}
@@ -140,6 +148,9 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				gotErr = strings.Join(dropJitsimNotes(strings.SplitAfter(gotErr, "\n")), "")
 				if gotErr != stripBanner(want.Stderr) {
 					problems = append(problems, "stderr")
+				}
+				if header(want.Stdout) != header(stdout.String()) {
+					problems = append(problems, "stdout header")
 				}
 				wr, gr := rows(want.Stdout), rows(stdout.String())
 				var names []string

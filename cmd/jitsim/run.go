@@ -281,7 +281,11 @@ func runVM(a runArgs, jdkName, cpuName, clock string, getenv func(string) (strin
 			return 1
 		}
 	}
-	if set.Bool("PrintFlagsFinal") {
+	switch {
+	case set.Has("PrintFlagsRanges") && set.Bool("PrintFlagsRanges"):
+		// HotSpot prints the ranges table instead of PrintFlagsFinal's when both are given.
+		set.PrintFlagsRanges(stdout)
+	case set.Bool("PrintFlagsFinal"):
 		set.PrintFlagsFinal(stdout)
 	}
 	if set.Bool("PrintCommandLineFlags") {

@@ -8,7 +8,7 @@
 //
 // Each case runs as `java ARGS... -version` in a scratch directory holding the case files, with
 // an environment of PATH plus the case's variables. Standard output is kept only for the
-// "[Global flags]" header and the rows of flags jitsim models (PrintFlagsFinal prints ~800).
+// "[Global flags]" (or "[Global flags ranges]") header and the rows of flags jitsim models (PrintFlagsFinal prints ~800).
 package main
 
 import (
@@ -132,7 +132,7 @@ func runJava(java, dir string, env map[string]string, args []string) (*Output, e
 	return &Output{Stdout: stdout.String(), Stderr: stderr.String(), Exit: exit}, nil
 }
 
-// keepModelledRows keeps the PrintFlagsFinal header and the rows (with their continuation
+// keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges header and the rows (with their continuation
 // lines) of flags in names.
 func keepModelledRows(stdout string, names map[string]bool) string {
 	var b strings.Builder
@@ -143,7 +143,7 @@ func keepModelledRows(stdout string, names map[string]bool) string {
 		}
 		f := strings.Fields(line)
 		switch {
-		case strings.HasPrefix(line, "[Global flags]"):
+		case strings.HasPrefix(line, "[Global flags"):
 			keep = true
 		case len(f) >= 2 && f[1] == "+=":
 			// continuation line of a multi-line string: follows its row
