@@ -140,6 +140,42 @@ func (g *gcmCipher) doLastBlock(ctx context.Context, in []byte, inOfs, n int, ou
 	return int(r), err
 }
 
+// gcmOp is the GCM operation object a routine drives: EncryptOp or
+// DecryptOp (both GCTR and GHASH), or, in JDK 17's two-pass decryption,
+// the GHASH object alone and then the GCTR object alone.
+type gcmOp int
+
+const (
+	opBoth gcmOp = iota
+	opGHASH
+	opGCTR
+)
+
+// update1 is op.update on whole blocks.
+func (g *gcmCipher) update1(ctx context.Context, op gcmOp, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
+	switch op {
+	case opGHASH:
+		n -= n % aesBlockSize
+		return n, g.ghashUpdate(ctx, g.eng.state, in, inOfs, n)
+	case opGCTR:
+		n -= n % aesBlockSize
+		return g.gctr(ctx, "GCTR.update", in, inOfs, n, out, outOfs)
+	}
+	return g.opUpdate(ctx, in, inOfs, n, out, outOfs)
+}
+
+// final1 is op.doFinal: GCMEngine.doLastBlock for both, else
+// GHASH.doFinal or GCTR.doFinal.
+func (g *gcmCipher) final1(ctx context.Context, op gcmOp, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
+	switch op {
+	case opGHASH:
+		return n, g.ghashDoFinal(ctx, in, inOfs, n)
+	case opGCTR:
+		return g.gctr(ctx, "GCTR.doFinal", in, inOfs, n, out, outOfs)
+	}
+	return g.doLastBlock(ctx, in, inOfs, n, out, outOfs)
+}
+
 // opUpdate is EncryptOp.update (GCTR then GHASH over the output) or
 // DecryptOp.update (GHASH over the input, then GCTR) on whole blocks.
 func (g *gcmCipher) opUpdate(ctx context.Context, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
@@ -507,7 +543,7 @@ func (g *gcmCipher) encryptFinal(ctx context.Context, in []byte, inOfs, inLen in
 		e.ibuf = e.ibuf[:0]
 	}
 	if g.prof.gcmThrottle && inLen > gcmTriggerLen {
-		r, err := g.throttle(ctx, in, inOfs, inLen, out, outOfs)
+		r, err := g.throttle(ctx, opBoth, in, inOfs, inLen, out, outOfs)
 		if err != nil {
 			return 0, err
 		}
@@ -531,18 +567,18 @@ func (g *gcmCipher) encryptFinal(ctx context.Context, in []byte, inOfs, inLen in
 // throttle is JDK 17's GCMEngine.throttleData: five GCTRGHASH.update
 // segments of a sixth of the data (whole blocks), then one more update for
 // the whole blocks left.
-func (g *gcmCipher) throttle(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+func (g *gcmCipher) throttle(ctx context.Context, op gcmOp, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
 	seg := inLen / 6
 	seg -= seg % aesBlockSize
 	n := 0
 	for range 5 {
-		r, err := g.opUpdate(ctx, in, inOfs+n, seg, out, outOfs+n)
+		r, err := g.update1(ctx, op, in, inOfs+n, seg, out, outOfs+n)
 		if err != nil {
 			return 0, err
 		}
 		n += r
 	}
-	r, err := g.opUpdate(ctx, in, inOfs+n, inLen-n, out, outOfs+n)
+	r, err := g.update1(ctx, op, in, inOfs+n, inLen-n, out, outOfs+n)
 	if err != nil {
 		return 0, err
 	}
@@ -581,7 +617,7 @@ func (g *gcmCipher) decryptFinal(ctx context.Context, in []byte, inOfs, inLen in
 	if g.prof.gcmVerifyFirst {
 		return g.decryptVerifyFirst(ctx, in, inOfs, inLen, out, outOfs)
 	}
-	n, err := g.decryptBlocks(ctx, in, inOfs, inLen, out, outOfs)
+	n, err := g.decryptBlocks(ctx, opBoth, in, inOfs, inLen, out, outOfs)
 	if err != nil {
 		return 0, err
 	}
@@ -617,10 +653,11 @@ func (g *gcmCipher) findTag(in []byte, inOfs, inLen int) {
 }
 
 // decryptBlocks is GCMDecrypt.decryptBlocks: the buffered ciphertext
-// (implGCMCrypt for its PARALLEL_LEN multiples, DecryptOp.update for whole
-// blocks, one block merged with the input), then DecryptOp.doFinal
-// (GCMEngine.doLastBlock) on the rest. It returns the plaintext length.
-func (g *gcmCipher) decryptBlocks(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
+// (implGCMCrypt for its PARALLEL_LEN multiples, op.update for whole
+// blocks, one block merged with the input), JDK 17's throttleData above
+// TRIGGERLEN, then op.doFinal (GCMEngine.doLastBlock when op is both) on
+// the rest. It returns the plaintext length.
+func (g *gcmCipher) decryptBlocks(ctx context.Context, op gcmOp, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
 	e := g.eng
 	b := len(e.ibuf)
 	if e.tagOfs < 0 {
@@ -632,7 +669,7 @@ func (g *gcmCipher) decryptBlocks(ctx context.Context, in []byte, inOfs, inLen i
 	n := 0
 	if b > 0 {
 		buf := e.ibuf
-		if p := g.prof.parallelLen; p > 0 && b >= p {
+		if p := g.prof.parallelLen; p > 0 && b >= p && op == opBoth {
 			r, err := g.implGCMCrypt(ctx, buf, 0, b, buf, 0, out, outOfs)
 			if err != nil {
 				return 0, err
@@ -641,7 +678,7 @@ func (g *gcmCipher) decryptBlocks(ctx context.Context, in []byte, inOfs, inLen i
 		}
 		rem := b - n
 		if rem >= aesBlockSize {
-			r, err := g.opUpdate(ctx, buf, n, rem, out, outOfs)
+			r, err := g.update1(ctx, op, buf, n, rem, out, outOfs)
 			if err != nil {
 				return 0, err
 			}
@@ -654,7 +691,7 @@ func (g *gcmCipher) decryptBlocks(ctx context.Context, in []byte, inOfs, inLen i
 			copy(block[rem:], in[inOfs:inOfs+used])
 			inOfs, inLen = inOfs+used, inLen-used
 			if inLen > 0 {
-				r, err := g.opUpdate(ctx, block, 0, aesBlockSize, out, outOfs)
+				r, err := g.update1(ctx, op, block, 0, aesBlockSize, out, outOfs)
 				if err != nil {
 					return 0, err
 				}
@@ -664,16 +701,42 @@ func (g *gcmCipher) decryptBlocks(ctx context.Context, in []byte, inOfs, inLen i
 			}
 		}
 	}
-	r, err := g.doLastBlock(ctx, in, inOfs, inLen, out, outOfs)
+	if g.prof.gcmThrottle && inLen > gcmTriggerLen {
+		r, err := g.throttle(ctx, op, in, inOfs, inLen, out, outOfs)
+		if err != nil {
+			return 0, err
+		}
+		n, inOfs, inLen, outOfs = n+r, inOfs+r, inLen-r, outOfs+r
+	}
+	r, err := g.final1(ctx, op, in, inOfs, inLen, out, outOfs)
 	return n + r, err
 }
 
 // decryptVerifyFirst is the JDK 8/8u/17 decryption: GHASH over the whole
-// ciphertext (GHASH.doFinal), the tag compared, and only then GCTR.doFinal
-// into the output. JDK 17 walks the ciphertext with decryptBlocks twice
-// (GHASH as the operation, then GCTR); the methods reached are the same.
+// ciphertext, the tag compared, and only then GCTR into the output. JDK 17
+// walks the ciphertext with decryptBlocks twice (GHASH as the operation,
+// then GCTR); JDK 8's decryptFinal hashes it with GHASH.doFinal and
+// decrypts it with GCTR.doFinal.
 func (g *gcmCipher) decryptVerifyFirst(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
 	e := g.eng
+	if !g.prof.gcmCipherCore { // JDK 17: decryptBlocks with GHASH, the tag, decryptBlocks with GCTR
+		n, err := g.decryptBlocks(ctx, opGHASH, in, inOfs, inLen, nil, 0)
+		if err != nil {
+			return 0, err
+		}
+		tag, err := g.tagOf(ctx, n)
+		if err != nil {
+			return 0, err
+		}
+		if !tagEqual(tag, e.tag) {
+			return 0, javaThrow(AEADBadTagException, "%s", g.prof.tagMismatch)
+		}
+		if n, err = g.decryptBlocks(ctx, opGCTR, in, inOfs, inLen, out, outOfs); err != nil {
+			return 0, err
+		}
+		g.restoreOut(out, n)
+		return n, nil
+	}
 	ct, ctOfs := in, inOfs
 	n := inLen + len(e.ibuf) - g.tagLen
 	if len(e.ibuf) > 0 {

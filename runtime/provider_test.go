@@ -488,8 +488,18 @@ func TestProviderGCMBadTag(t *testing.T) {
 					"21": "Tag mismatch", "25": "Tag mismatch"}[jdk]
 
 				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
-				got, err := dec.DoFinal(ctx, ct)
+				var got []byte
+				var err error
+				tr := vmFor(t, jdk).traced(func() { got, err = dec.DoFinal(ctx, ct) })
 				expectJava(t, err, jrt.AEADBadTagException, want)
+				if verifyFirst := jdk == "8" || jdk == "8u" || jdk == "17"; verifyFirst && n > 0 {
+					// only the tag's own GCTR (16 bytes) may run: no data is decrypted
+					for _, c := range tr {
+						if strings.HasPrefix(c, "GCTR.") && !strings.HasSuffix(c, ":16") {
+							t.Fatalf("JDK %s decrypted before checking the tag: %v", jdk, compress(tr))
+						}
+					}
+				}
 				if got != nil {
 					t.Fatalf("plaintext released with a bad tag: %x", short(got))
 				}
