@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -81,8 +82,9 @@ var (
 const HaleyFlag = "UseInterpreterAndC1CryptoIntrinsics"
 
 // stubCall runs a stub on a call's argument views (no copy) and returns
-// the Java method's result.
-type stubCall func(args []Arg) (int64, error)
+// the Java method's result. It has Target's shape, so a C2 call site binds
+// to it with no wrapper.
+type stubCall = Target
 
 // IntrinsicRow is one row of the intrinsic table: everything jitsim knows
 // about one vmIntrinsics ID. Every field must be set (TestIntrinsicTable).
@@ -291,26 +293,38 @@ const (
 	exKey    = "java.security.InvalidKeyException"
 )
 
-// span returns args[arr].Data[off:off+n] with off = args[ofs].Scalar.
+// span returns args[arr].Data[off:off+n] with off = args[ofs].Scalar. The
+// hot path is branch-light; the errors are built out of line.
 func span(m *Method, args []Arg, arr, ofs, n int) ([]byte, error) {
-	a := args[arr]
-	if a.Null {
-		return nil, argError(m, exNPE, 0, "argument %d is null", arr)
-	}
+	a := &args[arr]
 	off := int(args[ofs].Scalar)
-	if off < 0 || n < 0 || off > len(a.Data) || n > len(a.Data)-off {
-		return nil, argError(m, exAIOOBE, off+n, "argument %d: range [%d, %d) outside %d bytes", arr, off, off+n, len(a.Data))
+	if a.Null || off < 0 || n < 0 || off > len(a.Data) || n > len(a.Data)-off {
+		return nil, spanError(m, a, arr, off, n)
 	}
 	return a.Data[off : off+n : off+n], nil
 }
 
-// key returns the expanded key view, checked for 44/52/60 words.
-func key(m *Method, a Arg) ([]uint32, error) {
+//go:noinline
+func spanError(m *Method, a *Arg, arr, off, n int) error {
+	if a.Null {
+		return argError(m, exNPE, 0, "argument %d is null", arr)
+	}
+	return argError(m, exAIOOBE, off+n, "argument %d: range [%d, %d) outside %d bytes", arr, off, off+n, len(a.Data))
+}
+
+// key returns the expanded key view, checked for 44/52/60 words
+// (aes.Rounds' rule).
+func key(m *Method, a *Arg) ([]uint32, error) {
 	xk := a.Uint32s()
-	if _, err := aes.Rounds(xk); err != nil {
-		return nil, argError(m, exKey, len(xk), "expanded key of %d words", len(xk))
+	if n := len(xk); n != 44 && n != 52 && n != 60 {
+		return nil, keyError(m, n)
 	}
 	return xk, nil
+}
+
+//go:noinline
+func keyError(m *Method, n int) error {
+	return argError(m, exKey, n, "expanded key of %d words", n)
 }
 
 // block16 returns a 16-byte array argument as *[16]byte.
@@ -351,8 +365,8 @@ func adaptBlock(m *Method, fn any) (stubCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(args []Arg) (int64, error) {
-		xk, err := key(m, args[0])
+	return func(_ context.Context, args []Arg) (int64, error) {
+		xk, err := key(m, &args[0])
 		if err != nil {
 			return 0, err
 		}
@@ -375,8 +389,8 @@ func adaptCBC(m *Method, fn any) (stubCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(args []Arg) (int64, error) {
-		xk, err := key(m, args[0])
+	return func(_ context.Context, args []Arg) (int64, error) {
+		xk, err := key(m, &args[0])
 		if err != nil {
 			return 0, err
 		}
@@ -406,8 +420,8 @@ func adaptECB(m *Method, fn any) (stubCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(args []Arg) (int64, error) {
-		xk, err := key(m, args[0])
+	return func(_ context.Context, args []Arg) (int64, error) {
+		xk, err := key(m, &args[0])
 		if err != nil {
 			return 0, err
 		}
@@ -433,8 +447,8 @@ func adaptCTR(m *Method, fn any) (stubCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(args []Arg) (int64, error) {
-		xk, err := key(m, args[0])
+	return func(_ context.Context, args []Arg) (int64, error) {
+		xk, err := key(m, &args[0])
 		if err != nil {
 			return 0, err
 		}
@@ -472,7 +486,7 @@ func adaptGHASH(m *Method, fn any) (stubCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(args []Arg) (int64, error) {
+	return func(_ context.Context, args []Arg) (int64, error) {
 		blocks := int(args[2].Scalar)
 		if blocks < 0 {
 			return 0, argError(m, exAIOOBE, blocks, "negative block count %d", blocks)
@@ -501,7 +515,7 @@ func adaptGCM(m *Method, fn any) (stubCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(args []Arg) (int64, error) {
+	return func(_ context.Context, args []Arg) (int64, error) {
 		n := int(args[2].Scalar)
 		src, err := span(m, args, 0, 1, n)
 		if err != nil {
@@ -515,7 +529,7 @@ func adaptGCM(m *Method, fn any) (stubCall, bool) {
 		if err != nil {
 			return 0, err
 		}
-		xk, err := key(m, args[7])
+		xk, err := key(m, &args[7])
 		if err != nil {
 			return 0, err
 		}

@@ -299,7 +299,7 @@ func (vm *VM) Route(ctx context.Context, site Site, args []Arg) (int64, error) {
 	}
 	if site.Level >= LevelNone && site.Level <= LevelFullOptimization {
 		if d := st.route[site.Level]; d != nil && d.Stub && (st.pred == nil || st.pred(args)) {
-			return d.call(args)
+			return d.call(ctx, args)
 		}
 	}
 	return vm.invoke(ctx, st, args)
@@ -327,10 +327,10 @@ func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
 	if pred := st.pred; pred != nil {
 		return func(ctx context.Context, args []Arg) (int64, error) {
 			if pred(args) {
-				return call(args)
+				return call(ctx, args)
 			}
 			return vm.invoke(ctx, st, args)
 		}, nil
 	}
-	return func(_ context.Context, args []Arg) (int64, error) { return call(args) }, nil
+	return call, nil
 }

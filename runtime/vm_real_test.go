@@ -6,6 +6,7 @@ import (
 	"crypto/aes"
 	"crypto/cipher"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -209,4 +210,70 @@ func TestGCMWarmupRealTiers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConcurrentRealTiers runs 8 application threads through CTR
+// encryption (CounterMode.implCrypt, which calls AESCrypt.implEncryptBlock
+// per block) while the compiler threads compile and install code under
+// them; every output is checked against crypto/cipher. Thresholds are
+// scaled down so the methods reach C2 within the test (run it with -race).
+func TestConcurrentRealTiers(t *testing.T) {
+	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK17, Arch: flags.AMD64,
+		Args: []string{"-XX:CompileThresholdScaling=0.05", "-XX:+PrintCompilation"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuf
+	vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...).WithOutput(&out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm.Close()
+	key := []byte("jitsim-ctr-key16")
+	g := newGCMDriver(t, vm, key)
+	ctr, err := vm.Method("CounterMode.implCrypt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, _ := aes.NewCipher(key)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for th := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := context.Background()
+			msg := make([]byte, 64+th)
+			for i := range 400 {
+				for k := range msg {
+					msg[k] = byte(th*31 + i + k)
+				}
+				iv := make([]byte, 16)
+				iv[0], iv[15] = byte(th), byte(i)
+				want := make([]byte, len(msg))
+				cipher.NewCTR(blk, iv).XORKeyStream(want, msg)
+				got := make([]byte, len(msg))
+				counter := append([]byte(nil), iv...)
+				ectr, used := make([]byte, 16), []uint32{16}
+				if _, err := vm.Call(ctx, ctr, []jrt.Arg{jrt.Ints(g.ke), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
+					jrt.Bytes(msg), jrt.Int(0), jrt.Int(len(msg)), jrt.Bytes(got), jrt.Int(0)}); err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(got, want) {
+					errs <- fmt.Errorf("thread %d message %d: CTR output differs from crypto/cipher", th, i)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if l, _, _ := vm.Level("CounterMode.implCrypt"); l == jrt.LevelNone {
+		t.Errorf("CounterMode.implCrypt still interpreted; output:\n%s", out.String())
+	}
+	t.Logf("PrintCompilation:\n%s", out.String())
 }
