@@ -234,40 +234,44 @@ type Change struct {
 	Origin   Origin
 }
 
-// intFlag is one row of the table of integer flags Ergonomics can touch.
-type intFlag struct {
+// scaledFlag is one flag CompileThresholdScaling rescales.
+type scaledFlag struct {
 	name string
+	log  bool // a notification frequency log, else a threshold
 	ptr  func(*Config) *int64
 }
 
-// scaledThresholds are the Tier3/Tier4 thresholds CompileThresholdScaling
-// multiplies (CompilerConfig::set_compilation_policy_flags).
-var scaledThresholds = []intFlag{
-	{"Tier3InvocationThreshold", func(c *Config) *int64 { return &c.Tier3InvocationThreshold }},
-	{"Tier3MinInvocationThreshold", func(c *Config) *int64 { return &c.Tier3MinInvocationThreshold }},
-	{"Tier3CompileThreshold", func(c *Config) *int64 { return &c.Tier3CompileThreshold }},
-	{"Tier3BackEdgeThreshold", func(c *Config) *int64 { return &c.Tier3BackEdgeThreshold }},
-	{"Tier4InvocationThreshold", func(c *Config) *int64 { return &c.Tier4InvocationThreshold }},
-	{"Tier4MinInvocationThreshold", func(c *Config) *int64 { return &c.Tier4MinInvocationThreshold }},
-	{"Tier4CompileThreshold", func(c *Config) *int64 { return &c.Tier4CompileThreshold }},
-	{"Tier4BackEdgeThreshold", func(c *Config) *int64 { return &c.Tier4BackEdgeThreshold }},
+// scaledFlags are the flags CompileThresholdScaling rescales, in the order
+// CompilerConfig::set_compilation_policy_flags sets them (the order of
+// JDK 17's range warnings).
+var scaledFlags = []scaledFlag{
+	{"Tier0InvokeNotifyFreqLog", true, func(c *Config) *int64 { return &c.Tier0InvokeNotifyFreqLog }},
+	{"Tier0BackedgeNotifyFreqLog", true, func(c *Config) *int64 { return &c.Tier0BackedgeNotifyFreqLog }},
+	{"Tier3InvocationThreshold", false, func(c *Config) *int64 { return &c.Tier3InvocationThreshold }},
+	{"Tier3MinInvocationThreshold", false, func(c *Config) *int64 { return &c.Tier3MinInvocationThreshold }},
+	{"Tier3CompileThreshold", false, func(c *Config) *int64 { return &c.Tier3CompileThreshold }},
+	{"Tier3BackEdgeThreshold", false, func(c *Config) *int64 { return &c.Tier3BackEdgeThreshold }},
+	{"Tier2InvokeNotifyFreqLog", true, func(c *Config) *int64 { return &c.Tier2InvokeNotifyFreqLog }},
+	{"Tier2BackedgeNotifyFreqLog", true, func(c *Config) *int64 { return &c.Tier2BackedgeNotifyFreqLog }},
+	{"Tier3InvokeNotifyFreqLog", true, func(c *Config) *int64 { return &c.Tier3InvokeNotifyFreqLog }},
+	{"Tier3BackedgeNotifyFreqLog", true, func(c *Config) *int64 { return &c.Tier3BackedgeNotifyFreqLog }},
+	{"Tier23InlineeNotifyFreqLog", true, func(c *Config) *int64 { return &c.Tier23InlineeNotifyFreqLog }},
+	{"Tier4InvocationThreshold", false, func(c *Config) *int64 { return &c.Tier4InvocationThreshold }},
+	{"Tier4MinInvocationThreshold", false, func(c *Config) *int64 { return &c.Tier4MinInvocationThreshold }},
+	{"Tier4CompileThreshold", false, func(c *Config) *int64 { return &c.Tier4CompileThreshold }},
+	{"Tier4BackEdgeThreshold", false, func(c *Config) *int64 { return &c.Tier4BackEdgeThreshold }},
 }
 
-// scaledFreqLogs are the notification frequency logs CompileThresholdScaling
-// rescales.
-var scaledFreqLogs = []intFlag{
-	{"Tier0InvokeNotifyFreqLog", func(c *Config) *int64 { return &c.Tier0InvokeNotifyFreqLog }},
-	{"Tier0BackedgeNotifyFreqLog", func(c *Config) *int64 { return &c.Tier0BackedgeNotifyFreqLog }},
-	{"Tier2InvokeNotifyFreqLog", func(c *Config) *int64 { return &c.Tier2InvokeNotifyFreqLog }},
-	{"Tier2BackedgeNotifyFreqLog", func(c *Config) *int64 { return &c.Tier2BackedgeNotifyFreqLog }},
-	{"Tier3InvokeNotifyFreqLog", func(c *Config) *int64 { return &c.Tier3InvokeNotifyFreqLog }},
-	{"Tier3BackedgeNotifyFreqLog", func(c *Config) *int64 { return &c.Tier3BackedgeNotifyFreqLog }},
-	{"Tier23InlineeNotifyFreqLog", func(c *Config) *int64 { return &c.Tier23InlineeNotifyFreqLog }},
-}
-
-// maxFreqLog caps a scaled notification log: the counter's bit count plus
-// one (InvocationCounter::number_of_count_bits + 1, hotspot.md §1.4).
-const maxFreqLog = 30
+// Flag ranges: notification logs [0 ... 30], thresholds [0 ... max_jint],
+// CompileThreshold [0 ... max_jint >> InvocationCounter::count_shift].
+const (
+	maxFreqLog          = 30
+	maxThreshold        = math.MaxInt32
+	maxCompileThreshold = math.MaxInt32 >> 1
+	// maxFreqBits caps a scaled log before the range check:
+	// InvocationCounter::number_of_count_bits + 1 (31 + 1).
+	maxFreqBits = 32
+)
 
 // ErrConfig is wrapped by every error Ergonomics returns.
 var ErrConfig = errors.New("policy: invalid configuration")
@@ -287,8 +291,10 @@ func ScaledThreshold(threshold int64, scale float64) int64 {
 }
 
 // ScaledFreqLog returns the notification frequency log after scaling:
-// min(floor(log2(floor(2^log·scale))), 30), 0 when the scaled frequency is
-// 0 (CompilerConfig::scaled_freq_log).
+// min(floor(log2(floor(2^log·scale))), 32), 0 when the scaled frequency is
+// 0 (CompilerConfig::scaled_freq_log). Values above the flag's range (30)
+// are then clamped (JDK 21+) or refused with a warning (JDK 17), see
+// ErgonomicsWithWarnings.
 func ScaledFreqLog(log int64, scale float64) int64 {
 	if scale == 1.0 || scale < 0 {
 		return log
@@ -301,7 +307,7 @@ func ScaledFreqLog(log int64, scale float64) int64 {
 		return 0
 	}
 	l := int64(63 - bits.LeadingZeros64(uint64(f)))
-	return min(l, maxFreqLog)
+	return min(l, maxFreqBits)
 }
 
 // log2Graceful is log2i_graceful: floor(log2(v)), or -1 for v <= 0.
@@ -364,15 +370,30 @@ func (c *Config) legacy() bool { return c.JDK == JDK8 && !c.TieredCompilation }
 // -Xcomp notification overrides (JDK 8: AdvancedThresholdPolicy::initialize).
 // Compiler thread counts are separate (CompilerCounts).
 func Ergonomics(in Config) (Config, []Change, error) {
+	c, ch, _, err := ErgonomicsWithWarnings(in)
+	return c, ch, err
+}
+
+// ErgonomicsWithWarnings is Ergonomics that also returns the messages
+// HotSpot prints for values it could not set: with a huge
+// CompileThresholdScaling, JDK 17 refuses out-of-range scaled values
+// ("intx Tier4BackEdgeThreshold=4000000000 is outside the allowed range
+// [ 0 ... 2147483647 ]") and keeps the old ones, and stops with an error
+// when CompileThreshold leaves its range; JDK 21+ clamp the scaled flags to
+// their ranges and only refuse CompileThreshold, with a message. (Measured
+// on JDK 17.0.15 and 25.0.3; JDK 21 is assumed to behave as 25.)
+func ErgonomicsWithWarnings(in Config) (Config, []Change, []string, error) {
 	c := in
 	c.Explicit = make(map[string]bool, len(in.Explicit))
 	for k, v := range in.Explicit {
 		c.Explicit[k] = v
 	}
 	if err := c.validate(); err != nil {
-		return in, nil, err
+		return in, nil, nil, err
 	}
 	var changes []Change
+	var warnings []string
+	var badCompileThreshold int64
 	isDefault := func(name string) bool { return !c.Explicit[name] }
 	setInt := func(name string, p *int64, v int64, o Origin) {
 		if *p != v || o != OriginDefault {
@@ -481,16 +502,33 @@ func Ergonomics(in Config) (Config, []Change, error) {
 		// thresholds alone.
 		if !isDefault("CompileThresholdScaling") && c.CompileThresholdScaling > 0 {
 			s := c.CompileThresholdScaling
-			for _, f := range scaledFreqLogs {
-				p := f.ptr(&c)
-				setInt(f.name, p, ScaledFreqLog(*p, s), OriginErgonomic)
-			}
-			for _, f := range scaledThresholds {
-				p := f.ptr(&c)
-				setInt(f.name, p, ScaledThreshold(*p, s), OriginErgonomic)
-			}
+			// set_legacy_emulation_flags scales CompileThreshold first.
 			if c.CompileThreshold > 0 {
-				setInt("CompileThreshold", &c.CompileThreshold, ScaledThreshold(c.CompileThreshold, s), OriginErgonomic)
+				v := ScaledThreshold(c.CompileThreshold, s)
+				switch {
+				case v <= maxCompileThreshold:
+					setInt("CompileThreshold", &c.CompileThreshold, v, OriginErgonomic)
+				case c.JDK >= JDK21:
+					// CompileThresholdConstraintFunc refuses it; the value stays.
+					warnings = append(warnings, fmt.Sprintf("CompileThreshold (%d) must be between 0 and %d", v, maxCompileThreshold))
+				default:
+					badCompileThreshold = v
+				}
+			}
+			for _, f := range scaledFlags {
+				p := f.ptr(&c)
+				v, top := ScaledThreshold(*p, s), int64(maxThreshold)
+				if f.log {
+					v, top = ScaledFreqLog(*p, s), maxFreqLog
+				}
+				switch {
+				case v <= top:
+					setInt(f.name, p, v, OriginErgonomic)
+				case c.JDK >= JDK21: // jvmflag_scaled_*: clamp to the range
+					setInt(f.name, p, top, OriginErgonomic)
+				default: // JDK 17: the range check refuses it, the value stays
+					warnings = append(warnings, fmt.Sprintf("intx %s=%d is outside the allowed range [ 0 ... %d ]", f.name, v, top))
+				}
 			}
 		}
 	}
@@ -502,10 +540,20 @@ func Ergonomics(in Config) (Config, []Change, error) {
 		if c.JDK == JDK8 {
 			o = OriginDefault // plain assignment in AdvancedThresholdPolicy::initialize
 		}
-		setInt("Tier3InvokeNotifyFreqLog", &c.Tier3InvokeNotifyFreqLog, 0, o)
-		setInt("Tier4InvocationThreshold", &c.Tier4InvocationThreshold, 0, o)
+		if isDefault("Tier3InvokeNotifyFreqLog") {
+			setInt("Tier3InvokeNotifyFreqLog", &c.Tier3InvokeNotifyFreqLog, 0, o)
+		}
+		if isDefault("Tier4InvocationThreshold") {
+			setInt("Tier4InvocationThreshold", &c.Tier4InvocationThreshold, 0, o)
+		}
 	}
-	return c, changes, nil
+	if badCompileThreshold != 0 {
+		// JDK 17 stores the scaled value and the constraint check at the
+		// end of argument processing stops the VM.
+		return in, changes, warnings, fmt.Errorf("%w: OnStackReplacePercentage cannot be validated because CompileThreshold value is invalid\nCompileThreshold (%d) must be between 0 and %d",
+			ErrConfig, badCompileThreshold, maxCompileThreshold)
+	}
+	return c, changes, warnings, nil
 }
 
 func (c *Config) validate() error {
@@ -528,14 +576,13 @@ func (c *Config) validate() error {
 	if c.JDK == JDK8 && c.CompileThresholdScaling != 1.0 {
 		bad("CompileThresholdScaling does not exist in JDK 8")
 	}
-	for _, f := range scaledFreqLogs {
-		if v := *f.ptr(c); v < 0 || v > maxFreqLog {
-			bad("%s=%d is outside the allowed range [ 0 ... %d ]", f.name, v, maxFreqLog)
+	for _, f := range scaledFlags {
+		top := int64(maxThreshold)
+		if f.log {
+			top = maxFreqLog
 		}
-	}
-	for _, f := range scaledThresholds {
-		if v := *f.ptr(c); v < 0 {
-			bad("%s=%d is negative", f.name, v)
+		if v := *f.ptr(c); v < 0 || v > top {
+			bad("%s=%d is outside the allowed range [ 0 ... %d ]", f.name, v, top)
 		}
 	}
 	for _, f := range []struct {

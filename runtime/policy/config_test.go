@@ -163,7 +163,7 @@ func TestErgonomicsErrors(t *testing.T) {
 		{"negative scaling", func(c *Config) { c.CompileThresholdScaling = -1 }, "Negative value specified for CompileThresholdScaling"},
 		{"stop level 5", func(c *Config) { c.TieredStopAtLevel = 5 }, "TieredStopAtLevel=5 is outside the allowed range [ 0 ... 4 ]"},
 		{"bad jdk", func(c *Config) { c.JDK = 11 }, "unsupported JDK 11"},
-		{"negative threshold", func(c *Config) { c.Tier3InvocationThreshold = -2 }, "Tier3InvocationThreshold=-2 is negative"},
+		{"negative threshold", func(c *Config) { c.Tier3InvocationThreshold = -2 }, "Tier3InvocationThreshold=-2 is outside the allowed range [ 0 ... 2147483647 ]"},
 		{"freq log 31", func(c *Config) { c.Tier0InvokeNotifyFreqLog = 31 }, "Tier0InvokeNotifyFreqLog=31 is outside"},
 	}
 	for _, tc := range cases {
@@ -195,7 +195,7 @@ func TestScaledFreqLog(t *testing.T) {
 		want  int64
 	}{
 		{7, 1, 7}, {7, 0.5, 6}, {10, 0.5, 9}, {7, 0.3, 5}, {7, 2, 8}, {7, 3, 8},
-		{7, 1e-9, 0}, {0, 0.5, 0}, {7, 0, 0}, {20, 1e6, 30}, {7, -1, 7},
+		{7, 1e-9, 0}, {0, 0.5, 0}, {7, 0, 0}, {20, 1e6, 32}, {7, -1, 7},
 	}
 	for _, tc := range cases {
 		if got := ScaledFreqLog(tc.log, tc.scale); got != tc.want {
@@ -302,4 +302,69 @@ func TestCICompilerCountFlag(t *testing.T) {
 			t.Errorf("%s: %d {%s} %v, want %d {%s}", tc.name, v, o, err, tc.want, tc.origin)
 		}
 	}
+}
+
+// TestHugeScaling checks what JDK 17.0.15 and 25.0.3 printed for huge
+// CompileThresholdScaling values: 17 refuses out-of-range scaled values
+// with a message each (and stops when CompileThreshold leaves its range),
+// 25 clamps them to their ranges.
+func TestHugeScaling(t *testing.T) {
+	scale := func(v float64) func(*Config) {
+		return set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = v })
+	}
+	t.Run("17 x1e5", func(t *testing.T) {
+		c, ch, warn, err := ErgonomicsWithWarnings(mustCfg(t, JDK17, scale(1e5)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"intx Tier3BackEdgeThreshold=6000000000 is outside the allowed range [ 0 ... 2147483647 ]",
+			"intx Tier23InlineeNotifyFreqLog=32 is outside the allowed range [ 0 ... 30 ]",
+			"intx Tier4BackEdgeThreshold=4000000000 is outside the allowed range [ 0 ... 2147483647 ]",
+		}
+		if !equalStrings(warn, want) {
+			t.Errorf("warnings\n%q\nwant\n%q", warn, want)
+		}
+		if c.Tier4BackEdgeThreshold != 40000 || c.Tier23InlineeNotifyFreqLog != 20 || c.Tier0InvokeNotifyFreqLog != 23 {
+			t.Errorf("values %d %d %d", c.Tier4BackEdgeThreshold, c.Tier23InlineeNotifyFreqLog, c.Tier0InvokeNotifyFreqLog)
+		}
+		if _, ok := changeMap(ch)["Tier4BackEdgeThreshold"]; ok {
+			t.Error("refused value reported as a change")
+		}
+	})
+	t.Run("17 x1e6 stops", func(t *testing.T) {
+		_, _, warn, err := ErgonomicsWithWarnings(mustCfg(t, JDK17, scale(1e6)))
+		if !errors.Is(err, ErrConfig) || !contains(err.Error(), "CompileThreshold (10000000000) must be between 0 and 1073741823") {
+			t.Errorf("err = %v", err)
+		}
+		if len(warn) != 7 || warn[0] != "intx Tier3BackEdgeThreshold=60000000000 is outside the allowed range [ 0 ... 2147483647 ]" {
+			t.Errorf("warnings %q", warn)
+		}
+	})
+	t.Run("25 x1e7 clamps", func(t *testing.T) {
+		c, _, warn, err := ErgonomicsWithWarnings(mustCfg(t, JDK25, scale(1e7)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalStrings(warn, []string{"CompileThreshold (100000000000) must be between 0 and 1073741823"}) {
+			t.Errorf("warnings %q", warn)
+		}
+		if c.CompileThreshold != 10000 || c.Tier3InvocationThreshold != 2000000000 || c.Tier3MinInvocationThreshold != 1000000000 ||
+			c.Tier4InvocationThreshold != 2147483647 || c.Tier3BackEdgeThreshold != 2147483647 ||
+			c.Tier0InvokeNotifyFreqLog != 30 || c.Tier23InlineeNotifyFreqLog != 30 {
+			t.Errorf("values %+v", c)
+		}
+	})
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
