@@ -653,3 +653,43 @@ func TestProviderCallSequence(t *testing.T) {
 		})
 	}
 }
+
+// TestProviderGCMUpdateRouting checks GCMEncrypt.doUpdate's routing of an
+// 8005-byte update: where the profile has PARALLEL_LEN (21, 25) it goes to
+// implGCMCrypt first (whose implGCMCrypt0 takes 7680 bytes, a multiple of
+// both 7680 and 512), then EncryptOp.update (GCTR.update + GHASH.update)
+// takes the 320 bytes of whole blocks left and 5 bytes stay buffered; JDK
+// 8, 8u and 17 send all 8000 whole-block bytes to GCTR.update +
+// GHASH.update.
+func TestProviderGCMUpdateRouting(t *testing.T) {
+	old := []string{"GCTR.update:8000", "GHASH.update:8000"}
+	combined := []string{"GaloisCounterMode.implGCMCrypt:8005", "GCTR.update:7680", "GHASH.update:7680", "GCTR.update:320", "GHASH.update:320"}
+	want := map[string][]string{"8": old, "8u": old, "17": old, "21": combined, "25": combined}
+	for _, jdk := range bytecode.Profiles {
+		t.Run("jdk="+jdk, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(7, 0))
+			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 8005)
+			c := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv})
+			var out []byte
+			var err error
+			tr := vmFor(t, jdk).traced(func() { out, err = c.Update(ctx, p) })
+			if err != nil || len(out) != 8000 {
+				t.Fatalf("update: %d bytes, %v", len(out), err)
+			}
+			var got []string // implGCMCrypt and the GCTR/GHASH updates with data
+			for _, s := range tr {
+				if strings.HasPrefix(s, "GaloisCounterMode.implGCMCrypt:") ||
+					strings.HasPrefix(s, "GCTR.update:") || strings.HasPrefix(s, "GHASH.update:") {
+					got = append(got, s)
+				}
+			}
+			if !slices.Equal(got, want[jdk]) {
+				t.Fatalf("routing\n got %q\nwant %q", got, want[jdk])
+			}
+			rest, err := c.DoFinal(ctx, nil)
+			if err != nil || !bytes.Equal(append(out, rest...), goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)) {
+				t.Fatalf("doFinal after the update: %v", err)
+			}
+		})
+	}
+}
