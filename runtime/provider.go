@@ -192,10 +192,15 @@ type Cipher struct {
 	tab     *MethodTable
 	prof    *providerProfile
 	trans   string
+	mode    int  // index into cipherModes
+	padding bool // PKCS5Padding
+	ready   bool // initialised
 	opmode  int
 	decrypt bool
 	key     []byte
 	ke, kd  []uint32 // AESCrypt.sessionK[0], [1]
+
+	lastGCMKey, lastGCMIV []byte // GaloisCounterMode.lastKey, lastIv
 
 	core *cipherCore // ECB, CBC, CTR
 	gcm  *gcmCipher  // GCM
@@ -210,6 +215,19 @@ type Cipher struct {
 // *JavaException with the JDK's class and text; an unknown profile a plain
 // error.
 func NewCipher(ctx context.Context, inv Invoker, jdk, transformation string, opmode int, key []byte, spec ParamSpec) (*Cipher, error) {
+	c, err := GetInstance(inv, jdk, transformation)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Init(ctx, opmode, key, spec); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// GetInstance is Cipher.getInstance(transformation) on JDK profile jdk: a
+// Cipher that must be initialised with Init before use.
+func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
 	prof, err := profileFor(jdk)
 	if err != nil {
 		return nil, err
@@ -225,21 +243,34 @@ func NewCipher(ctx context.Context, inv Invoker, jdk, transformation string, opm
 	if err != nil {
 		return nil, err
 	}
+	return &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, mode: mi, padding: padding,
+		methods: map[string]*Method{}}, nil
+}
+
+// Init is Cipher.init(opmode, new SecretKeySpec(key, "AES"), spec): it
+// (re)initialises the cipher for a new operation. The session key is
+// expanded again only when the key changes (AESCrypt.init keeps lastKey);
+// GCM encryption refuses the key and IV of the previous encryption init.
+// After a failed Init the cipher is not initialised.
+func (c *Cipher) Init(ctx context.Context, opmode int, key []byte, spec ParamSpec) error {
+	c.ready, c.core, c.gcm = false, nil, nil
 	if opmode < EncryptMode || opmode > UnwrapMode {
-		return nil, javaThrow(InvalidParameterException, "Invalid operation mode")
+		return javaThrow(InvalidParameterException, "Invalid operation mode")
 	}
-	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, opmode: opmode,
-		decrypt: opmode == DecryptMode || opmode == UnwrapMode, methods: map[string]*Method{}}
-	m := cipherModes[mi]
-	if m.gcm {
+	c.opmode = opmode
+	c.decrypt = opmode == DecryptMode || opmode == UnwrapMode
+	var err error
+	if cipherModes[c.mode].gcm {
 		err = c.initGCM(ctx, key, spec)
 	} else {
-		err = c.initCore(ctx, mi, padding, key, spec)
+		err = c.initCore(ctx, c.mode, c.padding, key, spec)
 	}
 	if err != nil {
-		return nil, err
+		c.core, c.gcm = nil, nil
+		return err
 	}
-	return c, nil
+	c.ready = true
+	return nil
 }
 
 // parseTransformation is Cipher.getInstance's tokenizer and SunJCE's
@@ -291,6 +322,9 @@ func parseTransformation(prof *providerProfile, tr string) (int, bool, error) {
 func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	if len(key) != 16 && len(key) != 24 && len(key) != 32 {
 		return javaThrow(InvalidKeyException, "Invalid AES key length: %d bytes", len(key))
+	}
+	if c.ke != nil && slices.Equal(key, c.key) {
+		return nil // AESCrypt.lastKey: the session key is still valid
 	}
 	c.key = slices.Clone(key)
 	n := len(key) + 28 // 4 * (rounds + 1) words
@@ -352,6 +386,9 @@ func (c *Cipher) IV() []byte {
 
 // checkState is Cipher.checkCipherState for update and doFinal.
 func (c *Cipher) checkState() error {
+	if !c.ready {
+		return javaThrow(IllegalStateException, "Cipher not initialized")
+	}
 	if c.opmode != EncryptMode && c.opmode != DecryptMode {
 		return javaThrow(IllegalStateException, "Cipher not initialized for encryption/decryption")
 	}
@@ -371,6 +408,9 @@ func checkCipherArgs(in []byte, inOfs, inLen int, outOfs int) error {
 // OutputSize is Cipher.getOutputSize(inputLen): the output length the next
 // update or doFinal needs at most.
 func (c *Cipher) OutputSize(inLen int) int {
+	if !c.ready {
+		return 0
+	}
 	if c.gcm != nil {
 		return c.gcm.outputSize(inLen, true)
 	}

@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -257,6 +258,21 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 				return c.DoFinal(ctx, ct.([]byte))
 			})
 		},
+		"notinit": func() (any, error) {
+			c, err := jrt.GetInstance(v, jdk, "AES/ECB/NoPadding")
+			if err != nil {
+				return nil, err
+			}
+			return c.DoFinal(ctx, make([]byte, 16))
+		},
+		"gcm reinit same iv": func() (any, error) {
+			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
+					return nil, err
+				}
+				return 0, c.Init(ctx, jrt.EncryptMode, k16, jrt.GCMParameterSpec{TLen: 128, IV: iv12})
+			})
+		},
 		"ctr enc noiv":     func() (any, error) { return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
 		"gcm enc noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
 	}
@@ -310,6 +326,39 @@ func TestProviderBadArguments(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestProviderReinit checks Cipher.init on an existing cipher: the session
+// key is expanded only when the key changes (AESCrypt.lastKey), and a GCM
+// cipher may encrypt again under a new IV.
+func TestProviderReinit(t *testing.T) {
+	for _, jdk := range []string{"8", "25"} {
+		v := vmFor(t, jdk)
+		k1, k2 := make([]byte, 16), make([]byte, 32)
+		k2[0] = 1
+		c := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, k1, jrt.GCMParameterSpec{TLen: 128, IV: []byte("first nonce.")})
+		if _, err := c.DoFinal(ctx, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		for _, step := range []struct {
+			key, iv []byte
+			expands bool
+		}{{k1, []byte("second nonce"), false}, {k2, []byte("third nonce."), true}, {k2, []byte("fourth nonce"), false}} {
+			var err error
+			var got []byte
+			tr := v.traced(func() {
+				if err = c.Init(ctx, jrt.EncryptMode, step.key, jrt.GCMParameterSpec{TLen: 128, IV: step.iv}); err == nil {
+					got, err = c.DoFinal(ctx, []byte("message"))
+				}
+			})
+			if err != nil || !bytes.Equal(got, goGCM(t, step.key, step.iv, 16).Seal(nil, step.iv, []byte("message"), nil)) {
+				t.Fatalf("jdk %s: re-init %x: %v", jdk, step.iv, err)
+			}
+			if n := strings.Count(strings.Join(tr, " "), "AESCrypt.makeSessionKey"); (n == 1) != step.expands || n > 1 {
+				t.Fatalf("jdk %s: %d makeSessionKey calls on re-init (key changed: %v)", jdk, n, step.expands)
 			}
 		}
 	}
