@@ -1,0 +1,210 @@
+// Package bench is the format side of `jitsim bench`: JMH's result model
+// (benchmark, mode, params, forks, per-fork raw data), score ± error as JMH
+// computes it, JMH's human-readable summary table, JMH's JSON result file,
+// Go benchmark-format lines for benchstat, and a reader for JMH's own
+// single-dash options. It takes plain numbers; the harness that produces
+// them (and the VM) live elsewhere.
+package bench
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Mode is a JMH benchmark mode (org.openjdk.jmh.annotations.Mode).
+type Mode string
+
+// The modes, by JMH's short labels.
+const (
+	Throughput     Mode = "thrpt"
+	AverageTime    Mode = "avgt"
+	SampleTime     Mode = "sample"
+	SingleShotTime Mode = "ss"
+)
+
+// modes maps every spelling JMH's -bm accepts to a Mode, and gives each
+// mode's long label as JMH prints it in "# Benchmark mode:".
+var modes = []struct {
+	mode        Mode
+	long, label string
+}{
+	{Throughput, "Throughput", "Throughput, ops/time"},
+	{AverageTime, "AverageTime", "Average time, time/op"},
+	{SampleTime, "SampleTime", "Sampling time"},
+	{SingleShotTime, "SingleShotTime", "Single shot invocation time"},
+}
+
+// ParseMode reads a mode by short or long name (case as JMH: exact).
+func ParseMode(s string) (Mode, error) {
+	for _, m := range modes {
+		if s == string(m.mode) || s == m.long {
+			return m.mode, nil
+		}
+	}
+	return "", fmt.Errorf("unknown benchmark mode %q (want thrpt, avgt, sample, ss or all)", s)
+}
+
+// Label is the mode's long description, as in "# Benchmark mode: …".
+func (m Mode) Label() string {
+	for _, x := range modes {
+		if x.mode == m {
+			return x.label
+		}
+	}
+	return string(m)
+}
+
+// Param is one @Param value of a benchmark.
+type Param struct {
+	Name, Value string
+}
+
+// Metric is one measured quantity: the per-fork, per-iteration scores of
+// the measurement iterations, in Unit.
+type Metric struct {
+	Unit    string
+	RawData [][]float64 // [fork][iteration]
+}
+
+// Result is one benchmark × parameter combination (JMH's RunResult).
+type Result struct {
+	JMHVersion            string // the JMH version whose format is written, e.g. "1.37"
+	Benchmark             string // fully qualified, e.g. "org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt"
+	Mode                  Mode
+	Threads, Forks        int
+	JVM                   string
+	JVMArgs               []string
+	JDKVersion            string
+	VMName, VMVersion     string
+	WarmupIterations      int
+	WarmupTime            string // "10 s"
+	WarmupBatchSize       int
+	MeasurementIterations int
+	MeasurementTime       string
+	MeasurementBatchSize  int
+	Params                []Param
+	Primary               Metric
+	Secondary             []NamedMetric
+}
+
+// NamedMetric is a secondary result (e.g. a profiler's "·gc.alloc.rate").
+type NamedMetric struct {
+	Label string
+	Metric
+}
+
+// sortedParams returns the params ordered by name, as JMH keeps them.
+func (r Result) sortedParams() []Param {
+	ps := append([]Param(nil), r.Params...)
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Name < ps[j].Name })
+	return ps
+}
+
+// Stats are the summary statistics JMH derives from a metric's samples
+// (org.openjdk.jmh.util.ListStatistics and AbstractStatistics).
+type Stats struct {
+	N                 int
+	Score             float64   // mean
+	Min, Max, Stdev   float64   // Stdev: sample standard deviation (n−1)
+	Error             float64   // half-width of the 99.9 % Student-t interval; NaN when N ≤ 2
+	ConfLow, ConfHigh float64   // Score ∓ Error
+	PercentileKeys    []float64 // 0, 50, 90, …, 100
+	PercentileValues  []float64
+	ConfidenceLevel   float64 // 0.999
+	TQuantile         float64 // t(1 − (1 − level)/2, N − 1)
+}
+
+// percentileKeys are the percentiles JMH's JSON writer emits.
+var percentileKeys = []float64{0, 50, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999, 100}
+
+// Stats computes the metric's statistics over all forks' samples. With
+// N ≤ 2 the error is NaN, as in JMH's AbstractStatistics.getMeanErrorAt.
+func (m Metric) Stats() Stats {
+	var xs []float64
+	for _, f := range m.RawData {
+		xs = append(xs, f...)
+	}
+	s := Stats{N: len(xs), ConfidenceLevel: 0.999}
+	nan := math.NaN()
+	if s.N == 0 {
+		s.Score, s.Min, s.Max, s.Stdev, s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan, nan, nan, nan, nan
+		return s
+	}
+	var sum float64
+	s.Min, s.Max = math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		sum += x
+		s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
+	}
+	s.Score = sum / float64(s.N)
+	if s.N > 1 {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - s.Score) * (x - s.Score)
+		}
+		s.Stdev = math.Sqrt(ss / float64(s.N-1))
+	} else {
+		s.Stdev = nan
+	}
+	s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan
+	if s.N > 2 {
+		q, err := StudentTQuantile(1-(1-s.ConfidenceLevel)/2, s.N-1)
+		if err != nil {
+			panic("BUG: " + err.Error())
+		}
+		s.TQuantile = q
+		s.Error = q * s.Stdev / math.Sqrt(float64(s.N))
+		s.ConfLow, s.ConfHigh = s.Score-s.Error, s.Score+s.Error
+	}
+	sorted := append([]float64(nil), xs...)
+	sort.Float64s(sorted)
+	for _, p := range percentileKeys {
+		s.PercentileKeys = append(s.PercentileKeys, p)
+		s.PercentileValues = append(s.PercentileValues, Percentile(sorted, p))
+	}
+	return s
+}
+
+// Percentile is the p-th percentile of sorted data by the estimator JMH's
+// statistics use (commons-math Percentile, default method): position
+// p·(n+1)/100, the minimum below position 1, the maximum from position n,
+// linear interpolation between neighbours in between; p = 0 is the minimum.
+func Percentile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	if p <= 0 {
+		return sorted[0]
+	}
+	pos := p * float64(n+1) / 100
+	switch {
+	case pos < 1:
+		return sorted[0]
+	case pos >= float64(n):
+		return sorted[n-1]
+	}
+	lo := math.Floor(pos)
+	i := int(lo) - 1
+	return sorted[i] + (pos-lo)*(sorted[i+1]-sorted[i])
+}
+
+// Validate reports the first thing wrong with r, naming the benchmark.
+func (r Result) Validate() error {
+	if r.Benchmark == "" {
+		return fmt.Errorf("bench: result without a benchmark name")
+	}
+	if _, err := ParseMode(string(r.Mode)); err != nil {
+		return fmt.Errorf("bench: %s: %v", r.Benchmark, err)
+	}
+	if r.Primary.Unit == "" {
+		return fmt.Errorf("bench: %s: primary metric has no unit", r.Benchmark)
+	}
+	for _, nm := range r.Secondary {
+		if nm.Label == "" {
+			return fmt.Errorf("bench: %s: secondary metric without a label", r.Benchmark)
+		}
+	}
+	return nil
+}
