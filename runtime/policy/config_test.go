@@ -368,3 +368,17 @@ func equalStrings(a, b []string) bool {
 	}
 	return true
 }
+
+func TestNewThreadCounts(t *testing.T) {
+	cfg := DefaultConfig(JDK17)
+	for _, tc := range []struct{ c1, c2 int }{{0, 1}, {1, 0}, {-1, 1}} {
+		if _, err := New(cfg, tc.c1, tc.c2); !errors.Is(err, ErrConfig) {
+			t.Errorf("New(c1=%d, c2=%d) = %v, want ErrConfig", tc.c1, tc.c2, err)
+		}
+	}
+	xint := cfg
+	xint.Exec = Int
+	if _, err := New(xint, 0, 0); err != nil {
+		t.Errorf("-Xint with no threads: %v", err)
+	}
+}

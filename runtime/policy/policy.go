@@ -48,6 +48,14 @@ func New(cfg Config, c1, c2 int) (*Policy, error) {
 	if c1 < 0 || c2 < 0 {
 		return nil, fmt.Errorf("%w: compiler thread counts c1=%d c2=%d must not be negative", ErrConfig, c1, c2)
 	}
+	if !cfg.interpreterOnly() {
+		if c1 == 0 && !cfg.c2Only() {
+			return nil, fmt.Errorf("%w: this configuration compiles with C1 but has no C1 thread (c1=0)", ErrConfig)
+		}
+		if c2 == 0 && !cfg.c1Only() {
+			return nil, fmt.Errorf("%w: this configuration compiles with C2 but has no C2 thread (c2=0)", ErrConfig)
+		}
+	}
 	p := &Policy{cfg: cfg, nC1: c1, nC2: c2, nextID: 1}
 	mask := func(log int64) int32 { return int32(1)<<uint(log) - 1 }
 	p.invMask[0], p.backMask[0] = mask(cfg.Tier0InvokeNotifyFreqLog), mask(cfg.Tier0BackedgeNotifyFreqLog)
