@@ -632,6 +632,11 @@ func interpreterOnly(set *flags.Set) bool {
 // policyPass applies policy.Ergonomics to the set and settles the compiler thread count.
 func (e *ergo) policyPass(activeProcessors int) error {
 	s := e.set
+	// Arguments::check_vm_args_consistency (8u and mainline), which runs before any
+	// ergonomics: both flags given, the per-CPU count wins. flags.Parse does not print it.
+	if !s.IsDefault("CICompilerCount") && !s.IsDefault("CICompilerCountPerCPU") && s.Bool("CICompilerCountPerCPU") {
+		e.warn("The VM option CICompilerCountPerCPU overrides CICompilerCount.")
+	}
 	cfg, err := PolicyConfig(s)
 	if err != nil {
 		return err
