@@ -20,8 +20,6 @@ import (
 func TestProviderErrors(t *testing.T) {
 	// Cases the provider does not reproduce, with the reason.
 	skip := map[string]string{
-		"notinit":                             "NewCipher initialises; there is no uninitialised Cipher",
-		"gcm reinit same iv":                  "no re-init on an existing Cipher",
 		"getInstance DES/CBC/NoPadding":       "jitsim's provider serves AES only",
 		"getInstance AES/CBC/ISO10126Padding": "jitsim's provider has no ISO10126Padding",
 		"getInstance AES/CFB/NoPadding":       "jitsim's provider has no CFB",
