@@ -23,14 +23,13 @@ import (
 // over the data, the length block, and the tag E(J0) xor S. Every step is a
 // VM.Call into the profile's methods.
 type gcmDriver struct {
-	vm               *jrt.VM
-	ke               []uint32
-	block, dolast    *jrt.Method
-	ghashDoFinal     *jrt.Method
-	ghashUpdate      *jrt.Method
-	makeKey          *jrt.Method
-	subH, h0, h      []uint64
-	ctr, ectr, lenbl []byte
+	vm            *jrt.VM
+	ke            []uint32
+	block, dolast *jrt.Method
+	ghashDoFinal  *jrt.Method
+	ghashUpdate   *jrt.Method
+	makeKey       *jrt.Method
+	subH          []uint64
 }
 
 func newGCMDriver(t testing.TB, vm *jrt.VM, key []byte) *gcmDriver {
