@@ -46,8 +46,11 @@ func TestCommandLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ran string
-	defer func(c CPUCatalog, s ScenarioCatalog) { cpuCatalog, scenarioCatalog = c, s }(cpuCatalog, scenarioCatalog)
-	cpuCatalog, scenarioCatalog = fakeCPUs{}, fakeScenarios{&ran}
+	defer func(c CPUCatalog, s ScenarioCatalog, e Ergonomics) {
+		cpuCatalog, scenarioCatalog, ergonomics = c, s, e
+	}(cpuCatalog, scenarioCatalog, ergonomics)
+	// Declared defaults only: the CPU-dependent values are TestMatchesRecordedJVMs' business.
+	cpuCatalog, scenarioCatalog, ergonomics = fakeCPUs{}, fakeScenarios{&ran}, nil
 
 	tests := []struct {
 		name       string

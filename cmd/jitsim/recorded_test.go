@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // The recording of the real JVMs: flags/testdata/cases.json holds the command lines and the
@@ -25,7 +27,9 @@ type casesFile struct {
 }
 
 type recording struct {
-	JVMs map[string]struct {
+	HostFeatures string `json:"host_features"`
+	HostCPUs     int    `json:"host_cpus"`
+	JVMs         map[string]struct {
 		Cases map[string]struct {
 			Stdout string `json:"stdout"`
 			Stderr string `json:"stderr"`
@@ -34,12 +38,35 @@ type recording struct {
 	} `json:"jvms"`
 }
 
-// cpuErgonomicRows are the PrintFlagsFinal rows the CPU ergonomics pass (runtime, not flags)
-// decides; until it is wired in they keep their declared defaults.
-var cpuErgonomicRows = map[string]bool{
-	"UseAES": true, "UseAESIntrinsics": true, "UseAESCTRIntrinsics": true, "UseGHASHIntrinsics": true,
-	"UseCLMUL": true, "UseAVX": true, "UseSSE": true, "UseSSE42Intrinsics": true,
-	"UseVectorizedMismatchIntrinsic": true, "CICompilerCount": true,
+// recordingMachine is a CPU catalog holding one model: the machine the recording was made on
+// (its features and CPU count as the recorder saved them), so the runtime's ergonomics settle
+// the CPU-dependent rows as java did there, whatever machine runs the test.
+type recordingMachine struct{ model cpu.Model }
+
+func (r recordingMachine) Lookup(name string) (CPUModel, error) {
+	if name != r.model.Name {
+		return CPUModel{}, fmt.Errorf("unknown CPU model %q", name)
+	}
+	return CPUModel{Name: name, Arch: flags.AMD64, Description: r.model.Description, Spec: r.model}, nil
+}
+
+func (r recordingMachine) Names() []string { return []string{r.model.Name} }
+
+func recordingModel(t *testing.T, rec *recording) cpu.Model {
+	t.Helper()
+	var fs cpu.Set
+	for _, name := range strings.Split(rec.HostFeatures, ",") {
+		f, err := cpu.ParseFeature(name)
+		if err != nil {
+			t.Fatalf("recorded host feature: %v", err)
+		}
+		fs = fs.With(f)
+	}
+	if rec.HostCPUs < 1 {
+		t.Fatal("recording lacks host_cpus")
+	}
+	return cpu.Model{Name: "recording-machine", Description: "the machine the JVM runs were recorded on",
+		Arch: cpu.AMD64, Features: fs, Cores: rec.HostCPUs}
 }
 
 // needsRuntime lists recorded cases whose java output depends on work that belongs to the
@@ -109,9 +136,10 @@ func rows(stdout string) map[string]string {
 	return m
 }
 
-// TestMatchesRecordedJVMs runs every recorded command line through `jitsim run --jdk=N ARGS
-// -version` and compares the exit status, stderr (version banners aside) and the
-// PrintFlagsFinal rows (CPU-ergonomic rows aside) with what java printed.
+// TestMatchesRecordedJVMs runs every recorded command line through `jitsim run --jdk=N
+// --cpu=recording-machine ARGS -version`, with the runtime's ergonomics, and compares the exit
+// status, stderr (version banners aside) and every PrintFlagsFinal/PrintFlagsRanges row with
+// what java printed.
 func TestMatchesRecordedJVMs(t *testing.T) {
 	cf, rec := loadRecording(t)
 	dir := t.TempDir()
@@ -121,6 +149,8 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
+	defer func(c CPUCatalog, e Ergonomics) { cpuCatalog, ergonomics = c, e }(cpuCatalog, ergonomics)
+	cpuCatalog, ergonomics = recordingMachine{recordingModel(t, rec)}, runtimeErgonomics
 	matched, total := 0, 0
 	for _, jdk := range []string{"17", "25"} {
 		jvm, ok := rec.JVMs[jdk]
@@ -138,7 +168,7 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				total++
 				var stdout, stderr bytes.Buffer
 				env := func(k string) (string, bool) { v, ok := c.Env[k]; return v, ok }
-				args := append(append([]string{"run", "--jdk=" + jdk}, c.Args...), "-version")
+				args := append(append([]string{"run", "--jdk=" + jdk, "--cpu=recording-machine"}, c.Args...), "-version")
 				exit := run(args, strings.NewReader(""), &stdout, &stderr, env)
 				var problems []string
 				if exit != want.Exit {
@@ -165,9 +195,6 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				sort.Strings(names)
 				var rowDiffs []string
 				for _, n := range names {
-					if cpuErgonomicRows[n] {
-						continue
-					}
 					if f := flags.Lookup(n); f != nil && f.Jitsim {
 						if wr[n] != "" {
 							rowDiffs = append(rowDiffs, "java has jitsim's own flag "+n+"\n")

@@ -24,10 +24,13 @@ type CPUModel struct {
 	Arch flags.Arch
 	// Description is shown in the version banner.
 	Description string
+	// Spec is the catalog's own description of the model (a stubs/cpu.Model for the real
+	// catalog), handed back to the ergonomics.
+	Spec any
 }
 
-// CPUCatalog resolves --cpu names. The default knows only "host"; the lead wires in the named
-// models of package stubs/cpu by assigning cpuCatalog.
+// CPUCatalog resolves --cpu names. wire.go installs the models of package stubs/cpu; hostOnly
+// is the fallback that knows only "host".
 type CPUCatalog interface {
 	Lookup(name string) (CPUModel, error)
 	Names() []string
@@ -53,8 +56,8 @@ type RunContext struct {
 }
 
 // Ergonomics adjusts flags for a CPU model after parsing (vm_version_*.cpp): it uses
-// Set.SetDefault/SetErgo and writes HotSpot's warnings to warn. Nil until the runtime provides
-// it; the seam is the ergonomics variable.
+// Set.SetDefault/SetErgo and writes HotSpot's warnings to warn. wire.go installs the
+// runtime's; nil skips ergonomics (declared defaults stay).
 type Ergonomics func(s *flags.Set, cpu CPUModel, warn io.Writer) error
 
 var (

@@ -19,9 +19,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 type casesFile struct {
@@ -42,6 +44,10 @@ type Output struct {
 
 // Recording is the file format of recorded.json.
 type Recording struct {
+	// HostFeatures and HostCPUs describe the recording machine (stubs/cpu names, and the
+	// logical CPU count), so a test can model it exactly.
+	HostFeatures string `json:"host_features"`
+	HostCPUs     int    `json:"host_cpus"`
 	// JVMs maps a JDK profile ("17", "25") to what java -version printed and the case outputs.
 	JVMs map[string]*JVM `json:"jvms"`
 }
@@ -73,7 +79,7 @@ func run() error {
 	for _, f := range flags.Table() {
 		names[f.Name] = true
 	}
-	rec := Recording{JVMs: map[string]*JVM{}}
+	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU()}
 	for _, jdk := range []string{"17", "25"} {
 		java := os.Getenv("JAVA" + jdk)
 		if java == "" {
