@@ -83,19 +83,24 @@ func stateFor(t *testing.T, cfg Config, e recordedEvent, info MethodInfo) (*Poli
 		}
 		m.mdo.Store(d)
 	}
-	if e.level > LevelNone {
+	if e.level > LevelNone && e.kind == "call" {
 		m.code = &Code{Method: m, Level: e.level, BCI: InvocationEntryBCI, entrant: true}
 	}
 	m.highest = e.maxLevel
 	if e.maxOSR > LevelNone {
-		m.osr = []*Code{{Method: m, Level: e.maxOSR, BCI: 0, entrant: true}}
+		bci := 0
+		if e.kind == "loop" {
+			bci = e.bci
+		}
+		m.osr = []*Code{{Method: m, Level: e.maxOSR, BCI: bci, entrant: true}}
 		m.highestOSR = e.maxOSR
 	}
 	m.notC1, m.notC1OSR, m.notC2, m.notC2OSR = !e.c1, !e.c1osr, !e.c2, !e.c2osr
 	return p, m
 }
 
-// TestRecordedDecisions checks every call notification in the recorded
+// TestRecordedDecisions checks every call notification (and every loop
+// notification while the normal entry was never compiled) in the recorded
 // background runs, where queue lengths vary with the machine's timing:
 // from the state the JVM printed (counters, MDO, queue lengths, levels) the
 // policy must make the decision the JVM made next — compile at the level
@@ -140,18 +145,28 @@ func TestRecordedDecisions(t *testing.T) {
 					info.NothingToProfile = true
 				}
 				for i, e := range evs {
-					if e.kind != "call" || e.inQueue || !e.hasCounters {
+					// Loop events only while the normal entry was never
+					// compiled: the line does not say which code it runs.
+					loop := e.kind == "loop" && e.maxLevel == LevelNone
+					if (e.kind != "call" && !loop) || e.inQueue || !e.hasCounters {
 						continue
 					}
+					// The compile events the JVM printed right after this
+					// one (a loop event can print the OSR attempt and then
+					// the call check's compile).
+					var wants []recordedEvent
+					for j := i + 1; j < len(evs) && j <= i+2 && evs[j].kind == "compile"; j++ {
+						wants = append(wants, evs[j])
+					}
 					var want *recordedEvent
-					if i+1 < len(evs) && evs[i+1].kind == "compile" {
-						want = &evs[i+1]
+					if len(wants) > 0 {
+						want = &wants[0]
 					}
 					checked++
 					if want != nil {
 						compiles[want.level]++
 					}
-					msg := decide(t, cfg, e, info, want)
+					msg := decide(t, cfg, e, info, wants)
 					if msg == "" {
 						continue
 					}
@@ -162,7 +177,7 @@ func TestRecordedDecisions(t *testing.T) {
 					for _, d := range [][2]int{{-1, 0}, {0, -1}} {
 						e2 := e
 						e2.q1, e2.q2 = e.q1+d[0], e.q2+d[1]
-						if e2.q1 >= 0 && e2.q2 >= 0 && decide(t, cfg, e2, info, want) == "" {
+						if e2.q1 >= 0 && e2.q2 >= 0 && decide(t, cfg, e2, info, wants) == "" {
 							shorter = true
 						}
 					}
@@ -174,7 +189,7 @@ func TestRecordedDecisions(t *testing.T) {
 					t.Errorf("%s\n  %s", e.line, msg)
 				}
 			}
-			t.Logf("%d call notifications checked (%d with a queue one shorter); JVM compiles by level: %v", checked, racy, compiles)
+			t.Logf("%d notifications checked (%d with a queue one shorter); JVM compiles by level: %v", checked, racy, compiles)
 			if racy*50 > checked {
 				t.Errorf("%d of %d decisions needed a shorter queue", racy, checked)
 			}
@@ -187,21 +202,38 @@ func TestRecordedDecisions(t *testing.T) {
 	}
 }
 
-// decide runs one recorded call notification through a rebuilt policy and
-// returns "" when it decides as the JVM did (want nil: no compile).
-func decide(t *testing.T, cfg Config, e recordedEvent, info MethodInfo, want *recordedEvent) string {
+// decide runs one recorded notification through a rebuilt policy and
+// returns "" when it decides as the JVM did. wants are the compile events
+// the JVM printed next: HotSpot prints one for every compile it asks for,
+// also when the code turns out to exist already (then no task is made), so
+// the policy's task must be the first printed compile that is new, and
+// there must be none if none is.
+func decide(t *testing.T, cfg Config, e recordedEvent, info MethodInfo, wants []recordedEvent) string {
 	p, m := stateFor(t, cfg, e, info)
-	d := p.OnCall(m, e.level, 0)
+	exists := func(w recordedEvent) bool {
+		if w.bci == InvocationEntryBCI {
+			return m.code != nil && m.code.Level == w.level
+		}
+		return m.lookupOSR(w.bci, w.level, false) != nil
+	}
+	var want *recordedEvent
+	for i := range wants {
+		if !exists(wants[i]) {
+			want = &wants[i]
+			break
+		}
+	}
+	var d Decision
+	if e.kind == "loop" {
+		d = p.OnBackedge(m, e.level, e.bci, 0)
+	} else {
+		d = p.OnCall(m, e.level, 0)
+	}
 	switch {
 	case want == nil && d.Task != nil:
-		return "JVM: no compile; policy: level " + d.Task.Level.String()
+		return "JVM: no new compile; policy: level " + d.Task.Level.String() + " @" + strconv.Itoa(d.Task.BCI)
 	case want != nil && d.Task == nil:
-		// The JVM also prints a compile event for code it already has
-		// (submit then does nothing); so does the policy.
-		if want.bci == InvocationEntryBCI && m.code != nil && m.code.Level == want.level {
-			return ""
-		}
-		return "JVM: compile level " + want.level.String() + "; policy: none"
+		return "JVM: compile level " + want.level.String() + " @" + strconv.Itoa(want.bci) + "; policy: none"
 	case want != nil && (d.Task.Level != want.level || d.Task.BCI != want.bci):
 		return "JVM: compile level " + want.level.String() + " @" + strconv.Itoa(want.bci) +
 			"; policy: level " + d.Task.Level.String() + " @" + strconv.Itoa(d.Task.BCI)
