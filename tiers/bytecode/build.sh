@@ -1,6 +1,6 @@
 #!/bin/sh
 # build.sh rebuilds every reference module listed in src/modules.txt into
-# wasm/<module>.<none|limited|full>.wasm with Debian's clang + lld (wasm32,
+# $OUT/<module>.<none|limited|full>.wasm (OUT defaults to wasm/) with Debian's clang + lld (wasm32,
 # freestanding, -O2, explicit exports). Run by `go generate`; CI runs it and
 # then `git diff --exit-code -- wasm` to prove the committed modules are
 # reproducible.
@@ -8,8 +8,9 @@ set -eu
 cd "$(dirname "$0")"
 CC=${CC:-clang}
 command -v "$CC" >/dev/null || { echo "build.sh: $CC not found (apt-get install clang lld)" >&2; exit 1; }
-mkdir -p wasm
-rm -f wasm/*.wasm
+OUT=${OUT:-wasm}
+mkdir -p "$OUT"
+rm -f "$OUT"/*.wasm
 # Memory layout (see src/jvm.h): shadow stack first (32 KiB), then data;
 # the profile area, frame and arguments start at 64 KiB, the same in every build.
 LDFLAGS="-Wl,--no-entry -Wl,--strip-all -Wl,--stack-first -z stack-size=32768 \
@@ -21,7 +22,7 @@ grep -v '^#' src/modules.txt | while read -r name src defs; do
 		# shellcheck disable=SC2086
 		$CC --target=wasm32 -nostdlib -O2 -ffreestanding -fno-builtin -Wall -Werror \
 			-DPROFILE="$level" $defs $LDFLAGS \
-			-o "wasm/$name.$build.wasm" "src/$src"
+			-o "$OUT/$name.$build.wasm" "src/$src"
 	done
 done
-chmod 644 wasm/*.wasm
+chmod 644 "$OUT"/*.wasm
