@@ -64,6 +64,7 @@ type JavaException struct {
 	Message string
 }
 
+// Error returns "class: message", as Throwable.toString prints it.
 func (e *JavaException) Error() string {
 	if e.Message == "" {
 		return e.Class
@@ -71,6 +72,7 @@ func (e *JavaException) Error() string {
 	return e.Class + ": " + e.Message
 }
 
+// javaThrow returns a JavaException of class with a formatted message.
 func javaThrow(class, format string, args ...any) error {
 	return &JavaException{Class: class, Message: fmt.Sprintf(format, args...)}
 }
@@ -95,6 +97,7 @@ type GCMParameterSpec struct {
 	IV   []byte
 }
 
+// paramSpec marks the ParamSpec types.
 func (IvParameterSpec) paramSpec()  {}
 func (GCMParameterSpec) paramSpec() {}
 
@@ -145,6 +148,7 @@ var providerProfiles = []providerProfile{
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
 }
 
+// profileFor returns the providerProfiles row of JDK profile jdk.
 func profileFor(jdk string) (*providerProfile, error) {
 	for i := range providerProfiles {
 		if providerProfiles[i].jdk == jdk {
@@ -450,6 +454,7 @@ func (c *Cipher) UpdateTo(ctx context.Context, in []byte, inOfs, inLen int, out 
 	return c.update(ctx, in, inOfs, inLen, out, outOfs)
 }
 
+// update dispatches an update to the mode's engine.
 func (c *Cipher) update(ctx context.Context, in []byte, inOfs, inLen int, out []byte, outOfs int) (int, error) {
 	if c.gcm != nil {
 		return c.gcm.update(ctx, in, inOfs, inLen, out, outOfs)

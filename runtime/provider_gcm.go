@@ -92,10 +92,13 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 // Argument helpers: the GCTR and GHASH objects as the reference methods
 // take them (tiers/bytecode/src/gcm.h), and non-null arrays.
 
+// gctrArgs are a GCTR object's fields: the AES key (always the
+// encryption schedule), counter, encryptedCounter, used.
 func (g *gcmCipher) gctrArgs(counter, ectr []byte, used []uint32) []Arg {
 	return []Arg{Ints(g.c.ke), Bytes(counter), Bytes(ectr), Ints(used)}
 }
 
+// ghashArgs are a GHASH object's fields: state, subkeyHtbl.
 func (g *gcmCipher) ghashArgs(st []uint64, e *gcmEngine) []Arg {
 	return []Arg{Longs(st), Longs(e.htbl)}
 }
@@ -108,16 +111,20 @@ func jarr(b []byte) Arg {
 	return Bytes(b)
 }
 
+// ghashUpdate calls GHASH.update on the GHASH object with state st.
 func (g *gcmCipher) ghashUpdate(ctx context.Context, st []uint64, in []byte, ofs, n int) error {
 	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(st, g.eng), jarr(in), Int(ofs), Int(n))...)
 	return err
 }
 
+// ghashDoFinal calls GHASH.doFinal on the engine's GHASH object.
 func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) error {
 	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.eng.state, g.eng), jarr(in), Int(ofs), Int(n))...)
 	return err
 }
 
+// gctr calls GCTR.update or GCTR.doFinal (method) on the engine's GCTR
+// object.
 func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
 	r, err := g.c.call(ctx, method, append(g.gctrArgs(e.counter, e.ectr, e.used),
@@ -265,6 +272,8 @@ func digest(st []uint64) []byte {
 	return b
 }
 
+// checkReInit is GaloisCounterMode.checkReInit: a finished encryption may
+// not go on with the same key and IV.
 func (g *gcmCipher) checkReInit() error {
 	if g.encrypt && g.reInit {
 		return javaThrow(IllegalStateException, "Must use either different key or  iv for GCM encryption")
