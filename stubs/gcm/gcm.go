@@ -57,7 +57,9 @@ import (
 
 // HtblLen is the minimum length of the subkey table every GHASH and GCM stub
 // takes: H itself (2 words), H¹…H³² in the asm stubs' private layout
-// (64 words) and Karatsuba operands for H¹…H⁸ (16 words). The JDK's GHASH.subkeyHtbl is at least this long.
+// (64 words) and Karatsuba operands for H¹…H⁸ (16 words). The layout is
+// jitsim's own; the JDK's subkeyHtbl length differs by release (JDK-8273297
+// notes the 96 longs the AVX-512 stub added), so callers size it with this.
 const HtblLen = 2 + 2*maxPowers + 2*karatsubaPowers
 
 // karatsubaPowers is the number of powers of H for which the asm stubs keep
@@ -122,8 +124,8 @@ func checkGHASHArgs(state *[2]uint64, htbl []uint64, data []byte, blocks int) {
 	if state == nil {
 		panic("stubs/gcm: nil GHASH state")
 	}
-	if len(htbl) < 2 {
-		panic("stubs/gcm: subkey table shorter than 2 words")
+	if len(htbl) < HtblLen {
+		panic("stubs/gcm: subkey table shorter than gcm.HtblLen words")
 	}
 	if blocks < 0 || blocks > len(data)/16 {
 		panic("stubs/gcm: data shorter than blocks*16 bytes")
@@ -141,8 +143,8 @@ func gcmLen(xk []uint32, ctr *[16]byte, state *[2]uint64, htbl []uint64, dst, sr
 	if ctr == nil || state == nil {
 		panic("stubs/gcm: nil counter or GHASH state")
 	}
-	if len(htbl) < 2 {
-		panic("stubs/gcm: subkey table shorter than 2 words")
+	if len(htbl) < HtblLen {
+		panic("stubs/gcm: subkey table shorter than gcm.HtblLen words")
 	}
 	if len(dst) < len(src) {
 		panic("stubs/gcm: output smaller than input")

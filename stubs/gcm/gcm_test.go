@@ -316,6 +316,7 @@ func TestMisuse(t *testing.T) {
 		{"short dst", func(v GCMVariant) { v.Fn(xk, &ctr, &s, htbl, buf[:512], buf, buf[:512]) }},
 		{"bad key", func(v GCMVariant) { v.Fn(xk[:40], &ctr, &s, htbl, buf, buf, buf) }},
 		{"foreign ct", func(v GCMVariant) { v.Fn(xk, &ctr, &s, htbl, buf, buf, make([]byte, 1024)) }},
+		{"short htbl", func(v GCMVariant) { v.Fn(xk, &ctr, &s, htbl[:HtblLen-1], buf, buf, buf) }},
 	}
 	for _, v := range GCMVariants {
 		for _, c := range cases {

@@ -19,7 +19,7 @@ package gcm
 // bits, word 2k+1 the high ones (little-endian xmm order).
 func fillPowers(htbl []uint64) {
 	if len(htbl) < HtblLen {
-		panic("stubs/gcm: subkey table shorter than gcm.HtblLen")
+		panic("BUG: stubs/gcm: fillPowers on a table the argument checks should have rejected")
 	}
 	// H¹ is stored as H·2 mod P, zero only if H is: a non-zero slot means the
 	// table is filled (the caller zeroes htbl[2:] whenever H changes).
