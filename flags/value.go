@@ -46,8 +46,8 @@ func parseDefault(f *Flag, j JDK) (value, error) {
 	}
 }
 
-// valueRange is the character set HotSpot's parse_argument accepts for a numeric value
-// (VALUE_RANGE "[-kmgtxKMGTX0123456789abcdefABCDEF]").
+// inValueRange reports whether s is non-empty and made only of the characters HotSpot's
+// parse_argument accepts in a numeric value (VALUE_RANGE "[-kmgtxKMGTX0123456789abcdefABCDEF]").
 func inValueRange(s string) bool {
 	if s == "" {
 		return false
