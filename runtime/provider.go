@@ -125,26 +125,36 @@ type providerProfile struct {
 	// checking that the input holds a tag (JDK 17).
 	gcmOutCheckFirst bool
 	tagMismatch      string // AEADBadTagException text on a wrong tag
-	tooShort         string // AEADBadTagException text, %d = tag bytes, if any
+	// badPadding is CipherCore's BadPaddingException text. JDK 8's is the
+	// short form (public Java 8 stack traces); 9+ adds a hint (checked on
+	// 17 and 25).
+	badPadding string
+	tooShort   string // AEADBadTagException text, %d = tag bytes, if any
 	// emptyTokenText: Cipher.getInstance reports an empty mode or padding
 	// token itself (JDK 25); older JDKs' StringTokenizer skips it and
 	// report a format error.
 	emptyTokenText bool
 }
 
+// CipherCore's BadPaddingException texts.
+const (
+	shortPadText = "Given final block not properly padded"
+	longPadText  = "Given final block not properly padded. Such issues can arise if a bad key is used during decryption."
+)
+
 // providerProfiles is the one table of per-JDK provider behaviour. Texts
 // for 17 and 25 are checked against the real JVMs (testdata/provider);
 // 8, 8u and 21 follow the JDK sources of those releases.
 var providerProfiles = []providerProfile{
-	{jdk: bytecode.JDK8, gcmVerifyFirst: true, gcmCipherCore: true,
+	{jdk: bytecode.JDK8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK8u, gcmVerifyFirst: true, gcmCipherCore: true,
+	{jdk: bytecode.JDK8u, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true,
+	{jdk: bytecode.JDK17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK21, parallelLen: 7680,
+	{jdk: bytecode.JDK21, parallelLen: 7680, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
-	{jdk: bytecode.JDK25, parallelLen: 512, emptyTokenText: true,
+	{jdk: bytecode.JDK25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
 }
 

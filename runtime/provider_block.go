@@ -279,7 +279,7 @@ func (cc *cipherCore) doFinal(ctx context.Context, in []byte, inOfs, inLen int, 
 	if cc.padding {
 		start := unpadPKCS5(tmp[:w])
 		if start < 0 {
-			return 0, javaThrow(BadPaddingException, "Given final block not properly padded. Such issues can arise if a bad key is used during decryption.")
+			return 0, javaThrow(BadPaddingException, "%s", cc.c.prof.badPadding)
 		}
 		w = start
 	}
