@@ -87,6 +87,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "PrintCommandLineFlags", args: []string{"run", "-XX:+PrintCommandLineFlags", "-XX:TieredStopAtLevel=1", "-version"},
 			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:TieredStopAtLevel=1"},
 		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain\n"},
+		{name: "cpus", args: []string{"cpus"}, out: "neoverse-n1          arm64  Arm Neoverse N1\n"},
 		{name: "version", args: []string{"version"}, out: "jitsim " + Version},
 		{name: "help", args: []string{"help"}, out: "run         Run a scenario"},
 		{name: "run --help", args: []string{"run", "--help"}, out: "--jdk string"},

@@ -3,6 +3,7 @@
 //
 //	jitsim run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [VM options…] (SCENARIO [args…] | -version)
 //	jitsim scenarios
+//	jitsim cpus
 //	jitsim version
 //	jitsim help [command]
 //

@@ -167,7 +167,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCommand(&split, getenv, &status), newScenariosCommand(), newVersionCommand())
+	root.AddCommand(newRunCommand(&split, getenv, &status), newScenariosCommand(), newCPUsCommand(), newVersionCommand())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
@@ -194,6 +194,26 @@ func profileList() string {
 		s = append(s, j.String())
 	}
 	return strings.Join(s, ", ")
+}
+
+func newCPUsCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "cpus",
+		Short: "List the CPU models --cpu accepts",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, n := range cpuCatalog.Names() {
+				m, err := cpuCatalog.Lookup(n)
+				if err != nil {
+					return err
+				}
+				if _, err := fmt.Fprintf(cmd.OutOrStdout(), "%-20s %-6s %s\n", m.Name, m.Arch, m.Description); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
 }
 
 func newScenariosCommand() *cobra.Command {
@@ -233,7 +253,7 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 	}
 	f := cmd.Flags()
 	f.StringVar(&jdkName, "jdk", flags.DefaultJDK.String(), "JDK profile: "+profileList())
-	f.StringVar(&cpuName, "cpu", "host", "CPU model (names come from the CPU catalog; the default catalog has only host)")
+	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(cpuCatalog.Names(), ", ")+" (see 'jitsim cpus')")
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
 	return cmd
 }
