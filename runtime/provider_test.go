@@ -686,9 +686,22 @@ func TestProviderGCMUpdateRouting(t *testing.T) {
 			if !slices.Equal(got, want[jdk]) {
 				t.Fatalf("routing\n got %q\nwant %q", got, want[jdk])
 			}
+			// 1000 more bytes (5 buffered + 1000): 16 from the merged block,
+			// then 989; only PARALLEL_LEN 512 (25) reaches implGCMCrypt.
+			q := randBytes(r, 1000)
+			var out2 []byte
+			tr = vmFor(t, jdk).traced(func() { out2, err = c.Update(ctx, q) })
+			if err != nil || len(out2) != 992 {
+				t.Fatalf("second update: %d bytes, %v", len(out2), err)
+			}
+			combined := slices.ContainsFunc(tr, func(s string) bool { return strings.HasPrefix(s, "GaloisCounterMode.implGCMCrypt:989") })
+			if combined != (jdk == "25") {
+				t.Fatalf("989-byte update reached implGCMCrypt: %v, want %v (%q)", combined, jdk == "25", compress(tr))
+			}
 			rest, err := c.DoFinal(ctx, nil)
-			if err != nil || !bytes.Equal(append(out, rest...), goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)) {
-				t.Fatalf("doFinal after the update: %v", err)
+			all := slices.Concat(out, out2, rest)
+			if err != nil || !bytes.Equal(all, goGCM(t, key, iv, 16).Seal(nil, iv, append(p, q...), nil)) {
+				t.Fatalf("doFinal after the updates: %v", err)
 			}
 		})
 	}
