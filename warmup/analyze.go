@@ -25,9 +25,9 @@ const (
 // defaults documented on each field.
 type Options struct {
 	// Penalty per changepoint; 0 means 15·ln n (warmup_stats).
-	Penalty float64
+	Penalty float64 `json:"penalty,omitempty"`
 	// MinSegment is PELT's minimum segment length; 0 means 2 (cpt.meanvar).
-	MinSegment int
+	MinSegment int `json:"min_segment,omitempty"`
 	// Delta is the absolute tolerance, in seconds per op, within which a
 	// segment counts as equivalent to the last; DeltaPercent is the same as
 	// a percentage of the fastest segment's mean (warmup_stats's "1%" form).
@@ -35,17 +35,18 @@ type Options struct {
 	// shorter than Krun's one-second ones, so warmup_stats's absolute
 	// 0.001 s default would call everything flat. If both are set the
 	// larger tolerance wins.
-	Delta, DeltaPercent float64
+	Delta        float64 `json:"delta,omitempty"`
+	DeltaPercent float64 `json:"delta_percent,omitempty"`
 	// RawDeltas drops the segment variance from the equivalence test
 	// (warmup_stats --raw-deltas).
-	RawDeltas bool
+	RawDeltas bool `json:"raw_deltas,omitempty"`
 	// Steady is the number of final iterations within which a change means
 	// "no steady state" (warmup_stats --steady, 500 of 2000 by default); 0
 	// means a quarter of the series.
-	Steady int
+	Steady int `json:"steady,omitempty"`
 	// OutlierWindow is the window of warmup_stats's Tukey outlier filter
 	// (default 200); negative turns the filter off.
-	OutlierWindow int
+	OutlierWindow int `json:"outlier_window,omitempty"`
 }
 
 // Segment is a stretch between changepoints: iterations [Start, End).

@@ -1,0 +1,184 @@
+package warmup
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// ReportMeta is what the report says about the study as a whole.
+type ReportMeta struct {
+	Title   string // e.g. "AES/GCM warm-up, TestAESMain -Dmode=GCM"
+	Command string // the jitsim command line that produced it
+}
+
+// reportTmpl is the self-contained page: inline CSS, the chart as a data
+// URI, no scripts, fonts or links that leave the file.
+var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"perop": FormatPerOp,
+	"dur":   func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+	"short": shortMethod,
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Meta.Title}}</title>
+<style>
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1100px; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h3 { font-size: 1em; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f2f2f2; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, .spark { font-family: monospace; }
+img.chart { width: 100%; border: 1px solid #ddd; }
+.class-warmup { color: #1a6; } .class-flat { color: #36c; } .class-slowdown { color: #c60; }
+.class-no { color: #c22; }
+</style>
+</head>
+<body>
+<h1>{{.Meta.Title}}</h1>
+{{if .Meta.Command}}<p><code>{{.Meta.Command}}</code></p>{{end}}
+<h2>Time per operation</h2>
+<img class="chart" alt="warm-up chart: time per op against iteration, one line per option set" {{.Chart}}>
+<p>Shaded: the steady state of each option set's first fork. Dashed lines: tier transitions of the hot methods (L = new level, % = OSR).</p>
+<h2>Classification</h2>
+<table>
+<tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>steady time/op</th><th>warm-up cost</th></tr>
+{{range .Summary.Labels}}<tr><td><code>{{.Label}}</code></td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
+{{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td><td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="4">no steady state</td>{{end}}</tr>
+{{end}}</table>
+<p>Classification after warmup_stats (Barrett et al., OOPSLA 2017): PELT changepoints, penalty {{.Penalty}}, segments equivalent to the last within {{.Delta}}.</p>
+<h2>Runs</h2>
+<table>
+<tr><th>option set</th><th>fork</th><th>JDK</th><th>CPU model</th><th>clock</th><th>flags</th><th>iterations</th><th>changepoints</th><th>class</th><th>time per op</th></tr>
+{{range .Runs}}<tr><td><code>{{.S.Label}}</code></td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td><code>{{range .S.Flags}}{{.}} {{end}}</code></td>
+<td class="num">{{.S.Iterations}}</td><td>{{range $i, $c := .S.Analysis.Changepoints}}{{if $i}}, {{end}}{{$c}}{{end}}</td><td>{{.S.Analysis.Class}}</td><td class="spark">{{.Spark}}</td></tr>
+{{end}}</table>
+<h2>Events per method</h2>
+{{range .Runs}}{{if .Methods}}<h3><code>{{.S.Label}}</code>, fork {{.S.Fork}}</h3>
+<table>
+<tr><th>method</th><th>events (time on the run's clock · iteration · event · level)</th></tr>
+{{range .Methods}}<tr><td><code>{{short .Name}}</code></td><td>{{range .Events}}{{dur .At}} · #{{.Iter}} · {{.Kind}} · L{{.Level}}{{if .Detail}} ({{.Detail}}){{end}}<br>{{end}}</td></tr>
+{{end}}</table>
+{{end}}{{end}}
+</body>
+</html>
+`))
+
+type timelineEvent struct {
+	Event
+	Iter int
+}
+
+type methodTimeline struct {
+	Name   string
+	Events []timelineEvent
+}
+
+type reportRun struct {
+	S       RunSummary
+	Spark   string
+	Methods []methodTimeline
+}
+
+// WriteReport writes report.html: the chart (an SVG inlined as a data URI),
+// the classification table, each run's flags and CPU model, and the event
+// timeline of every method per run.
+func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOptions) error {
+	var svg bytes.Buffer
+	if err := WriteChart(&svg, runs, s, po, "svg"); err != nil {
+		return err
+	}
+	data := struct {
+		Meta           ReportMeta
+		Chart          template.HTMLAttr // src="data:…": base64 needs no escaping
+		Summary        Summary
+		Runs           []reportRun
+		Penalty, Delta string
+	}{Meta: meta, Summary: s,
+		Chart: template.HTMLAttr(`src="data:image/svg+xml;base64,` + base64.StdEncoding.EncodeToString(svg.Bytes()) + `"`)}
+	data.Penalty = "15·ln n"
+	if s.Options.Penalty > 0 {
+		data.Penalty = fmt.Sprint(s.Options.Penalty)
+	}
+	switch {
+	case s.Options.Delta == 0 && s.Options.DeltaPercent == 0:
+		data.Delta = "1% of the fastest segment"
+	case s.Options.Delta == 0:
+		data.Delta = fmt.Sprintf("%g%% of the fastest segment", s.Options.DeltaPercent)
+	default:
+		data.Delta = fmt.Sprintf("%s (or %g%% of the fastest segment)", FormatPerOp(s.Options.Delta), s.Options.DeltaPercent)
+	}
+	if !s.Options.RawDeltas {
+		data.Delta += " widened by each segment's variance"
+	}
+	for i, r := range runs {
+		rr := reportRun{S: s.Runs[i], Spark: Sparkline(r.PerOp(), 60)}
+		byMethod := map[string][]timelineEvent{}
+		for _, it := range r.Iterations {
+			for _, e := range it.Events {
+				byMethod[e.Method] = append(byMethod[e.Method], timelineEvent{e, it.Index})
+			}
+		}
+		names := make([]string, 0, len(byMethod))
+		for m := range byMethod {
+			names = append(names, m)
+		}
+		sort.Strings(names)
+		for _, m := range names {
+			rr.Methods = append(rr.Methods, methodTimeline{m, byMethod[m]})
+		}
+		data.Runs = append(data.Runs, rr)
+	}
+	var b bytes.Buffer
+	if err := reportTmpl.Execute(&b, data); err != nil {
+		return fmt.Errorf("warmup: report: %w", err)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Files are the names WriteAll writes into its directory.
+var Files = []string{"series.csv", "series.json", "summary.json", "warmup.png", "warmup.svg", "report.html"}
+
+// WriteAll analyses runs and writes every output of `jitsim warmup` into
+// dir (created if missing): series.csv, series.json, summary.json,
+// warmup.png, warmup.svg and report.html. It returns the summary for the
+// terminal table.
+func WriteAll(dir string, runs []Run, o Options, meta ReportMeta, po PlotOptions) (Summary, error) {
+	s, err := Summarize(runs, o)
+	if err != nil {
+		return s, err
+	}
+	if po.Title == "" {
+		po.Title = meta.Title
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return s, fmt.Errorf("warmup: output directory: %w", err)
+	}
+	writers := map[string]func(io.Writer) error{
+		"series.csv":   func(w io.Writer) error { return WriteCSV(w, runs) },
+		"series.json":  func(w io.Writer) error { return WriteJSON(w, runs) },
+		"summary.json": func(w io.Writer) error { return WriteSummaryJSON(w, s) },
+		"warmup.png":   func(w io.Writer) error { return WriteChart(w, runs, s, po, "png") },
+		"warmup.svg":   func(w io.Writer) error { return WriteChart(w, runs, s, po, "svg") },
+		"report.html":  func(w io.Writer) error { return WriteReport(w, runs, s, meta, po) },
+	}
+	for _, name := range Files {
+		var b bytes.Buffer
+		if err := writers[name](&b); err != nil {
+			return s, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+			return s, fmt.Errorf("warmup: writing %s: %w", name, err)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,197 @@
+package warmup
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// RunSummary is one run's analysis with the run's identity.
+type RunSummary struct {
+	Label      string   `json:"label"`
+	Fork       int      `json:"fork"`
+	Scenario   string   `json:"scenario,omitempty"`
+	Flags      []string `json:"flags,omitempty"`
+	CPU        string   `json:"cpu,omitempty"`
+	JDK        string   `json:"jdk,omitempty"`
+	Clock      string   `json:"clock,omitempty"`
+	Iterations int      `json:"iterations"`
+	Analysis   Analysis `json:"analysis"`
+}
+
+// LabelSummary is the verdict over all forks of one option set.
+type LabelSummary struct {
+	Label   string  `json:"label"`
+	Forks   int     `json:"forks"`
+	Class   Class   `json:"class"`   // Combine of the forks' classes
+	Classes []Class `json:"classes"` // per fork, in fork order
+	// Medians over the forks that reached a steady state (warmup_stats
+	// reports medians too); Steady is false when none did.
+	Steady      bool          `json:"steady"`
+	SteadyIter  int           `json:"steady_iter"`
+	SteadyMean  float64       `json:"steady_mean"` // seconds per op
+	SteadyStart time.Duration `json:"steady_start_ns"`
+	WarmupCost  time.Duration `json:"warmup_cost_ns"`
+}
+
+// Summary is what summary.json holds.
+type Summary struct {
+	Options Options        `json:"options"`
+	Labels  []LabelSummary `json:"labels"`
+	Runs    []RunSummary   `json:"runs"`
+}
+
+// Summarize analyses every run and combines the forks of each label, labels
+// in the order they first appear.
+func Summarize(runs []Run, o Options) (Summary, error) {
+	s := Summary{Options: o}
+	byLabel := map[string][]int{}
+	var order []string
+	for _, r := range runs {
+		a, err := AnalyzeRun(r, o)
+		if err != nil {
+			return s, err
+		}
+		if _, ok := byLabel[r.Label]; !ok {
+			order = append(order, r.Label)
+		}
+		byLabel[r.Label] = append(byLabel[r.Label], len(s.Runs))
+		s.Runs = append(s.Runs, RunSummary{Label: r.Label, Fork: r.Fork, Scenario: r.Scenario, Flags: r.Flags,
+			CPU: r.CPU, JDK: r.JDK, Clock: r.Clock, Iterations: len(r.Iterations), Analysis: a})
+	}
+	for _, l := range order {
+		ls := LabelSummary{Label: l}
+		var iters []int
+		var means []float64
+		var starts, costs []time.Duration
+		idx := byLabel[l]
+		sort.SliceStable(idx, func(i, j int) bool { return s.Runs[idx[i]].Fork < s.Runs[idx[j]].Fork })
+		for _, i := range idx {
+			a := s.Runs[i].Analysis
+			ls.Forks++
+			ls.Classes = append(ls.Classes, a.Class)
+			if a.Steady {
+				iters = append(iters, a.SteadyIter)
+				means = append(means, a.SteadyMean)
+				starts = append(starts, a.SteadyStart)
+				costs = append(costs, a.WarmupCost)
+			}
+		}
+		ls.Class = Combine(ls.Classes)
+		if len(iters) > 0 {
+			ls.Steady = true
+			ls.SteadyIter = median(iters)
+			ls.SteadyMean = median(means)
+			ls.SteadyStart = median(starts)
+			ls.WarmupCost = median(costs)
+		}
+		s.Labels = append(s.Labels, ls)
+	}
+	return s, nil
+}
+
+// median is the lower median (an element of v, so integers stay integers).
+func median[T int | float64 | time.Duration](v []T) T {
+	c := append([]T(nil), v...)
+	sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
+	return c[(len(c)-1)/2]
+}
+
+// WriteSummaryJSON writes s as indented JSON.
+func WriteSummaryJSON(w io.Writer, s Summary) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// ReadSummaryJSON reads what WriteSummaryJSON wrote.
+func ReadSummaryJSON(r io.Reader) (Summary, error) {
+	var s Summary
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, fmt.Errorf("warmup: reading summary JSON: %w", err)
+	}
+	return s, nil
+}
+
+// sparkBlocks are the eight Unicode block heights of a sparkline.
+var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+
+// Sparkline draws v in at most width cells of Unicode blocks, each cell the
+// mean of its share of the values, scaled between the smallest and largest
+// cell (all cells lowest when flat).
+func Sparkline(v []float64, width int) string {
+	if len(v) == 0 || width <= 0 {
+		return ""
+	}
+	cells := min(width, len(v))
+	means := make([]float64, cells)
+	for c := range cells {
+		lo, hi := c*len(v)/cells, (c+1)*len(v)/cells
+		var sum float64
+		for _, x := range v[lo:hi] {
+			sum += x
+		}
+		means[c] = sum / float64(hi-lo)
+	}
+	mn, mx := means[0], means[0]
+	for _, m := range means {
+		mn, mx = min(mn, m), max(mx, m)
+	}
+	var b strings.Builder
+	for _, m := range means {
+		i := 0
+		if mx > mn {
+			i = int((m - mn) / (mx - mn) * float64(len(sparkBlocks)-1))
+		}
+		b.WriteRune(sparkBlocks[i])
+	}
+	return b.String()
+}
+
+// FormatPerOp prints seconds per op with a unit that keeps 3–4 digits.
+func FormatPerOp(s float64) string {
+	switch {
+	case s == 0:
+		return "0"
+	case s < 1e-6:
+		return fmt.Sprintf("%.1f ns", s*1e9)
+	case s < 1e-3:
+		return fmt.Sprintf("%.2f µs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.2f ms", s*1e3)
+	}
+	return fmt.Sprintf("%.3f s", s)
+}
+
+// WriteTerminal writes the terminal summary: one row per option set with
+// its class, steady-state iteration, time and mean, warm-up cost, and a
+// sparkline of the first fork's time per op.
+func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
+	first := map[string][]float64{}
+	for _, r := range runs {
+		if _, ok := first[r.Label]; !ok || r.Fork == 0 {
+			first[r.Label] = r.PerOp()
+		}
+	}
+	nameW := len("option set")
+	for _, l := range s.Labels {
+		nameW = max(nameW, len([]rune(l.Label)))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-*s  %-17s  %5s  %11s  %11s  %11s  %s\n", nameW, "option set", "class", "forks", "steady@iter", "steady/op", "warm-up cost", "time per op")
+	for _, l := range s.Labels {
+		iter, mean, cost := "-", "-", "-"
+		if l.Steady {
+			iter, mean, cost = fmt.Sprint(l.SteadyIter), FormatPerOp(l.SteadyMean), l.WarmupCost.Round(time.Microsecond).String()
+		}
+		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %11s  %11s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, mean, cost,
+			Sparkline(first[l.Label], sparkWidth))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
