@@ -188,11 +188,12 @@ var cipherModes = []struct {
 	gcm      bool
 	stream   bool // CipherCore unitBytes 1 (CTR)
 	iv       bool // takes an IV
+	fixedKey bool // also registered as AES_128/AES_192/AES_256
 }{
-	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}},
-	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true},
+	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true},
+	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true},
 	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true},
-	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true},
+	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true},
 }
 
 // Cipher is a javax.crypto.Cipher for AES from the SunJCE provider of one
@@ -206,8 +207,7 @@ type Cipher struct {
 	tab     *MethodTable
 	prof    *providerProfile
 	trans   string
-	mode    int  // index into cipherModes
-	padding bool // PKCS5Padding
+	tr      transformation
 	ready   bool // initialised
 	opmode  int
 	decrypt bool
@@ -253,12 +253,11 @@ func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
 	if err != nil {
 		return nil, err
 	}
-	mi, padding, err := parseTransformation(prof, transformation)
+	t, err := parseTransformation(prof, transformation)
 	if err != nil {
 		return nil, err
 	}
-	return &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, mode: mi, padding: padding,
-		methods: map[string]*Method{}}, nil
+	return &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*Method{}}, nil
 }
 
 // Init is Cipher.init(opmode, new SecretKeySpec(key, "AES"), spec): it
@@ -274,10 +273,10 @@ func (c *Cipher) Init(ctx context.Context, opmode int, key []byte, spec ParamSpe
 	c.opmode = opmode
 	c.decrypt = opmode == DecryptMode || opmode == UnwrapMode
 	var err error
-	if cipherModes[c.mode].gcm {
+	if cipherModes[c.tr.mode].gcm {
 		err = c.initGCM(ctx, key, spec)
-	} else {
-		err = c.initCore(ctx, c.mode, c.padding, key, spec)
+	} else if err = c.checkKeySize(key); err == nil {
+		err = c.initCore(ctx, c.tr.mode, c.tr.padding, key, spec)
 	}
 	if err != nil {
 		c.core, c.gcm = nil, nil
@@ -287,12 +286,26 @@ func (c *Cipher) Init(ctx context.Context, opmode int, key []byte, spec ParamSpe
 	return nil
 }
 
+// transformation is a parsed Cipher.getInstance argument.
+type transformation struct {
+	mode    int  // index into cipherModes
+	padding bool // PKCS5Padding
+	keySize int  // AES_128 etc.: the one key length accepted, else 0
+}
+
+// fixedKeyAlgorithms are SunJCE's key-size-specific AES names, registered
+// only as "AES_n/<mode>/NoPadding" for the modes with fixedKeySize.
+var fixedKeyAlgorithms = []struct {
+	name    string
+	keySize int
+}{{"AES_128", 16}, {"AES_192", 24}, {"AES_256", 32}}
+
 // parseTransformation is Cipher.getInstance's tokenizer and SunJCE's
-// engineSetMode/engineSetPadding: it returns the index into cipherModes and
-// whether PKCS5 padding applies.
-func parseTransformation(prof *providerProfile, tr string) (int, bool, error) {
+// service lookup, engineSetMode and engineSetPadding.
+func parseTransformation(prof *providerProfile, tr string) (transformation, error) {
+	var t transformation
 	if strings.TrimSpace(tr) == "" {
-		return 0, false, javaThrow(NoSuchAlgorithmException, "Null or empty transformation")
+		return t, javaThrow(NoSuchAlgorithmException, "Null or empty transformation")
 	}
 	var parts []string
 	for _, p := range strings.Split(tr, "/") {
@@ -307,29 +320,47 @@ func parseTransformation(prof *providerProfile, tr string) (int, bool, error) {
 	}
 	switch {
 	case len(parts) == 0 || len(parts) == 2:
-		return 0, false, javaThrow(NoSuchAlgorithmException, "Invalid transformation format:%s", tr)
+		return t, javaThrow(NoSuchAlgorithmException, "Invalid transformation format:%s", tr)
 	case len(parts) == 3 && prof.emptyTokenText && (parts[1] == "" || parts[2] == ""):
-		return 0, false, javaThrow(NoSuchAlgorithmException, "Invalid transformation: missing mode and/or padding-%s", tr)
+		return t, javaThrow(NoSuchAlgorithmException, "Invalid transformation: missing mode and/or padding-%s", tr)
 	case parts[0] == "":
-		return 0, false, javaThrow(NoSuchAlgorithmException, "Invalid transformation: algorithm not specified-%s", tr)
+		return t, javaThrow(NoSuchAlgorithmException, "Invalid transformation: algorithm not specified-%s", tr)
 	}
 	notFound := javaThrow(NoSuchAlgorithmException, "Cannot find any provider supporting %s", tr)
 	if !strings.EqualFold(parts[0], "AES") {
-		return 0, false, notFound
+		for _, f := range fixedKeyAlgorithms {
+			if strings.EqualFold(parts[0], f.name) {
+				t.keySize = f.keySize
+			}
+		}
+		if t.keySize == 0 || len(parts) != 3 || !strings.EqualFold(parts[2], "NoPadding") {
+			return t, notFound
+		}
 	}
 	if len(parts) == 1 {
-		return 0, true, nil // SunJCE's AES default: ECB, PKCS5Padding
+		t.padding = true // SunJCE's AES default: ECB, PKCS5Padding
+		return t, nil
 	}
 	for i, m := range cipherModes {
 		if strings.EqualFold(parts[1], m.name) {
 			pad := strings.ToUpper(parts[2])
-			if !slices.Contains(m.paddings, pad) {
-				return 0, false, notFound
+			if !slices.Contains(m.paddings, pad) || (t.keySize != 0 && !m.fixedKey) {
+				return t, notFound
 			}
-			return i, pad == "PKCS5PADDING", nil
+			t.mode, t.padding = i, pad == "PKCS5PADDING"
+			return t, nil
 		}
 	}
-	return 0, false, notFound
+	return t, notFound
+}
+
+// checkKeySize is AESCipher.checkKeySize / GaloisCounterMode.init's check
+// for the key-size-specific transformations.
+func (c *Cipher) checkKeySize(key []byte) error {
+	if c.tr.keySize != 0 && len(key) != c.tr.keySize {
+		return javaThrow(InvalidKeyException, "The key must be %d bytes", c.tr.keySize)
+	}
+	return nil
 }
 
 // setKey is AESCrypt.init: the key length check, then makeSessionKey.

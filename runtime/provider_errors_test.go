@@ -274,6 +274,21 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 		"ctr enc noiv":     func() (any, error) { return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
 		"gcm enc noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
 	}
+	for _, tr := range []string{"AES_128/ECB/NoPadding", "AES_256/CBC/NoPadding", "AES_128/CBC/PKCS5Padding",
+		"AES_128/CTR/NoPadding", "AES_192/GCM/NoPadding", "AES_128", "aes_128/ecb/nopadding", "AES_512/ECB/NoPadding"} {
+		for _, n := range []int{16, 32} {
+			cases[fmt.Sprintf("fixed %s %d", tr, n)] = func() (any, error) {
+				var spec jrt.ParamSpec
+				switch {
+				case strings.Contains(tr, "GCM"):
+					spec = jrt.GCMParameterSpec{TLen: 128, IV: iv12}
+				case strings.Contains(tr, "CBC") || strings.Contains(tr, "CTR"):
+					spec = jrt.IvParameterSpec{IV: iv16}
+				}
+				return then(nc(tr, jrt.EncryptMode, make([]byte, n), spec))(doFinal(16))
+			}
+		}
+	}
 	for _, tr := range []string{"AES/FOO/NoPadding", "AES/CBC/FOOPadding", "AES/GCM/PKCS5Padding", "AES/CTR/PKCS5Padding",
 		"AES/CBC", "AES//NoPadding", "AES/ECB/NoPadding/x", "aes/cbc/pkcs5padding", "AES", "AES/GCM/NoPadding",
 		"AES/CBC/NoPadding", "AES/CTR/NoPadding", "", "AES/CBC/PKCS7Padding"} {

@@ -76,6 +76,9 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 	default:
 		return javaThrow(InvalidAlgorithmParameterException, "AlgorithmParameterSpec not of GCMParameterSpec")
 	}
+	if err := c.checkKeySize(key); err != nil {
+		return err
+	}
 	if g.encrypt { // GaloisCounterMode.init's reuse check
 		if c.lastGCMKey != nil && slices.Equal(key, c.lastGCMKey) && slices.Equal(g.iv, c.lastGCMIV) {
 			return javaThrow(InvalidAlgorithmParameterException, "Cannot reuse iv for GCM encryption")

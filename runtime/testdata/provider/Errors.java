@@ -72,5 +72,16 @@ public class Errors {
         t("gcm dec twice", () -> { Cipher c = Cipher.getInstance("AES/GCM/NoPadding"); c.init(Cipher.ENCRYPT_MODE, key(16), new GCMParameterSpec(128, iv12)); byte[] ct = c.doFinal(new byte[3]); c.init(Cipher.DECRYPT_MODE, key(16), new GCMParameterSpec(128, iv12)); c.doFinal(ct); return c.doFinal(ct); });
         t("ctr enc noiv", () -> { Cipher c = Cipher.getInstance("AES/CTR/NoPadding"); c.init(Cipher.ENCRYPT_MODE, key(16)); return c.getIV(); });
         t("gcm enc noparams", () -> { Cipher c = Cipher.getInstance("AES/GCM/NoPadding"); c.init(Cipher.ENCRYPT_MODE, key(16)); return c.getIV(); });
+        for (String tr : new String[] {"AES_128/ECB/NoPadding", "AES_256/CBC/NoPadding", "AES_128/CBC/PKCS5Padding",
+                "AES_128/CTR/NoPadding", "AES_192/GCM/NoPadding", "AES_128", "aes_128/ecb/nopadding", "AES_512/ECB/NoPadding"})
+            for (int n : new int[] {16, 32})
+                t("fixed " + tr + " " + n, () -> {
+                    Cipher c = Cipher.getInstance(tr);
+                    SecretKeySpec k = key(n);
+                    if (tr.contains("GCM")) c.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, iv12));
+                    else if (tr.contains("CBC") || tr.contains("CTR")) c.init(Cipher.ENCRYPT_MODE, k, new IvParameterSpec(iv16));
+                    else c.init(Cipher.ENCRYPT_MODE, k);
+                    return c.doFinal(new byte[16]);
+                });
     }
 }
