@@ -2,9 +2,13 @@ import java.util.function.*;
 import javax.crypto.*;
 import javax.crypto.spec.*;
 
-// Errors prints the exception class and message the JDK's SunJCE provider
-// gives for the bad inputs jitsim's provider layer reproduces
-// (runtime/provider_test.go holds the same cases).
+// Errors prints the exception class and message (or the result) the JDK's
+// SunJCE provider gives for the cases jitsim's provider layer reproduces;
+// runtime/provider_errors_test.go replays the same cases and compares with
+// the recorded output of each JVM:
+//
+//   javac -d OUT Errors.java && java -cp OUT Errors > jdk17.txt
+//   (the same with a JDK 25 java > jdk25.txt)
 public class Errors {
     interface Case { Object run() throws Exception; }
 
