@@ -335,11 +335,14 @@ func Matrix(t *testing.T, e *Env, plan Plan) {
 }
 
 // Conformance runs FIPS 197, the GCM spec vectors, the exception checks and
-// the mode matrix for every profile of the level's plan.
+// the mode matrix for every profile of the level's plan, profiles in
+// parallel. With JITSIM_LONG=1 the matrix takes tens of minutes on a loaded
+// 2-vCPU machine: run it with -timeout 0.
 func Conformance(t *testing.T, level jrt.Level, tier jrt.Tier) {
 	plan := DefaultPlan(level)
 	for _, p := range plan.Profiles {
 		t.Run("jdk="+p, func(t *testing.T) {
+			t.Parallel()
 			e := NewEnv(t, p, level, tier)
 			t.Run("FIPS197", func(t *testing.T) { FIPS197(t, e) })
 			t.Run("GCMSpec", func(t *testing.T) { GCMSpec(t, e) })
