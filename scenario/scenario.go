@@ -1,0 +1,392 @@
+// Package scenario holds jitsim's workloads: Java programs and benchmarks
+// the VM runs as `java` would run a main class — TestAESMain of JDK-7184394
+// with its -D properties, the JDK's AESGCMBench micro-benchmark, Haley's
+// AESGCMUpdateAAD (GMAC over 1 MiB of AAD), the multi-threaded CBC
+// throughput run of the JDK-7184394 review, and a Parquet-like
+// many-small-pages decrypt that never warms up — and the scenario files in
+// examples/ that name a scenario, its properties, the option sets to
+// compare and the published numbers beside them.
+//
+// A scenario does what its Java program does through the provider layer of
+// the runtime (jrt.NewCipher, Update, UpdateAAD, DoFinal), so every cipher
+// call is counted, compiled and routed to intrinsics by the VM. Time comes
+// from a jrt.Clock (never time.Now). With checkOutput=true every output is
+// also checked byte for byte against Go's crypto/aes and crypto/cipher,
+// which serve only as that oracle.
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	jrt "github.com/jitsim/jitsim/runtime"
+)
+
+// Scenario is one runnable workload: a name as `jitsim run` takes it, a
+// one-line description, its -D properties with their defaults, and its
+// positional arguments.
+type Scenario struct {
+	Name  string
+	Doc   string
+	Props []Property
+	// Args documents the positional arguments, e.g.
+	// "[iterations=100000] [warmupIterations=20000]".
+	Args string
+
+	run func(ctx context.Context, r *runner) error
+}
+
+// Property is one -D system property a scenario reads.
+type Property struct {
+	Name    string
+	Default string // as the Java code's default; "" when it depends on others (Doc says how)
+	Doc     string
+}
+
+// Iteration is one timed unit of a scenario's work (one run() of
+// TestAESMain, one benchmark iteration, one Parquet page) on the run's
+// clock, reported to an [Observer].
+type Iteration struct {
+	Scenario string
+	Phase    string // e.g. "encrypt-warmup", "encrypt", "decrypt", "warmup", "measure", "page"
+	Thread   int    // application thread index, 0-based
+	Index    int    // 0-based within (Phase, Thread)
+	Start    time.Duration
+	Duration time.Duration
+	Ops      int64 // operations in the iteration (cipher operations)
+	Bytes    int64 // payload bytes processed
+}
+
+// Observer receives every Iteration of a run, from the application thread
+// that did it: implementations must be safe for concurrent use when a
+// scenario runs more than one thread.
+type Observer interface {
+	Iteration(it Iteration)
+}
+
+// ObserverFunc adapts a function to Observer.
+type ObserverFunc func(Iteration)
+
+// Iteration implements Observer.
+func (f ObserverFunc) Iteration(it Iteration) { f(it) }
+
+// Clock kinds a run can use (design.md §1).
+const (
+	ClockWall  = "wall"
+	ClockModel = "model"
+)
+
+// ErrModelClock is returned when a run asks for the model clock, which does
+// not exist yet.
+var ErrModelClock = errors.New(`scenario: the model clock is not implemented yet (clock = "model"); run with the wall clock`)
+
+// Env is what a scenario runs on.
+type Env struct {
+	// VM is the VM the application threads call into. When nil, NewVM is
+	// called once for it.
+	VM *jrt.VM
+	// NewVM makes a fresh VM of the same configuration (forks; the
+	// Parquet writer, which must not warm the reader's VM). Optional.
+	NewVM func() (*jrt.VM, error)
+	// Threads is the number of application threads (--threads); 0 means
+	// the scenario's "threads" property or 1. Each thread is its own VM
+	// Thread with its own ciphers.
+	Threads int
+	// Clock is the clock the VM was configured with (jrt.Config.WithClock);
+	// nil: a jrt.WallClock started by Run.
+	Clock jrt.Clock
+	// ClockKind is ClockWall ("" is the same) or ClockModel.
+	ClockKind string
+	// Observer, when set, receives every Iteration.
+	Observer Observer
+	// CheckOutput forces checkOutput=true (tests set it).
+	CheckOutput bool
+}
+
+// registry is the one table of scenarios, filled by the files that define
+// them.
+var registry []Scenario
+
+// register adds s to the registry; called from package-level var
+// initialisers only.
+func register(s Scenario) Scenario {
+	for _, o := range registry {
+		if strings.EqualFold(o.Name, s.Name) {
+			panic("BUG: scenario " + s.Name + " registered twice")
+		}
+	}
+	// Every scenario honours threads and checkOutput.
+	if !slices.ContainsFunc(s.Props, func(p Property) bool { return p.Name == "threads" }) {
+		s.Props = append(s.Props, Property{Name: "threads", Default: "1", Doc: "application threads (--threads overrides the default, not an explicit -Dthreads)"})
+	}
+	if !slices.ContainsFunc(s.Props, func(p Property) bool { return p.Name == "checkOutput" }) {
+		s.Props = append(s.Props, Property{Name: "checkOutput", Default: "false", Doc: "check every output against crypto/cipher"})
+	}
+	registry = append(registry, s)
+	return s
+}
+
+// List returns every scenario, sorted by name.
+func List() []Scenario {
+	out := slices.Clone(registry)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the scenario named name (case-sensitive, as a Java main
+// class name is).
+func Lookup(name string) (Scenario, bool) {
+	for _, s := range registry {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Scenario{}, false
+}
+
+// Prop returns the declared property name.
+func (s Scenario) Prop(name string) (Property, bool) {
+	for _, p := range s.Props {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Property{}, false
+}
+
+// Run runs the scenario on env with the -D properties props (unknown names
+// are ignored, as a Java program ignores system properties it does not
+// read) and the positional args, writing the program's output to stdout.
+// A bad property or argument value is an error naming it (where Java's
+// Integer.getInteger would silently fall back to the default). A Java
+// exception the program would die of is returned as the error
+// (*jrt.JavaException inside).
+func (s Scenario) Run(ctx context.Context, env Env, props map[string]string, args []string, stdout io.Writer) error {
+	if s.run == nil {
+		return fmt.Errorf("scenario: %q is not a registered scenario", s.Name)
+	}
+	switch env.ClockKind {
+	case "", ClockWall:
+	case ClockModel:
+		return ErrModelClock
+	default:
+		return fmt.Errorf("scenario: unknown clock %q (want %q or %q)", env.ClockKind, ClockWall, ClockModel)
+	}
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	r := &runner{s: &s, env: env, props: props, args: args, out: &syncWriter{w: stdout}}
+	if r.env.Clock == nil {
+		r.env.Clock = jrt.WallClock()
+	}
+	if r.env.VM == nil {
+		if r.env.NewVM == nil {
+			return fmt.Errorf("scenario %s: Env has neither a VM nor a NewVM factory", s.Name)
+		}
+		vm, err := r.env.NewVM()
+		if err != nil {
+			return fmt.Errorf("scenario %s: %w", s.Name, err)
+		}
+		defer vm.Close()
+		r.env.VM = vm
+	}
+	r.jdk = r.env.VM.Flags().JDK().String()
+	var err error
+	if r.threads, err = r.threadCount(); err != nil {
+		return err
+	}
+	if r.check, err = r.boolProp("checkOutput"); err != nil {
+		return err
+	}
+	r.check = r.check || env.CheckOutput
+	if err := s.run(ctx, r); err != nil {
+		if strings.HasPrefix(err.Error(), s.Name) {
+			return err
+		}
+		return fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return nil
+}
+
+// runner is one run of a scenario: its environment, properties and output.
+type runner struct {
+	s       *Scenario
+	env     Env
+	props   map[string]string
+	args    []string
+	out     *syncWriter
+	jdk     string // provider profile ("8", "8u", "17", "21", "25")
+	threads int
+	check   bool
+}
+
+// syncWriter serialises the output of several application threads, as
+// System.out's PrintStream does.
+type syncWriter struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+// printf writes one formatted piece of output; the first write error is
+// kept and reported at the end of the run.
+func (w *syncWriter) printf(format string, a ...any) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := fmt.Fprintf(w.w, format, a...); err != nil && w.err == nil {
+		w.err = err
+	}
+}
+
+// prop returns the value of property name: the -D value if given, else the
+// declared default.
+func (r *runner) prop(name string) (string, bool) {
+	if v, ok := r.props[name]; ok {
+		return v, true
+	}
+	p, ok := r.s.Prop(name)
+	if !ok {
+		panic("BUG: scenario " + r.s.Name + " reads undeclared property " + name)
+	}
+	return p.Default, false
+}
+
+// intProp is Integer.getInteger(name, default), strict: a value that is not
+// a Java int is an error naming the property.
+func (r *runner) intProp(name string) (int, error) {
+	v, _ := r.prop(name)
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+	if err != nil {
+		return 0, fmt.Errorf("property %s=%q is not an int", name, v)
+	}
+	return int(n), nil
+}
+
+// posIntProp is intProp for values that must be at least min.
+func (r *runner) minIntProp(name string, min int) (int, error) {
+	n, err := r.intProp(name)
+	if err == nil && n < min {
+		err = fmt.Errorf("property %s=%d must be at least %d", name, n, min)
+	}
+	return n, err
+}
+
+// boolProp is Boolean.getBoolean(name), strict: only true or false (any
+// case) are accepted.
+func (r *runner) boolProp(name string) (bool, error) {
+	v, _ := r.prop(name)
+	switch {
+	case strings.EqualFold(v, "true"):
+		return true, nil
+	case strings.EqualFold(v, "false"), v == "":
+		return false, nil
+	}
+	return false, fmt.Errorf("property %s=%q is not true or false", name, v)
+}
+
+// threadCount is -Dthreads when given, else Env.Threads, else the default.
+func (r *runner) threadCount() (int, error) {
+	if _, set := r.props["threads"]; !set && r.env.Threads > 0 {
+		return r.env.Threads, nil
+	}
+	if r.env.Threads < 0 {
+		return 0, fmt.Errorf("scenario %s: --threads=%d must be at least 1", r.s.Name, r.env.Threads)
+	}
+	n, err := r.minIntProp("threads", 1)
+	if err != nil {
+		return 0, fmt.Errorf("scenario %s: %w", r.s.Name, err)
+	}
+	return n, nil
+}
+
+// intArgs parses the positional arguments as Java's Integer.valueOf would
+// (an error names the argument), with defaults for missing ones. names and
+// defaults give the arguments in order.
+func (r *runner) intArgs(names []string, defaults []int) ([]int, error) {
+	if len(r.args) > len(names) {
+		return nil, fmt.Errorf("too many arguments %q (usage: %s %s)", r.args[len(names):], r.s.Name, r.s.Args)
+	}
+	out := slices.Clone(defaults)
+	for i, a := range r.args {
+		n, err := strconv.ParseInt(a, 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("argument %s=%q is not an int (usage: %s %s)", names[i], a, r.s.Name, r.s.Args)
+		}
+		if n < 0 {
+			return nil, fmt.Errorf("argument %s=%d must not be negative", names[i], n)
+		}
+		out[i] = int(n)
+	}
+	return out, nil
+}
+
+// now reads the run's clock.
+func (r *runner) now() time.Duration { return r.env.Clock.Now() }
+
+// observe hands an iteration to the observer, if any.
+func (r *runner) observe(it Iteration) {
+	if r.env.Observer != nil {
+		it.Scenario = r.s.Name
+		r.env.Observer.Iteration(it)
+	}
+}
+
+// threadInvoker calls into the VM as one application thread: the provider
+// layer's Invoker for that thread's ciphers.
+type threadInvoker struct {
+	vm *jrt.VM
+	th *jrt.Thread
+}
+
+// Call implements jrt.Invoker.
+func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
+	return t.vm.CallAs(ctx, t.th, m, args)
+}
+
+// parallel runs body on r.threads application threads of vm ("main" for
+// the first, as java's main thread; "Thread-N" for the others) and returns
+// the first error; a failing thread cancels the others.
+func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context.Context, id int, inv jrt.Invoker) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, r.threads)
+	var wg sync.WaitGroup
+	for i := range r.threads {
+		name := "main"
+		if i > 0 {
+			name = ""
+		}
+		inv := threadInvoker{vm: vm, th: vm.NewThread(name)}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := body(ctx, i, inv); err != nil {
+				errs[i] = err
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+	var canceled error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case !errors.Is(err, context.Canceled):
+			return err
+		case canceled == nil:
+			canceled = err
+		}
+	}
+	if canceled != nil {
+		return canceled
+	}
+	return r.out.err
+}
