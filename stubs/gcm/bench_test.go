@@ -17,15 +17,20 @@ import (
 // the benchmark baseline, not a stub. The CTR stub increments the full 128-bit
 // counter (the JDK's CounterMode), which equals inc32 until the low word wraps
 // (2^32 blocks after J0 — beyond any input here).
+//
+// The CTR stub's partial-block state lives outside the returned func (it is
+// always empty between calls: only whole blocks go through), so calls do not
+// allocate; the func is not safe for concurrent use.
 func ctrThenGHASH(ctr aes.CTRFunc, gh GHASHFunc) GCMFunc {
+	var encCtr [16]byte
+	var used int
 	return func(xk []uint32, c *[16]byte, s *[2]uint64, htbl []uint64, dst, src, ct []byte) int {
 		n := len(src) / 16 * 16
 		enc := encrypting(dst, ct)
 		if !enc {
 			gh(s, htbl, ct, n/16)
 		}
-		var encCtr [16]byte
-		used := 16
+		used = 16
 		ctr(xk, c, &encCtr, &used, dst[:n], src[:n])
 		if enc {
 			gh(s, htbl, ct, n/16)

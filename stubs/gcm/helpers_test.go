@@ -64,13 +64,20 @@ func bestGHASH() GHASHVariant { vs := runnableGHASH(); return vs[len(vs)-1] }
 // construction is AES-GCM (SP 800-38D §7) assembled from stubs the way the
 // JDK's GaloisCounterMode drives them: GHASH stub for the AAD, the GCM stub
 // for the bulk, the generic twins for what the stub leaves, GHASH stub for
-// the length block.
+// the length block. Its scratch blocks live in the struct: pointers handed
+// to a func value escape, and per-call heap allocations would dominate the
+// small-size benchmarks.
 type construction struct {
 	xk    []uint32
 	htbl  []uint64
 	gcm   GCMFunc
 	ghash GHASHFunc
 	block aes.BlockFunc
+
+	s           [2]uint64
+	j0, ctr     [16]byte
+	b, ks, l, t [16]byte
+	js          [2]uint64
 }
 
 func newConstruction(t testing.TB, key []byte, g GCMFunc, gh GHASHFunc) *construction {
@@ -86,105 +93,105 @@ func newConstruction(t testing.TB, key []byte, g GCMFunc, gh GHASHFunc) *constru
 	return c
 }
 
-// hash absorbs data, zero-padding a final partial block (§6.4 on A and C).
+// hash absorbs data into s, zero-padding a final partial block (§6.4 on A and C).
 func (c *construction) hash(s *[2]uint64, data []byte) {
 	n := len(data) / 16
 	if n > 0 {
 		c.ghash(s, c.htbl, data, n)
 	}
 	if r := data[16*n:]; len(r) > 0 {
-		var b [16]byte
-		copy(b[:], r)
-		c.ghash(s, c.htbl, b[:], 1)
+		c.b = [16]byte{}
+		copy(c.b[:], r)
+		c.ghash(s, c.htbl, c.b[:], 1)
 	}
 }
 
-func (c *construction) j0(iv []byte) [16]byte {
-	var j [16]byte
+// setJ0 derives the pre-counter block J0 from the IV into c.j0 (§7.1 step 2).
+func (c *construction) setJ0(iv []byte) {
+	c.j0 = [16]byte{}
 	if len(iv) == 12 {
-		copy(j[:], iv)
-		j[15] = 1
-		return j
+		copy(c.j0[:], iv)
+		c.j0[15] = 1
+		return
 	}
-	var s [2]uint64
-	c.hash(&s, iv)
-	var l [16]byte
-	putBE64(l[8:], uint64(len(iv))*8)
-	c.ghash(&s, c.htbl, l[:], 1)
-	putBE64(j[:8], s[0])
-	putBE64(j[8:], s[1])
-	return j
+	c.js = [2]uint64{}
+	c.hash(&c.js, iv)
+	c.l = [16]byte{}
+	putBE64(c.l[8:], uint64(len(iv))*8)
+	c.ghash(&c.js, c.htbl, c.l[:], 1)
+	putBE64(c.j0[:8], c.js[0])
+	putBE64(c.j0[8:], c.js[1])
 }
 
 // crypt runs GCTR + GHASH over src into dst (ct = dst when enc, else src):
 // the stub first, then the generic twin for whole blocks, then a partial block.
-func (c *construction) crypt(ctr *[16]byte, s *[2]uint64, dst, src []byte, enc bool) {
+func (c *construction) crypt(dst, src []byte, enc bool) {
 	ct := func(d, s []byte) []byte {
 		if enc {
 			return d
 		}
 		return s
 	}
-	n := c.gcm(c.xk, ctr, s, c.htbl, dst, src, ct(dst, src))
+	n := c.gcm(c.xk, &c.ctr, &c.s, c.htbl, dst, src, ct(dst, src))
 	if n%16 != 0 || n > len(src) {
 		panic("stub returned a bad byte count")
 	}
-	n += GCMGeneric(c.xk, ctr, s, c.htbl, dst[n:], src[n:], ct(dst[n:], src[n:]))
 	if n < len(src) {
-		var ks, b [16]byte
-		c.block(c.xk, ks[:], ctr[:])
+		n += GCMGeneric(c.xk, &c.ctr, &c.s, c.htbl, dst[n:], src[n:], ct(dst[n:], src[n:]))
+	}
+	if n < len(src) {
+		c.block(c.xk, c.ks[:], c.ctr[:])
+		c.b = [16]byte{}
 		if !enc {
-			copy(b[:], src[n:])
+			copy(c.b[:], src[n:])
 		}
 		for i := n; i < len(src); i++ {
-			dst[i] = src[i] ^ ks[i-n]
+			dst[i] = src[i] ^ c.ks[i-n]
 		}
 		if enc {
-			copy(b[:], dst[n:])
+			copy(c.b[:], dst[n:])
 		}
-		c.ghash(s, c.htbl, b[:], 1)
+		c.ghash(&c.s, c.htbl, c.b[:], 1)
 	}
 }
 
-func (c *construction) tag(j0 [16]byte, s *[2]uint64, aadLen, ctLen int) [16]byte {
-	var l [16]byte
-	putBE64(l[:8], uint64(aadLen)*8)
-	putBE64(l[8:], uint64(ctLen)*8)
-	c.ghash(s, c.htbl, l[:], 1)
-	var t, ek [16]byte
-	putBE64(t[:8], s[0])
-	putBE64(t[8:], s[1])
-	c.block(c.xk, ek[:], j0[:])
-	for i := range t {
-		t[i] ^= ek[i]
+// tag finishes GHASH with the length block and returns E(K, J0) ⊕ S.
+func (c *construction) tag(aadLen, ctLen int) []byte {
+	putBE64(c.l[:8], uint64(aadLen)*8)
+	putBE64(c.l[8:], uint64(ctLen)*8)
+	c.ghash(&c.s, c.htbl, c.l[:], 1)
+	putBE64(c.t[:8], c.s[0])
+	putBE64(c.t[8:], c.s[1])
+	c.block(c.xk, c.ks[:], c.j0[:])
+	for i := range c.t {
+		c.t[i] ^= c.ks[i]
 	}
-	return t
+	return c.t[:]
+}
+
+// start sets J0, hashes the AAD and sets the counter to inc32(J0).
+func (c *construction) start(iv, aad []byte) {
+	c.setJ0(iv)
+	c.s = [2]uint64{}
+	c.hash(&c.s, aad)
+	c.ctr = c.j0
+	inc32(&c.ctr)
 }
 
 // seal writes ciphertext and tag to out[:len(pt)+16]; out may start at pt.
 func (c *construction) seal(out, iv, pt, aad []byte) []byte {
-	j0 := c.j0(iv)
-	var s [2]uint64
-	c.hash(&s, aad)
-	ctr := j0
-	inc32(&ctr)
-	c.crypt(&ctr, &s, out[:len(pt)], pt, true)
-	t := c.tag(j0, &s, len(aad), len(pt))
-	copy(out[len(pt):], t[:])
+	c.start(iv, aad)
+	c.crypt(out[:len(pt)], pt, true)
+	copy(out[len(pt):], c.tag(len(aad), len(pt)))
 	return out[:len(pt)+16]
 }
 
 // open decrypts ct||tag into out and reports whether the tag matched.
 func (c *construction) open(out, iv, sealed, aad []byte) ([]byte, bool) {
 	ct, want := sealed[:len(sealed)-16], sealed[len(sealed)-16:]
-	j0 := c.j0(iv)
-	var s [2]uint64
-	c.hash(&s, aad)
-	ctr := j0
-	inc32(&ctr)
-	c.crypt(&ctr, &s, out[:len(ct)], ct, false)
-	t := c.tag(j0, &s, len(aad), len(ct))
-	return out[:len(ct)], bytes.Equal(t[:], want)
+	c.start(iv, aad)
+	c.crypt(out[:len(ct)], ct, false)
+	return out[:len(ct)], bytes.Equal(c.tag(len(aad), len(ct)), want)
 }
 
 type specVector struct {
