@@ -170,6 +170,15 @@ func (s Scenario) Prop(name string) (Property, bool) {
 // exception the program would die of is returned as the error
 // (*jrt.JavaException inside).
 func (s Scenario) Run(ctx context.Context, env Env, props map[string]string, args []string, stdout io.Writer) error {
+	err := s.runEnv(ctx, env, props, args, stdout)
+	if err != nil && !strings.HasPrefix(err.Error(), s.Name) && !errors.Is(err, ErrModelClock) {
+		return fmt.Errorf("%s: %w", s.Name, err)
+	}
+	return err
+}
+
+// runEnv is Run without the scenario name on errors.
+func (s Scenario) runEnv(ctx context.Context, env Env, props map[string]string, args []string, stdout io.Writer) error {
 	if s.run == nil {
 		return fmt.Errorf("scenario: %q is not a registered scenario", s.Name)
 	}
@@ -189,11 +198,11 @@ func (s Scenario) Run(ctx context.Context, env Env, props map[string]string, arg
 	}
 	if r.env.VM == nil {
 		if r.env.NewVM == nil {
-			return fmt.Errorf("scenario %s: Env has neither a VM nor a NewVM factory", s.Name)
+			return errors.New("Env has neither a VM nor a NewVM factory")
 		}
 		vm, err := r.env.NewVM()
 		if err != nil {
-			return fmt.Errorf("scenario %s: %w", s.Name, err)
+			return err
 		}
 		defer vm.Close()
 		r.env.VM = vm
@@ -207,13 +216,7 @@ func (s Scenario) Run(ctx context.Context, env Env, props map[string]string, arg
 		return err
 	}
 	r.check = r.check || env.CheckOutput
-	if err := s.run(ctx, r); err != nil {
-		if strings.HasPrefix(err.Error(), s.Name) {
-			return err
-		}
-		return fmt.Errorf("%s: %w", s.Name, err)
-	}
-	return nil
+	return s.run(ctx, r)
 }
 
 // runner is one run of a scenario: its environment, properties and output.
@@ -298,11 +301,11 @@ func (r *runner) threadCount() (int, error) {
 		return r.env.Threads, nil
 	}
 	if r.env.Threads < 0 {
-		return 0, fmt.Errorf("scenario %s: --threads=%d must be at least 1", r.s.Name, r.env.Threads)
+		return 0, fmt.Errorf("--threads=%d must be at least 1", r.env.Threads)
 	}
 	n, err := r.minIntProp("threads", 1)
 	if err != nil {
-		return 0, fmt.Errorf("scenario %s: %w", r.s.Name, err)
+		return 0, err
 	}
 	return n, nil
 }

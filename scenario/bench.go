@@ -1,0 +1,457 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	jrt "github.com/jitsim/jitsim/runtime"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// benchSpec is one JMH-like benchmark: per-thread setup returning the
+// operation, the unit of the score, and how the result line reads.
+type benchSpec struct {
+	name       string // e.g. "AESGCMBench.encrypt"
+	params     string // e.g. "dataSize = 1024, keyLength = 128"
+	avgTime    bool   // score in µs/op (JMH avgt) rather than ops/s (thrpt)
+	bytesPerOp int64
+	defaults   []int // warmupIterations, iterations, opsPerIteration
+	setup      func(ctx context.Context, id int, inv jrt.Invoker) (op func(ctx context.Context) error, err error)
+	// result formats the final line; nil: JMH's "Result" block.
+	result func(score, err float64, unit string) string
+}
+
+// benchArgs are the positional arguments of the benchmark scenarios.
+const benchArgs = "[warmupIterations] [iterations] [opsPerIteration]"
+
+// bench runs spec on r.threads threads: every thread sets up its own
+// ciphers, all start together, and each runs warmup then measured
+// iterations of opsPerIteration operations, timed on the run's clock. An
+// iteration's score is the sum of the threads' throughputs (ops/s) or the
+// mean of their times per operation (µs/op), as JMH aggregates threads.
+func (r *runner) bench(ctx context.Context, spec benchSpec) error {
+	a, err := r.intArgs([]string{"warmupIterations", "iterations", "opsPerIteration"}, spec.defaults)
+	if err != nil {
+		return err
+	}
+	warm, iters, ops := a[0], a[1], a[2]
+	if iters < 1 || ops < 1 {
+		return fmt.Errorf("iterations and opsPerIteration must be at least 1 (got %d, %d)", iters, ops)
+	}
+	unit := "ops/s"
+	if spec.avgTime {
+		unit = "us/op"
+	}
+	threadWord := "threads"
+	if r.threads == 1 {
+		threadWord = "thread"
+	}
+	r.out.printf("# Benchmark: %s (%s)\n# Threads: %d %s, %d warmup and %d measurement iterations of %d operations\n",
+		spec.name, spec.params, r.threads, threadWord, warm, iters, ops)
+	total := warm + iters
+	dur := make([][]time.Duration, r.threads)
+	var ready sync.WaitGroup
+	ready.Add(r.threads)
+	start := make(chan struct{})
+	var once sync.Once
+	release := func() { once.Do(func() { close(start) }) }
+	go func() { ready.Wait(); release() }()
+	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jrt.Invoker) error {
+		op, err := spec.setup(ctx, id, inv)
+		ready.Done()
+		if err != nil {
+			return err
+		}
+		select {
+		case <-start:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		dur[id] = make([]time.Duration, total)
+		for i := range total {
+			t0 := r.now()
+			for range ops {
+				if err := op(ctx); err != nil {
+					return err
+				}
+			}
+			d := r.now() - t0
+			dur[id][i] = d
+			phase, idx := "warmup", i
+			if i >= warm {
+				phase, idx = "measure", i-warm
+			}
+			r.observe(Iteration{Phase: phase, Thread: id, Index: idx, Start: t0, Duration: d, Ops: int64(ops), Bytes: int64(ops) * spec.bytesPerOp})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	scores := make([]float64, total)
+	for i := range total {
+		for id := range r.threads {
+			sec := dur[id][i].Seconds()
+			if spec.avgTime {
+				scores[i] += sec * 1e6 / float64(ops) / float64(r.threads)
+			} else if sec > 0 {
+				scores[i] += float64(ops) / sec
+			}
+		}
+		if i < warm {
+			r.out.printf("# Warmup Iteration %3d: %.3f %s\n", i+1, scores[i], unit)
+		} else {
+			r.out.printf("Iteration %3d: %.3f %s\n", i-warm+1, scores[i], unit)
+		}
+	}
+	score, e := meanError(scores[warm:])
+	if spec.result != nil {
+		r.out.printf("%s\n", spec.result(score, e, unit))
+	} else {
+		r.out.printf("\nResult %q:\n  %.3f ±(99.9%%) %.3f %s\n", spec.name, score, e, unit)
+	}
+	return r.out.err
+}
+
+// meanError returns the mean of x and the half-width of its 99.9%
+// Student-t confidence interval (JMH's "±(99.9%)"); NaN for one sample.
+func meanError(x []float64) (mean, halfWidth float64) {
+	n := float64(len(x))
+	for _, v := range x {
+		mean += v
+	}
+	mean /= n
+	if len(x) < 2 {
+		return mean, math.NaN()
+	}
+	var ss float64
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	sd := math.Sqrt(ss / (n - 1))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(0.9995)
+	return mean, t * sd / math.Sqrt(n)
+}
+
+// benchRand returns the deterministic random source of thread id for a
+// scenario: data and keys are the same on every run.
+func benchRand(scenario string, id int) *rand.Rand {
+	var h uint64 = 14695981039346656037
+	for _, c := range scenario {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return rand.New(rand.NewPCG(h, uint64(id)))
+}
+
+// randBytes returns n bytes from rng.
+func randBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// keyBytes checks a key size in bits and returns a random key of that size.
+func keyBytes(rng *rand.Rand, prop string, bits int) ([]byte, error) {
+	if bits != 128 && bits != 192 && bits != 256 {
+		return nil, fmt.Errorf("property %s=%d: want 128, 192 or 256", prop, bits)
+	}
+	return randBytes(rng, bits/8), nil
+}
+
+// nextIV makes iv the next of a sequence of distinct IVs (GCM refuses to
+// encrypt twice with one key and IV), as the JDK's benchmarks do.
+func nextIV(iv []byte) {
+	for i := len(iv) - 1; i >= 0; i-- {
+		iv[i]++
+		if iv[i] != 0 {
+			return
+		}
+	}
+}
+
+// gcmOps are AESGCMBench's benchmark methods.
+var gcmOps = []string{"encrypt", "decrypt", "encryptMultiPart", "decryptMultiPart"}
+
+// AESGCMBench is the JDK's micro-benchmark org.openjdk.bench.javax.crypto
+// .full.AESGCMBench on the provider layer: one AES/GCM/NoPadding doFinal of
+// dataSize bytes per operation (a fresh IV per encryption), or an update of
+// the first half and a doFinal of the rest (the MultiPart methods).
+var AESGCMBench = register(Scenario{
+	Name: "AESGCMBench",
+	Doc:  "the JDK's AESGCMBench: AES/GCM doFinal of dataSize bytes, ops/s",
+	Args: benchArgs + " (default 5 5 200)",
+	Props: []Property{
+		{Name: "op", Default: "encrypt", Doc: strings.Join(gcmOps, ", ")},
+		{Name: "dataSize", Default: "1024", Doc: "bytes per operation"},
+		{Name: "keyLength", Default: "128", Doc: "key bits: 128, 192, 256"},
+	},
+	run: runAESGCMBench,
+})
+
+// runAESGCMBench sets up AESGCMBench's ciphers per thread and runs the
+// chosen method.
+func runAESGCMBench(ctx context.Context, r *runner) error {
+	op, _ := r.prop("op")
+	multi := strings.HasSuffix(op, "MultiPart")
+	decrypt := strings.HasPrefix(op, "decrypt")
+	if !containsString(gcmOps, op) {
+		return fmt.Errorf("property op=%q: want one of %s", op, strings.Join(gcmOps, ", "))
+	}
+	size, err := r.minIntProp("dataSize", 0)
+	if err != nil {
+		return err
+	}
+	bits, err := r.intProp("keyLength")
+	if err != nil {
+		return err
+	}
+	return r.bench(ctx, benchSpec{
+		name: "AESGCMBench." + op, params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits),
+		bytesPerOp: int64(size), defaults: []int{5, 5, 200},
+		setup: func(ctx context.Context, id int, inv jrt.Invoker) (func(context.Context) error, error) {
+			rng := benchRand("AESGCMBench", id)
+			key, err := keyBytes(rng, "keyLength", bits)
+			if err != nil {
+				return nil, err
+			}
+			data := randBytes(rng, size)
+			iv := randBytes(rng, 12)
+			enc, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			if err != nil {
+				return nil, err
+			}
+			crypt := func(ctx context.Context, c *jrt.Cipher, in []byte) ([]byte, error) {
+				if !multi {
+					return c.DoFinal(ctx, in)
+				}
+				first, err := c.Update(ctx, in[:len(in)/2])
+				if err != nil {
+					return nil, err
+				}
+				rest, err := c.DoFinal(ctx, in[len(in)/2:])
+				return append(first, rest...), err
+			}
+			oracle := func(iv []byte) ([]byte, error) {
+				return oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: iv, tagLen: 16}, data)
+			}
+			if !decrypt {
+				return func(ctx context.Context) error {
+					nextIV(iv)
+					if err := enc.Init(ctx, jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
+						return err
+					}
+					out, err := crypt(ctx, enc, data)
+					if err != nil || !r.check {
+						return err
+					}
+					want, err := oracle(iv)
+					if err != nil {
+						return err
+					}
+					return checkBytes(op+" vs crypto/cipher", out, want)
+				}, nil
+			}
+			spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+			if err := enc.Init(ctx, jrt.EncryptMode, key, spec); err != nil {
+				return nil, err
+			}
+			ct, err := enc.DoFinal(ctx, data)
+			if err != nil {
+				return nil, err
+			}
+			if r.check {
+				want, err := oracle(iv)
+				if err != nil {
+					return nil, err
+				}
+				if err := checkBytes("setup encryption vs crypto/cipher", ct, want); err != nil {
+					return nil, err
+				}
+			}
+			dec, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			if err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context) error {
+				if err := dec.Init(ctx, jrt.DecryptMode, key, spec); err != nil {
+					return err
+				}
+				pt, err := crypt(ctx, dec, ct)
+				if err != nil || !r.check {
+					return err
+				}
+				return checkBytes(op+" vs plaintext", pt, data)
+			}, nil
+		},
+	})
+}
+
+// containsString reports whether list holds s.
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// AESGCMUpdateAAD is Andrew Haley's AESGCMUpdateAAD2 benchmark of the 2018
+// GCTR/GHASH-in-every-tier proof of concept: GCM with aadSize bytes of AAD
+// and no data (GMAC), average time per operation.
+var AESGCMUpdateAAD = register(Scenario{
+	Name: "AESGCMUpdateAAD",
+	Doc:  "Haley's AESGCMUpdateAAD2: updateAAD(1 MiB) then an empty doFinal (GMAC), us/op",
+	Args: benchArgs + " (default 3 5 5)",
+	Props: []Property{
+		{Name: "op", Default: "decrypt", Doc: "decrypt (verify the tag) or encrypt (make one, fresh IV each time)"},
+		{Name: "aadSize", Default: "1048576", Doc: "AAD bytes per operation"},
+		{Name: "keySize", Default: "128", Doc: "key bits: 128, 192, 256"},
+	},
+	run: runAESGCMUpdateAAD,
+})
+
+// runAESGCMUpdateAAD runs the GMAC benchmark.
+func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
+	op, _ := r.prop("op")
+	if op != "encrypt" && op != "decrypt" {
+		return fmt.Errorf("property op=%q: want encrypt or decrypt", op)
+	}
+	size, err := r.minIntProp("aadSize", 0)
+	if err != nil {
+		return err
+	}
+	bits, err := r.intProp("keySize")
+	if err != nil {
+		return err
+	}
+	return r.bench(ctx, benchSpec{
+		name: "AESGCMUpdateAAD." + op, params: fmt.Sprintf("aadSize = %d, keySize = %d", size, bits),
+		avgTime: true, bytesPerOp: int64(size), defaults: []int{3, 5, 5},
+		setup: func(ctx context.Context, id int, inv jrt.Invoker) (func(context.Context) error, error) {
+			rng := benchRand("AESGCMUpdateAAD", id)
+			key, err := keyBytes(rng, "keySize", bits)
+			if err != nil {
+				return nil, err
+			}
+			aad := randBytes(rng, size)
+			iv := randBytes(rng, 12)
+			c, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			if err != nil {
+				return nil, err
+			}
+			gmac := func(ctx context.Context, mode int, in []byte) ([]byte, error) {
+				if err := c.Init(ctx, mode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
+					return nil, err
+				}
+				if err := c.UpdateAAD(aad); err != nil {
+					return nil, err
+				}
+				return c.DoFinal(ctx, in)
+			}
+			oracle := func() ([]byte, error) {
+				return oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: iv, aad: aad, tagLen: 16}, nil)
+			}
+			if op == "encrypt" {
+				return func(ctx context.Context) error {
+					nextIV(iv)
+					tag, err := gmac(ctx, jrt.EncryptMode, nil)
+					if err != nil || !r.check {
+						return err
+					}
+					want, err := oracle()
+					if err != nil {
+						return err
+					}
+					return checkBytes("GMAC tag vs crypto/cipher", tag, want)
+				}, nil
+			}
+			tag, err := gmac(ctx, jrt.EncryptMode, nil)
+			if err != nil {
+				return nil, err
+			}
+			if r.check {
+				want, err := oracle()
+				if err != nil {
+					return nil, err
+				}
+				if err := checkBytes("GMAC tag vs crypto/cipher", tag, want); err != nil {
+					return nil, err
+				}
+			}
+			// Decryption re-inits the same cipher with the same key and IV,
+			// which GCM allows for decryption.
+			return func(ctx context.Context) error {
+				pt, err := gmac(ctx, jrt.DecryptMode, tag)
+				if err == nil && len(pt) != 0 {
+					err = fmt.Errorf("GMAC decryption returned %d bytes, want none", len(pt))
+				}
+				return err
+			}, nil
+		},
+	})
+}
+
+// CBCThroughput is the run Aleksey Shipilev reported in the JDK-7184394
+// review: AES/CBC/PKCS5Padding encryption of 10 KB byte[]s on N threads,
+// each with its own cipher initialised once, ops/s ± error.
+var CBCThroughput = register(Scenario{
+	Name: "CBCThroughput",
+	Doc:  "JDK-7184394 review's AES/CBC/PKCS5Padding encryption of 10 KB messages on N threads, ops/s",
+	Args: benchArgs + " (default 5 5 100)",
+	Props: []Property{
+		{Name: "msgSize", Default: "10240", Doc: "bytes per message"},
+		{Name: "keySize", Default: "128", Doc: "key bits: 128, 192, 256"},
+	},
+	run: runCBCThroughput,
+})
+
+// runCBCThroughput runs the CBC throughput benchmark.
+func runCBCThroughput(ctx context.Context, r *runner) error {
+	size, err := r.minIntProp("msgSize", 0)
+	if err != nil {
+		return err
+	}
+	bits, err := r.intProp("keySize")
+	if err != nil {
+		return err
+	}
+	threads := r.threads
+	return r.bench(ctx, benchSpec{
+		name: "CBCThroughput", params: fmt.Sprintf("AES/CBC/PKCS5Padding, msgSize = %d, keySize = %d", size, bits),
+		bytesPerOp: int64(size), defaults: []int{5, 5, 100},
+		result: func(score, e float64, unit string) string {
+			return fmt.Sprintf("AES/CBC/PKCS5Padding %d B, %d thread(s): %10.3f +- %8.3f ops/sec", size, threads, score, e)
+		},
+		setup: func(ctx context.Context, id int, inv jrt.Invoker) (func(context.Context) error, error) {
+			rng := benchRand("CBCThroughput", id)
+			key, err := keyBytes(rng, "keySize", bits)
+			if err != nil {
+				return nil, err
+			}
+			data, iv := randBytes(rng, size), randBytes(rng, 16)
+			c, err := jrt.NewCipher(ctx, inv, r.jdk, "AES/CBC/PKCS5Padding", jrt.EncryptMode, key, jrt.IvParameterSpec{IV: iv})
+			if err != nil {
+				return nil, err
+			}
+			want, err := oracleEncrypt(oracleSpec{mode: "CBC", padding: true, key: key, iv: iv}, data)
+			if err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context) error {
+				out, err := c.DoFinal(ctx, data)
+				if err != nil || !r.check {
+					return err
+				}
+				return checkBytes("CBC encryption vs crypto/cipher", out, want)
+			}, nil
+		},
+	})
+}

@@ -1,0 +1,256 @@
+package scenario
+
+import (
+	"errors"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+)
+
+// testJDKs are the profiles every scenario is run on.
+var testJDKs = []flags.JDK{flags.JDK8u, flags.JDK17, flags.JDK25}
+
+// countObserver counts iterations per phase.
+type countObserver struct {
+	mu     sync.Mutex
+	phases map[string]int
+	bytes  int64
+}
+
+func (o *countObserver) Iteration(it Iteration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.phases == nil {
+		o.phases = map[string]int{}
+	}
+	if it.Duration < 0 || it.Start < 0 {
+		panic("negative time in an Iteration")
+	}
+	o.phases[it.Phase]++
+	o.bytes += it.Bytes
+}
+
+// TestScenariosOnRealVM runs every scenario with small counts on the real
+// tiers for JDK 8u, 17 and 25, with checkOutput forced (every output is
+// compared with crypto/cipher), and checks the observer saw each iteration.
+func TestScenariosOnRealVM(t *testing.T) {
+	cases := []struct {
+		name   string
+		props  map[string]string
+		args   []string
+		phases map[string]int
+		want   []string // regexps the output must match
+	}{
+		{"TestAESMain", map[string]string{"mode": "GCM", "msgSize": "1000"}, []string{"6", "3"},
+			map[string]int{"encrypt-warmup": 3, "encrypt": 6, "decrypt-warmup": 3, "decrypt": 6},
+			[]string{`TestAESEncode runtime was [0-9.E]+ ms`, `TestAESDecode runtime was`}},
+		{"TestAESMain", map[string]string{"mode": "CBC", "encInputOffset": "1", "decOutputOffset": "3"}, []string{"4", "2"},
+			map[string]int{"encrypt": 4, "decrypt": 4}, []string{`Encryption cipher algorithm: AES/CBC/PKCS5Padding`}},
+		{"TestAESMain", map[string]string{"mode": "ECB", "keySize": "256", "paddingStr": "NoPadding", "msgSize": "640"}, []string{"3", "1"},
+			map[string]int{"encrypt": 3}, []string{`Algorithm: AES\(256bit\)`}},
+		{"TestAESMain", map[string]string{"mode": "CTR", "paddingStr": "NoPadding", "msgSize": "1001", "noReinit": "true", "encOutputOffset": "9"}, []string{"3", "1"},
+			map[string]int{"decrypt": 3}, []string{`encOutputOffset=1,`}},
+		{"AESGCMBench", map[string]string{"dataSize": "2048"}, []string{"1", "2", "3"},
+			map[string]int{"warmup": 1, "measure": 2}, []string{`Result "AESGCMBench.encrypt":\n  [0-9.]+ ±\(99.9%\) [0-9.]+ ops/s`}},
+		{"AESGCMBench", map[string]string{"op": "decryptMultiPart", "dataSize": "1000", "keyLength": "192"}, []string{"0", "2", "2"},
+			map[string]int{"measure": 2}, []string{`AESGCMBench.decryptMultiPart`}},
+		{"AESGCMBench", map[string]string{"op": "encryptMultiPart", "dataSize": "777"}, []string{"0", "1", "2"},
+			map[string]int{"measure": 1}, []string{`Iteration   1: [0-9.]+ ops/s`}},
+		{"AESGCMBench", map[string]string{"op": "decrypt", "dataSize": "8192"}, []string{"0", "1", "2"},
+			map[string]int{"measure": 1}, nil},
+		{"AESGCMUpdateAAD", map[string]string{"aadSize": "65536"}, []string{"1", "2", "1"},
+			map[string]int{"warmup": 1, "measure": 2}, []string{`us/op`}},
+		{"AESGCMUpdateAAD", map[string]string{"aadSize": "4096", "op": "encrypt"}, []string{"0", "2", "2"},
+			map[string]int{"measure": 2}, nil},
+		{"CBCThroughput", map[string]string{"threads": "2", "msgSize": "1024"}, []string{"1", "2", "3"},
+			map[string]int{"warmup": 2, "measure": 4}, []string{`AES/CBC/PKCS5Padding 1024 B, 2 thread\(s\): +[0-9.]+ \+- +[0-9.]+ ops/sec`}},
+		{"ParquetDecrypt", map[string]string{"pages": "40", "pageSize": "300"}, nil,
+			map[string]int{"page": 40}, []string{`first 4 pages: [0-9.]+ MB/s per thread; last 4 pages`}},
+	}
+	for _, jdk := range testJDKs {
+		env := testEnv(t, jdk)
+		for _, tc := range cases {
+			t.Run(jdk.String()+"/"+tc.name+"/"+tc.props["mode"]+tc.props["op"], func(t *testing.T) {
+				obs := &countObserver{}
+				env := env
+				env.Observer = obs
+				out, err := runScenario(t, env, tc.name, tc.props, tc.args...)
+				if err != nil {
+					t.Fatalf("%v\noutput:\n%s", err, out)
+				}
+				for _, re := range tc.want {
+					if !regexp.MustCompile(re).MatchString(out) {
+						t.Errorf("output does not match %q:\n%s", re, out)
+					}
+				}
+				for ph, n := range tc.phases {
+					if obs.phases[ph] != n {
+						t.Errorf("observer saw %d %q iterations, want %d (all: %v)", obs.phases[ph], ph, n, obs.phases)
+					}
+				}
+			})
+		}
+	}
+}
+
+// seedShape is the console output of TestAESMain in the JDK-8073108 seed
+// (Martin Doerr's post) with its numbers and settings turned into
+// patterns; the provider line per profile is filled in.
+func seedShape(t *testing.T, provider, algorithm string) *regexp.Regexp {
+	t.Helper()
+	b, err := os.ReadFile("testdata/seed_8073108.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var re strings.Builder
+	re.WriteString(`\A`)
+	num := regexp.MustCompile(`[0-9]+(\.[0-9]+)?`)
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "Encryption cipher provider: "), strings.HasPrefix(line, "Decryption cipher provider: "):
+			kind, _, _ := strings.Cut(line, " ")
+			re.WriteString(regexp.QuoteMeta(kind+" cipher provider: "+provider) + `\n`)
+		case strings.Contains(line, "cipher algorithm: "):
+			kind, _, _ := strings.Cut(line, " ")
+			re.WriteString(regexp.QuoteMeta(kind+" cipher algorithm: "+algorithm) + `\n`)
+		case strings.HasPrefix(line, "algorithm="):
+			s := num.ReplaceAllString(regexp.QuoteMeta(strings.Replace(line, "PKCS5Padding", "PADDING", 1)), `[0-9]+`)
+			re.WriteString(strings.Replace(s, "PADDING", "(PKCS5Padding|NoPadding)", 1))
+		default:
+			parts := num.Split(line, -1)
+			for i, p := range parts {
+				if i > 0 {
+					re.WriteString(`[0-9]+(\.[0-9]+)?(E[0-9]+)?`)
+				}
+				re.WriteString(regexp.QuoteMeta(p))
+			}
+		}
+	}
+	re.WriteString(`\z`)
+	return regexp.MustCompile(re.String())
+}
+
+// TestTestAESMainMatchesSeedShape lays TestAESMain's output beside the
+// JDK-8073108 seed's console output, line shape by line shape.
+func TestTestAESMainMatchesSeedShape(t *testing.T) {
+	for _, tc := range []struct {
+		jdk                 flags.JDK
+		provider, algorithm string
+	}{
+		{flags.JDK8u, "SunJCE version 1.8", "AES/GCM/PKCS5Padding"},
+		{flags.JDK17, "SunJCE version 17", "AES/GCM/NoPadding"},
+		{flags.JDK25, "SunJCE version 25", "AES/GCM/NoPadding"},
+	} {
+		t.Run(tc.jdk.String(), func(t *testing.T) {
+			env := testEnv(t, tc.jdk)
+			env.CheckOutput = false // the seed ran without checkOutput; bytes are checked below
+			out, err := runScenario(t, env, "TestAESMain", map[string]string{"mode": "GCM", "msgSize": "10000"}, "5", "2")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if re := seedShape(t, tc.provider, tc.algorithm); !re.MatchString(out) {
+				t.Errorf("output does not have the seed's shape\npattern: %s\noutput:\n%s", re, out)
+			}
+			env.CheckOutput = true
+			if _, err := runScenario(t, env, "TestAESMain", map[string]string{"mode": "GCM", "msgSize": "10000"}, "2", "0"); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestBadInput checks that bad properties, arguments and Java failures are
+// clear errors, never panics.
+func TestBadInput(t *testing.T) {
+	env := testEnv(t, flags.JDK25)
+	cases := []struct {
+		name  string
+		props map[string]string
+		args  []string
+		want  string
+	}{
+		{"TestAESMain", map[string]string{"msgSize": "ten"}, nil, `property msgSize="ten" is not an int`},
+		{"TestAESMain", nil, []string{"x"}, `argument iterations="x" is not an int`},
+		{"TestAESMain", nil, []string{"1", "2", "3"}, `too many arguments`},
+		{"TestAESMain", map[string]string{"checkOutput": "yes"}, nil, `property checkOutput="yes" is not true or false`},
+		{"TestAESMain", map[string]string{"mode": "OFB"}, []string{"1", "1"}, `java.security.NoSuchAlgorithmException: Cannot find any provider supporting AES/OFB/PKCS5Padding`},
+		{"TestAESMain", map[string]string{"keySize": "100"}, []string{"1", "1"}, `java.security.InvalidKeyException: Invalid AES key length: 12 bytes`},
+		{"TestAESMain", map[string]string{"encInputOffset": "1", "msgSize": "16"}, []string{"1", "1"}, `lastChunkSize=32 exceeds msgSize=16`},
+		{"TestAESMain", map[string]string{"msgSize": "-1"}, nil, `property msgSize=-1 must be at least 0`},
+		{"TestAESMain", map[string]string{"mode": "CBC", "paddingStr": "NoPadding", "msgSize": "15"}, []string{"1", "1"}, `javax.crypto.IllegalBlockSizeException`},
+		{"AESGCMBench", map[string]string{"op": "sign"}, nil, `property op="sign"`},
+		{"AESGCMBench", map[string]string{"keyLength": "100"}, []string{"0", "1", "1"}, `keyLength=100: want 128, 192 or 256`},
+		{"AESGCMBench", nil, []string{"0", "0", "1"}, `must be at least 1`},
+		{"CBCThroughput", map[string]string{"threads": "0"}, nil, `property threads=0 must be at least 1`},
+		{"ParquetDecrypt", nil, []string{"5"}, `too many arguments`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+"/"+tc.want, func(t *testing.T) {
+			_, err := runScenario(t, env, tc.name, tc.props, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.want)
+			}
+			if !strings.HasPrefix(err.Error(), tc.name) {
+				t.Errorf("err = %v does not name the scenario", err)
+			}
+		})
+	}
+	t.Run("model clock", func(t *testing.T) {
+		env := env
+		env.ClockKind = ClockModel
+		if _, err := runScenario(t, env, "TestAESMain", nil, "1", "1"); !errors.Is(err, ErrModelClock) {
+			t.Fatalf("err = %v, want ErrModelClock", err)
+		}
+	})
+	t.Run("no VM", func(t *testing.T) {
+		if _, err := runScenario(t, Env{}, "TestAESMain", nil, "1", "1"); err == nil || !strings.Contains(err.Error(), "neither a VM") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+// TestList checks the listing: sorted, documented, threads and
+// checkOutput declared everywhere.
+func TestList(t *testing.T) {
+	want := []string{"AESGCMBench", "AESGCMUpdateAAD", "CBCThroughput", "ParquetDecrypt", "TestAESMain"}
+	var got []string
+	for _, s := range List() {
+		got = append(got, s.Name)
+		if s.Doc == "" || s.Args == "" {
+			t.Errorf("%s: empty Doc or Args", s.Name)
+		}
+		for _, p := range []string{"threads", "checkOutput"} {
+			if _, ok := s.Prop(p); !ok {
+				t.Errorf("%s does not declare %s", s.Name, p)
+			}
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("List() = %v, want %v", got, want)
+	}
+	if _, ok := Lookup("testaesmain"); ok {
+		t.Errorf("Lookup is case-insensitive; Java class names are not")
+	}
+}
+
+// TestJavaDouble checks Double.toString's forms.
+func TestJavaDouble(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{4092.488144, "4092.488144"}, {18267.19484, "18267.19484"}, {12, "12.0"}, {0, "0.0"},
+		{1.2345678e7, "1.2345678E7"}, {1e7, "1.0E7"}, {0.0005, "5.0E-4"}, {0.001, "0.001"},
+	} {
+		if got := javaDouble(tc.v); got != tc.want {
+			t.Errorf("javaDouble(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+var _ jrt.Invoker = threadInvoker{}
