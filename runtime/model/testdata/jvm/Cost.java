@@ -1,0 +1,73 @@
+// Cost measures steady-state per-byte costs of the JDK's AES modes and GHASH
+// (via GMAC: GCM with AAD only) and the cost of a non-inlined static call,
+// for jitsim's model-clock profiles. Run it under different -XX flags (see
+// README.md); it prints one "row" line per measurement.
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+public class Cost {
+    static final int SIZE = Integer.getInteger("size", 16384);
+    static final long WARM_NS = Long.getLong("warmMs", 3000) * 1_000_000L;
+    static final long MEASURE_NS = Long.getLong("measureMs", 1500) * 1_000_000L;
+    static volatile int sink;
+
+    interface Op { void run() throws Exception; }
+
+    static double nsPerOp(Op op) throws Exception {
+        long end = System.nanoTime() + WARM_NS;
+        while (System.nanoTime() < end) op.run();
+        double[] r = new double[5];
+        for (int k = 0; k < r.length; k++) {
+            long n = 0, t0 = System.nanoTime(), t;
+            do { op.run(); n++; t = System.nanoTime(); } while (t - t0 < MEASURE_NS / r.length);
+            r[k] = (double) (t - t0) / n;
+        }
+        java.util.Arrays.sort(r);
+        return r[r.length / 2];
+    }
+
+    static int leaf(int x) { return x * 31 + 7; }
+
+    public static void main(String[] a) throws Exception {
+        String only = System.getProperty("only", "");
+        byte[] key = new byte[16], iv = new byte[16], in = new byte[SIZE], out = new byte[SIZE + 16];
+        for (int i = 0; i < SIZE; i++) in[i] = (byte) i;
+        SecretKeySpec k = new SecretKeySpec(key, "AES");
+        String[][] modes = {
+            {"ecb-enc", "AES/ECB/NoPadding", "E"}, {"ecb-dec", "AES/ECB/NoPadding", "D"},
+            {"cbc-enc", "AES/CBC/NoPadding", "E"}, {"cbc-dec", "AES/CBC/NoPadding", "D"},
+            {"ctr", "AES/CTR/NoPadding", "E"}, {"gcm-enc", "AES/GCM/NoPadding", "E"},
+            {"gmac", "AES/GCM/NoPadding", "A"},
+        };
+        for (String[] m : modes) {
+            if (!only.isEmpty() && !only.contains(m[0])) continue;
+            Cipher c = Cipher.getInstance(m[1]);
+            Op op;
+            if (m[1].contains("GCM")) {
+                final boolean aad = m[2].equals("A");
+                final long[] ctr = {0};
+                op = () -> {
+                    byte[] n = new byte[12];
+                    long v = ++ctr[0];
+                    for (int i = 0; i < 8; i++) n[i] = (byte) (v >>> (8 * i));
+                    c.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, n));
+                    if (aad) { c.updateAAD(in); sink += c.doFinal(out, 0); }
+                    else sink += c.doFinal(in, 0, SIZE, out, 0);
+                };
+            } else {
+                int mode = m[2].equals("E") ? Cipher.ENCRYPT_MODE : Cipher.DECRYPT_MODE;
+                if (m[1].contains("ECB")) c.init(mode, k); else c.init(mode, k, new IvParameterSpec(iv));
+                op = () -> sink += c.doFinal(in, 0, SIZE, out, 0);
+            }
+            double ns = nsPerOp(op);
+            System.out.printf("row %s size=%d ns/op=%.1f ns/byte=%.4f MB/s=%.1f%n", m[0], SIZE, ns, ns / SIZE, SIZE * 1e3 / ns);
+        }
+        if (only.isEmpty() || only.contains("call")) {
+            final int N = 1000;
+            double ns = nsPerOp(() -> { int x = 0; for (int i = 0; i < N; i++) x = leaf(x); sink += x; });
+            System.out.printf("row call ns/call=%.3f%n", ns / N);
+        }
+    }
+}

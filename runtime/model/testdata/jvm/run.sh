@@ -1,0 +1,23 @@
+#!/bin/sh
+# run.sh records the JVM measurements behind jitsim's host cost profile.
+# Usage: sh run.sh OUTDIR   (needs javac/java 17 on PATH and JAVA25 set to a JDK 25 java)
+set -eu
+out=${1:?usage: run.sh OUTDIR}
+mkdir -p "$out/classes"
+javac -d "$out/classes" "$(dirname "$0")/Cost.java"
+J17=java
+J25=${JAVA25:?set JAVA25 to a JDK 25 java binary}
+P="-Dwarm=1 -DwarmMs=2000 -DmeasureMs=1000 -XX:+CITime -cp $out/classes"
+D="-XX:+UnlockDiagnosticVMOptions"
+NOINTR="$D -XX:-UseAESIntrinsics -XX:-UseAESCTRIntrinsics -XX:-UseGHASHIntrinsics"
+run() { name=$1; shift; echo "== $name: $*" >"$out/$name.txt"; "$@" Cost >>"$out/$name.txt" 2>&1; }
+run jdk17_interp      $J17 $P -Xint
+run jdk17_c1_l1       $J17 $P -XX:TieredStopAtLevel=1
+run jdk17_c1_l2       $J17 $P -XX:TieredStopAtLevel=2
+run jdk17_c1_l3       $J17 $P -XX:TieredStopAtLevel=3
+run jdk17_c2_nointr   $J17 $P $NOINTR
+run jdk17_c2_default  $J17 $P
+run jdk17_c2_avx2     $J17 $P -XX:UseAVX=2
+run jdk17_c2_avx0     $J17 $P -XX:UseAVX=0
+run jdk25_c2_default  $J25 $P
+run jdk25_c2_avx2     $J25 $P -XX:UseAVX=2
