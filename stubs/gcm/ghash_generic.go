@@ -3,8 +3,9 @@ package gcm
 // GHASHGeneric is the generic twin of ghash_processBlocks: the JDK's
 // GHASH.processBlocks Java body, absorbing each block with blockMult
 // (SP 800-38D §6.4: Y_i = (Y_{i-1} ⊕ X_i) · H). It reads only htbl[0:2] and
-// never writes htbl, so it can share a table with the asm stubs. It panics
-// if data holds fewer than blocks*16 bytes.
+// never writes htbl, so it can share a table with the asm stubs; like them it
+// panics if htbl is shorter than HtblLen or data holds fewer than blocks*16
+// bytes.
 func GHASHGeneric(state *[2]uint64, htbl []uint64, data []byte, blocks int) {
 	checkGHASHArgs(state, htbl, data, blocks)
 	h := [2]uint64{htbl[0], htbl[1]}
