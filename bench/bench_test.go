@@ -441,3 +441,53 @@ func TestJMHTime(t *testing.T) {
 		}
 	}
 }
+
+func TestResultBlockMatchesJMH(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteResultBlock(&b, docResult()); err != nil {
+		t.Fatal(err)
+	}
+	// hotspot.md §5.5, verbatim.
+	want := `Result "org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt":
+  123455.450 ±(99.9%) 1185.489 ops/s [Average]
+  (min, avg, max) = (121900.500, 123455.450, 124600.800), stdev = 784.128
+  CI (99.9%): [122269.961, 124640.939] (assumes normal distribution)
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	WriteResultBlock(&b, Result{Benchmark: "x.Y.z", Mode: SingleShotTime, Primary: Metric{Unit: "ms/op", RawData: [][]float64{{2}}}})
+	if want := "Result \"x.Y.z\":\n  2.000 ms/op\n"; b.String() != want {
+		t.Errorf("single sample: %q, want %q", b.String(), want)
+	}
+}
+
+func TestForkHeaderAndIterationLines(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteForkHeader(&b, docResult(), 1); err != nil {
+		t.Fatal(err)
+	}
+	// hotspot.md §5.5 (the "# Run progress" line is the harness's).
+	want := `# JMH version: 1.37
+# VM version: JDK 21.0.2, OpenJDK 64-Bit Server VM, 21.0.2+13
+# VM options: -XX:+UnlockDiagnosticVMOptions
+# Warmup: 5 iterations, 10 s each
+# Measurement: 5 iterations, 10 s each
+# Threads: 1 thread, will synchronize iterations
+# Benchmark mode: Throughput, ops/time
+# Benchmark: org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt
+# Parameters: (dataSize = 1024, keyLength = 128, provider = )
+
+# Fork: 1 of 2
+`
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	if got, want := IterationLine(true, 1, 98765.432, "ops/s"), "# Warmup Iteration   1: 98765.432 ops/s"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	if got, want := IterationLine(false, 12, 121900.5, "ops/s"), "Iteration  12: 121900.500 ops/s"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}

@@ -1,0 +1,86 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// WriteResultBlock writes the block JMH prints after all forks of one
+// benchmark (the per-result summary of org.openjdk.jmh.runner.format):
+//
+//	Result "org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt":
+//	  123455.450 ±(99.9%) 1185.489 ops/s [Average]
+//	  (min, avg, max) = (121900.500, 123455.450, 124600.800), stdev = 784.128
+//	  CI (99.9%): [122269.961, 124640.939] (assumes normal distribution)
+//
+// With too few samples for an error (N ≤ 2) only the score line is written,
+// without "±".
+func WriteResultBlock(w io.Writer, r Result) error {
+	st := r.Primary.Stats()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Result %q:\n", r.Benchmark)
+	if math.IsNaN(st.Error) {
+		fmt.Fprintf(&b, "  %s %s\n", formatScore(st.Score), r.Primary.Unit)
+	} else {
+		fmt.Fprintf(&b, "  %s ±(99.9%%) %s %s [Average]\n", formatScore(st.Score), formatError(st.Error), r.Primary.Unit)
+		fmt.Fprintf(&b, "  (min, avg, max) = (%s, %s, %s), stdev = %s\n",
+			javaFixed(st.Min), javaFixed(st.Score), javaFixed(st.Max), javaFixed(st.Stdev))
+		fmt.Fprintf(&b, "  CI (99.9%%): [%s, %s] (assumes normal distribution)\n", javaFixed(st.ConfLow), javaFixed(st.ConfHigh))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteForkHeader writes the lines JMH prints before each fork of a
+// benchmark (the "# …" preamble of its console output), from r's settings:
+// version, VM, options, warm-up and measurement, threads, mode, benchmark,
+// parameters, then "# Fork: i of n". The "# Run progress" line needs the
+// harness's ETA and is left to it.
+func WriteForkHeader(w io.Writer, r Result, fork int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# JMH version: %s\n", r.JMHVersion)
+	fmt.Fprintf(&b, "# VM version: JDK %s, %s, %s\n", r.JDKVersion, r.VMName, r.VMVersion)
+	opts := strings.Join(r.JVMArgs, " ")
+	if opts == "" {
+		opts = "<none>"
+	}
+	fmt.Fprintf(&b, "# VM options: %s\n", opts)
+	phase := func(n int, t string) string {
+		if n == 0 {
+			return "<none>"
+		}
+		return fmt.Sprintf("%d iterations, %s each", n, t)
+	}
+	fmt.Fprintf(&b, "# Warmup: %s\n", phase(r.WarmupIterations, r.WarmupTime))
+	fmt.Fprintf(&b, "# Measurement: %s\n", phase(r.MeasurementIterations, r.MeasurementTime))
+	threads := "1 thread"
+	if r.Threads != 1 {
+		threads = fmt.Sprintf("%d threads", r.Threads)
+	}
+	fmt.Fprintf(&b, "# Threads: %s, will synchronize iterations\n", threads)
+	fmt.Fprintf(&b, "# Benchmark mode: %s\n", r.Mode.Label())
+	fmt.Fprintf(&b, "# Benchmark: %s\n", r.Benchmark)
+	if ps := r.sortedParams(); len(ps) > 0 {
+		parts := make([]string, len(ps))
+		for i, p := range ps {
+			parts[i] = p.Name + " = " + p.Value
+		}
+		fmt.Fprintf(&b, "# Parameters: (%s)\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(&b, "\n# Fork: %d of %d\n", fork, r.Forks)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// IterationLine is one JMH iteration line, "# Warmup Iteration   1: 98765.432
+// ops/s" or "Iteration   1: 121900.500 ops/s" (the index right-aligned in
+// three columns, 1-based).
+func IterationLine(warmup bool, i int, score float64, unit string) string {
+	prefix := "Iteration"
+	if warmup {
+		prefix = "# Warmup Iteration"
+	}
+	return fmt.Sprintf("%s %3d: %s %s", prefix, i, formatScore(score), unit)
+}
