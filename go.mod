@@ -24,3 +24,5 @@ require (
 	gonum.org/v1/gonum v0.17.0 // indirect
 	gonum.org/v1/plot v0.17.0 // indirect
 )
+
+tool golang.org/x/perf/cmd/benchstat
