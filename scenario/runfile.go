@@ -1,0 +1,129 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+)
+
+// FileEnv is what RunFile needs besides the file: the tiers to run on
+// (tiers.Default() in the CLI), where output goes, and optional additions.
+type FileEnv struct {
+	Tiers  []jrt.Tier
+	Stdout io.Writer // the scenario's output and PrintCompilation & co.
+	Stderr io.Writer // option notices and VM warnings
+	// Options are VM options from the command line, applied after each
+	// variant's (so they win), -D properties included.
+	Options []string
+	// Threads, when > 0, is --threads: it wins over the file's threads.
+	Threads int
+	// Observer, when set, returns the observer for one variant's run.
+	Observer func(variant string) Observer
+	// CheckOutput forces checkOutput=true.
+	CheckOutput bool
+}
+
+// Config parses the run's VM options (plus extra ones after them) for its
+// profile and CPU model, settles them with the runtime's ergonomics, and
+// returns the VM configuration together with the -D properties (the run's
+// merged with the extra options') and the lines java would print to
+// stderr before the program starts. A bad option is a *flags.Error.
+func (r Run) Config(tiers []jrt.Tier, clock jrt.Clock, out io.Writer, extra ...string) (jrt.Config, map[string]string, []string, error) {
+	arch, err := flags.ParseArch(r.CPU.Arch.String())
+	if err != nil {
+		return jrt.Config{}, nil, nil, fmt.Errorf("CPU model %s: %w", r.CPU.Name, err)
+	}
+	set, res, err := flags.Parse(flags.Options{JDK: r.JDK, Arch: arch, Args: slices.Concat(r.Options, extra)})
+	var stderr []string
+	if res != nil {
+		stderr = append(stderr, res.Stderr...)
+	}
+	if err != nil {
+		return jrt.Config{}, nil, stderr, err
+	}
+	lines, err := jrt.ErgonomicsStderr(set, r.CPU, r.CPU.Cores)
+	if err != nil {
+		return jrt.Config{}, nil, stderr, err
+	}
+	for _, l := range lines {
+		stderr = append(stderr, l+"\n")
+	}
+	props := map[string]string{}
+	for k, v := range r.Props {
+		props[k] = v
+	}
+	for _, p := range res.Properties {
+		props[p.Name] = p.Value
+	}
+	cfg := jrt.NewConfig().WithJDK(r.JDK).WithSettledFlags(set).WithCPU(r.CPU).WithActiveProcessors(r.CPU.Cores).
+		WithTiers(tiers...).WithClock(clock).WithOutput(out)
+	return cfg, props, stderr, nil
+}
+
+// RunFile runs every variant of f in file order, each on fresh VMs of its
+// options, printing a header before each and the published numbers after
+// it, and returns the errors of all failed variants (a model-clock file
+// fails at once with ErrModelClock).
+func RunFile(ctx context.Context, f *File, env FileEnv) error {
+	if f.Clock == ClockModel {
+		return fmt.Errorf("%s: %w", f.Path, ErrModelClock)
+	}
+	stdout, stderr := env.Stdout, env.Stderr
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	fmt.Fprintf(stdout, "# %s\n# %s\n", f.Title, f.Path)
+	if f.Source != "" {
+		fmt.Fprintf(stdout, "# published numbers: %s\n", f.Source)
+	}
+	var errs []error
+	for _, r := range f.Runs() {
+		opts := strings.Join(slices.Concat(r.Options, env.Options), " ")
+		fmt.Fprintf(stdout, "\n=== %s: jitsim run --jdk=%s --cpu=%s --clock=%s %s %s %s\n", r.Variant, r.JDK, r.CPU.Name, r.Clock,
+			opts, r.Scenario.Name, strings.Join(r.Args, " "))
+		if err := runVariant(ctx, r, env, stdout, stderr); err != nil {
+			fmt.Fprintf(stdout, "--- %s failed: %v\n", r.Variant, err)
+			errs = append(errs, fmt.Errorf("%s, variant %q: %w", f.Path, r.Variant, err))
+			continue
+		}
+		for _, p := range r.Published {
+			pm := ""
+			if p.Error != 0 {
+				pm = fmt.Sprintf(" ± %g", p.Error)
+			}
+			fmt.Fprintf(stdout, "--- published: %s = %g%s %s\n", p.Metric, p.Value, pm, p.Unit)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// runVariant runs one Run.
+func runVariant(ctx context.Context, r Run, env FileEnv, stdout, stderr io.Writer) error {
+	clock := jrt.WallClock()
+	cfg, props, notes, err := r.Config(env.Tiers, clock, stdout, env.Options...)
+	for _, l := range notes {
+		io.WriteString(stderr, l)
+	}
+	if err != nil {
+		return err
+	}
+	threads := env.Threads
+	if threads == 0 {
+		threads = r.Threads
+	}
+	e := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: threads, Clock: clock, ClockKind: r.Clock,
+		CheckOutput: env.CheckOutput}
+	if env.Observer != nil {
+		e.Observer = env.Observer(r.Variant)
+	}
+	return r.Scenario.Run(ctx, e, props, r.Args, stdout)
+}
