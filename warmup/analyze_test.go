@@ -79,14 +79,26 @@ func TestPELTNoiseHasNoChangepoints(t *testing.T) {
 func TestPELTMatchesExhaustiveSearch(t *testing.T) {
 	// On short series PELT must find the same optimum as trying every
 	// segmentation (dynamic programming without pruning).
-	for seed := uint64(0); seed < 200; seed++ {
-		x := steps(seed, 0.1, [2]float64{2, 7}, [2]float64{1, 9}, [2]float64{1.5, 8})
-		pen := 3.0
-		got, _ := PELT(x, pen, 2)
-		want := optimalPartition(x, pen, 2)
-		if !near(got, want, 0) {
-			t.Errorf("seed %d: PELT %v, optimal partitioning %v", seed, got, want)
+	withCPs := 0
+	for _, minSeg := range []int{2, 3, 5, 17} {
+		for seed := uint64(0); seed < 100; seed++ {
+			x := steps(seed, 0.1, [2]float64{2, 7}, [2]float64{1, 9}, [2]float64{1.5, 8})
+			if minSeg > 16 { // past the cached-cost ring: the recomputing path
+				x = steps(seed, 0.1, [2]float64{2, 20}, [2]float64{1, 25}, [2]float64{1.5, 30})
+			}
+			pen := 3.0
+			got, _ := PELT(x, pen, minSeg)
+			want := optimalPartition(x, pen, minSeg)
+			if len(want) > 0 {
+				withCPs++
+			}
+			if !near(got, want, 0) {
+				t.Errorf("minSeg %d seed %d: PELT %v, optimal partitioning %v", minSeg, seed, got, want)
+			}
 		}
+	}
+	if withCPs < 300 {
+		t.Errorf("only %d of 400 cases have changepoints; the comparison is too easy", withCPs)
 	}
 }
 

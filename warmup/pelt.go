@@ -73,13 +73,27 @@ func PELT(x []float64, penalty float64, minSeg int) ([]int, error) {
 	last := make([]int, n+1)  // last[t]: start of the final segment of that best
 	f[0] = -penalty
 	cands := []int{0}
+	// ring[t%minSeg][s] keeps f[s]+C(s,t) from step t for the pruning test
+	// minSeg−1 steps later, so each (s, t) costs one logarithm; for long
+	// minimum segments the value is recomputed instead of kept.
+	var ring [][]float64
+	if minSeg <= 16 {
+		ring = make([][]float64, minSeg)
+		for i := range ring {
+			ring[i] = make([]float64, n+1)
+		}
+	}
 	for t := minSeg; t <= n; t++ {
 		best, arg := math.Inf(1), -1
 		for _, s := range cands {
 			if t-s < minSeg {
 				continue
 			}
-			if c := f[s] + cost(s, t) + penalty; c < best {
+			v := f[s] + cost(s, t)
+			if ring != nil {
+				ring[t%minSeg][s] = v
+			}
+			if c := v + penalty; c < best {
 				best, arg = c, s
 			}
 		}
@@ -97,8 +111,16 @@ func PELT(x []float64, penalty float64, minSeg int) ([]int, error) {
 		if u := t + 1 - minSeg; u >= minSeg {
 			kept := cands[:0]
 			for _, s := range cands {
-				if u-s >= minSeg && f[s]+cost(s, u) > f[u] {
-					continue
+				if u-s >= minSeg {
+					var v float64
+					if ring != nil {
+						v = ring[u%minSeg][s]
+					} else {
+						v = f[s] + cost(s, u)
+					}
+					if v > f[u] {
+						continue
+					}
 				}
 				kept = append(kept, s)
 			}
