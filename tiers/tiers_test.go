@@ -62,6 +62,7 @@ func TestBackedgeCounts(t *testing.T) {
 			}
 			blocks := uint64((n + 15) / 16)
 			want("CounterMode.implCrypt", 1, n)
+			want("CounterMode.crypt", 1, 0)
 			// AESCrypt.implEncryptBlock: 4 round-pair trips per AES-128 block.
 			want("AESCrypt.implEncryptBlock", blocks, 4*blocks)
 			// ECB with AES-256: 6 trips per block.

@@ -114,6 +114,10 @@ var rows = []Method{
 		Class: provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
+	{Key: "CounterMode.crypt", Module: "CounterMode.crypt", Profiles: jdk9p,
+		Class: provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
+		Params: cat(gctrObj, cryptSig), Result: Int},
+
 	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: "8u,17,21,25", Intrinsic: "_ghash_processBlocks",
 		Class: provider + "GHASH", Name: "processBlocks", Descriptor: "([BII[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"inOfs", Int, In}, {"blocks", Int, In}, pState, pSubkeyH}},

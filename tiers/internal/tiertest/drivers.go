@@ -68,12 +68,17 @@ func (e *Env) ECB(decrypt bool, k []uint32, in []byte, inOfs, n int, out []byte,
 	return int(ret), err
 }
 
-// CTR runs CounterMode.implCrypt from a fresh CounterMode (used = 16).
+// CTR runs CounterMode.crypt (JDK 9+; JDK 8: the body itself, keyed
+// CounterMode.implCrypt) from a fresh CounterMode (used = 16).
 func (e *Env) CTR(k []uint32, iv []byte, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	counter := append([]byte(nil), iv...)
 	ectr := make([]byte, 16)
 	used := []uint32{16}
-	ret, err := e.Call("CounterMode.implCrypt", jrt.Ints(k), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
+	key := "CounterMode.crypt"
+	if _, err := e.Table.Lookup(key); err != nil {
+		key = "CounterMode.implCrypt"
+	}
+	ret, err := e.Call(key, jrt.Ints(k), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
 		jrt.Bytes(in), jrt.Int(inOfs), jrt.Int(n), jrt.Bytes(out), jrt.Int(outOfs))
 	return int(ret), err
 }
