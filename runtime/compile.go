@@ -154,7 +154,7 @@ func (vm *VM) compileTask(t *policy.Task, log *zap.Logger) {
 	now := vm.clock.Now()
 	if err != nil {
 		next := vm.pol.Failed(t, true, now)
-		if !errors.Is(err, errNoOSREntry) {
+		if !errors.Is(err, errNoOSREntry) && vm.ctx.Err() == nil {
 			vm.out.skipped(vm.pol, t, err, now)
 			log.Warn("compile failed", zap.String("method", st.m.String()), zap.Int("level", int(level)), zap.Error(err))
 		}
