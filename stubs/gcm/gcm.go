@@ -11,6 +11,9 @@
 // [HtblLen], is stub-private space that the asm stubs fill with powers of H
 // on first use, when htbl[2:] is all zero — as HotSpot's AVX GHASH/GCM stubs
 // fill the JDK's subkeyHtbl. A caller that changes H must zero htbl[2:].
+// Because the first call writes the table, a table is not safe to share
+// between concurrent first calls (the JDK's GHASH object, which owns it, is
+// per cipher instance).
 //
 // The GCM counter is a 16-byte block incremented with inc32 (SP 800-38D §6.5):
 // only its last four bytes, big-endian, wrap.
