@@ -183,13 +183,13 @@ func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
 		nameW = max(nameW, len([]rune(l.Label)))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-*s  %-17s  %5s  %11s  %11s  %11s  %s\n", nameW, "option set", "class", "forks", "steady@iter", "steady/op", "warm-up cost", "time per op")
+	fmt.Fprintf(&b, "%-*s  %-17s  %5s  %11s  %11s  %12s  %s\n", nameW, "option set", "class", "forks", "steady@iter", "steady/op", "warm-up cost", "time per op")
 	for _, l := range s.Labels {
 		iter, mean, cost := "-", "-", "-"
 		if l.Steady {
 			iter, mean, cost = fmt.Sprint(l.SteadyIter), FormatPerOp(l.SteadyMean), l.WarmupCost.Round(time.Microsecond).String()
 		}
-		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %11s  %11s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, mean, cost,
+		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %11s  %12s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, mean, cost,
 			Sparkline(first[l.Label], sparkWidth))
 	}
 	_, err := io.WriteString(w, b.String())
