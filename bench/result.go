@@ -4,6 +4,9 @@
 // Go benchmark-format lines for benchstat, and a reader for JMH's own
 // single-dash options. It takes plain numbers; the harness that produces
 // them (and the VM) live elsewhere.
+//
+// Testing: the default `go test` is fast; JITSIM_LONG=1 also runs the real
+// benchstat (`go tool benchstat`, go.mod's tool directive) on our output.
 package bench
 
 import (

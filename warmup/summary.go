@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -93,11 +94,21 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 	return s, nil
 }
 
-// median is the lower median (an element of v, so integers stay integers).
+// median is the middle value, or the mean of the two middle values (for
+// integers and durations rounded half away from zero).
 func median[T int | float64 | time.Duration](v []T) T {
 	c := append([]T(nil), v...)
 	sort.Slice(c, func(i, j int) bool { return c[i] < c[j] })
-	return c[(len(c)-1)/2]
+	n := len(c)
+	if n%2 == 1 {
+		return c[n/2]
+	}
+	m := (float64(c[n/2-1]) + float64(c[n/2])) / 2
+	var zero T
+	if _, ok := any(zero).(float64); ok {
+		return T(m)
+	}
+	return T(math.Round(m))
 }
 
 // WriteSummaryJSON writes s as indented JSON.
