@@ -3,13 +3,11 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
-	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
 // Decision is why a call from code at Level to a method goes where it goes:
@@ -160,13 +158,13 @@ func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
 		d.Reason, d.Flag = ReasonControlled, "ControlIntrinsic"
 		return d
 	}
-	v, ok := selectStub(r.Stub, env.stubConfig(), env.model.Features)
+	v, ok := stubs.Select(r.Stub, env.stubConfig(), env.model.Features)
 	if !ok {
 		d.Reason = ReasonNoStub
 		return d
 	}
 	d.Variant = v
-	d.Impl = runnableVariant(v, env.model.Runnable())
+	d.Impl = stubs.Runnable(v, env.model.Runnable())
 	if !env.model.Runnable().HasAll(d.Impl.Needs) || d.Impl.Fn == nil {
 		// crypto's checkGenericIsExpected: never hand out code the CPU cannot run.
 		panic(fmt.Sprintf("BUG: route chose %s/%s needing %v on a CPU that runs %v", d.Impl.Stub, d.Impl.Name, d.Impl.Needs, env.model.Runnable()))
@@ -180,85 +178,6 @@ func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
 	}
 	d.Stub, d.Reason = true, ReasonIntrinsic
 	return d
-}
-
-// selectStub is stubs.Select, plus a stand-in for the GHASH and GCM stubs
-// while stubs has no selection rules for them (stubs/variants_gcm.go is
-// another task's file): it follows hotspot.md §2.4's generator choice over
-// the variants stubs/gcm exports.
-func selectStub(stub string, cfg stubs.Config, features cpu.Set) (stubs.Variant, bool) {
-	if v, ok := stubs.Select(stub, cfg, features); ok {
-		return v, true
-	}
-	if slices.ContainsFunc(stubs.Rules(), func(r stubs.Rule) bool { return r.Stub == stub }) {
-		return stubs.Variant{}, false // stubs knows the stub and says none
-	}
-	return gcmFallbackSelect(stub, cfg, stubs.Clamp(cfg, features))
-}
-
-// gcmFallbackRules are the x86_64/aarch64 generator choices for the GHASH
-// and GCM entries (StubGenerator::generate_ghash_stubs, generate_aes_stubs,
-// aarch64 generate_compiler_stubs), most specific first.
-var gcmFallbackRules = []struct {
-	stub, name string
-	arch       cpu.Arch
-	since      flags.JDK
-	needs      cpu.Set
-	flagsOn    func(stubs.Config) bool
-}{
-	{"ghash_processBlocks", "avx-8block", cpu.AMD64, flags.JDK17, cpu.Of(cpu.AVX, cpu.PCLMULQDQ), func(c stubs.Config) bool { return c.UseGHASHIntrinsics }},
-	{"ghash_processBlocks", "pclmul-1block", cpu.AMD64, flags.JDK8u, cpu.Of(cpu.PCLMULQDQ), func(c stubs.Config) bool { return c.UseGHASHIntrinsics }},
-	{"galoisCounterMode_AESCrypt", "vaes-avx512-zmm", cpu.AMD64, flags.JDK21, cpu.Of(cpu.AVX512F, cpu.AVX512BW, cpu.AVX512VL, cpu.AVX512DQ, cpu.VAES, cpu.VPCLMULQDQ),
-		func(c stubs.Config) bool { return c.UseAESIntrinsics }},
-	{"galoisCounterMode_AESCrypt", "avx2-interleaved8", cpu.AMD64, flags.JDK25, cpu.Of(cpu.AVX2, cpu.AES, cpu.PCLMULQDQ),
-		func(c stubs.Config) bool { return c.UseAESIntrinsics }},
-}
-
-func gcmFallbackSelect(stub string, cfg stubs.Config, features cpu.Set) (stubs.Variant, bool) {
-	j, err := flags.ParseJDK(cfg.JDK)
-	if err != nil {
-		return stubs.Variant{}, false
-	}
-	for _, r := range gcmFallbackRules {
-		if r.stub != stub || r.arch != cfg.Arch || j < r.since || !features.HasAll(r.needs) || !r.flagsOn(cfg) {
-			continue
-		}
-		v := stubs.Variant{Stub: stub, Name: r.name, Condition: "jitsim runtime stand-in rule (stubs has no rule for " + stub + ")"}
-		for _, g := range gcm.GHASHVariants {
-			if g.Stub == stub && g.Name == r.name {
-				v.Generator, v.Needs, v.Fn = g.Generator, g.Needs, g.Fn
-			}
-		}
-		for _, g := range gcm.GCMVariants {
-			if g.Stub == stub && g.Name == r.name {
-				v.Generator, v.Needs, v.Fn = g.Generator, g.Needs, g.Fn
-			}
-		}
-		return v, true
-	}
-	return stubs.Variant{}, false
-}
-
-// runnableVariant is stubs.Runnable with the gcm generic twins added while
-// stubs does not register them.
-func runnableVariant(v stubs.Variant, runnable cpu.Set) stubs.Variant {
-	if v.Fn != nil && runnable.HasAll(v.Needs) {
-		return v
-	}
-	if _, ok := stubs.Generic(v.Stub); ok {
-		return stubs.Runnable(v, runnable)
-	}
-	for _, g := range gcm.GHASHVariants {
-		if g.Stub == v.Stub && g.Name == "generic" {
-			return stubs.Variant{Stub: g.Stub, Name: g.Name, Generator: g.Generator, Fn: g.Fn, Condition: "generic twin"}
-		}
-	}
-	for _, g := range gcm.GCMVariants {
-		if g.Stub == v.Stub && g.Name == "generic" {
-			return stubs.Variant{Stub: g.Stub, Name: g.Name, Generator: g.Generator, Fn: g.Fn, Condition: "generic twin"}
-		}
-	}
-	panic("BUG: no generic twin for stub " + v.Stub)
 }
 
 // Explain returns the decision for a call to name from code at level.
