@@ -491,3 +491,11 @@ func TestForkHeaderAndIterationLines(t *testing.T) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
+
+func TestJSONRefusesSampleMode(t *testing.T) {
+	r := docResult()
+	r.Mode = SampleTime
+	if err := WriteJSON(&bytes.Buffer{}, []Result{r}); err == nil || !strings.Contains(err.Error(), "sample") {
+		t.Errorf("error %v, want one about sample mode", err)
+	}
+}

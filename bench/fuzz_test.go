@@ -35,6 +35,11 @@ func FuzzReadJSON(f *testing.F) {
 		}
 		var out bytes.Buffer
 		if err := WriteJSON(&out, rs); err != nil {
+			for _, r := range rs {
+				if r.Mode == SampleTime {
+					return // refused by design: no histograms
+				}
+			}
 			t.Fatal(err)
 		}
 		if _, err := ReadJSON(&out); err != nil {

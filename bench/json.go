@@ -142,6 +142,11 @@ func WriteJSON(out io.Writer, results []Result) error {
 		if err := r.Validate(); err != nil {
 			return err
 		}
+		if r.Mode == SampleTime {
+			// JMH writes "rawDataHistogram" (per iteration [value, count]
+			// pairs) for this mode; a Metric holds one score per iteration.
+			return fmt.Errorf("bench: %s: JSON for mode %q needs per-iteration histograms, which jitsim does not record", r.Benchmark, r.Mode)
+		}
 		w.line("{")
 		w.indent++
 		w.line(`"jmhVersion" : ` + quote(r.JMHVersion) + ",")
