@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -201,7 +202,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	op, _ := r.prop("op")
 	multi := strings.HasSuffix(op, "MultiPart")
 	decrypt := strings.HasPrefix(op, "decrypt")
-	if !containsString(gcmOps, op) {
+	if !slices.Contains(gcmOps, op) {
 		return fmt.Errorf("property op=%q: want one of %s", op, strings.Join(gcmOps, ", "))
 	}
 	size, err := r.minIntProp("dataSize", 0)
@@ -291,16 +292,6 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 			}, nil
 		},
 	})
-}
-
-// containsString reports whether list holds s.
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // AESGCMUpdateAAD is Andrew Haley's AESGCMUpdateAAD2 benchmark of the 2018

@@ -273,7 +273,7 @@ func (r *runner) intProp(name string) (int, error) {
 	return int(n), nil
 }
 
-// posIntProp is intProp for values that must be at least min.
+// minIntProp is intProp for values that must be at least min.
 func (r *runner) minIntProp(name string, min int) (int, error) {
 	n, err := r.intProp(name)
 	if err == nil && n < min {
