@@ -280,6 +280,7 @@ func DefaultPlan(level jrt.Level) Plan {
 		if Long() {
 			p.Step = 1
 			p.Random = append(p.Random, 16<<10, 64<<10, 1+rng.IntN(64<<10))
+			p.Profiles = bytecode.Profiles
 		}
 		if !Long() {
 			p.Profiles = []string{bytecode.JDK25, bytecode.JDK21}
