@@ -13,6 +13,11 @@
 // from a jrt.Clock (never time.Now). With checkOutput=true every output is
 // also checked byte for byte against Go's crypto/aes and crypto/cipher,
 // which serve only as that oracle.
+//
+// Tests run every scenario on the real tiers (tiers.Default()) for JDK 8u,
+// 17 and 25 with small counts. JITSIM_LONG=1 also runs the jtreg matrix of
+// TestAESMain with 3000 iterations per setting, so that C2 code and the
+// intrinsic stubs take over mid-run and their bytes are checked too.
 package scenario
 
 import (
@@ -27,6 +32,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
 )
 
@@ -72,6 +78,14 @@ type Observer interface {
 	Iteration(it Iteration)
 }
 
+// VMObserver is an Observer that also wants the VM a run's application
+// threads call into (to read method levels or explain routing per
+// iteration): Run calls VMStarted once, before the first iteration.
+type VMObserver interface {
+	Observer
+	VMStarted(vm *jrt.VM)
+}
+
 // ObserverFunc adapts a function to Observer.
 type ObserverFunc func(Iteration)
 
@@ -109,6 +123,17 @@ type Env struct {
 	Observer Observer
 	// CheckOutput forces checkOutput=true (tests set it).
 	CheckOutput bool
+}
+
+// PropsFrom turns the -D system properties of a command line
+// (flags.Result.Properties) into the map Run takes; a later definition of a
+// name wins, as in java.
+func PropsFrom(ps []flags.Property) map[string]string {
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		m[p.Name] = p.Value
+	}
+	return m
 }
 
 // registry is the one table of scenarios, filled by the files that define
@@ -208,6 +233,9 @@ func (s Scenario) runEnv(ctx context.Context, env Env, props map[string]string, 
 		r.env.VM = vm
 	}
 	r.jdk = r.env.VM.Flags().JDK().String()
+	if o, ok := r.env.Observer.(VMObserver); ok {
+		o.VMStarted(r.env.VM)
+	}
 	var err error
 	if r.threads, err = r.threadCount(); err != nil {
 		return err

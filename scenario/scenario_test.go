@@ -254,3 +254,36 @@ func TestJavaDouble(t *testing.T) {
 }
 
 var _ jrt.Invoker = threadInvoker{}
+
+// vmObs records the VM it is handed and the levels seen.
+type vmObs struct {
+	vm *jrt.VM
+	n  int
+}
+
+func (o *vmObs) VMStarted(vm *jrt.VM) { o.vm = vm }
+func (o *vmObs) Iteration(Iteration) {
+	if o.vm == nil {
+		panic("Iteration before VMStarted")
+	}
+	o.n++
+}
+
+// TestVMObserverAndProps checks that a VMObserver gets the run's VM first
+// and that PropsFrom keeps the last -D definition.
+func TestVMObserverAndProps(t *testing.T) {
+	env := testEnv(t, flags.JDK25)
+	o := &vmObs{}
+	env.Observer = o
+	props := PropsFrom([]flags.Property{{Name: "mode", Value: "CBC"}, {Name: "mode", Value: "CTR"}, {Name: "msgSize", Value: "100"}})
+	if props["mode"] != "CTR" {
+		t.Fatalf("PropsFrom kept mode=%q", props["mode"])
+	}
+	out, err := runScenario(t, env, "TestAESMain", props, "2", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.vm != env.VM || o.n != 6 || !strings.Contains(out, "mode=CTR, paddingStr=NoPadding, msgSize=100,") {
+		t.Errorf("vm %p (want %p), %d iterations (want 6), output:\n%s", o.vm, env.VM, o.n, out)
+	}
+}
