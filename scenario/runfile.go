@@ -21,6 +21,9 @@ type FileEnv struct {
 	// Options are VM options from the command line, applied after each
 	// variant's (so they win), -D properties included.
 	Options []string
+	// Args, when non-nil, replace every variant's positional arguments
+	// (`jitsim run FILE args…`).
+	Args []string
 	// Threads, when > 0, is --threads: it wins over the file's threads.
 	Threads int
 	// Observer, when set, returns the observer for one variant's run.
@@ -87,6 +90,9 @@ func RunFile(ctx context.Context, f *File, env FileEnv) error {
 	}
 	var errs []error
 	for _, r := range f.Runs() {
+		if env.Args != nil {
+			r.Args = env.Args
+		}
 		opts := strings.Join(slices.Concat(r.Options, env.Options), " ")
 		fmt.Fprintf(stdout, "\n=== %s: jitsim run --jdk=%s --cpu=%s --clock=%s %s %s %s\n", r.Variant, r.JDK, r.CPU.Name, r.Clock,
 			opts, r.Scenario.Name, strings.Join(r.Args, " "))

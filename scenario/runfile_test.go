@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -78,4 +79,43 @@ options = ["-XX:-UseGHASHIntrinsics"]
 			t.Fatalf("err = %v", err)
 		}
 	})
+}
+
+// TestRunExamples runs every example file end to end with tiny counts and
+// sizes (arguments replaced, -D options after the file's): every variant's
+// options must start a VM and every output must check out. Model-clock
+// files must fail with ErrModelClock.
+func TestRunExamples(t *testing.T) {
+	paths, err := filepath.Glob("../examples/*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string][]string{"TestAESMain": {"2", "1"}, "ParquetDecrypt": {}}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			f, err := LoadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, ok := args[f.Scenario]
+			if !ok {
+				a = []string{"0", "1", "1"}
+			}
+			var out bytes.Buffer
+			err = RunFile(context.Background(), f, FileEnv{Tiers: tiers.Default(), Stdout: &out, Args: a, CheckOutput: true,
+				Options: []string{"-DdataSize=512", "-DaadSize=2048", "-DmsgSize=1024"}})
+			if f.Clock == ClockModel {
+				if !errors.Is(err, ErrModelClock) {
+					t.Fatalf("model-clock file: err = %v, want ErrModelClock", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out.String())
+			}
+			if n := strings.Count(out.String(), "\n=== "); n != len(f.Compare) {
+				t.Errorf("%d variants ran, want %d", n, len(f.Compare))
+			}
+		})
+	}
 }
