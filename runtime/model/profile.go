@@ -247,7 +247,13 @@ func LoadProfile(name string, r io.Reader) (Profile, error) {
 		case errors.As(err, &te):
 			return Profile{}, at(te.Offset, "field %q: cannot use %s as %v", te.Field, te.Value, te.Type)
 		}
-		return Profile{}, at(dec.InputOffset(), "%v", err)
+		off := dec.InputOffset()
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if i := strings.Index(string(data), f); i >= 0 {
+				off = int64(i) // the field's first occurrence
+			}
+		}
+		return Profile{}, at(off, "%v", err)
 	}
 	if dec.More() {
 		return Profile{}, at(dec.InputOffset(), "trailing data after the profile object")

@@ -7,10 +7,11 @@ mkdir -p "$out/classes"
 javac -d "$out/classes" "$(dirname "$0")/Cost.java"
 J17=java
 J25=${JAVA25:?set JAVA25 to a JDK 25 java binary}
-P="-Dwarm=1 -DwarmMs=2000 -DmeasureMs=1000 -XX:+CITime -cp $out/classes"
+P="-DwarmMs=1500 -DmeasureMs=1000 -XX:+CITime -cp $out/classes"
 D="-XX:+UnlockDiagnosticVMOptions"
 NOINTR="$D -XX:-UseAESIntrinsics -XX:-UseAESCTRIntrinsics -XX:-UseGHASHIntrinsics"
-run() { name=$1; shift; echo "== $name: $*" >"$out/$name.txt"; "$@" Cost >>"$out/$name.txt" 2>&1; }
+# Each run also prints -XX:+CITime (compile speed, wall-clock timers) and the load average.
+run() { name=$1; shift; echo "== $name: $*" >"$out/$name.txt"; "$@" Cost >>"$out/$name.txt" 2>&1; echo "load: $(cat /proc/loadavg)" >>"$out/$name.txt"; }
 run jdk17_interp      $J17 $P -Xint
 run jdk17_c1_l1       $J17 $P -XX:TieredStopAtLevel=1
 run jdk17_c1_l2       $J17 $P -XX:TieredStopAtLevel=2

@@ -1,0 +1,68 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	checksBegin = "<!-- BEGIN CHECKS -->"
+	checksEnd   = "<!-- END CHECKS -->"
+)
+
+// checksText renders the consistency checks of docs/model.md §6: the
+// stub formulas at the host's instruction facts against the host's JVM
+// measurements, and the per-method attribution (GCM ≈ CTR + GMAC) per tier.
+func checksText() string {
+	var b strings.Builder
+	host, _ := lookupUarch("host")
+	b.WriteString("Stub formulas (§2.3) evaluated with the host's instruction facts at its nominal 2.1 GHz, against the JVM's measurement of the same variant on the host (§2.1). ")
+	b.WriteString("The formulas were not adjusted after this comparison.\n\n")
+	b.WriteString("| stub | variant | formula ns/byte | JVM ns/byte | JVM / formula |\n|---|---|---|---|---|\n")
+	for _, h := range hostStubMeasures {
+		for _, s := range stubShapes {
+			if s.stub != h.stub || s.variant != h.variant {
+				continue
+			}
+			f := float64(cyclesToPs(s.perBlock(host), host.mhz)) / 16 / 1000
+			m, _ := jvm(jvmRows, h.run, h.mode)
+			fmt.Fprintf(&b, "| %s | %s | %.3f | %.3f | %.2f |\n", h.stub, h.variant, f, float64(m)/1000, float64(m)/1000/f)
+		}
+	}
+	b.WriteString("\nAttribution check (§2.1): per tier, the measured GCM encryption against the sum of its parts CTR + GMAC, in ns/byte.\n\n")
+	b.WriteString("| tier | GCM | CTR + GMAC | GCM / (CTR + GMAC) |\n|---|---|---|---|\n")
+	for _, t := range tierRuns {
+		g, _ := jvm(jvmRows, t.run, "gcm-enc")
+		c, _ := jvm(jvmRows, t.run, "ctr")
+		m, _ := jvm(jvmRows, t.run, "gmac")
+		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f |\n", t.what, float64(g)/1000, float64(c+m)/1000, float64(g)/float64(c+m))
+	}
+	return b.String()
+}
+
+// TestDocChecks keeps docs/model.md §6 current (JITSIM_UPDATE_DOC=1 rewrites it).
+func TestDocChecks(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "model.md")
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	i, j := strings.Index(s, checksBegin), strings.Index(s, checksEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no checks section", path)
+	}
+	want := s[:i+len(checksBegin)] + "\n" + checksText() + s[j:]
+	if os.Getenv("JITSIM_UPDATE_DOC") == "1" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want != s {
+		t.Fatalf("%s §6 is out of date: run JITSIM_UPDATE_DOC=1 go test ./runtime/model -run TestDoc", path)
+	}
+}

@@ -1,0 +1,122 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// jvmRow is one recorded JVM measurement (see jvm_measured.go).
+type jvmRow struct {
+	run, mode string
+	value     int64
+}
+
+// jvm returns a recorded measurement and its source text.
+func jvm(rows []jvmRow, run, mode string) (int64, string) {
+	for _, r := range rows {
+		if r.run == run && r.mode == mode {
+			return r.value, fmt.Sprintf("JVM measurement testdata/jvm/out/%s.txt, row %s (thread CPU time, 16 KiB, AES-128)", run, mode)
+		}
+	}
+	panic(fmt.Sprintf("BUG: model: no JVM measurement %s/%s in jvm_measured.go", run, mode))
+}
+
+// tierRuns maps each tier to the JDK 17 run that measured it on the host
+// (testdata/jvm/run.sh): -Xint; -XX:TieredStopAtLevel=1, 2, 3; and C2
+// with the AES, AES-CTR and GHASH intrinsics switched off.
+var tierRuns = []struct{ what, run string }{
+	{WhatInterp, "jdk17_interp"},
+	{WhatC1L1, "jdk17_c1_l1"},
+	{WhatC1L2, "jdk17_c1_l2"},
+	{WhatC1L3, "jdk17_c1_l3"},
+	{WhatC2, "jdk17_c2_nointr"},
+}
+
+// hostJavaRows are the costs of Java code, calls and compiles measured
+// with JDK 17 on the recording host.
+//
+// Per-method attribution: AESCrypt's block methods cost what AES/ECB
+// costs per byte (ECB is the block method in a loop); GHASH.processBlocks
+// (and JDK 8's GHASH.processBlock) what GMAC — GCM over AAD only — costs;
+// every other method (CTR, CBC and GCTR loops, the GCM engine) the
+// difference CTR − ECB per byte, the counter and XOR work around the
+// block cipher.
+func hostJavaRows() []Row {
+	var rows []Row
+	for _, t := range tierRuns {
+		enc, encSrc := jvm(jvmRows, t.run, "ecb-enc")
+		dec, decSrc := jvm(jvmRows, t.run, "ecb-dec")
+		gm, gmSrc := jvm(jvmRows, t.run, "gmac")
+		ctr, ctrSrc := jvm(jvmRows, t.run, "ctr")
+		call, callSrc := jvm(jvmRows, t.run, "call")
+		glue, glueSrc := ctr-enc, fmt.Sprintf("CTR − ECB-encrypt per byte: %s minus %s", ctrSrc, encSrc)
+		if glue < 0 {
+			glue, glueSrc = 0, fmt.Sprintf("0: CTR measured below ECB-encrypt (%d vs %d ps/byte, noise), so the loop work is taken as free: %s; %s",
+				ctr, enc, ctrSrc, encSrc)
+		}
+		rows = append(rows,
+			Row{t.what, "AESCrypt.implEncryptBlock", PerByte, enc, encSrc},
+			Row{t.what, "AESCrypt.implDecryptBlock", PerByte, dec, decSrc},
+			Row{t.what, "GHASH.processBlocks", PerByte, gm, gmSrc},
+			Row{t.what, "GHASH.processBlock", PerByte, gm, gmSrc},
+			Row{t.what, AnyFamily, PerByte, glue, glueSrc},
+			Row{WhatCall, t.what, PerCall, call, "non-inlined static call from a loop at this tier: " + callSrc},
+		)
+	}
+	c2call, src := jvm(jvmRows, "jdk17_c2_nointr", "call")
+	rows = append(rows, Row{WhatDispatch, AnyFamily, PerCall, c2call,
+		"a C2 call site bound to a stub is a direct call: the C2 non-inlined call cost, " + src})
+	for _, c := range []struct{ what, run, tier string }{
+		{WhatCompileC1, "jdk17_c1_l3", "Tier3"},
+		{WhatCompileC2, "jdk17_c2_nointr", "Tier4"},
+	} {
+		speed, _ := jvm(jvmCompile, c.run, c.tier)
+		rows = append(rows, Row{c.what, AnyFamily, PerBytecodeByte, (1_000_000_000_000 + speed/2) / speed,
+			fmt.Sprintf("1/(-XX:+CITime %s speed %d bytes/s) in testdata/jvm/out/%s.txt (wall-clock compiler timers on a loaded shared machine: an upper bound)",
+				c.tier, speed, c.run)})
+	}
+	return rows
+}
+
+// hostStubMeasures maps each x86 stub variant to the JVM run and mode that
+// exercised it on the host (UseAVX=3 by default there; UseAVX=2 selects the
+// AVX2/AES-NI variants, UseAVX=0 the one-block GHASH). The block stubs are
+// measured through AES/ECB under UseAVX=2, where JDK 17 has no ECB stub and
+// its Java ECB loop calls the block stub per block (loop included).
+var hostStubMeasures = []struct{ stub, variant, run, mode string }{
+	{"aescrypt_encryptBlock", "aesni", "jdk17_c2_avx2", "ecb-enc"},
+	{"aescrypt_decryptBlock", "aesni", "jdk17_c2_avx2", "ecb-dec"},
+	{"cipherBlockChaining_encryptAESCrypt", "aesni", "jdk17_c2_default", "cbc-enc"},
+	{"cipherBlockChaining_decryptAESCrypt", "aesni-parallel4", "jdk17_c2_avx2", "cbc-dec"},
+	{"cipherBlockChaining_decryptAESCrypt", "vaes-avx512", "jdk17_c2_default", "cbc-dec"},
+	{"electronicCodeBook_encryptAESCrypt", "vaes-avx512", "jdk17_c2_default", "ecb-enc"},
+	{"electronicCodeBook_decryptAESCrypt", "vaes-avx512", "jdk17_c2_default", "ecb-dec"},
+	{"counterMode_AESCrypt", "aesni-parallel6", "jdk17_c2_avx2", "ctr"},
+	{"counterMode_AESCrypt", "vaes-avx512", "jdk17_c2_default", "ctr"},
+	{"ghash_processBlocks", "pclmul-1block", "jdk17_c2_avx0", "gmac"},
+	{"ghash_processBlocks", "avx-8block", "jdk17_c2_default", "gmac"},
+	{"galoisCounterMode_AESCrypt", "avx2-interleaved8", "jdk25_c2_avx2", "gcm-enc"},
+	{"galoisCounterMode_AESCrypt", "vaes-avx512", "jdk25_c2_default", "gcm-enc"},
+}
+
+// hostStubRows are the host's stub costs: per byte as the JVM measured
+// them, per call from the prologue estimate at the host clock. On a
+// non-amd64 host the x86 measurements do not apply and the formulas run.
+func hostStubRows(m cpu.Model, u uarch) []Row {
+	if m.Arch != cpu.AMD64 {
+		return stubRows(m, u)
+	}
+	var rows []Row
+	for _, h := range hostStubMeasures {
+		ps, src := jvm(jvmRows, h.run, h.mode)
+		rows = append(rows, Row{Stub(h.variant), h.stub, PerByte, ps, src + " (the whole Cipher call at 16 KiB, Java glue included)"})
+		for _, s := range stubShapes {
+			if s.stub == h.stub && s.variant == h.variant {
+				rows = append(rows, Row{Stub(h.variant), h.stub, PerCall, cyclesToPs(s.perCall, u.mhz),
+					fmt.Sprintf("estimate: %.0f cycles of stub prologue/epilogue at %d MHz (instruction count, not measured)", float64(s.perCall)/100, u.mhz)})
+			}
+		}
+	}
+	return rows
+}

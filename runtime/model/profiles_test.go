@@ -1,0 +1,93 @@
+package model_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/stubs"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+var wantProfiles = []string{"host", "sandybridge-i5", "haswell-e5-2660v3", "skylake-avx2", "icelake-server", "neoverse-n1", "apple-m1"}
+
+func TestProfilesComplete(t *testing.T) {
+	for _, name := range wantProfiles {
+		t.Run(name, func(t *testing.T) {
+			p, err := model.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if p.GHz <= 0 || p.Source == "" {
+				t.Errorf("clock %v GHz, source %q", p.GHz, p.Source)
+			}
+			// Java code at every tier, calls, dispatch and both compilers.
+			for lvl := range 5 {
+				w, _ := model.TierWhat(lvl)
+				for _, fam := range []string{"AESCrypt.implEncryptBlock", "GHASH.processBlocks", "CounterMode.implCrypt"} {
+					if _, err := p.Cost(w, fam, 16); err != nil {
+						t.Error(err)
+					}
+				}
+				if _, err := p.Cost(model.WhatCall, w, 0); err != nil {
+					t.Error(err)
+				}
+			}
+			if _, err := p.Cost(model.WhatDispatch, "counterMode_AESCrypt", 0); err != nil {
+				t.Error(err)
+			}
+			for _, c := range []string{model.WhatCompileC1, model.WhatCompileC2} {
+				if c, err := p.CompileCost(c, "GHASH.processBlocks", 300); err != nil || c <= 0 {
+					t.Errorf("%s: %v, %v", c, c, err)
+				}
+			}
+			// Every stub variant HotSpot can generate on this CPU (any JDK,
+			// any flags) has a cost.
+			m, _ := cpu.Lookup(name)
+			for _, r := range stubs.Rules() {
+				if r.Arch != m.Arch || !m.Features.HasAll(r.Requires) {
+					continue
+				}
+				if _, err := p.Cost(model.Stub(r.Name), r.Stub, 4096); err != nil {
+					t.Errorf("variant %s/%s: %v", r.Stub, r.Name, err)
+				}
+			}
+		})
+	}
+}
+
+func TestProfilesDeterministic(t *testing.T) {
+	render := func() []byte {
+		var b bytes.Buffer
+		for _, p := range model.Profiles() {
+			j, err := p.MarshalIndent()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(j)
+		}
+		return b.Bytes()
+	}
+	a, b := render(), render()
+	if !bytes.Equal(a, b) {
+		t.Fatal("two renderings of the profiles differ")
+	}
+	var names []string
+	for _, p := range model.Profiles() {
+		names = append(names, p.CPU)
+	}
+	if got, want := strings.Join(names, ","), strings.Join(wantProfiles, ","); got != want {
+		t.Errorf("Profiles() = %s, want %s", got, want)
+	}
+}
+
+func TestLookupUnknown(t *testing.T) {
+	_, err := model.Lookup("pentium-4")
+	if err == nil || !strings.Contains(err.Error(), "unknown CPU model") {
+		t.Fatalf("error = %v", err)
+	}
+}
