@@ -293,37 +293,45 @@ const (
 	exKey    = "java.security.InvalidKeyException"
 )
 
-// span returns args[arr].Data[off:off+n] with off = args[ofs].Scalar. The
-// hot path is branch-light; the errors are built out of line.
-func span(m *Method, args []Arg, arr, ofs, n int) ([]byte, error) {
+// span returns args[arr].Data[off:off+n] with off = args[ofs].Scalar, or
+// false when that range is outside the array or the array is null (the
+// caller then reports spanError). It is small enough to inline: the hot
+// path is a few compares.
+func span(args []Arg, arr, ofs, n int) ([]byte, bool) {
 	a := &args[arr]
 	off := int(args[ofs].Scalar)
-	if a.Null || off < 0 || n < 0 || off > len(a.Data) || n > len(a.Data)-off {
-		return nil, spanError(m, a, arr, off, n)
+	// Unsigned compares fold the negative cases into the range checks.
+	if d := a.Data; !a.Null && uint(off) <= uint(len(d)) && uint(n) <= uint(len(d)-off) {
+		return d[off : off+n : off+n], true
 	}
-	return a.Data[off : off+n : off+n], nil
+	return nil, false
 }
 
+// spanError is the Java exception for a span that failed.
+//
 //go:noinline
-func spanError(m *Method, a *Arg, arr, off, n int) error {
+func spanError(m *Method, args []Arg, arr, ofs, n int) error {
+	a := &args[arr]
+	off := int(args[ofs].Scalar)
 	if a.Null {
 		return argError(m, exNPE, 0, "argument %d is null", arr)
 	}
 	return argError(m, exAIOOBE, off+n, "argument %d: range [%d, %d) outside %d bytes", arr, off, off+n, len(a.Data))
 }
 
-// key returns the expanded key view, checked for 44/52/60 words
-// (aes.Rounds' rule).
-func key(m *Method, a *Arg) ([]uint32, error) {
+// key returns the expanded key view, or false unless it has 44/52/60
+// words (aes.Rounds' rule; the caller then reports keyError).
+func key(a *Arg) ([]uint32, bool) {
 	xk := a.Uint32s()
-	if n := len(xk); n != 44 && n != 52 && n != 60 {
-		return nil, keyError(m, n)
-	}
-	return xk, nil
+	n := len(xk)
+	return xk, n == 44 || n == 52 || n == 60
 }
 
+// keyError is the Java exception for an expanded key of the wrong size.
+//
 //go:noinline
-func keyError(m *Method, n int) error {
+func keyError(m *Method, a *Arg) error {
+	n := len(a.Data) / 4
 	return argError(m, exKey, n, "expanded key of %d words", n)
 }
 
@@ -366,17 +374,17 @@ func adaptBlock(m *Method, fn any) (stubCall, bool) {
 		return nil, false
 	}
 	return func(_ context.Context, args []Arg) (int64, error) {
-		xk, err := key(m, &args[0])
-		if err != nil {
-			return 0, err
+		xk, ok := key(&args[0])
+		if !ok {
+			return 0, keyError(m, &args[0])
 		}
-		src, err := span(m, args, 1, 2, aes.BlockSize)
-		if err != nil {
-			return 0, err
+		src, ok := span(args, 1, 2, aes.BlockSize)
+		if !ok {
+			return 0, spanError(m, args, 1, 2, aes.BlockSize)
 		}
-		dst, err := span(m, args, 3, 4, aes.BlockSize)
-		if err != nil {
-			return 0, err
+		dst, ok := span(args, 3, 4, aes.BlockSize)
+		if !ok {
+			return 0, spanError(m, args, 3, 4, aes.BlockSize)
 		}
 		f(xk, dst, unaliased(dst, src))
 		return 0, nil
@@ -390,9 +398,9 @@ func adaptCBC(m *Method, fn any) (stubCall, bool) {
 		return nil, false
 	}
 	return func(_ context.Context, args []Arg) (int64, error) {
-		xk, err := key(m, &args[0])
-		if err != nil {
-			return 0, err
+		xk, ok := key(&args[0])
+		if !ok {
+			return 0, keyError(m, &args[0])
 		}
 		iv, err := block16(m, args[1], "r")
 		if err != nil {
@@ -402,13 +410,13 @@ func adaptCBC(m *Method, fn any) (stubCall, bool) {
 		if n%aes.BlockSize != 0 {
 			return 0, argError(m, exAIOOBE, n, "length %d is not a multiple of 16", n)
 		}
-		src, err := span(m, args, 2, 3, n)
-		if err != nil {
-			return 0, err
+		src, ok := span(args, 2, 3, n)
+		if !ok {
+			return 0, spanError(m, args, 2, 3, n)
 		}
-		dst, err := span(m, args, 5, 6, n)
-		if err != nil {
-			return 0, err
+		dst, ok := span(args, 5, 6, n)
+		if !ok {
+			return 0, spanError(m, args, 5, 6, n)
 		}
 		return int64(f(xk, iv, dst, unaliased(dst, src))), nil
 	}, true
@@ -421,21 +429,21 @@ func adaptECB(m *Method, fn any) (stubCall, bool) {
 		return nil, false
 	}
 	return func(_ context.Context, args []Arg) (int64, error) {
-		xk, err := key(m, &args[0])
-		if err != nil {
-			return 0, err
+		xk, ok := key(&args[0])
+		if !ok {
+			return 0, keyError(m, &args[0])
 		}
 		n := int(args[3].Scalar)
 		if n%aes.BlockSize != 0 {
 			return 0, argError(m, exAIOOBE, n, "length %d is not a multiple of 16", n)
 		}
-		src, err := span(m, args, 1, 2, n)
-		if err != nil {
-			return 0, err
+		src, ok := span(args, 1, 2, n)
+		if !ok {
+			return 0, spanError(m, args, 1, 2, n)
 		}
-		dst, err := span(m, args, 4, 5, n)
-		if err != nil {
-			return 0, err
+		dst, ok := span(args, 4, 5, n)
+		if !ok {
+			return 0, spanError(m, args, 4, 5, n)
 		}
 		return int64(f(xk, dst, unaliased(dst, src))), nil
 	}, true
@@ -448,9 +456,9 @@ func adaptCTR(m *Method, fn any) (stubCall, bool) {
 		return nil, false
 	}
 	return func(_ context.Context, args []Arg) (int64, error) {
-		xk, err := key(m, &args[0])
-		if err != nil {
-			return 0, err
+		xk, ok := key(&args[0])
+		if !ok {
+			return 0, keyError(m, &args[0])
 		}
 		ctr, err := block16(m, args[1], "counter")
 		if err != nil {
@@ -465,13 +473,13 @@ func adaptCTR(m *Method, fn any) (stubCall, bool) {
 			return 0, argError(m, exAIOOBE, 0, "used must be one int in 0..16")
 		}
 		n := int(args[6].Scalar)
-		src, err := span(m, args, 4, 5, n)
-		if err != nil {
-			return 0, err
+		src, ok := span(args, 4, 5, n)
+		if !ok {
+			return 0, spanError(m, args, 4, 5, n)
 		}
-		dst, err := span(m, args, 7, 8, n)
-		if err != nil {
-			return 0, err
+		dst, ok := span(args, 7, 8, n)
+		if !ok {
+			return 0, spanError(m, args, 7, 8, n)
 		}
 		used := int(usedArr[0])
 		done := f(xk, ctr, enc, &used, dst, unaliased(dst, src))
@@ -491,9 +499,9 @@ func adaptGHASH(m *Method, fn any) (stubCall, bool) {
 		if blocks < 0 {
 			return 0, argError(m, exAIOOBE, blocks, "negative block count %d", blocks)
 		}
-		data, err := span(m, args, 0, 1, 16*blocks)
-		if err != nil {
-			return 0, err
+		data, ok := span(args, 0, 1, 16*blocks)
+		if !ok {
+			return 0, spanError(m, args, 0, 1, 16*blocks)
 		}
 		st := args[3].Uint64s()
 		if len(st) < 2 {
@@ -517,21 +525,21 @@ func adaptGCM(m *Method, fn any) (stubCall, bool) {
 	}
 	return func(_ context.Context, args []Arg) (int64, error) {
 		n := int(args[2].Scalar)
-		src, err := span(m, args, 0, 1, n)
-		if err != nil {
-			return 0, err
+		src, ok := span(args, 0, 1, n)
+		if !ok {
+			return 0, spanError(m, args, 0, 1, n)
 		}
-		ct, err := span(m, args, 3, 4, n)
-		if err != nil {
-			return 0, err
+		ct, ok := span(args, 3, 4, n)
+		if !ok {
+			return 0, spanError(m, args, 3, 4, n)
 		}
-		dst, err := span(m, args, 5, 6, n)
-		if err != nil {
-			return 0, err
+		dst, ok := span(args, 5, 6, n)
+		if !ok {
+			return 0, spanError(m, args, 5, 6, n)
 		}
-		xk, err := key(m, &args[7])
-		if err != nil {
-			return 0, err
+		xk, ok := key(&args[7])
+		if !ok {
+			return 0, keyError(m, &args[7])
 		}
 		ctr, err := block16(m, args[8], "counter")
 		if err != nil {

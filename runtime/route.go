@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"strings"
+	"unsafe"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/stubs"
@@ -212,16 +214,79 @@ func (vm *VM) Explain(name string, level Level) (Decision, error) {
 // no copy; otherwise the callee is counted, the policy notified at its
 // notification points, and its current code runs.
 func (vm *VM) Route(ctx context.Context, site Site, args []Arg) (int64, error) {
-	st := vm.byMethod[site.Callee]
+	st := vm.callees.get(site.Callee)
 	if st == nil {
-		return 0, fmt.Errorf("runtime: %s calls %v, which is not in the JDK %s method table", site.Caller, site.Callee, vm.jdk)
+		return 0, vm.notInTable(site)
 	}
-	if site.Level >= LevelNone && site.Level <= LevelFullOptimization {
-		if d := st.route[site.Level]; d != nil && d.Stub && (st.pred == nil || st.pred(args)) {
+	// uint(level) < 5 is the 0..4 range check in one compare.
+	if l := uint(site.Level); l < uint(len(st.route)) {
+		if d := st.route[l]; d != nil && d.call != nil && (st.pred == nil || st.pred(args)) {
 			return d.call(ctx, args)
 		}
 	}
 	return vm.invoke(ctx, st, args)
+}
+
+//go:noinline
+func (vm *VM) notInTable(site Site) error {
+	return fmt.Errorf("runtime: %s calls %v, which is not in the JDK %s method table", site.Caller, site.Callee, vm.jdk)
+}
+
+// calleeIndex maps a callee *Method to its state by open addressing on the
+// pointer (Fibonacci hashing, linear probing): the per-call lookup of
+// Route, a few nanoseconds where a Go map of pointer keys costs tens
+// (BenchmarkDispatch). It is filled once by buildMethods and read-only
+// afterwards, so concurrent readers need no lock.
+type calleeIndex struct {
+	shift uint // 64 - log2(len(slots))
+	slots []calleeSlot
+}
+
+type calleeSlot struct {
+	m  *Method
+	st *methodState
+}
+
+func calleeHash(m *Method, shift uint) uint64 {
+	return uint64(uintptr(unsafe.Pointer(m))) * 0x9e3779b97f4a7c15 >> shift
+}
+
+// build indexes the states by their methods; the table is at most half full.
+func (ix *calleeIndex) build(sts []*methodState) {
+	size := 8
+	for size < 2*len(sts) {
+		size *= 2
+	}
+	ix.shift = uint(64 - bits.TrailingZeros(uint(size)))
+	ix.slots = make([]calleeSlot, size)
+	mask := uint64(size - 1)
+	for _, st := range sts {
+		i := calleeHash(st.m, ix.shift)
+		for ix.slots[i].m != nil {
+			if ix.slots[i].m == st.m {
+				panic(fmt.Sprintf("BUG: method %s indexed twice", st.m))
+			}
+			i = (i + 1) & mask
+		}
+		ix.slots[i] = calleeSlot{m: st.m, st: st}
+	}
+}
+
+// get returns m's state, or nil when m is not in the VM's table.
+func (ix *calleeIndex) get(m *Method) *methodState {
+	if len(ix.slots) == 0 {
+		return nil
+	}
+	mask := uint64(len(ix.slots) - 1)
+	for i := calleeHash(m, ix.shift); ; i = (i + 1) & mask {
+		s := &ix.slots[i&mask]
+		if s.m == m {
+			return s.st
+		}
+		if s.m == nil {
+			return nil
+		}
+	}
 }
 
 // Bind implements Binder: C2 binds each call site of the code it links
@@ -230,9 +295,9 @@ func (vm *VM) Route(ctx context.Context, site Site, args []Arg) (int64, error) {
 // to an indirection that always runs the callee's current code. Binding
 // prints the -XX:+PrintIntrinsics / PrintInlining lines C2 prints.
 func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
-	st := vm.byMethod[site.Callee]
+	st := vm.callees.get(site.Callee)
 	if st == nil {
-		return nil, fmt.Errorf("runtime: %s calls %v, which is not in the JDK %s method table", site.Caller, site.Callee, vm.jdk)
+		return nil, vm.notInTable(site)
 	}
 	var d *Decision
 	if site.Level >= LevelNone && site.Level <= LevelFullOptimization {

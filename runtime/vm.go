@@ -34,6 +34,7 @@ type VM struct {
 
 	methods  []*methodState
 	byMethod map[*Method]*methodState
+	callees  calleeIndex // byMethod for the dispatch point (route.go)
 	byPolicy map[*policy.Method]*methodState
 	byName   map[string]*methodState
 
@@ -231,6 +232,7 @@ func (vm *VM) buildMethods() {
 		vm.byName[m.String()] = st
 		vm.byName[m.Class+"::"+m.Name] = st
 	}
+	vm.callees.build(vm.methods)
 }
 
 func implName(d Decision) string {
