@@ -56,6 +56,26 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 		spec.name, spec.params, r.threads, threadWord, warm, iters, ops)
 	total := warm + iters
 	dur := make([][]time.Duration, r.threads)
+	// iterationScore is iteration i's score over all threads.
+	iterationScore := func(dur [][]time.Duration, i int) float64 {
+		var score float64
+		for id := range dur {
+			sec := dur[id][i].Seconds()
+			if spec.avgTime {
+				score += sec * 1e6 / float64(ops) / float64(len(dur))
+			} else if sec > 0 {
+				score += float64(ops) / sec
+			}
+		}
+		return score
+	}
+	printIteration := func(i int, score float64) {
+		if i < warm {
+			r.out.printf("# Warmup Iteration %3d: %.3f %s\n", i+1, score, unit)
+		} else {
+			r.out.printf("Iteration %3d: %.3f %s\n", i-warm+1, score, unit)
+		}
+	}
 	var ready sync.WaitGroup
 	ready.Add(r.threads)
 	start := make(chan struct{})
@@ -88,6 +108,9 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 				phase, idx = "measure", i-warm
 			}
 			r.observe(Iteration{Phase: phase, Thread: id, Index: idx, Start: t0, Duration: d, Ops: int64(ops), Bytes: int64(ops) * spec.bytesPerOp})
+			if r.threads == 1 { // one thread: the iteration's score is known now
+				printIteration(i, iterationScore(dur, i))
+			}
 		}
 		return nil
 	})
@@ -96,18 +119,9 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 	}
 	scores := make([]float64, total)
 	for i := range total {
-		for id := range r.threads {
-			sec := dur[id][i].Seconds()
-			if spec.avgTime {
-				scores[i] += sec * 1e6 / float64(ops) / float64(r.threads)
-			} else if sec > 0 {
-				scores[i] += float64(ops) / sec
-			}
-		}
-		if i < warm {
-			r.out.printf("# Warmup Iteration %3d: %.3f %s\n", i+1, scores[i], unit)
-		} else {
-			r.out.printf("Iteration %3d: %.3f %s\n", i-warm+1, scores[i], unit)
+		scores[i] = iterationScore(dur, i)
+		if r.threads > 1 {
+			printIteration(i, scores[i])
 		}
 	}
 	score, e := meanError(scores[warm:])
