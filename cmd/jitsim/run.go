@@ -147,14 +147,14 @@ func splitRunArgs(args []string) (runArgs, error) {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) (string, bool)) int {
 	status := 0
 	var split runArgs
-	if len(args) > 0 && args[0] == "run" {
+	if len(args) > 0 && (args[0] == "run" || args[0] == "explain") {
 		var err error
 		split, err = splitRunArgs(args[1:])
 		if err != nil {
-			fmt.Fprintln(stderr, "jitsim run:", err)
+			fmt.Fprintf(stderr, "jitsim %s: %v\n", args[0], err)
 			return 1
 		}
-		args = append([]string{"run"}, split.own...)
+		args = append([]string{args[0]}, split.own...)
 	}
 	root := &cobra.Command{
 		Use:           "jitsim",
@@ -167,7 +167,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCommand(&split, getenv, &status), newScenariosCommand(), newCPUsCommand(), newVersionCommand())
+	root.AddCommand(newRunCommand(&split, getenv, &status), newExplainCommand(&split, getenv, &status), newScenariosCommand(), newCPUsCommand(), newVersionCommand())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
