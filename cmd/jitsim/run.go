@@ -51,6 +51,11 @@ type RunContext struct {
 	Result *flags.Result
 	CPU    CPUModel
 	Clock  string
+	// Threads is --threads (0: the scenario's own default).
+	Threads int
+	// VMArgs are the command line's VM options as written, for scenario files, whose
+	// variants parse them again after their own options.
+	VMArgs []string
 	Stdout io.Writer
 	Stderr io.Writer
 }
@@ -108,7 +113,7 @@ type runArgs struct {
 
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
-var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true}
+var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--threads": true}
 
 // splitRunArgs separates jitsim's own --options from java's VM options and the scenario. It
 // runs before cobra, which cannot parse -XX:… options.
@@ -234,8 +239,9 @@ func newScenariosCommand() *cobra.Command {
 
 func newRunCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
 	var jdkName, cpuName, clock string
+	var threads int
 	cmd := &cobra.Command{
-		Use:   "run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [VM options…] (SCENARIO [args…] | -version)",
+		Use:   "run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
 		Short: "Run a scenario, or check a java command line with -version",
 		Long: `Run a scenario (a name from 'jitsim scenarios' or a scenario file) as java would run a
 main class, with java's VM options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Xint, -Xcomp,
@@ -247,7 +253,12 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 'java <VM options> -version' does.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			*status = runVM(*split, jdkName, cpuName, clock, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			if threads < 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "jitsim run: --threads: %d is not a thread count\n", threads)
+				*status = 2
+				return nil
+			}
+			*status = runVM(*split, jdkName, cpuName, clock, threads, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
@@ -255,11 +266,12 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 	f.StringVar(&jdkName, "jdk", flags.DefaultJDK.String(), "JDK profile: "+profileList())
 	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(cpuCatalog.Names(), ", ")+" (see 'jitsim cpus')")
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
+	f.IntVar(&threads, "threads", 0, "application threads (0: the scenario's default)")
 	return cmd
 }
 
 // runVM is `jitsim run` after jitsim's own options are known.
-func runVM(a runArgs, jdkName, cpuName, clock string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+func runVM(a runArgs, jdkName, cpuName, clock string, threads int, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
 	jdk, err := flags.ParseJDK(jdkName)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim run: --jdk:", err)
@@ -322,11 +334,12 @@ func runVM(a runArgs, jdkName, cpuName, clock string, getenv func(string) (strin
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
+	rc := RunContext{Flags: set, Result: res, CPU: cpu, Clock: clock, Threads: threads, VMArgs: a.vm, Stdout: stdout, Stderr: stderr}
 	if isScenario(a.scenario) {
-		return scenarioCatalog.Run(RunContext{Flags: set, Result: res, CPU: cpu, Clock: clock, Stdout: stdout, Stderr: stderr}, a.scenario, false, a.rest)
+		return scenarioCatalog.Run(rc, a.scenario, false, a.rest)
 	}
 	if st, err := os.Stat(a.scenario); err == nil && !st.IsDir() {
-		return scenarioCatalog.Run(RunContext{Flags: set, Result: res, CPU: cpu, Clock: clock, Stdout: stdout, Stderr: stderr}, a.scenario, true, a.rest)
+		return scenarioCatalog.Run(rc, a.scenario, true, a.rest)
 	}
 	fmt.Fprintf(stderr, "jitsim run: %q is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs\n", a.scenario)
 	return 1

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunScenarios runs the real scenario catalog on the real tiers through the
+// command line, with iteration counts small enough for the interpreter.
+func TestRunScenarios(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cbc.toml")
+	if err := os.WriteFile(file, []byte(`title = "CBC, tiny"
+scenario = "TestAESMain"
+jdk = "17"
+args = ["4", "2"]
+[properties]
+mode = "CBC"
+msgSize = "64"
+[[compare]]
+name = "stock"
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		exit   int
+		stdout string
+		stderr string
+	}{
+		{"named", []string{"run", "--jdk=17", "-Dmode=GCM", "-DmsgSize=100", "-DcheckOutput=true", "TestAESMain", "4", "2"}, 0,
+			"TestAESDecode runtime was", ""},
+		{"jdk8u threads", []string{"run", "--jdk=8u", "--threads=2", "-Dmode=CTR", "-DmsgSize=33", "-DpaddingStr=NoPadding", "-DcheckOutput=true", "TestAESMain", "3", "1"}, 0,
+			"Encryption cipher provider: SunJCE version 1.8", ""},
+		{"file", []string{"run", "--jdk=17", file}, 0, "TestAESEncode runtime was", ""},
+		{"bad property", []string{"run", "-DmsgSize=ten", "TestAESMain", "2", "1"}, 1, "", "msgSize"},
+		{"model clock", []string{"run", "--clock=model", "TestAESMain", "2", "1"}, 1, "", "model clock"},
+		{"foreign arch", []string{"run", "--cpu=neoverse-n1", "TestAESMain", "2", "1"}, 1, "", "--clock=model"},
+		{"bad threads", []string{"run", "--threads=-1", "TestAESMain"}, 2, "", "--threads"},
+		{"not a scenario", []string{"run", "com.example.Main"}, 1, "", "not Java programs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exit, out, errOut := jitsim(tc.args...)
+			if exit != tc.exit || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+				t.Fatalf("jitsim %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(tc.args, " "), exit, tc.exit, out, errOut)
+			}
+		})
+	}
+}
+
+func TestScenariosListed(t *testing.T) {
+	exit, out, _ := jitsim("scenarios")
+	for _, want := range []string{"TestAESMain", "AESGCMBench", "AESGCMUpdateAAD", "CBCThroughput", "ParquetDecrypt"} {
+		if exit != 0 || !strings.Contains(out, want+"\n") {
+			t.Errorf("jitsim scenarios (exit %d) does not list %s:\n%s", exit, want, out)
+		}
+	}
+}
