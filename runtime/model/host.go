@@ -16,7 +16,7 @@ type jvmRow struct {
 func jvm(rows []jvmRow, run, mode string) (int64, string) {
 	for _, r := range rows {
 		if r.run == run && r.mode == mode {
-			return r.value, fmt.Sprintf("JVM measurement testdata/jvm/out/%s.txt, row %s (thread CPU time, 16 KiB, AES-128)", run, mode)
+			return r.value, fmt.Sprintf("JVM measurement testdata/jvm/out/pass*/%s.txt, row %s, lowest of the passes (thread CPU time, 16 KiB, AES-128)", run, mode)
 		}
 	}
 	panic(fmt.Sprintf("BUG: model: no JVM measurement %s/%s in jvm_measured.go", run, mode))
@@ -73,7 +73,7 @@ func hostJavaRows() []Row {
 	} {
 		speed, _ := jvm(jvmCompile, c.run, c.tier)
 		rows = append(rows, Row{c.what, AnyFamily, PerBytecodeByte, (1_000_000_000_000 + speed/2) / speed,
-			fmt.Sprintf("1/(-XX:+CITime %s speed %d bytes/s) in testdata/jvm/out/%s.txt (wall-clock compiler timers on a loaded shared machine: an upper bound)",
+			fmt.Sprintf("1/(-XX:+CITime %s speed %d bytes/s) in testdata/jvm/out/pass*/%s.txt, highest of the passes (wall-clock compiler timers on a loaded shared machine: an upper bound)",
 				c.tier, speed, c.run)})
 	}
 	return rows
