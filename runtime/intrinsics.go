@@ -576,30 +576,45 @@ const maxHtblCache = 256
 
 var htblCount atomic.Int64
 
-// subkeyTable returns the GHASH subkey table for the stubs: the caller's
-// own array when it is long enough (the stub fills its powers of H in
-// place, as HotSpot's AVX stubs fill subkeyHtbl), else a VM-private table
-// for that H with the powers filled before it is shared.
+// subkeyTable returns the GHASH subkey table for the stubs. A caller's
+// array long enough for the stubs is used in place: its powers of H are
+// filled as HotSpot's AVX stubs fill subkeyHtbl, but copied from a
+// VM-private table for that H rather than recomputed (the stubs' Go
+// precompute is 32 bitwise GF(2^128) products, tens of microseconds, and
+// the JDK makes a fresh GHASH object, so a fresh table, per GCM message).
+// A shorter array gets the VM-private table itself.
 func subkeyTable(m *Method, a Arg) ([]uint64, error) {
 	h := a.Uint64s()
 	if len(h) < 2 {
 		return nil, argError(m, exAIOOBE, 2, "subkeyHtbl has %d longs, want at least 2", len(h))
 	}
-	if len(h) >= gcm.HtblLen {
+	if len(h) >= gcm.HtblLen && h[2]|h[3] != 0 {
+		// Filled: every power slot of a non-zero H is non-zero, and the
+		// JDK never changes H in a GHASH object (a new key is a new object).
 		return h, nil
 	}
-	k := [2]uint64{h[0], h[1]}
+	t := cachedHtbl([2]uint64{h[0], h[1]})
+	if len(h) < gcm.HtblLen {
+		return t, nil
+	}
+	copy(h[2:gcm.HtblLen], t[2:gcm.HtblLen])
+	return h, nil
+}
+
+// cachedHtbl returns the VM-private full subkey table of H, its powers
+// filled before it is shared.
+func cachedHtbl(k [2]uint64) []uint64 {
 	if t, ok := htblCache.Load(k); ok {
-		return t.([]uint64), nil
+		return t.([]uint64)
 	}
 	t := make([]uint64, gcm.HtblLen)
 	t[0], t[1] = k[0], k[1]
 	primeHtbl(t)
 	if htblCount.Add(1) > maxHtblCache {
-		return t, nil // too many keys: a fresh table per call
+		return t // too many keys: a fresh table per call
 	}
 	v, _ := htblCache.LoadOrStore(k, t)
-	return v.([]uint64), nil
+	return v.([]uint64)
 }
 
 // primeHtbl fills the stub-private powers of H by running one runnable asm

@@ -1,0 +1,305 @@
+package runtime_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/tiers"
+)
+
+// gcmSize is the message size of the VM throughput benchmarks: 16 KiB.
+const gcmSize = 16 << 10
+
+// warmGCM is a VM with AES/GCM decryption of one gcmSize message warmed to
+// steady state: -Xbatch and a low CompileThresholdScaling make every
+// compile synchronous and early, and the warm-up runs until each method
+// that calls an intrinsic (and was called at all) runs C2 code, so its
+// intrinsic call sites are bound to stubs. Decryption is used because a
+// GCM cipher may decrypt again after doFinal without a new init (encryption
+// needs a fresh IV per message), so the timed loop is doFinal alone.
+type warmGCM struct {
+	vm      *jrt.VM
+	c       *jrt.Cipher
+	key, iv []byte
+	plain   []byte
+	in, out []byte // ciphertext||tag, plaintext buffer
+}
+
+func newWarmGCM(tb testing.TB, jdk flags.JDK, out *bytes.Buffer, vmArgs ...string) *warmGCM {
+	tb.Helper()
+	args := append([]string{"-Xbatch", "-XX:CompileThresholdScaling=0.05"}, vmArgs...)
+	set, _, err := flags.Parse(flags.Options{JDK: jdk, Arch: flags.AMD64, Args: args})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg := jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...)
+	if out != nil {
+		cfg = cfg.WithOutput(out)
+	}
+	vm, err := jrt.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { vm.Close() })
+	w := &warmGCM{vm: vm, key: []byte("0123456789abcdef"), iv: []byte("unique nonce"), plain: make([]byte, gcmSize)}
+	for i := range w.plain {
+		w.plain[i] = byte(i * 7)
+	}
+	w.in = goGCM(tb, w.key, w.iv, 16).Seal(nil, w.iv, w.plain, nil)
+	w.out = make([]byte, gcmSize)
+	if w.c, err = jrt.GetInstance(vm, jdk.String(), "AES/GCM/NoPadding"); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.c.Init(context.Background(), jrt.DecryptMode, w.key, jrt.GCMParameterSpec{TLen: 128, IV: w.iv}); err != nil {
+		tb.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		w.once(tb)
+		if i%50 == 49 && w.steady(tb) {
+			break
+		}
+		if i > 20000 {
+			tb.Fatalf("JDK %s %q: not at steady state after %d messages: %s", jdk, vmArgs, i, w.levels(tb))
+		}
+	}
+	return w
+}
+
+// once decrypts the message and checks the bytes.
+func (w *warmGCM) once(tb testing.TB) {
+	n, err := w.c.DoFinalTo(context.Background(), w.in, 0, len(w.in), w.out, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if n != gcmSize || !bytes.Equal(w.out, w.plain) {
+		tb.Fatalf("decryption through the VM returned %d bytes that differ from crypto/cipher's plaintext", n)
+	}
+}
+
+// steady reports whether every method that imports an intrinsic method and
+// has been compiled runs level-4 code.
+func (w *warmGCM) steady(tb testing.TB) bool {
+	for _, m := range w.callers() {
+		l, q, err := w.vm.Level(m)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if q || (l != jrt.LevelNone && l != jrt.LevelFullOptimization) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *warmGCM) callers() []string {
+	tab := w.vm.Table()
+	intr := map[string]bool{}
+	for _, m := range tab.Methods() {
+		if m.Intrinsic != "" {
+			intr[m.Key] = true
+		}
+	}
+	var out []string
+	for _, m := range tab.Methods() {
+		for _, imp := range m.Imports {
+			if intr[imp] {
+				out = append(out, m.Key)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (w *warmGCM) levels(tb testing.TB) string {
+	var s []string
+	for _, m := range w.callers() {
+		l, q, _ := w.vm.Level(m)
+		s = append(s, fmt.Sprintf("%s=%d(queued %v)", m, l, q))
+	}
+	return strings.Join(s, " ")
+}
+
+// BenchmarkVMGCM compares AES-GCM decryption of 16 KiB:
+//
+//	path=stub  the galoisCounterMode_AESCrypt variant the VM selected for
+//	           this host, called bare on the whole message (GCTR + GHASH)
+//	path=vm    GaloisCounterMode.doFinal through the provider and the VM at
+//	           steady state (warm-up outside the timer): the Java code at
+//	           level 4 calling the same stub, plus the tag and tail work
+//	path=peer  crypto/cipher's AES-GCM Open, for scale
+//
+// Same bytes on every path. The ratio stub/vm (ns/op) is the VM's
+// throughput relative to the bare stub; interleave with -count ≥ 6.
+func BenchmarkVMGCM(b *testing.B) {
+	w := newWarmGCM(b, flags.JDK25, nil)
+	d, err := w.vm.Explain("_galoisCounterMode_AESCrypt", jrt.LevelFullOptimization)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !d.Stub {
+		b.Skipf("no GCM stub for this host: %s", d)
+	}
+	f, ok := d.Impl.Fn.(gcm.GCMFunc)
+	if !ok {
+		b.Fatalf("GCM stub %s has Fn %T", d.Impl.Name, d.Impl.Fn)
+	}
+	xk, _, err := aes.ExpandKey(w.key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var zero, h [16]byte
+	encryptBlockGeneric(xk, h[:], zero[:])
+	htbl := make([]uint64, gcm.HtblLen)
+	htbl[0], htbl[1] = binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
+	ct := w.in[:gcmSize]
+	b.Run("path=stub", func(b *testing.B) {
+		ctr, st := new([16]byte), new([2]uint64)
+		b.SetBytes(gcmSize)
+		for b.Loop() {
+			*ctr, *st = [16]byte{}, [2]uint64{}
+			copy(ctr[:], w.iv)
+			ctr[15] = 2 // inc32(J0) for a 96-bit IV
+			done := 0
+			for done < gcmSize {
+				n := f(xk, ctr, st, htbl, w.out[done:], ct[done:], ct[done:])
+				if n == 0 {
+					b.Fatalf("stub %s made no progress at %d", d.Impl.Name, done)
+				}
+				done += n
+			}
+		}
+		if !bytes.Equal(w.out, w.plain) {
+			b.Fatal("bare stub output differs from crypto/cipher's plaintext")
+		}
+	})
+	b.Run("path=vm", func(b *testing.B) {
+		b.SetBytes(gcmSize)
+		for b.Loop() {
+			if _, err := w.c.DoFinalTo(context.Background(), w.in, 0, len(w.in), w.out, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if !bytes.Equal(w.out, w.plain) {
+			b.Fatal("VM output differs from crypto/cipher's plaintext")
+		}
+	})
+	b.Run("path=peer", func(b *testing.B) {
+		g := goGCM(b, w.key, w.iv, 16)
+		b.SetBytes(gcmSize)
+		for b.Loop() {
+			if _, err := g.Open(w.out[:0], w.iv, w.in, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// encryptBlockGeneric encrypts one block with the generic block stub (for
+// the hash subkey H = E_K(0^128), SP 800-38D §6.4).
+func encryptBlockGeneric(xk []uint32, dst, src []byte) {
+	for _, v := range aes.BlockEncryptVariants {
+		if v.Name == "generic" {
+			v.Fn(xk, dst, src)
+			return
+		}
+	}
+	panic("BUG: no generic AES block stub")
+}
+
+// BenchmarkVMGHASHFlag decrypts 16 KiB of AES-GCM through the VM at steady
+// state with GHASH intrinsics on and off (-XX:-UseGHASHIntrinsics) on
+// JDK 17 and 25. On 17, GHASH.processBlocks is the whole GHASH cost, so
+// turning the intrinsic off leaves it to C2-compiled Java; on 25 the
+// combined galoisCounterMode_AESCrypt stub (gated on x86 by UseAESIntrinsics
+// only) does the bulk GHASH, so the flag changes little.
+func BenchmarkVMGHASHFlag(b *testing.B) {
+	for _, jdk := range []flags.JDK{flags.JDK17, flags.JDK25} {
+		for _, on := range []bool{true, false} {
+			name := "on"
+			args := []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:+UseGHASHIntrinsics"}
+			if !on {
+				name, args[1] = "off", "-XX:-UseGHASHIntrinsics"
+			}
+			b.Run(fmt.Sprintf("jdk=%s/ghash=%s", jdk, name), func(b *testing.B) {
+				w := newWarmGCM(b, jdk, nil, args...)
+				b.SetBytes(gcmSize)
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := w.c.DoFinalTo(context.Background(), w.in, 0, len(w.in), w.out, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if !bytes.Equal(w.out, w.plain) {
+					b.Fatal("VM output differs from crypto/cipher's plaintext")
+				}
+			})
+		}
+	}
+}
+
+// TestPrintIntrinsicsGHASHFlag checks what C2 binds when it compiles the
+// GCM callers: with JDK 17 and -XX:-UseGHASHIntrinsics no call site is bound
+// to the ghash_processBlocks stub (PrintIntrinsics shows no
+// _ghash_processBlocks intrinsic line), while JDK 25 binds
+// _galoisCounterMode_AESCrypt whatever the GHASH flag says.
+func TestPrintIntrinsicsGHASHFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("warms a VM to level 4")
+	}
+	tests := []struct {
+		jdk           flags.JDK
+		ghash         string
+		want, wantNot []string // intrinsic IDs
+	}{
+		{flags.JDK17, "-XX:-UseGHASHIntrinsics", []string{"_counterMode_AESCrypt"}, []string{"_ghash_processBlocks"}},
+		{flags.JDK17, "-XX:+UseGHASHIntrinsics", []string{"_ghash_processBlocks", "_counterMode_AESCrypt"}, nil},
+		{flags.JDK25, "-XX:-UseGHASHIntrinsics", []string{"_galoisCounterMode_AESCrypt"}, []string{"_ghash_processBlocks"}},
+		{flags.JDK25, "-XX:+UseGHASHIntrinsics", []string{"_galoisCounterMode_AESCrypt", "_ghash_processBlocks"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("jdk=%s/%s", tt.jdk, tt.ghash), func(t *testing.T) {
+			var out bytes.Buffer
+			w := newWarmGCM(t, tt.jdk, &out, "-XX:+UnlockDiagnosticVMOptions", tt.ghash, "-XX:+PrintIntrinsics")
+			w.vm.Close() // flush the printer
+			text := out.String()
+			for _, id := range tt.want {
+				if !boundIntrinsic(t, text, tt.jdk, id) {
+					t.Errorf("PrintIntrinsics shows no call site bound to %s:\n%s", id, text)
+				}
+			}
+			for _, id := range tt.wantNot {
+				if boundIntrinsic(t, text, tt.jdk, id) {
+					t.Errorf("PrintIntrinsics shows a call site bound to %s:\n%s", id, text)
+				}
+			}
+		})
+	}
+}
+
+// boundIntrinsic reports whether PrintIntrinsics output has a line that
+// binds a call to intrinsic id ("@ bci  Class::method (n bytes)   (intrinsic…)";
+// HotSpot prints the replaced method, not the ID).
+func boundIntrinsic(t *testing.T, text string, jdk flags.JDK, id string) bool {
+	t.Helper()
+	intr, ok := jrt.LookupIntrinsic(id)
+	if !ok {
+		t.Fatalf("no intrinsic %s", id)
+	}
+	r := intr.Row()
+	name := r.Class + "::" + r.MethodName(jdk) + " ("
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, name) && strings.Contains(l, "(intrinsic") {
+			return true
+		}
+	}
+	return false
+}
