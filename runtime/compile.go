@@ -83,6 +83,7 @@ func (vm *VM) taskDone(t *policy.Task) chan struct{} {
 func (vm *VM) submit(ctx context.Context, t *policy.Task) error {
 	if st := vm.byPolicy[t.Method]; st != nil {
 		vm.events().taskQueued(st, t, t.Enqueued)
+		vm.observeTask(EventQueued, t, t.Enqueued)
 	}
 	if !t.Blocking {
 		vm.wake(t.Compiler())
@@ -149,6 +150,7 @@ func (vm *VM) compileTask(t *policy.Task, log *zap.Logger) {
 	if err == nil {
 		vm.out.task(vm.pol, t, start)
 		vm.events().taskStarted(t, start)
+		vm.observeTask(EventStarted, t, start)
 		ci.code, err = tier.Compile(vm.ctx, vm.request(st, ci))
 	}
 	now := vm.clock.Now()
@@ -180,6 +182,7 @@ func (vm *VM) compileTask(t *policy.Task, log *zap.Logger) {
 		st.entry.Store(ci)
 	}
 	vm.events().installed(st, t, ci, now-start)
+	vm.observeInstall(t, inst, now)
 	for _, ne := range inst.NotEntrant {
 		vm.out.notEntrant(vm.pol, ne, now)
 		vm.events().notEntrant(st, ne, now)

@@ -48,6 +48,8 @@ type VM struct {
 
 	warnings []string
 
+	obs observers // event subscribers (observe.go)
+
 	threads   atomic.Int64
 	closeOnce sync.Once
 	closeErr  error
@@ -214,6 +216,9 @@ func (vm *VM) buildMethods() {
 			st.pred = st.intr.Row().Predicate
 			for l := LevelNone; l <= LevelFullOptimization; l++ {
 				d := decide(&vm.env, st.intr, m, l)
+				if d.call != nil {
+					d.call = vm.firstStubCall(st, l, d)
+				}
 				st.route[l] = &d
 				if ce := rlog.Check(zap.DebugLevel, "route"); ce != nil {
 					ce.Write(zap.String("method", m.String()), zap.Int("level", int(l)), zap.String("intrinsic", st.intr.String()),

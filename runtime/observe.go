@@ -1,0 +1,180 @@
+package runtime
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jitsim/jitsim/runtime/policy"
+)
+
+// EventKind is what happened to a method's code, for subscribers of
+// [VM.Subscribe]. The kinds follow a compile's life in HotSpot:
+// CompileBroker::compile_method_base puts a task on a queue,
+// CompileBroker::invoke_compiler_on_method starts it, ciEnv::register_method
+// installs the nmethod (an OSR one when the task has an entry bci),
+// nmethod::make_not_entrant retires older code; plus the first call that ran
+// an intrinsic stub from code at a given level.
+type EventKind uint8
+
+// The kinds of VM events.
+const (
+	EventQueued EventKind = iota + 1
+	EventStarted
+	EventInstalled
+	EventNotEntrant
+	EventOSR
+	EventFirstStub
+)
+
+var eventKindNames = [...]string{EventQueued: "queued", EventStarted: "started", EventInstalled: "installed",
+	EventNotEntrant: "not-entrant", EventOSR: "osr", EventFirstStub: "first-stub"}
+
+// String returns the kind's name as series files spell it ("queued",
+// "started", "installed", "not-entrant", "osr", "first-stub").
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) && eventKindNames[k] != "" {
+		return eventKindNames[k]
+	}
+	return "unknown"
+}
+
+// Event is one thing that happened to one method's code, stamped on the
+// VM's clock (the Clock of its Config).
+type Event struct {
+	Kind EventKind
+	// Method is "Class::name" with the class's full name.
+	Method string
+	// Level is the code's level: the task's level for queued, started,
+	// installed and osr, the retired code's level for not-entrant, and the
+	// calling code's level for first-stub.
+	Level     Level
+	At        time.Duration
+	CompileID int    // 0 for first-stub
+	BCI       int    // OSR entry bci (osr events and their queued/started); -1 otherwise
+	Detail    string // not-entrant reason; the stub ("stub/variant") for first-stub
+}
+
+// observers holds a VM's event subscribers. on is read on the hot paths so
+// that a VM nobody watches pays one atomic load per event.
+type observers struct {
+	on   atomic.Bool
+	mu   sync.Mutex
+	next int
+	subs map[int]func(Event)
+}
+
+// Subscribe calls fn for every event of the VM from now on until the
+// returned function is called. fn runs on the thread that caused the event
+// (a compiler thread, or the application thread that queued a task or made
+// the first stub call), so it must be quick and safe for concurrent use.
+// Events of one method arrive in order per thread; a subscriber that needs
+// a total order sorts by At.
+func (vm *VM) Subscribe(fn func(Event)) (unsubscribe func()) {
+	o := &vm.obs
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.subs == nil {
+		o.subs = map[int]func(Event){}
+	}
+	id := o.next
+	o.next++
+	o.subs[id] = fn
+	o.on.Store(true)
+	return func() {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		delete(o.subs, id)
+		o.on.Store(len(o.subs) > 0)
+	}
+}
+
+// emit hands e to every subscriber.
+func (vm *VM) emit(e Event) {
+	o := &vm.obs
+	if !o.on.Load() {
+		return
+	}
+	o.mu.Lock()
+	fns := make([]func(Event), 0, len(o.subs))
+	for _, fn := range o.subs {
+		fns = append(fns, fn)
+	}
+	o.mu.Unlock()
+	for _, fn := range fns {
+		fn(e)
+	}
+}
+
+// observeTask emits a queued or started event for t.
+func (vm *VM) observeTask(kind EventKind, t *policy.Task, at time.Duration) {
+	if !vm.obs.on.Load() {
+		return
+	}
+	vm.emit(Event{Kind: kind, Method: t.Method.PrintName(), Level: Level(t.Level), At: at, CompileID: t.ID, BCI: t.BCI})
+}
+
+// observeInstall emits the installed (or osr) event of t and a not-entrant
+// event for every code the install retired.
+func (vm *VM) observeInstall(t *policy.Task, inst policy.Install, at time.Duration) {
+	if !vm.obs.on.Load() {
+		return
+	}
+	kind := EventInstalled
+	if t.IsOSR() {
+		kind = EventOSR
+	}
+	vm.emit(Event{Kind: kind, Method: t.Method.PrintName(), Level: Level(t.Level), At: at, CompileID: t.ID, BCI: t.BCI})
+	for _, ne := range inst.NotEntrant {
+		vm.emit(Event{Kind: EventNotEntrant, Method: ne.Code.Method.PrintName(), Level: Level(ne.Code.Level), At: at,
+			CompileID: ne.Code.ID, BCI: ne.Code.BCI, Detail: ne.Reason})
+	}
+}
+
+// firstStubCall wraps a decision's stub call so that its first use emits a
+// first-stub event (per callee and calling level: the decision is cached per
+// level). After that first call the wrapper costs one atomic load.
+func (vm *VM) firstStubCall(st *methodState, level Level, d Decision) stubCall {
+	call := d.call
+	impl := implName(d)
+	name := st.m.Class + "::" + st.m.Name
+	var fired atomic.Bool
+	return func(ctx context.Context, args []Arg) (int64, error) {
+		if !fired.Load() && fired.CompareAndSwap(false, true) {
+			vm.emit(Event{Kind: EventFirstStub, Method: name, Level: level, At: vm.clock.Now(), BCI: policy.InvocationEntryBCI, Detail: impl})
+		}
+		return call(ctx, args)
+	}
+}
+
+// Now returns the time on the VM's clock, the clock its events are stamped on.
+func (vm *VM) Now() time.Duration { return vm.clock.Now() }
+
+// Levels returns the level of the code each method called so far enters
+// with (its current normal-entry code), keyed "Class::name". Methods never
+// called are absent. OSR code does not change a method's entry level.
+func (vm *VM) Levels() map[string]int {
+	out := map[string]int{}
+	for _, st := range vm.methods {
+		if ci := st.entry.Load(); ci != nil {
+			out[st.m.Class+"::"+st.m.Name] = int(ci.level)
+		}
+	}
+	return out
+}
+
+// IntrinsicMethods returns the "Class::name" of every method of the JDK
+// profile that is an intrinsic candidate, sorted: the methods whose level a
+// warm-up study follows.
+func (vm *VM) IntrinsicMethods() []string {
+	var out []string
+	for _, st := range vm.methods {
+		if st.intr != NoIntrinsic {
+			out = append(out, st.m.Class+"::"+st.m.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
