@@ -2,6 +2,7 @@
 // same VM options as java.
 //
 //	jitsim run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [VM options…] (SCENARIO [args…] | -version)
+//	jitsim explain [--jdk=…] [--cpu=NAME] [--json] [VM options…] (Class::method | intrinsic ID)
 //	jitsim scenarios
 //	jitsim cpus
 //	jitsim version
