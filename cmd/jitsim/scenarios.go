@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
+	"strconv"
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -30,10 +29,19 @@ func (scenarioRunner) Names() []string {
 
 // Run runs a named scenario on one VM built from the command line's settled flags, or
 // every variant of a scenario file (the command line's VM options apply after each
-// variant's own). Java exceptions and bad properties end the run with status 1.
+// variant's own). Java exceptions and bad properties end the run with status 1; SIGINT or
+// SIGTERM stops it after the current iteration with status 130 or 143; a panic is a jitsim
+// bug, reported with the command line that reproduces it (status 70).
 func (scenarioRunner) Run(rc RunContext, nameOrFile string, file bool, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	return guardInternal(reproLine(rc, nameOrFile, args), rc.Stderr, os.LookupEnv, func() int {
+		return runScenario(rc, nameOrFile, file, args)
+	})
+}
+
+func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int {
+	sig := notifyStop(context.Background(), rc.Stderr)
+	defer sig.stop()
+	ctx := sig.ctx
 	if rc.Clock == scenario.ClockModel {
 		fmt.Fprintln(rc.Stderr, "jitsim run:", scenario.ErrModelClock)
 		return 1
@@ -43,6 +51,12 @@ func (scenarioRunner) Run(rc RunContext, nameOrFile string, file bool, args []st
 		err = runScenarioFile(ctx, rc, nameOrFile, args)
 	} else {
 		err = runNamedScenario(ctx, rc, nameOrFile, args)
+	}
+	if s := sig.caught(); s != nil {
+		// What was measured has been written as it was measured (stdout is not
+		// buffered); the run stopped at the first iteration boundary after the signal.
+		fmt.Fprintf(rc.Stderr, "jitsim run: %s: stopped by %s\n", nameOrFile, signalName(s))
+		return signalStatus(s)
 	}
 	if err == nil {
 		return 0
@@ -56,10 +70,39 @@ func (scenarioRunner) Run(rc RunContext, nameOrFile string, file bool, args []st
 	return 1
 }
 
+// sizeProperties are the -D properties of the catalog's scenarios that size a buffer
+// each application thread allocates; they are checked against jrt.CheckMessageSize
+// before the VM starts, so a typo with too many zeros is an error, not an out-of-memory
+// crash.
+var sizeProperties = []string{"msgSize", "dataSize", "aadSize", "pageSize"}
+
+func checkSizeProperties(rc RunContext) error {
+	if rc.Result == nil {
+		return nil
+	}
+	for _, name := range sizeProperties {
+		v, ok := rc.Result.Property(name)
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			continue // the scenario reports a malformed value itself
+		}
+		if err := jrt.CheckMessageSize("property "+name, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func runNamedScenario(ctx context.Context, rc RunContext, name string, args []string) error {
 	s, ok := scenario.Lookup(name)
 	if !ok {
 		return fmt.Errorf("unknown scenario %q", name)
+	}
+	if err := checkSizeProperties(rc); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	model, ok := rc.CPU.Spec.(cpu.Model)
 	if !ok {
