@@ -132,15 +132,24 @@ func explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv func(string
 			return 2
 		}
 	}
-	vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithCPU(spec).WithTiers(tiers.Default()...))
+	cfg := jrt.NewConfig().WithCPU(spec).WithTiers(tiers.Default()...)
+	if ergonomics != nil {
+		// As `jitsim run` does: the wired ergonomics print HotSpot's warnings, the VM takes
+		// the settled values as they are.
+		if err := ergonomics(set, model, stderr); err != nil {
+			fmt.Fprintln(stderr, "jitsim explain:", err)
+			return 1
+		}
+		cfg = cfg.WithSettledFlags(set)
+	} else {
+		cfg = cfg.WithFlags(set)
+	}
+	vm, err := jrt.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim explain:", err)
 		return 1
 	}
 	defer vm.Close()
-	for _, w := range vm.Warnings() {
-		fmt.Fprintln(stderr, "jitsim warning:", w)
-	}
 	ex, err := explainName(vm, a.scenario, model.Name)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim explain:", err)

@@ -31,6 +31,7 @@ func TestExplainGolden(t *testing.T) {
 		{"jdk8-names", []string{"--jdk=8", "--cpu=haswell-e5-2660v3", "AESCrypt.encryptBlock"}},
 		{"not-intrinsic", []string{"--cpu=icelake-server", "GHASH::update"}},
 		{"gcm-missing-in-jdk8", []string{"--jdk=8", "--cpu=icelake-server", "_galoisCounterMode_AESCrypt"}},
+		{"ergonomics-warning", []string{"--cpu=sandybridge-i5", "-XX:UseAVX=3", "_counterMode_AESCrypt"}},
 		{"arm-json", []string{"--json", "--jdk=25", "--cpu=neoverse-n1", "_ghash_processBlocks"}},
 		{"unknown-name", []string{"--jdk=25", "Nope::nothing"}},
 		{"no-name", []string{"--jdk=25"}},
