@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/scenario"
+	"github.com/jitsim/jitsim/warmup"
+)
+
+const warmupLong = `Run one scenario under several option sets and study its warm-up.
+
+Each --compare 'OPTIONS' is one option set (java's VM options, split at spaces; '' is the
+default set); VM options written outside --compare apply to every set. With no --compare the
+command line's own VM options are the only set. Forks alternate between the sets (A B A B …),
+each on a fresh VM, so that slow drift of a noisy machine hits every set alike.
+
+Every iteration of application thread 0 becomes one row of the series: its start and duration
+on the run's clock, bytes, the entry level of each followed method (the intrinsic candidates
+the run called and every method that was compiled) at the iteration's end, and the VM's events
+during it (compile queued/started/installed, osr, not-entrant, first stub call).
+
+Writes into --out (default warmup-out): series.csv, series.json, summary.json, warmup.png,
+warmup.svg and report.html; prints a summary table with a sparkline per option set.
+
+Options:
+  --compare OPTIONS   an option set (repeatable)
+  --forks N           forks per option set (default 2)
+  --out DIR           output directory (default warmup-out)
+  --jdk, --cpu        JDK profile and CPU model, as for 'jitsim run'
+  --title TEXT        the report's title
+  --by-time           chart against time on the run's clock instead of iteration
+  --scenario-output   show the scenario's own output on stderr
+
+Example:
+  jitsim warmup --forks=2 --compare '' --compare '-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics' \
+      --compare -Xint --compare -XX:TieredStopAtLevel=1 -DdataSize=16384 AESGCMBench 0 40 5`
+
+func newWarmupCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
+	return &cobra.Command{
+		Use:                "warmup [--compare 'OPTIONS']… [--forks=N] [--out=DIR] [--jdk=…] [--cpu=…] [VM options…] SCENARIO [args…]",
+		Short:              "Compare a scenario's warm-up under several option sets: series, analysis, charts, report",
+		Long:               warmupLong,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			*status = runWarmup(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return nil
+		},
+	}
+}
+
+var (
+	warmupValued   = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true}
+	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true}
+)
+
+// runWarmup is `jitsim warmup`; it returns the exit status.
+func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "jitsim warmup: "+format+"\n", a...)
+		return code
+	}
+	o, err := splitOwn(args, warmupValued, warmupSwitches)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	if o.help {
+		fmt.Fprintln(stdout, warmupLong)
+		return 0
+	}
+	forks, err := o.intOpt("forks", 2, 1)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	jdk, err := flags.ParseJDK(o.last("jdk", flags.DefaultJDK.String()))
+	if err != nil {
+		return fail(2, "--jdk: %v", err)
+	}
+	if o.scenario == "" {
+		return fail(2, "no scenario given; name one from 'jitsim scenarios'")
+	}
+	scen, ok := scenario.Lookup(o.scenario)
+	if !ok {
+		return fail(1, "%q is not a jitsim scenario (see 'jitsim scenarios'); jitsim runs its own scenarios, not Java programs", o.scenario)
+	}
+	compares := o.vals["compare"]
+	if len(compares) == 0 {
+		compares = []string{""}
+	}
+	var specs []*vmSpec
+	seen := map[string]bool{}
+	for _, c := range compares {
+		own := strings.Fields(c)
+		label := optionLabel(own)
+		if seen[label] {
+			return fail(2, "--compare %q is given twice", c)
+		}
+		seen[label] = true
+		s, err := settle(label, jdk, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		specs = append(specs, s)
+	}
+	props := scenario.PropsFrom(specs[0].res.Properties)
+	for _, s := range specs[1:] {
+		if len(s.res.Properties) != len(specs[0].res.Properties) {
+			return fail(2, "-D properties belong outside --compare (every option set runs the same scenario)")
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var scenOut io.Writer = io.Discard
+	if o.has("scenario-output") {
+		scenOut = stderr
+	}
+	prog := newProgress(stderr, getenv)
+	runs, err := warmupForks(ctx, scen, specs, forks, props, o.rest, scenOut, prog)
+	prog.wait()
+	if err != nil {
+		var je *jrt.JavaException
+		if errors.As(err, &je) {
+			return fail(1, "Exception in thread \"main\" %s", je.Error())
+		}
+		return fail(1, "%v", err)
+	}
+	dir := o.last("out", "warmup-out")
+	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), jdk, specs[0].model.Name))
+	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args)}
+	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	if err := warmup.WriteTerminal(stdout, s, runs, 40); err != nil {
+		return fail(1, "%v", err)
+	}
+	fmt.Fprintf(stdout, "\nwrote %s: %s\n", dir, strings.Join(warmup.Files, ", "))
+	return 0
+}
+
+// warmupForks runs forks rounds; each round runs every spec once, in order,
+// on a fresh VM and a fresh wall clock.
+func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, forks int, props map[string]string,
+	args []string, out io.Writer, prog *progress) ([]warmup.Run, error) {
+	var runs []warmup.Run
+	total := prog.bar("forks", forks*len(specs))
+	defer total.done()
+	for f := range forks {
+		for _, s := range specs {
+			run, err := warmupFork(ctx, scen, s, f, props, args, out, prog)
+			if err != nil {
+				return nil, fmt.Errorf("%s, option set %q, fork %d: %w", scen.Name, s.label, f, err)
+			}
+			runs = append(runs, run)
+			total.inc()
+		}
+	}
+	return runs, nil
+}
+
+// warmupFork runs one fork of one option set and returns its series.
+func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int, props map[string]string,
+	args []string, out io.Writer, prog *progress) (warmup.Run, error) {
+	clock := jrt.WallClock()
+	vm, err := s.newVM(clock, out)
+	if err != nil {
+		return warmup.Run{}, err
+	}
+	defer vm.Close()
+	b := prog.bar(fmt.Sprintf("%s #%d", s.label, fork), 0)
+	defer b.done()
+	rec := &seriesRecorder{onIter: b.inc}
+	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: scenario.ClockWall, Observer: rec}
+	if err := scen.Run(ctx, env, props, args, out); err != nil {
+		return warmup.Run{}, err
+	}
+	run := rec.run(s.label, fork, scen.Name, s)
+	if len(run.Iterations) == 0 {
+		return run, errors.New("the scenario reported no iterations")
+	}
+	return run, nil
+}
+
+// scenarioTitle is "NAME -Dk=v … args" for titles.
+func scenarioTitle(name string, props map[string]string, args []string) string {
+	var b strings.Builder
+	b.WriteString(name)
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, " -D%s=%s", k, props[k])
+	}
+	for _, a := range args {
+		b.WriteString(" " + a)
+	}
+	return b.String()
+}
+
+// shellJoin quotes args that need it for a copy-pasteable command line.
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$\\*?;&|<>()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return strings.Join(q, " ")
+}

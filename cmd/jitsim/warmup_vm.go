@@ -1,0 +1,262 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/scenario"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/tiers"
+	"github.com/jitsim/jitsim/warmup"
+)
+
+// ownOpts is the result of splitting a study command's line (warmup,
+// bench, sweep) into jitsim's --options, java's VM options, the scenario and
+// its arguments. The study commands disable cobra's flag parsing, because
+// cobra cannot parse -XX:… options and bench's JMH options are single-dash.
+type ownOpts struct {
+	vals     map[string][]string // --name → values in order ("" for a switch)
+	vm       []string
+	scenario string
+	rest     []string
+	help     bool
+}
+
+// last returns the last value of --name, or def.
+func (o ownOpts) last(name, def string) string {
+	if v := o.vals[name]; len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return def
+}
+
+// has reports whether --name was given.
+func (o ownOpts) has(name string) bool { _, ok := o.vals[name]; return ok }
+
+// intOpt returns --name as an integer ≥ min, or def.
+func (o ownOpts) intOpt(name string, def, min int) (int, error) {
+	s := o.last(name, "")
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min {
+		return 0, fmt.Errorf("--%s: %q is not an integer ≥ %d", name, s, min)
+	}
+	return n, nil
+}
+
+// splitOwn separates the line. withValue names the --options that take a
+// value (as --name=value or --name value); switches lists those that take
+// none. Any other --option is an error naming it; "-h"/"--help" sets help.
+// java's VM options (-X…, -D…, @file) pass through to vm; the first bare
+// word names the scenario and everything after it is the scenario's.
+func splitOwn(args []string, withValue, switches map[string]bool) (ownOpts, error) {
+	o := ownOpts{vals: map[string][]string{}}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				o.scenario, o.rest = args[i+1], args[i+2:]
+			}
+			return o, nil
+		case a == "-h" || a == "--help":
+			o.help = true
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			switch {
+			case withValue[name] && hasVal:
+				o.vals[name] = append(o.vals[name], val)
+			case withValue[name]:
+				if i+1 >= len(args) {
+					return o, fmt.Errorf("--%s needs a value", name)
+				}
+				i++
+				o.vals[name] = append(o.vals[name], args[i])
+			case switches[name] && !hasVal:
+				o.vals[name] = append(o.vals[name], "")
+			case switches[name]:
+				return o, fmt.Errorf("--%s takes no value", name)
+			default:
+				return o, fmt.Errorf("unknown option %s", a)
+			}
+		case javaProgramOptions[a]:
+			return o, fmt.Errorf("%s: jitsim runs its own scenarios, not Java programs (see 'jitsim scenarios')", a)
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):
+			o.vm = append(o.vm, a)
+		default:
+			o.scenario, o.rest = a, args[i+1:]
+			return o, nil
+		}
+	}
+	return o, nil
+}
+
+// vmSpec is one VM configuration of a study: JDK profile, CPU model and the
+// java options, settled by flags.Parse and the ergonomics.
+type vmSpec struct {
+	label string // the option set as the user wrote it ("default" when empty)
+	jdk   flags.JDK
+	cpu   CPUModel
+	model cpu.Model
+	args  []string
+	set   *flags.Set
+	res   *flags.Result
+}
+
+// optionLabel names an option set in tables and files.
+func optionLabel(opts []string) string {
+	if len(opts) == 0 {
+		return "default"
+	}
+	return strings.Join(opts, " ")
+}
+
+// settle parses args for jdk and cpuName, runs the ergonomics (their
+// warnings go to stderr, once per spec) and returns the spec. A HotSpot
+// option error is returned with HotSpot's text.
+func settle(label string, jdk flags.JDK, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
+	c, err := cpuCatalog.Lookup(cpuName)
+	if err != nil {
+		return nil, fmt.Errorf("--cpu: %w", err)
+	}
+	model, ok := c.Spec.(cpu.Model)
+	if !ok {
+		if model, err = cpu.Lookup(c.Name); err != nil {
+			return nil, err
+		}
+	}
+	if c.Arch != hostArch() {
+		return nil, fmt.Errorf("--cpu=%s: a %s CPU model cannot run on the wall clock of this %s host (the model clock does not exist yet)",
+			model.Name, c.Arch, hostArch())
+	}
+	set, res, err := flags.Parse(flags.Options{JDK: jdk, Arch: c.Arch, Args: args, Getenv: getenv, ReadFile: os.ReadFile})
+	if err != nil {
+		var fe *flags.Error
+		if errors.As(err, &fe) {
+			return nil, fmt.Errorf("options %q: %s", label, strings.TrimSpace(fe.Text))
+		}
+		return nil, fmt.Errorf("options %q: %w", label, err)
+	}
+	if ergonomics != nil {
+		if err := ergonomics(set, c, stderr); err != nil {
+			return nil, fmt.Errorf("options %q: %w", label, err)
+		}
+	}
+	return &vmSpec{label: label, jdk: jdk, cpu: c, model: model, args: args, set: set, res: res}, nil
+}
+
+// newVM makes a fresh VM of the spec on the real tiers, on clock, with its
+// diagnostic output (PrintCompilation…) to out.
+func (s *vmSpec) newVM(clock jrt.Clock, out io.Writer) (*jrt.VM, error) {
+	cfg := jrt.NewConfig().WithJDK(s.jdk).WithSettledFlags(s.set).WithCPU(s.model).
+		WithActiveProcessors(s.model.Cores).WithTiers(tiers.Default()...).WithClock(clock).WithOutput(out)
+	return jrt.New(cfg)
+}
+
+// seriesRecorder is the scenario Observer of one fork: it turns application
+// thread 0's iterations into series rows, stamps each with the entry level
+// of the followed methods at the iteration's end (vm.Levels), and files the
+// VM's events under the iteration during which they happened (an event
+// between two iterations goes to the next one; one after the last
+// iteration to the last).
+type seriesRecorder struct {
+	mu     sync.Mutex
+	vm     *jrt.VM
+	unsub  func()
+	events []jrt.Event
+	its    []warmup.Iteration
+	onIter func() // progress, optional
+}
+
+// VMStarted implements scenario.VMObserver.
+func (r *seriesRecorder) VMStarted(vm *jrt.VM) {
+	r.vm = vm
+	r.unsub = vm.Subscribe(func(e jrt.Event) {
+		r.mu.Lock()
+		r.events = append(r.events, e)
+		r.mu.Unlock()
+	})
+}
+
+// Iteration implements scenario.Observer.
+func (r *seriesRecorder) Iteration(it scenario.Iteration) {
+	if it.Thread != 0 {
+		return
+	}
+	var levels map[string]int
+	if r.vm != nil {
+		levels = r.vm.Levels()
+	}
+	r.mu.Lock()
+	r.its = append(r.its, warmup.Iteration{Index: len(r.its), Start: it.Start, Duration: it.Duration, Ops: it.Ops,
+		Bytes: it.Bytes, Levels: levels})
+	r.mu.Unlock()
+	if r.onIter != nil {
+		r.onIter()
+	}
+}
+
+// run returns the fork's series. The followed methods are the intrinsic
+// candidates the run called plus every method with a compile event; only
+// their levels and events are kept.
+func (r *seriesRecorder) run(label string, fork int, scen string, s *vmSpec) warmup.Run {
+	if r.unsub != nil {
+		r.unsub()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	follow := map[string]bool{}
+	if r.vm != nil && len(r.its) > 0 {
+		last := r.its[len(r.its)-1].Levels
+		for _, m := range r.vm.IntrinsicMethods() {
+			if _, called := last[m]; called {
+				follow[m] = true
+			}
+		}
+	}
+	for _, e := range r.events {
+		follow[e.Method] = true
+	}
+	run := warmup.Run{Label: label, Fork: fork, Scenario: scen, Flags: s.args, CPU: s.model.Name, JDK: s.jdk.String(),
+		Clock: scenario.ClockWall, Iterations: r.its}
+	for m := range follow {
+		run.Methods = append(run.Methods, m)
+	}
+	sort.Strings(run.Methods)
+	for i := range run.Iterations {
+		lv := map[string]int{}
+		for m, l := range run.Iterations[i].Levels {
+			if follow[m] {
+				lv[m] = l
+			}
+		}
+		run.Iterations[i].Levels = lv
+	}
+	n := len(run.Iterations)
+	sort.SliceStable(r.events, func(i, j int) bool { return r.events[i].At < r.events[j].At })
+	for _, e := range r.events {
+		if n == 0 {
+			break
+		}
+		// The first iteration that ends at or after the event.
+		i := sort.Search(n, func(i int) bool { return run.Iterations[i].Start+run.Iterations[i].Duration >= e.At })
+		i = min(i, n-1)
+		we := warmup.Event{Kind: warmup.EventKind(e.Kind.String()), Method: e.Method, Level: int(e.Level), At: e.At,
+			CompileID: e.CompileID, Detail: e.Detail}
+		if e.BCI >= 0 {
+			we.BCI = e.BCI
+		}
+		run.Iterations[i].Events = append(run.Iterations[i].Events, we)
+	}
+	return run
+}
