@@ -22,7 +22,13 @@ import (
 //	path=wasm-caller   a level-4 (C2-compiled) CounterMode.implCrypt over
 //	                   one block: wasm code → import → bound stub
 //
-// The paths run interleaved in one benchmark (compare medians over -count ≥ 6).
+// Goal: path=vm within 25 ns of path=direct. go test -count N runs each
+// path N times back to back, so on a shared, noisy machine interleave the
+// paths by running the test binary with -test.count 1 in a loop and compare
+// per-round differences and medians:
+//
+//	go test -c -o rt.test ./runtime
+//	for i in 1 2 3 4 5 6 7 8; do ./rt.test -test.run XXX -test.bench 'BenchmarkDispatch' -test.benchmem; done
 func BenchmarkDispatch(b *testing.B) {
 	var enc aes.BlockFunc
 	for _, v := range aes.BlockEncryptVariants {
