@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jitsim/jitsim/warmup"
+)
+
+// warmupSets are the four option sets of the GCM warm-up study.
+var warmupSets = []string{"", "-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics", "-Xint", "-XX:TieredStopAtLevel=1"}
+
+// runWarmupGCM runs `jitsim warmup` on AESGCMBench with 16 KiB messages
+// on JDK 17 under the four option sets into a temporary directory.
+func runWarmupGCM(t *testing.T) (dir, stdout string) {
+	t.Helper()
+	dir = t.TempDir()
+	args := []string{"warmup", "--jdk=17", "--forks=1", "--out", dir}
+	for _, s := range warmupSets {
+		args = append(args, "--compare", s)
+	}
+	args = append(args, "-DdataSize=16384", "AESGCMBench", "0", "8", "2")
+	var out, errb bytes.Buffer
+	if st := run(args, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("jitsim %s: status %d\nstderr: %s", strings.Join(args, " "), st, errb.String())
+	}
+	if errb.Len() != 0 {
+		t.Errorf("stderr not empty off a terminal: %q", errb.String())
+	}
+	return dir, out.String()
+}
+
+func noEnv(string) (string, bool) { return "", false }
+
+// TestWarmupGCM checks the outputs of one study: every file, the terminal
+// table with a sparkline per option set, and series rows that carry the
+// real VM's levels and events — on JDK 17 CounterMode::implCrypt (GCM's
+// GCTR) enters at level 0, then 3, then 4, and its C2 code's first call to
+// the AES stub shows as a first-stub event; under -Xint nothing compiles.
+func TestWarmupGCM(t *testing.T) {
+	dir, stdout := runWarmupGCM(t)
+	for _, f := range warmup.Files {
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil || st.Size() == 0 {
+			t.Errorf("%s: missing or empty (%v)", f, err)
+		}
+	}
+	for _, s := range warmupSets {
+		label := optionLabel(strings.Fields(s))
+		line := ""
+		for _, l := range strings.Split(stdout, "\n") {
+			if strings.HasPrefix(l, label+" ") {
+				line = l
+			}
+		}
+		if line == "" || !strings.ContainsAny(line, "▁▂▃▄▅▆▇█") {
+			t.Errorf("terminal: no row with a sparkline for %q in\n%s", label, stdout)
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "series.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := warmup.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != len(warmupSets) {
+		t.Fatalf("%d runs, want %d", len(runs), len(warmupSets))
+	}
+	const ctr = "com.sun.crypto.provider.CounterMode::implCrypt"
+	for _, r := range runs {
+		t.Run(r.Label, func(t *testing.T) {
+			if len(r.Iterations) != 8 || r.JDK != "17" || r.Clock != "wall" {
+				t.Errorf("run: %d iterations, JDK %q, clock %q", len(r.Iterations), r.JDK, r.Clock)
+			}
+			var levels []int
+			var stub, compiled bool
+			for _, it := range r.Iterations {
+				if it.Bytes != 2*16384 {
+					t.Errorf("iteration %d: %d bytes", it.Index, it.Bytes)
+				}
+				if l, ok := it.Levels[ctr]; ok && (len(levels) == 0 || levels[len(levels)-1] != l) {
+					levels = append(levels, l)
+				}
+				for _, e := range it.Events {
+					stub = stub || e.Kind == warmup.EventFirstStub && e.Level == 4
+					compiled = compiled || e.Kind == warmup.EventInstalled
+				}
+			}
+			switch r.Label {
+			case "default":
+				if !slices.Equal(levels, []int{0, 3, 4}) {
+					t.Errorf("levels of %s: %v, want [0 3 4]", ctr, levels)
+				}
+				if !stub {
+					t.Errorf("no first-stub event from C2 code")
+				}
+			case "-Xint":
+				if compiled || stub || !slices.Equal(levels, []int{0}) {
+					t.Errorf("-Xint: compiled=%v stub=%v levels=%v", compiled, stub, levels)
+				}
+			case "-XX:TieredStopAtLevel=1":
+				if stub || slices.Contains(levels, 4) || !slices.Contains(levels, 1) {
+					t.Errorf("C1 only: stub=%v levels=%v", stub, levels)
+				}
+			}
+		})
+	}
+	checkReportInChromium(t, filepath.Join(dir, "report.html"))
+}
+
+// chromiumFlags keep headless Chromium off the network and from its own
+// background traffic; --host-resolver-rules maps every host name to an
+// unresolvable one, so a request the page tried would fail and show in the
+// net log.
+var chromiumFlags = []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+	"--disable-component-update", "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND"}
+
+// checkReportInChromium opens the report in headless Chromium, checks the
+// rendered DOM has the chart (an SVG data URI that decodes) and the tables
+// with every option set, and that the net log holds no request other than
+// the file itself. Without chromium the check is skipped — except under
+// CI=true, where .ci/run installs it and its absence is a failure.
+func checkReportInChromium(t *testing.T, report string) {
+	t.Helper()
+	page, netlog := chromiumDump(t, report)
+	if !strings.Contains(page, "</table>") || !strings.Contains(page, "</html>") {
+		t.Fatalf("rendered DOM incomplete:\n%.2000s", page)
+	}
+	m := regexp.MustCompile(`<img class="chart"[^>]*src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Errorf("no chart image in the rendered DOM")
+	} else if svg, err := base64.StdEncoding.DecodeString(m[1]); err != nil || !bytes.Contains(svg, []byte("<svg")) {
+		t.Errorf("chart data URI is not an SVG (%v)", err)
+	}
+	for _, s := range warmupSets {
+		label := optionLabel(strings.Fields(s))
+		if !strings.Contains(page, "<td><code>"+label+"</code></td>") {
+			t.Errorf("no table row for %q in the rendered DOM", label)
+		}
+	}
+	for _, a := range regexp.MustCompile(`\b(?:src|href)="([^"]*)"`).FindAllStringSubmatch(page, -1) {
+		if !strings.HasPrefix(a[1], "data:") && !strings.HasPrefix(a[1], "#") {
+			t.Errorf("the rendered page refers outside itself: %.80s", a[1])
+		}
+	}
+	for _, u := range pageRequests(t, netlog) {
+		t.Errorf("the page made a network request: %s", u)
+	}
+}
+
+// pageRequests returns the URLs of the requests in a Chromium net log that
+// a page started. The browser's own background requests (update checks,
+// account probes, which the flags do not all silence) carry no initiator
+// ("not an origin"); a request from a page carries the page's origin ("null"
+// for a file:// page). The file:// load itself never enters the network stack.
+func pageRequests(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("net log: %v", err)
+	}
+	var nl struct {
+		Constants struct {
+			LogEventTypes map[string]int `json:"logEventTypes"`
+		} `json:"constants"`
+		Events []struct {
+			Type   int            `json:"type"`
+			Params map[string]any `json:"params"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal(data, &nl); err != nil {
+		t.Fatalf("net log %s: %v", path, err)
+	}
+	start, ok := nl.Constants.LogEventTypes["URL_REQUEST_START_JOB"]
+	if !ok {
+		t.Fatalf("net log has no URL_REQUEST_START_JOB event type")
+	}
+	var out []string
+	for _, e := range nl.Events {
+		url, _ := e.Params["url"].(string)
+		if e.Type != start || url == "" {
+			continue
+		}
+		if init, _ := e.Params["initiator"].(string); init != "not an origin" {
+			out = append(out, fmt.Sprintf("%s (initiator %q)", url, init))
+		}
+	}
+	return out
+}
+
+// chromiumDump opens file in headless Chromium and returns the rendered DOM
+// and the path of the net log.
+func chromiumDump(t *testing.T, file string) (dom, netlog string) {
+	t.Helper()
+	bin := ""
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed, and CI=true: .ci/run must install Debian's chromium")
+		}
+		t.Skip("chromium not installed: the report was not opened in a browser (apt-get install chromium)")
+	}
+	profile := t.TempDir()
+	netlog = filepath.Join(t.TempDir(), "netlog.json")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append(slices.Clone(chromiumFlags), "--user-data-dir="+profile, "--log-net-log="+netlog, "--dump-dom", "file://"+abs)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	return string(out), netlog
+}
+
+// TestPageRequestsSeesRemoteImage shows the net-log check can fail: a page
+// with an image on another host is caught, though the host name resolves
+// nowhere.
+func TestPageRequestsSeesRemoteImage(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "remote.html")
+	if err := os.WriteFile(page, []byte(`<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"><table></table></body></html>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, netlog := chromiumDump(t, page)
+	reqs := pageRequests(t, netlog)
+	if !slices.ContainsFunc(reqs, func(u string) bool { return strings.Contains(u, "example.invalid/x.png") }) {
+		t.Errorf("page requests %v: the remote image is missing", reqs)
+	}
+}
