@@ -1,0 +1,82 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A benchmark scenario (AESGCMBench, AESGCMUpdateAAD, CBCThroughput) has
+// one operation — the JMH @Benchmark method its "op" property picks, e.g.
+// AESGCMBench's encrypt: init plus doFinal of dataSize bytes — and runs it
+// in timed batches on every application thread. The harness of
+// `jitsim bench` builds JMH's iterations from such batches: RunBatch runs
+// one batch on a VM that stays warm between calls, so an iteration can be a
+// fixed number of operations or as many batches as fit in its time.
+
+// IsBenchmark reports whether s is a benchmark scenario, one whose
+// positional arguments are [warmupIterations] [iterations] [opsPerIteration].
+func (s Scenario) IsBenchmark() bool { return strings.HasPrefix(s.Args, benchArgs) }
+
+// BenchmarkMethod is the benchmark method the properties select: the
+// scenario name and its "op" property ("AESGCMBench.encrypt"), or the name
+// alone when the scenario has no op property.
+func (s Scenario) BenchmarkMethod(props map[string]string) string {
+	p, ok := s.Prop("op")
+	if !ok {
+		return s.Name
+	}
+	op := p.Default
+	if v, set := props["op"]; set {
+		op = v
+	}
+	return s.Name + "." + op
+}
+
+// Batch is what one application thread did in one batch.
+type Batch struct {
+	Thread   int
+	Start    time.Duration // on the run's clock
+	Duration time.Duration
+	Ops      int64
+	Bytes    int64
+}
+
+// RunBatch runs one batch of n operations per application thread of the
+// benchmark scenario s on env (env.VM must be set, so that the VM's
+// counters and code carry over from batch to batch) and returns one Batch
+// per thread, ordered by thread. Each call sets the benchmark up again (new
+// cipher objects, as a JMH @Setup(Level.Iteration) would): that work runs
+// outside the timed batch. env.Observer, when set, also sees the batch.
+func (s Scenario) RunBatch(ctx context.Context, env Env, props map[string]string, n int, stdout io.Writer) ([]Batch, error) {
+	if !s.IsBenchmark() {
+		return nil, fmt.Errorf("scenario: %s is not a benchmark scenario (its arguments are %s)", s.Name, s.Args)
+	}
+	if env.VM == nil {
+		return nil, fmt.Errorf("scenario: %s: RunBatch needs the VM to keep between batches (Env.VM)", s.Name)
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("scenario: %s: a batch of %d operations", s.Name, n)
+	}
+	var mu sync.Mutex
+	var out []Batch
+	next := env.Observer
+	env.Observer = ObserverFunc(func(it Iteration) {
+		mu.Lock()
+		out = append(out, Batch{Thread: it.Thread, Start: it.Start, Duration: it.Duration, Ops: it.Ops, Bytes: it.Bytes})
+		mu.Unlock()
+		if next != nil {
+			next.Iteration(it)
+		}
+	})
+	if err := s.Run(ctx, env, props, []string{"0", "1", strconv.Itoa(n)}, stdout); err != nil {
+		return nil, err
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Thread < out[j].Thread })
+	return out, nil
+}
