@@ -1,0 +1,391 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/jitsim/jitsim/bench"
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/scenario"
+)
+
+const benchLong = `A JMH-like harness over jitsim's benchmark scenarios (AESGCMBench, AESGCMUpdateAAD,
+CBCThroughput), with JMH's own single-dash options:
+
+  -wi N, -i N        warm-up and measurement iterations (default 5, 5)
+  -f N               forks: each a fresh VM (default 5)
+  -t N|max           application threads (default 1)
+  -w TIME, -r TIME   time per warm-up / measurement iteration (default 10s): an iteration runs
+                     batches of the benchmark's operation until its time is up
+  -wbs N, -bs N      with -bm ss: operations per single-shot iteration
+  -bm MODE[,MODE]    thrpt, avgt, ss (sample is not supported)
+  -tu UNIT           ns, us, ms, s, m, hr
+  -p NAME=V1,V2      run every value of a scenario property (dataSize, keyLength, op, …)
+  -rf json|text      write a result file (-rff FILE; default jmh-result.json)
+  -jvmArgs 'OPTS'    VM options (or write them directly: -XX:…)
+
+and jitsim's own --jdk, --cpu and --format=text|benchstat (benchstat: Go benchmark lines on
+stdout, JMH's console output on stderr). -D properties pass to the scenario.
+
+Example:
+  jitsim bench -f 2 -wi 3 -i 5 -w 200ms -r 200ms -bm avgt -p dataSize=1024,16384 AESGCMBench`
+
+func newBenchCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
+	return &cobra.Command{
+		Use:                "bench [JMH options] [--jdk=…] [--cpu=…] [--format=text|benchstat] [VM options…] SCENARIO",
+		Short:              "Run a benchmark scenario the way JMH runs a benchmark",
+		Long:               benchLong,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			*status = runBench(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return nil
+		},
+	}
+}
+
+// jmhVersion is the JMH release whose output formats jitsim writes.
+const jmhVersion = "1.37"
+
+// timeUnits are JMH's -tu units in nanoseconds.
+var timeUnits = map[string]float64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "min": 60e9, "hr": 3600e9}
+
+// benchRun is one benchmark × parameter combination × mode being run.
+type benchRun struct {
+	scen    scenario.Scenario
+	spec    *vmSpec
+	props   map[string]string
+	params  []bench.Param
+	opts    bench.Options
+	mode    bench.Mode
+	unit    string  // "ops/s", "us/op"
+	unitNS  float64 // the unit's time in ns
+	console io.Writer
+	bytesOp int64
+}
+
+// runBench is `jitsim bench`; it returns the exit status.
+func runBench(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "jitsim bench: "+format+"\n", a...)
+		return code
+	}
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			fmt.Fprintln(stdout, benchLong)
+			return 0
+		}
+	}
+	opts, rest, err := bench.ParseOptions(args)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	o, err := splitOwn(rest, map[string]bool{"jdk": true, "cpu": true, "format": true}, nil)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	format := o.last("format", "text")
+	if format != "text" && format != "benchstat" {
+		return fail(2, "--format: %q (want text or benchstat)", format)
+	}
+	jdk, err := flags.ParseJDK(o.last("jdk", flags.DefaultJDK.String()))
+	if err != nil {
+		return fail(2, "--jdk: %v", err)
+	}
+	if o.scenario == "" {
+		return fail(2, "no benchmark given; one of %s", strings.Join(benchmarkNames(), ", "))
+	}
+	if len(o.rest) > 0 {
+		return fail(2, "arguments after the benchmark name (%s): iterations and batches come from -wi, -i, -w, -r", strings.Join(o.rest, " "))
+	}
+	scen, ok := scenario.Lookup(o.scenario)
+	if !ok || !scen.IsBenchmark() {
+		return fail(1, "%q is not a jitsim benchmark scenario (benchmarks: %s)", o.scenario, strings.Join(benchmarkNames(), ", "))
+	}
+	for _, m := range opts.Modes {
+		if m == bench.SampleTime {
+			return fail(2, "-bm sample: jitsim does not sample individual operations; use thrpt, avgt or ss")
+		}
+	}
+	if opts.TimeUnit != "" {
+		if _, ok := timeUnits[opts.TimeUnit]; !ok {
+			return fail(2, "-tu %s: unknown unit", opts.TimeUnit)
+		}
+	}
+	vmArgs := append(append([]string{}, opts.JVMArgs...), o.vm...)
+	spec, err := settle(optionLabel(vmArgs), jdk, o.last("cpu", "host"), vmArgs, getenv, stderr)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	base := scenario.PropsFrom(spec.res.Properties)
+	for _, p := range opts.Params {
+		if _, ok := scen.Prop(p.Name); !ok || p.Name == "threads" || p.Name == "checkOutput" {
+			return fail(2, "-p %s: %s has no parameter %q", p.Name, scen.Name, p.Name)
+		}
+	}
+	console := stdout
+	if format == "benchstat" {
+		console = stderr
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	prog := newProgress(stderr, getenv)
+	var results []bench.Result
+	bytesPerOp := map[string]int64{}
+	start := time.Now()
+	for _, params := range paramCombos(opts.Params) {
+		props := map[string]string{}
+		for k, v := range base {
+			props[k] = v
+		}
+		for _, p := range params {
+			props[p.Name] = p.Value
+		}
+		for _, mode := range opts.Modes {
+			br := &benchRun{scen: scen, spec: spec, props: props, params: params, opts: opts, mode: mode, console: console}
+			br.setUnit()
+			r, err := br.run(ctx, prog)
+			if err != nil {
+				prog.wait()
+				var je *jrt.JavaException
+				if errors.As(err, &je) {
+					return fail(1, "Exception in thread \"main\" %s", je.Error())
+				}
+				return fail(1, "%s: %v", r.Benchmark, err)
+			}
+			results = append(results, r)
+			if br.bytesOp > 0 {
+				bytesPerOp[r.Benchmark] = br.bytesOp
+			}
+		}
+	}
+	prog.wait()
+	fmt.Fprintf(console, "\n\n# Run complete. Total time: %s\n\n", jmhTotal(time.Since(start)))
+	if err := bench.WriteText(console, results); err != nil {
+		return fail(1, "%v", err)
+	}
+	if format == "benchstat" {
+		// Only what two runs to compare share goes into the config lines:
+		// benchstat puts results with different configs in different tables,
+		// so the JDK and VM options are the files' names to give, not keys.
+		cfg := map[string]string{"goos": "linux", "goarch": spec.cpu.Arch.String(), "cpu": spec.model.Name}
+		if err := bench.WriteBenchstat(stdout, results, cfg, bytesPerOp); err != nil {
+			return fail(1, "%v", err)
+		}
+	}
+	if opts.ResultFile != "" {
+		var b bytes.Buffer
+		if opts.ResultFormat == "json" {
+			err = bench.WriteJSON(&b, results)
+		} else {
+			err = bench.WriteText(&b, results)
+		}
+		if err == nil {
+			err = os.WriteFile(opts.ResultFile, b.Bytes(), 0o644)
+		}
+		if err != nil {
+			return fail(1, "-rff %s: %v", opts.ResultFile, err)
+		}
+		fmt.Fprintf(console, "\nBenchmark result is saved to %s\n", opts.ResultFile)
+	}
+	return 0
+}
+
+// benchmarkNames lists the benchmark scenarios.
+func benchmarkNames() []string {
+	var out []string
+	for _, s := range scenario.List() {
+		if s.IsBenchmark() {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// paramCombos is the cartesian product of the -p spaces, the first
+// parameter varying slowest (JMH's order); one empty combination without -p.
+func paramCombos(spaces []bench.ParamSpace) [][]bench.Param {
+	combos := [][]bench.Param{nil}
+	for _, sp := range spaces {
+		var next [][]bench.Param
+		for _, c := range combos {
+			for _, v := range sp.Values {
+				next = append(next, append(append([]bench.Param{}, c...), bench.Param{Name: sp.Name, Value: v}))
+			}
+		}
+		combos = next
+	}
+	return combos
+}
+
+// jmhTotal prints a duration as JMH's "Total time: 00:01:23".
+func jmhTotal(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// setUnit picks the score unit: ops per time unit for thrpt, time per op
+// otherwise, in -tu or the mode's default (s for thrpt, us otherwise).
+func (b *benchRun) setUnit() {
+	tu := b.opts.TimeUnit
+	if tu == "" {
+		tu = "us"
+		if b.mode == bench.Throughput {
+			tu = "s"
+		}
+	}
+	b.unitNS = timeUnits[tu]
+	if b.mode == bench.Throughput {
+		b.unit = "ops/" + tu
+	} else {
+		b.unit = tu + "/op"
+	}
+}
+
+// result is the Result skeleton of b (no data yet).
+func (b *benchRun) result() bench.Result {
+	forks := max(b.opts.Forks, 1)
+	r := bench.Result{JMHVersion: jmhVersion, Benchmark: benchmarkFullName(b.scen.BenchmarkMethod(b.props)), Mode: b.mode,
+		Threads: max(b.opts.Threads, 1), Forks: forks, JVM: "jitsim", JVMArgs: b.spec.args, JDKVersion: b.spec.jdk.String(),
+		VMName: "jitsim 64-Bit Server VM model", VMVersion: Version + " (CPU model " + b.spec.model.Name + ")",
+		WarmupIterations: b.opts.WarmupIterations, WarmupTime: bench.JMHTime(b.opts.WarmupTime), WarmupBatchSize: b.opts.WarmupBatchSize,
+		MeasurementIterations: b.opts.MeasurementIterations, MeasurementTime: bench.JMHTime(b.opts.MeasurementTime),
+		MeasurementBatchSize: b.opts.MeasurementBatchSize, Params: b.params, Primary: bench.Metric{Unit: b.unit}}
+	if b.mode == bench.SingleShotTime {
+		r.WarmupTime, r.MeasurementTime = "single-shot", "single-shot"
+	} else {
+		r.WarmupBatchSize, r.MeasurementBatchSize = 1, 1
+	}
+	return r
+}
+
+// benchmarkFullName qualifies a benchmark method as JMH names it: the JDK's
+// micro-benchmarks live in org.openjdk.bench.javax.crypto.full, jitsim's
+// own under jitsim.bench.
+func benchmarkFullName(method string) string {
+	if strings.HasPrefix(method, "AESGCMBench.") {
+		return "org.openjdk.bench.javax.crypto.full." + method
+	}
+	return "jitsim.bench." + method
+}
+
+// run runs every fork of b, printing JMH's console output, and returns the
+// result with the measurement iterations' scores.
+func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error) {
+	r := b.result()
+	iters := b.opts.WarmupIterations + b.opts.MeasurementIterations
+	bar := prog.bar(strings.TrimPrefix(r.Benchmark, "org.openjdk.bench.javax.crypto.full."), r.Forks*iters)
+	defer bar.done()
+	for f := 1; f <= r.Forks; f++ {
+		if err := bench.WriteForkHeader(b.console, r, f); err != nil {
+			return r, err
+		}
+		scores, err := b.fork(ctx, bar)
+		if err != nil {
+			return r, fmt.Errorf("fork %d: %w", f, err)
+		}
+		r.Primary.RawData = append(r.Primary.RawData, scores)
+		fmt.Fprintln(b.console)
+	}
+	fmt.Fprintln(b.console)
+	return r, bench.WriteResultBlock(b.console, r)
+}
+
+// fork runs one fork on a fresh VM and returns its measurement scores.
+func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
+	clock := jrt.WallClock()
+	vm, err := b.spec.newVM(clock, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	defer vm.Close()
+	env := scenario.Env{VM: vm, Threads: max(b.opts.Threads, 1), Clock: clock, ClockKind: scenario.ClockWall}
+	batch := 1 // operations per batch, grown while batches are short
+	var scores []float64
+	for i := range b.opts.WarmupIterations + b.opts.MeasurementIterations {
+		warm := i < b.opts.WarmupIterations
+		budget, shots := b.opts.MeasurementTime, b.opts.MeasurementBatchSize
+		if warm {
+			budget, shots = b.opts.WarmupTime, b.opts.WarmupBatchSize
+		}
+		score, err := b.iteration(ctx, env, clock, budget, shots, &batch)
+		if err != nil {
+			return nil, err
+		}
+		idx := i + 1
+		if !warm {
+			idx -= b.opts.WarmupIterations
+			scores = append(scores, score)
+		}
+		fmt.Fprintln(b.console, bench.IterationLine(warm, idx, score, b.unit))
+		bar.inc()
+	}
+	return scores, nil
+}
+
+// iteration runs one iteration and returns its score. A single-shot
+// iteration is one batch of shots operations, scored by its time; a timed
+// iteration runs batches until budget has passed on the clock, each thread
+// summing its operations and time, scored as the threads' summed
+// throughput (thrpt) or mean time per operation (avgt). The batch size
+// doubles while a batch takes under an eighth of the budget.
+func (b *benchRun) iteration(ctx context.Context, env scenario.Env, clock jrt.Clock, budget time.Duration, shots int, batch *int) (float64, error) {
+	threads := env.Threads
+	ops := make([]int64, threads)
+	dur := make([]time.Duration, threads)
+	n := *batch
+	if b.mode == bench.SingleShotTime {
+		n = max(shots, 1)
+	}
+	t0 := clock.Now()
+	for {
+		bs, err := b.scen.RunBatch(ctx, env, b.props, n, io.Discard)
+		if err != nil {
+			return 0, err
+		}
+		if len(bs) != threads {
+			return 0, fmt.Errorf("BUG: %d batches for %d threads", len(bs), threads)
+		}
+		var longest time.Duration
+		for _, x := range bs {
+			ops[x.Thread] += x.Ops
+			dur[x.Thread] += x.Duration
+			longest = max(longest, x.Duration)
+			if x.Ops > 0 {
+				b.bytesOp = x.Bytes / x.Ops
+			}
+		}
+		if b.mode == bench.SingleShotTime || clock.Now()-t0 >= budget {
+			break
+		}
+		if longest < budget/8 {
+			n *= 2
+		}
+	}
+	if b.mode != bench.SingleShotTime {
+		*batch = n
+	}
+	var score float64
+	for t := range threads {
+		ns := float64(dur[t].Nanoseconds())
+		switch {
+		case b.mode == bench.Throughput && ns > 0:
+			score += float64(ops[t]) / (ns / b.unitNS)
+		case b.mode == bench.SingleShotTime:
+			score += ns / b.unitNS / float64(threads)
+		case b.mode != bench.Throughput:
+			score += ns / float64(ops[t]) / b.unitNS / float64(threads)
+		}
+	}
+	return score, nil
+}

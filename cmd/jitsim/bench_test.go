@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/jitsim/jitsim/bench"
+)
+
+// runBenchCLI runs `jitsim bench args…` and returns stdout and stderr.
+func runBenchCLI(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if st := run(append([]string{"bench"}, args...), strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("jitsim bench %s: status %d\nstderr: %s", strings.Join(args, " "), st, errb.String())
+	}
+	return out.String(), errb.String()
+}
+
+// jsonShape lists a JSON document's object keys as paths, in order,
+// descending into the first element of arrays only and not into "params"
+// (whose keys are the benchmark's) or "scorePercentiles" (checked by bench).
+func jsonShape(t *testing.T, data []byte) []string {
+	t.Helper()
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	var keys []string
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			names := make([]string, 0, len(x))
+			for k := range x {
+				names = append(names, k)
+			}
+			slices.Sort(names)
+			for _, k := range names {
+				keys = append(keys, path+"."+k)
+				if k != "params" && k != "scorePercentiles" && k != "secondaryMetrics" {
+					walk(path+"."+k, x[k])
+				}
+			}
+		case []any:
+			if len(x) > 0 {
+				walk(path+"[]", x[0])
+			}
+		}
+	}
+	walk("", v)
+	return keys
+}
+
+// TestBenchJSONAndBenchstat runs AESGCMBench through the harness with tiny
+// iterations: the -rf json file has the key layout of bench's JMH sample
+// (testdata/jmh-result.json, JMH 1.37's) and reads back through
+// bench.ReadJSON with one score per measurement iteration and fork; the
+// console has JMH's table; --format=benchstat lines parse with benchfmt.
+func TestBenchJSONAndBenchstat(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "result.json")
+	common := []string{"-f", "2", "-wi", "1", "-i", "3", "-w", "20ms", "-r", "20ms", "-p", "dataSize=1024", "-p", "op=encrypt,decrypt", "--jdk=17"}
+	stdout, _ := runBenchCLI(t, append(slices.Clone(common), "-bm", "avgt", "-rf", "json", "-rff", file, "AESGCMBench")...)
+	for _, want := range []string{"# Fork: 2 of 2", "Iteration   3: ", "Benchmark            (dataSize)     (op)  Mode  Cnt", "AESGCMBench.encrypt        1024  encrypt  avgt    6"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("console lacks %q:\n%s", want, stdout)
+		}
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample, err := os.ReadFile(filepath.Join("..", "..", "bench", "testdata", "jmh-result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs, ws := jsonShape(t, got), jsonShape(t, sample); !slices.Equal(gs, ws) {
+		t.Errorf("JSON keys differ from JMH's sample\ngot:  %v\nwant: %v", gs, ws)
+	}
+	results, err := bench.ReadJSON(bytes.NewReader(got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 {
+		t.Fatalf("%d results, want 2 (op=encrypt, op=decrypt)", len(results))
+	}
+	for _, r := range results {
+		if r.Mode != bench.AverageTime || r.Primary.Unit != "us/op" || len(r.Primary.RawData) != 2 || len(r.Primary.RawData[0]) != 3 {
+			t.Errorf("%s: mode %s unit %s raw %v", r.Benchmark, r.Mode, r.Primary.Unit, r.Primary.RawData)
+		}
+		for _, f := range r.Primary.RawData {
+			for _, s := range f {
+				if !(s > 0) {
+					t.Errorf("%s: score %v", r.Benchmark, s)
+				}
+			}
+		}
+	}
+
+	lines, console := runBenchCLI(t, append(slices.Clone(common), "-bm", "thrpt", "--format=benchstat", "AESGCMBench")...)
+	if !strings.Contains(console, "Result \"org.openjdk.bench.javax.crypto.full.AESGCMBench.decrypt\":") {
+		t.Errorf("JMH console output not on stderr with --format=benchstat:\n%s", console)
+	}
+	rd := benchfmt.NewReader(strings.NewReader(lines), "bench.txt")
+	names := map[string]int{}
+	for rd.Scan() {
+		switch rec := rd.Result().(type) {
+		case *benchfmt.Result:
+			sec, ok := rec.Value("sec/op")
+			bps, ok2 := rec.Value("B/s")
+			if !ok || !ok2 || !(sec > 0) || bps <= 0 || string(rec.GetConfig("cpu")) != "host" {
+				t.Errorf("line %q: sec/op %v B/s %v cpu %q", rec.Name.Full(), sec, bps, rec.GetConfig("cpu"))
+			}
+			names[string(rec.Name.Full())]++
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		}
+	}
+	want := map[string]int{"AESGCMBench.encrypt/dataSize=1024/op=encrypt-1": 6, "AESGCMBench.decrypt/dataSize=1024/op=decrypt-1": 6}
+	if fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Errorf("benchstat results %v, want %v\n%s", names, want, lines)
+	}
+}
+
+// TestBenchErrors checks that bad command lines are refused with a message
+// naming the culprit.
+func TestBenchErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"TestAESMain"}, "not a jitsim benchmark scenario"},
+		{[]string{"-p", "colour=red", "AESGCMBench"}, "has no parameter \"colour\""},
+		{[]string{"-bm", "sample", "AESGCMBench"}, "-bm sample"},
+		{[]string{"-wi", "x", "AESGCMBench"}, "option -wi"},
+		{[]string{"--format=csv", "AESGCMBench"}, "--format"},
+		{[]string{"AESGCMBench", "5"}, "arguments after the benchmark name"},
+		{[]string{"-XX:+NoSuchFlag", "AESGCMBench"}, "NoSuchFlag"},
+		{nil, "no benchmark given"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			st := run(append([]string{"bench"}, tc.args...), strings.NewReader(""), &out, &errb, noEnv)
+			if st == 0 || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("status %d, stderr %q; want an error containing %q", st, errb.String(), tc.want)
+			}
+		})
+	}
+}
