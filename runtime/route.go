@@ -214,17 +214,17 @@ func (vm *VM) Explain(name string, level Level) (Decision, error) {
 // no copy; otherwise the callee is counted, the policy notified at its
 // notification points, and its current code runs.
 func (vm *VM) Route(ctx context.Context, site Site, args []Arg) (int64, error) {
-	st := vm.callees.get(site.Callee)
-	if st == nil {
+	s := vm.callees.slot(site.Callee)
+	if s == nil {
 		return 0, vm.notInTable(site)
 	}
 	// uint(level) < 5 is the 0..4 range check in one compare.
-	if l := uint(site.Level); l < uint(len(st.route)) {
-		if d := st.route[l]; d != nil && d.call != nil && (st.pred == nil || st.pred(args)) {
-			return d.call(ctx, args)
+	if l := uint(site.Level); l < uint(len(s.calls)) {
+		if call := s.calls[l]; call != nil && (s.pred == nil || s.pred(args)) {
+			return call(ctx, args)
 		}
 	}
-	return vm.invoke(ctx, st, args)
+	return vm.invoke(ctx, s.st, args)
 }
 
 //go:noinline
@@ -242,9 +242,15 @@ type calleeIndex struct {
 	slots []calleeSlot
 }
 
+// calleeSlot is one entry of the index: the method, its state, and copies
+// of what Route reads per call (the stub call of each caller level's cached
+// decision, nil where the call goes to Java, and the predicate), so the hot
+// path touches one slot instead of following st and the Decision.
 type calleeSlot struct {
-	m  *Method
-	st *methodState
+	m     *Method
+	st    *methodState
+	pred  func([]Arg) bool
+	calls [LevelFullOptimization + 1]stubCall
 }
 
 func calleeHash(m *Method, shift uint) uint64 {
@@ -268,25 +274,38 @@ func (ix *calleeIndex) build(sts []*methodState) {
 			}
 			i = (i + 1) & mask
 		}
-		ix.slots[i] = calleeSlot{m: st.m, st: st}
+		ix.slots[i] = calleeSlot{m: st.m, st: st, pred: st.pred}
+		for l, d := range st.route {
+			if d != nil && d.Stub {
+				ix.slots[i].calls[l] = d.call
+			}
+		}
 	}
 }
 
-// get returns m's state, or nil when m is not in the VM's table.
-func (ix *calleeIndex) get(m *Method) *methodState {
-	if len(ix.slots) == 0 {
+// slot returns m's slot, or nil when m is not in the VM's table.
+func (ix *calleeIndex) slot(m *Method) *calleeSlot {
+	if len(ix.slots) == 0 || m == nil {
 		return nil
 	}
 	mask := uint64(len(ix.slots) - 1)
 	for i := calleeHash(m, ix.shift); ; i = (i + 1) & mask {
 		s := &ix.slots[i&mask]
 		if s.m == m {
-			return s.st
+			return s
 		}
 		if s.m == nil {
 			return nil
 		}
 	}
+}
+
+// get returns m's state, or nil when m is not in the VM's table.
+func (ix *calleeIndex) get(m *Method) *methodState {
+	if s := ix.slot(m); s != nil {
+		return s.st
+	}
+	return nil
 }
 
 // Bind implements Binder: C2 binds each call site of the code it links
