@@ -76,12 +76,11 @@ func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int
 // crash.
 var sizeProperties = []string{"msgSize", "dataSize", "aadSize", "pageSize"}
 
-func checkSizeProperties(rc RunContext) error {
-	if rc.Result == nil {
-		return nil
-	}
+// checkSizeProperties checks the size properties that prop returns (a property's value
+// and whether it is set).
+func checkSizeProperties(prop func(string) (string, bool)) error {
 	for _, name := range sizeProperties {
-		v, ok := rc.Result.Property(name)
+		v, ok := prop(name)
 		if !ok {
 			continue
 		}
@@ -96,12 +95,22 @@ func checkSizeProperties(rc RunContext) error {
 	return nil
 }
 
+// commandLineProperty is a -D property of the command line.
+func commandLineProperty(rc RunContext) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		if rc.Result == nil {
+			return "", false
+		}
+		return rc.Result.Property(name)
+	}
+}
+
 func runNamedScenario(ctx context.Context, rc RunContext, name string, args []string) error {
 	s, ok := scenario.Lookup(name)
 	if !ok {
 		return fmt.Errorf("unknown scenario %q", name)
 	}
-	if err := checkSizeProperties(rc); err != nil {
+	if err := checkSizeProperties(commandLineProperty(rc)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	model, ok := rc.CPU.Spec.(cpu.Model)
@@ -127,6 +136,20 @@ func runScenarioFile(ctx context.Context, rc RunContext, path string, args []str
 	f, err := scenario.LoadFile(path)
 	if err != nil {
 		return err
+	}
+	cl := commandLineProperty(rc)
+	for _, r := range f.Runs() {
+		// A -D on the command line applies after the variant's own properties.
+		err := checkSizeProperties(func(name string) (string, bool) {
+			if v, ok := cl(name); ok {
+				return v, true
+			}
+			v, ok := r.Props[name]
+			return v, ok
+		})
+		if err != nil {
+			return fmt.Errorf("%s, variant %q: %w", path, r.Variant, err)
+		}
 	}
 	env := scenario.FileEnv{Tiers: tiers.Default(), Stdout: rc.Stdout, Stderr: rc.Stderr, Options: rc.VMArgs,
 		Threads: rc.Threads}

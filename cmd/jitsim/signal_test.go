@@ -170,6 +170,17 @@ func TestShellLine(t *testing.T) {
 // TestSizeCap checks the message size cap on the command line: a size past it is an
 // error naming the property and the way to raise it, before anything is allocated.
 func TestSizeCap(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "big.toml")
+	if err := os.WriteFile(file, []byte(`title = "too big"
+scenario = "TestAESMain"
+args = ["1", "0"]
+[properties]
+msgSize = "2000000000"
+[[compare]]
+name = "huge"
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		env  string
@@ -183,6 +194,8 @@ func TestSizeCap(t *testing.T) {
 		{"lowered cap", "1000", []string{"run", "-DmsgSize=1001", "TestAESMain", "1", "0"}, 1, "cap of 1000 bytes"},
 		{"bad cap", "lots", []string{"run", "-DmsgSize=16", "TestAESMain", "1", "0"}, 1, `JITSIM_MAX_MESSAGE_BYTES="lots" is not a positive byte count`},
 		{"under cap", "", []string{"run", "-DmsgSize=64", "TestAESMain", "1", "0"}, 0, ""},
+		{"file", "", []string{"run", file}, 1, `big.toml, variant "huge": property msgSize=2000000000 exceeds`},
+		{"file, -D after", "", []string{"run", "-DmsgSize=64", file}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.env != "" {
