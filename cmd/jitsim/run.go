@@ -173,7 +173,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newRunCommand(&split, getenv, &status), newExplainCommand(&split, getenv, &status), newScenariosCommand(), newCPUsCommand(), newVersionCommand())
-	root.AddCommand(newWarmupCommand(getenv, &status), newBenchCommand(getenv, &status))
+	root.AddCommand(newWarmupCommand(getenv, &status), newBenchCommand(getenv, &status), newSweepCommand(getenv, &status))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/sweep"
+)
+
+// sweepPlan is a 24-cell sweep: 4 JDK profiles × 3 sizes × 2 option sets,
+// each cell two GCM decryptions checked against crypto/cipher.
+const sweepPlan = `name = "GCM cells"
+scenario = "AESGCMBench"
+args = ["0", "1", "2"]
+props = { op = "decrypt" }
+size_property = "dataSize"
+sizes = [16, 100, 1024]
+jdks = ["8u", "17", "21", "25"]
+options = ["", "-XX:TieredStopAtLevel=1"]
+`
+
+func runSweepCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if st := run(append([]string{"sweep"}, args...), strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("jitsim sweep %s: status %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), st, out.String(), errb.String())
+	}
+	return out.String()
+}
+
+// TestSweepShardsMergeToWhole runs the 24-cell sweep whole and as shards
+// 1/2 and 2/2 (in that order, with options after the file) and checks that
+// the merge has the whole run's cell set and outcomes: status, operations
+// and bytes, every cell verified.
+func TestSweepShardsMergeToWhole(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gcm.toml")
+	if err := os.WriteFile(file, []byte(sweepPlan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole, s1, s2, merged := filepath.Join(dir, "whole"), filepath.Join(dir, "s1"), filepath.Join(dir, "s2"), filepath.Join(dir, "m")
+	runSweepCLI(t, file, "--out", whole)
+	runSweepCLI(t, "--shard", "1/2", "--out="+s1, file)
+	out := runSweepCLI(t, file, "--shard=2/2", "--out", s2, "--jobs", "1")
+	if !strings.Contains(out, "12 of 24 cells (shards 2/2)") {
+		t.Errorf("shard 2/2 summary:\n%s", out)
+	}
+	out = runSweepCLI(t, "merge", s1, s2, "--out", merged)
+	if !strings.Contains(out, "24 of 24 cells (shards 1/2, 2/2), 0 failed") {
+		t.Errorf("merge summary:\n%s", out)
+	}
+	w, err := sweep.Read(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sweep.Read(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Cells) != 24 {
+		t.Fatalf("whole run: %d cells", len(w.Cells))
+	}
+	for _, r := range w.Cells {
+		want := 2 * int64(r.Size)
+		if r.Status != "ok" || !r.Verified || r.Ops != 2 || r.Bytes != want {
+			t.Errorf("%s: %+v, want ok, verified, 2 ops, %d bytes", r.ID, r, want)
+		}
+	}
+	if d := sweep.Diff(w, m); len(d) != 0 {
+		t.Errorf("merge differs from the whole run:\n%s", strings.Join(d, "\n"))
+	}
+	if _, err := os.Stat(filepath.Join(merged, sweep.CSVFile)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSweepErrors checks refusals and that a cell's own failure is its
+// outcome (status error, exit status 1) rather than the sweep's end.
+func TestSweepErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.toml", sweepPlan)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "no sweep file"},
+		{[]string{good, "--shard", "3/2"}, "--shard"},
+		{[]string{"-Xint", good}, "VM options belong in the sweep file"},
+		{[]string{write("bad.toml", `scenario = "Nope"`)}, "not a jitsim scenario"},
+		{[]string{write("size.toml", "scenario = \"AESGCMBench\"\nsize_property = \"colour\"\nsizes = [1]")}, "size_property"},
+		{[]string{"merge"}, "no directories"},
+		{[]string{"merge", filepath.Join(dir, "absent")}, "sweep.json"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			st := run(append([]string{"sweep"}, tc.args...), strings.NewReader(""), &out, &errb, noEnv)
+			if st == 0 || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("status %d, stderr %q; want an error containing %q", st, errb.String(), tc.want)
+			}
+		})
+	}
+	flag := write("flag.toml", "scenario = \"AESGCMBench\"\nargs = [\"0\", \"1\", \"1\"]\njdks = [\"8\", \"17\"]\noptions = [\"-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics\"]")
+	var out, errb bytes.Buffer
+	st := run([]string{"sweep", flag, "--out", filepath.Join(dir, "flag")}, strings.NewReader(""), &out, &errb, noEnv)
+	o, err := sweep.Read(filepath.Join(dir, "flag"))
+	if err != nil {
+		t.Fatalf("status %d: %v\n%s%s", st, err, out.String(), errb.String())
+	}
+	statuses := map[string]string{}
+	for _, r := range o.Cells {
+		statuses[r.JDK] = r.Status
+	}
+	if st != 1 || statuses["8"] != "error" || statuses["17"] != "ok" {
+		t.Errorf("status %d, cells %v: want JDK 8 (no UseGHASHIntrinsics) to fail alone\n%s", st, statuses, out.String())
+	}
+}
