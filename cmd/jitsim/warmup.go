@@ -42,6 +42,9 @@ Options:
   --title TEXT        the report's title
   --by-time           chart against time on the run's clock instead of iteration
   --scenario-output   show the scenario's own output on stderr
+  --jvm JAVA          also run each option set on this real java (AESGCMBench only; needs
+                      the three arguments): its curve is the set "java: OPTIONS", its events
+                      come from -XX:+PrintCompilation
 
 Example:
   jitsim warmup --forks=2 --compare '' --compare '-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics' \
@@ -61,7 +64,7 @@ func newWarmupCommand(getenv func(string) (string, bool), status *int) *cobra.Co
 }
 
 var (
-	warmupValued   = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true}
+	warmupValued   = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true}
 	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true}
 )
 
@@ -125,8 +128,12 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	if o.has("scenario-output") {
 		scenOut = stderr
 	}
+	java := o.last("jvm", "")
+	if java != "" && scen.Name != "AESGCMBench" {
+		return fail(2, "--jvm: the real JVM runs AESGCMBench only (its Java program is jitsim's own)")
+	}
 	prog := newProgress(stderr, getenv)
-	runs, err := warmupForks(ctx, scen, specs, forks, props, o.rest, scenOut, prog)
+	runs, err := warmupForks(ctx, scen, specs, forks, props, o.rest, scenOut, prog, java)
 	prog.wait()
 	if err != nil {
 		var je *jrt.JavaException
@@ -150,17 +157,30 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 }
 
 // warmupForks runs forks rounds; each round runs every spec once, in order,
-// on a fresh VM and a fresh wall clock.
+// on a fresh VM and a fresh wall clock, and with java set the real JVM
+// right after each.
 func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, forks int, props map[string]string,
-	args []string, out io.Writer, prog *progress) ([]warmup.Run, error) {
+	args []string, out io.Writer, prog *progress, java string) ([]warmup.Run, error) {
 	var runs []warmup.Run
-	total := prog.bar("forks", forks*len(specs))
+	per := 1
+	if java != "" {
+		per = 2
+	}
+	total := prog.bar("forks", forks*len(specs)*per)
 	defer total.done()
 	for f := range forks {
 		for _, s := range specs {
 			run, err := warmupFork(ctx, scen, s, f, props, args, out, prog)
 			if err != nil {
 				return nil, fmt.Errorf("%s, option set %q, fork %d: %w", scen.Name, s.label, f, err)
+			}
+			runs = append(runs, run)
+			total.inc()
+			if java == "" {
+				continue
+			}
+			if run, err = jvmRun(ctx, java, s, f, props, args); err != nil {
+				return nil, fmt.Errorf("option set %q, fork %d on %s: %w", s.label, f, java, err)
 			}
 			runs = append(runs, run)
 			total.inc()
