@@ -116,6 +116,16 @@ func runSweep(args []string, getenv func(string) (string, bool), stdout, stderr 
 			return fail(1, "%s: size_property %q is not a property of %s", o.scenario, plan.SizeProperty, scen.Name)
 		}
 	}
+	for _, c := range plan.CPUs {
+		if _, err := cpuCatalog.Lookup(c); err != nil {
+			return fail(1, "%s: cpus: %v", o.scenario, err)
+		}
+	}
+	for _, j := range plan.JDKs {
+		if _, err := flags.ParseJDK(j); err != nil {
+			return fail(1, "%s: jdks: %v", o.scenario, err)
+		}
+	}
 	shard := sweep.All
 	if s := o.last("shard", ""); s != "" {
 		if shard, err = sweep.ParseShard(s); err != nil {

@@ -98,6 +98,8 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"-Xint", good}, "VM options belong in the sweep file"},
 		{[]string{write("bad.toml", `scenario = "Nope"`)}, "not a jitsim scenario"},
 		{[]string{write("size.toml", "scenario = \"AESGCMBench\"\nsize_property = \"colour\"\nsizes = [1]")}, "size_property"},
+		{[]string{write("cpu.toml", "scenario = \"AESGCMBench\"\ncpus = [\"sandybridge\"]")}, "cpus: "},
+		{[]string{write("jdk.toml", "scenario = \"AESGCMBench\"\njdks = [\"16\"]")}, "jdks: "},
 		{[]string{"merge"}, "no directories"},
 		{[]string{"merge", filepath.Join(dir, "absent")}, "sweep.json"},
 	} {

@@ -117,9 +117,11 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 		specs = append(specs, s)
 	}
 	props := scenario.PropsFrom(specs[0].res.Properties)
-	for _, s := range specs[1:] {
-		if len(s.res.Properties) != len(specs[0].res.Properties) {
-			return fail(2, "-D properties belong outside --compare (every option set runs the same scenario)")
+	for _, c := range compares {
+		for _, a := range strings.Fields(c) {
+			if strings.HasPrefix(a, "-D") {
+				return fail(2, "--compare %q: -D properties belong outside --compare (every option set runs the same scenario)", c)
+			}
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -198,7 +200,7 @@ func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int
 		return warmup.Run{}, err
 	}
 	defer vm.Close()
-	b := prog.bar(fmt.Sprintf("%s #%d", s.label, fork), 0)
+	b := prog.counter(fmt.Sprintf("%s #%d", s.label, fork), "iterations")
 	defer b.done()
 	rec := &seriesRecorder{onIter: b.inc}
 	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: scenario.ClockWall, Observer: rec}

@@ -46,6 +46,17 @@ func (p *progress) bar(name string, total int) *bar {
 		mpb.AppendDecorators(decor.CountersNoUnit("%d/%d", decor.WCSyncSpace), decor.Elapsed(decor.ET_STYLE_GO, decor.WCSyncSpace)))}
 }
 
+// counter adds a bar for a count with no known total: it shows the count
+// and the word what ("12 iterations") and is completed by done.
+func (p *progress) counter(name, what string) *bar {
+	if p == nil {
+		return nil
+	}
+	return &bar{p.p.New(0, mpb.NopStyle(),
+		mpb.PrependDecorators(decor.Name(name, decor.WCSyncSpaceR)),
+		mpb.AppendDecorators(decor.CurrentNoUnit("%d "+what, decor.WCSyncSpace), decor.Elapsed(decor.ET_STYLE_GO, decor.WCSyncSpace)))}
+}
+
 // inc advances the bar by one step.
 func (b *bar) inc() {
 	if b != nil {
