@@ -252,3 +252,56 @@ func TestPageRequestsSeesRemoteImage(t *testing.T) {
 		t.Errorf("page requests %v: the remote image is missing", reqs)
 	}
 }
+
+// TestWarmupErrors checks refusals name the culprit.
+func TestWarmupErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{nil, "no scenario given", 2},
+		{[]string{"NoSuchMain"}, "not a jitsim scenario", 1},
+		{[]string{"--forks=0", "AESGCMBench"}, "--forks", 2},
+		{[]string{"--forks"}, "--forks needs a value", 2},
+		{[]string{"--colour=red", "AESGCMBench"}, "unknown option --colour", 2},
+		{[]string{"--by-time=yes", "AESGCMBench"}, "takes no value", 2},
+		{[]string{"--compare", "-Xint", "--compare", " -Xint", "AESGCMBench"}, "given twice", 2},
+		{[]string{"--compare", "-XX:+NoSuchFlag", "AESGCMBench"}, "NoSuchFlag", 1},
+		{[]string{"--jvm=java", "TestAESMain"}, "--jvm", 2},
+		{[]string{"-jar", "x.jar"}, "not Java programs", 2},
+		{[]string{"--jdk=16", "AESGCMBench"}, "--jdk", 2},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			st := run(append([]string{"warmup"}, tc.args...), strings.NewReader(""), &out, &errb, noEnv)
+			if st != tc.code || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("status %d, stderr %q; want status %d and an error containing %q", st, errb.String(), tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// TestProgressOnlyOnTerminal: no bars into a buffer, a regular file, or
+// anything under CI.
+func TestProgressOnlyOnTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ci := func(k string) (string, bool) { return "true", k == "CI" }
+	for name, p := range map[string]*progress{
+		"buffer": newProgress(&bytes.Buffer{}, noEnv), "file": newProgress(f, noEnv), "CI": newProgress(os.Stderr, ci),
+	} {
+		if p != nil {
+			t.Errorf("%s: progress bars drawn", name)
+		}
+	}
+	var p *progress // the nil progress and its bars are no-ops
+	b := p.bar("x", 3)
+	b.inc()
+	b.done()
+	p.counter("y", "things").inc()
+	p.wait()
+}
