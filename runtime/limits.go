@@ -16,16 +16,18 @@ import (
 // arrayOopDesc::max_array_length).
 
 // DefaultMaxMessageBytes is the default cap on one message, AAD or data
-// buffer a scenario allocates from a property or argument: 256 MiB. The
-// largest published workload jitsim models uses 1 MiB of AAD
-// (AESGCMUpdateAAD) and 64 KiB messages, and a scenario holds a handful of
-// buffers of that size per application thread, so 256 MiB keeps eight
-// threads of the worst case well inside a few GB.
-const DefaultMaxMessageBytes = 256 << 20
+// buffer a scenario allocates from a property or argument: 16 MiB. The
+// binding limit is the tiers' wasm memory (tiers/internal/engine: 1024
+// pages, 64 MiB, per instance), into which an interpreted or C1-compiled
+// method copies every array it is passed — the input and the output
+// array of one call, plus the module's own 192 KiB — so 16 MiB leaves
+// room for both arrays at every level; the largest published workload
+// jitsim models uses 1 MiB of AAD (AESGCMUpdateAAD).
+const DefaultMaxMessageBytes = 16 << 20
 
 // MaxMessageEnv is the environment variable that overrides
-// DefaultMaxMessageBytes (a byte count; for studies that really want
-// larger messages on a machine with the memory for them).
+// DefaultMaxMessageBytes (a byte count). Above about 30 MB a call at
+// levels 0–3 fails with the engine's "cannot grow memory" error instead.
 const MaxMessageEnv = "JITSIM_MAX_MESSAGE_BYTES"
 
 // MaxMessageBytes returns the message size cap in force: MaxMessageEnv when

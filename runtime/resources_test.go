@@ -169,8 +169,8 @@ func TestCheckMessageSize(t *testing.T) {
 	}{
 		{"under default", "", 1 << 20, ""},
 		{"at default", "", jrt.DefaultMaxMessageBytes, ""},
-		{"over default", "", jrt.DefaultMaxMessageBytes + 1, "property msgSize=268435457 exceeds jitsim's message size cap of 268435456 bytes (set JITSIM_MAX_MESSAGE_BYTES to raise it)"},
-		{"raised", "1000000000", 300 << 20, ""},
+		{"over default", "", jrt.DefaultMaxMessageBytes + 1, "property msgSize=16777217 exceeds jitsim's message size cap of 16777216 bytes (set JITSIM_MAX_MESSAGE_BYTES to raise it)"},
+		{"raised", "30000000", 20 << 20, ""},
 		{"lowered", "4096", 4097, "cap of 4096 bytes"},
 		{"not a number", "1GB", 1, `environment variable JITSIM_MAX_MESSAGE_BYTES="1GB" is not a positive byte count`},
 		{"zero", "0", 1, "is not a positive byte count"},

@@ -189,8 +189,8 @@ name = "huge"
 		want string
 	}{
 		{"msgSize", "", []string{"run", "-DmsgSize=2000000000", "TestAESMain", "1", "0"}, 1,
-			"property msgSize=2000000000 exceeds jitsim's message size cap of 268435456 bytes (set JITSIM_MAX_MESSAGE_BYTES to raise it)"},
-		{"dataSize", "", []string{"run", "-DdataSize=300000000", "AESGCMBench"}, 1, "property dataSize=300000000 exceeds"},
+			"property msgSize=2000000000 exceeds jitsim's message size cap of 16777216 bytes (set JITSIM_MAX_MESSAGE_BYTES to raise it)"},
+		{"dataSize", "", []string{"run", "-DdataSize=30000000", "AESGCMBench"}, 1, "property dataSize=30000000 exceeds"},
 		{"lowered cap", "1000", []string{"run", "-DmsgSize=1001", "TestAESMain", "1", "0"}, 1, "cap of 1000 bytes"},
 		{"bad cap", "lots", []string{"run", "-DmsgSize=16", "TestAESMain", "1", "0"}, 1, `JITSIM_MAX_MESSAGE_BYTES="lots" is not a positive byte count`},
 		{"under cap", "", []string{"run", "-DmsgSize=64", "TestAESMain", "1", "0"}, 0, ""},
