@@ -22,11 +22,15 @@ import (
 var warmupSets = []string{"", "-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics", "-Xint", "-XX:TieredStopAtLevel=1"}
 
 // runWarmupGCM runs `jitsim warmup` on AESGCMBench with 16 KiB messages
-// on JDK 17 under the four option sets into a temporary directory.
+// on JDK 17 under the four option sets (each with -Xbatch) into a temporary
+// directory.
 func runWarmupGCM(t *testing.T) (dir, stdout string) {
 	t.Helper()
 	dir = t.TempDir()
-	args := []string{"warmup", "--jdk=17", "--forks=1", "--out", dir}
+	// -Xbatch (outside --compare: every set) makes each compile block the
+	// thread that triggered it, so the levels an iteration sees depend on
+	// call counts alone, not on how busy the machine's compiler threads are.
+	args := []string{"warmup", "--jdk=17", "--forks=1", "--out", dir, "-Xbatch"}
 	for _, s := range warmupSets {
 		args = append(args, "--compare", s)
 	}
