@@ -191,3 +191,54 @@ func TestCheckMessageSize(t *testing.T) {
 		})
 	}
 }
+
+// TestWasmMemoryLimit sends a message larger than the tiers' wasm memory
+// limit (64 MiB per method instance) through an interpreted method: the
+// call fails with an error, the process does not, and the VM serves the
+// next message. This is the bound behind DefaultMaxMessageBytes.
+func TestWasmMemoryLimit(t *testing.T) {
+	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-Xint"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm.Close()
+	ctx := context.Background()
+	key, iv := make([]byte, 16), make([]byte, 16)
+	for _, tc := range []struct {
+		name string
+		n    int
+		fail bool
+	}{
+		{"over the limit", 40 << 20, true},
+		{"after it", 4096, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := jrt.NewCipher(ctx, vm, "25", "AES/CBC/NoPadding", jrt.EncryptMode, key, jrt.IvParameterSpec{IV: iv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt := make([]byte, tc.n)
+			got, err := c.DoFinal(ctx, pt)
+			if tc.fail {
+				if err == nil || !strings.Contains(err.Error(), "memory limit") {
+					t.Fatalf("%d bytes at level 0: error %v, want the engine's memory limit", tc.n, err)
+				}
+				t.Logf("%d bytes: %v", tc.n, err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			blk, _ := aes.NewCipher(key)
+			want := make([]byte, tc.n)
+			cipher.NewCBCEncrypter(blk, iv).CryptBlocks(want, pt)
+			if !bytes.Equal(got, want) {
+				t.Fatal("ciphertext differs from crypto/cipher after the failed call")
+			}
+		})
+	}
+}
