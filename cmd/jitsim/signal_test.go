@@ -217,3 +217,23 @@ func TestSignalStatus(t *testing.T) {
 		t.Errorf("SIGTERM: %d", got)
 	}
 }
+
+// TestScenarioRunnerPanics breaks an invariant of the real scenario runner (a RunContext
+// without settled flags, which runVM never builds) and checks that the panic becomes the
+// internal-error message and status 70.
+func TestScenarioRunnerPanics(t *testing.T) {
+	cpuModel, err := cpuCatalog.Lookup("host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	rc := RunContext{CPU: cpuModel, Clock: "wall", VMArgs: []string{"-Dmode=GCM"}, Stdout: &bytes.Buffer{}, Stderr: &stderr}
+	got := scenarioRunner{}.Run(rc, "TestAESMain", false, []string{"1", "0"})
+	if got != exitInternal {
+		t.Errorf("status %d, want %d", got, exitInternal)
+	}
+	want := "jitsim: internal error (a jitsim bug): runtime error: invalid memory address or nil pointer dereference — reproduce with: jitsim run --cpu=host --clock=wall -Dmode=GCM TestAESMain 1 0\n"
+	if !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("stderr:\n%s\nwant it to start with:\n%s", stderr.String(), want)
+	}
+}
