@@ -34,6 +34,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -417,7 +418,9 @@ func firstDiff(a, b []byte) int {
 // TestMatrix is the whole-path differential matrix (see the file comment).
 // Besides the bytes it checks that the intrinsic setting took effect: with
 // the intrinsics off no call reaches a stub; on at level 4 and with the
-// Haley flag some do. It logs the stub variants each configuration reached.
+// Haley flag some do. It logs the stub variants each configuration reached,
+// and a full run fails if a variant of stubs.Rules that the host can
+// execute was reached by no configuration.
 func TestMatrix(t *testing.T) {
 	if cpu.HostArch() != cpu.AMD64 {
 		t.Skip("the matrix's CPU models are x86 ones")
@@ -461,6 +464,22 @@ func TestMatrix(t *testing.T) {
 		}
 		slices.Sort(names)
 		t.Logf("%d of %d configurations passed; stub variants reached: %v", ran, len(configs), names)
+		if ran < len(configs) {
+			return // a run of some subtests (-run) need not reach every variant
+		}
+		// Every variant the selection table has for this architecture and the
+		// host can execute must have been reached by some configuration.
+		checked := 0
+		defer func() { t.Logf("%d stub variants the host can run, each checked for a configuration that reached it", checked) }()
+		for _, r := range stubs.Rules() {
+			if r.Arch != cpu.HostArch() || !cpu.Host().HasAll(r.Requires) {
+				continue
+			}
+			checked++
+			if v := r.Stub + "/" + r.Name; !variants[v] {
+				t.Errorf("no configuration reached stub variant %s (%s)", v, r.Condition)
+			}
+		}
 	})
 }
 
