@@ -470,7 +470,9 @@ func TestMatrix(t *testing.T) {
 		// Every variant the selection table has for this architecture and the
 		// host can execute must have been reached by some configuration.
 		checked := 0
-		defer func() { t.Logf("%d stub variants the host can run, each checked for a configuration that reached it", checked) }()
+		defer func() {
+			t.Logf("%d stub variants the host can run, each checked for a configuration that reached it", checked)
+		}()
 		for _, r := range stubs.Rules() {
 			if r.Arch != cpu.HostArch() || !cpu.Host().HasAll(r.Requires) {
 				continue
