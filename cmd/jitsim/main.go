@@ -3,6 +3,9 @@
 //
 //	jitsim run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [VM options…] (SCENARIO [args…] | -version)
 //	jitsim explain [--jdk=…] [--cpu=NAME] [--json] [VM options…] (Class::method | intrinsic ID)
+//	jitsim warmup --compare 'OPTS' … [--forks=N] [--out DIR] [--jvm=JAVA] [VM options…] SCENARIO [args…]
+//	jitsim bench [JMH options: -wi -i -f -t -w -r -bm -p -rf -rff] [VM options…] SCENARIO
+//	jitsim sweep FILE [--shard i/n] · jitsim sweep merge DIR…
 //	jitsim scenarios
 //	jitsim cpus
 //	jitsim version
@@ -15,6 +18,10 @@ package main
 
 import "os"
 
+// main turns a panic anywhere on the main goroutine into a jitsim-bug report with the
+// command line to reproduce it (exit 70), never a bare Go stack trace.
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv))
+	os.Exit(guardInternal(append([]string{"jitsim"}, os.Args[1:]...), os.Stderr, os.LookupEnv, func() int {
+		return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.LookupEnv)
+	}))
 }
