@@ -2,13 +2,17 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	jrt "github.com/jitsim/jitsim/runtime"
 )
 
 // A benchmark scenario (AESGCMBench, AESGCMUpdateAAD, CBCThroughput) has
@@ -79,4 +83,54 @@ func (s Scenario) RunBatch(ctx context.Context, env Env, props map[string]string
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Thread < out[j].Thread })
 	return out, nil
+}
+
+// ThreadPanic is a panic on an application thread, caught on that thread's
+// goroutine and carried to the goroutine that started the threads. Go
+// cannot recover a panic from another goroutine, so without this a broken
+// invariant inside one thread of a --threads run would end the process with
+// Go's trace instead of jitsim's internal-error report. It is a jitsim bug,
+// never an outcome of the scenario's input.
+type ThreadPanic struct {
+	Thread int    // the application thread's index (0 is "main")
+	Value  any    // what the thread panicked with
+	Stack  []byte // the thread's stack when it panicked
+}
+
+// Error implements error: "BUG: application thread N panicked: VALUE".
+func (p *ThreadPanic) Error() string {
+	return fmt.Sprintf("BUG: application thread %d panicked: %v", p.Thread, p.Value)
+}
+
+// PanicStack returns the stack of the panicking thread, for the bug report
+// (cmd/jitsim prints it with JITSIM_TRACEBACK=1).
+func (p *ThreadPanic) PanicStack() []byte { return p.Stack }
+
+// recoverThreads wraps the body of an application thread so that a panic in
+// it returns a *ThreadPanic error on that thread instead of ending the
+// process; the runner then cancels the other threads as for any failing
+// thread, and rethrowThreadPanic raises the panic again where it can be
+// recovered.
+func recoverThreads(body func(ctx context.Context, id int, inv jrt.Invoker) error) func(ctx context.Context, id int, inv jrt.Invoker) error {
+	return func(ctx context.Context, id int, inv jrt.Invoker) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = &ThreadPanic{Thread: id, Value: r, Stack: debug.Stack()}
+			}
+		}()
+		return body(ctx, id, inv)
+	}
+}
+
+// rethrowThreadPanic panics, on the calling goroutine, with the first
+// *ThreadPanic among the threads' errors (lowest thread first), once every
+// thread has ended. A caller that recovers panics (cmd/jitsim's guard)
+// turns it into the internal-error report with exit status 70.
+func rethrowThreadPanic(errs []error) {
+	for _, err := range errs {
+		var tp *ThreadPanic
+		if errors.As(err, &tp) {
+			panic(tp)
+		}
+	}
 }

@@ -2,7 +2,10 @@ package scenario
 
 import (
 	"context"
+	"io"
+	goruntime "runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
@@ -63,6 +66,64 @@ func TestRunBatchErrors(t *testing.T) {
 			_, err := tc.s.RunBatch(context.Background(), tc.env, props, tc.n, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestThreadPanicCarried injects a panic into one application thread of a
+// four-thread run (through the observer, which runs on the thread) and
+// checks that Run re-raises it on the calling goroutine as a *ThreadPanic
+// naming that thread and carrying its stack, after the other threads
+// stopped, instead of Go ending the process from the thread's goroutine.
+func TestThreadPanicCarried(t *testing.T) {
+	for _, tc := range []struct {
+		name, scenario string
+		props          map[string]string
+		args           []string
+	}{
+		{"TestAESMain", "TestAESMain", map[string]string{"mode": "GCM", "msgSize": "256"}, []string{"1000000", "0"}},
+		{"AESGCMBench", "AESGCMBench", map[string]string{"dataSize": "256"}, []string{"0", "1000", "10"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := testEnv(t, flags.JDK17)
+			env.Threads = 4
+			var mu sync.Mutex
+			seen := map[int]int{}
+			env.Observer = ObserverFunc(func(it Iteration) {
+				mu.Lock()
+				seen[it.Thread]++
+				n := seen[it.Thread]
+				mu.Unlock()
+				if it.Thread == 2 && n == 3 {
+					panic("BUG: injected on thread 2")
+				}
+			})
+			s, _ := Lookup(tc.scenario)
+			before := goruntime.NumGoroutine()
+			r := func() (r any) {
+				defer func() { r = recover() }()
+				err := s.Run(context.Background(), env, tc.props, tc.args, io.Discard)
+				t.Errorf("Run returned %v, want a panic", err)
+				return nil
+			}()
+			tp, ok := r.(*ThreadPanic)
+			if !ok {
+				t.Fatalf("recovered %T %v, want *ThreadPanic", r, r)
+			}
+			if tp.Thread != 2 || tp.Value != "BUG: injected on thread 2" {
+				t.Errorf("ThreadPanic{Thread: %d, Value: %v}", tp.Thread, tp.Value)
+			}
+			if want := "BUG: application thread 2 panicked: BUG: injected on thread 2"; tp.Error() != want {
+				t.Errorf("Error() = %q, want %q", tp.Error(), want)
+			}
+			if !strings.Contains(string(tp.PanicStack()), "TestThreadPanicCarried") {
+				t.Errorf("stack does not show the injecting observer:\n%s", tp.PanicStack())
+			}
+			// Every thread has ended when the panic is re-raised: no
+			// application thread outlives Run.
+			if after := goruntime.NumGoroutine(); after > before {
+				t.Errorf("goroutines %d before Run, %d after", before, after)
 			}
 		})
 	}

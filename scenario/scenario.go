@@ -388,6 +388,7 @@ func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) 
 func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context.Context, id int, inv jrt.Invoker) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	body = recoverThreads(body) // a panicking thread fails like an erring one (op.go)
 	errs := make([]error, r.threads)
 	var wg sync.WaitGroup
 	for i := range r.threads {
@@ -406,6 +407,7 @@ func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context
 		}()
 	}
 	wg.Wait()
+	rethrowThreadPanic(errs)
 	var canceled error
 	for _, err := range errs {
 		switch {
