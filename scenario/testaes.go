@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -419,17 +420,21 @@ func runTestAESMain(ctx context.Context, r *runner) error {
 			if id == 0 {
 				r.out.printf("Starting %s warm-up\n", what)
 			}
-			if err := r.loop(ctx, t, id, phase+"-warmup", warmups, p.msgSize); err != nil {
+			if _, err := r.loop(ctx, t, id, phase+"-warmup", warmups, p.msgSize); err != nil {
 				return err
 			}
 			if id == 0 {
 				r.out.printf("Finished %s warm-up\n", what)
 			}
 			start := r.now()
-			if err := r.loop(ctx, t, id, phase, iters, p.msgSize); err != nil {
+			done, err := r.loop(ctx, t, id, phase, iters, p.msgSize)
+			ms := float64((r.now() - start).Nanoseconds()) / 1e6
+			if err != nil {
+				if errors.Is(err, context.Canceled) && done > 0 { // stopped by a signal: the partial total
+					r.out.printf("%s runtime was %s ms (stopped after %d of %d iterations)\n", name, javaDouble(ms), done, iters)
+				}
 				return err
 			}
-			ms := float64((r.now() - start).Nanoseconds()) / 1e6
 			r.out.printf("%s runtime was %s ms\n", name, javaDouble(ms))
 		}
 		return nil
@@ -437,23 +442,24 @@ func runTestAESMain(ctx context.Context, r *runner) error {
 }
 
 // loop runs t n times, reporting each run to the observer when there is
-// one (the clock is read per run only then).
-func (r *runner) loop(ctx context.Context, t *aesTest, id int, phase string, n, bytes int) error {
+// one (the clock is read per run only then), and returns how many runs
+// ended (fewer than n when it stops early with an error).
+func (r *runner) loop(ctx context.Context, t *aesTest, id int, phase string, n, bytes int) (int, error) {
 	for i := range n {
 		if err := ctx.Err(); err != nil {
-			return err
+			return i, err
 		}
 		var t0 time.Duration
 		if r.env.Observer != nil {
 			t0 = r.now()
 		}
 		if err := t.run(ctx); err != nil {
-			return err
+			return i, err
 		}
 		if r.env.Observer != nil {
 			t1 := r.now()
 			r.observe(Iteration{Phase: phase, Thread: id, Index: i, Start: t0, Duration: t1 - t0, Ops: 1, Bytes: int64(bytes)})
 		}
 	}
-	return nil
+	return n, nil
 }
