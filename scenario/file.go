@@ -36,8 +36,31 @@ type File struct {
 	Props    map[string]any `toml:"properties"`
 	Options  []string       `toml:"options"` // VM options common to every variant
 	Compare  []Variant      `toml:"compare"`
+	// Ratios are the headline ratios: each compares two variants on one
+	// metric, published against jitsim's.
+	Ratios []Ratio `toml:"ratio"`
 
 	lines map[string]int
+}
+
+// Ratio is one headline ratio of a scenario file (a [[ratio]] table): the
+// metric of variant Num divided by the same metric of variant Den, for the
+// published numbers and for jitsim's. For a time (ms, us/op) put the slow
+// variant in Num; for a throughput (ops/s) the fast one, so that a speedup
+// reads above 1.
+type Ratio struct {
+	Name   string `toml:"name"`   // e.g. "8073108 encode -GHASH/+GHASH"
+	Num    string `toml:"num"`    // a [[compare]] name
+	Den    string `toml:"den"`    // a [[compare]] name
+	Metric string `toml:"metric"` // a published metric of both variants
+	// Published, when not 0, is the published ratio itself, for posts
+	// that give only the ratio; Unit then says how to measure Metric.
+	Published float64 `toml:"published"`
+	Unit      string  `toml:"unit"`
+	// Informative ratios are printed but not held to the seeds test's
+	// band (e.g. a figure its own author found puzzling).
+	Informative bool   `toml:"informative"`
+	Note        string `toml:"note"`
 }
 
 // Variant is one option set of a File to run and compare.
@@ -246,7 +269,80 @@ func (f *File) check() error {
 			add(f.checkOptions(at, jdk, model, slices.Concat(f.Options, v.Options)))
 		}
 	}
+	add(f.checkRatios())
 	return errors.Join(errs...)
+}
+
+// checkRatios checks every [[ratio]]: a unique name, two [[compare]] names,
+// a metric that both publish (or a published ratio with its unit), and a
+// metric jitsim knows how to measure (metricRules).
+func (f *File) checkRatios() error {
+	var errs []error
+	seen := map[string]bool{}
+	for i, r := range f.Ratios {
+		at := fmt.Sprintf("ratio.%d", i)
+		fail := func(key, format string, a ...any) { errs = append(errs, f.fail(at+key, format, a...)) }
+		switch {
+		case r.Name == "":
+			fail("", "[[ratio]] number %d has no name", i+1)
+		case seen[r.Name]:
+			fail(".name", "two [[ratio]] entries are named %q", r.Name)
+		}
+		seen[r.Name] = true
+		if r.Metric == "" {
+			fail("", "[[ratio]] %q has no metric", r.Name)
+			continue
+		}
+		if r.Published < 0 || math.IsNaN(r.Published) || math.IsInf(r.Published, 0) {
+			fail(".published", "[[ratio]] %q: published ratio %v is not a positive number", r.Name, r.Published)
+		}
+		unit := r.Unit
+		for _, side := range []struct{ key, name string }{{".num", r.Num}, {".den", r.Den}} {
+			v, ok := f.variant(side.name)
+			if !ok {
+				fail(side.key, "[[ratio]] %q: %q is not the name of a [[compare]] entry", r.Name, side.name)
+				continue
+			}
+			p, ok := v.published(r.Metric)
+			switch {
+			case !ok && r.Published == 0:
+				fail(side.key, "[[ratio]] %q: variant %q publishes no %q (give the ratio itself as published = …, with unit)", r.Name, side.name, r.Metric)
+			case ok && p.Value <= 0:
+				fail(side.key, "[[ratio]] %q: variant %q publishes %q = %v, which cannot be divided by", r.Name, side.name, r.Metric, p.Value)
+			case ok && unit == "":
+				unit = p.Unit
+			case ok && unit != p.Unit:
+				fail(side.key, "[[ratio]] %q: %q is in %s for one variant and %s for the other", r.Name, r.Metric, unit, p.Unit)
+			}
+		}
+		if unit == "" {
+			continue // reported above
+		}
+		if _, ok := lookupMetricRule(r.Metric, unit); !ok {
+			fail(".metric", "[[ratio]] %q: jitsim cannot measure %q in %s (it measures %s)", r.Name, r.Metric, unit, metricRuleNames())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// variant returns the [[compare]] entry named name.
+func (f *File) variant(name string) (Variant, bool) {
+	for _, v := range f.Compare {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// published returns the variant's published number for metric.
+func (v Variant) published(metric string) (Published, bool) {
+	for _, p := range v.Published {
+		if p.Metric == metric {
+			return p, true
+		}
+	}
+	return Published{}, false
 }
 
 // checkProps checks property names against the scenario's and turns the

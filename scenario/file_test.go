@@ -47,6 +47,8 @@ func TestLoadExamples(t *testing.T) {
 // TestParseFileErrors checks that bad files are errors with file:line.
 func TestParseFileErrors(t *testing.T) {
 	const good = "scenario = \"TestAESMain\"\njdk = \"17\"\n"
+	// ratioGood is good with two variants that publish the same metric (lines 3-14).
+	const ratioGood = good + "[[compare]]\nname = \"a\"\n  [[compare.published]]\n  metric = \"TestAESEncode runtime\"\n  value = 2\n  unit = \"ms\"\n[[compare]]\nname = \"b\"\n  [[compare.published]]\n  metric = \"TestAESEncode runtime\"\n  value = 1\n  unit = \"ms\"\n"
 	cases := []struct {
 		name, text, want string
 	}{
@@ -68,6 +70,12 @@ func TestParseFileErrors(t *testing.T) {
 		{"locked option", good + "[[compare]]\nname = \"a\"\noptions = [\n  \"-XX:-UseGHASHIntrinsics\",\n]\n", `bad.toml:5: VM options`},
 		{"published without unit", good + "[[compare]]\nname = \"a\"\n  [[compare.published]]\n  metric = \"x\"\n  value = 1\n", `bad.toml:5: a published number needs`},
 		{"negative threads", good + "threads = -2\n", `bad.toml:3: threads = -2`},
+		{"ratio without name", ratioGood + "[[ratio]]\nnum = \"a\"\nden = \"b\"\nmetric = \"TestAESEncode runtime\"\n", `bad.toml:15: [[ratio]] number 1 has no name`},
+		{"ratio unknown variant", ratioGood + "[[ratio]]\nname = \"r\"\nnum = \"a\"\nden = \"c\"\nmetric = \"TestAESEncode runtime\"\n", `bad.toml:18: [[ratio]] "r": "c" is not the name of a [[compare]] entry`},
+		{"ratio unpublished metric", ratioGood + "[[ratio]]\nname = \"r\"\nnum = \"a\"\nden = \"b\"\nmetric = \"TestAESDecode runtime\"\n", `variant "a" publishes no "TestAESDecode runtime"`},
+		{"ratio unmeasurable metric", ratioGood + "[[ratio]]\nname = \"r\"\nnum = \"a\"\nden = \"b\"\nmetric = \"job\"\npublished = 2.0\nunit = \"ms\"\n", `bad.toml:19: [[ratio]] "r": jitsim cannot measure "job" in ms`},
+		{"duplicate ratio", ratioGood + "[[ratio]]\nname = \"r\"\nnum = \"a\"\nden = \"b\"\nmetric = \"TestAESEncode runtime\"\n[[ratio]]\nname = \"r\"\nnum = \"b\"\nden = \"a\"\nmetric = \"TestAESEncode runtime\"\n", `bad.toml:21: two [[ratio]] entries are named "r"`},
+		{"ratio negative published", ratioGood + "[[ratio]]\nname = \"r\"\nnum = \"a\"\nden = \"b\"\nmetric = \"TestAESEncode runtime\"\npublished = -1.0\n", `bad.toml:20: [[ratio]] "r": published ratio -1 is not a positive number`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -30,6 +30,9 @@ type FileEnv struct {
 	Observer func(variant string) Observer
 	// CheckOutput forces checkOutput=true.
 	CheckOutput bool
+	// Results, when set, receives what RunFile measured: jitsim's value of
+	// every published metric and the headline ratios ([[ratio]]).
+	Results func(Results)
 }
 
 // Config parses the run's VM options (plus extra ones after them) for its
@@ -89,6 +92,7 @@ func RunFile(ctx context.Context, f *File, env FileEnv) error {
 		fmt.Fprintf(stdout, "# published numbers: %s\n", f.Source)
 	}
 	var errs []error
+	rec := newRecorder(f)
 	for _, r := range f.Runs() {
 		if env.Args != nil {
 			r.Args = env.Args
@@ -96,7 +100,15 @@ func RunFile(ctx context.Context, f *File, env FileEnv) error {
 		opts := strings.Join(slices.Concat(r.Options, env.Options), " ")
 		fmt.Fprintf(stdout, "\n=== %s: jitsim run --jdk=%s --cpu=%s --clock=%s %s %s %s\n", r.Variant, r.JDK, r.CPU.Name, r.Clock,
 			opts, r.Scenario.Name, strings.Join(r.Args, " "))
-		if err := runVariant(ctx, r, env, stdout, stderr); err != nil {
+		venv := env
+		venv.Observer = func(variant string) Observer {
+			var inner Observer
+			if env.Observer != nil {
+				inner = env.Observer(variant)
+			}
+			return rec.observer(variant, inner)
+		}
+		if err := runVariant(ctx, r, venv, stdout, stderr); err != nil {
 			fmt.Fprintf(stdout, "--- %s failed: %v\n", r.Variant, err)
 			errs = append(errs, fmt.Errorf("%s, variant %q: %w", f.Path, r.Variant, err))
 			continue
@@ -108,6 +120,12 @@ func RunFile(ctx context.Context, f *File, env FileEnv) error {
 			}
 			fmt.Fprintf(stdout, "--- published: %s = %g%s %s\n", p.Metric, p.Value, pm, p.Unit)
 		}
+		printMeasured(stdout, rec, r)
+	}
+	res := rec.results(f)
+	printRatios(stdout, f, res)
+	if env.Results != nil {
+		env.Results(res)
 	}
 	return errors.Join(errs...)
 }

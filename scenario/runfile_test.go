@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -34,6 +37,15 @@ name = "on"
 [[compare]]
 name = "off"
 options = ["-XX:-UseGHASHIntrinsics"]
+  [[compare.published]]
+  metric = "TestAESEncode runtime"
+  value = 18781.033722
+  unit = "ms"
+[[ratio]]
+name = "small encode off/on"
+num = "off"
+den = "on"
+metric = "TestAESEncode runtime"
 `
 	f, err := ParseFile("small.toml", []byte(text))
 	if err != nil {
@@ -41,8 +53,9 @@ options = ["-XX:-UseGHASHIntrinsics"]
 	}
 	var out, errOut bytes.Buffer
 	var iters atomic.Int64
+	var res Results
 	err = RunFile(context.Background(), f, FileEnv{Tiers: tiers.Default(), Stdout: &out, Stderr: &errOut, CheckOutput: true,
-		Options: []string{"-DmsgSize=999"},
+		Options: []string{"-DmsgSize=999"}, Results: func(r Results) { res = r },
 		Observer: func(string) Observer {
 			return ObserverFunc(func(Iteration) { iters.Add(1) })
 		}})
@@ -54,10 +67,23 @@ options = ["-XX:-UseGHASHIntrinsics"]
 		"=== off: jitsim run --jdk=17 --cpu=host --clock=wall -XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics -DmsgSize=999 TestAESMain 3 1\n",
 		"--- published: TestAESEncode runtime = 4092.488144 ms\n",
 		"msgSize=999,",
+		"--- jitsim:    TestAESEncode runtime = ",
+		"\n=== headline ratios, published vs jitsim (--jdk=17 --cpu=host --clock=wall)\nsmall encode off/on: published 4.59x, jitsim ",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+	if len(res.Ratios) != 1 || len(res.Measured) != 2 {
+		t.Fatalf("results = %+v", res)
+	}
+	// The measured runtime is the one TestAESMain printed (same clock reads, rounded).
+	on, _ := res.Value("on", "TestAESEncode runtime")
+	if printed := fmt.Sprintf("TestAESEncode runtime = %s ms", sig(on.Jitsim)); !strings.Contains(out.String(), printed) || on.Jitsim <= 0 {
+		t.Errorf("measured %v, output lacks %q", on.Jitsim, printed)
+	}
+	if r := res.Ratios[0]; math.Abs(r.Published-18781.033722/4092.488144) > 1e-12 || !(r.Jitsim > 0) || math.Abs(r.Distance-(r.Jitsim/r.Published-1)) > 1e-12 {
+		t.Errorf("ratio = %+v", r)
 	}
 	if got := iters.Load(); got != 2*2*(3+1) {
 		t.Errorf("observer saw %d iterations, want 16", got)
@@ -117,5 +143,98 @@ func TestRunExamples(t *testing.T) {
 				t.Errorf("%d variants ran, want %d", n, len(f.Compare))
 			}
 		})
+	}
+}
+
+// TestRecorderMetrics feeds known iterations to the recorder and checks each
+// metric rule's arithmetic exactly: a span of thread 0, a throughput summed
+// over threads and averaged over iterations, an average time per operation.
+func TestRecorderMetrics(t *testing.T) {
+	text := `scenario = "AESGCMBench"
+[[compare]]
+name = "a"
+  [[compare.published]]
+  metric = "AESGCMBench.encrypt"
+  value = 100
+  unit = "ops/s"
+  [[compare.published]]
+  metric = "AESGCMUpdateAAD2.test"
+  value = 100
+  unit = "us/op"
+[[compare]]
+name = "b"
+  [[compare.published]]
+  metric = "AESGCMBench.encrypt"
+  value = 50
+  unit = "ops/s"
+[[ratio]]
+name = "a/b"
+num = "a"
+den = "b"
+metric = "AESGCMBench.encrypt"
+[[ratio]]
+name = "given"
+num = "a"
+den = "b"
+metric = "AESGCMBench.encrypt"
+published = 4.0
+informative = true
+`
+	f, err := ParseFile("m.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder(f)
+	ms := time.Millisecond
+	oa, ob := rec.observer("a", nil), rec.observer("b", nil)
+	// a: two threads; iteration 0: 10 ops in 10 ms and 10 ms (1000 + 1000 ops/s), iteration 1: 10 ops in 5 ms and 20 ms (2000 + 500).
+	for _, it := range []Iteration{
+		{Phase: "warmup", Thread: 0, Index: 0, Duration: ms, Ops: 10},
+		{Phase: "measure", Thread: 0, Index: 0, Duration: 10 * ms, Ops: 10},
+		{Phase: "measure", Thread: 1, Index: 0, Duration: 10 * ms, Ops: 10},
+		{Phase: "measure", Thread: 0, Index: 1, Duration: 5 * ms, Ops: 10},
+		{Phase: "measure", Thread: 1, Index: 1, Duration: 20 * ms, Ops: 10},
+	} {
+		oa.Iteration(it)
+	}
+	ob.Iteration(Iteration{Phase: "measure", Index: 0, Duration: 10 * ms, Ops: 5})
+	res := rec.results(f)
+	want := map[string]float64{"a/AESGCMBench.encrypt": (2000 + 2500) / 2.0, "b/AESGCMBench.encrypt": 500,
+		"a/AESGCMUpdateAAD2.test": (1000.0 + (500.0+2000)/2) / 2}
+	for _, m := range res.Measured {
+		if w := want[m.Variant+"/"+m.Metric]; math.Abs(m.Jitsim-w) > 1e-9 {
+			t.Errorf("%s %s = %v, want %v", m.Variant, m.Metric, m.Jitsim, w)
+		}
+	}
+	if r := res.Ratios[0]; r.Published != 2 || math.Abs(r.Jitsim-4.5) > 1e-12 || math.Abs(r.Distance-1.25) > 1e-12 {
+		t.Errorf("ratio a/b = %+v", r)
+	}
+	if r := res.Ratios[1]; r.Published != 4 || math.Abs(r.Distance-0.125) > 1e-12 {
+		t.Errorf("ratio given = %+v", r)
+	}
+	var out bytes.Buffer
+	printRatios(&out, f, res)
+	for _, want := range []string{"a/b: published 2.00x, jitsim 4.50x, distance +125.0%\n", "given: published 4.00x, jitsim 4.50x, distance +12.5% (informative: not held to a band)\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	// Span: thread 0 only, first start to last end.
+	g, err := ParseFile("s.toml", []byte("scenario = \"TestAESMain\"\n[[compare]]\nname = \"x\"\n  [[compare.published]]\n  metric = \"TestAESEncode runtime\"\n  value = 1\n  unit = \"ms\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec = newRecorder(g)
+	o := rec.observer("x", nil)
+	o.Iteration(Iteration{Phase: "encrypt-warmup", Start: 0, Duration: 100 * ms})
+	o.Iteration(Iteration{Phase: "encrypt", Start: 200 * ms, Duration: ms})
+	o.Iteration(Iteration{Phase: "encrypt", Start: 201 * ms, Duration: 2 * ms})
+	o.Iteration(Iteration{Phase: "encrypt", Thread: 1, Start: 150 * ms, Duration: 90 * ms})
+	if got := rec.value("x", "TestAESEncode runtime", "ms"); got != 3 {
+		t.Errorf("span = %v ms, want 3", got)
+	}
+	if got := rec.value("x", "TestAESDecode runtime", "ms"); !math.IsNaN(got) {
+		t.Errorf("unrecorded phase = %v, want NaN", got)
 	}
 }
