@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jitsim/jitsim/runtime/policy"
 	"go.uber.org/zap"
@@ -43,7 +44,9 @@ func (vm *VM) compilerLoop(p *compilerPool, idx int) {
 				}
 				continue
 			}
-			vm.compileTask(t, log)
+			if !vm.guardedCompile(t, log) {
+				return
+			}
 		}
 		select {
 		case <-vm.ctx.Done():
@@ -53,8 +56,40 @@ func (vm *VM) compilerLoop(p *compilerPool, idx int) {
 	}
 }
 
-// wake tells a compiler's threads that its queue has work.
+// guardedCompile runs compileTask and turns a panic in it (a bug in jitsim
+// or in a tier) into the VM's internal error (recoverCompile). It reports
+// whether the compiler thread may go on (false after a panic).
+func (vm *VM) guardedCompile(t *policy.Task, log *zap.Logger) bool {
+	defer vm.recoverCompile(t, log)
+	vm.compileTask(t, log)
+	return true
+}
+
+// recoverCompile, deferred (directly) around a compile, turns a panic in it into the
+// VM's internal error: reported once, with the failing method, and
+// returned by every later call and by Close, instead of ending the process
+// from a goroutine nobody can recover (or, on the model clock, from inside
+// the scheduler).
+func (vm *VM) recoverCompile(t *policy.Task, log *zap.Logger) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	err := fmt.Errorf("runtime: internal error (a jitsim bug; please report it): the %s compile of %s at level %d (compile id %d) panicked: %v",
+		t.Compiler(), t.Method.PrintName(), t.Level, t.ID, v)
+	if vm.internal.CompareAndSwap(nil, &err) {
+		log.Error("compiler thread panicked", zap.String("method", t.Method.PrintName()), zap.Int("level", int(t.Level)),
+			zap.Any("panic", v), zap.Stack("stack"))
+	}
+}
+
+// wake tells a compiler's threads that its queue has work (on the model
+// clock: the simulated pool, at the current virtual time).
 func (vm *VM) wake(c policy.Compiler) {
+	if vm.sim != nil {
+		vm.sim.pools[c].Wake(vm.sim.s.Current())
+		return
+	}
 	p := vm.pools[c]
 	if p == nil {
 		return
@@ -99,8 +134,14 @@ func (vm *VM) submit(ctx context.Context, t *policy.Task) error {
 		delete(vm.waiters, t)
 		vm.waitMu.Unlock()
 	}()
+	if vm.sim != nil {
+		return vm.awaitModel(t, ch)
+	}
 	select {
 	case <-ch:
+		if p := vm.internal.Load(); p != nil {
+			return *p
+		}
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
@@ -132,33 +173,60 @@ var errNoOSREntry = errors.New("method has no OSR entry")
 // (ciEnv::register_method, nmethod::make_not_entrant).
 func (vm *VM) compileTask(t *policy.Task, log *zap.Logger) {
 	defer vm.finish(t)
+	r := vm.beginTask(t, vm.clock.Now())
+	vm.endTask(r, vm.clock.Now(), log)
+}
+
+// taskRun is one compile between its start and its install.
+type taskRun struct {
+	t     *policy.Task
+	st    *methodState
+	ci    *codeInfo
+	start time.Duration
+	err   error
+	ran   bool // printed and compiled (not refused before starting)
+}
+
+// beginTask starts t at time start: print it (PrintCompilation), report it
+// started and run the tier's real Compile (CompileBroker::invoke_compiler_on_method).
+func (vm *VM) beginTask(t *policy.Task, start time.Duration) *taskRun {
 	st := vm.byPolicy[t.Method]
 	if st == nil {
 		panic("BUG: compile task for a method the VM does not know")
 	}
 	level := Level(t.Level)
-	ci := &codeInfo{level: level, counts: level == LevelNone || level == LevelLimitedProfile || level == LevelFullProfile}
-	var err error
+	r := &taskRun{t: t, st: st, start: start,
+		ci: &codeInfo{level: level, counts: level == LevelNone || level == LevelLimitedProfile || level == LevelFullProfile}}
 	tier := vm.tierFor[level]
 	switch {
 	case t.IsOSR() && !st.m.OSR:
-		err = errNoOSREntry
+		r.err = errNoOSREntry
 	case tier == nil:
-		err = fmt.Errorf("no tier compiles level %d", level)
+		r.err = fmt.Errorf("no tier compiles level %d", level)
 	}
-	start := vm.clock.Now()
-	if err == nil {
+	if r.err == nil {
+		r.ran = true
 		vm.out.task(vm.pol, t, start)
 		vm.events().taskStarted(t, start)
 		vm.observeTask(EventStarted, t, start)
-		ci.code, err = tier.Compile(vm.ctx, vm.request(st, ci))
+		r.ci.code, r.err = tier.Compile(vm.ctx, vm.request(st, r.ci))
 	}
-	now := vm.clock.Now()
-	if err != nil {
+	return r
+}
+
+// endTask finishes a started compile at time now: a failure goes back to
+// the policy (and is printed), a success is installed and the code it
+// replaces made not entrant.
+func (vm *VM) endTask(r *taskRun, now time.Duration, log *zap.Logger) {
+	t, st, ci := r.t, r.st, r.ci
+	if r.err != nil {
+		if ci.code != nil {
+			_ = ci.code.Close(context.Background())
+		}
 		next := vm.pol.Failed(t, true, now)
-		if !errors.Is(err, errNoOSREntry) && vm.ctx.Err() == nil {
-			vm.out.skipped(vm.pol, t, err, now)
-			log.Warn("compile failed", zap.String("method", st.m.String()), zap.Int("level", int(level)), zap.Error(err))
+		if !errors.Is(r.err, errNoOSREntry) && vm.ctx.Err() == nil {
+			vm.out.skipped(vm.pol, t, r.err, now)
+			log.Warn("compile failed", zap.String("method", st.m.String()), zap.Int("level", int(ci.level)), zap.Error(r.err))
 		}
 		if next != nil {
 			vm.wake(next.Compiler())
@@ -181,7 +249,7 @@ func (vm *VM) compileTask(t *policy.Task, log *zap.Logger) {
 	if !t.IsOSR() {
 		st.entry.Store(ci)
 	}
-	vm.events().installed(st, t, ci, now-start)
+	vm.events().installed(st, t, ci, now-r.start)
 	vm.observeInstall(t, inst, now)
 	for _, ne := range inst.NotEntrant {
 		vm.out.notEntrant(vm.pol, ne, now)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"go.uber.org/zap"
@@ -13,8 +14,9 @@ import (
 
 // Clock is the VM's one source of time: the duration since VM start.
 // Nothing else in the VM reads time.Now (style.md habit 11). The wall
-// clock measures real time; the model clock (a deterministic virtual clock
-// driven by a CPU profile's cost table) is a later issue and plugs in here.
+// clock measures real time; the model clock (Config.WithModel) is the
+// virtual time of a deterministic simulation driven by a CPU profile's
+// cost table.
 type Clock interface {
 	Now() time.Duration
 }
@@ -42,6 +44,7 @@ type Config struct {
 	logger     *zap.Logger
 	out        io.Writer
 	clock      Clock
+	costs      *model.Profile // the model clock's profile; nil: wall clock
 	processors int
 	settled    bool
 }
@@ -99,6 +102,14 @@ func (c Config) WithOutput(w io.Writer) Config {
 
 // WithClock sets the clock. Default: a wall clock started by New.
 func (c Config) WithClock(k Clock) Config { c.clock = k; return c }
+
+// WithModel runs the VM on the model clock (docs/model.md): every piece of
+// code it runs, each stub call and each compile costs what profile p says,
+// in the virtual time of a deterministic scheduler of its own (one per VM).
+// The VM's clock is then that scheduler's, and WithClock is ignored.
+// Application threads must Enter before calling into the VM and Exit after
+// (Thread.Enter). Default: the wall clock.
+func (c Config) WithModel(p model.Profile) Config { c.costs = &p; return c }
 
 // WithActiveProcessors sets the processor count the compiler thread
 // ergonomics see (os::active_processor_count). Default: the flag

@@ -224,7 +224,7 @@ func (vm *VM) Route(ctx context.Context, site Site, args []Arg) (int64, error) {
 			return call(ctx, args)
 		}
 	}
-	return vm.invoke(ctx, s.st, args)
+	return vm.invokeFrom(ctx, s.st, args, site.Level)
 }
 
 //go:noinline
@@ -323,7 +323,7 @@ func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
 		d = st.route[site.Level]
 	}
 	if d == nil || !d.Stub {
-		return func(ctx context.Context, args []Arg) (int64, error) { return vm.invoke(ctx, st, args) }, nil
+		return func(ctx context.Context, args []Arg) (int64, error) { return vm.invokeFrom(ctx, st, args, site.Level) }, nil
 	}
 	vm.printIntrinsicSite(site, st, d)
 	call := d.call
@@ -332,7 +332,7 @@ func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
 			if pred(args) {
 				return call(ctx, args)
 			}
-			return vm.invoke(ctx, st, args)
+			return vm.invokeFrom(ctx, st, args, site.Level)
 		}, nil
 	}
 	return call, nil

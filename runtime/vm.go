@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers/bytecode"
@@ -27,6 +28,7 @@ type VM struct {
 	pol   *policy.Policy
 	pcfg  policy.Config
 	clock Clock
+	sim   *modelClock // nil on the wall clock (modelclock.go)
 	log   *zap.Logger
 	out   *printer
 
@@ -48,6 +50,8 @@ type VM struct {
 
 	warnings []string
 
+	internal atomic.Pointer[error] // a jitsim bug in a compiler thread (compile.go)
+
 	obs observers // event subscribers (observe.go)
 
 	threads   atomic.Int64
@@ -66,6 +70,9 @@ type methodState struct {
 	// route[level] is the cached decision for calls from code at level
 	// (nil: not an intrinsic candidate).
 	route [LevelFullOptimization + 1]*Decision
+	// cost[level] prices one call of the method's own code at level on
+	// the model clock (nil on the wall clock).
+	cost *[LevelFullOptimization + 1]linearCost
 
 	entry    atomic.Pointer[codeInfo] // current normal-entry code; nil until first call
 	interpMu sync.Mutex
@@ -86,10 +93,16 @@ type codeInfo struct {
 
 // Thread is an application thread's handle. The VM does not need thread
 // identity for correctness (every call is independent); it names the
-// caller in events.
+// caller in events. On the model clock it is also a simulated thread with
+// its own virtual time, which its goroutine joins with Enter and leaves
+// with Exit (modelclock.go).
 type Thread struct {
 	ID   int64
 	Name string
+
+	vm      *VM
+	sim     model.ThreadID
+	entered bool
 }
 
 // ErrClosed is returned by calls into a closed VM.
@@ -175,6 +188,13 @@ func New(cfg Config) (*VM, error) {
 	}
 	vm.table, vm.pol, vm.pcfg = table, pol, pcfg
 	vm.clock = cfg.clock
+	if cfg.costs != nil {
+		if err := cfg.costs.Validate(); err != nil {
+			return nil, fmt.Errorf("runtime: model clock: %w", err)
+		}
+		vm.sim = newModelClock(*cfg.costs)
+		vm.clock = vm.sim.s.Clock()
+	}
 	if vm.clock == nil {
 		vm.clock = WallClock()
 	}
@@ -187,7 +207,11 @@ func New(cfg Config) (*VM, error) {
 	}
 	vm.buildMethods()
 	vm.ctx, vm.cancel = context.WithCancel(context.Background())
-	vm.startCompilers(c1, c2)
+	if vm.sim != nil {
+		vm.startModelCompilers(c1, c2)
+	} else {
+		vm.startCompilers(c1, c2)
+	}
 	vm.log.Info("vm started", zap.String("jdk", jdk.String()), zap.String("cpu", model.Name),
 		zap.Int("c1_threads", c1), zap.Int("c2_threads", c2))
 	return vm, nil
@@ -212,12 +236,18 @@ func (vm *VM) buildMethods() {
 			intr: intrinsicFor(m, vm.jdk),
 			osr:  map[*policy.Code]*codeInfo{},
 		}
+		if vm.sim != nil {
+			vm.sim.priceJava(st)
+		}
 		if st.intr != NoIntrinsic {
 			st.pred = st.intr.Row().Predicate
 			for l := LevelNone; l <= LevelFullOptimization; l++ {
 				d := decide(&vm.env, st.intr, m, l)
 				if d.call != nil {
 					d.call = vm.firstStubCall(st, l, d)
+					if vm.sim != nil {
+						d.call = vm.modelStubCall(st, d, d.call)
+					}
 				}
 				st.route[l] = &d
 				if ce := rlog.Check(zap.DebugLevel, "route"); ce != nil {
@@ -289,19 +319,27 @@ func (vm *VM) Level(name string) (Level, bool, error) {
 	return Level(l), q, nil
 }
 
-// NewThread returns a handle for an application thread.
+// NewThread returns a handle for an application thread. On the model
+// clock it is also a new simulated thread starting at the VM's current
+// virtual time (the creator's), which holds back every thread later in
+// virtual time until its goroutine calls Enter.
 func (vm *VM) NewThread(name string) *Thread {
 	id := vm.threads.Add(1)
 	if name == "" {
 		name = fmt.Sprintf("Thread-%d", id)
 	}
-	return &Thread{ID: id, Name: name}
+	th := &Thread{ID: id, Name: name, vm: vm}
+	if vm.sim != nil {
+		th.sim = vm.sim.s.NewThread(name, vm.sim.s.Current())
+	}
+	return th
 }
 
 // CallAs is a call from Java code the VM does not model (the provider, a
 // scenario) into method, a *Method or its name ("GHASH.processBlocks",
 // "GHASH::processBlocks"): the callee is counted and its current code
-// runs. th names the calling thread and may be nil.
+// runs. th names the calling thread and may be nil; on the model clock the
+// call is charged to the running (entered) thread, which must be th.
 func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (int64, error) {
 	var st *methodState
 	switch m := method.(type) {
@@ -318,7 +356,11 @@ func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (i
 	default:
 		return 0, fmt.Errorf("runtime: Call wants a *Method or a method name, not %T", method)
 	}
-	_ = th
+	if vm.sim != nil && th != nil && th.vm == vm {
+		if h, ok := vm.sim.s.Holder(); !ok || h != th.sim || !th.entered {
+			return 0, fmt.Errorf("runtime: model clock: thread %s calls %s without holding the turn (call Thread.Enter in its goroutine first)", th.Name, st.m)
+		}
+	}
 	return vm.invoke(ctx, st, args)
 }
 
@@ -376,7 +418,18 @@ func (vm *VM) request(st *methodState, ci *codeInfo) CompileRequest {
 
 // invoke counts a call to st (at the level of the code that runs it),
 // lets the policy react at notification points, and runs the current code.
+// The caller's level is not known (CallAs: code the VM does not model).
 func (vm *VM) invoke(ctx context.Context, st *methodState, args []Arg) (int64, error) {
+	return vm.invokeFrom(ctx, st, args, levelUnknown)
+}
+
+// invokeFrom is invoke for a call from code at level caller; on the model
+// clock the call is charged (its own code's cost at its level plus a call
+// from the caller's tier) before the code runs.
+func (vm *VM) invokeFrom(ctx context.Context, st *methodState, args []Arg, caller Level) (int64, error) {
+	if p := vm.internal.Load(); p != nil {
+		return 0, *p
+	}
 	ci, err := vm.current(ctx, st)
 	if err != nil {
 		return 0, err
@@ -390,6 +443,11 @@ func (vm *VM) invoke(ctx context.Context, st *methodState, args []Arg) (int64, e
 			if ci, err = vm.current(ctx, st); err != nil {
 				return 0, err
 			}
+		}
+	}
+	if vm.sim != nil {
+		if err := vm.chargeJava(st, ci.level, caller, args); err != nil {
+			return 0, err
 		}
 	}
 	ret, err := ci.code.Invoke(ctx, args)
@@ -458,7 +516,10 @@ func (vm *VM) onBackedge(st *methodState, ci *codeInfo) BackedgeHandler {
 }
 
 // Close stops the compiler threads (waiting for running compiles), then
-// releases every code. Calls running at that moment may fail.
+// releases every code. Calls running at that moment may fail. A jitsim
+// bug caught in a compiler thread is returned here too. On the model
+// clock, compiles still queued or running in virtual time are dropped, as
+// a JVM exits without waiting for its compiler threads.
 func (vm *VM) Close() error {
 	vm.closeOnce.Do(func() {
 		vm.cancel()
@@ -486,6 +547,9 @@ func (vm *VM) Close() error {
 		}
 		if err := vm.out.close(); err != nil {
 			errs = append(errs, err)
+		}
+		if p := vm.internal.Load(); p != nil {
+			errs = append(errs, *p)
 		}
 		vm.closeErr = errors.Join(errs...)
 	})

@@ -42,6 +42,7 @@ type Scheduler struct {
 	events  eventQueue
 	seq     uint64
 	last    Cost // time of the latest fired event
+	firing  bool // an event function is running (at last)
 	trace   func(string)
 }
 
@@ -128,9 +129,11 @@ func (s *Scheduler) fireUntil(t Cost) {
 			s.last = e.at
 		}
 		s.tracef("%s event %s", e.at, e.name)
+		s.firing = true
 		s.mu.Unlock()
 		e.fn(e.at)
 		s.mu.Lock()
+		s.firing = false
 	}
 }
 
@@ -186,16 +189,59 @@ func (s *Scheduler) Now(th ThreadID) Cost {
 	return s.thread(th).now
 }
 
-// Current returns the virtual time of the thread holding the turn or,
-// with no holder, of the latest fired event: the one "now" of the VM's
-// global Clock, since only the turn holder runs VM code.
+// Current returns the virtual time of the event being fired, else of the
+// thread holding the turn or, with no holder, of the latest fired event:
+// the one "now" of the VM's global Clock, since only the turn holder (or
+// an event it fires) runs VM code. A compile finishing at T stamps T.
 func (s *Scheduler) Current() Cost {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.turn != noTurn {
+	if s.firing {
+		return s.last
+	}
+	if s.turn >= 0 {
 		return s.threads[s.turn].now
 	}
 	return s.last
+}
+
+// Holder returns the thread holding the turn, if one does: the simulated
+// thread whose goroutine is the only one running VM code, and hence the
+// one that pays for it.
+func (s *Scheduler) Holder() (ThreadID, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.turn, s.turn >= 0
+}
+
+// Park takes th, which holds the turn, out of the turn order while its
+// goroutine waits for something outside the simulation (another
+// application thread reaching a barrier): a parked thread holds no one
+// back. Unpark puts it back; its goroutine then calls Enter again.
+func (s *Scheduler) Park(th ThreadID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustHold(th)
+	s.tracef("%s park %s", s.threads[th].now, s.threads[th].name)
+	s.threads[th].active = false
+	s.turn = noTurn
+	s.cond.Broadcast()
+}
+
+// Unpark makes a parked thread active again at virtual time at (its own
+// time if later): the thread that releases a barrier calls it, holding the
+// turn, so the released threads resume in a deterministic order.
+func (s *Scheduler) Unpark(th ThreadID, at Cost) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.thread(th)
+	if t.active {
+		panic(fmt.Sprintf("BUG: model: Unpark of thread %d, which is not parked", th))
+	}
+	t.active = true
+	t.now = max(t.now, at)
+	s.tracef("%s unpark %s", t.now, t.name)
+	s.cond.Broadcast()
 }
 
 // Clock returns the Scheduler as a clock: Now is Current as a Duration.

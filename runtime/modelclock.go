@@ -1,0 +1,318 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/runtime/policy"
+	"go.uber.org/zap"
+)
+
+// modelClock is a VM's model clock (docs/model.md §5): the CPU profile
+// that prices every piece of code, and the deterministic scheduler whose
+// simulated threads pay for it. A VM without one (the wall clock) never
+// touches this file's code on its hot paths beyond one nil check.
+type modelClock struct {
+	prof  model.Profile
+	s     *model.Scheduler
+	pools [2]*model.Pool
+	// call[l] prices a Java call from code at level l.
+	call [LevelFullOptimization + 1]linearCost
+}
+
+// linearCost is Profile.Cost(what, family, n) as a function of n: the
+// per-call row, per-byte row and per-16-byte-block row, resolved once so
+// that a call is priced by integer arithmetic alone. err is the profile's
+// error when it prices nothing for what; it is returned by the first call
+// that needs the cost, so a profile missing a row for code a run never
+// reaches does not stop the run.
+type linearCost struct {
+	perCall, perByte, perBlock model.Cost
+	err                        error
+}
+
+// at prices n payload bytes.
+func (l *linearCost) at(n int) (model.Cost, error) {
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.perCall + model.Cost(n)*l.perByte + model.Cost(n/16)*l.perBlock, nil
+}
+
+// resolve reads what's rows for family out of p through Profile.Cost at
+// 0, 1 and 16 bytes (Cost is affine in n and in ⌊n/16⌋).
+func resolve(p model.Profile, what, family string) linearCost {
+	c0, err := p.Cost(what, family, 0)
+	if err != nil {
+		return linearCost{err: fmt.Errorf("runtime: model clock: %w", err)}
+	}
+	c1, _ := p.Cost(what, family, 1)
+	c16, _ := p.Cost(what, family, 16)
+	b := c1 - c0
+	return linearCost{perCall: c0, perByte: b, perBlock: c16 - c0 - 16*b}
+}
+
+// add returns the sum of two affine costs (a stub plus its dispatch).
+func (l linearCost) add(o linearCost) linearCost {
+	if l.err == nil {
+		l.err = o.err
+	}
+	return linearCost{perCall: l.perCall + o.perCall, perByte: l.perByte + o.perByte, perBlock: l.perBlock + o.perBlock, err: l.err}
+}
+
+// newModelClock makes the model clock of a VM: a fresh scheduler (one per
+// VM, so two VMs of one process never share virtual time) and the call
+// rows per caller level.
+func newModelClock(p model.Profile) *modelClock {
+	mc := &modelClock{prof: p, s: model.NewScheduler()}
+	for l := range mc.call {
+		what, _ := model.TierWhat(l)
+		mc.call[l] = resolve(p, model.WhatCall, what)
+	}
+	return mc
+}
+
+// levelUnknown is the caller level of a call from code the VM does not
+// model (CallAs: the provider, a scenario).
+const levelUnknown Level = -1
+
+// priceJava fills st's per-level costs of its own Java code (docs/model.md
+// §1: rows per method key, else the "*" row).
+func (mc *modelClock) priceJava(st *methodState) {
+	st.cost = new([LevelFullOptimization + 1]linearCost)
+	for l := range st.cost {
+		what, _ := model.TierWhat(l)
+		st.cost[l] = resolve(mc.prof, what, st.m.Key)
+	}
+}
+
+// payload is model.Payload of one call of m with args: the n its rows
+// are priced at.
+func payload(m *Method, args []Arg) (int, error) {
+	return model.Payload(m, func(i int) int64 {
+		if i < len(args) {
+			return args[i].Scalar
+		}
+		return 0
+	})
+}
+
+// holder returns the simulated thread that pays for code run now: the
+// turn holder, the only thread whose goroutine may be running VM code.
+func (mc *modelClock) holder() (model.ThreadID, error) {
+	th, ok := mc.s.Holder()
+	if !ok {
+		return 0, errors.New("runtime: model clock: a call into the VM from a goroutine that is no entered model thread (call Thread.Enter first)")
+	}
+	return th, nil
+}
+
+// chargeJava advances the calling thread by the cost of one call of st's
+// code at level from code at caller (levelUnknown: priced as a call from
+// the callee's own level). It is charged before the code runs, so that
+// policy decisions and compile events during the call see the time the
+// call ends (docs/model.md §5).
+func (vm *VM) chargeJava(st *methodState, level, caller Level, args []Arg) error {
+	mc := vm.sim
+	n, err := payload(st.m, args)
+	if err != nil {
+		return err
+	}
+	c, err := st.cost[level].at(n)
+	if err != nil {
+		return err
+	}
+	if caller == levelUnknown {
+		caller = level
+	}
+	call, err := mc.call[caller].at(0)
+	if err != nil {
+		return err
+	}
+	th, err := mc.holder()
+	if err != nil {
+		return err
+	}
+	mc.s.Advance(th, c+call)
+	return nil
+}
+
+// modelStubCall wraps a decision's stub call so that every call charges
+// the calling thread the cost of the variant HotSpot would have run
+// (Decision.Variant, not Impl: the model simulates the modelled CPU,
+// whatever runs the bytes here) plus the dispatch of the call site.
+func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) stubCall {
+	mc := vm.sim
+	lc := resolve(mc.prof, model.Stub(d.Variant.Name), d.Variant.Stub).add(resolve(mc.prof, model.WhatDispatch, d.Variant.Stub))
+	m := st.m
+	return func(ctx context.Context, args []Arg) (int64, error) {
+		n, err := payload(m, args)
+		if err != nil {
+			return 0, err
+		}
+		c, err := lc.at(n)
+		if err != nil {
+			return 0, err
+		}
+		th, err := mc.holder()
+		if err != nil {
+			return 0, err
+		}
+		mc.s.Advance(th, c)
+		return call(ctx, args)
+	}
+}
+
+// startModelCompilers makes the compiler pools simulated servers of the
+// scheduler (docs/model.md §5 item 5): each free compiler thread takes
+// its next task from the same policy code as the wall clock's goroutines
+// (policy.Next), occupies itself for the profile's CompileCost, really
+// compiles when it starts (PrintCompilation prints then) and installs
+// the code when the cost has elapsed.
+func (vm *VM) startModelCompilers(c1, c2 int) {
+	for i, n := range []int{c1, c2} {
+		kind := policy.Compiler(i)
+		vm.pools[i] = &compilerPool{kind: kind, threads: n}
+		log := vm.log.Named(kind.String())
+		vm.sim.pools[i] = vm.sim.s.NewPool(kind.String(), n, func(at model.Cost) (model.Job, bool) {
+			return vm.modelJob(kind, at, log)
+		})
+	}
+}
+
+// compilerWhat is the profile's name of each compiler's compiles.
+var compilerWhat = [2]string{model.WhatCompileC1, model.WhatCompileC2}
+
+// modelJob is a simulated compiler thread asking for work at virtual time
+// at: the policy's next task as a model.Job.
+func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, log *zap.Logger) (model.Job, bool) {
+	for vm.ctx.Err() == nil {
+		t := vm.pol.Next(kind, at.Duration())
+		if t == nil {
+			if vm.pol.QueueLen(kind) == 0 {
+				return model.Job{}, false
+			}
+			continue
+		}
+		st := vm.byPolicy[t.Method]
+		if st == nil {
+			panic("BUG: compile task for a method the VM does not know")
+		}
+		cost, cerr := vm.sim.prof.CompileCost(compilerWhat[kind], st.m.Key, st.m.Size)
+		var run *taskRun
+		return model.Job{
+			Name: fmt.Sprintf("%d %s L%d", t.ID, st.m.Key, t.Level),
+			Cost: cost,
+			Start: func(at model.Cost) {
+				defer vm.recoverCompile(t, log)
+				run = vm.beginTask(t, at.Duration())
+				if cerr != nil && run.err == nil {
+					run.err = fmt.Errorf("runtime: model clock: %w", cerr)
+				}
+			},
+			Done: func(at model.Cost) {
+				defer vm.finish(t)
+				defer vm.recoverCompile(t, log)
+				if run != nil {
+					vm.endTask(run, at.Duration(), log)
+				}
+			},
+		}, true
+	}
+	return model.Job{}, false
+}
+
+// awaitModel blocks the requesting thread of a blocking compile on the
+// model clock until done is closed (model.Scheduler.Await: the thread's
+// time advances event by event while the compile queues and runs).
+func (vm *VM) awaitModel(t *policy.Task, done chan struct{}) error {
+	th, err := vm.sim.holder()
+	if err != nil {
+		return err
+	}
+	err = vm.sim.s.Await(th, func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("runtime: blocking compile of %s at level %d: %w", t.Method.PrintName(), t.Level, err)
+	}
+	if p := vm.internal.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Enter makes th the running model thread: on the model clock its
+// goroutine must call Enter once before its first call into the VM and
+// Exit after its last (the scheduler runs one thread at a time, in
+// virtual-time order). On the wall clock both do nothing.
+func (th *Thread) Enter() {
+	if th == nil || th.vm == nil || th.vm.sim == nil || th.entered {
+		return
+	}
+	th.entered = true
+	th.vm.sim.s.Enter(th.sim)
+}
+
+// Exit ends th's part in the simulation (see Enter).
+func (th *Thread) Exit() {
+	if th == nil || th.vm == nil || th.vm.sim == nil || !th.entered {
+		return
+	}
+	th.entered = false
+	th.vm.sim.s.Exit(th.sim)
+}
+
+// Park takes an entered thread out of the model's turn order while its
+// goroutine waits for another application thread (a start barrier);
+// Unpark, called by the thread that releases it, puts it back at the
+// releaser's time, and its goroutine then calls Enter. On the wall clock
+// both do nothing.
+func (th *Thread) Park() {
+	if th == nil || th.vm == nil || th.vm.sim == nil || !th.entered {
+		return
+	}
+	th.entered = false
+	th.vm.sim.s.Park(th.sim)
+}
+
+// Unpark releases parked, a thread of the same VM, at th's current time
+// (see Park); th must be the entered, running thread.
+func (th *Thread) Unpark(parked *Thread) {
+	if th == nil || th.vm == nil || th.vm.sim == nil || parked == nil {
+		return
+	}
+	th.vm.sim.s.Unpark(parked.sim, th.vm.sim.s.Now(th.sim))
+}
+
+// Now returns th's time: on the model clock the thread's own virtual
+// time (what its work has cost so far), on the wall clock the VM's clock.
+func (th *Thread) Now() time.Duration {
+	if th.vm == nil {
+		return 0
+	}
+	if th.vm.sim != nil {
+		return th.vm.sim.s.Now(th.sim).Duration()
+	}
+	return th.vm.clock.Now()
+}
+
+// ModelClock reports whether the VM runs on the model clock
+// (Config.WithModel).
+func (vm *VM) ModelClock() bool { return vm.sim != nil }
+
+// ModelProfile returns the CPU cost profile of a model-clock VM.
+func (vm *VM) ModelProfile() (model.Profile, bool) {
+	if vm.sim == nil {
+		return model.Profile{}, false
+	}
+	return vm.sim.prof, true
+}

@@ -1,0 +1,189 @@
+package runtime
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/tiers/bytecode"
+)
+
+// argsFor builds arguments matching m's signature: 64-byte arrays and the
+// given value for every int parameter.
+func argsFor(m *Method, scalar int) []Arg {
+	args := make([]Arg, len(m.Params))
+	for i, p := range m.Params {
+		switch {
+		case p.Kind.IsArray():
+			args[i] = Arg{Kind: p.Kind, Data: make([]byte, 64)}
+		case p.Kind == bytecode.Int:
+			args[i] = Int(scalar)
+		default:
+			args[i] = Arg{Kind: p.Kind}
+		}
+	}
+	return args
+}
+
+func mustProfile(t *testing.T, name string) model.Profile {
+	t.Helper()
+	p, err := model.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestModelClockChargesInvoke checks docs/model.md §5 item 3 on fake tiers
+// under -Xint: one call costs exactly the profile's interpreter row of the
+// method for its payload plus one call, charged to the calling thread, and
+// the VM's clock is that thread's time.
+func TestModelClockChargesInvoke(t *testing.T) {
+	prof := mustProfile(t, "haswell-e5-2660v3")
+	tests := []struct {
+		key    string
+		scalar int
+		bytes  int
+	}{
+		{"AESCrypt.implEncryptBlock", 0, 16},
+		{"GHASH.processBlocks", 3, 48}, // blocks = 3
+		{"AESCrypt.makeSessionKey", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.key, func(t *testing.T) {
+			vm := newTestVM(t, NewConfig().WithJDK(flags.JDK17).WithFlags(parseFlags(t, flags.JDK17, "-Xint")).
+				WithCPU(hostModel(t)).WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...).
+				WithModel(prof))
+			m, err := vm.Method(tt.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, err := prof.Cost(model.WhatInterp, m.Key, tt.bytes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			call, err := prof.Cost(model.WhatCall, model.WhatInterp, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			th := vm.NewThread("main")
+			th.Enter()
+			for range 3 {
+				if _, err := vm.CallAs(context.Background(), th, m, argsFor(m, tt.scalar)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, want := th.Now(), (3 * (code + call)).Duration(); got != want {
+				t.Errorf("thread time after 3 calls = %v, want %v", got, want)
+			}
+			if got := vm.Now(); got != th.Now() {
+				t.Errorf("VM clock %v, thread clock %v: the running thread's time is the VM's", got, th.Now())
+			}
+			th.Exit()
+		})
+	}
+}
+
+// TestModelClockRefusesUnenteredThread: a call from a thread that has not
+// entered the simulation is an error, not a race.
+func TestModelClockRefusesUnenteredThread(t *testing.T) {
+	vm := newTestVM(t, NewConfig().WithJDK(flags.JDK17).WithCPU(hostModel(t)).
+		WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...).
+		WithModel(mustProfile(t, "host")))
+	m, err := vm.Method("AESCrypt.implEncryptBlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := vm.NewThread("main")
+	_, err = vm.CallAs(context.Background(), th, m, argsFor(m, 0))
+	if err == nil || !strings.Contains(err.Error(), "Enter") {
+		t.Fatalf("call without Enter: err = %v, want one saying to Enter", err)
+	}
+}
+
+// panicTier is a tier whose compiles panic: an injected jitsim bug.
+type panicTier struct{ fakeTier }
+
+func (p *panicTier) Compile(context.Context, CompileRequest) (Code, error) {
+	panic("injected compiler bug")
+}
+
+// TestCompilerPanicIsInternalError injects a tier whose C1 compiles panic:
+// on both clocks the process survives, the VM reports one internal error
+// naming the method, and later calls and Close return it.
+func TestCompilerPanicIsInternalError(t *testing.T) {
+	for _, clock := range []string{"wall", "model"} {
+		t.Run(clock, func(t *testing.T) {
+			body := func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil }
+			ts := fakeTiers(body)
+			ts[1] = &panicTier{fakeTier{name: "c1", levels: []Level{LevelSimple, LevelLimitedProfile, LevelFullProfile}, body: body}}
+			cfg := NewConfig().WithJDK(flags.JDK17).WithFlags(parseFlags(t, flags.JDK17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
+				WithCPU(hostModel(t)).WithTiers(ts...)
+			if clock == "model" {
+				cfg = cfg.WithModel(mustProfile(t, "host"))
+			}
+			vm, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := vm.Method("AESCrypt.implEncryptBlock")
+			if err != nil {
+				t.Fatal(err)
+			}
+			th := vm.NewThread("main")
+			th.Enter()
+			var callErr error
+			for i := 0; i < 100000 && callErr == nil; i++ {
+				_, callErr = vm.CallAs(context.Background(), th, m, argsFor(m, 0))
+			}
+			th.Exit()
+			for _, e := range []struct {
+				what string
+				err  error
+			}{{"call", callErr}, {"Close", vm.Close()}} {
+				if e.err == nil || !strings.Contains(e.err.Error(), "internal error") || !strings.Contains(e.err.Error(), "implEncryptBlock") ||
+					!strings.Contains(e.err.Error(), "injected compiler bug") {
+					t.Errorf("%s: err = %v, want the internal error naming the method and the panic", e.what, e.err)
+				}
+			}
+		})
+	}
+}
+
+// TestModelClockBlockingCompile: with -Xbatch on the model clock, the
+// call that triggers a compile waits for it in virtual time — its thread
+// pays the compile's cost — and the code is installed when it returns.
+func TestModelClockBlockingCompile(t *testing.T) {
+	prof := mustProfile(t, "haswell-e5-2660v3")
+	ts := fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })
+	vm := newTestVM(t, NewConfig().WithJDK(flags.JDK17).WithFlags(parseFlags(t, flags.JDK17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
+		WithCPU(hostModel(t)).WithTiers(ts...).WithModel(prof))
+	m, err := vm.Method("AESCrypt.implEncryptBlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := prof.CompileCost(model.WhatCompileC1, m.Key, m.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := vm.NewThread("main")
+	th.Enter()
+	defer th.Exit()
+	var before time.Duration
+	for i := 0; i < 100000; i++ {
+		before = th.Now()
+		if _, err := vm.CallAs(context.Background(), th, m, argsFor(m, 0)); err != nil {
+			t.Fatal(err)
+		}
+		if l, _, _ := vm.Level(m.Key); l == LevelSimple {
+			if step := th.Now() - before; step < cc.Duration() {
+				t.Errorf("the call that compiled took %v of virtual time, less than the compile's %v", step, cc.Duration())
+			}
+			return
+		}
+	}
+	t.Fatal("never compiled at level 1")
+}
