@@ -77,6 +77,12 @@ type Analysis struct {
 	// fills them; Analyze assumes one op per value and back-to-back values.
 	SteadyStart time.Duration `json:"steady_start_ns"`
 	WarmupCost  time.Duration `json:"warmup_cost_ns"`
+	// HalfSpeedIter is the first iteration, outliers aside, that ran at
+	// half the steady-state speed or better (time per op at most twice
+	// SteadyMean), and HalfSpeedStart when it began; 0 when the first
+	// iteration already did, -1 and 0 without a steady state.
+	HalfSpeedIter  int           `json:"half_speed_iter"`
+	HalfSpeedStart time.Duration `json:"half_speed_start_ns"`
 }
 
 // Outliers returns the indices warmup_stats's filter marks in x: a value
@@ -186,6 +192,7 @@ func Analyze(x []float64, o Options) (Analysis, error) {
 	}
 	classify(&a, o)
 	a.SteadyStart, a.WarmupCost = 0, 0
+	a.HalfSpeedIter, a.HalfSpeedStart = halfSpeed(x, isOut, a), 0
 	if a.Steady {
 		var at float64
 		for i := 0; i < a.SteadyIter; i++ {
@@ -193,8 +200,29 @@ func Analyze(x []float64, o Options) (Analysis, error) {
 		}
 		a.SteadyStart = seconds(at)
 		a.WarmupCost = seconds(at - float64(a.SteadyIter)*a.SteadyMean)
+		at = 0
+		for i := 0; i < a.HalfSpeedIter; i++ {
+			at += x[i]
+		}
+		a.HalfSpeedStart = seconds(at)
 	}
 	return a, nil
+}
+
+// halfSpeed is the first iteration that is not an outlier and took at most
+// twice the steady-state mean per op; the steady state's first iteration
+// when none before it did (its segment's mean is within the tolerance of
+// the steady mean), -1 without a steady state.
+func halfSpeed(x []float64, isOut []bool, a Analysis) int {
+	if !a.Steady {
+		return -1
+	}
+	for i := 0; i < a.SteadyIter; i++ {
+		if !isOut[i] && x[i] <= 2*a.SteadyMean {
+			return i
+		}
+	}
+	return a.SteadyIter
 }
 
 // classify applies warmup_stats's rules, walking back from the last segment:
@@ -274,6 +302,7 @@ func AnalyzeRun(r Run, o Options) (Analysis, error) {
 	}
 	if a.Steady {
 		a.SteadyStart = r.Iterations[a.SteadyIter].Start
+		a.HalfSpeedStart = r.Iterations[a.HalfSpeedIter].Start
 		var cost float64
 		for _, it := range r.Iterations[:a.SteadyIter] {
 			cost += it.Duration.Seconds() - float64(it.ops())*a.SteadyMean

@@ -281,3 +281,41 @@ func TestCombine(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfSpeed: the first iteration at half the steady speed or better,
+// before the steady state when an intermediate tier already gets there, an
+// isolated fast outlier aside, and none without a steady state.
+func TestHalfSpeed(t *testing.T) {
+	spike := steps(5, 0, [2]float64{10, 250}, [2]float64{1, 250})
+	spike[100] = 1 // an outlier inside a slow stretch
+	tests := []struct {
+		name        string
+		x           []float64
+		steady      bool
+		iter, start int // start in units of the values' sum
+	}{
+		{"flat", steps(1, 0.01, [2]float64{2, 100}), true, 0, 0},
+		{"one step", steps(2, 0, [2]float64{10, 20}, [2]float64{2, 80}), true, 20, 200},
+		{"C1 reaches half", steps(3, 0, [2]float64{10, 20}, [2]float64{3.5, 30}, [2]float64{2, 150}), true, 20, 200},
+		{"C1 too slow", steps(4, 0, [2]float64{10, 20}, [2]float64{5, 30}, [2]float64{2, 150}), true, 50, 350},
+		{"outlier ignored", spike, true, 250, 249*10 + 1},
+		{"no steady state", steps(6, 0, [2]float64{2, 90}, [2]float64{9, 10}), false, -1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := Analyze(tc.x, Options{Steady: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Steady != tc.steady || a.HalfSpeedIter != tc.iter {
+				t.Fatalf("steady %v, half speed at %d (class %s, steady at %d); want %v, %d", a.Steady, a.HalfSpeedIter, a.Class, a.SteadyIter, tc.steady, tc.iter)
+			}
+			if want := seconds(float64(tc.start)); a.HalfSpeedStart != want {
+				t.Errorf("half speed start %v, want %v", a.HalfSpeedStart, want)
+			}
+			if a.Steady && (a.HalfSpeedIter > a.SteadyIter || a.HalfSpeedStart > a.SteadyStart) {
+				t.Errorf("half speed (%d, %v) after steady state (%d, %v)", a.HalfSpeedIter, a.HalfSpeedStart, a.SteadyIter, a.SteadyStart)
+			}
+		})
+	}
+}

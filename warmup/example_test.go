@@ -54,7 +54,7 @@ func ExampleWriteTerminal() {
 	s, _ := warmup.Summarize(runs, warmup.Options{})
 	warmup.WriteTerminal(os.Stdout, s, runs, 10)
 	// Output:
-	// option set             class              forks  steady@iter    steady/op  warm-up cost  time per op
-	// -XX:+UseAESIntrinsics  warmup                 1           10      1.00 ms          40ms  █▁▁▁▁▁▁▁▁▁
-	// -Xint                  flat                   1            0      1.00 ms            0s  ▁▁▁▁▁▁▁▁▁▁
+	// option set             class              forks  steady@iter   steady at  half speed at    steady/op  warm-up cost  time per op
+	// -XX:+UseAESIntrinsics  warmup                 1           10       100ms          100ms      1.00 ms          40ms  █▁▁▁▁▁▁▁▁▁
+	// -Xint                  flat                   1            0          0s             0s      1.00 ms            0s  ▁▁▁▁▁▁▁▁▁▁
 }

@@ -280,6 +280,15 @@ func parseCompileLine(s string) (CompileRecord, lineState, error) {
 	return rec, lineRecord, nil
 }
 
+// ParseCompileLine parses one line of a -XX:+PrintCompilation log as
+// ParsePrintCompilation does; ok is false for a line that is not a record
+// (other output, or garbled), and the error says which number of a record
+// does not fit its field.
+func ParseCompileLine(line string) (rec CompileRecord, ok bool, err error) {
+	rec, st, err := parseCompileLine(strings.TrimSuffix(line, "\r"))
+	return rec, st == lineRecord && err == nil, err
+}
+
 // CryptoMethod reports whether a method belongs to the JDK's crypto code
 // whose warm-up jitsim models: the SunJCE provider (com.sun.crypto.provider)
 // and javax.crypto.

@@ -16,6 +16,10 @@ import (
 type ReportMeta struct {
 	Title   string // e.g. "AES/GCM warm-up, TestAESMain -Dmode=GCM"
 	Command string // the jitsim command line that produced it
+	// Imports are -XX:+PrintCompilation logs captured elsewhere
+	// (ParsePrintCompilation), overlaid on the compile timeline and listed
+	// per method beside jitsim's events.
+	Imports []*CompileLog
 }
 
 // reportTmpl is the self-contained page: inline CSS, the chart as a data
@@ -24,6 +28,7 @@ var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"perop": FormatPerOp,
 	"dur":   func(d time.Duration) string { return d.Round(time.Microsecond).String() },
 	"short": shortMethod,
+	"ms":    func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -50,10 +55,11 @@ img.chart { width: 100%; border: 1px solid #ddd; }
 <p>Shaded: the steady state of each option set's first fork. Dashed lines: tier transitions of the hot methods (L = new level, % = OSR).</p>
 <h2>Classification</h2>
 <table>
-<tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>steady time/op</th><th>warm-up cost</th></tr>
+<tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>half speed from</th><th>steady time/op</th><th>warm-up cost</th></tr>
 {{range .Summary.Labels}}<tr><td><code>{{.Label}}</code></td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
-{{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td><td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="4">no steady state</td>{{end}}</tr>
+{{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td><td class="num">{{dur .HalfSpeedStart}} (#{{.HalfSpeedIter}})</td><td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="5">no steady state</td>{{end}}</tr>
 {{end}}</table>
+<p>Half speed: the first iteration (outliers aside) whose time per op was at most twice the steady-state mean; times are medians over the forks, on each run's clock.</p>
 <p>Classification after warmup_stats (Barrett et al., OOPSLA 2017): PELT changepoints, penalty {{.Penalty}}, segments equivalent to the last within {{.Delta}}.</p>
 <h2>Runs</h2>
 <table>
@@ -61,13 +67,27 @@ img.chart { width: 100%; border: 1px solid #ddd; }
 {{range .Runs}}<tr><td><code>{{.S.Label}}</code></td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td><code>{{range .S.Flags}}{{.}} {{end}}</code></td>
 <td class="num">{{.S.Iterations}}</td><td>{{range $i, $c := .S.Analysis.Changepoints}}{{if $i}}, {{end}}{{$c}}{{end}}</td><td>{{.S.Analysis.Class}}</td><td class="spark">{{.Spark}}</td></tr>
 {{end}}</table>
-<h2>Events per method</h2>
+<h2>Compile timeline of the crypto methods</h2>
+<img class="chart" alt="compile timeline: one row per crypto method, compile events of each option set and imported log against time" {{.Timeline}}>
+<p>Filled marks: code at the labelled level appeared (% = OSR); crosses: code made not entrant; rings: a compile skipped. jitsim's marks are installs on the run's clock (from the VM's creation); a <code>-XX:+PrintCompilation</code> line is printed when a compiler thread takes the task, in ms since JVM start (for <code>java:</code> runs, since the harness's loop start).</p>
+{{if .Imports}}<h2>Imported -XX:+PrintCompilation logs</h2>
+<table>
+<tr><th>name</th><th>file</th><th>lines</th><th>records</th><th>crypto records</th><th>other lines skipped</th><th>garbled lines skipped</th></tr>
+{{range .Imports}}<tr><td>{{.Name}}</td><td><code>{{.File}}</code></td><td class="num">{{.Lines}}</td><td class="num">{{len .Records}}</td><td class="num">{{len .Crypto}}</td><td class="num">{{.Other}}</td><td class="num">{{.Garbled}}</td></tr>
+{{end}}</table>
+{{end}}<h2>Events per method</h2>
 {{range .Runs}}{{if .Methods}}<h3><code>{{.S.Label}}</code>, fork {{.S.Fork}}</h3>
 <table>
 <tr><th>method</th><th>events (time on the run's clock · iteration · event · level)</th></tr>
 {{range .Methods}}<tr><td><code>{{short .Name}}</code></td><td>{{range .Events}}{{dur .At}} · #{{.Iter}} · {{.Kind}} · L{{.Level}}{{if .Detail}} ({{.Detail}}){{end}}<br>{{end}}</td></tr>
 {{end}}</table>
 {{end}}{{end}}
+{{range .ImportTimelines}}<h3>imported: {{.Name}}</h3>
+<table>
+<tr><th>method</th><th>PrintCompilation lines (ms since JVM start · compile id · kind · level)</th></tr>
+{{range .Methods}}<tr><td><code>{{short .Name}}</code></td><td>{{range .Records}}{{ms .At}} · {{.ID}} · {{.Kind}}{{if .OSR}} (OSR @ {{.BCI}}){{end}} · {{if lt .Level 0}}-{{else}}L{{.Level}}{{end}}{{if .Message}} ({{.Message}}){{end}}<br>{{end}}</td></tr>
+{{end}}</table>
+{{end}}
 </body>
 </html>
 `))
@@ -82,28 +102,62 @@ type methodTimeline struct {
 	Events []timelineEvent
 }
 
+type importMethod struct {
+	Name    string
+	Records []CompileRecord
+}
+
+type importTimeline struct {
+	Name    string
+	Methods []importMethod
+}
+
 type reportRun struct {
 	S       RunSummary
 	Spark   string
 	Methods []methodTimeline
 }
 
-// WriteReport writes report.html: the chart (an SVG inlined as a data URI),
-// the classification table, each run's flags and CPU model, and the event
-// timeline of every method per run.
+// WriteReport writes report.html: the chart and the compile timeline (SVGs
+// inlined as data URIs), the classification table, each run's flags and
+// CPU model, the event timeline of every method per run, and the imported
+// PrintCompilation logs (meta.Imports) with their crypto methods' lines.
 func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOptions) error {
-	var svg bytes.Buffer
+	var svg, tl bytes.Buffer
 	if err := WriteChart(&svg, runs, s, po, "svg"); err != nil {
 		return err
 	}
+	if err := WriteTimeline(&tl, runs, meta.Imports, po.Title, "svg"); err != nil {
+		return err
+	}
+	dataURI := func(b []byte) template.HTMLAttr {
+		return template.HTMLAttr(`src="data:image/svg+xml;base64,` + base64.StdEncoding.EncodeToString(b) + `"`)
+	}
 	data := struct {
-		Meta           ReportMeta
-		Chart          template.HTMLAttr // src="data:…": base64 needs no escaping
-		Summary        Summary
-		Runs           []reportRun
-		Penalty, Delta string
-	}{Meta: meta, Summary: s,
-		Chart: template.HTMLAttr(`src="data:image/svg+xml;base64,` + base64.StdEncoding.EncodeToString(svg.Bytes()) + `"`)}
+		Meta            ReportMeta
+		Chart, Timeline template.HTMLAttr // src="data:…": base64 needs no escaping
+		Summary         Summary
+		Runs            []reportRun
+		Imports         []*CompileLog
+		ImportTimelines []importTimeline
+		Penalty, Delta  string
+	}{Meta: meta, Summary: s, Chart: dataURI(svg.Bytes()), Timeline: dataURI(tl.Bytes()), Imports: meta.Imports}
+	for _, l := range meta.Imports {
+		it := importTimeline{Name: l.Name}
+		byMethod := map[string][]CompileRecord{}
+		var names []string
+		for _, r := range l.Crypto() {
+			if _, ok := byMethod[r.Method]; !ok {
+				names = append(names, r.Method)
+			}
+			byMethod[r.Method] = append(byMethod[r.Method], r)
+		}
+		sort.Strings(names)
+		for _, m := range names {
+			it.Methods = append(it.Methods, importMethod{m, byMethod[m]})
+		}
+		data.ImportTimelines = append(data.ImportTimelines, it)
+	}
 	data.Penalty = "15·ln n"
 	if s.Options.Penalty > 0 {
 		data.Penalty = fmt.Sprint(s.Options.Penalty)
@@ -146,16 +200,20 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 }
 
 // Files are the names WriteAll writes into its directory.
-var Files = []string{"series.csv", "series.json", "summary.json", "warmup.png", "warmup.svg", "report.html"}
+var Files = []string{"series.csv", "series.json", "summary.json", "warmup.png", "warmup.svg", "timeline.png", "timeline.svg", "report.html"}
 
 // WriteAll analyses runs and writes every output of `jitsim warmup` into
 // dir (created if missing): series.csv, series.json, summary.json,
-// warmup.png, warmup.svg and report.html. It returns the summary for the
-// terminal table.
+// warmup.png, warmup.svg, timeline.png, timeline.svg (the compile timeline,
+// with meta.Imports overlaid) and report.html. It returns the summary for
+// the terminal table.
 func WriteAll(dir string, runs []Run, o Options, meta ReportMeta, po PlotOptions) (Summary, error) {
 	s, err := Summarize(runs, o)
 	if err != nil {
 		return s, err
+	}
+	for _, l := range meta.Imports {
+		s.Imports = append(s.Imports, l.Summary())
 	}
 	if po.Title == "" {
 		po.Title = meta.Title
@@ -169,6 +227,8 @@ func WriteAll(dir string, runs []Run, o Options, meta ReportMeta, po PlotOptions
 		"summary.json": func(w io.Writer) error { return WriteSummaryJSON(w, s) },
 		"warmup.png":   func(w io.Writer) error { return WriteChart(w, runs, s, po, "png") },
 		"warmup.svg":   func(w io.Writer) error { return WriteChart(w, runs, s, po, "svg") },
+		"timeline.png": func(w io.Writer) error { return WriteTimeline(w, runs, meta.Imports, po.Title, "png") },
+		"timeline.svg": func(w io.Writer) error { return WriteTimeline(w, runs, meta.Imports, po.Title, "svg") },
 		"report.html":  func(w io.Writer) error { return WriteReport(w, runs, s, meta, po) },
 	}
 	for _, name := range Files {

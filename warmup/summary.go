@@ -36,6 +36,10 @@ type LabelSummary struct {
 	SteadyMean  float64       `json:"steady_mean"` // seconds per op
 	SteadyStart time.Duration `json:"steady_start_ns"`
 	WarmupCost  time.Duration `json:"warmup_cost_ns"`
+	// Medians of the forks' first iteration at half the steady-state
+	// speed or better and of its start (Analysis.HalfSpeedIter).
+	HalfSpeedIter  int           `json:"half_speed_iter"`
+	HalfSpeedStart time.Duration `json:"half_speed_start_ns"`
 }
 
 // Summary is what summary.json holds.
@@ -43,6 +47,9 @@ type Summary struct {
 	Options Options        `json:"options"`
 	Labels  []LabelSummary `json:"labels"`
 	Runs    []RunSummary   `json:"runs"`
+	// Imports are the -XX:+PrintCompilation logs overlaid on the study
+	// (WriteAll fills them from ReportMeta.Imports).
+	Imports []ImportSummary `json:"imports,omitempty"`
 }
 
 // Summarize analyses every run and combines the forks of each label, labels
@@ -67,7 +74,8 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 		ls := LabelSummary{Label: l}
 		var iters []int
 		var means []float64
-		var starts, costs []time.Duration
+		var starts, costs, halfs []time.Duration
+		var halfIters []int
 		idx := byLabel[l]
 		sort.SliceStable(idx, func(i, j int) bool { return s.Runs[idx[i]].Fork < s.Runs[idx[j]].Fork })
 		for _, i := range idx {
@@ -79,6 +87,8 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 				means = append(means, a.SteadyMean)
 				starts = append(starts, a.SteadyStart)
 				costs = append(costs, a.WarmupCost)
+				halfIters = append(halfIters, a.HalfSpeedIter)
+				halfs = append(halfs, a.HalfSpeedStart)
 			}
 		}
 		ls.Class = Combine(ls.Classes)
@@ -88,6 +98,8 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 			ls.SteadyMean = median(means)
 			ls.SteadyStart = median(starts)
 			ls.WarmupCost = median(costs)
+			ls.HalfSpeedIter = median(halfIters)
+			ls.HalfSpeedStart = median(halfs)
 		}
 		s.Labels = append(s.Labels, ls)
 	}
@@ -180,7 +192,8 @@ func FormatPerOp(s float64) string {
 }
 
 // WriteTerminal writes the terminal summary: one row per option set with
-// its class, steady-state iteration, time and mean, warm-up cost, and a
+// its class, steady-state iteration, start and mean, when it first ran at
+// half the steady speed, the warm-up cost, and a
 // sparkline of the first fork's time per op.
 func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
 	first := map[string][]float64{}
@@ -194,13 +207,15 @@ func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
 		nameW = max(nameW, len([]rune(l.Label)))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-*s  %-17s  %5s  %11s  %11s  %12s  %s\n", nameW, "option set", "class", "forks", "steady@iter", "steady/op", "warm-up cost", "time per op")
+	fmt.Fprintf(&b, "%-*s  %-17s  %5s  %11s  %10s  %13s  %11s  %12s  %s\n", nameW, "option set", "class", "forks", "steady@iter",
+		"steady at", "half speed at", "steady/op", "warm-up cost", "time per op")
 	for _, l := range s.Labels {
-		iter, mean, cost := "-", "-", "-"
+		iter, at, half, mean, cost := "-", "-", "-", "-", "-"
 		if l.Steady {
 			iter, mean, cost = fmt.Sprint(l.SteadyIter), FormatPerOp(l.SteadyMean), l.WarmupCost.Round(time.Microsecond).String()
+			at, half = l.SteadyStart.Round(time.Microsecond).String(), l.HalfSpeedStart.Round(time.Microsecond).String()
 		}
-		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %11s  %12s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, mean, cost,
+		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %10s  %13s  %11s  %12s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, at, half, mean, cost,
 			Sparkline(first[l.Label], sparkWidth))
 	}
 	_, err := io.WriteString(w, b.String())
