@@ -174,6 +174,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root.SetErr(stderr)
 	root.AddCommand(newRunCommand(&split, getenv, &status), newExplainCommand(&split, getenv, &status), newScenariosCommand(), newCPUsCommand(), newVersionCommand())
 	root.AddCommand(newWarmupCommand(getenv, &status), newBenchCommand(getenv, &status), newSweepCommand(getenv, &status))
+	root.AddCommand(newCalibrateCommand(&status))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
@@ -200,26 +201,6 @@ func profileList() string {
 		s = append(s, j.String())
 	}
 	return strings.Join(s, ", ")
-}
-
-func newCPUsCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "cpus",
-		Short: "List the CPU models --cpu accepts",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, n := range cpuCatalog.Names() {
-				m, err := cpuCatalog.Lookup(n)
-				if err != nil {
-					return err
-				}
-				if _, err := fmt.Fprintf(cmd.OutOrStdout(), "%-20s %-6s %s\n", m.Name, m.Arch, m.Description); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-	}
 }
 
 func newScenariosCommand() *cobra.Command {

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jitsim/jitsim/runtime/model"
+	stubaes "github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
+)
+
+// TestCalibrateRoundTrip runs jitsim calibrate with one tiny round (1 KiB payloads) and
+// checks that the profile it writes loads back with model.LoadProfileFile row for row, and
+// that it prices everything the model clock charges on this host: code at every level for
+// the attributed families, a call per level, dispatch, both compilers, and every stub
+// variant this CPU can run.
+func TestCalibrateRoundTrip(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "host.json")
+	var stdout, stderr bytes.Buffer
+	o := calibrateOptions{out: out, jdk: "17", rounds: 1, round: time.Millisecond, size: 1 << 10}
+	if st := runCalibrate(context.Background(), o, &stdout, &stderr); st != 0 {
+		t.Fatalf("status %d: %s", st, stderr.String())
+	}
+	got, err := model.LoadProfileFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.CPU != "host" || !strings.HasPrefix(got.Source, "jitsim calibrate on ") {
+		t.Errorf("profile cpu %q source %q", got.CPU, got.Source)
+	}
+	type key struct{ what, family, unit string }
+	rows := map[key]model.Row{}
+	for _, r := range got.Rows {
+		rows[key{r.What, r.Family, string(r.Unit)}] = r
+		if strings.HasPrefix(r.What, "calibrate:") {
+			t.Errorf("auxiliary probe %s leaked into the profile", r.What)
+		}
+	}
+	want := []key{{model.WhatDispatch, model.AnyFamily, "call"}, {model.WhatCompileC1, model.AnyFamily, "bytecode-byte"},
+		{model.WhatCompileC2, model.AnyFamily, "bytecode-byte"}}
+	for level := range 5 {
+		what, _ := model.TierWhat(level)
+		for _, fam := range []string{"AESCrypt.implEncryptBlock", "AESCrypt.implDecryptBlock", "GHASH.processBlocks", "GHASH.processBlock", model.AnyFamily} {
+			want = append(want, key{what, fam, "byte"})
+		}
+		want = append(want, key{model.WhatCall, what, "call"})
+	}
+	for _, v := range stubaes.CTRVariants {
+		if cpu.Host().HasAll(v.Needs) {
+			want = append(want, key{model.Stub(v.Name), v.Stub, "byte"})
+		}
+	}
+	for _, v := range gcm.GCMVariants {
+		if cpu.Host().HasAll(v.Needs) {
+			want = append(want, key{model.Stub(v.Name), v.Stub, "byte"})
+		}
+	}
+	for _, k := range want {
+		r, ok := rows[k]
+		if !ok {
+			t.Errorf("no row %v", k)
+			continue
+		}
+		if r.Source == "" {
+			t.Errorf("row %v has no source", k)
+		}
+	}
+	for _, k := range want[:3] {
+		if rows[k].Ps <= 0 {
+			t.Errorf("row %v costs %d ps; a real measurement is positive", k, rows[k].Ps)
+		}
+	}
+	if !strings.Contains(stdout.String(), "compile-c2") || !strings.Contains(stdout.String(), "stub:generic") {
+		t.Errorf("table lacks rows:\n%s", stdout.String())
+	}
+}
+
+// TestCalibrateDerivedRows checks the rows that are differences of two probes, including
+// a difference that comes out negative on a noisy machine (taken as free, and said so).
+func TestCalibrateDerivedRows(t *testing.T) {
+	raw := model.Profile{CPU: "host", Source: "test", Rows: []model.Row{
+		{What: model.WhatC2, Family: "AESCrypt.implEncryptBlock", Unit: model.PerByte, Ps: 3000, Source: "ecb"},
+		{What: model.WhatC2, Family: "GHASH.processBlocks", Unit: model.PerByte, Ps: 9000, Source: "ghash"},
+		{What: auxCTR, Family: model.WhatC2, Unit: model.PerByte, Ps: 3500, Source: "ctr"},
+		{What: auxWrapped, Family: model.WhatC2, Unit: model.PerCall, Ps: 900, Source: "wrapped"},
+		{What: auxBare, Family: model.WhatC2, Unit: model.PerCall, Ps: 1000, Source: "bare"},
+		{What: auxDispatched, Family: "*", Unit: model.PerCall, Ps: 700, Source: "dispatched"},
+		{What: auxEarly, Family: "*", Unit: model.PerCall, Ps: 200, Source: "early"},
+	}}
+	p, err := deriveRows(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		what, family string
+		unit         model.Unit
+		ps           int64
+		src          string
+	}{
+		{model.WhatC2, model.AnyFamily, model.PerByte, 500, "CTR − ECB-encrypt"},
+		{model.WhatCall, model.WhatC2, model.PerCall, 0, "below zero (noise)"},
+		{model.WhatDispatch, model.AnyFamily, model.PerCall, 500, "[dispatched] minus [early]"},
+		{model.WhatC2, "GHASH.processBlock", model.PerByte, 9000, "as GHASH.processBlocks"},
+	}
+	for _, c := range cases {
+		r, ok := p.Row(c.what, c.family, c.unit)
+		if !ok || r.Family != c.family || r.Ps != c.ps || !strings.Contains(r.Source, c.src) {
+			t.Errorf("%s %s: row %+v (found %v), want %d ps and a source with %q", c.what, c.family, r, ok, c.ps, c.src)
+		}
+	}
+	if len(p.Rows) != 6 {
+		t.Errorf("%d rows, want 6: %+v", len(p.Rows), p.Rows)
+	}
+}
