@@ -32,7 +32,8 @@ the run called and every method that was compiled) at the iteration's end, and t
 during it (compile queued/started/installed, osr, not-entrant, first stub call).
 
 Writes into --out (default warmup-out): series.csv, series.json, summary.json, warmup.png,
-warmup.svg and report.html; prints a summary table with a sparkline per option set.
+warmup.svg, timeline.png, timeline.svg (when each crypto method was compiled, per option set
+and imported log) and report.html; prints a summary table with a sparkline per option set.
 
 Options:
   --compare OPTIONS   an option set (repeatable)
@@ -45,6 +46,10 @@ Options:
   --jvm JAVA          also run each option set on this real java (AESGCMBench only; needs
                       the three arguments): its curve is the set "java: OPTIONS", its events
                       come from -XX:+PrintCompilation
+  --import-printcompilation [NAME=]FILE
+                      overlay a -XX:+PrintCompilation log captured elsewhere (JDK 8 or 11+
+                      layout; other output in it is skipped and counted) on the compile
+                      timeline and the report (repeatable; NAME defaults to FILE's base name)
 
 Example:
   jitsim warmup --forks=2 --compare '' --compare '-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics' \
@@ -64,7 +69,8 @@ func newWarmupCommand(getenv func(string) (string, bool), status *int) *cobra.Co
 }
 
 var (
-	warmupValued   = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true}
+	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
+		"import-printcompilation": true}
 	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true}
 )
 
@@ -126,6 +132,10 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	imports, code, err := importLogs(o.vals["import-printcompilation"])
+	if err != nil {
+		return fail(code, "%v", err)
+	}
 	var scenOut io.Writer = io.Discard
 	if o.has("scenario-output") {
 		scenOut = stderr
@@ -146,7 +156,7 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	}
 	dir := o.last("out", "warmup-out")
 	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), jdk, specs[0].model.Name))
-	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args)}
+	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports}
 	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
 		return fail(1, "%v", err)

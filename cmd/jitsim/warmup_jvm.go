@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,12 +89,6 @@ public class JitsimGCMWarmup {
     }
 }
 `
-
-// printCompilationLine matches a -XX:+PrintCompilation line of a
-// com.sun.crypto.provider method: stamp (ms), compile id, attribute
-// characters (% OSR, s synchronized, ! handlers, b blocking, n native),
-// level, method, optional "@ bci", and a trailing "made not entrant".
-var printCompilationLine = regexp.MustCompile(`^\s*(\d+)\s+(\d+)\s+([%sbn! ]*?)\s*([0-4])\s+(com\.sun\.crypto\.provider\.\S+::\S+)(?:\s+@\s+(\d+))?.*?(made not entrant)?\s*$`)
 
 // jvmRun runs one fork of the real JVM for spec and returns its series.
 func jvmRun(ctx context.Context, java string, s *vmSpec, fork int, props map[string]string, args []string) (warmup.Run, error) {
@@ -186,28 +179,38 @@ func parseJVMOutput(out []byte, ops, bytesPerOp int64) (warmup.Run, error) {
 			}
 			run.Iterations = append(run.Iterations, warmup.Iteration{Index: int(v[0]), Start: time.Duration(v[1]), Duration: time.Duration(v[2]), Ops: ops, Bytes: ops * bytesPerOp})
 		default:
-			m := printCompilationLine.FindStringSubmatch(line)
-			if m == nil {
+			rec, ok, err := warmup.ParseCompileLine(line)
+			if err != nil {
+				return run, fmt.Errorf("-XX:+PrintCompilation line %q: %v", line, err)
+			}
+			if !ok || !warmup.CryptoMethod(rec.Method) {
 				continue
 			}
-			ms, _ := strconv.ParseInt(m[1], 10, 64)
-			id, _ := strconv.Atoi(m[2])
-			level, _ := strconv.Atoi(m[4])
-			e := jrt.Event{Kind: jrt.EventInstalled, Method: m[5], Level: jrt.Level(level), CompileID: id, BCI: -1}
-			if strings.Contains(m[3], "%") {
-				e.Kind = jrt.EventOSR
-				if m[6] != "" {
-					e.BCI, _ = strconv.Atoi(m[6])
-				}
+			// A task line is stamped when the compile starts; its code is
+			// installed a compile's duration later, which the log does not say.
+			// Without tiered compilation the log has no tier: the server
+			// VM's only JIT is then C2, level 4.
+			level := rec.Level
+			if level < 0 {
+				level = 4
 			}
-			if m[7] != "" {
-				e.Kind, e.Detail = jrt.EventNotEntrant, "made not entrant"
+			e := jrt.Event{Kind: jrt.EventInstalled, Method: rec.Method, Level: jrt.Level(level), CompileID: rec.ID, BCI: rec.BCI}
+			switch {
+			case rec.Kind == warmup.CompileNotEntrant || rec.Kind == warmup.CompileZombie:
+				e.Kind, e.Detail = jrt.EventNotEntrant, rec.Message
+			case rec.Kind == warmup.CompileSkipped:
+				continue
+			case rec.OSR():
+				e.Kind = jrt.EventOSR
 			}
 			raw = append(raw, struct {
 				ms int64
 				e  jrt.Event
-			}{ms, e})
+			}{rec.At.Milliseconds(), e})
 		}
+	}
+	if err := sc.Err(); err != nil {
+		return run, fmt.Errorf("reading the JVM's output: %w", err)
 	}
 	if epoch < 0 || len(run.Iterations) == 0 {
 		return run, fmt.Errorf("the program printed no iterations")

@@ -15,8 +15,9 @@ import (
 
 // TestParseJVMOutput reads a made-up transcript in java's formats: the
 // program's lines and -XX:+PrintCompilation lines (a plain install, an OSR
-// install with its bci, a made-not-entrant line, a JDK method outside the
-// provider, which is ignored).
+// install with its bci, a made-not-entrant line, Temurin 25's unpadded
+// "made not entrant: <reason>" line, a JDK method outside the provider,
+// which is ignored).
 func TestParseJVMOutput(t *testing.T) {
 	const m = "com.sun.crypto.provider.GHASH::processBlocks"
 	out := strings.Join([]string{
@@ -28,6 +29,7 @@ func TestParseJVMOutput(t *testing.T) {
 		"    111   41 %     4       " + m + " @ 12 (89 bytes)",
 		"    111   42       4       " + m + " (89 bytes)",
 		"    111   40       3       " + m + " (89 bytes)   made not entrant",
+		"112 41 %     4       " + m + " @ 12 (89 bytes)   made not entrant: OSR invalidation of lower level",
 		"jitsim-iter 2 10000000 1000000",
 		"jitsim-sink 3",
 	}, "\n") + "\n"
@@ -51,7 +53,7 @@ func TestParseJVMOutput(t *testing.T) {
 	if !slices.Equal(levels, []int{3, 3, 4}) {
 		t.Errorf("levels %v, want [3 3 4]", levels)
 	}
-	want := [][]string{{"installed@3"}, nil, {"osr@4", "installed@4", "not-entrant@3"}}
+	want := [][]string{{"installed@3"}, nil, {"osr@4", "installed@4", "not-entrant@3", "not-entrant@4"}}
 	for i := range want {
 		if !slices.Equal(kinds[i], want[i]) {
 			t.Errorf("iteration %d events %v, want %v", i, kinds[i], want[i])

@@ -21,16 +21,21 @@ import (
 // warmupSets are the four option sets of the GCM warm-up study.
 var warmupSets = []string{"", "-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics", "-Xint", "-XX:TieredStopAtLevel=1"}
 
+// importedLog is the recorded JDK 17 PrintCompilation log the GCM study
+// overlays, so that the browser check covers the compile timeline with an
+// import.
+var importedLog = filepath.Join("..", "..", "warmup", "testdata", "printcompilation", "jdk17-gcm16k.log")
+
 // runWarmupGCM runs `jitsim warmup` on AESGCMBench with 16 KiB messages
 // on JDK 17 under the four option sets (each with -Xbatch) into a temporary
-// directory.
+// directory, overlaying importedLog as "jdk17".
 func runWarmupGCM(t *testing.T) (dir, stdout string) {
 	t.Helper()
 	dir = t.TempDir()
 	// -Xbatch (outside --compare: every set) makes each compile block the
 	// thread that triggered it, so the levels an iteration sees depend on
 	// call counts alone, not on how busy the machine's compiler threads are.
-	args := []string{"warmup", "--jdk=17", "--forks=1", "--out", dir, "-Xbatch"}
+	args := []string{"warmup", "--jdk=17", "--forks=1", "--out", dir, "--import-printcompilation", "jdk17=" + importedLog, "-Xbatch"}
 	for _, s := range warmupSets {
 		args = append(args, "--compare", s)
 	}
@@ -134,8 +139,9 @@ var chromiumFlags = []string{"--headless", "--no-sandbox", "--disable-gpu", "--d
 	"--disable-component-update", "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND"}
 
 // checkReportInChromium opens the report in headless Chromium, checks the
-// rendered DOM has the chart (an SVG data URI that decodes) and the tables
-// with every option set, and that the net log holds no request other than
+// rendered DOM has the chart and the compile timeline with the imported
+// log (SVG data URIs that decode) and the tables with every option set and
+// the import, and that the net log holds no request other than
 // the file itself. Without chromium the check is skipped — except under
 // CI=true, where .ci/run installs it and its absence is a failure.
 func checkReportInChromium(t *testing.T, report string) {
@@ -144,11 +150,21 @@ func checkReportInChromium(t *testing.T, report string) {
 	if !strings.Contains(page, "</table>") || !strings.Contains(page, "</html>") {
 		t.Fatalf("rendered DOM incomplete:\n%.2000s", page)
 	}
-	m := regexp.MustCompile(`<img class="chart"[^>]*src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"`).FindStringSubmatch(page)
-	if m == nil {
-		t.Errorf("no chart image in the rendered DOM")
-	} else if svg, err := base64.StdEncoding.DecodeString(m[1]); err != nil || !bytes.Contains(svg, []byte("<svg")) {
-		t.Errorf("chart data URI is not an SVG (%v)", err)
+	imgs := regexp.MustCompile(`<img class="chart"[^>]*src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)"`).FindAllStringSubmatch(page, -1)
+	if len(imgs) != 2 {
+		t.Errorf("%d chart images in the rendered DOM, want 2 (warm-up chart, compile timeline)", len(imgs))
+	}
+	for i, m := range imgs {
+		svg, err := base64.StdEncoding.DecodeString(m[1])
+		if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+			t.Errorf("chart %d: data URI is not an SVG (%v)", i, err)
+		}
+		if i == 1 && !bytes.Contains(svg, []byte("imported: jdk17")) {
+			t.Errorf("the compile timeline lacks the imported log")
+		}
+	}
+	if !strings.Contains(page, "<td>jdk17</td>") {
+		t.Errorf("no row for the imported log in the rendered DOM")
 	}
 	for _, s := range warmupSets {
 		label := optionLabel(strings.Fields(s))
