@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -137,12 +135,15 @@ func runBench(args []string, getenv func(string) (string, bool), stdout, stderr 
 	if format == "benchstat" {
 		console = stderr
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sig := notifyStop(context.Background(), stderr)
+	defer sig.stop()
+	ctx := sig.ctx
 	prog := newProgress(stderr, getenv)
 	var results []bench.Result
 	bytesPerOp := map[string]int64{}
 	start := time.Now()
+	var stopped os.Signal
+combos:
 	for _, params := range paramCombos(opts.Params) {
 		props := map[string]string{}
 		for k, v := range base {
@@ -155,6 +156,15 @@ func runBench(args []string, getenv func(string) (string, bool), stdout, stderr 
 			br := &benchRun{scen: scen, spec: spec, props: props, params: params, opts: opts, mode: mode, console: console}
 			br.setUnit()
 			r, err := br.run(ctx, prog)
+			if stopped = sig.stoppedBy(); stopped != nil {
+				// Keep the measurement iterations done before the signal
+				// (benchRun.run keeps a cut fork's scores); the result
+				// and -rff file below hold exactly those.
+				if len(r.Primary.RawData) > 0 {
+					results = append(results, r)
+				}
+				break combos
+			}
 			if err != nil {
 				prog.wait()
 				var je *jrt.JavaException
@@ -170,7 +180,11 @@ func runBench(args []string, getenv func(string) (string, bool), stdout, stderr 
 		}
 	}
 	prog.wait()
-	fmt.Fprintf(console, "\n\n# Run complete. Total time: %s\n\n", jmhTotal(time.Since(start)))
+	if stopped != nil {
+		fmt.Fprintf(console, "\n\n# Run stopped by %s. Total time: %s\n\n", signalName(stopped), jmhTotal(time.Since(start)))
+	} else {
+		fmt.Fprintf(console, "\n\n# Run complete. Total time: %s\n\n", jmhTotal(time.Since(start)))
+	}
 	if err := bench.WriteText(console, results); err != nil {
 		return fail(1, "%v", err)
 	}
@@ -197,6 +211,16 @@ func runBench(args []string, getenv func(string) (string, bool), stdout, stderr 
 			return fail(1, "-rff %s: %v", opts.ResultFile, err)
 		}
 		fmt.Fprintf(console, "\nBenchmark result is saved to %s\n", opts.ResultFile)
+	}
+	if stopped != nil {
+		n := 0
+		for _, r := range results {
+			for _, f := range r.Primary.RawData {
+				n += len(f)
+			}
+		}
+		stoppedLine(stderr, "bench", stopped, fmt.Sprintf("the results hold the %d measurement iterations done before it", n))
+		return signalStatus(stopped)
 	}
 	return 0
 }
@@ -292,6 +316,9 @@ func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error
 		}
 		scores, err := b.fork(ctx, bar)
 		if err != nil {
+			if ctx.Err() != nil && len(scores) > 0 { // stopped: keep the fork's iterations done
+				r.Primary.RawData = append(r.Primary.RawData, scores)
+			}
 			return r, fmt.Errorf("fork %d: %w", f, err)
 		}
 		r.Primary.RawData = append(r.Primary.RawData, scores)
@@ -301,7 +328,8 @@ func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error
 	return r, bench.WriteResultBlock(b.console, r)
 }
 
-// fork runs one fork on a fresh VM and returns its measurement scores.
+// fork runs one fork on a fresh VM and returns its measurement scores; when
+// it stops early with an error, the scores of the iterations that ended.
 func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
 	clock := jrt.WallClock()
 	vm, err := b.spec.newVM(clock, io.Discard)
@@ -320,7 +348,7 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
 		}
 		score, err := b.iteration(ctx, env, clock, budget, shots, &batch)
 		if err != nil {
-			return nil, err
+			return scores, err
 		}
 		idx := i + 1
 		if !warm {

@@ -110,7 +110,8 @@ func signalName(sig os.Signal) string {
 }
 
 // guardInternal runs f and returns its status; a panic in f (on this
-// goroutine) is a jitsim bug, reported in one message with the command line
+// goroutine, or carried to it from an application thread or a worker — see
+// scenario.ThreadPanic and workerPanics) is a jitsim bug, reported in one message with the command line
 // that reproduces it, and status exitInternal instead of Go's stack trace.
 // JITSIM_TRACEBACK=1 adds the stack for the bug report.
 func guardInternal(repro []string, stderr io.Writer, getenv func(string) (string, bool), f func() int) (status int) {
@@ -121,6 +122,11 @@ func guardInternal(repro []string, stderr io.Writer, getenv func(string) (string
 		}
 		fmt.Fprintf(stderr, "jitsim: internal error (a jitsim bug): %v — reproduce with: %s\n", r, shellLine(repro))
 		if v, _ := getenv("JITSIM_TRACEBACK"); v == "1" {
+			// A panic carried from another goroutine (scenario.ThreadPanic,
+			// workerPanic) brings the stack where it happened.
+			if ps, ok := r.(interface{ PanicStack() []byte }); ok {
+				stderr.Write(ps.PanicStack())
+			}
 			stderr.Write(debug.Stack())
 		} else {
 			fmt.Fprintln(stderr, "jitsim: set JITSIM_TRACEBACK=1 for the stack trace to attach to the report")
@@ -168,4 +174,72 @@ func reproLine(rc RunContext, nameOrFile string, args []string) []string {
 	line = append(line, rc.VMArgs...)
 	line = append(line, nameOrFile)
 	return append(line, args...)
+}
+
+// stoppedBy returns the signal that stopped a command, or nil when it was
+// not stopped. The commands that measure (run, warmup, bench, sweep) check
+// it before treating an error as a failure: an error after a stop signal is
+// the interruption, and what was measured up to it is still written.
+func (s *signalStop) stoppedBy() os.Signal {
+	if s.ctx.Err() == nil {
+		return nil
+	}
+	return s.caught()
+}
+
+// stoppedLine is the message of a command stopped by sig: "jitsim CMD:
+// stopped by SIGINT; WHAT".
+func stoppedLine(w io.Writer, cmd string, sig os.Signal, what string) {
+	fmt.Fprintf(w, "jitsim %s: stopped by %s; %s\n", cmd, signalName(sig), what)
+}
+
+// workerPanic is a panic on a worker goroutine of a command (a sweep cell),
+// carried to the command's goroutine so that guardInternal can report it.
+type workerPanic struct {
+	value any
+	stack []byte
+}
+
+// Error implements error.
+func (p *workerPanic) Error() string {
+	return fmt.Sprintf("BUG: worker goroutine panicked: %v", p.value)
+}
+
+// PanicStack returns the worker's stack when it panicked.
+func (p *workerPanic) PanicStack() []byte { return p.stack }
+
+// workerPanics collects the first panic of a group of worker goroutines;
+// each worker defers catch, and the goroutine that waits for them calls
+// rethrow after they have ended.
+type workerPanics struct {
+	mu     sync.Mutex
+	first  *workerPanic
+	cancel context.CancelFunc // stops the other workers; may be nil
+}
+
+// catch recovers a worker's panic (it must be deferred by the worker
+// itself), keeps the first, and cancels the group.
+func (w *workerPanics) catch() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	w.mu.Lock()
+	if w.first == nil {
+		w.first = &workerPanic{value: r, stack: debug.Stack()}
+	}
+	w.mu.Unlock()
+	if w.cancel != nil {
+		w.cancel()
+	}
+}
+
+// rethrow panics with the first worker panic, if there was one, on the
+// calling goroutine.
+func (w *workerPanics) rethrow() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.first != nil {
+		panic(w.first)
+	}
 }

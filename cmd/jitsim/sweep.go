@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	goruntime "runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -141,27 +138,43 @@ func runSweep(args []string, getenv func(string) (string, bool), stdout, stderr 
 		dir = fmt.Sprintf("sweep-out-%d-of-%d", shard.I, shard.N)
 	}
 	cells := shard.Cells(plan)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sig := notifyStop(context.Background(), stderr)
+	defer sig.stop()
 	prog := newProgress(stderr, getenv)
-	results := runCells(ctx, scen, plan, cells, jobs, getenv, prog)
+	results := runCells(sig.ctx, scen, plan, cells, jobs, getenv, prog)
 	prog.wait()
-	if ctx.Err() != nil {
-		return fail(1, "interrupted; nothing written")
-	}
 	out := sweep.Output{Name: plan.Name, Scenario: plan.Scenario, PlanSHA256: sum, Shards: []string{shard.String()},
 		PlanCells: len(plan.Cells()), Cells: results}
 	if err := sweep.Write(dir, out); err != nil {
 		return fail(1, "%v", err)
 	}
-	return sweepSummary(stdout, out, dir)
+	missing := "other shards"
+	stopped := sig.stoppedBy()
+	if stopped != nil {
+		missing = "stopped by " + signalName(stopped) + "; run the shard again and merge"
+	}
+	status := sweepSummary(stdout, out, dir, missing)
+	if s := stopped; s != nil {
+		// The completed cells are written; a re-run of the same shard
+		// merges with them (sweep merge) and Missing counts the rest.
+		stoppedLine(stderr, "sweep", s, fmt.Sprintf("%d of %d cells completed and written to %s", len(results), len(cells), dir))
+		return signalStatus(s)
+	}
+	return status
 }
 
-// runCells runs cells on jobs workers and returns their results in cell
-// order.
+// runCells runs cells on jobs workers and returns the results of the
+// completed cells in cell order. After a stop signal (ctx cancelled) no new
+// cell starts and a cell cut short is left out, so every result returned is
+// a whole cell's outcome. A panic in a worker is carried to the caller's
+// goroutine (workerPanics) after every worker has ended.
 func runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, cells []sweep.Cell, jobs int,
 	getenv func(string) (string, bool), prog *progress) []sweep.Result {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	panics := &workerPanics{cancel: cancel}
 	results := make([]sweep.Result, len(cells))
+	complete := make([]bool, len(cells))
 	bar := prog.bar("cells", len(cells))
 	defer bar.done()
 	next := make(chan int)
@@ -170,21 +183,33 @@ func runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, cel
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer panics.catch()
 			for i := range next {
 				results[i] = runCell(ctx, scen, plan, cells[i], getenv)
+				// An error while ctx is cancelled may be the cancellation.
+				complete[i] = results[i].Status == "ok" || ctx.Err() == nil
 				bar.inc()
 			}
 		}()
 	}
+feed:
 	for i := range cells {
-		if ctx.Err() != nil {
-			break
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
 		}
-		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return results
+	panics.rethrow()
+	var done []sweep.Result
+	for i, r := range results {
+		if complete[i] {
+			done = append(done, r)
+		}
+	}
+	return done
 }
 
 // runCell runs one cell on a fresh VM with every output checked against
@@ -261,12 +286,12 @@ func sweepMerge(o ownOpts, stdout io.Writer, fail func(int, string, ...any) int)
 	if err := sweep.Write(dir, m); err != nil {
 		return fail(1, "%v", err)
 	}
-	return sweepSummary(stdout, m, dir)
+	return sweepSummary(stdout, m, dir, "other shards")
 }
 
-// sweepSummary prints the cell table and what is missing; the status is 1
-// when a cell failed.
-func sweepSummary(w io.Writer, o sweep.Output, dir string) int {
+// sweepSummary prints the cell table and how many cells are missing and
+// why; the status is 1 when a cell failed.
+func sweepSummary(w io.Writer, o sweep.Output, dir, missing string) int {
 	width := len("cell")
 	for _, r := range o.Cells {
 		width = max(width, len(r.ID))
@@ -287,7 +312,7 @@ func sweepSummary(w io.Writer, o sweep.Output, dir string) int {
 	fmt.Fprintf(w, "\n%d of %d cells (shards %s), %d failed; wrote %s\n", len(o.Cells), o.PlanCells,
 		strings.Join(o.Shards, ", "), failed, dir)
 	if m := o.Missing(); m > 0 {
-		fmt.Fprintf(w, "%d cells not run here (other shards)\n", m)
+		fmt.Fprintf(w, "%d cells not run here (%s)\n", m, missing)
 	}
 	if failed > 0 {
 		return 1

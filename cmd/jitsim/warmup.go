@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -130,8 +127,9 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 			}
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sig := notifyStop(context.Background(), stderr)
+	defer sig.stop()
+	ctx := sig.ctx
 	imports, code, err := importLogs(o.vals["import-printcompilation"])
 	if err != nil {
 		return fail(code, "%v", err)
@@ -147,7 +145,12 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	prog := newProgress(stderr, getenv)
 	runs, err := warmupForks(ctx, scen, specs, forks, props, o.rest, scenOut, prog, java)
 	prog.wait()
-	if err != nil {
+	stopped := sig.stoppedBy() // then runs are the forks done and the cut one's iterations (signal.go)
+	if stopped != nil && len(runs) == 0 {
+		stoppedLine(stderr, "warmup", stopped, "no iteration had ended; nothing written")
+		return signalStatus(stopped)
+	}
+	if err != nil && stopped == nil {
 		var je *jrt.JavaException
 		if errors.As(err, &je) {
 			return fail(1, "Exception in thread \"main\" %s", je.Error())
@@ -165,6 +168,10 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 		return fail(1, "%v", err)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", dir, strings.Join(warmup.Files, ", "))
+	if stopped != nil {
+		stoppedLine(stderr, "warmup", stopped, fmt.Sprintf("%d runs written to %s (the last may be cut short)", len(runs), dir))
+		return signalStatus(stopped)
+	}
 	return 0
 }
 
@@ -183,6 +190,12 @@ func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, f
 	for f := range forks {
 		for _, s := range specs {
 			run, err := warmupFork(ctx, scen, s, f, props, args, out, prog)
+			if err != nil && ctx.Err() != nil { // stopped: keep the forks done and the cut one's iterations
+				if len(run.Iterations) > 0 {
+					runs = append(runs, run)
+				}
+				return runs, err
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s, option set %q, fork %d: %w", scen.Name, s.label, f, err)
 			}
@@ -191,7 +204,9 @@ func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, f
 			if java == "" {
 				continue
 			}
-			if run, err = jvmRun(ctx, java, s, f, props, args); err != nil {
+			if run, err = jvmRun(ctx, java, s, f, props, args); err != nil && ctx.Err() != nil {
+				return runs, err
+			} else if err != nil {
 				return nil, fmt.Errorf("option set %q, fork %d on %s: %w", s.label, f, java, err)
 			}
 			runs = append(runs, run)
@@ -215,6 +230,9 @@ func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int
 	rec := &seriesRecorder{onIter: b.inc}
 	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: scenario.ClockWall, Observer: rec}
 	if err := scen.Run(ctx, env, props, args, out); err != nil {
+		if ctx.Err() != nil { // stopped by a signal: the iterations that ended
+			return rec.run(s.label, fork, scen.Name, s), err
+		}
 		return warmup.Run{}, err
 	}
 	run := rec.run(s.label, fork, scen.Name, s)
