@@ -24,6 +24,7 @@ type printer struct {
 	tiered bool
 
 	compilation, intrinsics, tieredEvents bool
+	inlining                              bool // PrintInlining: the whole tree (inline.go)
 
 	xml     *bufio.Writer
 	xmlFile *os.File
@@ -39,6 +40,7 @@ func newPrinter(w io.Writer, s *flags.Set, jdk flags.JDK, clock Clock) (*printer
 		compilation:  boolFlag(s, "PrintCompilation"),
 		intrinsics:   boolFlag(s, "PrintIntrinsics") || boolFlag(s, "PrintInlining"),
 		tieredEvents: boolFlag(s, "PrintTieredEvents"),
+		inlining:     boolFlag(s, "PrintInlining"),
 	}
 	if boolFlag(s, "LogCompilation") {
 		name := ""
@@ -174,20 +176,31 @@ func (p *printer) installed(st *methodState, t *policy.Task, start, now time.Dur
 //
 // jitsim's modules have no bytecode indices; the call site's index among
 // the caller's imports stands in for the bci.
+//
+// With -XX:+PrintInlining the inlining tree (VM.PrintInlining) prints these
+// lines at their depth instead.
 func (p *printer) intrinsicSite(bci int, callee *Method, predicated bool, id Intrinsic, now time.Duration) {
-	if p.intrinsics {
-		indent := 26
-		if p.tiered {
-			indent += 2
-		}
-		indent += 2 // inline depth 1: a call made by the compiled method itself
-		head := strings.Repeat(" ", indent) + fmt.Sprintf("@ %d   %s::%s (%d bytes)   ", bci, callee.Class, callee.Name, callee.Size)
+	if p.intrinsics && !p.inlining {
 		if predicated {
-			p.line(head + "(intrinsic, predicate)")
+			p.line(p.inliningLine(1, bci, callee, "(intrinsic, predicate)"))
 		}
-		p.line(head + "(intrinsic)")
+		p.line(p.inliningLine(1, bci, callee, "(intrinsic)"))
 	}
 	p.xmlf("<intrinsic id='%s' nodes='0' stamp='%s'/>\n", id, stamp(now))
+}
+
+// inliningLine formats one PrintInlining / PrintIntrinsics line at inline
+// depth (1: a call made by the compiled method itself), as
+// CompileTask::print_inlining_inner lays it out: the columns of the
+// timestamp, compile id and method attributes left blank, two spaces per
+// depth, "@ bci", the holder and name, the bytecode size and the message.
+func (p *printer) inliningLine(depth, bci int, callee *Method, msg string) string {
+	indent := 26
+	if p.tiered {
+		indent += 2
+	}
+	indent += 2 * depth
+	return strings.Repeat(" ", indent) + fmt.Sprintf("@ %d   %s::%s (%d bytes)   %s", bci, callee.Class, callee.Name, callee.Size, msg)
 }
 
 // close ends the XML log.

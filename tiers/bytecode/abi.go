@@ -31,6 +31,19 @@ const (
 	NumSiteCounters   = 32
 )
 
+// The inline area (src/jvm.h INLINE_ON, INLINE_THROWER): between the end of
+// the profile area and the control block.
+const (
+	// InlineAddr is INLINE_ON: one u32 switch per method key slot
+	// ([InlineSlot]); non-zero runs calls to that method inlined.
+	InlineAddr = 0x10300
+	// InlineThrowerAddr is INLINE_THROWER: 1 + the slot of the first inlined
+	// method that threw, 0 if none.
+	InlineThrowerAddr = 0x10380
+	// MaxInlineSlots is the number of switches the area holds.
+	MaxInlineSlots = (InlineThrowerAddr - InlineAddr) / 4
+)
+
 // Offsets inside the control block.
 const (
 	CtlThrown = 0

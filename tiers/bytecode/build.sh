@@ -1,7 +1,8 @@
 #!/bin/sh
 # build.sh rebuilds every reference module listed in src/modules.txt into
 # $OUT/<module>.<none|limited|full>.wasm (OUT defaults to wasm/) with Debian's clang + lld (wasm32,
-# freestanding, -O2, explicit exports). Run by `go generate`; CI runs it and
+# freestanding, -O2, explicit exports), then the inline modules
+# $OUT/<module>.inline.<profiles>.none.wasm. Run by `go generate`; CI runs it and
 # then `git diff --exit-code -- wasm` to prove the committed modules are
 # reproducible.
 set -eu
@@ -25,4 +26,7 @@ grep -v '^#' src/modules.txt | while read -r name src defs; do
 			-o "$OUT/$name.$build.wasm" "src/$src"
 	done
 done
+# Inline modules (levels 1 and 4): each method that calls others, linked with
+# the bodies it reaches and a shim per call (internal/inlinegen, src/jvm.h).
+LDFLAGS="$LDFLAGS" CC="$CC" go run ./internal/inlinegen -src src -out "$OUT"
 chmod 644 "$OUT"/*.wasm

@@ -5,6 +5,11 @@ package bytecode
 // a method whose body differs between JDK releases has one row per body.
 // Sizes and imports are read from the modules themselves (see table.go).
 
+import (
+	"slices"
+	"sync"
+)
+
 // Receiver fields and object parameters, expanded in field order.
 var (
 	pK        = Param{"K", Ints, In} // AESCrypt.K (sessionK[0] or [1])
@@ -160,3 +165,47 @@ var rows = []Method{
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 }
+
+// Rows returns a copy of the method table's rows as written, without
+// anything read from the modules (Size, Imports, OSR, Clinit are zero). It
+// is for the build's generators, which run before the modules exist.
+func Rows() []Method {
+	out := make([]Method, len(rows))
+	copy(out, rows)
+	return out
+}
+
+// InlineSlot returns the slot of method key k in the inline area: its index
+// in the sorted list of distinct keys of the table (the same numbering the
+// inline builds' shims use).
+func InlineSlot(k string) (int, bool) {
+	i, ok := slices.BinarySearch(slotKeys(), k)
+	return i, ok
+}
+
+// SlotKey returns the method key of inline slot s.
+func SlotKey(s int) (string, bool) {
+	keys := slotKeys()
+	if s < 0 || s >= len(keys) {
+		return "", false
+	}
+	return keys[s], true
+}
+
+var slotKeys = sync.OnceValue(func() []string { return sortedKeys(rows) })
+
+// sortedKeys returns the distinct keys of rs, sorted.
+func sortedKeys(rs []Method) []string {
+	var ks []string
+	for _, m := range rs {
+		if !slices.Contains(ks, m.Key) {
+			ks = append(ks, m.Key)
+		}
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// SortedKeys returns the distinct keys of rows, sorted: the inline slot
+// numbering (generators pass [Rows]).
+func SortedKeys(rs []Method) []string { return sortedKeys(rs) }

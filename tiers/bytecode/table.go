@@ -44,8 +44,24 @@ type Method struct {
 	// Clinit reports whether the module exports "clinit" (static tables).
 	Clinit bool
 
-	wasm [3][]byte
+	wasm   [3][]byte
+	inline map[string]*InlineBuild // by JDK profile
 }
+
+// InlineBuild is a method's inline module in one JDK profile: its None
+// build linked with the bodies of every method it reaches, each call behind
+// a shim switched by the host (src/jvm.h INLINE_ON, internal/inlinegen).
+type InlineBuild struct {
+	// Wasm is the module binary.
+	Wasm []byte
+	// Imports are the keys of the methods the module reaches (each a "jvm"
+	// import for the calls that are not inlined), in import order.
+	Imports []string
+}
+
+// Inline returns the method's inline module for JDK profile p, or nil when
+// the method calls nothing.
+func (m *Method) Inline(p string) *InlineBuild { return m.inline[p] }
 
 // String returns "Class::name" in HotSpot's PrintCompilation style.
 func (m *Method) String() string {
@@ -118,6 +134,10 @@ func load() ([]*Method, error) {
 					_, m.Clinit = info.exports["clinit"]
 				}
 			}
+			if err := m.loadInline(); err != nil {
+				loadErr = err
+				return
+			}
 			loaded = append(loaded, &m)
 		}
 	})
@@ -172,4 +192,58 @@ func ForProfile(p string) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// loadInline reads the method's inline modules,
+// wasm/<Module>.inline.<p1-p2-...>.none.wasm, for the profiles it has. A
+// method that calls others must have one for each of its profiles.
+func (m *Method) loadInline() error {
+	ents, err := wasmFS.ReadDir("wasm")
+	if err != nil {
+		return fmt.Errorf("bytecode: %w", err)
+	}
+	prefix, suffix := m.Module+".inline.", "."+None.String()+".wasm"
+	for _, e := range ents {
+		name := e.Name()
+		tag, ok := strings.CutPrefix(name, prefix)
+		if !ok {
+			continue
+		}
+		tag, ok = strings.CutSuffix(tag, suffix)
+		if !ok || strings.Contains(tag, ".") {
+			continue
+		}
+		bin, err := wasmFS.ReadFile("wasm/" + name)
+		if err != nil {
+			return fmt.Errorf("bytecode: %s: %w", name, err)
+		}
+		info, err := parseModule(bin)
+		if err != nil {
+			return fmt.Errorf("bytecode: %s: %w", name, err)
+		}
+		if info.heapBase > ProfAddr {
+			panic(fmt.Sprintf("BUG: %s: data ends at %#x, above the profile area %#x", name, info.heapBase, ProfAddr))
+		}
+		if _, ok := info.exports[m.Key]; !ok {
+			return fmt.Errorf("bytecode: %s does not export %q", name, m.Key)
+		}
+		ib := &InlineBuild{Wasm: bin, Imports: info.imports}
+		for _, p := range strings.Split(tag, "-") {
+			if !m.InProfile(p) {
+				continue
+			}
+			if m.inline == nil {
+				m.inline = map[string]*InlineBuild{}
+			}
+			m.inline[p] = ib
+		}
+	}
+	if len(m.Imports) > 0 {
+		for _, p := range strings.Split(m.Profiles, ",") {
+			if m.inline[p] == nil {
+				return fmt.Errorf("bytecode: %s calls %v but has no inline module for JDK %s (run go generate ./tiers/bytecode)", m.Module, m.Imports, p)
+			}
+		}
+	}
+	return nil
 }

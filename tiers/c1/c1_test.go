@@ -16,3 +16,9 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// TestConformanceInlined runs the conformance suite at level 1 with every
+// call inlined (the inline modules), the build levels 2 and 3 never use.
+func TestConformanceInlined(t *testing.T) {
+	tiertest.ConformanceInlined(t, jrt.LevelSimple, c1.New())
+}

@@ -11,3 +11,9 @@ import (
 func TestConformance(t *testing.T) {
 	tiertest.Conformance(t, jrt.LevelFullOptimization, c2.New())
 }
+
+// TestConformanceInlined runs the conformance suite at level 4 with every
+// call inlined (the inline modules).
+func TestConformanceInlined(t *testing.T) {
+	tiertest.ConformanceInlined(t, jrt.LevelFullOptimization, c2.New())
+}

@@ -17,6 +17,7 @@
  *   - fixed addresses, the same in every build of every method, so that a
  *     frame saved by one build can be resumed by another (OSR):
  *       0x10000 PROF  profile area (counters, notification mask, status);
+ *       0x10300       inline switches and the inlined thrower (see below);
  *       0x10400 CTL   thrown exception code and the OSR frame;
  *       0x10800       arguments, placed by the host.
  */
@@ -33,8 +34,30 @@ typedef unsigned long long u64;
 #error "build with -DPROFILE=0|1|2"
 #endif
 
+/*
+ * Inline builds (../internal/inlinegen): a method compiled at level 1 or 4
+ * is linked statically with the bodies of every method it reaches, and each
+ * call goes through a generated shim that either runs the linked body
+ * (inlined: same memory, no host hop) or the "jvm" import (dispatcher). In
+ * such a build every object is compiled with -DINLINE_LINK, which leaves
+ * the calls as plain C externs the shims define; the callees' objects also
+ * get -DINLINED: no exports, PROFILE 0 (an inlined body counts nothing, as
+ * in C2 code) and the loop state on the shadow stack instead of at the
+ * fixed OSR frame (the root's frame lives there).
+ */
+#ifdef INLINED
+#if PROFILE != 0
+#error "an inlined body is built with -DPROFILE=0"
+#endif
+#define EXPORT(name)
+#else
 #define EXPORT(name) __attribute__((export_name(name)))
+#endif
+#ifdef INLINE_LINK
+#define IMPORT(name)
+#else
 #define IMPORT(name) __attribute__((import_module("jvm"), import_name(name)))
+#endif
 
 /* prof_t is the method's MethodCounters + MethodData analogue. */
 typedef struct {
@@ -57,7 +80,18 @@ typedef struct {
 
 #define PROF ((prof_t *)0x10000)
 #define CTL ((ctl_t *)0x10400)
+#ifdef INLINED
+#define FRAME(T) (&(T){0})
+#else
 #define FRAME(T) ((T *)CTL->frame)
+#endif
+
+/* The inline area, after prof_t in the profile page: INLINE_ON[slot] is
+ * set by the host when calls to the method of that slot (its index in the
+ * sorted list of method keys) run inlined; INLINE_THROWER is 1 + the slot
+ * of the first inlined method that threw, so the host can name it. */
+#define INLINE_ON ((u32 *)0x10300)
+#define INLINE_THROWER (*(u32 *)0x10380)
 
 /* Exception codes; the host turns them into errors naming the Java exception. */
 #define EX_AIOOBE 1       /* ArrayIndexOutOfBoundsException */

@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -46,7 +47,10 @@ type Code struct {
 	cm          wazero.CompiledModule
 	compileTime time.Duration
 	callees     []*bytecode.Method // by import index
+	callers     []*bytecode.Method // by import index: the method whose body makes the call
 	bound       []jrt.Target       // by import index, when bound at link time
+	wasm        []byte             // the module compiled: the build, or the inline module
+	inlined     []int              // inline slots switched on in every instance (sorted)
 	argPool     sync.Pool          // *[]jrt.Arg scratch for host calls
 
 	mu     sync.Mutex
@@ -113,12 +117,21 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 		cfg = cfg.WithCompilationCache(opts.Cache)
 	}
 	c.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
-	if err := c.link(ctx, opts); err != nil {
+	imports, err := c.chooseModule()
+	if err != nil {
 		_ = c.rt.Close(ctx)
 		return nil, err
 	}
+	if err := c.link(ctx, opts, imports); err != nil {
+		_ = c.rt.Close(ctx)
+		return nil, err
+	}
+	if inl, ok := req.Router.(jrt.Inliner); ok && req.Level >= jrt.LevelSimple && len(m.Imports) > 0 &&
+		(req.Level == jrt.LevelSimple || req.Level == jrt.LevelFullOptimization) {
+		inl.PrintInlining(m, req.Level)
+	}
 	start := time.Now()
-	cm, err := c.rt.CompileModule(ctx, m.Wasm(build))
+	cm, err := c.rt.CompileModule(ctx, c.wasm)
 	c.compileTime = time.Since(start)
 	if err != nil {
 		_ = c.rt.Close(ctx)
@@ -128,16 +141,90 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 	return c, nil
 }
 
+// chooseModule picks the module to compile: the level's build, or, at the
+// levels without counters (1 and 4) when the router inlines at least one
+// call the method's body reaches, its inline module with those calls'
+// switches on (src/jvm.h INLINE_ON). It returns the module's imports.
+func (c *Code) chooseModule() ([]string, error) {
+	c.wasm = c.m.Wasm(c.build)
+	inl, ok := c.req.Router.(jrt.Inliner)
+	if !ok || c.build != bytecode.None || c.level == jrt.LevelNone || len(c.m.Imports) == 0 {
+		return c.m.Imports, nil
+	}
+	ib := c.m.Inline(c.req.Table.Profile)
+	if ib == nil {
+		return nil, fmt.Errorf("engine: %s has no inline module for JDK %s", c.m, c.req.Table.Profile)
+	}
+	callers, err := c.callerOf(ib.Imports)
+	if err != nil {
+		return nil, err
+	}
+	var on []int
+	for _, key := range ib.Imports {
+		callee, err := c.req.Table.Lookup(key)
+		if err != nil {
+			return nil, err
+		}
+		if !inl.Inline(jrt.Site{Caller: callers[key], Level: c.level, Callee: callee}).Inline {
+			continue
+		}
+		slot, ok := bytecode.InlineSlot(key)
+		if !ok || slot >= bytecode.MaxInlineSlots {
+			panic(fmt.Sprintf("BUG: %s has no inline slot", key))
+		}
+		on = append(on, slot)
+	}
+	if len(on) == 0 {
+		return c.m.Imports, nil
+	}
+	slices.Sort(on)
+	c.wasm, c.inlined = ib.Wasm, on
+	return ib.Imports, nil
+}
+
+// callerOf maps each key the inline module reaches to the first method (in
+// breadth-first order from the compiled method) whose body calls it.
+func (c *Code) callerOf(keys []string) (map[string]*bytecode.Method, error) {
+	callers := map[string]*bytecode.Method{}
+	work := []*bytecode.Method{c.m}
+	for len(work) > 0 {
+		m := work[0]
+		work = work[1:]
+		for _, k := range m.Imports {
+			if _, seen := callers[k]; seen {
+				continue
+			}
+			callee, err := c.req.Table.Lookup(k)
+			if err != nil {
+				return nil, err
+			}
+			callers[k] = m
+			work = append(work, callee)
+		}
+	}
+	for _, k := range keys {
+		if callers[k] == nil {
+			return nil, fmt.Errorf("engine: the inline module of %s imports %s, which its callees do not call", c.m, k)
+		}
+	}
+	return callers, nil
+}
+
 // link instantiates the "jvm" host module: one host function per import,
 // all served by hostCall, and binds call sites when asked.
-func (c *Code) link(ctx context.Context, opts Options) error {
+func (c *Code) link(ctx context.Context, opts Options, imports []string) error {
 	b := c.rt.NewHostModuleBuilder("jvm")
-	for i, key := range c.m.Imports {
+	callers, err := c.callerOf(imports)
+	if err != nil {
+		return err
+	}
+	for i, key := range imports {
 		callee, err := c.req.Table.Lookup(key)
 		if err != nil {
 			return err
 		}
 		c.callees = append(c.callees, callee)
+		c.callers = append(c.callers, callers[key])
 		params, results := signature(callee)
 		b.NewFunctionBuilder().WithGoModuleFunction(c.hostCall(i), params, results).Export(key)
 	}
@@ -147,8 +234,8 @@ func (c *Code) link(ctx context.Context, opts Options) error {
 	if opts.BindAtLink {
 		binder, ok := c.req.Router.(jrt.Binder)
 		if ok {
-			for _, callee := range c.callees {
-				t, err := binder.Bind(ctx, jrt.Site{Caller: c.m, Level: c.level, Callee: callee})
+			for i, callee := range c.callees {
+				t, err := binder.Bind(ctx, jrt.Site{Caller: c.callers[i], Level: c.level, Callee: callee})
 				if err != nil {
 					return fmt.Errorf("engine: binding %s -> %s: %w", c.m, callee, err)
 				}
@@ -217,7 +304,7 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 		if c.bound != nil {
 			ret, err = c.bound[idx](ctx, args)
 		} else {
-			ret, err = c.req.Router.Route(ctx, jrt.Site{Caller: c.m, Level: c.level, Callee: callee}, args)
+			ret, err = c.req.Router.Route(ctx, jrt.Site{Caller: c.callers[idx], Level: c.level, Callee: callee}, args)
 		}
 		clear(args)
 		*ap = args[:0]
@@ -302,10 +389,17 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 		_ = p
 	}
 	inst.stack = make([]uint64, n)
-	if c.m.Clinit {
-		if _, err := mod.ExportedFunction("clinit").Call(ctx); err != nil {
+	// The method's own static tables, or (inline module) those of the
+	// bodies linked into it.
+	if clinit := mod.ExportedFunction("clinit"); clinit != nil {
+		if _, err := clinit.Call(ctx); err != nil {
 			return nil, fmt.Errorf("engine: %s.<clinit>: %w", c.m.Class, err)
 		}
+	} else if c.m.Clinit {
+		panic("BUG: " + c.m.Module + " lost its clinit export")
+	}
+	for _, slot := range c.inlined {
+		c.w32(inst, bytecode.InlineAddr+4*uint32(slot), 1)
 	}
 	if c.build != bytecode.None && c.req.OnBackedge != nil && c.req.BackedgeNotifyFreqLog >= 0 && c.m.OSR {
 		log := min(c.req.BackedgeNotifyFreqLog, 30)
@@ -446,8 +540,9 @@ func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 	}
 	if thrown := c.r32(inst, bytecode.CtlAddr+bytecode.CtlThrown); thrown != 0 {
 		detail := c.r32(inst, bytecode.CtlAddr+bytecode.CtlDetail)
+		thrower := c.thrower(inst)
 		c.put(inst)
-		return 0, &jrt.Exception{Method: c.m, Class: bytecode.ExceptionName(thrown), Detail: int32(detail)}
+		return 0, &jrt.Exception{Method: thrower, Class: bytecode.ExceptionName(thrown), Detail: int32(detail)}
 	}
 	for _, rg := range inst.regions {
 		if rg.out && len(rg.data) > 0 {
@@ -463,11 +558,35 @@ func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 	return ret, nil
 }
 
+// thrower is the method that threw: an inlined callee the shim recorded,
+// or the compiled method itself.
+func (c *Code) thrower(inst *instance) *bytecode.Method {
+	if c.inlined == nil {
+		return c.m
+	}
+	s := c.r32(inst, bytecode.InlineThrowerAddr)
+	if s == 0 {
+		return c.m
+	}
+	key, ok := bytecode.SlotKey(int(s) - 1)
+	if !ok {
+		panic(fmt.Sprintf("BUG: %s: inline thrower slot %d", c.m, s-1))
+	}
+	m, err := c.req.Table.Lookup(key)
+	if err != nil {
+		panic(fmt.Sprintf("BUG: %s: inlined thrower %s: %v", c.m, key, err))
+	}
+	return m
+}
+
 // run calls fn (the entry or the OSR entry) with the prepared stack and
 // handles back-edge notifications: continue in place, or transfer the
 // frame and arguments [CtlAddr, top) to other code and back.
 func (c *Code) run(ctx context.Context, inst *instance, fn api.Function, top uint32) (int64, error) {
 	c.w32(inst, bytecode.CtlAddr+bytecode.CtlThrown, 0)
+	if c.inlined != nil {
+		c.w32(inst, bytecode.InlineThrowerAddr, 0)
+	}
 	err := fn.CallWithStack(ctx, inst.stack)
 	for {
 		if err != nil {

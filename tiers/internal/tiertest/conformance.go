@@ -335,6 +335,61 @@ func Matrix(t *testing.T, e *Env, plan Plan) {
 	}
 }
 
+// ConformanceInlined is Conformance with every call inlined (levels 1 and
+// 4: the inline modules), plus the check that an exception thrown inside
+// an inlined callee names the same method, class and detail as when the
+// call goes through the host.
+func ConformanceInlined(t *testing.T, level jrt.Level, tier jrt.Tier) {
+	plan := DefaultPlan(level)
+	for _, p := range plan.Profiles {
+		t.Run("jdk="+p, func(t *testing.T) {
+			t.Parallel()
+			e := NewEnv(t, p, level, tier)
+			e.Inlining = true
+			t.Run("FIPS197", func(t *testing.T) { FIPS197(t, e) })
+			t.Run("GCMSpec", func(t *testing.T) { GCMSpec(t, e) })
+			t.Run("Exceptions", func(t *testing.T) { Exceptions(t, e) })
+			t.Run("ThrowerNamed", func(t *testing.T) { InlinedThrower(t, NewEnv(t, p, level, tier), e) })
+			t.Run("Matrix", func(t *testing.T) { Matrix(t, e, plan) })
+		})
+	}
+}
+
+// InlinedThrower calls methods whose callees throw (a bad key length reaches
+// the AES block method; a bad counter reaches CounterMode.implCrypt) in
+// plain and inlining and compares the exceptions.
+func InlinedThrower(t *testing.T, plain, inl *Env) {
+	buf := make([]byte, 64)
+	badKey := make([]uint32, 10)
+	calls := []struct {
+		key  string
+		args []jrt.Arg
+	}{
+		{"ElectronicCodeBook.implECBEncrypt", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(buf), jrt.Int(0)}},
+		{"CipherBlockChaining.implDecrypt", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(make([]byte, 16)), jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(make([]byte, 64)), jrt.Int(0)}},
+		{"GCTR.update", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(make([]byte, 16)), jrt.Bytes(make([]byte, 16)), jrt.Ints([]uint32{16}),
+			jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(make([]byte, 64)), jrt.Int(0)}},
+		{"CounterMode.crypt", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(make([]byte, 12)), jrt.Bytes(make([]byte, 16)), jrt.Ints([]uint32{16}),
+			jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(make([]byte, 64)), jrt.Int(0)}},
+	}
+	for _, c := range calls {
+		if _, err := plain.Table.Lookup(c.key); err != nil {
+			continue
+		}
+		t.Run(c.key, func(t *testing.T) {
+			_, perr := plain.Call(c.key, c.args...)
+			_, ierr := inl.Call(c.key, c.args...)
+			var pe, ie *jrt.Exception
+			if !errors.As(perr, &pe) || !errors.As(ierr, &ie) {
+				t.Fatalf("want exceptions, got %v (host calls) and %v (inlined)", perr, ierr)
+			}
+			if pe.Method != ie.Method || pe.Class != ie.Class || pe.Detail != ie.Detail {
+				t.Fatalf("inlined call threw %s %s (%d), host calls %s %s (%d)", ie.Method, ie.Class, ie.Detail, pe.Method, pe.Class, pe.Detail)
+			}
+		})
+	}
+}
+
 // Conformance runs FIPS 197, the GCM spec vectors, the exception checks and
 // the mode matrix for every profile of the level's plan, profiles in
 // parallel. With JITSIM_LONG=1 the matrix takes tens of minutes on a loaded

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -36,6 +37,12 @@ type Env struct {
 	// NotifyLog and OnBackedge go into every compile request.
 	NotifyLog  int
 	OnBackedge jrt.BackedgeHandler
+	// Inlining makes the Env inline every call from code at levels 1 and 4
+	// (jrt.Inliner): its codes run their inline modules with every switch on.
+	Inlining bool
+	// HostCalls counts the calls that reached the Env as router (Route and
+	// bound targets): the calls that were not inlined.
+	HostCalls atomic.Int64
 
 	mu    sync.Mutex
 	codes map[string]jrt.Code
@@ -109,6 +116,7 @@ func (e *Env) Code(key string) (jrt.Code, error) {
 
 // Route implements jrt.Router: the callee's code at the Env's level.
 func (e *Env) Route(ctx context.Context, site jrt.Site, args []jrt.Arg) (int64, error) {
+	e.HostCalls.Add(1)
 	c, err := e.Code(site.Callee.Key)
 	if err != nil {
 		return 0, err
@@ -122,8 +130,23 @@ func (e *Env) Bind(ctx context.Context, site jrt.Site) (jrt.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.Invoke, nil
+	return func(ctx context.Context, args []jrt.Arg) (int64, error) {
+		e.HostCalls.Add(1)
+		return c.Invoke(ctx, args)
+	}, nil
 }
+
+// Inline implements jrt.Inliner: every call from levels 1 and 4 when
+// Inlining is set (the Env has no stubs), none otherwise.
+func (e *Env) Inline(site jrt.Site) jrt.InlineDecision {
+	if e.Inlining && (site.Level == jrt.LevelSimple || site.Level == jrt.LevelFullOptimization) {
+		return jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}
+	}
+	return jrt.InlineDecision{Reason: "not inlined (tiertest)"}
+}
+
+// PrintInlining implements jrt.Inliner; the Env prints nothing.
+func (e *Env) PrintInlining(*jrt.Method, jrt.Level) {}
 
 // Call invokes method key with args.
 func (e *Env) Call(key string, args ...jrt.Arg) (int64, error) {
