@@ -77,10 +77,13 @@ type Analysis struct {
 	// fills them; Analyze assumes one op per value and back-to-back values.
 	SteadyStart time.Duration `json:"steady_start_ns"`
 	WarmupCost  time.Duration `json:"warmup_cost_ns"`
-	// HalfSpeedIter is the first iteration, outliers aside, that ran at
-	// half the steady-state speed or better (time per op at most twice
-	// SteadyMean), and HalfSpeedStart when it began; 0 when the first
-	// iteration already did, -1 and 0 without a steady state.
+	// FinalMedian is the median time per op of the last Steady iterations
+	// (a quarter of the series by default), the run's final speed whether
+	// or not a steady state was found. HalfSpeedIter is the first
+	// iteration, outliers aside, that ran at half that speed or better
+	// (time per op at most twice FinalMedian), and HalfSpeedStart when it
+	// began: a measure of warm-up that noise in the tail cannot void.
+	FinalMedian    float64       `json:"final_median"`
 	HalfSpeedIter  int           `json:"half_speed_iter"`
 	HalfSpeedStart time.Duration `json:"half_speed_start_ns"`
 }
@@ -192,37 +195,44 @@ func Analyze(x []float64, o Options) (Analysis, error) {
 	}
 	classify(&a, o)
 	a.SteadyStart, a.WarmupCost = 0, 0
-	a.HalfSpeedIter, a.HalfSpeedStart = halfSpeed(x, isOut, a), 0
+	a.FinalMedian, a.HalfSpeedIter = halfSpeed(x, isOut, steadyWindow(o, n))
+	var at float64
+	for i := 0; i < a.HalfSpeedIter; i++ {
+		at += x[i]
+	}
+	a.HalfSpeedStart = seconds(at)
 	if a.Steady {
-		var at float64
+		at = 0
 		for i := 0; i < a.SteadyIter; i++ {
 			at += x[i]
 		}
 		a.SteadyStart = seconds(at)
 		a.WarmupCost = seconds(at - float64(a.SteadyIter)*a.SteadyMean)
-		at = 0
-		for i := 0; i < a.HalfSpeedIter; i++ {
-			at += x[i]
-		}
-		a.HalfSpeedStart = seconds(at)
 	}
 	return a, nil
 }
 
-// halfSpeed is the first iteration that is not an outlier and took at most
-// twice the steady-state mean per op; the steady state's first iteration
-// when none before it did (its segment's mean is within the tolerance of
-// the steady mean), -1 without a steady state.
-func halfSpeed(x []float64, isOut []bool, a Analysis) int {
-	if !a.Steady {
-		return -1
+// steadyWindow is Options.Steady with its default, a quarter of n.
+func steadyWindow(o Options, n int) int {
+	if o.Steady > 0 {
+		return o.Steady
 	}
-	for i := 0; i < a.SteadyIter; i++ {
-		if !isOut[i] && x[i] <= 2*a.SteadyMean {
-			return i
+	return max(n/4, 1)
+}
+
+// halfSpeed returns the median of the last window values and the first
+// value, outliers aside, at most twice that median (the last value when
+// only outliers were).
+func halfSpeed(x []float64, isOut []bool, window int) (float64, int) {
+	tail := append([]float64(nil), x[max(len(x)-window, 0):]...)
+	sort.Float64s(tail)
+	med := percentile(tail, 50)
+	for i, v := range x {
+		if !isOut[i] && v <= 2*med {
+			return med, i
 		}
 	}
-	return a.SteadyIter
+	return med, len(x) - 1
 }
 
 // classify applies warmup_stats's rules, walking back from the last segment:
@@ -241,10 +251,7 @@ func classify(a *Analysis, o Options) {
 		pct = 1
 	}
 	delta := max(o.Delta, fastest*pct/100)
-	steady := o.Steady
-	if steady <= 0 {
-		steady = max(a.N/4, 1)
-	}
+	steady := steadyWindow(o, a.N)
 	last := segs[len(segs)-1]
 	spread := func(s Segment) float64 {
 		if o.RawDeltas {
@@ -300,9 +307,9 @@ func AnalyzeRun(r Run, o Options) (Analysis, error) {
 	if err != nil {
 		return a, fmt.Errorf("warmup: run %q fork %d: %w", r.Label, r.Fork, err)
 	}
+	a.HalfSpeedStart = r.Iterations[a.HalfSpeedIter].Start
 	if a.Steady {
 		a.SteadyStart = r.Iterations[a.SteadyIter].Start
-		a.HalfSpeedStart = r.Iterations[a.HalfSpeedIter].Start
 		var cost float64
 		for _, it := range r.Iterations[:a.SteadyIter] {
 			cost += it.Duration.Seconds() - float64(it.ops())*a.SteadyMean

@@ -282,9 +282,10 @@ func TestCombine(t *testing.T) {
 	}
 }
 
-// TestHalfSpeed: the first iteration at half the steady speed or better,
-// before the steady state when an intermediate tier already gets there, an
-// isolated fast outlier aside, and none without a steady state.
+// TestHalfSpeed: the first iteration at half the final speed (the median
+// of the last Steady iterations) or better — before the steady state when
+// an intermediate tier already gets there, an isolated fast outlier aside,
+// and defined without a steady state too.
 func TestHalfSpeed(t *testing.T) {
 	spike := steps(5, 0, [2]float64{10, 250}, [2]float64{1, 250})
 	spike[100] = 1 // an outlier inside a slow stretch
@@ -299,7 +300,6 @@ func TestHalfSpeed(t *testing.T) {
 		{"C1 reaches half", steps(3, 0, [2]float64{10, 20}, [2]float64{3.5, 30}, [2]float64{2, 150}), true, 20, 200},
 		{"C1 too slow", steps(4, 0, [2]float64{10, 20}, [2]float64{5, 30}, [2]float64{2, 150}), true, 50, 350},
 		{"outlier ignored", spike, true, 250, 249*10 + 1},
-		{"no steady state", steps(6, 0, [2]float64{2, 90}, [2]float64{9, 10}), false, -1, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,12 +310,27 @@ func TestHalfSpeed(t *testing.T) {
 			if a.Steady != tc.steady || a.HalfSpeedIter != tc.iter {
 				t.Fatalf("steady %v, half speed at %d (class %s, steady at %d); want %v, %d", a.Steady, a.HalfSpeedIter, a.Class, a.SteadyIter, tc.steady, tc.iter)
 			}
-			if want := seconds(float64(tc.start)); a.HalfSpeedStart != want {
+			if want := seconds(float64(tc.start)); a.HalfSpeedStart != want || a.FinalMedian <= 0 {
 				t.Errorf("half speed start %v, want %v", a.HalfSpeedStart, want)
 			}
 			if a.Steady && (a.HalfSpeedIter > a.SteadyIter || a.HalfSpeedStart > a.SteadyStart) {
 				t.Errorf("half speed (%d, %v) after steady state (%d, %v)", a.HalfSpeedIter, a.HalfSpeedStart, a.SteadyIter, a.SteadyStart)
 			}
 		})
+	}
+}
+
+// TestHalfSpeedWithoutSteadyState: the final median and half speed need no
+// steady state — a noisy tail (here alternating 1 and 3) still has a median.
+func TestHalfSpeedWithoutSteadyState(t *testing.T) {
+	x := []float64{20, 20, 9, 5, 4, 1, 3, 1, 3, 1, 3, 1}
+	med, i := halfSpeed(x, make([]bool, len(x)), 4)
+	if med != 2 || i != 4 {
+		t.Errorf("final median %v, half speed at %d; want 2 and 4", med, i)
+	}
+	out := make([]bool, len(x))
+	out[4] = true
+	if _, i := halfSpeed(x, out, 4); i != 5 {
+		t.Errorf("with iteration 4 an outlier: half speed at %d, want 5", i)
 	}
 }

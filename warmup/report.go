@@ -57,9 +57,9 @@ img.chart { width: 100%; border: 1px solid #ddd; }
 <table>
 <tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>half speed from</th><th>steady time/op</th><th>warm-up cost</th></tr>
 {{range .Summary.Labels}}<tr><td><code>{{.Label}}</code></td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
-{{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td><td class="num">{{dur .HalfSpeedStart}} (#{{.HalfSpeedIter}})</td><td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="5">no steady state</td>{{end}}</tr>
+{{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td>{{else}}<td colspan="2">no steady state</td>{{end}}<td class="num">{{dur .HalfSpeedStart}} (#{{.HalfSpeedIter}})</td>{{if .Steady}}<td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="2">(final {{perop .FinalMedian}})</td>{{end}}</tr>
 {{end}}</table>
-<p>Half speed: the first iteration (outliers aside) whose time per op was at most twice the steady-state mean; times are medians over the forks, on each run's clock.</p>
+<p>Half speed: the first iteration (outliers aside) whose time per op was at most twice the median of the run's final quarter — defined whether or not a steady state was found; times are medians over the forks, on each run's clock.</p>
 <p>Classification after warmup_stats (Barrett et al., OOPSLA 2017): PELT changepoints, penalty {{.Penalty}}, segments equivalent to the last within {{.Delta}}.</p>
 <h2>Runs</h2>
 <table>

@@ -36,8 +36,10 @@ type LabelSummary struct {
 	SteadyMean  float64       `json:"steady_mean"` // seconds per op
 	SteadyStart time.Duration `json:"steady_start_ns"`
 	WarmupCost  time.Duration `json:"warmup_cost_ns"`
-	// Medians of the forks' first iteration at half the steady-state
-	// speed or better and of its start (Analysis.HalfSpeedIter).
+	// Medians over all forks of the final speed and of the first
+	// iteration at half that speed or better and its start
+	// (Analysis.FinalMedian, HalfSpeedIter, HalfSpeedStart).
+	FinalMedian    float64       `json:"final_median"`
 	HalfSpeedIter  int           `json:"half_speed_iter"`
 	HalfSpeedStart time.Duration `json:"half_speed_start_ns"`
 }
@@ -76,19 +78,21 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 		var means []float64
 		var starts, costs, halfs []time.Duration
 		var halfIters []int
+		var finals []float64
 		idx := byLabel[l]
 		sort.SliceStable(idx, func(i, j int) bool { return s.Runs[idx[i]].Fork < s.Runs[idx[j]].Fork })
 		for _, i := range idx {
 			a := s.Runs[i].Analysis
 			ls.Forks++
 			ls.Classes = append(ls.Classes, a.Class)
+			halfIters = append(halfIters, a.HalfSpeedIter)
+			halfs = append(halfs, a.HalfSpeedStart)
+			finals = append(finals, a.FinalMedian)
 			if a.Steady {
 				iters = append(iters, a.SteadyIter)
 				means = append(means, a.SteadyMean)
 				starts = append(starts, a.SteadyStart)
 				costs = append(costs, a.WarmupCost)
-				halfIters = append(halfIters, a.HalfSpeedIter)
-				halfs = append(halfs, a.HalfSpeedStart)
 			}
 		}
 		ls.Class = Combine(ls.Classes)
@@ -98,8 +102,9 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 			ls.SteadyMean = median(means)
 			ls.SteadyStart = median(starts)
 			ls.WarmupCost = median(costs)
-			ls.HalfSpeedIter = median(halfIters)
-			ls.HalfSpeedStart = median(halfs)
+		}
+		if len(halfs) > 0 {
+			ls.FinalMedian, ls.HalfSpeedIter, ls.HalfSpeedStart = median(finals), median(halfIters), median(halfs)
 		}
 		s.Labels = append(s.Labels, ls)
 	}
@@ -193,7 +198,7 @@ func FormatPerOp(s float64) string {
 
 // WriteTerminal writes the terminal summary: one row per option set with
 // its class, steady-state iteration, start and mean, when it first ran at
-// half the steady speed, the warm-up cost, and a
+// half its final speed, the warm-up cost, and a
 // sparkline of the first fork's time per op.
 func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
 	first := map[string][]float64{}
@@ -210,10 +215,11 @@ func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
 	fmt.Fprintf(&b, "%-*s  %-17s  %5s  %11s  %10s  %13s  %11s  %12s  %s\n", nameW, "option set", "class", "forks", "steady@iter",
 		"steady at", "half speed at", "steady/op", "warm-up cost", "time per op")
 	for _, l := range s.Labels {
-		iter, at, half, mean, cost := "-", "-", "-", "-", "-"
+		iter, at, mean, cost := "-", "-", "-", "-"
+		half := l.HalfSpeedStart.Round(time.Microsecond).String()
 		if l.Steady {
 			iter, mean, cost = fmt.Sprint(l.SteadyIter), FormatPerOp(l.SteadyMean), l.WarmupCost.Round(time.Microsecond).String()
-			at, half = l.SteadyStart.Round(time.Microsecond).String(), l.HalfSpeedStart.Round(time.Microsecond).String()
+			at = l.SteadyStart.Round(time.Microsecond).String()
 		}
 		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %10s  %13s  %11s  %12s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, at, half, mean, cost,
 			Sparkline(first[l.Label], sparkWidth))
