@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -76,22 +75,15 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 			r.out.printf("Iteration %3d: %.3f %s\n", i-warm+1, score, unit)
 		}
 	}
-	var ready sync.WaitGroup
-	ready.Add(r.threads)
-	start := make(chan struct{})
-	var once sync.Once
-	release := func() { once.Do(func() { close(start) }) }
-	go func() { ready.Wait(); release() }()
+	start := newBarrier(r.threads)
 	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jrt.Invoker) error {
 		op, err := spec.setup(ctx, id, inv)
-		ready.Done()
 		if err != nil {
+			start.leave(inv)
 			return err
 		}
-		select {
-		case <-start:
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := start.wait(ctx, inv); err != nil {
+			return err
 		}
 		dur[id] = make([]time.Duration, total)
 		for i := range total {

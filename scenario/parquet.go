@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"sync"
 	"time"
 
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -87,6 +88,11 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 		r.out.printf("(no VM factory: the pages are written on the reader's VM, which warms it)\n")
 	}
 	winv := threadInvoker{vm: writer, th: writer.NewThread("writer")}
+	// On the model clock the writer is a simulated thread of its VM; it
+	// leaves before the readers start (they may share that VM).
+	winv.th.Enter()
+	exitWriter := sync.OnceFunc(winv.th.Exit)
+	defer exitWriter()
 	enc, err := jrt.GetInstance(winv, r.jdk, "AES/GCM/NoPadding")
 	if err != nil {
 		return err
@@ -112,6 +118,7 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 			}
 		}
 	}
+	exitWriter()
 	r.out.printf("ParquetDecrypt: %d pages of %d B, AES/GCM/NoPadding, %d-bit key, %d thread(s)\n", n, size, bits, r.threads)
 	took := make([]time.Duration, n)
 	start := r.now()

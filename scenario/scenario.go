@@ -34,6 +34,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/model"
 )
 
 // Scenario is one runnable workload: a name as `jitsim run` takes it, a
@@ -98,9 +99,32 @@ const (
 	ClockModel = "model"
 )
 
-// ErrModelClock is returned when a run asks for the model clock, which does
-// not exist yet.
+// ErrModelClock was returned when a run asked for the model clock before
+// it existed. Run no longer returns it; it stays until every caller has
+// moved to ModelConfig.
+//
+// Deprecated: a model-clock run needs a VM made with ModelConfig.
 var ErrModelClock = errors.New(`scenario: the model clock is not implemented yet (clock = "model"); run with the wall clock`)
+
+// ModelConfig returns cfg set up for a ClockModel run on the CPU model
+// named cpuName: the VM prices everything it runs with that CPU's cost
+// profile (model.Lookup), or with the profile in the JSON file
+// profileFile when it is not "" (model.LoadProfileFile: what `jitsim
+// calibrate --out` writes; its errors read FILE:LINE: …). Each VM made
+// from the result has a scheduler of its own.
+func ModelConfig(cfg jrt.Config, cpuName, profileFile string) (jrt.Config, error) {
+	var p model.Profile
+	var err error
+	if profileFile != "" {
+		p, err = model.LoadProfileFile(profileFile)
+	} else {
+		p, err = model.Lookup(cpuName)
+	}
+	if err != nil {
+		return cfg, err
+	}
+	return cfg.WithModel(p), nil
+}
 
 // Env is what a scenario runs on.
 type Env struct {
@@ -115,9 +139,13 @@ type Env struct {
 	// Thread with its own ciphers.
 	Threads int
 	// Clock is the clock the VM was configured with (jrt.Config.WithClock);
-	// nil: a jrt.WallClock started by Run.
+	// nil: a jrt.WallClock started by Run. A model-clock VM brings its own
+	// (the VM's virtual time), which replaces this one.
 	Clock jrt.Clock
-	// ClockKind is ClockWall ("" is the same) or ClockModel.
+	// ClockKind is ClockWall ("" is the same) or ClockModel. ClockModel
+	// needs a VM made with ModelConfig: each application thread is then a
+	// simulated thread of the VM's scheduler and every time the scenario
+	// prints is virtual time, the same on every run and every machine.
 	ClockKind string
 	// Observer, when set, receives every Iteration.
 	Observer Observer
@@ -208,9 +236,7 @@ func (s Scenario) runEnv(ctx context.Context, env Env, props map[string]string, 
 		return fmt.Errorf("scenario: %q is not a registered scenario", s.Name)
 	}
 	switch env.ClockKind {
-	case "", ClockWall:
-	case ClockModel:
-		return ErrModelClock
+	case "", ClockWall, ClockModel:
 	default:
 		return fmt.Errorf("scenario: unknown clock %q (want %q or %q)", env.ClockKind, ClockWall, ClockModel)
 	}
@@ -231,6 +257,14 @@ func (s Scenario) runEnv(ctx context.Context, env Env, props map[string]string, 
 		}
 		defer vm.Close()
 		r.env.VM = vm
+	}
+	switch {
+	case r.env.VM.ModelClock():
+		// The running thread's time (the only thread running is the turn
+		// holder), or the latest time reached between threads.
+		r.env.Clock = r.env.VM
+	case env.ClockKind == ClockModel:
+		return errors.New("clock = model, but the VM runs on the wall clock (make its Config with ModelConfig)")
 	}
 	r.jdk = r.env.VM.Flags().JDK().String()
 	if o, ok := r.env.Observer.(VMObserver); ok {
@@ -391,15 +425,25 @@ func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context
 	body = recoverThreads(body) // a panicking thread fails like an erring one (op.go)
 	errs := make([]error, r.threads)
 	var wg sync.WaitGroup
-	for i := range r.threads {
+	// Every thread exists before any starts: on the model clock a thread
+	// begins at the virtual time of its creation, which a running thread
+	// would move.
+	invs := make([]threadInvoker, r.threads)
+	for i := range invs {
 		name := "main"
 		if i > 0 {
 			name = ""
 		}
-		inv := threadInvoker{vm: vm, th: vm.NewThread(name)}
+		invs[i] = threadInvoker{vm: vm, th: vm.NewThread(name)}
+	}
+	for i, inv := range invs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// On the model clock the thread takes turns with the others in
+			// virtual-time order from here to Exit (no-ops on the wall clock).
+			inv.th.Enter()
+			defer inv.th.Exit()
 			if err := body(ctx, i, inv); err != nil {
 				errs[i] = err
 				cancel()
@@ -422,4 +466,78 @@ func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context
 		return canceled
 	}
 	return r.out.err
+}
+
+// barrier is a start line for application threads (JMH starts every
+// thread's measurement together): wait returns once every one of n
+// threads has arrived (or left, having failed before it). On the model
+// clock a waiting thread parks, so the others can run to the line, and
+// the last to arrive releases the rest at its own virtual time.
+type barrier struct {
+	mu      sync.Mutex
+	left    int
+	parked  []*jrt.Thread
+	release chan struct{}
+}
+
+func newBarrier(n int) *barrier { return &barrier{left: n, release: make(chan struct{})} }
+
+// threadOf returns the VM thread behind an application thread's invoker.
+func threadOf(inv jrt.Invoker) *jrt.Thread {
+	if t, ok := inv.(threadInvoker); ok {
+		return t.th
+	}
+	return nil
+}
+
+// arrive counts th in; the last arrival releases everyone. It reports
+// whether th was the last.
+func (b *barrier) arrive(th *jrt.Thread) bool {
+	b.left--
+	if b.left > 0 {
+		return false
+	}
+	for _, p := range b.parked {
+		th.Unpark(p)
+	}
+	b.parked = nil
+	close(b.release)
+	return true
+}
+
+// leave counts a thread that will not wait (it failed before the line).
+func (b *barrier) leave(inv jrt.Invoker) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.arrive(threadOf(inv))
+}
+
+// wait blocks the thread of inv at the line until all have arrived or ctx
+// ends.
+func (b *barrier) wait(ctx context.Context, inv jrt.Invoker) error {
+	th := threadOf(inv)
+	b.mu.Lock()
+	if b.arrive(th) {
+		b.mu.Unlock()
+		return nil
+	}
+	b.parked = append(b.parked, th)
+	th.Park()
+	b.mu.Unlock()
+	select {
+	case <-b.release:
+		th.Enter()
+		return nil
+	case <-ctx.Done():
+		b.mu.Lock()
+		i := slices.Index(b.parked, th)
+		if i >= 0 {
+			b.parked = slices.Delete(b.parked, i, i+1)
+		}
+		b.mu.Unlock()
+		if i < 0 {
+			th.Enter() // released meanwhile: back in the simulation, to Exit
+		}
+		return ctx.Err()
+	}
 }

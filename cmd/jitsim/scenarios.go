@@ -42,10 +42,6 @@ func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int
 	sig := notifyStop(context.Background(), rc.Stderr)
 	defer sig.stop()
 	ctx := sig.ctx
-	if rc.Clock == scenario.ClockModel {
-		fmt.Fprintln(rc.Stderr, "jitsim run:", scenario.ErrModelClock)
-		return 1
-	}
 	var err error
 	if file {
 		err = runScenarioFile(ctx, rc, nameOrFile, args)
@@ -120,13 +116,22 @@ func runNamedScenario(ctx context.Context, rc RunContext, name string, args []st
 			return err
 		}
 	}
-	if rc.CPU.Arch != hostArch() {
+	if rc.Clock != scenario.ClockModel && rc.CPU.Arch != hostArch() {
 		return fmt.Errorf("--cpu=%s: a %s CPU model cannot run on the wall clock of this %s host; use --clock=model",
 			model.Name, rc.CPU.Arch, hostArch())
 	}
 	clock := jrt.WallClock()
 	cfg := jrt.NewConfig().WithJDK(rc.Flags.JDK()).WithSettledFlags(rc.Flags).WithCPU(model).
 		WithActiveProcessors(model.Cores).WithTiers(tiers.Default()...).WithClock(clock).WithOutput(rc.Stdout)
+	if rc.Clock == scenario.ClockModel {
+		// Every cost from the CPU model's profile; the
+		// bytes are still computed by this host's code, and the flags, stub
+		// choices and compiler counts are the modelled CPU's VM's.
+		var err error
+		if cfg, err = scenario.ModelConfig(cfg, model.Name, ""); err != nil {
+			return err
+		}
+	}
 	env := scenario.Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: rc.Threads, Clock: clock,
 		ClockKind: rc.Clock}
 	return s.Run(ctx, env, scenario.PropsFrom(rc.Result.Properties), args, rc.Stdout)

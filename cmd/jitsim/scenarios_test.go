@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,10 @@ name = "stock"
 			"Encryption cipher provider: SunJCE version 1.8", ""},
 		{"file", []string{"run", "--jdk=17", file}, 0, "TestAESEncode runtime was", ""},
 		{"bad property", []string{"run", "-DmsgSize=ten", "TestAESMain", "2", "1"}, 1, "", "msgSize"},
-		{"model clock", []string{"run", "--clock=model", "TestAESMain", "2", "1"}, 1, "", "model clock"},
+		{"model clock", []string{"run", "--clock=model", "--cpu=haswell-e5-2660v3", "-DcheckOutput=true", "TestAESMain", "2", "1"}, 0,
+			"TestAESDecode runtime was", ""},
+		{"model clock, foreign arch", []string{"run", "--clock=model", "--cpu=neoverse-n1", "--jdk=8u", "-Dmode=GCM", "-DmsgSize=1024",
+			"-DcheckOutput=true", "TestAESMain", "20", "5"}, 0, "TestAESEncode runtime was", ""},
 		{"foreign arch", []string{"run", "--cpu=neoverse-n1", "TestAESMain", "2", "1"}, 1, "", "--clock=model"},
 		{"bad threads", []string{"run", "--threads=-1", "TestAESMain"}, 2, "", "--threads"},
 		{"not a scenario", []string{"run", "com.example.Main"}, 1, "", "not Java programs"},
@@ -56,6 +60,33 @@ func TestScenariosListed(t *testing.T) {
 	for _, want := range []string{"TestAESMain", "AESGCMBench", "AESGCMUpdateAAD", "CBCThroughput", "ParquetDecrypt"} {
 		if exit != 0 || !strings.Contains(out, want+"\n") {
 			t.Errorf("jitsim scenarios (exit %d) does not list %s:\n%s", exit, want, out)
+		}
+	}
+}
+
+// TestModelClockRunDeterministic runs the same model-clock command line twice
+// in-process (two fresh VMs each time), with PrintCompilation and two
+// application threads, under GOMAXPROCS 1 and 2: stdout must be identical
+// byte for byte — compile ids, timestamps, PrintCompilation order and every
+// runtime TestAESMain prints.
+func TestModelClockRunDeterministic(t *testing.T) {
+	args := []string{"run", "--clock=model", "--cpu=haswell-e5-2660v3", "--jdk=8u", "--threads=2", "-XX:+PrintCompilation",
+		"-Dmode=GCM", "-DmsgSize=1024", "-DcheckOutput=true", "TestAESMain", "400", "100"}
+	var first string
+	for _, procs := range []int{2, 1, 2} {
+		prev := goruntime.GOMAXPROCS(procs)
+		exit, out, errOut := jitsim(args...)
+		goruntime.GOMAXPROCS(prev)
+		if exit != 0 {
+			t.Fatalf("jitsim %s: exit %d\nstderr:\n%s", strings.Join(args, " "), exit, errOut)
+		}
+		if !strings.Contains(out, "made not entrant") || strings.Count(out, "runtime was") != 4 {
+			t.Fatalf("output lacks compiles or the 4 runtime lines:\n%s", out)
+		}
+		if first == "" {
+			first = out
+		} else if out != first {
+			t.Fatalf("GOMAXPROCS=%d: stdout differs from the first run\nfirst:\n%s\nthis:\n%s", procs, first, out)
 		}
 	}
 }

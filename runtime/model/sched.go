@@ -190,7 +190,8 @@ func (s *Scheduler) Now(th ThreadID) Cost {
 }
 
 // Current returns the virtual time of the event being fired, else of the
-// thread holding the turn or, with no holder, of the latest fired event:
+// thread holding the turn or, with no holder, the latest of the fired
+// events' and the threads' times:
 // the one "now" of the VM's global Clock, since only the turn holder (or
 // an event it fires) runs VM code. A compile finishing at T stamps T.
 func (s *Scheduler) Current() Cost {
@@ -202,7 +203,13 @@ func (s *Scheduler) Current() Cost {
 	if s.turn >= 0 {
 		return s.threads[s.turn].now
 	}
-	return s.last
+	// No thread runs: the latest time anything reached (a driver reading
+	// the clock after its threads ended sees the end of their work).
+	t := s.last
+	for _, th := range s.threads {
+		t = max(t, th.now)
+	}
+	return t
 }
 
 // Holder returns the thread holding the turn, if one does: the simulated

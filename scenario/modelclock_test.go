@@ -1,0 +1,161 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/tiers"
+)
+
+// lockedBuffer is the shared stdout of a run: the VM's tty (PrintCompilation)
+// and the scenario's System.out in one stream, as in a real java process.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// modelRun runs a scenario on a fresh model-clock VM of cpuName with the
+// VM options opts and returns everything it printed.
+func modelRun(t *testing.T, cpuName string, jdk flags.JDK, opts []string, threads int, name string, props map[string]string, args ...string) string {
+	t.Helper()
+	m, err := cpu.Lookup(cpuName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch, err := flags.ParseArch(m.Arch.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, _, err := flags.Parse(flags.Options{JDK: jdk, Arch: arch, Args: opts})
+	if err != nil {
+		t.Fatalf("flags %q: %v", opts, err)
+	}
+	var out lockedBuffer
+	cfg := jrt.NewConfig().WithJDK(jdk).WithFlags(set).WithCPU(m).WithActiveProcessors(m.Cores).
+		WithTiers(tiers.Default()...).WithOutput(&out)
+	if cfg, err = ModelConfig(cfg, cpuName, ""); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: threads, ClockKind: ClockModel, CheckOutput: true}
+	s, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("no scenario %s", name)
+	}
+	if err := s.Run(context.Background(), env, props, args, &out); err != nil {
+		t.Fatalf("%s on the model clock: %v\noutput:\n%s", name, err, out.String())
+	}
+	return out.String()
+}
+
+// modelCases are the determinism cases: every scenario, several threads,
+// PrintCompilation on, outputs checked against crypto/cipher.
+var modelCases = []struct {
+	name    string
+	cpu     string
+	jdk     flags.JDK
+	opts    []string
+	threads int
+	props   map[string]string
+	args    []string
+	want    string // a line the output must contain
+}{
+	{"TestAESMain", "haswell-e5-2660v3", flags.JDK8u, []string{"-XX:+PrintCompilation"}, 2,
+		map[string]string{"mode": "GCM", "msgSize": "512"}, []string{"60", "20"}, "TestAESDecode runtime was"},
+	{"TestAESMain", "neoverse-n1", flags.JDK8u, []string{"-XX:+PrintCompilation", "-Xbatch"}, 1,
+		map[string]string{"mode": "CBC", "msgSize": "256"}, []string{"60", "20"}, "TestAESEncode runtime was"},
+	{"CBCThroughput", "sandybridge-i5", flags.JDK8, []string{"-XX:+PrintCompilation"}, 2,
+		map[string]string{"msgSize": "1024"}, []string{"1", "2", "5"}, "Iteration"},
+	{"AESGCMBench", "icelake-server", flags.JDK25, nil, 1,
+		map[string]string{"dataSize": "1024"}, []string{"1", "2", "5"}, "Iteration"},
+	{"AESGCMUpdateAAD", "apple-m1", flags.JDK17, nil, 2,
+		map[string]string{"aadSize": "4096"}, []string{"1", "2", "3"}, "Iteration"},
+	{"ParquetDecrypt", "skylake-avx2", flags.JDK17, []string{"-XX:+PrintCompilation"}, 2,
+		map[string]string{"pages": "40", "pageSize": "256"}, nil, "ParquetDecrypt"},
+}
+
+// runtimeLine matches the virtual times TestAESMain prints.
+var runtimeLine = regexp.MustCompile(`runtime was [0-9.]+ ms`)
+
+// TestModelClockDeterministic runs every scenario twice on fresh
+// model-clock VMs, with GOMAXPROCS 1 and 2, and requires byte-identical
+// output: compile ids, PrintCompilation timestamps and order, and every
+// printed time are functions of the inputs alone (docs/model.md §3).
+func TestModelClockDeterministic(t *testing.T) {
+	for _, tc := range modelCases {
+		t.Run(fmt.Sprintf("%s/%s/%d-threads", tc.name, tc.cpu, tc.threads), func(t *testing.T) {
+			var first string
+			for _, procs := range []int{1, 2, 2} {
+				prev := goruntime.GOMAXPROCS(procs)
+				out := modelRun(t, tc.cpu, tc.jdk, tc.opts, tc.threads, tc.name, tc.props, tc.args...)
+				goruntime.GOMAXPROCS(prev)
+				if !strings.Contains(out, tc.want) {
+					t.Fatalf("output lacks %q:\n%s", tc.want, out)
+				}
+				if first == "" {
+					first = out
+					continue
+				}
+				if out != first {
+					t.Fatalf("GOMAXPROCS=%d: output differs from the first run\nfirst:\n%s\nthis:\n%s", procs, first, out)
+				}
+			}
+			if tc.name == "TestAESMain" && len(runtimeLine.FindAllString(first, -1)) != 2*tc.threads {
+				t.Errorf("want %d runtime lines:\n%s", 2*tc.threads, first)
+			}
+		})
+	}
+}
+
+// TestModelClockIntrinsicSpeedup checks that the model clock reports what
+// it models: GCM on the Haswell model, JDK 8u, is faster with the GHASH
+// intrinsic than without (the seed's direction; the size of the ratio is
+// the seeds' test's business), in virtual time.
+func TestModelClockIntrinsicSpeedup(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	iters := []string{"3000", "1000"}
+	if os.Getenv("JITSIM_LONG") == "1" {
+		iters = []string{"20000", "10000"}
+	}
+	props := map[string]string{"mode": "GCM", "msgSize": "2048"}
+	ms := func(out string) float64 {
+		var v float64
+		m := regexp.MustCompile(`TestAESEncode runtime was ([0-9.]+) ms`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("no encode runtime in:\n%s", out)
+		}
+		fmt.Sscan(m[1], &v)
+		return v
+	}
+	// The warm-up iterations take the methods to C2, where the intrinsic applies.
+	on := ms(modelRun(t, "haswell-e5-2660v3", flags.JDK8u, nil, 1, "TestAESMain", props, iters...))
+	off := ms(modelRun(t, "haswell-e5-2660v3", flags.JDK8u, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseGHASHIntrinsics"}, 1,
+		"TestAESMain", props, iters...))
+	t.Logf("encode: %.3f ms with GHASH intrinsic, %.3f ms without (%.2fx)", on, off, off/on)
+	if !(on > 0 && off > on) {
+		t.Errorf("encode %.3f ms with the intrinsic, %.3f ms without: want the intrinsic faster", on, off)
+	}
+}
