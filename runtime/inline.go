@@ -120,9 +120,18 @@ func (vm *VM) PrintInlining(root *Method, level Level) {
 	if !vm.out.inlining {
 		return
 	}
-	for _, l := range vm.inlineTree(root, level) {
-		vm.out.line(vm.out.inliningLine(l.depth, l.bci, l.callee, l.reason))
+	tree := vm.inlineTree(root, level)
+	if len(tree) == 0 {
+		return
 	}
+	var sb strings.Builder
+	for i, l := range tree {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(vm.out.inliningLine(l.depth, l.bci, l.callee, l.reason))
+	}
+	vm.out.line(sb.String()) // one write: a tree never interleaves with another thread's lines
 }
 
 // InlineExplain renders the inlining tree of root compiled at level, one
