@@ -105,7 +105,7 @@ func payload(m *Method, args []Arg) (int, error) {
 func (mc *modelClock) holder() (model.ThreadID, error) {
 	th, ok := mc.s.Holder()
 	if !ok {
-		return 0, errors.New("runtime: model clock: a call into the VM from a goroutine that is no entered model thread (call Thread.Enter first)")
+		return 0, errNotEntered
 	}
 	return th, nil
 }
@@ -132,11 +132,18 @@ func (vm *VM) chargeJava(st *methodState, level, caller Level, args []Arg) error
 	if err != nil {
 		return err
 	}
-	th, err := mc.holder()
-	if err != nil {
-		return err
+	return mc.charge(c + call)
+}
+
+// errNotEntered is why a call on the model clock fails when no simulated
+// thread holds the turn.
+var errNotEntered = errors.New("runtime: model clock: a call into the VM from a goroutine that is no entered model thread (call Thread.Enter first)")
+
+// charge advances the turn holder (the thread running this code) by c.
+func (mc *modelClock) charge(c model.Cost) error {
+	if !mc.s.AdvanceHolder(c) {
+		return errNotEntered
 	}
-	mc.s.Advance(th, c+call)
 	return nil
 }
 
@@ -157,11 +164,9 @@ func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) stubCall
 		if err != nil {
 			return 0, err
 		}
-		th, err := mc.holder()
-		if err != nil {
+		if err := mc.charge(c); err != nil {
 			return 0, err
 		}
-		mc.s.Advance(th, c)
 		return call(ctx, args)
 	}
 }
