@@ -216,8 +216,9 @@ type Cipher struct {
 
 	lastGCMKey, lastGCMIV []byte // GaloisCounterMode.lastKey, lastIv
 
-	core *cipherCore // ECB, CBC, CTR
-	gcm  *gcmCipher  // GCM
+	core     *cipherCore // ECB, CBC, CTR
+	gcm      *gcmCipher  // GCM
+	gcmSpare *gcmEngine  // the arrays of the last finished GCM operation, for the next
 
 	mu      sync.Mutex
 	methods map[string]*Method

@@ -25,7 +25,14 @@ type gcmCipher struct {
 	reInit  bool // encryption finished: same key and IV may not be reused
 
 	eng *gcmEngine // GaloisCounterMode.engine; nil until checkInit
+
+	argBuf [24]Arg // the arguments of one reference-method call (args)
 }
+
+// args returns the empty argument scratch: the provider makes one call at a
+// time (a Cipher is not for concurrent use, as in the JDK) and the VM does
+// not keep the slice after the call.
+func (g *gcmCipher) args() []Arg { return g.argBuf[:0] }
 
 // gcmEngine is one operation's state (GCMEngine).
 type gcmEngine struct {
@@ -50,6 +57,41 @@ type gcmEngine struct {
 
 	origOut    []byte // overlapDetection: the caller's array while out is a copy
 	origOutOfs int
+
+	// Scratch arrays of the Java locals the engine's helpers allocate per
+	// operation (H, the length block, the digest, the tag's GCTR object),
+	// kept with the engine so a reused engine allocates nothing.
+	h, lb, sum, tagCtr, tagEctr [aesBlockSize]byte
+	tagUsed                     [1]uint32
+}
+
+// newEngine returns a zeroed engine for the next operation, reusing the
+// arrays of the engine the last operation released (Cipher.gcmSpare): the
+// JDK allocates these per GCMEngine; reusing them keeps a steady-state
+// message free of Go allocations. Every field is reset.
+func (g *gcmCipher) newEngine() *gcmEngine {
+	old := g.c.gcmSpare
+	g.c.gcmSpare = nil
+	if old == nil {
+		return &gcmEngine{htbl: make([]uint64, subkeyHtblLen), state: make([]uint64, 2),
+			ectr: make([]byte, aesBlockSize), used: []uint32{aesBlockSize}}
+	}
+	*old = gcmEngine{htbl: old.htbl, state: old.state, ectr: old.ectr, used: old.used,
+		j0: old.j0[:0], counter: old.counter[:0], ibuf: old.ibuf[:0], tag: old.tag[:0]}
+	clear(old.htbl)
+	clear(old.state)
+	clear(old.ectr)
+	old.used[0] = aesBlockSize
+	return old
+}
+
+// release ends the operation: the engine's arrays go to the next one.
+func (g *gcmCipher) release() {
+	if e := g.eng; e != nil && e.htbl != nil {
+		e.origOut = nil // no reference to the caller's array
+		g.c.gcmSpare = e
+	}
+	g.eng = nil
 }
 
 // initGCM is GaloisCounterMode.engineInit + init.
@@ -97,13 +139,13 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 
 // gctrArgs are a GCTR object's fields: the AES key (always the
 // encryption schedule), counter, encryptedCounter, used.
-func (g *gcmCipher) gctrArgs(counter, ectr []byte, used []uint32) []Arg {
-	return []Arg{Ints(g.c.ke), Bytes(counter), Bytes(ectr), Ints(used)}
+func (g *gcmCipher) gctrArgs(args []Arg, counter, ectr []byte, used []uint32) []Arg {
+	return append(args, Ints(g.c.ke), Bytes(counter), Bytes(ectr), Ints(used))
 }
 
 // ghashArgs are a GHASH object's fields: state, subkeyHtbl.
-func (g *gcmCipher) ghashArgs(st []uint64, e *gcmEngine) []Arg {
-	return []Arg{Longs(st), Longs(e.htbl)}
+func (g *gcmCipher) ghashArgs(args []Arg, st []uint64, e *gcmEngine) []Arg {
+	return append(args, Longs(st), Longs(e.htbl))
 }
 
 // jarr is a Java array argument: a nil slice is an empty, non-null array.
@@ -116,13 +158,13 @@ func jarr(b []byte) Arg {
 
 // ghashUpdate calls GHASH.update on the GHASH object with state st.
 func (g *gcmCipher) ghashUpdate(ctx context.Context, st []uint64, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(st, g.eng), jarr(in), Int(ofs), Int(n))...)
+	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(g.args(), st, g.eng), jarr(in), Int(ofs), Int(n))...)
 	return err
 }
 
 // ghashDoFinal calls GHASH.doFinal on the engine's GHASH object.
 func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.eng.state, g.eng), jarr(in), Int(ofs), Int(n))...)
+	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.args(), g.eng.state, g.eng), jarr(in), Int(ofs), Int(n))...)
 	return err
 }
 
@@ -130,7 +172,7 @@ func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) err
 // object.
 func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	r, err := g.c.call(ctx, method, append(g.gctrArgs(e.counter, e.ectr, e.used),
+	r, err := g.c.call(ctx, method, append(g.gctrArgs(g.args(), e.counter, e.ectr, e.used),
 		jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs))...)
 	return int(r), err
 }
@@ -139,8 +181,8 @@ func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n
 // Java's null (in-place decryption: no combined intrinsic).
 func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, ct []byte, ctOfs int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	args := []Arg{jarr(in), Int(inOfs), Int(n), Bytes(ct), Int(ctOfs), jarr(out), Int(outOfs)}
-	args = append(append(args, g.gctrArgs(e.counter, e.ectr, e.used)...), g.ghashArgs(e.state, e)...)
+	args := append(g.args(), jarr(in), Int(inOfs), Int(n), Bytes(ct), Int(ctOfs), jarr(out), Int(outOfs))
+	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
 	r, err := g.c.call(ctx, "GaloisCounterMode.implGCMCrypt", args...)
 	return int(r), err
 }
@@ -150,8 +192,8 @@ func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, c
 // where the profile has it, then GCTR.doFinal and GHASH.doFinal).
 func (g *gcmCipher) doLastBlock(ctx context.Context, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	args := []Arg{Bool(g.encrypt), jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs)}
-	args = append(append(args, g.gctrArgs(e.counter, e.ectr, e.used)...), g.ghashArgs(e.state, e)...)
+	args := append(g.args(), Bool(g.encrypt), jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs))
+	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
 	r, err := g.c.call(ctx, "GaloisCounterMode.GCMEngine.doLastBlock", args...)
 	return int(r), err
 }
@@ -219,11 +261,10 @@ func (g *gcmCipher) checkInit(ctx context.Context) error {
 	if g.eng != nil {
 		return nil
 	}
-	e := &gcmEngine{htbl: make([]uint64, subkeyHtblLen), state: make([]uint64, 2),
-		ectr: make([]byte, aesBlockSize), used: []uint32{aesBlockSize}}
+	e := g.newEngine()
 	g.eng = e
-	h := make([]byte, aesBlockSize)
-	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", Ints(g.c.ke), Bytes(h), Int(0), Bytes(h), Int(0)); err != nil {
+	h := e.h[:]
+	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", append(g.args(), Ints(g.c.ke), Bytes(h), Int(0), Bytes(h), Int(0))...); err != nil {
 		g.eng = nil
 		return err
 	}
@@ -232,7 +273,7 @@ func (g *gcmCipher) checkInit(ctx context.Context) error {
 		g.eng = nil
 		return err
 	}
-	e.counter = slices.Clone(e.j0)
+	e.counter = append(e.counter[:0], e.j0...)
 	gcmInc32(e.counter)
 	return nil
 }
@@ -243,7 +284,7 @@ func (g *gcmCipher) checkInit(ctx context.Context) error {
 func (g *gcmCipher) getJ0(ctx context.Context) error {
 	e := g.eng
 	if len(g.iv) == 12 {
-		e.j0 = append(slices.Clone(g.iv), 0, 0, 0, 1)
+		e.j0 = append(append(e.j0[:0], g.iv...), 0, 0, 0, 1)
 		return nil
 	}
 	st := make([]uint64, 2)
@@ -263,13 +304,12 @@ func (g *gcmCipher) getJ0(ctx context.Context) error {
 	if err := g.ghashUpdate(ctx, st, lb, 0, aesBlockSize); err != nil {
 		return err
 	}
-	e.j0 = digest(st)
+	e.j0 = append(e.j0[:0], digest(e.sum[:], st)...)
 	return nil
 }
 
-// digest is GHASH.digest: the state as 16 big-endian bytes.
-func digest(st []uint64) []byte {
-	b := make([]byte, aesBlockSize)
+// digest is GHASH.digest: the state as 16 big-endian bytes, in b.
+func digest(b []byte, st []uint64) []byte {
 	binary.BigEndian.PutUint64(b, st[0])
 	binary.BigEndian.PutUint64(b[8:], st[1])
 	return b
@@ -499,9 +539,8 @@ func (g *gcmCipher) doFinal(ctx context.Context, in []byte, inOfs, inLen int, ou
 	} else {
 		n, err = g.decryptFinal(ctx, in, inOfs, inLen, out, outOfs)
 	}
-	var je *JavaException
-	if err == nil || !errors.As(err, &je) || je.Class != ShortBufferException {
-		g.eng = nil
+	if err == nil || !isShortBuffer(err) {
+		g.release()
 	}
 	if err == nil && g.encrypt {
 		g.reInit = true
@@ -514,14 +553,18 @@ func (g *gcmCipher) doFinal(ctx context.Context, in []byte, inOfs, inLen int, ou
 // and GCTR.doFinal from J0 (step 6) on a new GCTR object.
 func (g *gcmCipher) tagOf(ctx context.Context, ctLen int) ([]byte, error) {
 	e := g.eng
-	lb := make([]byte, aesBlockSize)
+	lb := e.lb[:]
 	binary.BigEndian.PutUint64(lb, uint64(uint32(e.sizeOfAAD))<<3)
 	binary.BigEndian.PutUint64(lb[8:], uint64(uint32(ctLen))<<3)
 	if err := g.ghashUpdate(ctx, e.state, lb, 0, aesBlockSize); err != nil {
 		return nil, err
 	}
-	s := digest(e.state)
-	args := append(g.gctrArgs(slices.Clone(e.j0), make([]byte, aesBlockSize), []uint32{aesBlockSize}),
+	s := digest(e.sum[:], e.state)
+	// a new GCTR object from J0: its counter, encryptedCounter and used
+	copy(e.tagCtr[:], e.j0)
+	clear(e.tagEctr[:])
+	e.tagUsed[0] = aesBlockSize
+	args := append(g.gctrArgs(g.args(), e.tagCtr[:], e.tagEctr[:], e.tagUsed[:]),
 		Bytes(s), Int(0), Int(g.tagLen), Bytes(s), Int(0))
 	if _, err := g.c.call(ctx, "GCTR.doFinal", args...); err != nil {
 		return nil, err
@@ -658,7 +701,7 @@ func (g *gcmCipher) decryptFinal(ctx context.Context, in []byte, inOfs, inLen in
 // still in the buffer.
 func (g *gcmCipher) findTag(in []byte, inOfs, inLen int) {
 	e := g.eng
-	e.tag = make([]byte, g.tagLen)
+	e.tag = append(e.tag[:0], make([]byte, g.tagLen)...)
 	if inLen >= g.tagLen {
 		e.tagOfs = inLen - g.tagLen
 		copy(e.tag, in[inOfs+e.tagOfs:inOfs+inLen])
@@ -785,4 +828,11 @@ func tagEqual(a, b []byte) bool {
 		d |= a[i] ^ b[i]
 	}
 	return d == 0 && len(a) == len(b)
+}
+
+// isShortBuffer reports whether err is a ShortBufferException (the one
+// failure after which the caller may retry doFinal with the same engine).
+func isShortBuffer(err error) bool {
+	var je *JavaException
+	return errors.As(err, &je) && je.Class == ShortBufferException
 }
