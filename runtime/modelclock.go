@@ -321,3 +321,31 @@ func (vm *VM) ModelProfile() (model.Profile, bool) {
 	}
 	return vm.sim.prof, true
 }
+
+// ChargeInlined charges, on the model clock, the work of site.Callee's
+// code inlined into its caller's code at site.Level: the callee's own row
+// at the caller's level for the payload of args, and no call row (an
+// inlined call is no call). Code that runs an inlined callee without
+// going through Route calls it once per inlined execution. On the wall
+// clock it does nothing and returns nil.
+func (vm *VM) ChargeInlined(site Site, args []Arg) error {
+	if vm.sim == nil {
+		return nil
+	}
+	st := vm.callees.get(site.Callee)
+	if st == nil {
+		return vm.notInTable(site)
+	}
+	if site.Level < LevelNone || site.Level > LevelFullOptimization {
+		return fmt.Errorf("runtime: ChargeInlined: level %d is not a compilation level (0..4)", site.Level)
+	}
+	n, err := payload(st.m, args)
+	if err != nil {
+		return err
+	}
+	c, err := st.cost[site.Level].at(n)
+	if err != nil {
+		return err
+	}
+	return vm.sim.charge(c)
+}

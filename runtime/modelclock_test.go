@@ -187,3 +187,45 @@ func TestModelClockBlockingCompile(t *testing.T) {
 	}
 	t.Fatal("never compiled at level 1")
 }
+
+// TestChargeInlined: an inlined callee's work costs its own row at the
+// caller's level, with no call row; on the wall clock nothing.
+func TestChargeInlined(t *testing.T) {
+	prof := mustProfile(t, "icelake-server")
+	body := func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil }
+	for _, clock := range []string{"wall", "model"} {
+		t.Run(clock, func(t *testing.T) {
+			cfg := NewConfig().WithJDK(flags.JDK17).WithCPU(hostModel(t)).WithTiers(fakeTiers(body)...)
+			if clock == "model" {
+				cfg = cfg.WithModel(prof)
+			}
+			vm := newTestVM(t, cfg)
+			caller, err := vm.Method("GHASH.update")
+			if err != nil {
+				t.Fatal(err)
+			}
+			callee, err := vm.Method("GHASH.processBlocks")
+			if err != nil {
+				t.Fatal(err)
+			}
+			th := vm.NewThread("main")
+			th.Enter()
+			defer th.Exit()
+			before := th.Now()
+			if err := vm.ChargeInlined(Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}, argsFor(callee, 2)); err != nil {
+				t.Fatal(err)
+			}
+			want := time.Duration(0)
+			if clock == "model" {
+				c, err := prof.Cost(model.WhatC2, callee.Key, 32)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = c.Duration()
+			}
+			if got := th.Now() - before; clock == "model" && got != want {
+				t.Errorf("charged %v, want %v", got, want)
+			}
+		})
+	}
+}
