@@ -10,10 +10,15 @@ package runtime_test
 // PARALLEL_LEN (512 and 7680) and the 1 MiB split left out for time,
 // input and output offsets, in-place operation and multi-part streams.
 //
+// Every configuration runs on the wall clock and, as a second dimension, on
+// the model clock (runtime/model: virtual time, simulated compiler pools),
+// where the same bytes must come out of the same tiers and stubs.
+//
 // The default run covers every value of every dimension at least once
 // (one factor at a time around JDK 25 / host / -Xcomp at level 4 /
-// intrinsics on, plus a few pairs the bugs would hide in); JITSIM_LONG=1
-// runs the full product of the dimensions.
+// intrinsics on / wall clock, plus a few pairs the bugs would hide in, and
+// every level and intrinsic setting of JDK 25 on the model clock);
+// JITSIM_LONG=1 runs the full product of the dimensions.
 
 import (
 	"bytes"
@@ -34,6 +39,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
@@ -121,29 +127,37 @@ var matrixCPUs = []matrixCPU{
 	{"host", "0"}, {"host", "1"}, {"host", "2"},
 }
 
+// matrixClocks are the VM's clocks: measured, and the cost model's
+// virtual time (Config.WithModel with the CPU model's profile).
+var matrixClocks = []string{"wall", "model"}
+
 // matrixConfig is one VM of the matrix.
 type matrixConfig struct {
 	jdk   flags.JDK
 	level matrixLevel
 	intr  matrixIntrinsic
 	cpu   matrixCPU
+	clock string
 }
 
 func (c matrixConfig) String() string {
-	return fmt.Sprintf("jdk=%s/%s/intrinsics=%s/cpu=%s", c.jdk, c.level.name, c.intr.name, c.cpu)
+	return fmt.Sprintf("jdk=%s/%s/intrinsics=%s/cpu=%s/clock=%s", c.jdk, c.level.name, c.intr.name, c.cpu, c.clock)
 }
 
 // matrixConfigs returns the full product (long) or the default cover: the
-// baseline, every single-dimension change of it, and every level with
-// every intrinsic setting on JDK 8u and 25 (the Haley flag and -Xint meet
-// there).
+// baseline, every single-dimension change of it, every level with every
+// intrinsic setting on JDK 8u and 25 (the Haley flag and -Xint meet there),
+// and on the model clock every level with every intrinsic setting on JDK
+// 25 and host.
 func matrixConfigs(long bool) []matrixConfig {
 	var all []matrixConfig
-	for _, j := range flags.JDKs() {
-		for _, l := range matrixLevels {
-			for _, in := range matrixIntrinsics {
-				for _, c := range matrixCPUs {
-					all = append(all, matrixConfig{j, l, in, c})
+	for _, k := range matrixClocks {
+		for _, j := range flags.JDKs() {
+			for _, l := range matrixLevels {
+				for _, in := range matrixIntrinsics {
+					for _, c := range matrixCPUs {
+						all = append(all, matrixConfig{j, l, in, c, k})
+					}
 				}
 			}
 		}
@@ -151,7 +165,7 @@ func matrixConfigs(long bool) []matrixConfig {
 	if long {
 		return all
 	}
-	base := matrixConfig{flags.JDK25, matrixLevels[4], matrixIntrinsics[0], matrixCPUs[0]}
+	base := matrixConfig{flags.JDK25, matrixLevels[4], matrixIntrinsics[0], matrixCPUs[0], "wall"}
 	var out []matrixConfig
 	for _, c := range all {
 		diff := 0
@@ -166,6 +180,14 @@ func matrixConfigs(long bool) []matrixConfig {
 		}
 		if c.cpu != base.cpu {
 			diff++
+		}
+		if c.clock != base.clock {
+			// The model clock's cover: JDK 25 on host, every level and
+			// intrinsic setting.
+			if c.jdk == base.jdk && c.cpu == base.cpu {
+				out = append(out, c)
+			}
+			continue
 		}
 		levelByIntrinsic := c.cpu == base.cpu && (c.jdk == flags.JDK25 || c.jdk == flags.JDK8u)
 		if diff <= 1 || levelByIntrinsic {
@@ -202,7 +224,8 @@ func (s stubLog) impls() []string {
 	return out
 }
 
-// newMatrixVM starts the VM of one configuration on the real tiers.
+// newMatrixVM starts the VM of one configuration on the real tiers; on the
+// model clock it is priced with the CPU model's cost profile.
 func newMatrixVM(t testing.TB, c matrixConfig, extra ...string) (*jrt.VM, stubLog) {
 	t.Helper()
 	args := slices.Concat(c.level.args(c.jdk), c.intr.args(c.jdk), extra)
@@ -213,17 +236,36 @@ func newMatrixVM(t testing.TB, c matrixConfig, extra ...string) (*jrt.VM, stubLo
 	if err != nil {
 		t.Fatalf("flags %q: %v", args, err)
 	}
-	model, err := cpu.Lookup(c.cpu.model)
+	cpuModel, err := cpu.Lookup(c.cpu.model)
 	if err != nil {
 		t.Fatal(err)
 	}
 	logger, log := newStubLog()
-	vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithCPU(model).WithTiers(tiers.Default()...).WithLogger(logger))
+	cfg := jrt.NewConfig().WithFlags(set).WithCPU(cpuModel).WithTiers(tiers.Default()...).WithLogger(logger)
+	if c.clock == "model" {
+		prof, err := model.Lookup(c.cpu.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg = cfg.WithModel(prof)
+	}
+	vm, err := jrt.New(cfg)
 	if err != nil {
 		t.Fatalf("jrt.New %q: %v", args, err)
 	}
 	t.Cleanup(func() { vm.Close() })
 	return vm, log
+}
+
+// threadInvoker makes the calls of one VM thread (jrt.VM.CallAs).
+type threadInvoker struct {
+	vm *jrt.VM
+	th *jrt.Thread
+}
+
+// Call implements jrt.Invoker.
+func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
+	return t.vm.CallAs(ctx, t.th, m, args)
 }
 
 // cipherMode is one transformation of the matrix.
@@ -436,10 +478,21 @@ func TestMatrix(t *testing.T) {
 			vm, log := newMatrixVM(t, mc)
 			jdk := mc.jdk.String()
 			ctx := context.Background()
+			// One application thread makes every call; on the model clock
+			// it is a simulated thread, charged for each call.
+			th := vm.NewThread("main")
+			th.Enter()
+			inv := threadInvoker{vm, th}
 			for _, c := range matrixCases(uint64(i), lng) {
-				if err := checkCase(ctx, vm, jdk, c); err != nil {
+				if err := checkCase(ctx, inv, jdk, c); err != nil {
+					th.Exit()
 					t.Fatal(err)
 				}
+			}
+			virtual := th.Now()
+			th.Exit()
+			if mc.clock == "model" && virtual <= 0 {
+				t.Errorf("model clock: the thread's virtual time is %v after the run", virtual)
 			}
 			impls := log.impls()
 			switch {
@@ -499,7 +552,7 @@ func TestMatrixThreads(t *testing.T) {
 				t.Skip("JITSIM_LONG=1 runs every profile")
 			}
 			mc := matrixConfig{jdk, matrixLevel{"mixed", lowThresholds("0.05"), false},
-				matrixIntrinsics[0], matrixCPUs[0]}
+				matrixIntrinsics[0], matrixCPUs[0], "wall"}
 			vm, log := newMatrixVM(t, mc)
 			methods := vm.Table().Methods()
 			levels := func() int {
