@@ -121,33 +121,41 @@ func script(t *testing.T, jitter *rand.Rand) string {
 	}
 
 	var wg sync.WaitGroup
+	// Every thread is registered before any goroutine starts: a thread
+	// registered later could find another already past its start time.
+	var starts []func()
 	run := func(name string, start Cost, methods []string, calls int, blocking bool) {
 		th := s.NewThread(name, start)
 		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			wiggle()
-			s.Enter(th)
-			for i := range calls {
+		starts = append(starts, func() {
+			go func() {
+				defer wg.Done()
 				wiggle()
-				m := methods[i%len(methods)]
-				call(th, name, m, 16*(1+i%7))
-				if blocking && i == calls/2 {
-					q2 = append(q2, task{"Blocking.m", 4, 1 << 20})
-					queued["Blocking.m"] = true
-					c2.Wake(s.Now(th))
-					if err := s.Await(th, func() bool { return level["Blocking.m"] == 4 }); err != nil {
-						t.Error(err)
+				s.Enter(th)
+				for i := range calls {
+					wiggle()
+					m := methods[i%len(methods)]
+					call(th, name, m, 16*(1+i%7))
+					if blocking && i == calls/2 {
+						q2 = append(q2, task{"Blocking.m", 4, 1 << 20})
+						queued["Blocking.m"] = true
+						c2.Wake(s.Now(th))
+						if err := s.Await(th, func() bool { return level["Blocking.m"] == 4 }); err != nil {
+							t.Error(err)
+						}
+						logf("%s %s resumed after blocking compile", s.Now(th), name)
 					}
-					logf("%s %s resumed after blocking compile", s.Now(th), name)
 				}
-			}
-			s.Exit(th)
-		}()
+				s.Exit(th)
+			}()
+		})
 	}
 	run("main", 0, []string{"AESCrypt.implEncryptBlock", "GHASH.processBlocks"}, 150, false)
 	run("worker-1", 5_000_000, []string{"CounterMode.implCrypt", "AESCrypt.implEncryptBlock"}, 120, true)
 	run("worker-2", 5_000_000, []string{"GHASH.processBlocks"}, 100, false)
+	for _, start := range starts {
+		start()
+	}
 	wg.Wait()
 	if err := s.RunUntil(1 << 62); err != nil {
 		t.Fatal(err)
