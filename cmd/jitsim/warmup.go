@@ -37,6 +37,12 @@ Options:
   --forks N           forks per option set (default 2)
   --out DIR           output directory (default warmup-out)
   --jdk, --cpu        JDK profile and CPU model, as for 'jitsim run'
+  --clock wall|model  the clock the runs are timed on (default wall): on the model clock every
+                      cost comes from the CPU model's profile and a study is deterministic
+                      (forks are then identical); any CPU model runs, also another
+                      architecture's
+  --profile FILE      with --clock=model, a cost profile file ('jitsim calibrate --out')
+                      instead of the CPU model's own
   --title TEXT        the report's title
   --by-time           chart against time on the run's clock instead of iteration
   --scenario-output   show the scenario's own output on stderr
@@ -67,7 +73,7 @@ func newWarmupCommand(getenv func(string) (string, bool), status *int) *cobra.Co
 
 var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
-		"import-printcompilation": true}
+		"import-printcompilation": true, "clock": true, "profile": true}
 	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true}
 )
 
@@ -100,6 +106,14 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	if !ok {
 		return fail(1, "%q is not a jitsim scenario (see 'jitsim scenarios'); jitsim runs its own scenarios, not Java programs", o.scenario)
 	}
+	clock := o.last("clock", scenario.ClockWall)
+	if clock != scenario.ClockWall && clock != scenario.ClockModel {
+		return fail(2, "--clock=%s: want wall or model", clock)
+	}
+	profile := o.last("profile", "")
+	if profile != "" && clock != scenario.ClockModel {
+		return fail(2, "--profile needs --clock=model")
+	}
 	compares := o.vals["compare"]
 	if len(compares) == 0 {
 		compares = []string{""}
@@ -113,7 +127,7 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 			return fail(2, "--compare %q is given twice", c)
 		}
 		seen[label] = true
-		s, err := settle(label, jdk, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
+		s, err := settleOn(clock, profile, label, jdk, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
 		if err != nil {
 			return fail(1, "%v", err)
 		}
@@ -228,7 +242,10 @@ func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int
 	b := prog.counter(fmt.Sprintf("%s #%d", s.label, fork), "iterations")
 	defer b.done()
 	rec := &seriesRecorder{onIter: b.inc}
-	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: scenario.ClockWall, Observer: rec}
+	// NewVM gives the Parquet job its writer VM, so that writing the pages
+	// does not warm the reader's.
+	newVM := func() (*jrt.VM, error) { return s.newVM(jrt.WallClock(), io.Discard) }
+	env := scenario.Env{VM: vm, NewVM: newVM, Threads: 1, Clock: clock, ClockKind: s.clockKind(), Observer: rec}
 	if err := scen.Run(ctx, env, props, args, out); err != nil {
 		if ctx.Err() != nil { // stopped by a signal: the iterations that ended
 			return rec.run(s.label, fork, scen.Name, s), err

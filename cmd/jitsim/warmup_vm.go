@@ -12,6 +12,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	costmodel "github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
@@ -111,6 +112,18 @@ type vmSpec struct {
 	args  []string
 	set   *flags.Set
 	res   *flags.Result
+	// clock is scenario.ClockWall ("") or scenario.ClockModel; on the
+	// model clock profile, when not "", names a cost profile file
+	// (model.LoadProfileFile) that replaces the CPU model's own.
+	clock, profile string
+}
+
+// clockKind is the spec's clock for scenario.Env and the series.
+func (s *vmSpec) clockKind() string {
+	if s.clock == scenario.ClockModel {
+		return scenario.ClockModel
+	}
+	return scenario.ClockWall
 }
 
 // optionLabel names an option set in tables and files.
@@ -125,6 +138,13 @@ func optionLabel(opts []string) string {
 // warnings go to stderr, once per spec) and returns the spec. A HotSpot
 // option error is returned with HotSpot's text.
 func settle(label string, jdk flags.JDK, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
+	return settleOn(scenario.ClockWall, "", label, jdk, cpuName, args, getenv, stderr)
+}
+
+// settleOn is settle for a VM on the given clock (scenario.ClockWall or
+// ClockModel, with an optional cost profile file for the model): only the
+// model clock runs a CPU model of another architecture than the host's.
+func settleOn(clock, profile, label string, jdk flags.JDK, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
 	c, err := cpuCatalog.Lookup(cpuName)
 	if err != nil {
 		return nil, fmt.Errorf("--cpu: %w", err)
@@ -135,8 +155,8 @@ func settle(label string, jdk flags.JDK, cpuName string, args []string, getenv f
 			return nil, err
 		}
 	}
-	if c.Arch != hostArch() {
-		return nil, fmt.Errorf("--cpu=%s: a %s CPU model cannot run on the wall clock of this %s host (the model clock does not exist yet)",
+	if c.Arch != hostArch() && clock != scenario.ClockModel {
+		return nil, fmt.Errorf("--cpu=%s: a %s CPU model cannot run on the wall clock of this %s host (run and warmup take --clock=model)",
 			model.Name, c.Arch, hostArch())
 	}
 	set, res, err := flags.Parse(flags.Options{JDK: jdk, Arch: c.Arch, Args: args, Getenv: getenv, ReadFile: os.ReadFile})
@@ -152,15 +172,39 @@ func settle(label string, jdk flags.JDK, cpuName string, args []string, getenv f
 			return nil, fmt.Errorf("options %q: %w", label, err)
 		}
 	}
-	return &vmSpec{label: label, jdk: jdk, cpu: c, model: model, args: args, set: set, res: res}, nil
+	spec := &vmSpec{label: label, jdk: jdk, cpu: c, model: model, args: args, set: set, res: res, clock: clock, profile: profile}
+	if clock == scenario.ClockModel {
+		if _, err := spec.costs(); err != nil { // a bad profile file fails here, as FILE:LINE
+			return nil, err
+		}
+	}
+	return spec, nil
 }
 
-// newVM makes a fresh VM of the spec on the real tiers, on clock, with its
-// diagnostic output (PrintCompilation…) to out.
+// newVM makes a fresh VM of the spec on the real tiers, on clock (on the
+// model clock, its own scheduler's virtual time instead: every cost from
+// the CPU model's profile or the spec's profile file), with its diagnostic
+// output (PrintCompilation…) to out.
 func (s *vmSpec) newVM(clock jrt.Clock, out io.Writer) (*jrt.VM, error) {
 	cfg := jrt.NewConfig().WithJDK(s.jdk).WithSettledFlags(s.set).WithCPU(s.model).
 		WithActiveProcessors(s.model.Cores).WithTiers(tiers.Default()...).WithClock(clock).WithOutput(out)
+	if s.clock == scenario.ClockModel {
+		p, err := s.costs()
+		if err != nil {
+			return nil, err
+		}
+		cfg = cfg.WithModel(p)
+	}
 	return jrt.New(cfg)
+}
+
+// costs is the model clock's cost profile: the profile file's, else the
+// CPU model's.
+func (s *vmSpec) costs() (costmodel.Profile, error) {
+	if s.profile != "" {
+		return costmodel.LoadProfileFile(s.profile)
+	}
+	return costmodel.Lookup(s.model.Name)
 }
 
 // seriesRecorder is the scenario Observer of one fork: it turns application
@@ -228,7 +272,7 @@ func (r *seriesRecorder) run(label string, fork int, scen string, s *vmSpec) war
 		follow[e.Method] = true
 	}
 	run := warmup.Run{Label: label, Fork: fork, Scenario: scen, Flags: s.args, CPU: s.model.Name, JDK: s.jdk.String(),
-		Clock: scenario.ClockWall, Iterations: r.its}
+		Clock: s.clockKind(), Iterations: r.its}
 	for m := range follow {
 		run.Methods = append(run.Methods, m)
 	}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jitsim/jitsim/warmup"
+)
+
+// haleySet is the option set of Andrew Haley's 2018 proof of concept: the
+// crypto intrinsics' stubs called from the interpreter and C1 code too.
+const haleySet = "-XX:+UnlockExperimentalVMOptions -XX:+UseInterpreterAndC1CryptoIntrinsics"
+
+// modelStudy runs `jitsim warmup --clock=model` on JDK 17 and Ice Lake's
+// cost profile with one fork per option set and returns the summary and
+// the series.
+func modelStudy(t *testing.T, forks string, sets []string, rest ...string) (warmup.Summary, []warmup.Run) {
+	t.Helper()
+	dir := t.TempDir()
+	args := []string{"warmup", "--clock=model", "--cpu=icelake-server", "--jdk=17", "--forks=" + forks, "--out", dir}
+	for _, s := range sets {
+		args = append(args, "--compare", s)
+	}
+	args = append(args, rest...)
+	var out, errb bytes.Buffer
+	if st := run(args, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("jitsim %s: status %d\n%s", shellJoin(args), st, errb.String())
+	}
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	s, err := warmup.ReadSummaryJSON(bytes.NewReader(read("summary.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := warmup.ReadJSON(bytes.NewReader(read("series.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.Clock != "model" {
+			t.Fatalf("run %q is on the %q clock", r.Label, r.Clock)
+		}
+	}
+	return s, runs
+}
+
+func labelSummary(t *testing.T, s warmup.Summary, label string) warmup.LabelSummary {
+	t.Helper()
+	for _, l := range s.Labels {
+		if l.Label == label {
+			return l
+		}
+	}
+	t.Fatalf("no option set %q in the summary", label)
+	return warmup.LabelSummary{}
+}
+
+// TestWarmupModelClock checks issue #7's warm-up claims on the model clock,
+// where every run is deterministic: stock options warm up, -Xint is flat
+// from the first iteration, and Haley's flag makes the warm-up cheaper than
+// stock on ParquetDecrypt (the short job that never warms up) and on
+// AESGCMUpdateAAD (GMAC over 64 KiB of AAD, 200 single-op iterations).
+//
+// The issue asks for a warm-up cost at least 5× smaller with the flag. The
+// model does not give that (ParquetDecrypt ≈ 2.5×, AESGCMUpdateAAD ≈ 3.5×
+// when this test was written); the numbers are logged, and asserted
+// against 5× only with JITSIM_ISSUE7_TARGETS=1, so that the default test
+// keeps checking what the model does while the gap stays visible.
+func TestWarmupModelClock(t *testing.T) {
+	strict := os.Getenv("JITSIM_ISSUE7_TARGETS") == "1"
+	for _, tc := range []struct {
+		name string
+		rest []string
+	}{
+		{"AESGCMUpdateAAD", []string{"-DaadSize=65536", "AESGCMUpdateAAD", "0", "200", "1"}},
+		{"ParquetDecrypt", []string{"ParquetDecrypt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := modelStudy(t, "1", []string{"", haleySet}, tc.rest...)
+			stock, haley := labelSummary(t, s, "default"), labelSummary(t, s, haleySet)
+			if stock.Class != warmup.Warmup || !stock.Steady || stock.WarmupCost <= 0 {
+				t.Fatalf("default options: class %q, steady %v, warm-up cost %v; want a warm-up", stock.Class, stock.Steady, stock.WarmupCost)
+			}
+			if !haley.Steady {
+				t.Fatalf("Haley's flag: class %q, no steady state", haley.Class)
+			}
+			ratio := float64(stock.WarmupCost) / float64(max(haley.WarmupCost, time.Nanosecond))
+			t.Logf("warm-up cost: stock %v (steady %s/op from iteration %d), Haley %v (steady %s/op from %d): %.2f× smaller",
+				stock.WarmupCost, warmup.FormatPerOp(stock.SteadyMean), stock.SteadyIter,
+				haley.WarmupCost, warmup.FormatPerOp(haley.SteadyMean), haley.SteadyIter, ratio)
+			if haley.WarmupCost >= stock.WarmupCost {
+				t.Errorf("Haley's flag does not lower the warm-up cost: %v, stock %v", haley.WarmupCost, stock.WarmupCost)
+			}
+			if strict && ratio < 5 {
+				t.Errorf("issue #7: warm-up cost with Haley's flag %.2f× smaller than stock, want ≥ 5×", ratio)
+			}
+		})
+	}
+	t.Run("-Xint", func(t *testing.T) {
+		// Two forks: on the model clock they are the same run.
+		s, runs := modelStudy(t, "2", []string{"-Xint"}, "-DaadSize=16384", "AESGCMUpdateAAD", "0", "24", "1")
+		if l := labelSummary(t, s, "-Xint"); l.Class != warmup.Flat || l.SteadyIter != 0 || l.WarmupCost != 0 {
+			t.Errorf("-Xint: class %q from iteration %d, warm-up cost %v; want flat from 0 and no cost", l.Class, l.SteadyIter, l.WarmupCost)
+		}
+		if len(runs) != 2 || !reflect.DeepEqual(runs[0].Iterations, runs[1].Iterations) {
+			t.Errorf("the two forks on the model clock differ")
+		}
+	})
+}
+
+// TestWarmupClockOptions: the clock is wall or model, and a profile file
+// needs the model clock.
+func TestWarmupClockOptions(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"--clock=cpu", "AESGCMBench"}, "--clock=cpu: want wall or model", 2},
+		{[]string{"--profile=x.json", "AESGCMBench"}, "--profile needs --clock=model", 2},
+		{[]string{"--clock=model", "--profile=" + filepath.Join(t.TempDir(), "none.json"), "AESGCMBench"}, "none.json", 1},
+		{[]string{"--cpu=neoverse-n1", "AESGCMBench"}, "take --clock=model", 1},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errb bytes.Buffer
+			st := run(append([]string{"warmup"}, tc.args...), strings.NewReader(""), &out, &errb, noEnv)
+			if st != tc.code || !strings.Contains(errb.String(), tc.want) {
+				t.Errorf("status %d, stderr %q; want status %d and an error containing %q", st, errb.String(), tc.code, tc.want)
+			}
+		})
+	}
+}
