@@ -42,6 +42,8 @@ type CompileRecord struct {
 	Size    int           `json:"size"`            // bytecode bytes; -1 for a native wrapper or when absent
 	Kind    CompileKind   `json:"kind"`
 	Message string        `json:"message,omitempty"`
+
+	tierColumn bool // the line has a tier column (a level or "-")
 }
 
 // OSR reports whether the record is an on-stack-replacement compile.
@@ -110,10 +112,36 @@ func ParsePrintCompilation(r io.Reader, name, file string) (*CompileLog, error) 
 			return nil, fmt.Errorf("%s:%d: %w", file, l.Lines+1, err)
 		}
 	}
+	l.dropUntiered()
 	if len(l.Records) == 0 {
 		return nil, fmt.Errorf("%s:%d: no -XX:+PrintCompilation line in %d line(s) (%d garbled)", file, max(l.Lines, 1), l.Lines, l.Garbled)
 	}
 	return l, nil
+}
+
+// dropUntiered moves records without a tier column to Garbled when most
+// records of the log have one: a log comes from one VM, tiered or not, and
+// a tierless line in a tiered log is one whose start was overwritten (its
+// compile id read as the stamp, its tier as the id).
+func (l *CompileLog) dropUntiered() {
+	tiered := 0
+	for _, r := range l.Records {
+		if r.tierColumn {
+			tiered++
+		}
+	}
+	if 2*tiered <= len(l.Records) {
+		return
+	}
+	kept := l.Records[:0]
+	for _, r := range l.Records {
+		if r.tierColumn {
+			kept = append(kept, r)
+		} else {
+			l.Garbled++
+		}
+	}
+	l.Records = kept
 }
 
 // readLogLine returns the next line without its "\n" or "\r\n"; a line
@@ -233,9 +261,10 @@ func parseCompileLine(s string) (CompileRecord, lineState, error) {
 	if i < len(tok) {
 		switch t := tok[i].text; {
 		case t == "-":
+			rec.tierColumn = true
 			i++
 		case len(t) == 1 && t[0] >= '0' && t[0] <= '4':
-			rec.Level = int(t[0] - '0')
+			rec.Level, rec.tierColumn = int(t[0]-'0'), true
 			i++
 		}
 	}
@@ -265,6 +294,10 @@ func parseCompileLine(s string) (CompileRecord, lineState, error) {
 		}
 		rec.Size = int(n)
 		i += 2
+	case rec.Method != "(method)":
+		// HotSpot always prints the size after a method; without it the
+		// line was cut, typically by another thread's output glued on.
+		return rec, lineGarbled, nil
 	}
 	if i < len(tok) {
 		rec.Message = strings.TrimSpace(s[tok[i].at:])

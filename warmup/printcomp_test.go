@@ -94,6 +94,7 @@ func TestParseCompileLine(t *testing.T) {
 		{"inlining", "                              @ 3   java.lang.Object::<init> (1 bytes)", CompileRecord{}, lineOther},
 		{"empty", "", CompileRecord{}, lineOther},
 		{"interleaved", "    175    8       3  " + m[:30] + "    175    9       3  ", CompileRecord{}, lineGarbled},
+		{"output glued on", "4010 1740       3       com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt0jitsim-iter 25 1198958980 13856058", CompileRecord{}, lineGarbled},
 		{"osr without bci", "    168  273 %     4       " + m + " (245 bytes)", CompileRecord{}, lineGarbled},
 		{"repeated attribute", "    168  273 % %   4       " + m + " (245 bytes)", CompileRecord{}, lineGarbled},
 	}
@@ -106,6 +107,7 @@ func TestParseCompileLine(t *testing.T) {
 			if st != tc.state {
 				t.Fatalf("state %d, want %d (%+v)", st, tc.state, got)
 			}
+			got.tierColumn = false // checked by the golden logs
 			if st == lineRecord && got != tc.want {
 				t.Errorf("got  %+v\nwant %+v", got, tc.want)
 			}
@@ -173,4 +175,27 @@ func FuzzParsePrintCompilation(f *testing.F) {
 			t.Fatalf("%d lines counted in input with more newlines", l.Lines)
 		}
 	})
+}
+
+// TestDropUntiered: in a tiered log, a line without a tier column is one
+// whose start was overwritten (JDK 17's "1566       3       …" in
+// jdk17-gcm16k.log: the id read as the stamp, the tier as the id); in a
+// log without tiers, such lines are the rule.
+func TestDropUntiered(t *testing.T) {
+	const tiered = "    100    1       3       a.B::c (5 bytes)\n    101    2       4       a.B::c (5 bytes)\n"
+	const cut = "1566       3       a.B::d (12 bytes)\n"
+	l, err := ParsePrintCompilation(strings.NewReader(tiered+cut), "t", "t.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Records) != 2 || l.Garbled != 1 {
+		t.Errorf("tiered log: %d records, %d garbled; want 2 and 1", len(l.Records), l.Garbled)
+	}
+	const untiered = "    100    1    b        a.B::c (5 bytes)\n    101    2 %  b        a.B::c @ 3 (5 bytes)\n"
+	if l, err = ParsePrintCompilation(strings.NewReader(untiered+cut), "u", "u.log"); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Records) != 3 || l.Garbled != 0 || l.Records[1].BCI != 3 {
+		t.Errorf("untiered log: %d records, %d garbled", len(l.Records), l.Garbled)
+	}
 }
