@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jitsim/jitsim/runtime/model"
@@ -19,6 +20,10 @@ type modelClock struct {
 	prof  model.Profile
 	s     *model.Scheduler
 	pools [2]*model.Pool
+	// inflight are compiles started (their code built) whose install time
+	// has not come: Close releases their code, which no method owns yet.
+	inflightMu sync.Mutex
+	inflight   map[*taskRun]struct{}
 	// call[l] prices a Java call from code at level l.
 	call [LevelFullOptimization + 1]linearCost
 }
@@ -67,7 +72,7 @@ func (l linearCost) add(o linearCost) linearCost {
 // VM, so two VMs of one process never share virtual time) and the call
 // rows per caller level.
 func newModelClock(p model.Profile) *modelClock {
-	mc := &modelClock{prof: p, s: model.NewScheduler()}
+	mc := &modelClock{prof: p, s: model.NewScheduler(), inflight: map[*taskRun]struct{}{}}
 	for l := range mc.call {
 		what, _ := model.TierWhat(l)
 		mc.call[l] = resolve(p, model.WhatCall, what)
@@ -217,17 +222,40 @@ func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, log *zap.Logger) (mo
 				if cerr != nil && run.err == nil {
 					run.err = fmt.Errorf("runtime: model clock: %w", cerr)
 				}
+				vm.sim.inflightMu.Lock()
+				vm.sim.inflight[run] = struct{}{}
+				vm.sim.inflightMu.Unlock()
 			},
 			Done: func(at model.Cost) {
 				defer vm.finish(t)
 				defer vm.recoverCompile(t, log)
 				if run != nil {
+					vm.sim.inflightMu.Lock()
+					delete(vm.sim.inflight, run)
+					vm.sim.inflightMu.Unlock()
 					vm.endTask(run, at.Duration(), log)
 				}
 			},
 		}, true
 	}
 	return model.Job{}, false
+}
+
+// closeInflight releases the code of compiles whose install time never
+// came (the run ended first): a JVM exits without waiting for them.
+func (mc *modelClock) closeInflight() []error {
+	mc.inflightMu.Lock()
+	defer mc.inflightMu.Unlock()
+	var errs []error
+	for r := range mc.inflight {
+		if r.ci.code != nil {
+			if err := r.ci.code.Close(context.Background()); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		delete(mc.inflight, r)
+	}
+	return errs
 }
 
 // awaitModel blocks the requesting thread of a blocking compile on the

@@ -545,6 +545,9 @@ func (vm *VM) Close() error {
 			st.all = nil
 			st.mu.Unlock()
 		}
+		if vm.sim != nil {
+			errs = append(errs, vm.sim.closeInflight()...)
+		}
 		if err := vm.out.close(); err != nil {
 			errs = append(errs, err)
 		}
