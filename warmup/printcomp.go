@@ -80,6 +80,20 @@ const maxStampMillis = int64(1<<63-1) / int64(time.Millisecond)
 // is no text log: a NUL byte, a line over 64 KiB, a number too large for
 // its field, or no record at all.
 func ParsePrintCompilation(r io.Reader, name, file string) (*CompileLog, error) {
+	l, err := ReadPrintCompilation(r, name, file)
+	if err != nil {
+		return nil, err
+	}
+	if len(l.Records) == 0 {
+		return nil, fmt.Errorf("%s:%d: no -XX:+PrintCompilation line in %d line(s) (%d garbled)", file, max(l.Lines, 1), l.Lines, l.Garbled)
+	}
+	return l, nil
+}
+
+// ReadPrintCompilation is ParsePrintCompilation for output that may hold
+// no compile at all (a JVM run with -Xint): a log without records is no
+// error.
+func ReadPrintCompilation(r io.Reader, name, file string) (*CompileLog, error) {
 	l := &CompileLog{Name: name, File: file}
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
@@ -113,9 +127,6 @@ func ParsePrintCompilation(r io.Reader, name, file string) (*CompileLog, error) 
 		}
 	}
 	l.dropUntiered()
-	if len(l.Records) == 0 {
-		return nil, fmt.Errorf("%s:%d: no -XX:+PrintCompilation line in %d line(s) (%d garbled)", file, max(l.Lines, 1), l.Lines, l.Garbled)
-	}
 	return l, nil
 }
 
@@ -311,15 +322,6 @@ func parseCompileLine(s string) (CompileRecord, lineState, error) {
 		rec.Kind = CompileSkipped
 	}
 	return rec, lineRecord, nil
-}
-
-// ParseCompileLine parses one line of a -XX:+PrintCompilation log as
-// ParsePrintCompilation does; ok is false for a line that is not a record
-// (other output, or garbled), and the error says which number of a record
-// does not fit its field.
-func ParseCompileLine(line string) (rec CompileRecord, ok bool, err error) {
-	rec, st, err := parseCompileLine(strings.TrimSuffix(line, "\r"))
-	return rec, st == lineRecord && err == nil, err
 }
 
 // CryptoMethod reports whether a method belongs to the JDK's crypto code

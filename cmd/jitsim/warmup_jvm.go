@@ -154,10 +154,7 @@ func parseJVMOutput(out []byte, ops, bytesPerOp int64) (warmup.Run, error) {
 	var events []jrt.Event
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	var raw []struct {
-		ms int64
-		e  jrt.Event
-	}
+	var compiles bytes.Buffer // the other lines: PrintCompilation's, or anything the JVM printed
 	for sc.Scan() {
 		line := sc.Text()
 		f := strings.Fields(line)
@@ -179,34 +176,8 @@ func parseJVMOutput(out []byte, ops, bytesPerOp int64) (warmup.Run, error) {
 			}
 			run.Iterations = append(run.Iterations, warmup.Iteration{Index: int(v[0]), Start: time.Duration(v[1]), Duration: time.Duration(v[2]), Ops: ops, Bytes: ops * bytesPerOp})
 		default:
-			rec, ok, err := warmup.ParseCompileLine(line)
-			if err != nil {
-				return run, fmt.Errorf("-XX:+PrintCompilation line %q: %v", line, err)
-			}
-			if !ok || !warmup.CryptoMethod(rec.Method) {
-				continue
-			}
-			// A task line is stamped when the compile starts; its code is
-			// installed a compile's duration later, which the log does not say.
-			// Without tiered compilation the log has no tier: the server
-			// VM's only JIT is then C2, level 4.
-			level := rec.Level
-			if level < 0 {
-				level = 4
-			}
-			e := jrt.Event{Kind: jrt.EventInstalled, Method: rec.Method, Level: jrt.Level(level), CompileID: rec.ID, BCI: rec.BCI}
-			switch {
-			case rec.Kind == warmup.CompileNotEntrant || rec.Kind == warmup.CompileZombie:
-				e.Kind, e.Detail = jrt.EventNotEntrant, rec.Message
-			case rec.Kind == warmup.CompileSkipped:
-				continue
-			case rec.OSR():
-				e.Kind = jrt.EventOSR
-			}
-			raw = append(raw, struct {
-				ms int64
-				e  jrt.Event
-			}{rec.At.Milliseconds(), e})
+			compiles.WriteString(line)
+			compiles.WriteByte('\n')
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -215,9 +186,31 @@ func parseJVMOutput(out []byte, ops, bytesPerOp int64) (warmup.Run, error) {
 	if epoch < 0 || len(run.Iterations) == 0 {
 		return run, fmt.Errorf("the program printed no iterations")
 	}
-	for _, r := range raw {
-		r.e.At = time.Duration(r.ms)*time.Millisecond - epoch
-		events = append(events, r.e)
+	log, err := warmup.ReadPrintCompilation(&compiles, "java", "the JVM's -XX:+PrintCompilation output")
+	if err != nil {
+		return run, err
+	}
+	for _, rec := range log.Crypto() {
+		// A task line is stamped when the compile starts; its code is
+		// installed a compile's duration later, which the log does not say.
+		// Without tiered compilation the log has no tier: the server VM's
+		// only JIT is then C2, level 4.
+		level := rec.Level
+		if level < 0 {
+			level = 4
+		}
+		// Stamps are ms since JVM start; the series' clock starts at the
+		// loop, whose uptime the program printed.
+		e := jrt.Event{Kind: jrt.EventInstalled, Method: rec.Method, Level: jrt.Level(level), At: rec.At - epoch, CompileID: rec.ID, BCI: rec.BCI}
+		switch {
+		case rec.Kind == warmup.CompileNotEntrant || rec.Kind == warmup.CompileZombie:
+			e.Kind, e.Detail = jrt.EventNotEntrant, rec.Message
+		case rec.Kind == warmup.CompileSkipped:
+			continue
+		case rec.OSR():
+			e.Kind = jrt.EventOSR
+		}
+		events = append(events, e)
 	}
 	rec := &seriesRecorder{events: events, its: run.Iterations}
 	// Entry levels: a method's latest normal-entry install (the
