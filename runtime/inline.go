@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -17,6 +18,14 @@ type Inliner interface {
 	// PrintInlining is told that code for root at level was linked: the VM
 	// prints the -XX:+PrintInlining tree if the flag is on.
 	PrintInlining(root *Method, level Level)
+	// ChargesInlined reports whether inlined calls must report themselves
+	// through ChargeInlinedCall (asked once per link): the model clock charges
+	// an inlined callee's work as it charges a called one.
+	ChargesInlined() bool
+	// ChargeInlinedCall is one inlined call of callee, made by code at level,
+	// with the payload bytes model.Payload gives for its arguments. It runs
+	// before the callee's body; an error aborts the call.
+	ChargeInlinedCall(ctx context.Context, callee *Method, level Level, payload int) error
 }
 
 // InlineDecision is whether a call site runs its callee inlined, and why,
@@ -35,31 +44,34 @@ const (
 	InlineC1          = "inline"                      // C1's GraphBuilder::try_inline_full
 	InlineIntrinsic   = "(intrinsic)"                 // a stub replaces the callee at this site
 	InlineInterpreter = "interpreted: not inlined"    // level 0 calls every callee through the dispatcher
-	InlineProfiled    = "profiled level: not inlined" // levels 2 and 3: the callee's counters need its calls (see VM.Inline)
+	InlineProfiled    = "profiled level: not inlined" // level 3: the callee's counters need its calls (see VM.Inline)
 	InlineUnknown     = "callee not in the method table"
 )
 
 // Inline implements Inliner: THE inlining decision, made from the one
 // dispatch point's cached routing decision for the callee at the caller's
-// level. A call from code at level 1 or 4 to a callee that is not replaced
-// by a stub there runs inlined, as C1 and C2 inline small non-intrinsic
-// callees (c1_GraphBuilder.cpp try_inline, opto/bytecodeInfo.cpp
-// InlineTree::ok_to_inline); jitsim applies no size limit (every reference
-// method is one the JDK's own code calls on its hot path, and HotSpot
-// inlines most of them at C2 — see docs/dispatch.md). Level 0 never
-// inlines. Levels 2 and 3 do not inline in jitsim: C1's profiled code
-// counts the invocations of the methods it inlines (C1ProfileInlinedCalls,
-// a ProfileInvoke per inlined call) and jitsim's inline modules count
-// nothing, so those calls keep going through the dispatcher, which counts
-// them.
+// level. A call from code at level 1, 2 or 4 to a callee that is not
+// replaced by a stub there runs inlined, as C1 and C2 inline small
+// non-intrinsic callees (c1_GraphBuilder.cpp try_inline,
+// opto/bytecodeInfo.cpp InlineTree::ok_to_inline), and the callee's own
+// invocation counter does not see those calls (C2 code and C1's levels 1
+// and 2 count nothing for inlined methods). jitsim applies no size limit:
+// every reference method is one the JDK's own code calls on its hot path
+// (see docs/dispatch.md). Level 0 never inlines. Level 3 does not inline in
+// jitsim: C1's full-profile code counts every inlined call in the callee's
+// invocation counter (c1_Compilation.hpp profile_inlined_calls:
+// C1ProfileInlinedCalls at CompLevel_full_profile, a ProfileInvoke per
+// inlined call, which may notify the policy) and jitsim's inline modules
+// count nothing, so those calls keep going through the dispatcher, which
+// counts them and notifies.
 func (vm *VM) Inline(site Site) InlineDecision {
 	st := vm.callees.get(site.Callee)
 	if st == nil {
 		return InlineDecision{Reason: InlineUnknown}
 	}
 	switch site.Level {
-	case LevelSimple, LevelFullOptimization:
-	case LevelLimitedProfile, LevelFullProfile:
+	case LevelSimple, LevelLimitedProfile, LevelFullOptimization:
+	case LevelFullProfile:
 		return InlineDecision{Reason: InlineProfiled}
 	default:
 		return InlineDecision{Reason: InlineInterpreter}
@@ -67,7 +79,7 @@ func (vm *VM) Inline(site Site) InlineDecision {
 	if d := st.route[site.Level]; d != nil && d.Stub {
 		return InlineDecision{Reason: InlineIntrinsic}
 	}
-	if site.Level == LevelSimple {
+	if site.Level != LevelFullOptimization {
 		return InlineDecision{Inline: true, Reason: InlineC1}
 	}
 	return InlineDecision{Inline: true, Reason: InlineHot}
@@ -149,4 +161,17 @@ func (vm *VM) InlineExplain(name string, level Level) (string, error) {
 		fmt.Fprintf(&sb, "%s@ %d %s (%d bytes) %s\n", strings.Repeat("  ", l.depth-1), l.bci, l.callee, l.callee.Size, l.reason)
 	}
 	return sb.String(), nil
+}
+
+// ChargesInlined implements Inliner. The model clock charges a call when it
+// reaches the dispatcher; an inlined call never does, so the inline modules
+// report each inlined call (callee, payload) when this returns true. It
+// returns false until the model clock wires ChargeInlinedCall: then an inlined
+// callee's work is charged with the code of its caller (docs/dispatch.md,
+// "Inlining and the model clock").
+func (vm *VM) ChargesInlined() bool { return false }
+
+// ChargeInlinedCall implements Inliner: see ChargesInlined.
+func (vm *VM) ChargeInlinedCall(ctx context.Context, callee *Method, level Level, payload int) error {
+	return nil
 }

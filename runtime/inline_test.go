@@ -16,8 +16,8 @@ import (
 )
 
 // TestInlineDecision checks the inlining decision per callee and caller
-// level: levels 1 and 4 inline what no stub replaces, a stub site stays a
-// call, levels 0, 2 and 3 never inline.
+// level: levels 1, 2 and 4 inline what no stub replaces, a stub site stays a
+// call, levels 0 and 3 never inline.
 func TestInlineDecision(t *testing.T) {
 	tests := []struct {
 		jdk    flags.JDK
@@ -29,7 +29,7 @@ func TestInlineDecision(t *testing.T) {
 		{flags.JDK25, nil, "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
 		{flags.JDK25, nil, "GCTR.update", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
 		{flags.JDK25, nil, "GCTR.update", 0, jrt.InlineDecision{Reason: jrt.InlineInterpreter}},
-		{flags.JDK25, nil, "GCTR.update", 2, jrt.InlineDecision{Reason: jrt.InlineProfiled}},
+		{flags.JDK25, nil, "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
 		{flags.JDK25, nil, "GCTR.update", 3, jrt.InlineDecision{Reason: jrt.InlineProfiled}},
 		{flags.JDK25, nil, "CounterMode.implCrypt", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
 		{flags.JDK25, nil, "CounterMode.implCrypt", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // TestInliningHostCalls checks that inlining removes the host hops: CTR
 // over 64 blocks from CounterMode.crypt makes 1 + 64 calls through the
 // router when nothing is inlined (implCrypt, then encryptBlock per block)
-// and none when every call is inlined, at levels 1 and 4; levels 0, 2 and
+// and none when every call is inlined, at levels 1, 2 and 4; levels 0 and
 // 3 never use the inline modules. The bytes equal crypto/cipher's.
 func TestInliningHostCalls(t *testing.T) {
 	key, iv := make([]byte, 16), make([]byte, 16)
@@ -51,7 +52,7 @@ func TestInliningHostCalls(t *testing.T) {
 					t.Fatalf("CTR output differs from crypto/cipher's")
 				}
 				wantCalls := int64(1 + n/16)
-				if inlining && (level == 1 || level == 4) {
+				if inlining && level != 0 && level != 3 {
 					wantCalls = 0
 				}
 				if got := e.HostCalls.Load(); got != wantCalls {
@@ -59,5 +60,67 @@ func TestInliningHostCalls(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestInliningCharge checks the model clock's hook: with Charge set, every
+// inlined call reports its callee and payload bytes before it runs — CTR
+// over 64 blocks from CounterMode.crypt reports implCrypt once with the
+// length and the AES block method 64 times with 16 bytes — and without it
+// nothing is reported.
+func TestInliningCharge(t *testing.T) {
+	const n = 64 * 16
+	for _, level := range []jrt.Level{1, 2, 4} {
+		for _, charging := range []bool{false, true} {
+			t.Run(fmt.Sprintf("level=%d/charge=%v", level, charging), func(t *testing.T) {
+				e := tiertest.NewEnv(t, bytecode.JDK25, level, tierFor(level))
+				e.Inlining = true
+				got := map[string][]int{}
+				if charging {
+					e.Charge = func(callee *jrt.Method, l jrt.Level, payload int) error {
+						if l != level {
+							t.Errorf("%s charged at level %d, want %d", callee.Key, l, level)
+						}
+						got[callee.Key] = append(got[callee.Key], payload)
+						return nil
+					}
+				}
+				ke, _, err := e.ExpandKey(make([]byte, 16))
+				if err != nil {
+					t.Fatal(err)
+				}
+				buf := make([]byte, n)
+				if _, err := e.CTR(ke, make([]byte, 16), buf, 0, n, buf, 0); err != nil {
+					t.Fatal(err)
+				}
+				want := map[string][]int{}
+				if charging {
+					want["CounterMode.implCrypt"] = []int{n}
+					for range n / 16 {
+						want["AESCrypt.implEncryptBlock"] = append(want["AESCrypt.implEncryptBlock"], 16)
+					}
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("reports %v, want %v", got, want)
+				}
+			})
+		}
+	}
+}
+
+// TestInliningChargeError checks that an error from the charge hook fails
+// the call with that error.
+func TestInliningChargeError(t *testing.T) {
+	e := tiertest.NewEnv(t, bytecode.JDK25, 4, tierFor(4))
+	e.Inlining = true
+	ke, _, err := e.ExpandKey(make([]byte, 16))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := errors.New("model clock: no turn")
+	e.Charge = func(*jrt.Method, jrt.Level, int) error { return refused }
+	buf := make([]byte, 32)
+	if _, err := e.CTR(ke, make([]byte, 16), buf, 0, 32, buf, 0); !errors.Is(err, refused) {
+		t.Fatalf("got %v, want the charge hook's error", err)
 	}
 }

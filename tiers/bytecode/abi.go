@@ -40,6 +40,10 @@ const (
 	// InlineThrowerAddr is INLINE_THROWER: 1 + the slot of the first inlined
 	// method that threw, 0 if none.
 	InlineThrowerAddr = 0x10380
+	// InlineChargeAddr is INLINE_CHARGE: non-zero makes every inlined call
+	// report its callee's slot and payload bytes through the import
+	// jitsim.charge before it runs.
+	InlineChargeAddr = 0x10384
 	// MaxInlineSlots is the number of switches the area holds.
 	MaxInlineSlots = (InlineThrowerAddr - InlineAddr) / 4
 )

@@ -45,12 +45,13 @@ type Method struct {
 	Clinit bool
 
 	wasm   [3][]byte
-	inline map[string]*InlineBuild // by JDK profile
+	inline [3]map[string]*InlineBuild // by build, then JDK profile
 }
 
-// InlineBuild is a method's inline module in one JDK profile: its None
-// build linked with the bodies of every method it reaches, each call behind
-// a shim switched by the host (src/jvm.h INLINE_ON, internal/inlinegen).
+// InlineBuild is a method's inline module in one JDK profile: its None or
+// Limited build linked with the bodies of every method it reaches, each
+// call behind a shim switched by the host (src/jvm.h INLINE_ON,
+// internal/inlinegen).
 type InlineBuild struct {
 	// Wasm is the module binary.
 	Wasm []byte
@@ -59,9 +60,14 @@ type InlineBuild struct {
 	Imports []string
 }
 
-// Inline returns the method's inline module for JDK profile p, or nil when
-// the method calls nothing.
-func (m *Method) Inline(p string) *InlineBuild { return m.inline[p] }
+// Inline returns the method's inline module of build b (None or Limited)
+// for JDK profile p, or nil when the method calls nothing or b has none.
+func (m *Method) Inline(p string, b Build) *InlineBuild {
+	if b < None || b > Full {
+		return nil
+	}
+	return m.inline[b][p]
+}
 
 // String returns "Class::name" in HotSpot's PrintCompilation style.
 func (m *Method) String() string {
@@ -124,6 +130,10 @@ func load() ([]*Method, error) {
 				}
 				if _, ok := info.exports[m.Key]; !ok {
 					loadErr = fmt.Errorf("bytecode: %s does not export %q", name, m.Key)
+					return
+				}
+				if info.charge {
+					loadErr = fmt.Errorf("bytecode: %s imports jitsim.charge, which only inline modules may", name)
 					return
 				}
 				m.wasm[b] = bin
@@ -195,14 +205,23 @@ func ForProfile(p string) (*Table, error) {
 }
 
 // loadInline reads the method's inline modules,
-// wasm/<Module>.inline.<p1-p2-...>.none.wasm, for the profiles it has. A
-// method that calls others must have one for each of its profiles.
+// wasm/<Module>.inline.<p1-p2-...>.<none|limited>.wasm, for the profiles
+// it has. A method that calls others must have both for each profile.
 func (m *Method) loadInline() error {
+	for _, b := range []Build{None, Limited} {
+		if err := m.loadInlineBuild(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Method) loadInlineBuild(b Build) error {
 	ents, err := wasmFS.ReadDir("wasm")
 	if err != nil {
 		return fmt.Errorf("bytecode: %w", err)
 	}
-	prefix, suffix := m.Module+".inline.", "."+None.String()+".wasm"
+	prefix, suffix := m.Module+".inline.", "."+b.String()+".wasm"
 	for _, e := range ents {
 		name := e.Name()
 		tag, ok := strings.CutPrefix(name, prefix)
@@ -232,16 +251,16 @@ func (m *Method) loadInline() error {
 			if !m.InProfile(p) {
 				continue
 			}
-			if m.inline == nil {
-				m.inline = map[string]*InlineBuild{}
+			if m.inline[b] == nil {
+				m.inline[b] = map[string]*InlineBuild{}
 			}
-			m.inline[p] = ib
+			m.inline[b][p] = ib
 		}
 	}
 	if len(m.Imports) > 0 {
 		for _, p := range strings.Split(m.Profiles, ",") {
-			if m.inline[p] == nil {
-				return fmt.Errorf("bytecode: %s calls %v but has no inline module for JDK %s (run go generate ./tiers/bytecode)", m.Module, m.Imports, p)
+			if m.inline[b][p] == nil {
+				return fmt.Errorf("bytecode: %s calls %v but has no %s inline module for JDK %s (run go generate ./tiers/bytecode)", m.Module, m.Imports, b, p)
 			}
 		}
 	}

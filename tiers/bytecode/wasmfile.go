@@ -12,6 +12,7 @@ type moduleInfo struct {
 	imports  []string       // names of functions imported from module "jvm", in order
 	exports  map[string]int // export name -> body size in bytes (functions only)
 	heapBase uint32         // value of the exported __heap_base global
+	charge   bool           // imports jitsim.charge (inline modules)
 }
 
 type wasmReader struct {
@@ -107,11 +108,15 @@ func parseModule(b []byte) (*moduleInfo, error) {
 				if _, err := r.u32(); err != nil { // type index
 					return nil, err
 				}
+				nImportedFuncs++
+				if mod == "jitsim" && field == "charge" { // an inline module's charge hook (internal/inlinegen)
+					info.charge = true
+					continue
+				}
 				if mod != "jvm" {
-					return nil, fmt.Errorf("import %s.%s: only module \"jvm\" is expected", mod, field)
+					return nil, fmt.Errorf("import %s.%s: only module \"jvm\" (and jitsim.charge) is expected", mod, field)
 				}
 				info.imports = append(info.imports, field)
-				nImportedFuncs++
 			}
 		case 6: // globals: (type, mut, init expr); clang emits i32.const N end
 			n, err := r.u32()

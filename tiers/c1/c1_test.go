@@ -17,8 +17,13 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// TestConformanceInlined runs the conformance suite at level 1 with every
-// call inlined (the inline modules), the build levels 2 and 3 never use.
+// TestConformanceInlined runs the conformance suite at levels 1 and 2 with
+// every call inlined (the None and Limited inline modules; level 3 does not
+// inline).
 func TestConformanceInlined(t *testing.T) {
-	tiertest.ConformanceInlined(t, jrt.LevelSimple, c1.New())
+	for _, level := range []jrt.Level{jrt.LevelSimple, jrt.LevelLimitedProfile} {
+		t.Run(fmt.Sprintf("level=%d", level), func(t *testing.T) {
+			tiertest.ConformanceInlined(t, level, c1.New())
+		})
+	}
 }

@@ -92,6 +92,9 @@ typedef struct {
  * of the first inlined method that threw, so the host can name it. */
 #define INLINE_ON ((u32 *)0x10300)
 #define INLINE_THROWER (*(u32 *)0x10380)
+/* INLINE_CHARGE is set by the host when inlined calls must report their
+ * callee and payload (the model clock charges inlined work). */
+#define INLINE_CHARGE (*(u32 *)0x10384)
 
 /* Exception codes; the host turns them into errors naming the Java exception. */
 #define EX_AIOOBE 1       /* ArrayIndexOutOfBoundsException */

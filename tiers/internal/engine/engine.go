@@ -51,6 +51,7 @@ type Code struct {
 	bound       []jrt.Target       // by import index, when bound at link time
 	wasm        []byte             // the module compiled: the build, or the inline module
 	inlined     []int              // inline slots switched on in every instance (sorted)
+	charge      bool               // inlined calls report themselves (INLINE_CHARGE)
 	argPool     sync.Pool          // *[]jrt.Arg scratch for host calls
 
 	mu     sync.Mutex
@@ -126,8 +127,15 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 		_ = c.rt.Close(ctx)
 		return nil, err
 	}
-	if inl, ok := req.Router.(jrt.Inliner); ok && req.Level >= jrt.LevelSimple && len(m.Imports) > 0 &&
-		(req.Level == jrt.LevelSimple || req.Level == jrt.LevelFullOptimization) {
+	if c.inlined != nil {
+		if err := c.linkCharge(ctx); err != nil {
+			_ = c.rt.Close(ctx)
+			return nil, err
+		}
+	}
+	// PrintInlining for the levels that inline (1, 2, 4); level 3's calls
+	// all go through the dispatcher (runtime.VM.Inline).
+	if inl, ok := req.Router.(jrt.Inliner); ok && req.Level != jrt.LevelNone && req.Level != jrt.LevelFullProfile && len(m.Imports) > 0 {
 		inl.PrintInlining(m, req.Level)
 	}
 	start := time.Now()
@@ -141,17 +149,18 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 	return c, nil
 }
 
-// chooseModule picks the module to compile: the level's build, or, at the
-// levels without counters (1 and 4) when the router inlines at least one
-// call the method's body reaches, its inline module with those calls'
-// switches on (src/jvm.h INLINE_ON). It returns the module's imports.
+// chooseModule picks the module to compile: the level's build, or, when
+// the build has an inline module (None: levels 1 and 4; Limited: level 2)
+// and the router inlines at least one call the method's body reaches, the
+// inline module with those calls' switches on (src/jvm.h INLINE_ON). It
+// returns the module's imports.
 func (c *Code) chooseModule() ([]string, error) {
 	c.wasm = c.m.Wasm(c.build)
 	inl, ok := c.req.Router.(jrt.Inliner)
-	if !ok || c.build != bytecode.None || c.level == jrt.LevelNone || len(c.m.Imports) == 0 {
+	if !ok || (c.build != bytecode.None && c.build != bytecode.Limited) || c.level == jrt.LevelNone || len(c.m.Imports) == 0 {
 		return c.m.Imports, nil
 	}
-	ib := c.m.Inline(c.req.Table.Profile)
+	ib := c.m.Inline(c.req.Table.Profile, c.build)
 	if ib == nil {
 		return nil, fmt.Errorf("engine: %s has no inline module for JDK %s", c.m, c.req.Table.Profile)
 	}
@@ -179,7 +188,35 @@ func (c *Code) chooseModule() ([]string, error) {
 	}
 	slices.Sort(on)
 	c.wasm, c.inlined = ib.Wasm, on
+	c.charge = inl.ChargesInlined()
 	return ib.Imports, nil
+}
+
+// linkCharge instantiates the "jitsim" host module of an inline module:
+// charge(slot, payload), which an inlined call makes before it runs when
+// INLINE_CHARGE is set, handed to the router's Inliner.
+func (c *Code) linkCharge(ctx context.Context) error {
+	inl := c.req.Router.(jrt.Inliner)
+	charge := api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
+		key, ok := bytecode.SlotKey(int(int32(uint32(stack[0]))))
+		if !ok {
+			panic(&hostPanic{fmt.Errorf("%s: inlined call reports slot %d", c.m, int32(uint32(stack[0])))})
+		}
+		callee, err := c.req.Table.Lookup(key)
+		if err != nil {
+			panic(&hostPanic{err})
+		}
+		if err := inl.ChargeInlinedCall(ctx, callee, c.level, int(int32(uint32(stack[1])))); err != nil {
+			panic(&hostPanic{err})
+		}
+	})
+	_, err := c.rt.NewHostModuleBuilder("jitsim").NewFunctionBuilder().
+		WithGoModuleFunction(charge, []api.ValueType{api.ValueTypeI32, api.ValueTypeI32}, nil).Export("charge").
+		Instantiate(ctx)
+	if err != nil {
+		return fmt.Errorf("engine: linking %s: %w", c.m, err)
+	}
+	return nil
 }
 
 // callerOf maps each key the inline module reaches to the first method (in
@@ -400,6 +437,9 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 	}
 	for _, slot := range c.inlined {
 		c.w32(inst, bytecode.InlineAddr+4*uint32(slot), 1)
+	}
+	if c.charge {
+		c.w32(inst, bytecode.InlineChargeAddr, 1)
 	}
 	if c.build != bytecode.None && c.req.OnBackedge != nil && c.req.BackedgeNotifyFreqLog >= 0 && c.m.OSR {
 		log := min(c.req.BackedgeNotifyFreqLog, 30)

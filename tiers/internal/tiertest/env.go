@@ -37,9 +37,12 @@ type Env struct {
 	// NotifyLog and OnBackedge go into every compile request.
 	NotifyLog  int
 	OnBackedge jrt.BackedgeHandler
-	// Inlining makes the Env inline every call from code at levels 1 and 4
+	// Inlining makes the Env inline every call from code at levels 1, 2 and 4
 	// (jrt.Inliner): its codes run their inline modules with every switch on.
 	Inlining bool
+	// Charge, if set, receives every inlined call's report
+	// (jrt.Inliner.ChargeInlinedCall).
+	Charge func(callee *jrt.Method, level jrt.Level, payload int) error
 	// HostCalls counts the calls that reached the Env as router (Route and
 	// bound targets): the calls that were not inlined.
 	HostCalls atomic.Int64
@@ -136,10 +139,10 @@ func (e *Env) Bind(ctx context.Context, site jrt.Site) (jrt.Target, error) {
 	}, nil
 }
 
-// Inline implements jrt.Inliner: every call from levels 1 and 4 when
+// Inline implements jrt.Inliner: every call from levels 1, 2 and 4 when
 // Inlining is set (the Env has no stubs), none otherwise.
 func (e *Env) Inline(site jrt.Site) jrt.InlineDecision {
-	if e.Inlining && (site.Level == jrt.LevelSimple || site.Level == jrt.LevelFullOptimization) {
+	if e.Inlining && site.Level != jrt.LevelNone && site.Level != jrt.LevelFullProfile {
 		return jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}
 	}
 	return jrt.InlineDecision{Reason: "not inlined (tiertest)"}
@@ -147,6 +150,15 @@ func (e *Env) Inline(site jrt.Site) jrt.InlineDecision {
 
 // PrintInlining implements jrt.Inliner; the Env prints nothing.
 func (e *Env) PrintInlining(*jrt.Method, jrt.Level) {}
+
+// ChargesInlined implements jrt.Inliner: inlined calls report themselves
+// when Charge is set.
+func (e *Env) ChargesInlined() bool { return e.Charge != nil }
+
+// ChargeInlinedCall implements jrt.Inliner.
+func (e *Env) ChargeInlinedCall(_ context.Context, callee *jrt.Method, level jrt.Level, payload int) error {
+	return e.Charge(callee, level, payload)
+}
 
 // Call invokes method key with args.
 func (e *Env) Call(key string, args ...jrt.Arg) (int64, error) {

@@ -1,17 +1,23 @@
 // Command inlinegen builds the inline modules: for every reference method
 // that calls other methods, per group of JDK profiles in which it reaches
-// the same bodies, one wasm module holding the method itself (PROFILE 0,
-// the build of levels 1 and 4), the bodies of every method it reaches and a
-// shim per callee that runs the linked body when the host switched that
-// callee's slot on (the call is inlined) or the "jvm" import otherwise (the
-// call goes to the dispatcher: a stub, or code the runtime chose not to
-// inline). build.sh runs it after the per-method modules:
+// the same bodies, a wasm module holding the method itself, the bodies of
+// every method it reaches (uncounted, PROFILE 0) and a shim per callee that
+// runs the linked body when the host switched that callee's slot on (the
+// call is inlined) or the "jvm" import otherwise (the call goes to the
+// dispatcher: a stub, or code the runtime chose not to inline). The method
+// itself is built twice: PROFILE 0 (None, levels 1 and 4) and PROFILE 1
+// (Limited, level 2: C1's limited-profile code counts the compiled method,
+// not the methods it inlines). When the host sets INLINE_CHARGE (the model
+// clock is on), an inlined call first reports its callee and payload bytes
+// (model.Payload's rule for the callee) through the import jitsim.charge.
+// build.sh runs it after the per-method modules:
 //
 //	go run ./internal/inlinegen -out wasm
 //
-// Output: <out>/<Module>.inline.<p1-p2-...>.none.wasm, the profiles joined
-// by "-". It uses $CC (default clang) and the link flags in $LDFLAGS (the
-// same as the per-method modules). See src/jvm.h (INLINE_LINK, INLINED).
+// Output: <out>/<Module>.inline.<p1-p2-...>.<none|limited>.wasm, the
+// profiles joined by "-". It uses $CC (default clang) and the link flags in
+// $LDFLAGS (the same as the per-method modules). See src/jvm.h
+// (INLINE_LINK, INLINED).
 package main
 
 import (
@@ -27,6 +33,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
@@ -241,8 +248,8 @@ func run(src, out string) error {
 			return err
 		}
 		objs := []string{}
-		compile := func(m *module, inlined bool) error {
-			args := append(append([]string{}, cflags...), "-DPROFILE=0", "-DINLINE_LINK")
+		compile := func(m *module, inlined bool, profile int) error {
+			args := append(append([]string{}, cflags...), fmt.Sprintf("-DPROFILE=%d", profile), "-DINLINE_LINK")
 			if inlined {
 				args = append(args, "-DINLINED")
 			}
@@ -276,16 +283,17 @@ func run(src, out string) error {
 		if g.root.clinit != "" {
 			return fmt.Errorf("%s: a method with static tables that calls others is not supported by the inline build", g.root.name)
 		}
-		if err := compile(g.root, false); err != nil {
-			return err
-		}
 		for _, m := range g.closure {
-			if err := compile(m, true); err != nil {
+			if err := compile(m, true, 0); err != nil {
 				return err
 			}
 		}
 		shim := filepath.Join(dir, "shim.c")
-		if err := os.WriteFile(shim, shimSource(g, sig, slot, moduleKeys(g, rows), clinits(g, rows, slot)), 0o644); err != nil {
+		shimSrc, err := shimSource(g, sig, slot, moduleKeys(g, rows), clinits(g, rows, slot))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(shim, shimSrc, 0o644); err != nil {
 			return err
 		}
 		obj := filepath.Join(dir, "shim.o")
@@ -294,13 +302,20 @@ func run(src, out string) error {
 			return fmt.Errorf("shim of %s: %v\n%s", g.root.name, err, b)
 		}
 		objs = append(objs, obj)
-		name := filepath.Join(out, g.root.name+".inline."+strings.Join(g.profiles, "-")+".none.wasm")
-		args = append(append(append([]string{"--target=wasm32", "-nostdlib"}, ldflags...), "-o", name), objs...)
-		if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("linking %s: %v\n%s", name, err, b)
-		}
-		if err := os.Chmod(name, 0o644); err != nil {
-			return err
+		shared := objs
+		for _, b := range []bytecode.Build{bytecode.None, bytecode.Limited} {
+			objs = shared
+			if err := compile(g.root, false, int(b)); err != nil {
+				return err
+			}
+			name := filepath.Join(out, g.root.name+".inline."+strings.Join(g.profiles, "-")+"."+b.String()+".wasm")
+			args = append(append(append([]string{"--target=wasm32", "-nostdlib"}, ldflags...), "-o", name), objs...)
+			if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
+				return fmt.Errorf("linking %s: %v\n%s", name, err, b)
+			}
+			if err := os.Chmod(name, 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	if len(groups) == 0 {
@@ -327,16 +342,19 @@ func moduleKeys(g *group, rows []bytecode.Method) []string {
 // shimSource writes one shim per callee key: the linked body when the
 // host switched the slot on, else the "jvm" import; an inlined body that
 // threw records its slot for the host's exception message.
-func shimSource(g *group, sig map[string]*bytecode.Method, slot func(string) int, keys []string, clinits []int) []byte {
+func shimSource(g *group, sig map[string]*bytecode.Method, slot func(string) int, keys []string, clinits []int) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "/* Generated by inlinegen for %s (JDK %s); do not edit. */\n#include \"jvm.h\"\n",
 		g.root.name, strings.Join(g.profiles, ", "))
+	b.WriteString("__attribute__((import_module(\"jitsim\"), import_name(\"charge\"))) void jvm_charge(i32 slot, i32 payload);\n")
 	for _, k := range keys {
 		m := sig[k]
 		s := slot(k)
 		var params, args []string
-		for _, p := range m.Params {
+		argOf := map[int]string{} // Java parameter index -> C argument
+		for i, p := range m.Params {
 			n := len(params)
+			argOf[i] = fmt.Sprintf("a%d", n)
 			switch {
 			case p.Kind.IsArray():
 				params = append(params, fmt.Sprintf("i32 a%d", n), fmt.Sprintf("i32 a%d", n+1))
@@ -354,11 +372,16 @@ func shimSource(g *group, sig map[string]*bytecode.Method, slot func(string) int
 			ret = "i32"
 		}
 		ps, as := strings.Join(params, ", "), strings.Join(args, ", ")
+		pay, err := payloadExpr(m, argOf)
+		if err != nil {
+			return nil, err
+		}
 		fmt.Fprintf(&b, "\n/* %s */\n", k)
 		fmt.Fprintf(&b, "__attribute__((import_module(\"jvm\"), import_name(%q))) %s jvm_host_%d(%s);\n", k, ret, s, ps)
 		fmt.Fprintf(&b, "%s jvm_impl_%d(%s);\n", ret, s, ps)
 		fmt.Fprintf(&b, "%s jvm_call_%d(%s)\n{\n", ret, s, ps)
 		fmt.Fprintf(&b, "\tif (INLINE_ON[%d]) {\n", s)
+		fmt.Fprintf(&b, "\t\tif (INLINE_CHARGE)\n\t\t\tjvm_charge(%d, %s);\n", s, pay)
 		if ret == "void" {
 			fmt.Fprintf(&b, "\t\tjvm_impl_%d(%s);\n", s, as)
 			fmt.Fprintf(&b, "\t\tif (CTL->thrown && !INLINE_THROWER)\n\t\t\tINLINE_THROWER = %d;\n\t\treturn;\n\t}\n", s+1)
@@ -380,7 +403,47 @@ func shimSource(g *group, sig map[string]*bytecode.Method, slot func(string) int
 		}
 		b.WriteString("}\n")
 	}
-	return b.Bytes()
+	return b.Bytes(), nil
+}
+
+// payloadExpr is model.Payload of a call of m as a C expression over the
+// shim's arguments: the rule is read off model.Payload by probing each int
+// parameter (it must be linear: constant + factor × parameter).
+func payloadExpr(m *bytecode.Method, argOf map[int]string) (string, error) {
+	at := func(param int, v int64) (int, error) {
+		return model.Payload(m, func(i int) int64 {
+			if i == param {
+				return v
+			}
+			return 0
+		})
+	}
+	base, err := at(-1, 0)
+	if err != nil {
+		return "", err
+	}
+	terms := []string{fmt.Sprint(base)}
+	for i, p := range m.Params {
+		if p.Kind != bytecode.Int {
+			continue
+		}
+		one, err := at(i, 1)
+		if err != nil {
+			return "", err
+		}
+		three, err := at(i, 3)
+		if err != nil {
+			return "", err
+		}
+		f := one - base
+		if three-base != 3*f {
+			return "", fmt.Errorf("%s: model.Payload is not linear in %s", m.Key, p.Name)
+		}
+		if f != 0 {
+			terms = append(terms, fmt.Sprintf("%d * %s", f, argOf[i]))
+		}
+	}
+	return strings.Join(terms, " + "), nil
 }
 
 // clinits returns the slots of the closure's modules that have static

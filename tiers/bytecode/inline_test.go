@@ -1,0 +1,102 @@
+package bytecode
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestInlineModules checks every inline module against the table: each
+// calling method has a None and a Limited inline module in each of its
+// profiles; the module imports exactly the methods the body reaches in that
+// profile (each call's fallback to the dispatcher), the shims' charge
+// hook, exports the method (and its OSR entry when the method has one) and
+// exports "clinit" exactly when a reached body has static tables.
+func TestInlineModules(t *testing.T) {
+	for _, p := range Profiles {
+		tab, err := ForProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range tab.Methods() {
+			for _, b := range []Build{None, Limited} {
+				ib := m.Inline(p, b)
+				if len(m.Imports) == 0 {
+					if ib != nil {
+						t.Errorf("JDK %s %s: calls nothing but has a %s inline module", p, m.Key, b)
+					}
+					continue
+				}
+				if ib == nil {
+					t.Errorf("JDK %s %s: no %s inline module", p, m.Key, b)
+					continue
+				}
+				var reach []string
+				clinit := false
+				work := []*Method{m}
+				for len(work) > 0 {
+					c := work[0]
+					work = work[1:]
+					for _, k := range c.Imports {
+						if slices.Contains(reach, k) {
+							continue
+						}
+						callee, err := tab.Lookup(k)
+						if err != nil {
+							t.Fatal(err)
+						}
+						reach = append(reach, k)
+						clinit = clinit || callee.Clinit
+						work = append(work, callee)
+					}
+				}
+				got := slices.Clone(ib.Imports)
+				slices.Sort(got)
+				slices.Sort(reach)
+				if !slices.Equal(got, reach) {
+					t.Errorf("JDK %s %s (%s): imports %v, want the reached methods %v", p, m.Key, b, got, reach)
+				}
+				info, err := parseModule(ib.Wasm)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !info.charge {
+					t.Errorf("JDK %s %s (%s): no jitsim.charge import", p, m.Key, b)
+				}
+				if _, ok := info.exports[m.Key]; !ok {
+					t.Errorf("JDK %s %s (%s): does not export the method", p, m.Key, b)
+				}
+				if _, ok := info.exports[m.OSRExport()]; ok != m.OSR {
+					t.Errorf("JDK %s %s (%s): OSR export %v, method has OSR %v", p, m.Key, b, ok, m.OSR)
+				}
+				if _, ok := info.exports["clinit"]; ok != clinit {
+					t.Errorf("JDK %s %s (%s): clinit export %v, want %v", p, m.Key, b, ok, clinit)
+				}
+			}
+		}
+	}
+}
+
+// TestInlineSlots checks the slot numbering: every key has a slot below
+// MaxInlineSlots and SlotKey inverts InlineSlot.
+func TestInlineSlots(t *testing.T) {
+	ks, err := Keys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ks) > MaxInlineSlots {
+		t.Fatalf("%d keys, the inline area holds %d", len(ks), MaxInlineSlots)
+	}
+	for _, k := range ks {
+		s, ok := InlineSlot(k)
+		if !ok || s >= MaxInlineSlots {
+			t.Errorf("%s: slot %d, %v", k, s, ok)
+			continue
+		}
+		if back, ok := SlotKey(s); !ok || back != k {
+			t.Errorf("SlotKey(%d) = %q, want %q", s, back, k)
+		}
+	}
+	if _, ok := InlineSlot("No.such"); ok {
+		t.Error("InlineSlot found a key not in the table")
+	}
+}
