@@ -1,8 +1,10 @@
 // Package warmup holds the study tools of jitsim that need no VM: the
 // per-iteration series a run records, changepoint detection (PELT),
 // warmup_stats-style classification of a run into flat / warmup / slowdown /
-// no steady state, and the writers for series.csv, summary.json, warmup.png,
-// warmup.svg, report.html and the terminal summary.
+// no steady state, the importer of HotSpot -XX:+PrintCompilation logs, and
+// the writers for series.csv, summary.json, warmup.png, warmup.svg,
+// timeline.png, timeline.svg (the compile timeline), report.html and the
+// terminal summary. docs/warmup.md says how to use them.
 //
 // The package takes plain data: the VM (runtime) fills a [Run] while it runs a
 // scenario; nothing here imports runtime.
