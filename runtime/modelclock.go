@@ -350,6 +350,33 @@ func (vm *VM) ModelProfile() (model.Profile, bool) {
 	return vm.sim.prof, true
 }
 
+// chargeInlinedCall is the model clock's side of Inliner.ChargeInlinedCall:
+// one inlined call of callee by code at level, with payload bytes
+// (model.Payload of its arguments), costs the callee's own row at the
+// caller's level and no call row (an inlined call is no call). It is the
+// charge ChargeInlined makes, for callers that have the payload already.
+// On the wall clock it does nothing.
+func (vm *VM) chargeInlinedCall(callee *Method, level Level, payload int) error {
+	if vm.sim == nil {
+		return nil
+	}
+	st := vm.callees.get(callee)
+	if st == nil {
+		return fmt.Errorf("runtime: inlined callee %v is not in the JDK %s method table", callee, vm.jdk)
+	}
+	if level < LevelNone || level > LevelFullOptimization {
+		return fmt.Errorf("runtime: inlined call from level %d, not a compilation level (0..4)", level)
+	}
+	if payload < 0 {
+		return fmt.Errorf("runtime: inlined call of %s with payload %d", callee, payload)
+	}
+	c, err := st.cost[level].at(payload)
+	if err != nil {
+		return err
+	}
+	return vm.sim.charge(c)
+}
+
 // ChargeInlined charges, on the model clock, the work of site.Callee's
 // code inlined into its caller's code at site.Level: the callee's own row
 // at the caller's level for the payload of args, and no call row (an
@@ -371,9 +398,5 @@ func (vm *VM) ChargeInlined(site Site, args []Arg) error {
 	if err != nil {
 		return err
 	}
-	c, err := st.cost[site.Level].at(n)
-	if err != nil {
-		return err
-	}
-	return vm.sim.charge(c)
+	return vm.chargeInlinedCall(site.Callee, site.Level, n)
 }
