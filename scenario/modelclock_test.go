@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -157,5 +161,58 @@ func TestModelClockIntrinsicSpeedup(t *testing.T) {
 	t.Logf("encode: %.3f ms with GHASH intrinsic, %.3f ms without (%.2fx)", on, off, off/on)
 	if !(on > 0 && off > on) {
 		t.Errorf("encode %.3f ms with the intrinsic, %.3f ms without: want the intrinsic faster", on, off)
+	}
+}
+
+// TestModelConfigProfileFile: a profile file replaces the CPU's profile
+// (the costs of a run change with it), and a bad file is an error naming
+// the file and line.
+func TestModelConfigProfileFile(t *testing.T) {
+	dir := t.TempDir()
+	p, err := model.Lookup("haswell-e5-2660v3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Double every cost: the run's virtual times must double exactly.
+	for i := range p.Rows {
+		p.Rows[i].Ps *= 2
+	}
+	js, err := p.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "double.json")
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(good, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("{\n  \"cpu\": \"x\",\n  \"rows\": [\n    {\"what\": \"interp\", \"nonsense\": 1}\n  ]\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ModelConfig(jrt.NewConfig(), "haswell-e5-2660v3", bad); err == nil || !strings.Contains(err.Error(), bad+":") {
+		t.Fatalf("bad profile file: err = %v, want one naming %s:LINE", err, bad)
+	}
+	run := func(file string) time.Duration {
+		m, err := cpu.Lookup("haswell-e5-2660v3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := ModelConfig(jrt.NewConfig().WithJDK(flags.JDK17).WithCPU(m).WithTiers(tiers.Default()...), m.Name, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var total time.Duration
+		obs := ObserverFunc(func(it Iteration) { total += it.Duration })
+		env := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, ClockKind: ClockModel, Observer: obs}
+		s, _ := Lookup("TestAESMain")
+		if err := s.Run(context.Background(), env, map[string]string{"mode": "CTR", "msgSize": "64", "paddingStr": "NoPadding"}, []string{"30", "0"}, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		return total
+	}
+	own, doubled := run(""), run(good)
+	t.Logf("profile of the CPU: %v; every cost doubled: %v", own, doubled)
+	if own <= 0 || doubled != 2*own {
+		t.Errorf("doubled profile gives %v, want exactly 2 × %v", doubled, own)
 	}
 }
