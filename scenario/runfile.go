@@ -10,6 +10,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // FileEnv is what RunFile needs besides the file: the tiers to run on
@@ -74,12 +75,11 @@ func (r Run) Config(tiers []jrt.Tier, clock jrt.Clock, out io.Writer, extra ...s
 
 // RunFile runs every variant of f in file order, each on fresh VMs of its
 // options, printing a header before each and the published numbers after
-// it, and returns the errors of all failed variants (a model-clock file
-// fails at once with ErrModelClock).
+// it, and returns the errors of all failed variants. On the model clock
+// (clock = "model") each variant's VMs price everything with the file's
+// CPU model's cost profile (ModelConfig), so the output is the same on
+// every run and every machine.
 func RunFile(ctx context.Context, f *File, env FileEnv) error {
-	if f.Clock == ClockModel {
-		return fmt.Errorf("%s: %w", f.Path, ErrModelClock)
-	}
 	stdout, stderr := env.Stdout, env.Stderr
 	if stdout == nil {
 		stdout = io.Discard
@@ -139,6 +139,14 @@ func runVariant(ctx context.Context, r Run, env FileEnv, stdout, stderr io.Write
 	}
 	if err != nil {
 		return err
+	}
+	if r.Clock == ClockModel {
+		if cfg, err = ModelConfig(cfg, r.CPU.Name, ""); err != nil {
+			return err
+		}
+	} else if r.CPU.Arch != cpu.HostArch() {
+		return fmt.Errorf("cpu = %q: a %s CPU model cannot run on the wall clock of this %s host; use clock = %q",
+			r.CPU.Name, r.CPU.Arch, cpu.HostArch(), ClockModel)
 	}
 	threads := env.Threads
 	if threads == 0 {

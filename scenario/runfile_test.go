@@ -3,7 +3,6 @@ package scenario
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
 
@@ -90,12 +90,38 @@ metric = "TestAESEncode runtime"
 	}
 
 	t.Run("model clock", func(t *testing.T) {
-		g, err := ParseFile("m.toml", []byte(strings.Replace(text, `jdk = "17"`, "jdk = \"17\"\nclock = \"model\"", 1)))
+		// The same file on the model clock, twice: byte-identical output, ratios included.
+		g, err := ParseFile("m.toml", []byte(strings.Replace(text, `jdk = "17"`, "jdk = \"17\"\ncpu = \"haswell-e5-2660v3\"\nclock = \"model\"", 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := RunFile(context.Background(), g, FileEnv{Tiers: tiers.Default()}); !errors.Is(err, ErrModelClock) {
-			t.Fatalf("err = %v, want ErrModelClock", err)
+		var outs [2]bytes.Buffer
+		for i := range outs {
+			if err := RunFile(context.Background(), g, FileEnv{Tiers: tiers.Default(), Stdout: &outs[i], CheckOutput: true}); err != nil {
+				t.Fatalf("run %d: %v\n%s", i, err, outs[i].String())
+			}
+		}
+		if outs[0].String() != outs[1].String() {
+			t.Errorf("two model-clock runs differ:\n%s\n---\n%s", outs[0].String(), outs[1].String())
+		}
+		for _, want := range []string{"--clock=model", "\n=== headline ratios, published vs jitsim (--jdk=17 --cpu=haswell-e5-2660v3 --clock=model)\nsmall encode off/on: published 4.59x, jitsim "} {
+			if !strings.Contains(outs[0].String(), want) {
+				t.Errorf("output lacks %q:\n%s", want, outs[0].String())
+			}
+		}
+	})
+	t.Run("foreign CPU on the wall clock", func(t *testing.T) {
+		foreign := "neoverse-n1"
+		if cpu.HostArch() == cpu.ARM64 {
+			foreign = "haswell-e5-2660v3"
+		}
+		g, err := ParseFile("w.toml", []byte(strings.Replace(text, `jdk = "17"`, "jdk = \"17\"\ncpu = \""+foreign+"\"", 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = RunFile(context.Background(), g, FileEnv{Tiers: tiers.Default()})
+		if err == nil || !strings.Contains(err.Error(), "cannot run on the wall clock") || !strings.Contains(err.Error(), foreign) {
+			t.Fatalf("err = %v, want a refusal naming %s", err, foreign)
 		}
 	})
 	t.Run("bad command-line option", func(t *testing.T) {
@@ -107,10 +133,10 @@ metric = "TestAESEncode runtime"
 	})
 }
 
-// TestRunExamples runs every example file end to end with tiny counts and
-// sizes (arguments replaced, -D options after the file's): every variant's
-// options must start a VM and every output must check out. Model-clock
-// files must fail with ErrModelClock.
+// TestRunExamples runs every example file end to end, on its own clock,
+// with tiny counts and sizes (arguments replaced, -D options after the
+// file's): every variant's options must start a VM and every output must
+// check out. examples/seeds_test.go holds the ratios to the published ones.
 func TestRunExamples(t *testing.T) {
 	paths, err := filepath.Glob("../examples/*.toml")
 	if err != nil {
@@ -130,16 +156,10 @@ func TestRunExamples(t *testing.T) {
 			var out bytes.Buffer
 			err = RunFile(context.Background(), f, FileEnv{Tiers: tiers.Default(), Stdout: &out, Args: a, CheckOutput: true,
 				Options: []string{"-DdataSize=512", "-DaadSize=2048", "-DmsgSize=1024"}})
-			if f.Clock == ClockModel {
-				if !errors.Is(err, ErrModelClock) {
-					t.Fatalf("model-clock file: err = %v, want ErrModelClock", err)
-				}
-				return
-			}
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out.String())
 			}
-			if n := strings.Count(out.String(), "\n=== "); n != len(f.Compare) {
+			if n := strings.Count(out.String(), ": jitsim run --jdk="); n != len(f.Compare) {
 				t.Errorf("%d variants ran, want %d", n, len(f.Compare))
 			}
 		})
