@@ -87,6 +87,7 @@ const levelUnknown Level = -1
 // priceJava fills st's per-level costs of its own Java code (docs/model.md
 // §1: rows per method key, else the "*" row).
 func (mc *modelClock) priceJava(st *methodState) {
+	st.pay = model.PayloadRuleOf(st.m)
 	st.cost = new([LevelFullOptimization + 1]linearCost)
 	for l := range st.cost {
 		what, _ := model.TierWhat(l)
@@ -94,10 +95,10 @@ func (mc *modelClock) priceJava(st *methodState) {
 	}
 }
 
-// payload is model.Payload of one call of m with args: the n its rows
-// are priced at.
-func payload(m *Method, args []Arg) (int, error) {
-	return model.Payload(m, func(i int) int64 {
+// payload is model.Payload of one call of st's method with args (by its
+// rule resolved in priceJava): the n its rows are priced at.
+func payload(st *methodState, args []Arg) (int, error) {
+	return st.pay.Bytes(st.m, func(i int) int64 {
 		if i < len(args) {
 			return args[i].Scalar
 		}
@@ -122,7 +123,7 @@ func (mc *modelClock) holder() (model.ThreadID, error) {
 // call ends (docs/model.md §5).
 func (vm *VM) chargeJava(st *methodState, level, caller Level, args []Arg) error {
 	mc := vm.sim
-	n, err := payload(st.m, args)
+	n, err := payload(st, args)
 	if err != nil {
 		return err
 	}
@@ -159,9 +160,8 @@ func (mc *modelClock) charge(c model.Cost) error {
 func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) stubCall {
 	mc := vm.sim
 	lc := resolve(mc.prof, model.Stub(d.Variant.Name), d.Variant.Stub).add(resolve(mc.prof, model.WhatDispatch, d.Variant.Stub))
-	m := st.m
 	return func(ctx context.Context, args []Arg) (int64, error) {
-		n, err := payload(m, args)
+		n, err := payload(st, args)
 		if err != nil {
 			return 0, err
 		}
@@ -394,7 +394,7 @@ func (vm *VM) ChargeInlined(site Site, args []Arg) error {
 	if site.Level < LevelNone || site.Level > LevelFullOptimization {
 		return fmt.Errorf("runtime: ChargeInlined: level %d is not a compilation level (0..4)", site.Level)
 	}
-	n, err := payload(st.m, args)
+	n, err := payload(st, args)
 	if err != nil {
 		return err
 	}

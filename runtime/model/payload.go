@@ -10,7 +10,8 @@ import (
 // value stands for: a byte count ("len", "inLen"), a block count
 // ("blocks"), and methods that take neither process one 16-byte block
 // (AESCrypt's block methods, GHASH.processBlock) or their input array.
-// Add a row, not a case.
+// Add a row, not a case; each rule's bytes must be linear in the value
+// (PayloadRule keeps bytes(1) as the scale).
 var payloadRules = []struct {
 	param string
 	bytes func(v int64) int64
@@ -31,19 +32,42 @@ var blockMethods = map[string]bool{
 // parameter and not a block method (key set-up, doFinal glue) count 0:
 // they cost their per-call rows only.
 func Payload(m *bytecode.Method, scalar func(param int) int64) (int, error) {
+	return PayloadRuleOf(m).Bytes(m, scalar)
+}
+
+// PayloadRule is how Payload finds one method's payload, resolved once
+// per method so that a caller pricing many calls (the VM, per call) does
+// no name matching per call: a fixed count when Param < 0, else parameter
+// Param's value times Scale.
+type PayloadRule struct {
+	Fixed int
+	Param int
+	Scale int64
+}
+
+// PayloadRuleOf resolves m's rule from payloadRules and blockMethods.
+func PayloadRuleOf(m *bytecode.Method) PayloadRule {
 	if blockMethods[m.Key] {
-		return 16, nil
+		return PayloadRule{Fixed: 16, Param: -1}
 	}
 	for _, r := range payloadRules {
 		for i, p := range m.Params {
 			if p.Name == r.param && p.Kind == bytecode.Int {
-				n := r.bytes(scalar(i))
-				if n < 0 {
-					return 0, fmt.Errorf("model: %s: parameter %s = %d is negative", m, p.Name, scalar(i))
-				}
-				return int(n), nil
+				return PayloadRule{Param: i, Scale: r.bytes(1)}
 			}
 		}
 	}
-	return 0, nil
+	return PayloadRule{Param: -1}
+}
+
+// Bytes applies the rule to one call of m (m names the method in errors).
+func (r PayloadRule) Bytes(m *bytecode.Method, scalar func(param int) int64) (int, error) {
+	if r.Param < 0 {
+		return r.Fixed, nil
+	}
+	v := scalar(r.Param)
+	if v < 0 {
+		return 0, fmt.Errorf("model: %s: parameter %s = %d is negative", m, m.Params[r.Param].Name, v)
+	}
+	return int(v * r.Scale), nil
 }
