@@ -9,7 +9,7 @@ import (
 // Inliner is implemented by a Router that decides, when code is linked,
 // which of its call sites run the callee inlined: inside the caller's own
 // compiled code, on the caller's memory, with no host hop and no argument
-// copies (the tiers' inline modules, tiers/bytecode/internal/inlinegen).
+// copies (the tiers' inline modules, tiers/internal/inlinegen).
 // The VM implements it; a Router without it gets no inlining.
 type Inliner interface {
 	// Inline decides the call site. It is a pure function of the callee's

@@ -51,7 +51,7 @@ type Method struct {
 // InlineBuild is a method's inline module in one JDK profile: its None or
 // Limited build linked with the bodies of every method it reaches, each
 // call behind a shim switched by the host (src/jvm.h INLINE_ON,
-// internal/inlinegen).
+// tiers/internal/inlinegen).
 type InlineBuild struct {
 	// Wasm is the module binary.
 	Wasm []byte

@@ -109,7 +109,7 @@ func parseModule(b []byte) (*moduleInfo, error) {
 					return nil, err
 				}
 				nImportedFuncs++
-				if mod == "jitsim" && field == "charge" { // an inline module's charge hook (internal/inlinegen)
+				if mod == "jitsim" && field == "charge" { // an inline module's charge hook (tiers/internal/inlinegen)
 					info.charge = true
 					continue
 				}

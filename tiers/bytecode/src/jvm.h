@@ -35,7 +35,7 @@ typedef unsigned long long u64;
 #endif
 
 /*
- * Inline builds (../internal/inlinegen): a method compiled at level 1 or 4
+ * Inline builds (../../internal/inlinegen): a method compiled at level 1, 2 or 4
  * is linked statically with the bodies of every method it reaches, and each
  * call goes through a generated shim that either runs the linked body
  * (inlined: same memory, no host hop) or the "jvm" import (dispatcher). In

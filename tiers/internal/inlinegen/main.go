@@ -12,7 +12,7 @@
 // (model.Payload's rule for the callee) through the import jitsim.charge.
 // build.sh runs it after the per-method modules:
 //
-//	go run ./internal/inlinegen -out wasm
+//	go run ../internal/inlinegen -out wasm   (from tiers/bytecode)
 //
 // Output: <out>/<Module>.inline.<p1-p2-...>.<none|limited>.wasm, the
 // profiles joined by "-". It uses $CC (default clang) and the link flags in
