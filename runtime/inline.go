@@ -163,15 +163,14 @@ func (vm *VM) InlineExplain(name string, level Level) (string, error) {
 	return sb.String(), nil
 }
 
-// ChargesInlined implements Inliner. The model clock charges a call when it
-// reaches the dispatcher; an inlined call never does, so the inline modules
-// report each inlined call (callee, payload) when this returns true. It
-// returns false until the model clock wires ChargeInlinedCall: then an inlined
-// callee's work is charged with the code of its caller (docs/dispatch.md,
-// "Inlining and the model clock").
-func (vm *VM) ChargesInlined() bool { return false }
+// ChargesInlined implements Inliner: on the model clock, which charges a
+// call when it reaches the dispatcher — an inlined call never does — the
+// inline modules report each inlined call (callee, payload) before it runs.
+func (vm *VM) ChargesInlined() bool { return vm.ModelClock() }
 
-// ChargeInlinedCall implements Inliner: see ChargesInlined.
-func (vm *VM) ChargeInlinedCall(ctx context.Context, callee *Method, level Level, payload int) error {
-	return nil
+// ChargeInlinedCall implements Inliner: the callee's own cost row at the
+// caller's level for payload bytes, and no call row (an inlined call is no
+// call); see chargeInlinedCall (modelclock.go).
+func (vm *VM) ChargeInlinedCall(_ context.Context, callee *Method, level Level, payload int) error {
+	return vm.chargeInlinedCall(callee, level, payload)
 }
