@@ -61,8 +61,6 @@ var testRuns = map[string]testRun{
 	}, why: "2 measured iterations instead of 5 after the same 5 warm-up ones (flat by then); decrypt 8192 B only unless JITSIM_LONG=1"},
 	"8073108-ghash-gcm.toml": {args: []string{"1000", "2000"},
 		why: "1000 measured iterations after 2000 warm-up ones instead of 100000 after 20000: C2 code and the stubs run every call by then, and the virtual time per iteration is within 2 % of the full run's (docs/seeds.md)"},
-	"haley-gcm-all-tiers.toml": {args: []string{"2", "2", "2"}, options: []string{"-DaadSize=262144"},
-		why: "256 KiB of AAD instead of 1 MiB and 2+2 iterations of 2 operations instead of 3+5 of 5: per-byte costs dominate, so the per-op ratios hold, and 4 operations of 256 KiB still take GHASH.processBlocks' loop past C1's and C2's back-edge thresholds (at 64 KiB the stock variants all stay interpreted); the stock interpreter would otherwise compute 1 MiB of GHASH in jitsim's interpreter 40 times"},
 }
 
 // TestSeeds runs every example on the model clock and checks each headline ratio against
