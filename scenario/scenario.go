@@ -99,13 +99,6 @@ const (
 	ClockModel = "model"
 )
 
-// ErrModelClock was returned when a run asked for the model clock before
-// it existed. Run no longer returns it; it stays until every caller has
-// moved to ModelConfig.
-//
-// Deprecated: a model-clock run needs a VM made with ModelConfig.
-var ErrModelClock = errors.New(`scenario: the model clock is not implemented yet (clock = "model"); run with the wall clock`)
-
 // ModelConfig returns cfg set up for a ClockModel run on the CPU model
 // named cpuName: the VM prices everything it runs with that CPU's cost
 // profile (model.Lookup), or with the profile in the JSON file
@@ -224,7 +217,7 @@ func (s Scenario) Prop(name string) (Property, bool) {
 // (*jrt.JavaException inside).
 func (s Scenario) Run(ctx context.Context, env Env, props map[string]string, args []string, stdout io.Writer) error {
 	err := s.runEnv(ctx, env, props, args, stdout)
-	if err != nil && !strings.HasPrefix(err.Error(), s.Name) && !errors.Is(err, ErrModelClock) {
+	if err != nil && !strings.HasPrefix(err.Error(), s.Name) {
 		return fmt.Errorf("%s: %w", s.Name, err)
 	}
 	return err
