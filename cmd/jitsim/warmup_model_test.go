@@ -2,12 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jitsim/jitsim/warmup"
 )
@@ -68,22 +69,25 @@ func labelSummary(t *testing.T, s warmup.Summary, label string) warmup.LabelSumm
 // TestWarmupModelClock checks issue #7's warm-up claims on the model clock,
 // where every run is deterministic: stock options warm up, -Xint is flat
 // from the first iteration, and Haley's flag makes the warm-up cheaper than
-// stock on ParquetDecrypt (the short job that never warms up) and on
-// AESGCMUpdateAAD (GMAC over 64 KiB of AAD, 200 single-op iterations).
+// stock on AESGCMUpdateAAD (the scenario's own 1 MiB of AAD, 40 single-op
+// iterations) and on ParquetDecrypt (500 pages of 4 KiB: the short job that
+// never warms up), both with the scenarios' default properties.
 //
-// The issue asks for a warm-up cost at least 5× smaller with the flag. The
-// model does not give that (ParquetDecrypt ≈ 2.5×, AESGCMUpdateAAD ≈ 3.5×
-// when this test was written); the numbers are logged, and asserted
-// against 5× only with JITSIM_ISSUE7_TARGETS=1, so that the default test
-// keeps checking what the model does while the gap stays visible.
+// The issue asks for a warm-up cost at least 5× smaller with the flag. On
+// AESGCMUpdateAAD the model gives it (the flagged run is flat: no warm-up
+// cost at all) and the test asserts it. On ParquetDecrypt it does not
+// (2.47× when this test was written): the numbers are logged, and 5× is
+// asserted there only with JITSIM_ISSUE7_TARGETS=1, so that the default
+// test checks what the model does while the gap stays visible.
 func TestWarmupModelClock(t *testing.T) {
 	strict := os.Getenv("JITSIM_ISSUE7_TARGETS") == "1"
 	for _, tc := range []struct {
 		name string
 		rest []string
+		met  bool // the issue's 5× holds on the model: asserted by default
 	}{
-		{"AESGCMUpdateAAD", []string{"-DaadSize=65536", "AESGCMUpdateAAD", "0", "200", "1"}},
-		{"ParquetDecrypt", []string{"ParquetDecrypt"}},
+		{"AESGCMUpdateAAD", []string{"AESGCMUpdateAAD", "0", "40", "1"}, true},
+		{"ParquetDecrypt", []string{"ParquetDecrypt"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := modelStudy(t, "1", []string{"", haleySet}, tc.rest...)
@@ -91,17 +95,21 @@ func TestWarmupModelClock(t *testing.T) {
 			if stock.Class != warmup.Warmup || !stock.Steady || stock.WarmupCost <= 0 {
 				t.Fatalf("default options: class %q, steady %v, warm-up cost %v; want a warm-up", stock.Class, stock.Steady, stock.WarmupCost)
 			}
-			if !haley.Steady {
-				t.Fatalf("Haley's flag: class %q, no steady state", haley.Class)
+			if !haley.Steady || haley.WarmupCost < 0 {
+				t.Fatalf("Haley's flag: class %q, steady %v, warm-up cost %v", haley.Class, haley.Steady, haley.WarmupCost)
 			}
-			ratio := float64(stock.WarmupCost) / float64(max(haley.WarmupCost, time.Nanosecond))
-			t.Logf("warm-up cost: stock %v (steady %s/op from iteration %d), Haley %v (steady %s/op from %d): %.2f× smaller",
-				stock.WarmupCost, warmup.FormatPerOp(stock.SteadyMean), stock.SteadyIter,
-				haley.WarmupCost, warmup.FormatPerOp(haley.SteadyMean), haley.SteadyIter, ratio)
+			ratio, times := math.Inf(1), "no warm-up cost with the flag"
+			if haley.WarmupCost > 0 {
+				ratio = float64(stock.WarmupCost) / float64(haley.WarmupCost)
+				times = fmt.Sprintf("%.2f× smaller", ratio)
+			}
+			t.Logf("warm-up cost: stock %v (%s, steady %s/op from iteration %d), Haley %v (%s, steady %s/op from %d): %s",
+				stock.WarmupCost, stock.Class, warmup.FormatPerOp(stock.SteadyMean), stock.SteadyIter,
+				haley.WarmupCost, haley.Class, warmup.FormatPerOp(haley.SteadyMean), haley.SteadyIter, times)
 			if haley.WarmupCost >= stock.WarmupCost {
 				t.Errorf("Haley's flag does not lower the warm-up cost: %v, stock %v", haley.WarmupCost, stock.WarmupCost)
 			}
-			if strict && ratio < 5 {
+			if (tc.met || strict) && ratio < 5 {
 				t.Errorf("issue #7: warm-up cost with Haley's flag %.2f× smaller than stock, want ≥ 5×", ratio)
 			}
 		})
