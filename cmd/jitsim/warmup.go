@@ -181,6 +181,10 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	if err := warmup.WriteTerminal(stdout, s, runs, 40); err != nil {
 		return fail(1, "%v", err)
 	}
+	for _, l := range imports {
+		fmt.Fprintf(stdout, "imported %s (%s): %d compile lines, %d of crypto methods; skipped %d other and %d garbled lines\n",
+			l.Name, l.File, len(l.Records), len(l.Crypto()), l.Other, l.Garbled)
+	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", dir, strings.Join(warmup.Files, ", "))
 	if stopped != nil {
 		stoppedLine(stderr, "warmup", stopped, fmt.Sprintf("%d runs written to %s (the last may be cut short)", len(runs), dir))

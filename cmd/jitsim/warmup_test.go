@@ -65,6 +65,9 @@ func TestWarmupGCM(t *testing.T) {
 			t.Errorf("%s: missing or empty (%v)", f, err)
 		}
 	}
+	if !strings.Contains(stdout, "imported jdk17 ("+importedLog+"): 100 compile lines, 80 of crypto methods; skipped 41 other and 1 garbled lines") {
+		t.Errorf("terminal: no line for the imported log in\n%s", stdout)
+	}
 	for _, s := range warmupSets {
 		label := optionLabel(strings.Fields(s))
 		line := ""
