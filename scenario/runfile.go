@@ -97,9 +97,9 @@ func RunFile(ctx context.Context, f *File, env FileEnv) error {
 		if env.Args != nil {
 			r.Args = env.Args
 		}
-		opts := strings.Join(slices.Concat(r.Options, env.Options), " ")
-		fmt.Fprintf(stdout, "\n=== %s: jitsim run --jdk=%s --cpu=%s --clock=%s %s %s %s\n", r.Variant, r.JDK, r.CPU.Name, r.Clock,
-			opts, r.Scenario.Name, strings.Join(r.Args, " "))
+		line := slices.Concat([]string{"jitsim", "run", "--jdk=" + r.JDK.String(), "--cpu=" + r.CPU.Name, "--clock=" + r.Clock},
+			r.Options, env.Options, []string{r.Scenario.Name}, r.Args)
+		fmt.Fprintf(stdout, "\n=== %s: %s\n", r.Variant, strings.Join(line, " "))
 		venv := env
 		venv.Observer = func(variant string) Observer {
 			var inner Observer
