@@ -23,6 +23,7 @@ var layers = []struct {
 	{"stubs", 40},
 	{"tiers/bytecode", 50},
 	{"runtime/policy", 60},
+	{"runtime/model", 65}, // cost profiles and the scheduler: priced by runtime, never importing it
 	{"runtime", 70},
 	{"tiers/interp", 80}, // the three tiers share a rank: they never import each other
 	{"tiers/c1", 80},
