@@ -14,6 +14,16 @@
 // interrupted at a back-edge notification point in one build can be resumed
 // by another.
 //
+// # Inline modules
+//
+// A method that calls others also has an inline module per JDK profile
+// group and per build None / Limited ([Method.Inline]): its body linked
+// statically with the uncounted bodies of every method it reaches, each
+// call behind a shim the host switches at [InlineAddr] (slot per key,
+// [InlineSlot]) — on: the linked body runs in the caller's code and memory
+// (inlined); off: the "jvm" import (the dispatcher). tiers/internal/inlinegen
+// builds them after the per-method builds; see src/jvm.h.
+//
 // # ABI
 //
 // A Java array parameter is a (pointer, length) pair of i32, int and boolean
