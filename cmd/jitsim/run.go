@@ -51,6 +51,9 @@ type RunContext struct {
 	Result *flags.Result
 	CPU    CPUModel
 	Clock  string
+	// ProfileFile is --profile: a cost profile (what 'jitsim calibrate --out'
+	// writes) that replaces the CPU model's on the model clock; "" keeps it.
+	ProfileFile string
 	// Threads is --threads (0: the scenario's own default).
 	Threads int
 	// VMArgs are the command line's VM options as written, for scenario files, whose
@@ -113,7 +116,7 @@ type runArgs struct {
 
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
-var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--threads": true}
+var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true}
 
 // splitRunArgs separates jitsim's own --options from java's VM options and the scenario. It
 // runs before cobra, which cannot parse -XX:… options.
@@ -220,10 +223,10 @@ func newScenariosCommand() *cobra.Command {
 }
 
 func newRunCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
-	var jdkName, cpuName, clock string
+	var jdkName, cpuName, clock, profile string
 	var threads int
 	cmd := &cobra.Command{
-		Use:   "run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
+		Use:   "run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
 		Short: "Run a scenario, or check a java command line with -version",
 		Long: `Run a scenario (a name from 'jitsim scenarios' or a scenario file) as java would run a
 main class, with java's VM options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Xint, -Xcomp,
@@ -240,7 +243,8 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 				*status = 2
 				return nil
 			}
-			*status = runVM(*split, jdkName, cpuName, clock, threads, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*status = runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads},
+				getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
@@ -248,12 +252,20 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 	f.StringVar(&jdkName, "jdk", flags.DefaultJDK.String(), "JDK profile: "+profileList())
 	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(cpuCatalog.Names(), ", ")+" (see 'jitsim cpus')")
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
+	f.StringVar(&profile, "profile", "", "cost profile JSON for the model clock (from 'jitsim calibrate --out'); default: the CPU model's")
 	f.IntVar(&threads, "threads", 0, "application threads (0: the scenario's default)")
 	return cmd
 }
 
+// runOpts are jitsim's own options of `jitsim run`.
+type runOpts struct {
+	jdk, cpu, clock, profile string
+	threads                  int
+}
+
 // runVM is `jitsim run` after jitsim's own options are known.
-func runVM(a runArgs, jdkName, cpuName, clock string, threads int, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+	jdkName, cpuName, clock, threads := o.jdk, o.cpu, o.clock, o.threads
 	jdk, err := flags.ParseJDK(jdkName)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim run: --jdk:", err)
@@ -261,6 +273,10 @@ func runVM(a runArgs, jdkName, cpuName, clock string, threads int, getenv func(s
 	}
 	if clock != "wall" && clock != "model" {
 		fmt.Fprintf(stderr, "jitsim run: --clock: unknown clock %q (want wall or model)\n", clock)
+		return 2
+	}
+	if o.profile != "" && clock != "model" {
+		fmt.Fprintf(stderr, "jitsim run: --profile=%s: a cost profile prices the model clock; add --clock=model\n", o.profile)
 		return 2
 	}
 	cpu, err := cpuCatalog.Lookup(cpuName)
@@ -316,7 +332,7 @@ func runVM(a runArgs, jdkName, cpuName, clock string, threads int, getenv func(s
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
-	rc := RunContext{Flags: set, Result: res, CPU: cpu, Clock: clock, Threads: threads, VMArgs: a.vm, Stdout: stdout, Stderr: stderr}
+	rc := RunContext{Flags: set, Result: res, CPU: cpu, Clock: clock, ProfileFile: o.profile, Threads: threads, VMArgs: a.vm, Stdout: stdout, Stderr: stderr}
 	if isScenario(a.scenario) {
 		return scenarioCatalog.Run(rc, a.scenario, false, a.rest)
 	}

@@ -128,7 +128,7 @@ func runNamedScenario(ctx context.Context, rc RunContext, name string, args []st
 		// bytes are still computed by this host's code, and the flags, stub
 		// choices and compiler counts are the modelled CPU's VM's.
 		var err error
-		if cfg, err = scenario.ModelConfig(cfg, model.Name, ""); err != nil {
+		if cfg, err = scenario.ModelConfig(cfg, model.Name, rc.ProfileFile); err != nil {
 			return err
 		}
 	}
@@ -138,6 +138,9 @@ func runNamedScenario(ctx context.Context, rc RunContext, name string, args []st
 }
 
 func runScenarioFile(ctx context.Context, rc RunContext, path string, args []string) error {
+	if rc.ProfileFile != "" {
+		return fmt.Errorf("--profile=%s: a scenario file prices each of its runs with its own cpu's profile; --profile applies to a scenario name", rc.ProfileFile)
+	}
 	f, err := scenario.LoadFile(path)
 	if err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	goruntime "runtime"
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/runtime/model"
 )
 
 // TestRunScenarios runs the real scenario catalog on the real tiers through the
@@ -23,6 +25,21 @@ msgSize = "64"
 [[compare]]
 name = "stock"
 `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof, err := model.Lookup("haswell-e5-2660v3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := prof.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, bad := filepath.Join(dir, "haswell.json"), filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(good, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte("{\n  \"rows\": 7\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -43,6 +60,11 @@ name = "stock"
 		{"model clock, foreign arch", []string{"run", "--clock=model", "--cpu=neoverse-n1", "--jdk=8u", "-Dmode=GCM", "-DmsgSize=1024",
 			"-DcheckOutput=true", "TestAESMain", "20", "5"}, 0, "TestAESEncode runtime was", ""},
 		{"foreign arch", []string{"run", "--cpu=neoverse-n1", "TestAESMain", "2", "1"}, 1, "", "--clock=model"},
+		{"profile file", []string{"run", "--clock=model", "--profile=" + good, "-DcheckOutput=true", "TestAESMain", "2", "1"}, 0,
+			"TestAESDecode runtime was", ""},
+		{"bad profile file", []string{"run", "--clock=model", "--profile", bad, "TestAESMain", "2", "1"}, 1, "", "bad.json:2"},
+		{"profile on the wall clock", []string{"run", "--profile=" + good, "TestAESMain", "2", "1"}, 2, "", "--clock=model"},
+		{"profile with a file", []string{"run", "--clock=model", "--profile=" + good, file}, 1, "", "its own cpu's profile"},
 		{"bad threads", []string{"run", "--threads=-1", "TestAESMain"}, 2, "", "--threads"},
 		{"not a scenario", []string{"run", "com.example.Main"}, 1, "", "not Java programs"},
 	} {
