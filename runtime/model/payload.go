@@ -29,8 +29,10 @@ var blockMethods = map[string]bool{
 // Payload returns the payload bytes of one call of m — the n of
 // Profile.Cost — from its scalar arguments: scalar(i) is the value of
 // parameter i (only called for Int parameters). Methods with no length
-// parameter and not a block method (key set-up, doFinal glue) count 0:
-// they cost their per-call rows only.
+// parameter and not a block method (key set-up), and methods that hand
+// their bytes to a callee (bytecode.Method.Delegates: wrappers, GCM's
+// engine, JDK 9+ GCTR.update), count 0: they cost their per-call rows only,
+// and the bytes are priced once, in the method that processes them.
 func Payload(m *bytecode.Method, scalar func(param int) int64) (int, error) {
 	return PayloadRuleOf(m).Bytes(m, scalar)
 }
@@ -47,6 +49,11 @@ type PayloadRule struct {
 
 // PayloadRuleOf resolves m's rule from payloadRules and blockMethods.
 func PayloadRuleOf(m *bytecode.Method) PayloadRule {
+	if m.Delegates {
+		// Its bytes are priced where they are processed: in the callee it
+		// hands them to (bytecode.Method.Delegates).
+		return PayloadRule{Param: -1}
+	}
 	if blockMethods[m.Key] {
 		return PayloadRule{Fixed: 16, Param: -1}
 	}

@@ -33,6 +33,15 @@ type Method struct {
 	Params []Param
 	// Result is Void or Int.
 	Result Kind
+	// Delegates marks a body that touches its payload bytes only through the
+	// methods it calls: it checks its arguments and hands the whole range (or
+	// one block at a time) to a callee whose own cost covers the bytes — the
+	// checking wrappers, GCM's engine methods, JDK 9+ GCTR.update (one
+	// CounterMode.implCrypt call), and the loops whose per-block callee was
+	// measured inside that same loop (ECB, JDK 8's GHASH.update). The model
+	// clock prices such a call per call, not per payload byte
+	// (runtime/model.PayloadRuleOf).
+	Delegates bool
 
 	// Size is the bytecode-size analogue: the body size in bytes of the
 	// export in the None build (read from the embedded module).
