@@ -362,6 +362,17 @@ func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (i
 			return 0, fmt.Errorf("runtime: model clock: thread %s calls %s without holding the turn (call Thread.Enter in its goroutine first)", th.Name, st.m)
 		}
 	}
+	// An entry call comes from the provider glue (CipherCore and its
+	// callers), Java code jitsim does not run. That glue warms up with the
+	// code it calls, so its call site is taken to run at the callee's
+	// current level and goes through the one dispatch point like any other:
+	// once an intrinsic is allowed at that level, the glue's call is served
+	// by the stub, as C2-compiled CipherCore calls JDK 8's
+	// CipherBlockChaining.encrypt stub. (The model clock prices the glue the
+	// same way: the call row of the callee's level.)
+	if ci := st.entry.Load(); ci != nil {
+		return vm.Route(ctx, Site{Level: ci.level, Callee: st.m}, args)
+	}
 	return vm.invoke(ctx, st, args)
 }
 
