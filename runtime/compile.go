@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/jitsim/jitsim/runtime/policy"
@@ -56,6 +57,20 @@ func (vm *VM) compilerLoop(p *compilerPool, idx int) {
 	}
 }
 
+// InternalError is a broken invariant inside the VM — a panic on a
+// compiler thread — carried to the application as an error: every later
+// call and Close return it. Its Stack is where the panic happened, for the
+// bug report (the command line treats it as a jitsim bug, status 70).
+type InternalError struct {
+	Msg   string
+	Stack []byte
+}
+
+func (e *InternalError) Error() string { return e.Msg }
+
+// PanicStack returns the stack of the goroutine that panicked.
+func (e *InternalError) PanicStack() []byte { return e.Stack }
+
 // guardedCompile runs compileTask and turns a panic in it (a bug in jitsim
 // or in a tier) into the VM's internal error (recoverCompile). It reports
 // whether the compiler thread may go on (false after a panic).
@@ -75,8 +90,11 @@ func (vm *VM) recoverCompile(t *policy.Task, log *zap.Logger) {
 	if v == nil {
 		return
 	}
-	err := fmt.Errorf("runtime: internal error (a jitsim bug; please report it): the %s compile of %s at level %d (compile id %d) panicked: %v",
-		t.Compiler(), t.Method.PrintName(), t.Level, t.ID, v)
+	var err error = &InternalError{
+		Msg: fmt.Sprintf("runtime: internal error (a jitsim bug; please report it): the %s compile of %s at level %d (compile id %d) panicked: %v",
+			t.Compiler(), t.Method.PrintName(), t.Level, t.ID, v),
+		Stack: debug.Stack(),
+	}
 	if vm.internal.CompareAndSwap(nil, &err) {
 		log.Error("compiler thread panicked", zap.String("method", t.Method.PrintName()), zap.Int("level", int(t.Level)),
 			zap.Any("panic", v), zap.Stack("stack"))

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -147,6 +148,10 @@ func TestCompilerPanicIsInternalError(t *testing.T) {
 				if e.err == nil || !strings.Contains(e.err.Error(), "internal error") || !strings.Contains(e.err.Error(), "implEncryptBlock") ||
 					!strings.Contains(e.err.Error(), "injected compiler bug") {
 					t.Errorf("%s: err = %v, want the internal error naming the method and the panic", e.what, e.err)
+				}
+				var ie *InternalError
+				if !errors.As(e.err, &ie) || len(ie.PanicStack()) == 0 {
+					t.Errorf("%s: err = %v (%T), want an *InternalError carrying the compiler thread's stack", e.what, e.err, e.err)
 				}
 			}
 		})

@@ -57,6 +57,12 @@ func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int
 	if err == nil {
 		return 0
 	}
+	var ie *jrt.InternalError
+	if errors.As(err, &ie) {
+		// A compiler thread's panic, carried here as the VM's error: a
+		// jitsim bug, which the guard reports with the command line (70).
+		panic(ie)
+	}
 	var je *jrt.JavaException
 	if errors.As(err, &je) {
 		fmt.Fprintf(rc.Stderr, "Exception in thread \"main\" %s\n", je.Error())
