@@ -88,6 +88,7 @@ const levelUnknown Level = -1
 // §1: rows per method key, else the "*" row).
 func (mc *modelClock) priceJava(st *methodState) {
 	st.pay = model.PayloadRuleOf(st.m)
+	st.span = model.RangeRuleOf(st.m)
 	st.cost = new([LevelFullOptimization + 1]linearCost)
 	for l := range st.cost {
 		what, _ := model.TierWhat(l)
@@ -99,6 +100,18 @@ func (mc *modelClock) priceJava(st *methodState) {
 // rule resolved in priceJava): the n its rows are priced at.
 func payload(st *methodState, args []Arg) (int, error) {
 	return st.pay.Bytes(st.m, func(i int) int64 {
+		if i < len(args) {
+			return args[i].Scalar
+		}
+		return 0
+	})
+}
+
+// stubPayload is the bytes one call of st's method covers (its rule resolved in
+// priceJava): what a stub replacing the method is priced at, including the
+// bytes the Java body would have handed to its callees.
+func stubPayload(st *methodState, args []Arg) (int, error) {
+	return st.span.Bytes(st.m, func(i int) int64 {
 		if i < len(args) {
 			return args[i].Scalar
 		}
@@ -161,7 +174,7 @@ func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) stubCall
 	mc := vm.sim
 	lc := resolve(mc.prof, model.Stub(d.Variant.Name), d.Variant.Stub).add(resolve(mc.prof, model.WhatDispatch, d.Variant.Stub))
 	return func(ctx context.Context, args []Arg) (int64, error) {
-		n, err := payload(st, args)
+		n, err := stubPayload(st, args)
 		if err != nil {
 			return 0, err
 		}

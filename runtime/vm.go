@@ -73,7 +73,8 @@ type methodState struct {
 	// cost[level] prices one call of the method's own code at level on
 	// the model clock (nil on the wall clock).
 	cost *[LevelFullOptimization + 1]linearCost
-	pay  model.PayloadRule // how a call's payload bytes are found (model clock)
+	pay  model.PayloadRule // how a call's own payload bytes are found (model clock)
+	span model.PayloadRule // the bytes a stub replacing the method covers (model clock)
 
 	entry    atomic.Pointer[codeInfo] // current normal-entry code; nil until first call
 	interpMu sync.Mutex

@@ -47,13 +47,21 @@ type PayloadRule struct {
 	Scale int64
 }
 
-// PayloadRuleOf resolves m's rule from payloadRules and blockMethods.
+// PayloadRuleOf resolves the rule for m's own Java code: 0 bytes for a
+// method that delegates its bytes, else RangeRuleOf.
 func PayloadRuleOf(m *bytecode.Method) PayloadRule {
 	if m.Delegates {
 		// Its bytes are priced where they are processed: in the callee it
 		// hands them to (bytecode.Method.Delegates).
 		return PayloadRule{Param: -1}
 	}
+	return RangeRuleOf(m)
+}
+
+// RangeRuleOf resolves the bytes one call of m covers, whoever processes
+// them: the n of a stub that replaces m (a stub does all of the method's
+// work, including what its Java body would delegate).
+func RangeRuleOf(m *bytecode.Method) PayloadRule {
 	if blockMethods[m.Key] {
 		return PayloadRule{Fixed: 16, Param: -1}
 	}
