@@ -233,7 +233,7 @@ func (vm *VM) buildMethods() {
 		st := &methodState{
 			m: m,
 			pm: policy.NewMethod(policy.MethodInfo{
-				Holder: m.Class, Name: m.Name, Signature: m.Descriptor, CodeSize: m.Size, HasLoops: m.OSR,
+				Holder: m.Class, Name: m.Name, Signature: m.Descriptor, CodeSize: m.Size, HasLoops: m.OSR, NoOSR: !m.OSR,
 			}),
 			intr: intrinsicFor(m, vm.jdk),
 			osr:  map[*policy.Code]*codeInfo{},

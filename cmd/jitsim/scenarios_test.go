@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -110,5 +111,47 @@ func TestModelClockRunDeterministic(t *testing.T) {
 		} else if out != first {
 			t.Fatalf("GOMAXPROCS=%d: stdout differs from the first run\nfirst:\n%s\nthis:\n%s", procs, first, out)
 		}
+	}
+}
+
+// TestPrintCompilationIDsConsecutive: every compile id HotSpot hands out
+// appears in PrintCompilation — a task that fails prints COMPILE SKIPPED
+// under its id — so a GCM run's ids are 1..N with no gap. (Methods whose
+// loops jitsim cannot enter mid-way are not OSR-compilable from the start
+// and never queue an OSR task that would fail silently.)
+func TestPrintCompilationIDsConsecutive(t *testing.T) {
+	for _, jdk := range []string{"8u", "17", "25"} {
+		t.Run("jdk"+jdk, func(t *testing.T) {
+			args := []string{"run", "--clock=model", "--cpu=icelake-server", "--jdk=" + jdk, "-XX:+PrintCompilation",
+				"-Dmode=GCM", "-DmsgSize=10000", "TestAESMain", "1500", "500"}
+			exit, out, errOut := jitsim(args...)
+			if exit != 0 {
+				t.Fatalf("jitsim %s: exit %d\n%s", strings.Join(args, " "), exit, errOut)
+			}
+			seen := map[int]bool{}
+			max := 0
+			for _, line := range strings.Split(out, "\n") {
+				f := strings.Fields(line)
+				if len(f) < 3 || !strings.Contains(line, "::") || strings.Contains(line, "made not entrant") {
+					continue
+				}
+				var id int
+				if _, err := fmt.Sscanf(f[1], "%d", &id); err != nil {
+					t.Fatalf("no compile id in %q", line)
+				}
+				seen[id] = true
+				if id > max {
+					max = id
+				}
+			}
+			if max < 5 {
+				t.Fatalf("only %d compiles printed:\n%s", max, out)
+			}
+			for id := 1; id <= max; id++ {
+				if !seen[id] {
+					t.Errorf("compile id %d of 1..%d never printed", id, max)
+				}
+			}
+		})
 	}
 }

@@ -29,6 +29,12 @@ type MethodInfo struct {
 	// profiling: MethodData::would_profile() turns false after the first
 	// level 2/3 compile and level 3 then goes straight to 4.
 	NothingToProfile bool
+	// NoOSR marks a method none of whose loops can be entered mid-way
+	// (jitsim: its body has no OSR entry): it starts as
+	// Method::is_not_osr_compilable at every level, so a back-edge event
+	// never queues an OSR task for it — its loops still count toward the
+	// normal compile.
+	NoOSR bool
 	// ThresholdScaling is the per-method
 	// -XX:CompileCommand=CompileThresholdScaling,<pattern>,<v> factor; 0
 	// means 1.
@@ -79,7 +85,9 @@ type Method struct {
 }
 
 // NewMethod returns the policy state for a method that has never run.
-func NewMethod(info MethodInfo) *Method { return &Method{info: info} }
+func NewMethod(info MethodInfo) *Method {
+	return &Method{info: info, notC1OSR: info.NoOSR, notC2OSR: info.NoOSR}
+}
 
 // Info returns the bytecode facts the method was created with.
 func (m *Method) Info() MethodInfo { return m.info }
