@@ -175,7 +175,7 @@ func run(src, out string) error {
 	}
 	sig := map[string]*bytecode.Method{}
 	for i := range rows {
-		sig[rows[i].Key] = &rows[i] // every body of a key has the same signature
+		sig[rows[i].Key] = &rows[i] // every body of a key has the same signature (not the same payload rule)
 	}
 	// moduleFor resolves a key in a profile.
 	moduleFor := func(key, p string) (*module, error) {
@@ -289,7 +289,20 @@ func run(src, out string) error {
 			}
 		}
 		shim := filepath.Join(dir, "shim.c")
-		shimSrc, err := shimSource(g, sig, slot, moduleKeys(g, rows), clinits(g, rows, slot))
+		// Each key's body (and so its model.Payload rule: JDK 8's GCTR.update
+		// does its own per-byte work, JDK 9+'s delegates it) is the one of the
+		// group's profiles; they all share the group's modules.
+		body := map[string]*bytecode.Method{}
+		for k, m := range sig {
+			body[k] = m
+			for i := range rows {
+				if rows[i].Key == k && rows[i].InProfile(g.profiles[0]) {
+					body[k] = &rows[i]
+					break
+				}
+			}
+		}
+		shimSrc, err := shimSource(g, body, slot, moduleKeys(g, rows), clinits(g, rows, slot))
 		if err != nil {
 			return err
 		}
