@@ -6,6 +6,7 @@ import (
 	"crypto/cipher"
 	"errors"
 	"fmt"
+	"github.com/jitsim/jitsim/runtime/model"
 	"testing"
 
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -122,5 +123,44 @@ func TestInliningChargeError(t *testing.T) {
 	buf := make([]byte, 32)
 	if _, err := e.CTR(ke, make([]byte, 16), buf, 0, 32, buf, 0); !errors.Is(err, refused) {
 		t.Fatalf("got %v, want the charge hook's error", err)
+	}
+}
+
+// TestInliningChargeIsTheProfilesBody checks that an inlined call reports
+// the payload of its callee's body in the caller's own JDK profile: a GCM
+// message at level 4 with every call inlined reports GCTR.update with no
+// bytes on JDK 17 (its body hands the range to CounterMode.implCrypt, which
+// reports them) and with the length on JDK 8u (its body is the per-block
+// loop) — model.Payload of each profile's method.
+func TestInliningChargeIsTheProfilesBody(t *testing.T) {
+	const n = 4096
+	for _, tc := range []struct {
+		profile string
+		gctr    bool // GCTR.update reports the message's bytes
+	}{{bytecode.JDK8u, true}, {bytecode.JDK17, false}} {
+		t.Run(tc.profile, func(t *testing.T) {
+			e := tiertest.NewEnv(t, tc.profile, 4, tierFor(4))
+			e.Inlining = true
+			got := map[string]int{}
+			e.Charge = func(callee *jrt.Method, _ jrt.Level, payload int) error {
+				want, err := model.Payload(callee, func(int) int64 { return 0 })
+				if err == nil && model.PayloadRuleOf(callee).Param < 0 && payload != want {
+					t.Errorf("%s (%s body) reported %d bytes, its rule says %d", callee.Key, callee.Module, payload, want)
+				}
+				got[callee.Key] += payload
+				return nil
+			}
+			ke, _, err := e.ExpandKey(make([]byte, 16))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, out := make([]byte, n), make([]byte, n+16)
+			if _, err := e.GCM(false, ke, make([]byte, 12), nil, in, 0, n, out, 0); err != nil {
+				t.Fatal(err)
+			}
+			if (got["GCTR.update"] >= n) != tc.gctr {
+				t.Errorf("GCTR.update reported %d bytes for a %d-byte message; want them reported: %v (all reports %v)", got["GCTR.update"], n, tc.gctr, got)
+			}
+		})
 	}
 }
