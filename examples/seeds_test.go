@@ -56,9 +56,9 @@ var testRuns = map[string]testRun{
 	"8131062-aarch64-ghash.toml": {args: []string{"5", "2", "2000"}, keep: func(v scenario.Variant) bool {
 		return sizeIs("1024")(v) && v.Props["op"] == "decrypt"
 	}, why: "2 measured iterations instead of 5 after the same 5 warm-up ones (flat by then); decrypt 1024 B (hotspot.md's headline row) only unless JITSIM_LONG=1: the other rows spend minutes computing real GHASH in jitsim's interpreter before C2 takes over"},
-	"8314901-avx2-gcm.toml": {args: []string{"5", "2", "2000"}, keep: func(v scenario.Variant) bool {
+	"8314901-avx2-gcm.toml": {keep: func(v scenario.Variant) bool {
 		return sizeIs("8192")(v) && v.Props["op"] == "decrypt"
-	}, why: "2 measured iterations instead of 5 after the same 5 warm-up ones (flat by then); decrypt 8192 B only unless JITSIM_LONG=1"},
+	}, why: "the file's iterations (the interleaved variant still speeds up in the first measured ones: with 2 of them its ratio read 1.01 instead of 1.13); decrypt 8192 B only unless JITSIM_LONG=1"},
 	"8073108-ghash-gcm.toml": {args: []string{"1000", "2000"},
 		why: "1000 measured iterations after 2000 warm-up ones instead of 100000 after 20000: C2 code and the stubs run every call by then, and the virtual time per iteration is within 2 % of the full run's (docs/seeds.md)"},
 }
