@@ -81,6 +81,11 @@ type LevelExplanation struct {
 	// Reason is the dispatch decision's reason; Flag the flag that decided, if one did.
 	Reason string `json:"reason"`
 	Flag   string `json:"flag,omitempty"`
+	// Inline is the inlining decision for a Java call from code at this level, in
+	// PrintInlining's words ("inline (hot)", "inline", "(intrinsic)", or why it stays a
+	// call); Inlined reports whether the callee's code then runs inside the caller's.
+	Inline  string `json:"inline,omitempty"`
+	Inlined bool   `json:"inlined"`
 }
 
 // levelCode names the code a method runs at each level (tiers/interp, tiers/c1, tiers/c2).
@@ -243,6 +248,10 @@ func explainName(vm *jrt.VM, name, cpuName string) (Explanation, error) {
 			le.Call, le.Variant, le.Impl = "stub", d.Variant.Name, d.Impl.Name
 			le.Needs, le.Why = d.Variant.Needs.String(), d.Variant.Condition
 		}
+		if m, err := vm.Method(d.Method); err == nil && !d.Stub {
+			id := vm.Inline(jrt.Site{Level: l, Callee: m})
+			le.Inline, le.Inlined = id.Reason, id.Inline
+		}
 		ex.Levels = append(ex.Levels, le)
 	}
 	return ex, nil
@@ -277,7 +286,14 @@ func writeTree(w io.Writer, ex Explanation) error {
 			fmt.Fprintf(&b, "%s    why: %s; variant needs %s; selected because %s\n", cont, le.Reason, le.Needs, le.Why)
 			continue
 		}
-		fmt.Fprintf(&b, "%s  call from level %d → Java code of %s\n", cont, le.Level, head)
+		fmt.Fprintf(&b, "%s  call from level %d → Java code of %s", cont, le.Level, head)
+		switch {
+		case le.Inlined:
+			fmt.Fprintf(&b, ", inlined into the caller's code (%s)", le.Inline)
+		case le.Inline != "":
+			fmt.Fprintf(&b, ", called (%s)", le.Inline)
+		}
+		b.WriteString("\n")
 		fmt.Fprintf(&b, "%s    why: %s", cont, le.Reason)
 		if le.Flag != "" {
 			fmt.Fprintf(&b, " [flag %s]", le.Flag)
