@@ -70,10 +70,17 @@ func TestCalibrateRoundTrip(t *testing.T) {
 			t.Errorf("row %v has no source", k)
 		}
 	}
-	for _, k := range want[:3] {
+	// The compile rows are measured directly and must be positive. Dispatch is a
+	// difference of two probes a few tens of nanoseconds apart; with this test's single
+	// 1-ms round it can come out below zero on a busy machine, which calibrate takes as
+	// free and must then say so in the row's source.
+	for _, k := range want[1:3] {
 		if rows[k].Ps <= 0 {
 			t.Errorf("row %v costs %d ps; a real measurement is positive", k, rows[k].Ps)
 		}
+	}
+	if r := rows[want[0]]; r.Ps < 0 || r.Ps == 0 && !strings.Contains(r.Source, "(noise)") {
+		t.Errorf("row %v costs %d ps with source %q; want a positive cost, or 0 marked as noise", want[0], r.Ps, r.Source)
 	}
 	if !strings.Contains(stdout.String(), "compile-c2") || !strings.Contains(stdout.String(), "stub:generic") {
 		t.Errorf("table lacks rows:\n%s", stdout.String())
