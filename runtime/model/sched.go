@@ -198,9 +198,15 @@ func (s *Scheduler) AdvanceHolder(c Cost) bool {
 func (s *Scheduler) Exit(th ThreadID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.leave(th, "exit")
+}
+
+// leave takes th, which must hold the turn, out of the turn order and hands
+// the turn on (Exit, Park); verb names the step in the trace. s.mu is held.
+func (s *Scheduler) leave(th ThreadID, verb string) {
 	s.mustHold(th)
 	if s.trace != nil {
-		s.tracef("%s exit %s", s.threads[th].now, s.threads[th].name)
+		s.tracef("%s %s %s", s.threads[th].now, verb, s.threads[th].name)
 	}
 	s.threads[th].active = false
 	s.turn = noTurn
@@ -260,13 +266,7 @@ func (s *Scheduler) Holder() (ThreadID, bool) {
 func (s *Scheduler) Park(th ThreadID) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.mustHold(th)
-	if s.trace != nil {
-		s.tracef("%s park %s", s.threads[th].now, s.threads[th].name)
-	}
-	s.threads[th].active = false
-	s.turn = noTurn
-	s.cond.Broadcast()
+	s.leave(th, "park")
 }
 
 // Unpark makes a parked thread active again at virtual time at (its own
