@@ -339,8 +339,9 @@ func (vm *VM) NewThread(name string) *Thread {
 
 // CallAs is a call from Java code the VM does not model (the provider, a
 // scenario) into method, a *Method or its name ("GHASH.processBlocks",
-// "GHASH::processBlocks"): the callee is counted and its current code
-// runs. th names the calling thread and may be nil; on the model clock the
+// "GHASH::processBlocks"), made through the dispatch point as from code at
+// the callee's current level: the callee is counted and its current code
+// runs, or the stub that replaces it at that level. th names the calling thread and may be nil; on the model clock the
 // call is charged to the running (entered) thread, which must be th.
 func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (int64, error) {
 	var st *methodState
