@@ -22,6 +22,7 @@ var layers = []struct {
 	{"stubs/gcm", 30},
 	{"stubs", 40},
 	{"tiers/bytecode", 50},
+	{"runtime/heap", 55}, // the Java heap's shared memory: a leaf the VM and the engine map
 	{"runtime/policy", 60},
 	{"runtime/model", 65}, // cost profiles and the scheduler: priced by runtime, never importing it
 	{"runtime", 70},
@@ -42,6 +43,7 @@ var layers = []struct {
 // external lists third-party modules that only some packages may import.
 var external = map[string][]string{
 	"golang.org/x/sys/cpu":              {"stubs/cpu"},
+	"golang.org/x/sys/unix":             {"runtime/heap"},
 	"github.com/tetratelabs/wazero":     {"tiers"},
 	"go.uber.org/zap":                   {"runtime", "cmd/jitsim"},
 	"github.com/spf13/cobra":            {"cmd/jitsim"},

@@ -1,0 +1,192 @@
+// Package heap is jitsim's Java heap: one region of memory in which Java
+// arrays are allocated, mapped into the wasm memory of every compiled
+// method's instance at the same address ([Base]). A Java array the
+// application allocates here is handed to compiled code, and from compiled
+// code to a native stub, without a copy — as HotSpot's compiled code and its
+// stubs work on the arrays in place. Arrays outside the heap (ordinary Go
+// slices) are still accepted everywhere; the engine copies those into the
+// instance's memory for the call and back.
+//
+// The region is a memfd on Linux: the host sees it through one mapping
+// ([Heap.View], the slices [Heap.Alloc] returns), each instance through its
+// own mapping of the same pages ([Heap.Map]). Elsewhere [New] reports
+// [ErrUnsupported] and the VM runs without a heap.
+package heap
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync"
+	"unsafe"
+)
+
+// Base is the wasm address at which every instance sees the heap: above
+// the instance's own memory (stack, statics, profile, control block and
+// copied arguments), which the engine keeps below it.
+const Base = 64 << 20
+
+// MaxSize is the largest heap a wasm32 address space holds above Base.
+const MaxSize = 2 << 30
+
+// DefaultSize is the heap size when the VM is not told otherwise.
+const DefaultSize = 256 << 20
+
+// align is the alignment of every array (a cache line; stubs load whole
+// vectors).
+const align = 64
+
+// ErrUnsupported reports a platform without the shared mappings the heap
+// needs; the VM then copies every array.
+var ErrUnsupported = errors.New("heap: shared array memory is not supported on this platform")
+
+// OutOfMemoryError is returned when the heap cannot hold an allocation: the
+// JVM's "java.lang.OutOfMemoryError: Java heap space".
+type OutOfMemoryError struct {
+	Requested int // bytes
+	Size      int // the heap's size
+}
+
+func (e *OutOfMemoryError) Error() string {
+	return fmt.Sprintf("java.lang.OutOfMemoryError: Java heap space (allocating %d bytes in a %d-byte heap)", e.Requested, e.Size)
+}
+
+// Heap is the Java heap. Its methods are safe for concurrent use.
+type Heap struct {
+	r    *region // the platform's shared memory
+	mem  []byte  // the host's view of the whole heap
+	size int
+
+	mu    sync.Mutex
+	top   int           // bump pointer: bytes [0, top) have been handed out at least once
+	free  [bins][]int32 // free blocks per size class, as offsets/align
+	class map[int32]uint8
+	used  int // bytes in live blocks
+}
+
+// bins is the number of size classes: class k holds blocks of align<<k bytes.
+const bins = 32
+
+// New reserves a heap of size bytes (rounded up to 64 KiB; at most MaxSize).
+func New(size int) (*Heap, error) {
+	if size <= 0 || size > MaxSize {
+		return nil, fmt.Errorf("heap: size %d out of range (1 .. %d bytes)", size, MaxSize)
+	}
+	size = (size + 0xffff) &^ 0xffff
+	r, mem, err := newRegion(size)
+	if err != nil {
+		return nil, err
+	}
+	return &Heap{r: r, mem: mem, size: size, class: map[int32]uint8{}}, nil
+}
+
+// Size is the heap's size in bytes.
+func (h *Heap) Size() int { return h.size }
+
+// Used is the number of bytes in live arrays (rounded to their blocks).
+func (h *Heap) Used() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.used
+}
+
+// Close releases the heap. Arrays allocated from it must not be used after.
+func (h *Heap) Close() error { return h.r.close() }
+
+// classOf is the size class of an n-byte array.
+func classOf(n int) uint8 {
+	if n <= align {
+		return 0
+	}
+	return uint8(bits.Len(uint((n - 1) / align)))
+}
+
+// Alloc returns a zeroed n-byte array in the heap (Java's new byte[n]).
+// Its capacity is n: appending to it leaves the heap.
+func (h *Heap) Alloc(n int) ([]byte, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("heap: negative array size %d", n)
+	}
+	k := classOf(n)
+	bs := align << k
+	if bs > h.size {
+		return nil, &OutOfMemoryError{Requested: n, Size: h.size}
+	}
+	h.mu.Lock()
+	var off int
+	if f := h.free[k]; len(f) > 0 {
+		off = int(f[len(f)-1]) * align
+		h.free[k] = f[:len(f)-1]
+	} else {
+		if h.top+bs > h.size {
+			h.mu.Unlock()
+			return nil, &OutOfMemoryError{Requested: n, Size: h.size}
+		}
+		off = h.top
+		h.top += bs
+	}
+	h.class[int32(off/align)] = k
+	h.used += bs
+	h.mu.Unlock()
+	b := h.mem[off : off+n : off+n]
+	clear(b)
+	return b, nil
+}
+
+// Free returns an array Alloc made to the heap. Freeing anything else, or
+// twice, is an error.
+func (h *Heap) Free(b []byte) error {
+	off, ok := h.Offset(b)
+	if !ok {
+		return errors.New("heap: Free of an array not in the heap")
+	}
+	if off%align != 0 {
+		return fmt.Errorf("heap: Free at offset %d, not the start of an array", off)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k, ok := h.class[int32(off/align)]
+	if !ok {
+		return fmt.Errorf("heap: Free at offset %d: not allocated (freed twice?)", off)
+	}
+	delete(h.class, int32(off/align))
+	h.free[k] = append(h.free[k], int32(off/align))
+	h.used -= align << k
+	return nil
+}
+
+// Offset reports where b starts in the heap, and whether b lies in it
+// (wholly: a slice running past the end is not a heap array). A
+// zero-length slice is in the heap only if it points into it.
+func (h *Heap) Offset(b []byte) (uint32, bool) {
+	if h == nil || cap(b) == 0 {
+		return 0, false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(h.mem)))
+	if p < lo || p-lo >= uintptr(h.size) || uintptr(len(b)) > uintptr(h.size)-(p-lo) {
+		return 0, false
+	}
+	return uint32(p - lo), true
+}
+
+// View is the host's slice of n bytes at heap offset off.
+func (h *Heap) View(off, n uint32) ([]byte, bool) {
+	if uint64(off)+uint64(n) > uint64(h.size) {
+		return nil, false
+	}
+	return h.mem[off : off+n : off+n], true
+}
+
+// Map returns a buffer of private+Size() bytes: private bytes of fresh
+// zeroed memory followed by the heap's pages, for one wasm instance's
+// linear memory (private must be Base). Release it with Unmap.
+func (h *Heap) Map(private int) ([]byte, error) {
+	if private <= 0 || private%(64<<10) != 0 {
+		return nil, fmt.Errorf("heap: private part %d is not a positive multiple of 64 KiB", private)
+	}
+	return h.r.mapAt(private)
+}
+
+// Unmap releases a buffer Map returned.
+func (h *Heap) Unmap(b []byte) error { return unmap(b) }

@@ -1,0 +1,136 @@
+package heap
+
+import (
+	"errors"
+	"testing"
+)
+
+func newTestHeap(t *testing.T, size int) *Heap {
+	t.Helper()
+	h, err := New(size)
+	if errors.Is(err, ErrUnsupported) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = h.Close() })
+	return h
+}
+
+func TestAllocFreeReuse(t *testing.T) {
+	h := newTestHeap(t, 1<<20)
+	a, err := h.Alloc(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != 100 || cap(a) != 100 {
+		t.Fatalf("len %d cap %d, want 100 100", len(a), cap(a))
+	}
+	for i := range a {
+		a[i] = 0xaa
+	}
+	off, ok := h.Offset(a)
+	if !ok || off%align != 0 {
+		t.Fatalf("Offset = %d, %v", off, ok)
+	}
+	if err := h.Free(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Free(a); err == nil {
+		t.Fatal("double Free succeeded")
+	}
+	b, err := h.Alloc(120) // same size class: the block comes back, zeroed
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off2, _ := h.Offset(b); off2 != off {
+		t.Fatalf("reused block at %d, want %d", off2, off)
+	}
+	for i, v := range b {
+		if v != 0 {
+			t.Fatalf("byte %d of a reused array is %#x, want 0", i, v)
+		}
+	}
+	if h.Used() != 128 {
+		t.Fatalf("Used = %d, want 128", h.Used())
+	}
+}
+
+func TestOffsetRejectsForeignAndStraddling(t *testing.T) {
+	h := newTestHeap(t, 1<<20)
+	if _, ok := h.Offset(make([]byte, 16)); ok {
+		t.Fatal("a Go slice is in the heap")
+	}
+	if err := h.Free(make([]byte, 16)); err == nil {
+		t.Fatal("Free of a Go slice succeeded")
+	}
+	tail := h.mem[h.size-8:]
+	if _, ok := h.Offset(tail); !ok {
+		t.Fatal("the heap's last 8 bytes are not in the heap")
+	}
+	a, _ := h.Alloc(256)
+	if err := h.Free(a[64:]); err == nil {
+		t.Fatal("Free of an interior slice succeeded")
+	}
+	var nilHeap *Heap
+	if _, ok := nilHeap.Offset(a); ok {
+		t.Fatal("a nil heap holds an array")
+	}
+}
+
+func TestOutOfMemory(t *testing.T) {
+	h := newTestHeap(t, 64<<10)
+	if _, err := h.Alloc(32 << 10); err != nil {
+		t.Fatal(err)
+	}
+	_, err := h.Alloc(64 << 10)
+	var oom *OutOfMemoryError
+	if !errors.As(err, &oom) || oom.Requested != 64<<10 {
+		t.Fatalf("err = %v, want OutOfMemoryError for 65536 bytes", err)
+	}
+	if _, err := h.Alloc(-1); err == nil {
+		t.Fatal("negative size allocated")
+	}
+	if _, err := New(0); err == nil {
+		t.Fatal("New(0) succeeded")
+	}
+}
+
+// TestMapSharesPages writes through the host's array and reads it through
+// an instance mapping, and the other way round.
+func TestMapSharesPages(t *testing.T) {
+	h := newTestHeap(t, 1<<20)
+	a, _ := h.Alloc(64)
+	off, _ := h.Offset(a)
+	inst, err := h.Map(Base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := h.Unmap(inst); err != nil {
+			t.Error(err)
+		}
+	}()
+	if len(inst) != Base+h.Size() {
+		t.Fatalf("instance buffer %d bytes, want %d", len(inst), Base+h.Size())
+	}
+	a[5] = 42
+	if got := inst[Base+int(off)+5]; got != 42 {
+		t.Fatalf("instance sees %d, want 42", got)
+	}
+	inst[Base+int(off)+6] = 7
+	if a[6] != 7 {
+		t.Fatalf("host sees %d, want 7", a[6])
+	}
+	inst[100] = 1 // the private part is the instance's own
+	if v, _ := h.View(0, 1); len(v) != 1 {
+		t.Fatal("View(0, 1) failed")
+	}
+	if _, ok := h.View(uint32(h.Size()), 1); ok {
+		t.Fatal("View past the end succeeded")
+	}
+	if _, err := h.Map(100); err == nil {
+		t.Fatal("Map with a private part not a multiple of 64 KiB succeeded")
+	}
+}
