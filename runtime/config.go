@@ -47,6 +47,7 @@ type Config struct {
 	costs      *model.Profile // the model clock's profile; nil: wall clock
 	processors int
 	settled    bool
+	heapSize   int // bytes; 0: heap.DefaultSize, < 0: no heap
 }
 
 // NewConfig returns the defaults: JDK profile flags.DefaultJDK (25), the
@@ -56,6 +57,14 @@ type Config struct {
 func NewConfig() Config {
 	return Config{jdk: flags.DefaultJDK, logger: zap.NewNop(), out: io.Discard}
 }
+
+// WithHeapSize sets the size of the Java heap in bytes (rounded up to
+// 64 KiB, at most heap.MaxSize): the memory Java arrays from
+// VM.NewByteArray live in, which compiled code and stubs use in place.
+// Negative: no heap — every array is copied into the called code's memory
+// and back (the VM also runs without one where the platform cannot map it).
+// Default heap.DefaultSize.
+func (c Config) WithHeapSize(bytes int) Config { c.heapSize = bytes; return c }
 
 // WithJDK selects the JDK profile. Default flags.JDK25. A flag Set given
 // with WithFlags must be of the same profile.

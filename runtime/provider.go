@@ -54,6 +54,7 @@ const (
 	IllegalStateException              = "java.lang.IllegalStateException"
 	IllegalArgumentException           = "java.lang.IllegalArgumentException"
 	UnsupportedOperationException      = "java.lang.UnsupportedOperationException"
+	NegativeArraySizeException         = "java.lang.NegativeArraySizeException"
 )
 
 // JavaException is an exception the provider layer throws as the JDK's

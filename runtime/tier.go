@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"time"
+
+	"github.com/jitsim/jitsim/runtime/heap"
 )
 
 // Tier is one execution tier: the interpreter (level 0), C1 (levels 1-3)
@@ -34,6 +36,9 @@ type CompileRequest struct {
 	// in which the loop continues (an OSR compile of the same method, at any
 	// level), or nil to continue in the same code.
 	OnBackedge BackedgeHandler
+	// Heap is the Java heap every instance of the code maps at heap.Base
+	// (nil: none; arrays are copied in and out).
+	Heap *heap.Heap
 }
 
 // BackedgeHandler decides where an interrupted loop continues; loop is the

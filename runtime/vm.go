@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -25,6 +26,7 @@ type VM struct {
 	set   *flags.Set
 	env   routeEnv
 	table *MethodTable
+	heap  *heap.Heap // nil: arrays are copied into each call (Config.WithHeapSize)
 	pol   *policy.Policy
 	pcfg  policy.Config
 	clock Clock
@@ -189,6 +191,21 @@ func New(cfg Config) (*VM, error) {
 		return nil, err
 	}
 	vm.table, vm.pol, vm.pcfg = table, pol, pcfg
+	if cfg.heapSize >= 0 {
+		size := cfg.heapSize
+		if size == 0 {
+			size = heap.DefaultSize
+		}
+		h, err := heap.New(size)
+		switch {
+		case errors.Is(err, heap.ErrUnsupported):
+			vm.log.Debug("no Java heap: arrays are copied into every call", zap.Error(err))
+		case err != nil:
+			return nil, fmt.Errorf("runtime: Java heap: %w", err)
+		default:
+			vm.heap = h
+		}
+	}
 	vm.clock = cfg.clock
 	if cfg.costs != nil {
 		if err := cfg.costs.Validate(); err != nil {
@@ -426,7 +443,7 @@ func (vm *VM) request(st *methodState, ci *codeInfo) CompileRequest {
 	}
 	return CompileRequest{
 		Method: st.m, Level: ci.level, Table: vm.table, Router: vm,
-		BackedgeNotifyFreqLog: log, OnBackedge: vm.onBackedge(st, ci),
+		BackedgeNotifyFreqLog: log, OnBackedge: vm.onBackedge(st, ci), Heap: vm.heap,
 	}
 }
 
@@ -561,6 +578,11 @@ func (vm *VM) Close() error {
 		}
 		if vm.sim != nil {
 			errs = append(errs, vm.sim.closeInflight()...)
+		}
+		if vm.heap != nil {
+			if err := vm.heap.Close(); err != nil {
+				errs = append(errs, err)
+			}
 		}
 		if err := vm.out.close(); err != nil {
 			errs = append(errs, err)

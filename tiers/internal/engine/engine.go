@@ -18,9 +18,11 @@ import (
 	"unsafe"
 
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/tiers/bytecode"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // Options configure how a tier compiles.
@@ -34,6 +36,8 @@ type Options struct {
 	// measured compile into a lookup and would fake the warm-up.
 	Cache wazero.CompilationCache
 	// MemoryLimitPages bounds each instance's memory (64 KiB pages); 0 = 1024.
+	// With a Java heap (CompileRequest.Heap) the instance's own part is
+	// heap.Base bytes, whatever this says, and the heap is mapped above it.
 	MemoryLimitPages uint32
 }
 
@@ -53,6 +57,8 @@ type Code struct {
 	inlined     []int              // inline slots switched on in every instance (sorted)
 	charge      bool               // inlined calls report themselves (INLINE_CHARGE)
 	argPool     sync.Pool          // *[]jrt.Arg scratch for host calls
+	heap        *heap.Heap         // mapped at heap.Base in every instance; nil: none
+	argLimit    uint32             // copied arguments end below this address
 
 	mu     sync.Mutex
 	free   []*instance
@@ -98,7 +104,7 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Code{m: m, level: req.Level, build: build, req: req}
+	c := &Code{m: m, level: req.Level, build: build, req: req, heap: req.Heap}
 	c.argPool.New = func() any { s := make([]jrt.Arg, 0, 16); return &s }
 
 	var cfg wazero.RuntimeConfig
@@ -110,6 +116,11 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 	limit := opts.MemoryLimitPages
 	if limit == 0 {
 		limit = 1024
+	}
+	c.argLimit = limit << 16
+	if c.heap != nil {
+		limit = uint32((heap.Base + uint64(c.heap.Size())) >> 16)
+		c.argLimit = heap.Base
 	}
 	// No WithCloseOnContextDone: it costs 3-4x on loops in the compiler;
 	// the host function checks ctx between calls instead.
@@ -323,7 +334,15 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 					args = append(args, jrt.Arg{Kind: p.Kind, Null: true})
 					continue
 				}
-				view, ok := mem.Read(ptr, n*uint32(p.Kind.ElemSize()))
+				var view []byte
+				var ok bool
+				if ptr >= heap.Base && c.heap != nil {
+					// the host's view of the heap: callee code and stubs see
+					// one address per Java array
+					view, ok = c.heap.View(ptr-heap.Base, n*uint32(p.Kind.ElemSize()))
+				} else {
+					view, ok = mem.Read(ptr, n*uint32(p.Kind.ElemSize()))
+				}
 				if !ok {
 					panic(&hostPanic{fmt.Errorf("%s -> %s: argument %s [%#x, %d elements] outside memory", c.m, callee, p.Name, ptr, n)})
 				}
@@ -409,11 +428,33 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 		return inst, nil
 	}
 	c.mu.Unlock()
-	mod, err := c.rt.InstantiateModule(ctx, c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	ictx := ctx
+	var hm *heapMemory
+	if c.heap != nil {
+		buf, err := c.heap.Map(heap.Base)
+		if err != nil {
+			return nil, fmt.Errorf("engine: instantiating %s: %w", c.m, err)
+		}
+		hm = &heapMemory{h: c.heap, buf: buf}
+		ictx = experimental.WithMemoryAllocator(ctx, hm)
+	}
+	mod, err := c.rt.InstantiateModule(ictx, c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
+		if hm != nil && !hm.taken {
+			hm.Free()
+		}
 		return nil, fmt.Errorf("engine: instantiating %s: %w", c.m, err)
 	}
 	inst := &instance{mod: mod, mem: mod.Memory(), fn: mod.ExportedFunction(c.m.Key)}
+	if hm != nil {
+		// The whole buffer is the memory from the start: the heap at
+		// heap.Base is in bounds for the code.
+		have := inst.mem.Size() >> 16
+		if _, ok := inst.mem.Grow(uint32(len(hm.buf)>>16) - have); !ok {
+			_ = mod.Close(ctx)
+			return nil, fmt.Errorf("engine: instantiating %s: cannot map the Java heap (%d bytes at %#x)", c.m, c.heap.Size(), heap.Base)
+		}
+	}
 	if inst.fn == nil {
 		panic("BUG: " + c.m.Module + " does not export " + c.m.Key)
 	}
@@ -502,6 +543,10 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 			inst.argOffsets = append(inst.argOffsets, 0)
 			continue
 		}
+		if off, ok := c.heap.Offset(a.Data); ok {
+			inst.argOffsets = append(inst.argOffsets, heap.Base+off) // in place
+			continue
+		}
 		out := p.Dir != bytecode.In
 		found := -1
 		for r := range inst.regions {
@@ -525,6 +570,9 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 		inst.regions = append(inst.regions, region{data: a.Data, off: top, out: out})
 		inst.argOffsets = append(inst.argOffsets, top)
 		top += uint32(len(a.Data))
+	}
+	if top > c.argLimit {
+		return 0, fmt.Errorf("engine: %s: array arguments need %d bytes of the code's memory, over its memory limit of %d bytes (arrays in the Java heap need none)", c.m, top, c.argLimit)
 	}
 	if err := ensure(inst, top); err != nil {
 		return 0, err
@@ -737,4 +785,39 @@ func (c *Code) harvest(inst *instance) {
 		}
 	}
 	clear(view)
+}
+
+// heapMemory is an instance's linear memory with the Java heap mapped at
+// heap.Base (wazero's experimental.LinearMemory): a fixed buffer of
+// heap.Base private bytes and the heap, never moved.
+type heapMemory struct {
+	h     *heap.Heap
+	buf   []byte
+	taken bool // wazero owns it: it frees it when the module closes
+}
+
+// Allocate implements experimental.MemoryAllocator: the buffer mapped for
+// the one instance being created.
+func (m *heapMemory) Allocate(_, max uint64) experimental.LinearMemory {
+	if max < uint64(len(m.buf)) {
+		panic(fmt.Sprintf("BUG: instance memory limit %d below the heap's end %d", max, len(m.buf)))
+	}
+	m.taken = true
+	return m
+}
+
+// Reallocate implements experimental.LinearMemory.
+func (m *heapMemory) Reallocate(size uint64) []byte {
+	if size > uint64(len(m.buf)) {
+		return nil
+	}
+	return m.buf[:size]
+}
+
+// Free implements experimental.LinearMemory.
+func (m *heapMemory) Free() {
+	if m.buf != nil {
+		_ = m.h.Unmap(m.buf)
+		m.buf = nil
+	}
 }

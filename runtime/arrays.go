@@ -1,0 +1,64 @@
+package runtime
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/jitsim/jitsim/runtime/heap"
+)
+
+// NewByteArray is Java's new byte[n]: a zeroed array in the VM's Java heap
+// (Config.WithHeapSize). Passed to a Cipher or to Call, it reaches compiled
+// code and native stubs in place, without the copy into the called code's
+// memory and back that an ordinary Go slice costs. Without a heap it is
+// make([]byte, n). The array stays valid until ReleaseArray or Close.
+func (vm *VM) NewByteArray(n int) ([]byte, error) {
+	if n < 0 {
+		return nil, javaThrow(NegativeArraySizeException, "%d", n)
+	}
+	if vm.heap == nil {
+		return make([]byte, n), nil
+	}
+	return vm.heap.Alloc(n)
+}
+
+// NewIntArray is NewByteArray for int[] (little-endian host, as Ints).
+func (vm *VM) NewIntArray(n int) ([]uint32, error) {
+	if n < 0 {
+		return nil, javaThrow(NegativeArraySizeException, "%d", n)
+	}
+	b, err := vm.NewByteArray(4 * n)
+	if err != nil || n == 0 {
+		return make([]uint32, 0), err
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n), nil
+}
+
+// NewLongArray is NewByteArray for long[] (little-endian host, as Longs).
+func (vm *VM) NewLongArray(n int) ([]uint64, error) {
+	if n < 0 {
+		return nil, javaThrow(NegativeArraySizeException, "%d", n)
+	}
+	b, err := vm.NewByteArray(8 * n)
+	if err != nil || n == 0 {
+		return make([]uint64, 0), err
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n), nil
+}
+
+// ReleaseArray gives an array from NewByteArray (or its int/long twins,
+// through the Data of their Arg) back to the heap; jitsim has no garbage
+// collector for the Java heap. Releasing an array the heap did not make is an
+// error, except without a heap, where it is a no-op.
+func (vm *VM) ReleaseArray(b []byte) error {
+	if vm.heap == nil {
+		return nil
+	}
+	if err := vm.heap.Free(b); err != nil {
+		return fmt.Errorf("runtime: ReleaseArray: %w", err)
+	}
+	return nil
+}
+
+// Heap is the VM's Java heap, nil when it runs without one.
+func (vm *VM) Heap() *heap.Heap { return vm.heap }
