@@ -288,11 +288,12 @@ type cryptCase struct {
 	splits        []int // multi-part: lengths of the Update calls before doFinal
 	inOfs, outOfs int
 	inPlace       bool
+	heap          bool // the buffers are Java heap arrays (VM.NewByteArray): no copies
 }
 
 func (c cryptCase) String() string {
-	return fmt.Sprintf("%s key=%d len=%d aad=%d parts=%v inOfs=%d outOfs=%d inPlace=%t",
-		c.mode.trans, len(c.key)*8, len(c.pt), len(c.aad), c.splits, c.inOfs, c.outOfs, c.inPlace)
+	return fmt.Sprintf("%s key=%d len=%d aad=%d parts=%v inOfs=%d outOfs=%d inPlace=%t heap=%t",
+		c.mode.trans, len(c.key)*8, len(c.pt), len(c.aad), c.splits, c.inOfs, c.outOfs, c.inPlace, c.heap)
 }
 
 // matrixLengths straddle the block size, GCM's PARALLEL_LEN of JDK 25 (512)
@@ -327,6 +328,7 @@ func matrixCases(seed uint64, long bool) []cryptCase {
 			if i%3 == 2 {
 				c.inPlace, c.outOfs = true, c.inOfs
 			}
+			c.heap = i%2 == 0 // with in-place, offsets and splits in both halves
 			if i%2 == 1 && n > 0 {
 				// Up to three Update calls before doFinal, at random cuts.
 				left := n
@@ -403,9 +405,27 @@ func jitsimCrypt(ctx context.Context, inv jrt.Invoker, jdk string, c cryptCase, 
 		}
 	}
 	room := len(in) + 32
-	inBuf := make([]byte, c.inOfs+len(in)+room)
+	alloc := func(n int) ([]byte, error) { return make([]byte, n), nil }
+	if vm := vmOf(inv); c.heap && vm != nil {
+		alloc = func(n int) ([]byte, error) {
+			b, err := vm.NewByteArray(n)
+			if err == nil && vm.Heap() != nil {
+				if _, ok := vm.Heap().Offset(b); !ok && n > 0 {
+					return nil, fmt.Errorf("NewByteArray(%d) is not in the heap", n)
+				}
+			}
+			return b, err
+		}
+	}
+	inBuf, err := alloc(c.inOfs + len(in) + room)
+	if err != nil {
+		return nil, err
+	}
 	copy(inBuf[c.inOfs:], in)
-	outBuf := make([]byte, c.outOfs+room)
+	outBuf, err := alloc(c.outOfs + room)
+	if err != nil {
+		return nil, err
+	}
 	if c.inPlace {
 		outBuf = inBuf
 	}
@@ -425,6 +445,17 @@ func jitsimCrypt(ctx context.Context, inv jrt.Invoker, jdk string, c cryptCase, 
 		return nil, fmt.Errorf("doFinal: %w", err)
 	}
 	return slices.Clone(outBuf[c.outOfs : outPos+n]), nil
+}
+
+// vmOf is the VM behind an invoker of the matrix, nil if unknown.
+func vmOf(inv jrt.Invoker) *jrt.VM {
+	switch v := inv.(type) {
+	case *jrt.VM:
+		return v
+	case threadInvoker:
+		return v.vm
+	}
+	return nil
 }
 
 // checkCase encrypts and decrypts one case through the VM and compares

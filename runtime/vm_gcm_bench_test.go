@@ -149,6 +149,9 @@ func (w *warmGCM) levels(tb testing.TB) string {
 //	path=vm    GaloisCounterMode.doFinal through the provider and the VM at
 //	           steady state (warm-up outside the timer): the Java code at
 //	           level 4 calling the same stub, plus the tag and tail work
+//	path=vm-heap  path=vm with the ciphertext and the plaintext buffer in
+//	           the VM's Java heap (VM.NewByteArray): no copy into the
+//	           compiled code's memory and back
 //	path=peer  crypto/cipher's AES-GCM Open, for scale
 //
 // Same bytes on every path. The ratio stub/vm (ns/op) is the VM's
@@ -206,6 +209,18 @@ func BenchmarkVMGCM(b *testing.B) {
 		}
 		if !bytes.Equal(w.out, w.plain) {
 			b.Fatal("VM output differs from crypto/cipher's plaintext")
+		}
+	})
+	b.Run("path=vm-heap", func(b *testing.B) {
+		in, out := heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out)
+		b.SetBytes(gcmSize)
+		for b.Loop() {
+			if _, err := w.c.DoFinalTo(context.Background(), in, 0, len(in), out, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if !bytes.Equal(out, w.plain) {
+			b.Fatal("VM output (heap arrays) differs from crypto/cipher's plaintext")
 		}
 	})
 	b.Run("path=peer", func(b *testing.B) {
@@ -318,4 +333,21 @@ func boundIntrinsic(t *testing.T, text string, jdk flags.JDK, id string) bool {
 		}
 	}
 	return false
+}
+
+// heapCopy returns a copy of b in vm's Java heap, released at the end of
+// the test.
+func heapCopy(tb testing.TB, vm *jrt.VM, b []byte) []byte {
+	tb.Helper()
+	h, err := vm.NewByteArray(len(b))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	copy(h, b)
+	tb.Cleanup(func() {
+		if err := vm.ReleaseArray(h); err != nil {
+			tb.Error(err)
+		}
+	})
+	return h
 }

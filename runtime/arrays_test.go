@@ -1,0 +1,121 @@
+package runtime_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/flags"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/heap"
+	"github.com/jitsim/jitsim/tiers"
+)
+
+func newHeapVM(t *testing.T, heapSize int, args ...string) *jrt.VM {
+	t.Helper()
+	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...).WithHeapSize(heapSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { vm.Close() })
+	return vm
+}
+
+// TestHeapArrayBeyondCopyLimit encrypts 40 MiB held in the Java heap
+// through interpreted code that calls the CBC stub (the Haley flag): the
+// same message as Go slices is over the code's memory limit
+// (TestWasmMemoryLimit), in the heap it needs no room there at all.
+func TestHeapArrayBeyondCopyLimit(t *testing.T) {
+	vm := newHeapVM(t, 0, "-Xint", "-XX:+UnlockExperimentalVMOptions", "-XX:+"+jrt.HaleyFlag)
+	if vm.Heap() == nil {
+		t.Skip("no Java heap on this platform")
+	}
+	ctx := context.Background()
+	key, iv := []byte("0123456789abcdef"), make([]byte, 16)
+	const n = 40 << 20
+	pt, err := vm.NewByteArray(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pt {
+		pt[i] = byte(i * 13)
+	}
+	ct, err := vm.NewByteArray(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := jrt.NewCipher(ctx, vm, "25", "AES/CBC/NoPadding", jrt.EncryptMode, key, jrt.IvParameterSpec{IV: iv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DoFinalTo(ctx, pt, 0, n, ct, 0); err != nil {
+		t.Fatal(err)
+	}
+	blk, _ := aes.NewCipher(key)
+	want := make([]byte, n)
+	cipher.NewCBCEncrypter(blk, iv).CryptBlocks(want, pt)
+	if !bytes.Equal(ct, want) {
+		t.Fatal("40 MiB CBC in the heap differs from crypto/cipher")
+	}
+	for _, b := range [][]byte{pt, ct} {
+		if err := vm.ReleaseArray(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if u := vm.Heap().Used(); u != 0 {
+		t.Fatalf("heap holds %d bytes after both arrays were released", u)
+	}
+}
+
+// TestNewByteArrayErrors: Java's exceptions for bad sizes and a full heap,
+// errors for releasing what the heap did not make, and a VM without a heap.
+func TestNewByteArrayErrors(t *testing.T) {
+	vm := newHeapVM(t, 1<<20)
+	if vm.Heap() == nil {
+		t.Skip("no Java heap on this platform")
+	}
+	_, err := vm.NewByteArray(-1)
+	var je *jrt.JavaException
+	if !errors.As(err, &je) || je.Class != jrt.NegativeArraySizeException {
+		t.Fatalf("NewByteArray(-1) = %v, want NegativeArraySizeException", err)
+	}
+	_, err = vm.NewByteArray(2 << 20)
+	var oom *heap.OutOfMemoryError
+	if !errors.As(err, &oom) || !strings.Contains(err.Error(), "Java heap space") {
+		t.Fatalf("NewByteArray(2 MiB) in a 1 MiB heap = %v, want OutOfMemoryError", err)
+	}
+	if err := vm.ReleaseArray(make([]byte, 8)); err == nil {
+		t.Fatal("ReleaseArray of a Go slice succeeded")
+	}
+	ints, err := vm.NewIntArray(60)
+	if err != nil || len(ints) != 60 {
+		t.Fatalf("NewIntArray(60) = %d ints, %v", len(ints), err)
+	}
+	longs, err := vm.NewLongArray(82)
+	if err != nil || len(longs) != 82 {
+		t.Fatalf("NewLongArray(82) = %d longs, %v", len(longs), err)
+	}
+	if err := vm.ReleaseArray(jrt.Longs(longs).Data); err != nil {
+		t.Fatal(err)
+	}
+
+	none := newHeapVM(t, -1)
+	if none.Heap() != nil {
+		t.Fatal("WithHeapSize(-1) made a heap")
+	}
+	b, err := none.NewByteArray(16)
+	if err != nil || len(b) != 16 {
+		t.Fatalf("NewByteArray without a heap = %d bytes, %v", len(b), err)
+	}
+	if err := none.ReleaseArray(b); err != nil {
+		t.Fatalf("ReleaseArray without a heap: %v", err)
+	}
+}
