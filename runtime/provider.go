@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -221,6 +222,8 @@ type Cipher struct {
 	gcm      *gcmCipher  // GCM
 	gcmSpare *gcmEngine  // the arrays of the last finished GCM operation, for the next
 
+	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
+
 	mu      sync.Mutex
 	methods map[string]*Method
 }
@@ -259,7 +262,11 @@ func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*Method{}}, nil
+	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*Method{}, arrays: newJavaArrays(inv)}
+	if c.arrays.h != nil {
+		goruntime.AddCleanup(c, (*javaArrays).release, c.arrays)
+	}
+	return c, nil
 }
 
 // Init is Cipher.init(opmode, new SecretKeySpec(key, "AES"), spec): it
@@ -375,7 +382,11 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	}
 	c.key = slices.Clone(key)
 	n := len(key) + 28 // 4 * (rounds + 1) words
-	c.ke, c.kd = make([]uint32, n), make([]uint32, n)
+	if c.ke != nil { // the old session key is unreachable from here on
+		c.arrays.drop(Ints(c.ke).Data)
+		c.arrays.drop(Ints(c.kd).Data)
+	}
+	c.ke, c.kd = c.arrays.ints(n), c.arrays.ints(n)
 	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", Bytes(c.key), Ints(c.ke), Ints(c.kd)); err != nil {
 		return err
 	}

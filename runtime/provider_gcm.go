@@ -61,8 +61,8 @@ type gcmEngine struct {
 	// Scratch arrays of the Java locals the engine's helpers allocate per
 	// operation (H, the length block, the digest, the tag's GCTR object),
 	// kept with the engine so a reused engine allocates nothing.
-	h, lb, sum, tagCtr, tagEctr [aesBlockSize]byte
-	tagUsed                     [1]uint32
+	h, lb, sum, tagCtr, tagEctr []byte // aesBlockSize each
+	tagUsed                     []uint32 // 1
 }
 
 // newEngine returns a zeroed engine for the next operation, reusing the
@@ -73,14 +73,26 @@ func (g *gcmCipher) newEngine() *gcmEngine {
 	old := g.c.gcmSpare
 	g.c.gcmSpare = nil
 	if old == nil {
-		return &gcmEngine{htbl: make([]uint64, subkeyHtblLen), state: make([]uint64, 2),
-			ectr: make([]byte, aesBlockSize), used: []uint32{aesBlockSize}}
+		a := g.c.arrays
+		e := &gcmEngine{htbl: a.longs(subkeyHtblLen), state: a.longs(2),
+			ectr: a.bytes(aesBlockSize), used: a.ints(1),
+			j0: a.bytes(aesBlockSize)[:0], counter: a.bytes(aesBlockSize)[:0],
+			h: a.bytes(aesBlockSize), lb: a.bytes(aesBlockSize), sum: a.bytes(aesBlockSize),
+			tagCtr: a.bytes(aesBlockSize), tagEctr: a.bytes(aesBlockSize), tagUsed: a.ints(1)}
+		e.used[0] = aesBlockSize
+		return e
 	}
 	*old = gcmEngine{htbl: old.htbl, state: old.state, ectr: old.ectr, used: old.used,
-		j0: old.j0[:0], counter: old.counter[:0], ibuf: old.ibuf[:0], tag: old.tag[:0]}
+		j0: old.j0[:0], counter: old.counter[:0], ibuf: old.ibuf[:0], tag: old.tag[:0],
+		h: old.h, lb: old.lb, sum: old.sum, tagCtr: old.tagCtr, tagEctr: old.tagEctr, tagUsed: old.tagUsed}
 	clear(old.htbl)
 	clear(old.state)
 	clear(old.ectr)
+	clear(old.h) // H = E(K, 0^128) is computed in place
+	clear(old.lb)
+	clear(old.sum)
+	clear(old.tagCtr)
+	clear(old.tagEctr)
 	old.used[0] = aesBlockSize
 	return old
 }

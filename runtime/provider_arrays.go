@@ -1,0 +1,80 @@
+package runtime
+
+import (
+	"slices"
+	"unsafe"
+
+	"github.com/jitsim/jitsim/runtime/heap"
+)
+
+// heapHolder is an Invoker with a Java heap (VM, and the invokers of VM
+// threads): the provider then keeps its own objects' arrays there.
+type heapHolder interface {
+	Heap() *heap.Heap
+}
+
+// javaArrays are the arrays a Cipher's provider objects own — the session
+// key, the GCTR and GHASH objects' fields, the tag's scratch — allocated in
+// the VM's Java heap when there is one, so that every call the provider
+// makes passes them to compiled code in place, as HotSpot's compiled
+// provider code does. Without a heap, or when it is full, they are Go
+// memory (copied into each call). A cleanup frees them when the Cipher
+// becomes unreachable: jitsim has no collector for the Java heap, and these
+// arrays never leave the Cipher.
+type javaArrays struct {
+	h    *heap.Heap
+	live [][]byte
+}
+
+func newJavaArrays(inv Invoker) *javaArrays {
+	if hh, ok := inv.(heapHolder); ok && hh.Heap() != nil {
+		return &javaArrays{h: hh.Heap()}
+	}
+	return &javaArrays{}
+}
+
+// bytes is new byte[n].
+func (a *javaArrays) bytes(n int) []byte {
+	if a.h != nil && n > 0 {
+		if b, err := a.h.Alloc(n); err == nil {
+			a.live = append(a.live, b)
+			return b
+		}
+	}
+	return make([]byte, n)
+}
+
+// ints is new int[n] (little-endian host, as Ints).
+func (a *javaArrays) ints(n int) []uint32 {
+	b := a.bytes(4 * n)
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// longs is new long[n] (little-endian host, as Longs).
+func (a *javaArrays) longs(n int) []uint64 {
+	b := a.bytes(8 * n)
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+// drop frees an array bytes, ints or longs made (its Data as an Arg) once
+// nothing refers to it; Go memory is left to the collector.
+func (a *javaArrays) drop(b []byte) {
+	if a.h == nil || len(b) == 0 {
+		return
+	}
+	for i, l := range a.live {
+		if unsafe.SliceData(l) == unsafe.SliceData(b) {
+			_ = a.h.Free(l)
+			a.live = slices.Delete(a.live, i, i+1)
+			return
+		}
+	}
+}
+
+// release frees every array (the Cipher's cleanup).
+func (a *javaArrays) release() {
+	for _, b := range a.live {
+		_ = a.h.Free(b)
+	}
+	a.live = nil
+}
