@@ -380,16 +380,20 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	if c.ke != nil && slices.Equal(key, c.key) {
 		return nil // AESCrypt.lastKey: the session key is still valid
 	}
-	c.key = slices.Clone(key)
 	n := len(key) + 28 // 4 * (rounds + 1) words
-	if c.ke != nil { // the old session key is unreachable from here on
+	ke, kd := c.arrays.ints(n), c.arrays.ints(n)
+	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", Bytes(key), Ints(ke), Ints(kd)); err != nil {
+		c.arrays.drop(Ints(ke).Data)
+		c.arrays.drop(Ints(kd).Data)
+		return err
+	}
+	// The old session key is unreachable from here on: the caller points
+	// its mode object at the new one.
+	if c.ke != nil {
 		c.arrays.drop(Ints(c.ke).Data)
 		c.arrays.drop(Ints(c.kd).Data)
 	}
-	c.ke, c.kd = c.arrays.ints(n), c.arrays.ints(n)
-	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", Bytes(c.key), Ints(c.ke), Ints(c.kd)); err != nil {
-		return err
-	}
+	c.key, c.ke, c.kd = slices.Clone(key), ke, kd
 	return nil
 }
 

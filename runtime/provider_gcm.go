@@ -61,7 +61,7 @@ type gcmEngine struct {
 	// Scratch arrays of the Java locals the engine's helpers allocate per
 	// operation (H, the length block, the digest, the tag's GCTR object),
 	// kept with the engine so a reused engine allocates nothing.
-	h, lb, sum, tagCtr, tagEctr []byte // aesBlockSize each
+	h, lb, sum, tagCtr, tagEctr []byte   // aesBlockSize each
 	tagUsed                     []uint32 // 1
 }
 
