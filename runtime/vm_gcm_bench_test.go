@@ -38,6 +38,12 @@ type warmGCM struct {
 
 func newWarmGCM(tb testing.TB, jdk flags.JDK, out *bytes.Buffer, vmArgs ...string) *warmGCM {
 	tb.Helper()
+	return newWarmGCMSize(tb, jdk, gcmSize, out, vmArgs...)
+}
+
+// newWarmGCMSize is newWarmGCM for a message of size bytes.
+func newWarmGCMSize(tb testing.TB, jdk flags.JDK, size int, out *bytes.Buffer, vmArgs ...string) *warmGCM {
+	tb.Helper()
 	args := append([]string{"-Xbatch", "-XX:CompileThresholdScaling=0.05"}, vmArgs...)
 	set, _, err := flags.Parse(flags.Options{JDK: jdk, Arch: flags.AMD64, Args: args})
 	if err != nil {
@@ -52,12 +58,12 @@ func newWarmGCM(tb testing.TB, jdk flags.JDK, out *bytes.Buffer, vmArgs ...strin
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { vm.Close() })
-	w := &warmGCM{vm: vm, key: []byte("0123456789abcdef"), iv: []byte("unique nonce"), plain: make([]byte, gcmSize)}
+	w := &warmGCM{vm: vm, key: []byte("0123456789abcdef"), iv: []byte("unique nonce"), plain: make([]byte, size)}
 	for i := range w.plain {
 		w.plain[i] = byte(i * 7)
 	}
 	w.in = goGCM(tb, w.key, w.iv, 16).Seal(nil, w.iv, w.plain, nil)
-	w.out = make([]byte, gcmSize)
+	w.out = make([]byte, size)
 	if w.c, err = jrt.GetInstance(vm, jdk.String(), "AES/GCM/NoPadding"); err != nil {
 		tb.Fatal(err)
 	}
@@ -93,7 +99,7 @@ func (w *warmGCM) once(tb testing.TB) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if n != gcmSize || !bytes.Equal(w.out, w.plain) {
+	if n != len(w.plain) || !bytes.Equal(w.out, w.plain) {
 		tb.Fatalf("decryption through the VM returned %d bytes that differ from crypto/cipher's plaintext", n)
 	}
 }
@@ -350,4 +356,61 @@ func heapCopy(tb testing.TB, vm *jrt.VM, b []byte) []byte {
 		}
 	})
 	return h
+}
+
+// BenchmarkVMGCMSizes is BenchmarkVMGCM's stub and vm-heap paths over
+// message sizes: the VM's cost per message is a fixed number of calls, so
+// its throughput approaches the bare stub's as messages grow. The ratio
+// per size is stub ns/op over vm-heap ns/op.
+func BenchmarkVMGCMSizes(b *testing.B) {
+	for _, size := range []int{16 << 10, 64 << 10, 256 << 10, 1 << 20} {
+		w := newWarmGCMSize(b, flags.JDK25, size, nil)
+		d, err := w.vm.Explain("_galoisCounterMode_AESCrypt", jrt.LevelFullOptimization)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, ok := d.Impl.Fn.(gcm.GCMFunc)
+		if !d.Stub || !ok {
+			b.Skipf("no GCM stub for this host: %s", d)
+		}
+		xk, _, err := aes.ExpandKey(w.key)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var zero, h [16]byte
+		encryptBlockGeneric(xk, h[:], zero[:])
+		htbl := make([]uint64, gcm.HtblLen)
+		htbl[0], htbl[1] = binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
+		in, out := heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out)
+		b.Run(fmt.Sprintf("size=%dK/path=stub", size>>10), func(b *testing.B) {
+			ctr, st := new([16]byte), new([2]uint64)
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				*ctr, *st = [16]byte{}, [2]uint64{}
+				copy(ctr[:], w.iv)
+				ctr[15] = 2
+				for done := 0; done < size; {
+					n := f(xk, ctr, st, htbl, w.out[done:], w.in[done:size], w.in[done:size])
+					if n == 0 {
+						b.Fatalf("stub %s made no progress at %d", d.Impl.Name, done)
+					}
+					done += n
+				}
+			}
+			if !bytes.Equal(w.out, w.plain) {
+				b.Fatal("bare stub output differs from crypto/cipher's plaintext")
+			}
+		})
+		b.Run(fmt.Sprintf("size=%dK/path=vm-heap", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				if _, err := w.c.DoFinalTo(context.Background(), in, 0, len(in), out, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if !bytes.Equal(out, w.plain) {
+				b.Fatal("VM output (heap arrays) differs from crypto/cipher's plaintext")
+			}
+		})
+	}
 }
