@@ -39,6 +39,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -267,6 +268,10 @@ type threadInvoker struct {
 func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
 	return t.vm.CallAs(ctx, t.th, m, args)
 }
+
+// Heap makes the provider keep its arrays in the VM's Java heap, as it
+// does for the VM itself.
+func (t threadInvoker) Heap() *heap.Heap { return t.vm.Heap() }
 
 // cipherMode is one transformation of the matrix.
 type cipherMode struct {

@@ -34,6 +34,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 )
 
@@ -408,6 +409,10 @@ type threadInvoker struct {
 func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
 	return t.vm.CallAs(ctx, t.th, m, args)
 }
+
+// Heap is the VM's Java heap: the provider keeps its ciphers' own arrays
+// there, passed to compiled code in place.
+func (t threadInvoker) Heap() *heap.Heap { return t.vm.Heap() }
 
 // parallel runs body on r.threads application threads of vm ("main" for
 // the first, as java's main thread; "Thread-N" for the others) and returns
