@@ -3,7 +3,9 @@ package bytecode
 // The method table: every reference method, the JDK profiles it exists in,
 // its Java identity and its wasm signature. One row per (Java method, body);
 // a method whose body differs between JDK releases has one row per body.
-// Sizes and imports are read from the modules themselves (see table.go).
+// JavaSize is each release's Java bytecode size (see SizeSources); the wasm
+// body sizes and the imports are read from the modules themselves (see
+// table.go).
 
 import (
 	"slices"
@@ -52,116 +54,168 @@ var Profiles = []string{JDK8, JDK8u, JDK17, JDK21, JDK25}
 
 const provider = "com.sun.crypto.provider."
 
+// sizes is the JavaSize column: Java bytecode size by JDK profile.
+type sizes = map[string]int
+
+// SizeSources says, per JDK profile, where the JavaSize column's numbers
+// come from. Each is the code_length of the method's Code attribute
+// (JVMS 4.7.3), which HotSpot's Method::code_size returns and
+// PrintCompilation prints as "(N bytes)".
+var SizeSources = map[string]string{
+	JDK8: "measured on a rebuild: the jdk8-b132 (JDK 8 GA) sources of com.sun.crypto.provider compiled by javac 17 " +
+		"with --release 8 (JDK 8's own javac may differ by a few bytes; methods whose source 8u and 17 share come out " +
+		"identical to 17's class files: AESCrypt.implEncryptBlock 953, implDecryptBlock 3852, mul4 181, " +
+		"CipherBlockChaining.implEncrypt 104, implDecrypt 102, GHASH.processBlocks 26)",
+	JDK8u: "measured on a rebuild, as for 8, of an 8u252-based tree with the JDK-8073108 GHASH backport",
+	JDK17: "measured: the class files of OpenJDK 17.0.15's java.base (the sizes its PrintCompilation prints)",
+	JDK21: "NOT measured (no JDK 21 or its sources here): Temurin 25.0.3's sizes stand in",
+	JDK25: "measured: the class files of Temurin 25.0.3's java.base (the sizes its PrintCompilation prints)",
+}
+
 // rows is the one method table. Key is the import/export name; Module the
 // wasm module stem under wasm/.
 var rows = []Method{
 	{Key: "AESCrypt.makeSessionKey", Module: "AESCrypt.makeSessionKey", Profiles: jdkAll,
-		Class: provider + "AESCrypt", Name: "makeSessionKey", Descriptor: "([B)V",
+		JavaSize: sizes{JDK8: 790, JDK8u: 790, JDK17: 899, JDK21: 867, JDK25: 867},
+		Class:    provider + "AESCrypt", Name: "makeSessionKey", Descriptor: "([B)V",
 		Params: []Param{{"k", Bytes, In}, {"Ke", Ints, Out}, {"Kd", Ints, Out}}, Result: Int},
 
-	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk9p, Intrinsic: "_aescrypt_encryptBlock",
+	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk9p,
+		JavaSize: sizes{JDK17: 953, JDK21: 947, JDK25: 947}, Intrinsic: "_aescrypt_encryptBlock",
 		Class: provider + "AESCrypt", Name: "implEncryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
-	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk8x, Intrinsic: "_aescrypt_encryptBlock",
+	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk8x,
+		JavaSize: sizes{JDK8: 953, JDK8u: 953}, SizeNote: "late 8u: the body is implEncryptBlock (953 bytes); encryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_encryptBlock",
 		Class: provider + "AESCrypt", Name: "encryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
-	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk9p, Intrinsic: "_aescrypt_decryptBlock",
+	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk9p,
+		JavaSize: sizes{JDK17: 3852, JDK21: 3849, JDK25: 3849}, Intrinsic: "_aescrypt_decryptBlock",
 		Class: provider + "AESCrypt", Name: "implDecryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
-	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk8x, Intrinsic: "_aescrypt_decryptBlock",
+	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk8x,
+		JavaSize: sizes{JDK8: 3852, JDK8u: 3852}, SizeNote: "late 8u: the body is implDecryptBlock (3852 bytes); decryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_decryptBlock",
 		Class: provider + "AESCrypt", Name: "decryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
 
 	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: jdk9p,
+		JavaSize:  sizes{JDK17: 104, JDK21: 104, JDK25: 104},
 		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implEncrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: jdk8x,
+		JavaSize: sizes{JDK8: 104, JDK8u: 104}, SizeNote: "late 8u: the body is implEncrypt (104 bytes); encrypt is its 40-byte checking wrapper",
 		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: jdk9p,
+		JavaSize:  sizes{JDK17: 102, JDK21: 102, JDK25: 102},
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: jdk8x,
+		JavaSize: sizes{JDK8: 102, JDK8u: 102}, SizeNote: "late 8u: the body is implDecrypt (102 bytes); decrypt is its 40-byte checking wrapper",
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.encrypt", Module: "CipherBlockChaining.encrypt", Delegates: true, Profiles: jdk9p,
-		Class: provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK17: 40, JDK21: 103, JDK25: 103},
+		Class:    provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.decrypt", Module: "CipherBlockChaining.decrypt", Delegates: true, Profiles: jdk9p,
-		Class: provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK17: 40, JDK21: 103, JDK25: 103},
+		Class:    provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 
 	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: jdk9p,
+		JavaSize:  sizes{JDK17: 55, JDK21: 55, JDK25: 55},
 		Intrinsic: "_electronicCodeBook_encryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBEncrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: jdk8x,
-		Class: provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK8: 55, JDK8u: 77},
+		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: jdk9p,
+		JavaSize:  sizes{JDK17: 55, JDK21: 55, JDK25: 55},
 		Intrinsic: "_electronicCodeBook_decryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: jdk8x,
-		Class: provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK8: 55, JDK8u: 77},
+		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.encrypt", Module: "ElectronicCodeBook.encrypt", Delegates: true, Profiles: jdk9p,
-		Class: provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK17: 34, JDK21: 34, JDK25: 34},
+		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.decrypt", Module: "ElectronicCodeBook.decrypt", Delegates: true, Profiles: jdk9p,
-		Class: provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK17: 34, JDK21: 34, JDK25: 34},
+		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 
-	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: jdk9p, Intrinsic: "_counterMode_AESCrypt",
+	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: jdk9p,
+		JavaSize: sizes{JDK17: 88, JDK21: 88, JDK25: 88}, Intrinsic: "_counterMode_AESCrypt",
 		Class: provider + "CounterMode", Name: "implCrypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: jdk8x,
-		Class: provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK8: 88, JDK8u: 108},
+		Class:    provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
 	{Key: "CounterMode.crypt", Module: "CounterMode.crypt", Delegates: true, Profiles: jdk9p,
-		Class: provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
+		JavaSize: sizes{JDK17: 32, JDK21: 95, JDK25: 95},
+		Class:    provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
-	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: "8u,17,21,25", Intrinsic: "_ghash_processBlocks",
+	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: "8u,17,21,25",
+		JavaSize: sizes{JDK8u: 26, JDK17: 26, JDK21: 26, JDK25: 26}, Intrinsic: "_ghash_processBlocks",
 		Class: provider + "GHASH", Name: "processBlocks", Descriptor: "([BII[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"inOfs", Int, In}, {"blocks", Int, In}, pState, pSubkeyH}},
 	{Key: "GHASH.processBlock", Module: "GHASH.processBlock", Profiles: jdkAll,
+		JavaSize: sizes{JDK8: 67, JDK8u: 31, JDK17: 37, JDK21: 37, JDK25: 37}, SizeNote: "JDK 8 GA: GHASH.processBlock([BI)V, the one method of that name (state in fields, not arrays)",
 		Class: provider + "GHASH", Name: "processBlock", Descriptor: "([BI[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
 	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: "8u,17,21,25",
-		Class: provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
+		JavaSize: sizes{JDK8u: 37, JDK17: 50, JDK21: 50, JDK25: 50},
+		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
 	{Key: "GHASH.update", Module: "GHASH.update.jdk8", Delegates: true, Profiles: JDK8,
-		Class: provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
+		JavaSize: sizes{JDK8: 60},
+		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
 	{Key: "GHASH.doFinal", Module: "GHASH.doFinal", Delegates: true, Profiles: jdkAll,
+		JavaSize: sizes{JDK8: 52, JDK8u: 52, JDK17: 52, JDK21: 52, JDK25: 52}, SizeNote: "JDK 8 and 8u have no GHASH.doFinal (GaloisCounterMode calls update, then digest): the JDK 17 size stands in",
 		Class: provider + "GHASH", Name: "doFinal", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData), Result: Int},
 
 	{Key: "GCTR.update", Module: "GCTR.update", Delegates: true, Profiles: jdk9p,
-		Class: provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
+		JavaSize: sizes{JDK17: 208, JDK21: 208, JDK25: 208},
+		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Profiles: jdk8x,
-		Class: provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
+		JavaSize: sizes{JDK8: 158, JDK8u: 158},
+		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "GCTR.doFinal", Module: "GCTR.doFinal", Delegates: true, Profiles: jdkAll,
-		Class: provider + "GCTR", Name: "doFinal", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
+		JavaSize: sizes{JDK8: 130, JDK8u: 130, JDK17: 106, JDK21: 106, JDK25: 106},
+		Class:    provider + "GCTR", Name: "doFinal", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 
 	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p7680", Delegates: true, Profiles: JDK21,
+		JavaSize:  sizes{JDK21: 136},
 		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p512", Delegates: true, Profiles: JDK25,
+		JavaSize:  sizes{JDK25: 136},
 		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 	{Key: "GaloisCounterMode.implGCMCrypt", Module: "GaloisCounterMode.implGCMCrypt", Delegates: true, Profiles: "21,25", Static: true,
-		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt",
+		JavaSize: sizes{JDK21: 143, JDK25: 143},
+		Class:    provider + "GaloisCounterMode", Name: "implGCMCrypt",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Delegates: true, Profiles: "8,8u,17",
+		JavaSize: sizes{JDK8: 114, JDK8u: 114, JDK17: 247}, SizeNote: "JDK 8/8u: GaloisCounterMode.doLastBlock([BII[BIZ)V; JDK 17: GCMEngine.doLastBlock(GCM, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p7680", Delegates: true, Profiles: JDK21,
+		JavaSize: sizes{JDK21: 253}, SizeNote: "JDK 25's GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) stands in (JDK 21 not measured) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p512", Delegates: true, Profiles: JDK25,
+		JavaSize: sizes{JDK25: 253}, SizeNote: "JDK 25: GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 }

@@ -43,9 +43,25 @@ type Method struct {
 	// (runtime/model.PayloadRuleOf).
 	Delegates bool
 
-	// Size is the bytecode-size analogue: the body size in bytes of the
-	// export in the None build (read from the embedded module).
+	// JavaSize is the method's Java bytecode size (HotSpot's
+	// Method::code_size, the "(N bytes)" of PrintCompilation and
+	// PrintInlining, LogCompilation's bytes='N') per JDK profile, for every
+	// profile in Profiles. Where the numbers come from: [SizeSources];
+	// SizeNote says when the release has no method of exactly this identity.
+	JavaSize map[string]int
+	// SizeNote is empty when JavaSize is the size of this very method in
+	// each profile; otherwise it says which method's size stands in.
+	SizeNote string
+
+	// Size is the Java bytecode size in the profile of the table the method
+	// came from (JavaSize[profile], set by [ForProfile]); 0 in [All]'s rows.
+	// HotSpot's inlining limits (MaxInlineSize, FreqInlineSize,
+	// C1MaxInlineSize) compare it.
 	Size int
+	// WasmSize is the body size in bytes of the export in the None build
+	// (read from the embedded module): what jitsim's compilers translate,
+	// and so what the model clock prices a compile by.
+	WasmSize int
 	// Imports are the Keys of the methods this body calls, in import order.
 	Imports []string
 	// OSR reports whether the module exports an OSR entry "<Key>$osr".
@@ -116,6 +132,12 @@ var (
 	loadOnce sync.Once
 	loaded   []*Method
 	loadErr  error
+
+	// perProfile holds each profile's methods: copies of the loaded rows
+	// with Size set to the profile's Java size, made once so that every
+	// table of a profile hands out the same *Method.
+	perProfileMu sync.Mutex
+	perProfile   = map[string][]*Method{}
 )
 
 func load() ([]*Method, error) {
@@ -147,7 +169,7 @@ func load() ([]*Method, error) {
 				}
 				m.wasm[b] = bin
 				if b == None {
-					m.Size = info.exports[m.Key]
+					m.WasmSize = info.exports[m.Key]
 					m.Imports = info.imports
 					_, m.OSR = info.exports[m.OSRExport()]
 					_, m.Clinit = info.exports["clinit"]
@@ -193,10 +215,7 @@ func ForProfile(p string) (*Table, error) {
 		return nil, err
 	}
 	t := &Table{Profile: p, byKey: map[string]*Method{}}
-	for _, m := range all {
-		if !m.InProfile(p) {
-			continue
-		}
+	for _, m := range profileMethods(p, all) {
 		if prev, dup := t.byKey[m.Key]; dup {
 			panic(fmt.Sprintf("BUG: profile %s has two bodies for %s (%s, %s)", p, m.Key, prev.Module, m.Module))
 		}
@@ -211,6 +230,31 @@ func ForProfile(p string) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// profileMethods returns the methods of profile p: each row of all that
+// has p, copied once with Size = JavaSize[p].
+func profileMethods(p string, all []*Method) []*Method {
+	perProfileMu.Lock()
+	defer perProfileMu.Unlock()
+	if ms, ok := perProfile[p]; ok {
+		return ms
+	}
+	var ms []*Method
+	for _, row := range all {
+		if !row.InProfile(p) {
+			continue
+		}
+		n, ok := row.JavaSize[p]
+		if !ok || n <= 0 {
+			panic(fmt.Sprintf("BUG: method table row %s (%s) has no Java size for JDK %s", row.Key, row.Module, p))
+		}
+		m := *row
+		m.Size = n
+		ms = append(ms, &m)
+	}
+	perProfile[p] = ms
+	return ms
 }
 
 // loadInline reads the method's inline modules,

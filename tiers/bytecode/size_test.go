@@ -1,0 +1,122 @@
+package bytecode
+
+import (
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestJavaSizeColumn checks the JavaSize column against the rows' profiles:
+// a positive size for each profile a row has and none for another, a source
+// for every profile, and Size = JavaSize[p] in p's table with the wasm body
+// size kept apart.
+func TestJavaSizeColumn(t *testing.T) {
+	for _, p := range Profiles {
+		if SizeSources[p] == "" {
+			t.Errorf("JDK %s: no entry in SizeSources", p)
+		}
+	}
+	for _, r := range Rows() {
+		t.Run(r.Module+"/"+r.Profiles, func(t *testing.T) {
+			want := strings.Split(r.Profiles, ",")
+			got := slices.Sorted(maps.Keys(r.JavaSize))
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("JavaSize has profiles %v, the row %v", got, want)
+			}
+			for p, n := range r.JavaSize {
+				if n <= 0 || n > 65535 {
+					t.Errorf("JDK %s: size %d is no code_length", p, n)
+				}
+			}
+		})
+	}
+	for _, p := range Profiles {
+		tab, err := ForProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := ForProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range tab.Methods() {
+			if m.Size != m.JavaSize[p] {
+				t.Errorf("JDK %s %s: Size %d, JavaSize %d", p, m.Key, m.Size, m.JavaSize[p])
+			}
+			if m.WasmSize <= 0 {
+				t.Errorf("JDK %s %s: wasm size %d", p, m.Key, m.WasmSize)
+			}
+			if again.Methods()[i] != m {
+				t.Errorf("JDK %s %s: two tables of one profile hand out different methods", p, m.Key)
+			}
+		}
+	}
+}
+
+// realPrintCompilation are -XX:+PrintCompilation lines of the real JVMs on
+// this machine (OpenJDK 17.0.15 and Temurin 25.0.3, an AES/GCM encryption
+// loop of 16 KiB messages): the sizes the table must print.
+var realPrintCompilation = map[string][]string{
+	JDK17: {
+		"    164  257       3       com.sun.crypto.provider.AESCrypt::implEncryptBlock (953 bytes)",
+		"    172  274       3       com.sun.crypto.provider.GHASH::processBlock (37 bytes)",
+		"    186  282       3       com.sun.crypto.provider.CounterMode::implCrypt (88 bytes)",
+		"    240  296       3       com.sun.crypto.provider.GHASH::processBlocks (26 bytes)",
+		"    277  321       3       com.sun.crypto.provider.GHASH::update (50 bytes)",
+		"    416  245       3       com.sun.crypto.provider.GCTR::doFinal (106 bytes)",
+		"    416  246       3       com.sun.crypto.provider.GCTR::update (208 bytes)",
+		"    442  261       3       com.sun.crypto.provider.CounterMode::crypt (32 bytes)",
+		"    523  290       3       com.sun.crypto.provider.GHASH::doFinal (52 bytes)",
+	},
+	JDK25: {
+		"292  191       3       com.sun.crypto.provider.AESCrypt::implEncryptBlock (947 bytes)",
+		"305  203       3       com.sun.crypto.provider.GHASH::processBlock (37 bytes)",
+		"322  214       3       com.sun.crypto.provider.CounterMode::implCrypt (88 bytes)",
+		"379  225       3       com.sun.crypto.provider.GHASH::processBlocks (26 bytes)",
+		"403  233       3       com.sun.crypto.provider.GHASH::update (50 bytes)",
+		"461  258       3       com.sun.crypto.provider.GCTR::doFinal (106 bytes)",
+		"490  282       3       com.sun.crypto.provider.CounterMode::crypt (95 bytes)",
+		"491  278       3       com.sun.crypto.provider.GCTR::update (208 bytes)",
+		"562  299       3       com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt (143 bytes)",
+		"563  300       3       com.sun.crypto.provider.GHASH::doFinal (52 bytes)",
+		"596  305       3       com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt0 (136 bytes)",
+	},
+}
+
+var compileLineRE = regexp.MustCompile(`com\.sun\.crypto\.provider\.(\w+)::(\w+) \((\d+) bytes\)$`)
+
+// TestJavaSizeMatchesHotSpot looks every method of the real lines up in the
+// profile's table by class and name and compares the sizes.
+func TestJavaSizeMatchesHotSpot(t *testing.T) {
+	for p, lines := range realPrintCompilation {
+		tab, err := ForProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines {
+			sm := compileLineRE.FindStringSubmatch(l)
+			if sm == nil {
+				t.Fatalf("cannot parse %q", l)
+			}
+			want, _ := strconv.Atoi(sm[3])
+			t.Run(p+"/"+sm[1]+"::"+sm[2], func(t *testing.T) {
+				var found bool
+				for _, m := range tab.Methods() {
+					if m.Class == provider+sm[1] && m.Name == sm[2] {
+						found = true
+						if m.Size != want {
+							t.Errorf("%s: size %d, HotSpot prints %d", m.Key, m.Size, want)
+						}
+					}
+				}
+				if !found {
+					t.Errorf("the table has no %s::%s", sm[1], sm[2])
+				}
+			})
+		}
+	}
+}
