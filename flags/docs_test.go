@@ -60,7 +60,7 @@ func doc(f *Flag) string {
 func profiles(f *Flag) string {
 	var s []string
 	for _, j := range JDKs() {
-		if j >= f.Since {
+		if f.inJDK(j) {
 			s = append(s, j.String())
 		}
 	}
@@ -80,7 +80,7 @@ func byProfile(f *Flag, fn func(JDK) string) string {
 	}
 	var runs []run
 	for _, j := range JDKs() {
-		if j < f.Since {
+		if !f.inJDK(j) {
 			continue
 		}
 		v := fn(j)

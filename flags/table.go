@@ -11,6 +11,8 @@ type Flag struct {
 	Name string
 	// Since is the first profile that has the flag.
 	Since JDK
+	// Until is the first profile that no longer has it (0: every profile from Since on).
+	Until JDK
 	// AMD64Only marks flags declared in cpu/x86/globals_x86.hpp: absent on arm64.
 	AMD64Only bool
 	// Type is the value type per profile.
@@ -69,8 +71,11 @@ func from[T any](before T, j JDK, after T) perJDK[T] {
 
 // Exists reports whether the flag exists in profile j on architecture a.
 func (f *Flag) Exists(j JDK, a Arch) bool {
-	return j >= f.Since && !(f.AMD64Only && a != AMD64)
+	return f.inJDK(j) && !(f.AMD64Only && a != AMD64)
 }
+
+// inJDK reports whether profile j has the flag (Since, Until).
+func (f *Flag) inJDK(j JDK) bool { return j >= f.Since && (f.Until == 0 || j < f.Until) }
 
 const (
 	maxJint  = math.MaxInt32
@@ -108,7 +113,25 @@ func boolRow(name string, def bool, kind perJDK[Kind], decor perJDK[string], doc
 }
 
 func since(j JDK, f *Flag) *Flag { f.Since = j; return f }
-func amd64(f *Flag) *Flag        { f.AMD64Only = true; return f }
+func until(j JDK, f *Flag) *Flag { f.Until = j; return f }
+
+// c2Decor is the decoration of a flag that moved from runtime/globals.hpp to
+// opto/c2_globals.hpp (JDK 15's split of the inlining flags, JDK-8234863): none in JDK 8,
+// "C2" (or "C2 pd") from JDK 17 on.
+func c2Decor(pd bool) perJDK[string] {
+	if pd {
+		return from("pd", JDK17, "C2 pd")
+	}
+	return from("", JDK17, "C2")
+}
+
+// inlineRow builds one of the intx product flags that bound inlining (runtime/globals.hpp in
+// JDK 8; c1_globals.hpp and c2_globals.hpp from JDK 15 on), range 0…max_jint from JDK 17.
+func inlineRow(name string, decor perJDK[string], def perJDK[string], doc string) *Flag {
+	return &Flag{Name: name, Type: all(Intx), Kind: product, Decor: decor, Default: def,
+		Range: rangeModern(irange(0, maxJint)), Doc: doc}
+}
+func amd64(f *Flag) *Flag { f.AMD64Only = true; return f }
 
 // table is THE flag table. Facts: PrintFlagsFinal/PrintFlagsInitial/PrintFlagsRanges of
 // OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64; runtime/globals.hpp,
@@ -118,6 +141,9 @@ var table = []*Flag{
 	since(JDK17, &Flag{Name: "ActiveProcessorCount", Type: all(Int), Kind: product, Decor: none, Default: all("-1"),
 		Doc: "CPU count the VM should use and report as active (-1: use the OS value)"}),
 	boolRow("AlwaysCompileLoopMethods", false, product, none, "compile methods with loops when they are first called"),
+	since(JDK17, inlineRow("C1MaxInlineLevel", all("C1"), all("9"), "maximum depth of calls C1 inlines (JDK 8: MaxInlineLevel)")),
+	since(JDK17, inlineRow("C1MaxInlineSize", all("C1"), all("35"), "maximum bytecode size of a method C1 inlines (JDK 8: MaxInlineSize)")),
+	since(JDK17, inlineRow("C1MaxTrivialSize", all("C1"), all("6"), "bytecode size C1 inlines at any depth (JDK 8: MaxTrivialSize)")),
 	boolRow("BackgroundCompilation", true, product, pd, "compile in the background; -Xbatch turns it off"),
 	intxRow("CICompilerCount", "2", 0, maxJint, "number of compiler threads (set ergonomically)"),
 	boolRow("CICompilerCountPerCPU", false, product, none, "size the compiler thread count from the CPU count (turned on when CICompilerCount is left alone)"),
@@ -133,13 +159,24 @@ var table = []*Flag{
 		Doc: "enable (+) or disable (-) intrinsics by id, comma separated"}),
 	{Name: "DisableIntrinsic", Type: from(Ccstr, JDK17, Ccstrlist), Kind: diagnostic, Decor: none, Default: all(""),
 		Doc: "do not expand the intrinsics whose ids appear here, comma separated"},
+	inlineRow("FreqInlineSize", c2Decor(true), all("325"), "maximum bytecode size of a method C2 inlines at a hot call site"),
 	boolRow("IgnoreUnrecognizedVMOptions", false, product, none, "ignore unrecognized -XX options"),
+	until(JDK21, since(JDK17, &Flag{Name: "InlineFrequencyCount", Type: all(Intx), Kind: diagnostic, Decor: pd, Default: all("100"),
+		Range: rangeModern(irange(0, maxJint)), Doc: "call-site count from which C2 treats a call site as hot (JDK 8: a develop constant; removed in JDK 18)"})),
+	since(JDK21, &Flag{Name: "InlineFrequencyRatio", Type: all(Double), Kind: diagnostic, Decor: none, Default: all("0.25"),
+		Doc: "call-site executions per caller invocation from which C2 treats a call site as hot (JDK 18+)"}),
+	// The declared x86 default; tiered compilation with C2 raises it to 2000 (JDK 8) or 2500
+	// (FLAG_SET_DEFAULT in the runtime's ergonomics, so PrintFlagsFinal shows {default}).
+	inlineRow("InlineSmallCode", c2Decor(true), all("1000"), "C2 inlines an already compiled method only if its code is smaller than this (bytes; 2000 or 2500 when tiered)"),
 	since(JDK17, boolRow("InlineNatives", true, diagnostic, none, "use intrinsics for native methods")),
 	intxRow("InterpreterProfilePercentage", "33", 0, 100, "percentage of CompileThreshold at which the interpreter starts profiling (non-tiered)"),
 	boolRow("LogCompilation", false, diagnostic, none, "log compilation activity in XML to LogFile"),
 	{Name: "LogFile", Type: all(Ccstr), Kind: diagnostic, Decor: none, Default: all(""),
 		Doc: "file for LogCompilation/LogVMOutput output (default hotspot_pid<pid>.log)"},
 	boolRow("LogVMOutput", false, diagnostic, none, "save VM output to LogFile"),
+	inlineRow("MaxInlineLevel", c2Decor(false), from("9", JDK17, "15"), "maximum depth of calls C2 inlines (JDK 8: C1 too)"),
+	inlineRow("MaxInlineSize", c2Decor(false), all("35"), "maximum bytecode size of a method C2 inlines at a cold call site (JDK 8: C1 too)"),
+	inlineRow("MaxTrivialSize", c2Decor(false), all("6"), "bytecode size of a trivial method (JDK 8: C1 inlines it at any depth)"),
 	{Name: "OnStackReplacePercentage", Type: all(Intx), Kind: product, Decor: pd, Default: all("140"),
 		Range: rangeModern(irange(minIntx, maxIntx)), Doc: "percentage of CompileThreshold at which OSR compiles are requested (non-tiered)"},
 	boolRow("PrintCommandLineFlags", false, product, none, "print the flags set on the command line or ergonomically"),
@@ -223,7 +260,7 @@ func init() {
 		}
 		byName[f.Name] = f
 		for _, j := range JDKs() {
-			if j < f.Since {
+			if !f.inJDK(j) {
 				continue
 			}
 			if _, err := parseDefault(f, j); err != nil {

@@ -672,6 +672,19 @@ func (e *ergo) policyPass(activeProcessors int) error {
 		}
 	}
 	e.reportRejected(rejected)
+	if s.Has("InlineSmallCode") && s.IsDefault("InlineSmallCode") && tieredWithC2(s) {
+		// CompilerConfig::ergo_initialize (JDK 8: AdvancedThresholdPolicy::initialize):
+		// tiered code with C2 may inline larger compiled callees than the declared default
+		// (1000 bytes on x86) — FLAG_SET_DEFAULT, so PrintFlagsFinal keeps {default}.
+		// Recorded on 17 and 25: 2500 with the default mode, 1000 with -Xint,
+		// CompileThresholdScaling=0, TieredStopAtLevel<4, -TieredCompilation, quick-only
+		// and high-only.
+		big := "2000"
+		if s.JDK() >= flags.JDK17 {
+			big = "2500"
+		}
+		e.setDefault("InlineSmallCode", big)
+	}
 	if s.Has("ActiveProcessorCount") && s.Int("ActiveProcessorCount") > 0 {
 		activeProcessors = int(s.Int("ActiveProcessorCount"))
 	}
@@ -799,3 +812,16 @@ func (e *ergo) reportRejected(rejected []string) {
 }
 
 func isIntType(t flags.Type) bool { return t == flags.Int || t == flags.Intx }
+
+// tieredWithC2 reports whether the settled flags run tiered compilation with both compilers
+// (CompilerConfig::is_tiered with C2; JDK 8: the AdvancedThresholdPolicy, chosen by
+// TieredCompilation alone).
+func tieredWithC2(s *flags.Set) bool {
+	if !s.Bool("TieredCompilation") {
+		return false
+	}
+	if s.JDK() < flags.JDK17 {
+		return true
+	}
+	return !interpreterOnly(s) && s.Int("TieredStopAtLevel") >= 4 && s.String("CompilationMode") == "default"
+}
