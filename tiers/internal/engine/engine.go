@@ -50,15 +50,19 @@ type Code struct {
 	rt          wazero.Runtime
 	cm          wazero.CompiledModule
 	compileTime time.Duration
-	callees     []*bytecode.Method // by import index
-	callers     []*bytecode.Method // by import index: the method whose body makes the call
-	bound       []jrt.Target       // by import index, when bound at link time
-	wasm        []byte             // the module compiled: the build, or the inline module
-	inlined     []int              // inline slots switched on in every instance (sorted)
-	charge      bool               // inlined calls report themselves (INLINE_CHARGE)
-	argPool     sync.Pool          // *[]jrt.Arg scratch for host calls
-	heap        *heap.Heap         // mapped at heap.Base in every instance; nil: none
-	argLimit    uint32             // copied arguments end below this address
+	callees     []*bytecode.Method       // by import index
+	callers     []*bytecode.Method       // by import index: the method whose body makes the call
+	bound       []jrt.Target             // by import index, when bound at link time
+	wasm        []byte                   // the module compiled: the build, or the inline module
+	inlined     []int                    // inline slots switched on in every instance (sorted)
+	charge      bool                     // inlined calls report themselves (INLINE_CHARGE)
+	argPool     sync.Pool                // *[]jrt.Arg scratch for host calls
+	heap        *heap.Heap               // mapped at heap.Base in every instance; nil: none
+	argLimit    uint32                   // copied arguments end below this address
+	plan        []slot                   // the method's parameters, for layout
+	calleePlans [][]slot                 // by import index: the callee's parameters, for hostCall
+	hot         atomic.Pointer[instance] // one idle instance, taken without the lock
+	shut        atomic.Bool              // Close has begun: no instance is handed out or kept
 
 	mu     sync.Mutex
 	free   []*instance
@@ -78,6 +82,27 @@ type instance struct {
 	lastBe     uint32
 	regions    []region
 	argOffsets []uint32
+}
+
+// slot is what the per-call paths need of one parameter (bytecode.Param),
+// decided once per code.
+type slot struct {
+	kind  bytecode.Kind
+	elem  uint32 // element size of an array kind, 0 for scalars
+	long  bool
+	out   bool // Out or InOut
+	param int  // index into the method's Params, for error messages
+}
+
+func planOf(m *bytecode.Method) []slot {
+	out := make([]slot, len(m.Params))
+	for i, p := range m.Params {
+		out[i] = slot{kind: p.Kind, long: p.Kind == bytecode.Long, out: p.Dir != bytecode.In, param: i}
+		if p.Kind.IsArray() {
+			out[i].elem = uint32(p.Kind.ElemSize())
+		}
+	}
+	return out
 }
 
 type region struct {
@@ -104,7 +129,7 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Code{m: m, level: req.Level, build: build, req: req, heap: req.Heap}
+	c := &Code{m: m, level: req.Level, build: build, req: req, heap: req.Heap, plan: planOf(m)}
 	c.argPool.New = func() any { s := make([]jrt.Arg, 0, 16); return &s }
 
 	var cfg wazero.RuntimeConfig
@@ -273,6 +298,7 @@ func (c *Code) link(ctx context.Context, opts Options, imports []string) error {
 		}
 		c.callees = append(c.callees, callee)
 		c.callers = append(c.callers, callers[key])
+		c.calleePlans = append(c.calleePlans, planOf(callee))
 		params, results := signature(callee)
 		b.NewFunctionBuilder().WithGoModuleFunction(c.hostCall(i), params, results).Export(key)
 	}
@@ -320,18 +346,19 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 		if err := ctx.Err(); err != nil {
 			panic(&hostPanic{err})
 		}
-		callee := c.callees[idx]
+		callee, plan := c.callees[idx], c.calleePlans[idx]
 		mem := mod.Memory()
 		ap := c.argPool.Get().(*[]jrt.Arg)
-		args := (*ap)[:0]
+		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
 		j := 0
-		for _, p := range callee.Params {
+		for i := range plan {
+			p := &plan[i]
 			switch {
-			case p.Kind.IsArray():
+			case p.elem != 0:
 				ptr, n := uint32(stack[j]), uint32(stack[j+1])
 				j += 2
 				if ptr == 0 {
-					args = append(args, jrt.Arg{Kind: p.Kind, Null: true})
+					args[i] = jrt.Arg{Kind: p.kind, Null: true}
 					continue
 				}
 				var view []byte
@@ -339,19 +366,19 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 				if ptr >= heap.Base && c.heap != nil {
 					// the host's view of the heap: callee code and stubs see
 					// one address per Java array
-					view, ok = c.heap.View(ptr-heap.Base, n*uint32(p.Kind.ElemSize()))
+					view, ok = c.heap.View(ptr-heap.Base, n*p.elem)
 				} else {
-					view, ok = mem.Read(ptr, n*uint32(p.Kind.ElemSize()))
+					view, ok = mem.Read(ptr, n*p.elem)
 				}
 				if !ok {
-					panic(&hostPanic{fmt.Errorf("%s -> %s: argument %s [%#x, %d elements] outside memory", c.m, callee, p.Name, ptr, n)})
+					panic(&hostPanic{fmt.Errorf("%s -> %s: argument %s [%#x, %d elements] outside memory", c.m, callee, callee.Params[i].Name, ptr, n)})
 				}
-				args = append(args, jrt.Arg{Kind: p.Kind, Data: view})
-			case p.Kind == bytecode.Long:
-				args = append(args, jrt.Arg{Kind: p.Kind, Scalar: int64(stack[j])})
+				args[i] = jrt.Arg{Kind: p.kind, Data: view}
+			case p.long:
+				args[i] = jrt.Arg{Kind: p.kind, Scalar: int64(stack[j])}
 				j++
 			default:
-				args = append(args, jrt.Arg{Kind: p.Kind, Scalar: int64(int32(uint32(stack[j])))})
+				args[i] = jrt.Arg{Kind: p.kind, Scalar: int64(int32(uint32(stack[j])))}
 				j++
 			}
 		}
@@ -405,10 +432,12 @@ func (c *Code) Profile() jrt.Profile {
 
 // Close implements jrt.Code.
 func (c *Code) Close(ctx context.Context) error {
+	c.shut.Store(true)
 	c.mu.Lock()
 	c.closed = true
 	c.free = nil
 	c.mu.Unlock()
+	c.hot.Store(nil)
 	return c.rt.Close(ctx)
 }
 
@@ -416,6 +445,9 @@ func (c *Code) Close(ctx context.Context) error {
 // pooled per code: each concurrent caller gets its own (see RATIONALE in
 // the package doc of tiers/interp).
 func (c *Code) get(ctx context.Context) (*instance, error) {
+	if inst := c.hot.Swap(nil); inst != nil && !c.shut.Load() {
+		return inst, nil
+	}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -491,6 +523,12 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 }
 
 func (c *Code) put(inst *instance) {
+	if !c.shut.Load() && c.hot.CompareAndSwap(nil, inst) {
+		if c.shut.Load() { // Close ran meanwhile: do not keep it
+			c.hot.CompareAndSwap(inst, nil)
+		}
+		return
+	}
 	c.mu.Lock()
 	if !c.closed {
 		c.free = append(c.free, inst)
@@ -537,9 +575,9 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 	inst.regions = inst.regions[:0]
 	inst.argOffsets = inst.argOffsets[:0]
 	top = bytecode.ArgBase
-	for i, a := range args {
-		p := c.m.Params[i]
-		if !p.Kind.IsArray() || a.Null {
+	for i := range args {
+		a, p := &args[i], &c.plan[i]
+		if p.elem == 0 || a.Null {
 			inst.argOffsets = append(inst.argOffsets, 0)
 			continue
 		}
@@ -547,7 +585,6 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 			inst.argOffsets = append(inst.argOffsets, heap.Base+off) // in place
 			continue
 		}
-		out := p.Dir != bytecode.In
 		found := -1
 		for r := range inst.regions {
 			rg := &inst.regions[r]
@@ -558,42 +595,44 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 			lo, hi := dataPtr(rg.data), dataPtr(rg.data)+uintptr(len(rg.data))
 			alo, ahi := dataPtr(a.Data), dataPtr(a.Data)+uintptr(len(a.Data))
 			if len(a.Data) > 0 && len(rg.data) > 0 && alo < hi && lo < ahi {
-				return 0, fmt.Errorf("%s: argument %d (%s) partly overlaps another array argument", c.m, i, p.Name)
+				return 0, fmt.Errorf("%s: argument %d (%s) partly overlaps another array argument", c.m, i, c.m.Params[i].Name)
 			}
 		}
 		if found >= 0 {
-			inst.regions[found].out = inst.regions[found].out || out
+			inst.regions[found].out = inst.regions[found].out || p.out
 			inst.argOffsets = append(inst.argOffsets, inst.regions[found].off)
 			continue
 		}
 		top = (top + 7) &^ 7
-		inst.regions = append(inst.regions, region{data: a.Data, off: top, out: out})
+		inst.regions = append(inst.regions, region{data: a.Data, off: top, out: p.out})
 		inst.argOffsets = append(inst.argOffsets, top)
 		top += uint32(len(a.Data))
 	}
 	if top > c.argLimit {
 		return 0, fmt.Errorf("engine: %s: array arguments need %d bytes of the code's memory, over its memory limit of %d bytes (arrays in the Java heap need none)", c.m, top, c.argLimit)
 	}
-	if err := ensure(inst, top); err != nil {
-		return 0, err
-	}
-	for _, rg := range inst.regions {
-		if !inst.mem.Write(rg.off, rg.data) {
-			panic("BUG: argument region outside memory after grow")
+	if len(inst.regions) > 0 {
+		if err := ensure(inst, top); err != nil {
+			return 0, err
+		}
+		for _, rg := range inst.regions {
+			if !inst.mem.Write(rg.off, rg.data) {
+				panic("BUG: argument region outside memory after grow")
+			}
 		}
 	}
 	j := 0
-	for i, a := range args {
-		p := c.m.Params[i]
+	for i := range args {
+		a, p := &args[i], &c.plan[i]
 		switch {
-		case p.Kind.IsArray():
+		case p.elem != 0:
 			inst.stack[j] = uint64(inst.argOffsets[i])
-			inst.stack[j+1] = uint64(uint32(len(a.Data) / p.Kind.ElemSize()))
+			inst.stack[j+1] = uint64(uint32(len(a.Data)) / p.elem)
 			if a.Null {
 				inst.stack[j+1] = 0
 			}
 			j += 2
-		case p.Kind == bytecode.Long:
+		case p.long:
 			inst.stack[j] = uint64(a.Scalar)
 			j++
 		default:
