@@ -21,6 +21,8 @@ import (
 //	path=vm-bound      the Target C2's link-time Bind returns for that site
 //	path=wasm-caller   a level-4 (C2-compiled) CounterMode.implCrypt over
 //	                   one block: wasm code → import → bound stub
+//	path=wasm-caller-heap  the same with every array in the Java heap
+//	                   (VM.NewByteArray): no copies in or out
 //
 // Goal: path=vm within 25 ns of path=direct. go test -count N runs each
 // path N times back to back, so on a shared, noisy machine interleave the
@@ -89,22 +91,45 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 		}
 	})
-	b.Run("path=wasm-caller", func(b *testing.B) {
-		code, err := c2.New().Compile(ctx, jrt.CompileRequest{Method: caller, Level: jrt.LevelFullOptimization,
-			Table: vm.Table(), Router: vm, BackedgeNotifyFreqLog: -1})
-		if err != nil {
-			b.Fatal(err)
+	for _, inHeap := range []bool{false, true} {
+		name := "path=wasm-caller"
+		if inHeap {
+			name = "path=wasm-caller-heap"
 		}
-		defer code.Close(ctx)
-		counter, ectr, used := make([]byte, 16), make([]byte, 16), []uint32{16}
-		cargs := []jrt.Arg{jrt.Ints(xk), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
-			jrt.Bytes(in), jrt.Int(0), jrt.Int(16), jrt.Bytes(out), jrt.Int(0)}
-		b.SetBytes(16)
-		for b.Loop() {
-			used[0] = 16
-			if _, err := code.Invoke(ctx, cargs); err != nil {
+		b.Run(name, func(b *testing.B) {
+			req := jrt.CompileRequest{Method: caller, Level: jrt.LevelFullOptimization,
+				Table: vm.Table(), Router: vm, BackedgeNotifyFreqLog: -1}
+			alloc := func(n int) []byte { return make([]byte, n) }
+			if inHeap {
+				if vm.Heap() == nil {
+					b.Skip("no Java heap on this platform")
+				}
+				req.Heap = vm.Heap()
+				alloc = func(n int) []byte {
+					h, err := vm.NewByteArray(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					return h
+				}
+			}
+			code, err := c2.New().Compile(ctx, req)
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
+			defer code.Close(ctx)
+			key := alloc(4 * len(xk))
+			copy(key, jrt.Ints(xk).Data)
+			counter, ectr, usedB, cin, cout := alloc(16), alloc(16), alloc(4), alloc(16), alloc(16)
+			cargs := []jrt.Arg{{Kind: jrt.Ints(xk).Kind, Data: key}, jrt.Bytes(counter), jrt.Bytes(ectr),
+				{Kind: jrt.Ints(xk).Kind, Data: usedB}, jrt.Bytes(cin), jrt.Int(0), jrt.Int(16), jrt.Bytes(cout), jrt.Int(0)}
+			b.SetBytes(16)
+			for b.Loop() {
+				usedB[0] = 16
+				if _, err := code.Invoke(ctx, cargs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
