@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/jitsim/jitsim/flags"
 )
 
 // Inliner is implemented by a Router that decides, when code is linked,
@@ -34,55 +36,163 @@ type InlineDecision struct {
 	Inline bool
 	// Reason is HotSpot's message for the site: "inline (hot)" (C2),
 	// "inline" (C1), "(intrinsic)" where a stub replaces the callee, or why
-	// the call stays a call.
+	// the call stays a call (from JDK 22 on, HotSpot's own refusals start
+	// with "failed to inline: ").
 	Reason string
 }
 
 // Inline reasons.
 const (
-	InlineHot         = "inline (hot)"                // C2's InlineTree::should_inline, a hot call site
+	InlineHot         = "inline (hot)"                // C2's InlineTree::ok_to_inline, an accepted call site
 	InlineC1          = "inline"                      // C1's GraphBuilder::try_inline_full
 	InlineIntrinsic   = "(intrinsic)"                 // a stub replaces the callee at this site
 	InlineInterpreter = "interpreted: not inlined"    // level 0 calls every callee through the dispatcher
 	InlineProfiled    = "profiled level: not inlined" // level 3: the callee's counters need its calls (see VM.Inline)
 	InlineUnknown     = "callee not in the method table"
+
+	// HotSpot's size refusals (without the JDK 22+ prefix, see InlineFailurePrefix).
+	InlineTooLarge   = "callee is too large" // C1: Size > C1MaxInlineSize (JDK 8: MaxInlineSize)
+	InlineTooBig     = "too big"             // C2, cold site: Size > MaxInlineSize
+	InlineHotTooBig  = "hot method too big"  // C2, hot site: Size > FreqInlineSize
+	InlineFailPrefix = "failed to inline: "  // JDK 22+ (JDK-8314452): every refusal starts with it
+)
+
+// inlineSizeRule is how one compiler bounds the bytecode size (Method.Size)
+// of the callees it inlines, as flags: C1's GraphBuilder::try_inline_full
+// ("callee is too large" above the scope's max_inline_size, which is never
+// below the trivial size), C2's InlineTree::should_inline ("too big" above
+// MaxInlineSize at a cold call site; at a hot one FreqInlineSize is the
+// bound, and exceeding it is "hot method too big" when it is the larger).
+type inlineSizeRule struct {
+	// size and trivial name the flags per profile: [0] JDK 8 and 8u, [1]
+	// JDK 17+ (JDK 15 split C1's flags from C2's, JDK-8234863); trivial ""
+	// means no floor.
+	size, trivial [2]string
+	// hotSize names the bound at a hot call site ("" : the compiler has none).
+	hotSize     string
+	msg, hotMsg string
+}
+
+// inlineSizeRules is THE table of size limits, one row per compiler.
+var inlineSizeRules = map[bool]inlineSizeRule{ // by "is C2"
+	false: {size: [2]string{"MaxInlineSize", "C1MaxInlineSize"}, trivial: [2]string{"MaxTrivialSize", "C1MaxTrivialSize"},
+		msg: InlineTooLarge},
+	true: {size: [2]string{"MaxInlineSize", "MaxInlineSize"}, hotSize: "FreqInlineSize",
+		msg: InlineTooBig, hotMsg: InlineHotTooBig},
+}
+
+// HotSpot's develop constants that decide a hot call site before JDK 18
+// (globals.hpp InlineFrequencyRatio, x86 InlineFrequencyCount; JDK 17 makes
+// the count a diagnostic flag, read when the profile has it).
+const (
+	inlineFrequencyRatioOld = 20
+	inlineFrequencyCountOld = 100
 )
 
 // Inline implements Inliner: THE inlining decision, made from the one
 // dispatch point's cached routing decision for the callee at the caller's
-// level. A call from code at level 1, 2 or 4 to a callee that is not
-// replaced by a stub there runs inlined, as C1 and C2 inline small
-// non-intrinsic callees (c1_GraphBuilder.cpp try_inline,
-// opto/bytecodeInfo.cpp InlineTree::ok_to_inline), and the callee's own
-// invocation counter does not see those calls (C2 code and C1's levels 1
-// and 2 count nothing for inlined methods). jitsim applies no size limit:
-// every reference method is one the JDK's own code calls on its hot path
-// (see docs/dispatch.md). Level 0 never inlines. Level 3 does not inline in
-// jitsim: C1's full-profile code counts every inlined call in the callee's
-// invocation counter (c1_Compilation.hpp profile_inlined_calls:
-// C1ProfileInlinedCalls at CompLevel_full_profile, a ProfileInvoke per
-// inlined call, which may notify the policy) and jitsim's inline modules
-// count nothing, so those calls keep going through the dispatcher, which
-// counts them and notifies.
+// level and HotSpot's size limits. Level 0 never inlines. A callee a stub
+// replaces at the caller's level stays a call to the stub ("(intrinsic)";
+// HotSpot tries intrinsics before any inlining heuristic). Otherwise the
+// callee's Java bytecode size decides, by inlineSizeRules: C1 (levels 1-3)
+// refuses callees above C1MaxInlineSize (JDK 8: MaxInlineSize), C2 (level
+// 4) callees above MaxInlineSize at a cold call site and above
+// FreqInlineSize at a hot one (see hotSite). A callee within the limits
+// runs inlined at levels 1, 2 and 4, and the callee's own invocation
+// counter does not see those calls (C2 code and C1's levels 1 and 2 count
+// nothing for inlined methods). Level 3 does not inline in jitsim: C1's
+// full-profile code counts every inlined call in the callee's invocation
+// counter (c1_Compilation.hpp profile_inlined_calls: C1ProfileInlinedCalls
+// at CompLevel_full_profile, a ProfileInvoke per inlined call, which may
+// notify the policy) and jitsim's inline modules count nothing, so those
+// calls keep going through the dispatcher, which counts them and notifies.
+//
+// Not modelled: InlineSmallCode (jitsim has no machine-code size of a
+// compiled callee), MaxInlineLevel/C1MaxInlineLevel and C1's shrinking
+// limit for nested scopes (NestedInliningSizeRatio) — a decision is per
+// callee and caller, not per depth; jitsim's call chains are at most five
+// deep.
 func (vm *VM) Inline(site Site) InlineDecision {
 	st := vm.callees.get(site.Callee)
 	if st == nil {
 		return InlineDecision{Reason: InlineUnknown}
 	}
-	switch site.Level {
-	case LevelSimple, LevelLimitedProfile, LevelFullOptimization:
-	case LevelFullProfile:
-		return InlineDecision{Reason: InlineProfiled}
-	default:
+	if site.Level <= LevelNone || site.Level > LevelFullOptimization {
 		return InlineDecision{Reason: InlineInterpreter}
 	}
 	if d := st.route[site.Level]; d != nil && d.Stub {
 		return InlineDecision{Reason: InlineIntrinsic}
 	}
-	if site.Level != LevelFullOptimization {
-		return InlineDecision{Inline: true, Reason: InlineC1}
+	c2 := site.Level == LevelFullOptimization
+	if msg := vm.tooLarge(site, c2); msg != "" {
+		return InlineDecision{Reason: msg}
 	}
-	return InlineDecision{Inline: true, Reason: InlineHot}
+	switch site.Level {
+	case LevelFullProfile:
+		return InlineDecision{Reason: InlineProfiled}
+	case LevelFullOptimization:
+		return InlineDecision{Inline: true, Reason: InlineHot}
+	}
+	return InlineDecision{Inline: true, Reason: InlineC1}
+}
+
+// tooLarge returns the refusal message when the callee's bytecode size is
+// above the limit of the compiler of site's level, else "".
+func (vm *VM) tooLarge(site Site, c2 bool) string {
+	r := inlineSizeRules[c2]
+	gen := 0
+	if vm.jdk >= flags.JDK17 {
+		gen = 1
+	}
+	size := vm.set.Int(r.size[gen])
+	limit, msg := size, r.msg
+	if r.trivial[gen] != "" {
+		limit = max(limit, vm.set.Int(r.trivial[gen]))
+	}
+	if r.hotSize != "" && vm.hotSite(site.Caller) {
+		limit = vm.set.Int(r.hotSize)
+		if limit > size {
+			msg = r.hotMsg
+		}
+	}
+	if int64(site.Callee.Size) <= limit {
+		return ""
+	}
+	if vm.jdk >= flags.JDK25 {
+		return InlineFailPrefix + msg
+	}
+	return msg
+}
+
+// hotSite reports whether C2 takes a call site in caller as hot
+// (InlineTree::should_inline): from JDK 18 when the site runs at least
+// InlineFrequencyRatio times per invocation of the caller, before that also
+// when it ran InlineFrequencyCount times (JDK-8272873 dropped the count).
+// jitsim's modules count calls per method, not per site, so the site's
+// count is taken to be the caller's invocations plus back-edges: every call
+// of a reference method is on its caller's path, once per invocation or once
+// per loop iteration. A caller the policy sends to C2 after warming up is
+// hot at every site by this rule; one compiled on its first calls (-Xcomp)
+// is cold, as in HotSpot. A nil caller (jitsim explain: any caller) is
+// taken to be warm.
+func (vm *VM) hotSite(caller *Method) bool {
+	if caller == nil {
+		return true
+	}
+	st := vm.byMethod[caller]
+	if st == nil {
+		return true
+	}
+	i, b := st.pm.Counts()
+	inv, site := int64(i), int64(i)+int64(b)
+	if vm.set.Has("InlineFrequencyRatio") {
+		return inv > 0 && float64(site) >= vm.set.Float("InlineFrequencyRatio")*float64(inv)
+	}
+	count := int64(inlineFrequencyCountOld)
+	if vm.set.Has("InlineFrequencyCount") {
+		count = vm.set.Int("InlineFrequencyCount")
+	}
+	return site >= count || (inv > 0 && site >= inlineFrequencyRatioOld*inv)
 }
 
 // inlineLine is one line of the PrintInlining tree.
@@ -96,8 +206,9 @@ type inlineLine struct {
 // inlineTree walks the calls of root compiled at level: each call site
 // with its decision, and the calls of an inlined callee one level deeper.
 // The bci is the call's index among the caller's imports (jitsim's modules
-// have no bytecode indices).
-func (vm *VM) inlineTree(root *Method, level Level) []inlineLine {
+// have no bytecode indices). With warm, every caller counts as warmed up
+// (hotSite); otherwise the callers' counts decide, as when code is linked.
+func (vm *VM) inlineTree(root *Method, level Level, warm bool) []inlineLine {
 	var out []inlineLine
 	var walk func(m *Method, depth int)
 	walk = func(m *Method, depth int) {
@@ -106,7 +217,11 @@ func (vm *VM) inlineTree(root *Method, level Level) []inlineLine {
 			if err != nil {
 				continue // the table checked every import when it was built
 			}
-			d := vm.Inline(Site{Caller: m, Level: level, Callee: callee})
+			site := Site{Caller: m, Level: level, Callee: callee}
+			if warm {
+				site.Caller = nil
+			}
+			d := vm.Inline(site)
 			reason := d.Reason
 			if d.Reason == InlineIntrinsic {
 				if st := vm.callees.get(callee); st != nil && st.intr.Row().Predicated {
@@ -132,7 +247,7 @@ func (vm *VM) PrintInlining(root *Method, level Level) {
 	if !vm.out.inlining {
 		return
 	}
-	tree := vm.inlineTree(root, level)
+	tree := vm.inlineTree(root, level, false)
 	if len(tree) == 0 {
 		return
 	}
@@ -147,7 +262,8 @@ func (vm *VM) PrintInlining(root *Method, level Level) {
 }
 
 // InlineExplain renders the inlining tree of root compiled at level, one
-// line per call site, for jitsim explain and tests.
+// line per call site with the callee's bytecode size, for jitsim explain
+// and tests. Every caller is taken to be warmed up (C2's call sites hot).
 func (vm *VM) InlineExplain(name string, level Level) (string, error) {
 	st, err := vm.lookup(name)
 	if err != nil {
@@ -157,7 +273,7 @@ func (vm *VM) InlineExplain(name string, level Level) (string, error) {
 		return "", fmt.Errorf("runtime: level %d is not a compilation level (0..4)", level)
 	}
 	var sb strings.Builder
-	for _, l := range vm.inlineTree(st.m, level) {
+	for _, l := range vm.inlineTree(st.m, level, true) {
 		fmt.Fprintf(&sb, "%s@ %d %s (%d bytes) %s\n", strings.Repeat("  ", l.depth-1), l.bci, l.callee, l.callee.Size, l.reason)
 	}
 	return sb.String(), nil

@@ -15,34 +15,61 @@ import (
 	"github.com/jitsim/jitsim/tiers"
 )
 
-// TestInlineDecision checks the inlining decision per callee and caller
-// level: levels 1, 2 and 4 inline what no stub replaces, a stub site stays a
-// call, levels 0 and 3 never inline.
+// TestInlineDecision checks the inlining decision per callee, caller level
+// and call site: a stub site stays a call, level 0 never inlines, level 3
+// never inlines in jitsim, and HotSpot's size limits refuse callees by
+// their Java bytecode size — C1 above C1MaxInlineSize (JDK 8:
+// MaxInlineSize), C2 above FreqInlineSize at a hot site and MaxInlineSize
+// at a cold one (a caller that has not run yet; no caller stands for a warm
+// one), with JDK 25's "failed to inline: " prefix.
 func TestInlineDecision(t *testing.T) {
+	const fail = jrt.InlineFailPrefix
+	diag := "-XX:+UnlockDiagnosticVMOptions"
 	tests := []struct {
 		jdk    flags.JDK
 		args   []string
+		caller string // "": no caller (warm); else a method of a fresh VM (cold)
 		callee string
 		level  jrt.Level
 		want   jrt.InlineDecision
 	}{
-		{flags.JDK25, nil, "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK25, nil, "GCTR.update", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
-		{flags.JDK25, nil, "GCTR.update", 0, jrt.InlineDecision{Reason: jrt.InlineInterpreter}},
-		{flags.JDK25, nil, "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
-		{flags.JDK25, nil, "GCTR.update", 3, jrt.InlineDecision{Reason: jrt.InlineProfiled}},
-		{flags.JDK25, nil, "CounterMode.implCrypt", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
-		{flags.JDK25, nil, "CounterMode.implCrypt", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
-		{flags.JDK17, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseAESCTRIntrinsics"}, "CounterMode.implCrypt", 4,
+		{flags.JDK25, nil, "", "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{flags.JDK25, nil, "", "GCTR.update", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{flags.JDK25, nil, "", "GCTR.update", 0, jrt.InlineDecision{Reason: jrt.InlineInterpreter}},
+		{flags.JDK25, nil, "", "GCTR.update", 2, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{flags.JDK25, nil, "", "GCTR.update", 3, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{flags.JDK25, nil, "", "GHASH.processBlocks", 3, jrt.InlineDecision{Reason: jrt.InlineProfiled}},
+		{flags.JDK25, nil, "", "GHASH.processBlocks", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{flags.JDK25, []string{"-XX:C1MaxInlineSize=208"}, "", "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{flags.JDK25, []string{"-XX:C1MaxInlineSize=0"}, "", "GHASH.processBlocks", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{flags.JDK25, []string{"-XX:C1MaxInlineSize=0", "-XX:C1MaxTrivialSize=26"}, "", "GHASH.processBlocks", 1,
+			jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{flags.JDK25, nil, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineTooBig}},
+		{flags.JDK25, []string{"-XX:MaxInlineSize=208"}, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{flags.JDK25, []string{"-XX:FreqInlineSize=207"}, "", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineHotTooBig}},
+		{flags.JDK25, []string{"-XX:FreqInlineSize=20"}, "", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineTooBig}},
+		{flags.JDK25, nil, "", "CounterMode.implCrypt", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
+		{flags.JDK25, nil, "", "CounterMode.implCrypt", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{flags.JDK17, nil, "", "GCTR.update", 1, jrt.InlineDecision{Reason: jrt.InlineTooLarge}},
+		{flags.JDK17, nil, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Reason: jrt.InlineTooBig}},
+		{flags.JDK17, []string{diag, "-XX:InlineFrequencyCount=0"}, "GCTR.doFinal", "GCTR.update", 4,
 			jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK17, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseGHASHIntrinsics"}, "GHASH.processBlocks", 4,
+		{flags.JDK17, []string{diag, "-XX:-UseAESCTRIntrinsics"}, "", "CounterMode.implCrypt", 4,
 			jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK17, nil, "GHASH.processBlocks", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
-		{flags.JDK8, nil, "AESCrypt.implEncryptBlock", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
-		{flags.JDK8, nil, "GHASH.processBlock", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{flags.JDK17, []string{diag, "-XX:-UseGHASHIntrinsics"}, "", "GHASH.processBlocks", 4,
+			jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{flags.JDK17, []string{diag, "-XX:-UseAESIntrinsics"}, "", "AESCrypt.implEncryptBlock", 4,
+			jrt.InlineDecision{Reason: jrt.InlineHotTooBig}},
+		{flags.JDK17, nil, "", "GHASH.processBlocks", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
+		{flags.JDK8, nil, "", "AESCrypt.implEncryptBlock", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
+		{flags.JDK8, nil, "", "GHASH.processBlock", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{flags.JDK8, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Reason: jrt.InlineTooLarge}},
+		{flags.JDK8u, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{flags.JDK8, []string{"-XX:MaxInlineSize=158"}, "", "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.jdk.String()+"/"+tt.callee+"/"+string(rune('0'+tt.level))+"/"+strings.Join(tt.args, ","), func(t *testing.T) {
+		name := tt.jdk.String() + "/" + tt.caller + ">" + tt.callee + "/" + string(rune('0'+tt.level)) + "/" + strings.Join(tt.args, ",")
+		t.Run(name, func(t *testing.T) {
 			set, _, err := flags.Parse(flags.Options{JDK: tt.jdk, Arch: flags.AMD64, Args: tt.args})
 			if err != nil {
 				t.Fatal(err)
@@ -56,7 +83,13 @@ func TestInlineDecision(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := vm.Inline(jrt.Site{Level: tt.level, Callee: m}); got != tt.want {
+			site := jrt.Site{Level: tt.level, Callee: m}
+			if tt.caller != "" {
+				if site.Caller, err = vm.Method(tt.caller); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := vm.Inline(site); got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
@@ -65,20 +98,25 @@ func TestInlineDecision(t *testing.T) {
 
 // hotspotInliningLines are PrintInlining lines of the real JVMs on this
 // machine (JDK 17.0.15 and Temurin 25, -XX:+PrintCompilation
-// -XX:+PrintInlining on an AES-GCM decryption loop), kept to pin the layout
-// the regexp below describes.
+// -XX:+PrintInlining on AES-GCM loops), kept to pin the layout the regexp
+// below describes, the size refusals among them (JDK 25 prefixes them with
+// "failed to inline: ").
 var hotspotInliningLines = []string{
 	"                              @ 155   com.sun.crypto.provider.GHASH::update (9 bytes)   inline (hot)",
 	"                                @ 5   com.sun.crypto.provider.GHASH::update (50 bytes)   inline (hot)",
 	"                                  @ 44   com.sun.crypto.provider.GHASH::processBlocks (26 bytes)   (intrinsic)",
 	"                              @ 5   com.sun.crypto.provider.GaloisCounterMode$GCMEngine::getBufferedLength (19 bytes)   inline",
 	"                              @ 238   com.sun.crypto.provider.GHASH::update (9 bytes)   inline",
+	"                              @ 13   com.sun.crypto.provider.GHASH::processBlock (37 bytes)   callee is too large",
+	"                              @ 13   java.lang.invoke.VarForm::resolveMemberName (61 bytes)   too big",
+	"                              @ 6   com.sun.crypto.provider.AESCrypt::implEncryptBlock (947 bytes)   failed to inline: callee is too large",
+	"                                @ 13   java.lang.invoke.VarForm::resolveMemberName (91 bytes)   failed to inline: too big",
 }
 
 // inliningLineRE is the layout of one line, as CompileTask::print_inlining_inner
 // prints it with tiered compilation: 28 blank columns, two spaces per inline
 // depth, "@ bci", holder::name, the size and the message.
-var inliningLineRE = regexp.MustCompile(`^ {28}(?:  )+@ \d+   [\w.$]+::[\w$<>]+ \(\d+ bytes\)   (?:inline \(hot\)|inline|\(intrinsic\)|\(intrinsic, predicate\))$`)
+var inliningLineRE = regexp.MustCompile(`^ {28}(?:  )+@ \d+   [\w.$]+::[\w$<>]+ \(\d+ bytes\)   (?:inline \(hot\)|inline|\(intrinsic\)|\(intrinsic, predicate\)|(?:failed to inline: )?(?:too big|hot method too big|callee is too large))$`)
 
 var updateInlining = flag.Bool("update-inlining", false, "rewrite testdata/printinlining/*.golden")
 

@@ -15,6 +15,7 @@ import (
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
+	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // newExplainCommand is `jitsim explain`: for one method or intrinsic, what code runs at each
@@ -30,7 +31,8 @@ func newExplainCommand(split *runArgs, getenv func(string) (string, bool), statu
 (interpreted module, C1 level-N code, C2 code) and where a call to it from code at that level
 goes: the intrinsic's stub variant, or the method's own Java code, with the reason (JDK profile,
 caller level, gate flag, DisableIntrinsic/ControlIntrinsic, stub presence for the CPU model,
-the runtime predicate).
+the runtime predicate). The method's Java bytecode size decides whether a caller's code inlines
+it (C1MaxInlineSize at levels 1-3, FreqInlineSize at level 4, for a warmed-up caller).
 
 The name is a HotSpot intrinsic ID (_ghash_processBlocks), jitsim's Go-cased name
 (GHASHProcessBlocks), or a method: Class::method or Class.method, with the package or without
@@ -54,6 +56,11 @@ type Explanation struct {
 	CPU string `json:"cpu"`
 	// Method is "Class::name" in the profile, or "" when the profile has no such method.
 	Method string `json:"method,omitempty"`
+	// Bytes is the method's Java bytecode size in the profile (PrintCompilation's "(N
+	// bytes)", what the inlining limits compare); BytesNote says when it is not the measured
+	// size of this very method (tiers/bytecode SizeSources, Method.SizeNote).
+	Bytes     int    `json:"bytes,omitempty"`
+	BytesNote string `json:"bytes_note,omitempty"`
 	// Intrinsic is the HotSpot ID, or "" when the method is not an intrinsic candidate.
 	Intrinsic string `json:"intrinsic,omitempty"`
 	GoName    string `json:"go_name,omitempty"`
@@ -232,8 +239,11 @@ func explainName(vm *jrt.VM, name, cpuName string) (Explanation, error) {
 			return Explanation{}, err
 		}
 		if l == jrt.LevelNone {
-			if _, err := vm.Method(d.Method); err == nil {
-				ex.Method = d.Method
+			if m, err := vm.Method(d.Method); err == nil {
+				ex.Method, ex.Bytes, ex.BytesNote = d.Method, m.Size, m.SizeNote
+				if p := vm.Flags().JDK().String(); !bytecode.SizeMeasured(p) {
+					ex.BytesNote = strings.TrimPrefix(ex.BytesNote+"; ", "; ") + "JDK " + p + ": " + bytecode.SizeSources[p]
+				}
 			}
 			if d.Intrinsic != jrt.NoIntrinsic {
 				r := d.Intrinsic.Row()
@@ -264,7 +274,14 @@ func writeTree(w io.Writer, ex Explanation) error {
 	if head == "" {
 		head = ex.Intrinsic
 	}
-	fmt.Fprintf(&b, "%s  (JDK %s, CPU %s)\n", head, ex.JDK, ex.CPU)
+	title := head
+	if ex.Bytes > 0 {
+		title += fmt.Sprintf(" (%d bytes)", ex.Bytes)
+	}
+	fmt.Fprintf(&b, "%s  (JDK %s, CPU %s)\n", title, ex.JDK, ex.CPU)
+	if ex.BytesNote != "" {
+		fmt.Fprintf(&b, "│ size: %s\n", ex.BytesNote)
+	}
 	if ex.Intrinsic != "" {
 		fmt.Fprintf(&b, "│ intrinsic %s (%s), stub %s\n", ex.Intrinsic, ex.GoName, ex.Stub)
 		fmt.Fprintf(&b, "│ gate: %s; predicate: %s\n", ex.Gate, ex.Predicate)

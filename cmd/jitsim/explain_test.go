@@ -36,6 +36,9 @@ func TestExplainGolden(t *testing.T) {
 		{"unknown-name", []string{"--jdk=25", "Nope::nothing"}},
 		{"no-name", []string{"--jdk=25"}},
 		{"two-names", []string{"_ghash_processBlocks", "GHASH::update"}},
+		{"jdk17-aes-off-hot-too-big", []string{"--jdk=17", "--cpu=icelake-server", "-XX:+UnlockDiagnosticVMOptions", "-XX:-UseAESIntrinsics", "AESCrypt::implEncryptBlock"}},
+		{"jdk8-size-stand-in", []string{"--jdk=8", "--cpu=haswell-e5-2660v3", "GaloisCounterMode.GCMEngine.doLastBlock"}},
+		{"c1-size-flag", []string{"--jdk=25", "--cpu=icelake-server", "-XX:C1MaxInlineSize=325", "GCTR::update"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -72,6 +72,10 @@ var SizeSources = map[string]string{
 	JDK25: "measured: the class files of Temurin 25.0.3's java.base (the sizes its PrintCompilation prints)",
 }
 
+// SizeMeasured reports whether JDK profile p's JavaSize numbers were
+// measured (see SizeSources); JDK 21's were not.
+func SizeMeasured(p string) bool { return p != JDK21 }
+
 // rows is the one method table. Key is the import/export name; Module the
 // wasm module stem under wasm/.
 var rows = []Method{
