@@ -224,7 +224,7 @@ func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, log *zap.Logger) (mo
 		if st == nil {
 			panic("BUG: compile task for a method the VM does not know")
 		}
-		cost, cerr := vm.sim.prof.CompileCost(compilerWhat[kind], st.m.Key, st.m.WasmSize)
+		cost, cerr := vm.sim.prof.CompileCost(compilerWhat[kind], st.m.Key, st.m.Size)
 		var run *taskRun
 		return model.Job{
 			Name: fmt.Sprintf("%d %s L%d", t.ID, st.m.Key, t.Level),

@@ -170,7 +170,7 @@ func TestModelClockBlockingCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc, err := prof.CompileCost(model.WhatCompileC1, m.Key, m.WasmSize)
+	cc, err := prof.CompileCost(model.WhatCompileC1, m.Key, m.Size)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -184,7 +184,7 @@ func BenchmarkCompile(b *testing.B) {
 					_ = c.Close(context.Background())
 				}
 				b.ReportMetric(float64(total.Nanoseconds())/float64(b.N)/1e3, "compile-µs")
-				b.ReportMetric(float64(m.WasmSize), "bytecode-bytes")
+				b.ReportMetric(float64(m.Size), "bytecode-bytes")
 			})
 		}
 	}

@@ -426,11 +426,12 @@ func stubProbes(s *calibState) ([]model.Probe, error) {
 }
 
 // compileProbes time real compiles of every method of the profile by C1 (level 3's
-// build) and C2, per byte of wasm body (Method.WasmSize: what the tiers compile).
+// build) and C2, per Java bytecode byte (Method.Size: the unit CompileCost multiplies, as
+// HotSpot's -XX:+CITime counts compile speed), though what they time is the wasm bodies.
 func compileProbes(ctx context.Context, tab *bytecode.Table) []model.Probe {
 	total := 0
 	for _, m := range tab.Methods() {
-		total += m.WasmSize
+		total += m.Size
 	}
 	router := jrt.RouterFunc(func(context.Context, jrt.Site, []jrt.Arg) (int64, error) { return 0, nil })
 	compileAll := func(tier jrt.Tier, level jrt.Level) func() error {

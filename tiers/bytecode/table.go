@@ -59,8 +59,9 @@ type Method struct {
 	// C1MaxInlineSize) compare it.
 	Size int
 	// WasmSize is the body size in bytes of the export in the None build
-	// (read from the embedded module): what jitsim's compilers translate,
-	// and so what the model clock prices a compile by.
+	// (read from the embedded module): what jitsim's compilers translate.
+	// The model clock prices a compile by Size instead: its per-byte rows
+	// come from HotSpot's -XX:+CITime speeds, which count Java bytecode.
 	WasmSize int
 	// Imports are the Keys of the methods this body calls, in import order.
 	Imports []string
