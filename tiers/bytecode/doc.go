@@ -24,6 +24,17 @@
 // (inlined); off: the "jvm" import (the dispatcher). tiers/internal/inlinegen
 // builds them after the per-method builds; see src/jvm.h.
 //
+// # Java sizes
+//
+// [Method.Size] is the Java bytecode size the JDK release prints for the
+// method ("(N bytes)" in PrintCompilation and PrintInlining) and HotSpot's
+// inlining limits compare: the JavaSize column of the table, with where each
+// profile's numbers come from in [SizeSources]. [Method.WasmSize] is the
+// wasm body's. JITSIM_LONG=1 go test -run TestJavaSizeAgainstJDK
+// ./tiers/bytecode measures the column again on the JDKs named by
+// JAVA17/JAVA21/JAVA25 (testdata/codesize/CodeSize.java reads code_length
+// from their java.base class files).
+//
 // # ABI
 //
 // A Java array parameter is a (pointer, length) pair of i32, int and boolean

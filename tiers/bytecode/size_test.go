@@ -2,6 +2,9 @@ package bytecode
 
 import (
 	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -119,4 +122,102 @@ func TestJavaSizeMatchesHotSpot(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestJavaSizeAgainstJDK measures the JavaSize column again on real JDKs:
+// testdata/codesize/CodeSize.java reads code_length from the class files of
+// the JDK's own java.base. It runs with JITSIM_LONG=1 and the JVMs named by
+// JAVA17, JAVA21 and JAVA25 (paths to their java commands; else `java` on
+// the PATH, for the release it reports). A row with a SizeNote (no method of
+// that identity in the release) is not compared. Sizes follow the exact
+// build: another update release may differ.
+func TestJavaSizeAgainstJDK(t *testing.T) {
+	if os.Getenv("JITSIM_LONG") != "1" {
+		t.Skip("set JITSIM_LONG=1 (runs java)")
+	}
+	jvms := map[string]string{}
+	for _, p := range []string{JDK17, JDK21, JDK25} {
+		if j := os.Getenv("JAVA" + p); j != "" {
+			jvms[p] = j
+		}
+	}
+	if len(jvms) == 0 {
+		if j, err := exec.LookPath("java"); err == nil {
+			if p := javaRelease(t, j); slices.Contains(Profiles, p) {
+				jvms[p] = j
+			}
+		}
+	}
+	if len(jvms) == 0 {
+		t.Skip("no JDK 17, 21 or 25: set JAVA17/JAVA21/JAVA25")
+	}
+	src, err := filepath.Abs(filepath.Join("testdata", "codesize", "CodeSize.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, java := range jvms {
+		t.Run("jdk="+p, func(t *testing.T) {
+			if got := javaRelease(t, java); got != p {
+				t.Fatalf("%s reports JDK %s", java, got)
+			}
+			tab, err := ForProfile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var classes []string
+			for _, m := range tab.Methods() {
+				if !slices.Contains(classes, m.Class) {
+					classes = append(classes, m.Class)
+				}
+			}
+			cmd := exec.Command(java, append([]string{src}, classes...)...)
+			cmd.Dir = t.TempDir()
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s CodeSize.java: %v", java, err)
+			}
+			measured := map[string]int{} // "Class name (params" -> code_length
+			for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				f := strings.Fields(l)
+				if len(f) != 4 {
+					t.Fatalf("CodeSize.java printed %q", l)
+				}
+				n, err := strconv.Atoi(f[3])
+				if err != nil {
+					t.Fatalf("CodeSize.java printed %q", l)
+				}
+				measured[f[0]+" "+f[1]+" "+params(f[2])] = n
+			}
+			for _, m := range tab.Methods() {
+				if m.SizeNote != "" {
+					continue
+				}
+				n, ok := measured[m.Class+" "+m.Name+" "+params(m.Descriptor)]
+				if !ok {
+					t.Errorf("%s: JDK %s has no %s.%s%s", m.Key, p, m.Class, m.Name, params(m.Descriptor))
+					continue
+				}
+				if n != m.Size {
+					t.Errorf("%s: JavaSize %d, the JDK's class file %d", m.Key, m.Size, n)
+				}
+			}
+		})
+	}
+}
+
+// params is a method descriptor without its return type: "([BII)".
+func params(desc string) string { return desc[:strings.IndexByte(desc, ')')+1] }
+
+// javaRelease returns the feature release of a java command ("17", "25").
+func javaRelease(t *testing.T, java string) string {
+	t.Helper()
+	out, err := exec.Command(java, "-version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s -version: %v", java, err)
+	}
+	m := regexp.MustCompile(`version "(\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("%s -version printed %q", java, out)
+	}
+	return string(m[1])
 }
