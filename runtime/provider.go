@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
-	goruntime "runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/jitsim/jitsim/stubs/gcm"
 	"github.com/jitsim/jitsim/tiers/bytecode"
@@ -224,8 +222,7 @@ type Cipher struct {
 
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
-	mu      sync.Mutex
-	methods map[string]*Method
+	methods map[string]*Method // the profile's methods this Cipher called, by key
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
@@ -263,9 +260,7 @@ func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
 		return nil, err
 	}
 	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*Method{}, arrays: newJavaArrays(inv)}
-	if c.arrays.h != nil {
-		goruntime.AddCleanup(c, (*javaArrays).release, c.arrays)
-	}
+	c.arrays.own(c)
 	return c, nil
 }
 
@@ -399,9 +394,7 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 
 // method returns the profile's method with key k.
 func (c *Cipher) method(k string) (*Method, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if m, ok := c.methods[k]; ok {
+	if m, ok := c.methods[k]; ok { // no lock: a Cipher is used by one thread at a time
 		return m, nil
 	}
 	m, err := c.tab.Lookup(k)

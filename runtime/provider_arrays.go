@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"slices"
+	"sync"
 	"unsafe"
+	"weak"
 
 	"github.com/jitsim/jitsim/runtime/heap"
 )
@@ -18,11 +20,15 @@ type heapHolder interface {
 // the VM's Java heap when there is one, so that every call the provider
 // makes passes them to compiled code in place, as HotSpot's compiled
 // provider code does. Without a heap, or when it is full, they are Go
-// memory (copied into each call). A cleanup frees them when the Cipher
-// becomes unreachable: jitsim has no collector for the Java heap, and these
-// arrays never leave the Cipher.
+// memory (copied into each call). The heap frees them once the Cipher is
+// unreachable (heap.Owner; checked when other owners register or the heap
+// is full): jitsim has no collector for the Java heap, and these arrays
+// never leave the Cipher.
 type javaArrays struct {
-	h    *heap.Heap
+	h     *heap.Heap
+	owner weak.Pointer[Cipher]
+
+	mu   sync.Mutex // live: the Cipher's thread adds, the heap's sweep releases
 	live [][]byte
 }
 
@@ -37,7 +43,9 @@ func newJavaArrays(inv Invoker) *javaArrays {
 func (a *javaArrays) bytes(n int) []byte {
 	if a.h != nil && n > 0 {
 		if b, err := a.h.Alloc(n); err == nil {
+			a.mu.Lock()
 			a.live = append(a.live, b)
+			a.mu.Unlock()
 			return b
 		}
 	}
@@ -62,6 +70,8 @@ func (a *javaArrays) drop(b []byte) {
 	if a.h == nil || len(b) == 0 {
 		return
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	for i, l := range a.live {
 		if unsafe.SliceData(l) == unsafe.SliceData(b) {
 			_ = a.h.Free(l)
@@ -71,8 +81,24 @@ func (a *javaArrays) drop(b []byte) {
 	}
 }
 
-// release frees every array (the Cipher's cleanup).
+// own ties the arrays to c's lifetime.
+func (a *javaArrays) own(c *Cipher) {
+	if a.h != nil {
+		a.owner = weak.Make(c)
+		a.h.Track(a)
+	}
+}
+
+// Dead implements heap.Owner: the Cipher is unreachable.
+func (a *javaArrays) Dead() bool { return a.owner.Value() == nil }
+
+// Release implements heap.Owner.
+func (a *javaArrays) Release() { a.release() }
+
+// release frees every array.
 func (a *javaArrays) release() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	for _, b := range a.live {
 		_ = a.h.Free(b)
 	}

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	goruntime "runtime"
 	"sync"
 	"unsafe"
 )
@@ -62,6 +63,10 @@ type Heap struct {
 	free  [bins][]int32 // free blocks per size class, as offsets/align
 	class map[int32]uint8
 	used  int // bytes in live blocks
+
+	tmu       sync.Mutex // owners (never held while mu is wanted by the caller)
+	owners    []Owner
+	nextSweep int
 }
 
 // bins is the number of size classes: class k holds blocks of align<<k bytes.
@@ -77,7 +82,7 @@ func New(size int) (*Heap, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Heap{r: r, mem: mem, size: size, class: map[int32]uint8{}}, nil
+	return &Heap{r: r, mem: mem, size: size, class: map[int32]uint8{}, nextSweep: 64}, nil
 }
 
 // Size is the heap's size in bytes.
@@ -104,6 +109,19 @@ func classOf(n int) uint8 {
 // Alloc returns a zeroed n-byte array in the heap (Java's new byte[n]).
 // Its capacity is n: appending to it leaves the heap.
 func (h *Heap) Alloc(n int) ([]byte, error) {
+	b, err := h.alloc(n)
+	var oom *OutOfMemoryError
+	if errors.As(err, &oom) {
+		// As a JVM collects before it throws: owners found dead by a
+		// full collection give their arrays back.
+		goruntime.GC()
+		h.sweep()
+		b, err = h.alloc(n)
+	}
+	return b, err
+}
+
+func (h *Heap) alloc(n int) ([]byte, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("heap: negative array size %d", n)
 	}
@@ -190,3 +208,43 @@ func (h *Heap) Map(private int) ([]byte, error) {
 
 // Unmap releases a buffer Map returned.
 func (h *Heap) Unmap(b []byte) error { return unmap(b) }
+
+// Owner is a set of arrays whose lifetime is that of a Go object (a
+// Cipher's provider objects): Dead reports that the object is gone, Release
+// frees the arrays.
+type Owner interface {
+	Dead() bool
+	Release()
+}
+
+// Track registers o: once Dead, its arrays are released by a later Track
+// or by an allocation that finds the heap full — on the allocating
+// goroutine, so reclaiming never runs behind the application's back (no
+// finalizer or cleanup goroutine).
+func (h *Heap) Track(o Owner) {
+	h.tmu.Lock()
+	h.owners = append(h.owners, o)
+	sweep := len(h.owners) >= h.nextSweep
+	h.tmu.Unlock()
+	if sweep {
+		h.sweep()
+	}
+}
+
+// sweep releases the dead owners and sets the next sweep at twice the
+// live ones (at least 64 owners apart), so tracking stays linear in time.
+func (h *Heap) sweep() {
+	h.tmu.Lock()
+	defer h.tmu.Unlock()
+	live := h.owners[:0]
+	for _, o := range h.owners {
+		if o.Dead() {
+			o.Release()
+			continue
+		}
+		live = append(live, o)
+	}
+	clear(h.owners[len(live):])
+	h.owners = live
+	h.nextSweep = max(64, 2*len(live))
+}

@@ -134,3 +134,45 @@ func TestMapSharesPages(t *testing.T) {
 		t.Fatal("Map with a private part not a multiple of 64 KiB succeeded")
 	}
 }
+
+type fakeOwner struct {
+	h    *Heap
+	b    []byte
+	dead bool
+}
+
+func (o *fakeOwner) Dead() bool { return o.dead }
+func (o *fakeOwner) Release() {
+	if err := o.h.Free(o.b); err != nil {
+		panic(err)
+	}
+}
+
+// TestTrackReclaims fills the heap with owned arrays, lets their owners
+// die, and allocates: the full heap sweeps the dead owners and the
+// allocation succeeds; live owners are kept.
+func TestTrackReclaims(t *testing.T) {
+	h := newTestHeap(t, 64<<10)
+	var owners []*fakeOwner
+	for {
+		b, err := h.Alloc(1024)
+		if err != nil {
+			break
+		}
+		o := &fakeOwner{h: h, b: b}
+		owners = append(owners, o)
+		h.Track(o)
+	}
+	if len(owners) != 64 {
+		t.Fatalf("%d KiB arrays fit in a 64 KiB heap, want 64", len(owners))
+	}
+	for _, o := range owners[:32] {
+		o.dead = true
+	}
+	if _, err := h.Alloc(1024); err != nil {
+		t.Fatalf("allocation in a heap with 32 dead owners: %v", err)
+	}
+	if got := h.Used(); got != 33*1024 {
+		t.Fatalf("Used = %d, want %d (32 live owners and the new array)", got, 33*1024)
+	}
+}
