@@ -7,7 +7,6 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/runtime/model"
-	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"go.uber.org/zap"
 )
@@ -131,20 +130,6 @@ func (c Config) JDK() flags.JDK {
 		return c.set.JDK()
 	}
 	return c.jdk
-}
-
-// vmPolicyJDK maps a jitsim profile to the policy's release (8 and 8u
-// share JDK 8's policy).
-func vmPolicyJDK(j flags.JDK) policy.JDK {
-	switch {
-	case j <= flags.JDK8u:
-		return policy.JDK8
-	case j == flags.JDK17:
-		return policy.JDK17
-	case j == flags.JDK21:
-		return policy.JDK21
-	}
-	return policy.JDK25
 }
 
 // activeProcessors returns os::active_processor_count for the VM.

@@ -1,6 +1,9 @@
 package runtime
 
-import "github.com/jitsim/jitsim/tiers/bytecode"
+import (
+	"github.com/jitsim/jitsim/runtime/policy"
+	"github.com/jitsim/jitsim/tiers/bytecode"
+)
 
 // Method is a Java method the VM knows: one row of the reference method
 // table of the running JDK profile (class, name, descriptor, bytecode size,
@@ -12,14 +15,15 @@ type Method = bytecode.Method
 type MethodTable = bytecode.Table
 
 // Level is a HotSpot compilation level, CompLevel_* in
-// src/hotspot/share/compiler/compilerDefinitions.hpp.
-type Level int
+// src/hotspot/share/compiler/compilerDefinitions.hpp: the policy's type,
+// so that the runtime and the policy speak of one level.
+type Level = policy.Level
 
 // The five tier levels.
 const (
-	LevelNone             Level = 0 // interpreter
-	LevelSimple           Level = 1 // C1, no profiling
-	LevelLimitedProfile   Level = 2 // C1, invocation and back-edge counters
-	LevelFullProfile      Level = 3 // C1, counters and full profile
-	LevelFullOptimization Level = 4 // C2
+	LevelNone             = policy.LevelNone             // interpreter
+	LevelSimple           = policy.LevelSimple           // C1, no profiling
+	LevelLimitedProfile   = policy.LevelLimitedProfile   // C1, invocation and back-edge counters
+	LevelFullProfile      = policy.LevelFullProfile      // C1, counters and full profile
+	LevelFullOptimization = policy.LevelFullOptimization // C2
 )

@@ -36,7 +36,7 @@ func boolFlag(s *flags.Set, name string) bool { return s.Has(name) && s.Bool(nam
 // LogFile, or hotspot_pid<pid>.log in the working directory as HotSpot does.
 func newPrinter(w io.Writer, s *flags.Set, jdk flags.JDK, clock Clock) (*printer, error) {
 	p := &printer{
-		w: w, jdk: vmPolicyJDK(jdk), tiered: boolFlag(s, "TieredCompilation"),
+		w: w, jdk: policyJDK(jdk), tiered: boolFlag(s, "TieredCompilation"),
 		compilation:  boolFlag(s, "PrintCompilation"),
 		intrinsics:   boolFlag(s, "PrintIntrinsics") || boolFlag(s, "PrintInlining"),
 		tieredEvents: boolFlag(s, "PrintTieredEvents"),

@@ -221,7 +221,7 @@ func New(cfg Config) (*VM, error) {
 		return nil, err
 	}
 	if vm.out.tieredEvents {
-		pj := vmPolicyJDK(jdk)
+		pj := policyJDK(jdk)
 		pol.SetTrace(func(e policy.TieredEvent) { vm.out.line(policy.FormatTieredEvent(pj, e)) })
 	}
 	vm.buildMethods()
@@ -466,7 +466,7 @@ func (vm *VM) invokeFrom(ctx context.Context, st *methodState, args []Arg, calle
 		return 0, err
 	}
 	if ci.counts {
-		d := vm.pol.Invoke(st.pm, policy.Level(ci.level), vm.clock.Now())
+		d := vm.pol.Invoke(st.pm, ci.level, vm.clock.Now())
 		if d.Task != nil {
 			if err := vm.submit(ctx, d.Task); err != nil {
 				return 0, err
@@ -506,7 +506,7 @@ func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counter
 		}
 	}
 	now := vm.clock.Now()
-	lvl := policy.Level(ci.level)
+	lvl := ci.level
 	var osr *policy.Code
 	for range delta {
 		d := vm.pol.Backedge(st.pm, lvl, bci, now)
