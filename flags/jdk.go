@@ -55,7 +55,8 @@ func JDKs() []JDK { return []JDK{JDK8, JDK8u, JDK17, JDK21, JDK25} }
 func (j JDK) modern() bool { return j >= JDK17 }
 
 // behavesLike25 reports whether messages follow Temurin 25 rather than JDK 17 where the two
-// differ. JDK 21 could not be observed and follows 17.
+// differ. JDK 21 could not be observed and its messages follow 17 (its flag rows follow the
+// release's documented changes, e.g. InlineFrequencyRatio from JDK 18).
 func (j JDK) behavesLike25() bool { return j >= JDK25 }
 
 // Arch is a target CPU architecture. Flags declared in a cpu/<arch>/globals_<arch>.hpp exist
