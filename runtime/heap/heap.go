@@ -9,8 +9,9 @@
 //
 // The region is a memfd on Linux: the host sees it through one mapping
 // ([Heap.View], the slices [Heap.Alloc] returns), each instance through its
-// own mapping of the same pages ([Heap.Map]). Elsewhere [New] reports
-// [ErrUnsupported] and the VM runs without a heap.
+// own mapping of the same pages ([Heap.Map]); each instance reserves
+// address space for all of it, so only 64-bit Linux has a heap. Elsewhere
+// [New] reports [ErrUnsupported] and the VM runs without one.
 package heap
 
 import (
@@ -27,8 +28,9 @@ import (
 // copied arguments), which the engine keeps below it.
 const Base = 64 << 20
 
-// MaxSize is the largest heap a wasm32 address space holds above Base.
-const MaxSize = 2 << 30
+// MaxSize is the largest heap: 2 GiB less a 64 KiB page, which a wasm32
+// address space holds above Base and an int holds on every platform.
+const MaxSize = 2<<30 - 64<<10
 
 // DefaultSize is the heap size when the VM is not told otherwise.
 const DefaultSize = 256 << 20
@@ -125,6 +127,10 @@ func (h *Heap) alloc(n int) ([]byte, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("heap: negative array size %d", n)
 	}
+	if n == 0 {
+		// An empty array has no bytes to pass in place: it takes no block.
+		return []byte{}, nil
+	}
 	k := classOf(n)
 	bs := align << k
 	if bs > h.size {
@@ -152,8 +158,11 @@ func (h *Heap) alloc(n int) ([]byte, error) {
 }
 
 // Free returns an array Alloc made to the heap. Freeing anything else, or
-// twice, is an error.
+// twice, is an error; an empty array (which takes no block) frees as a no-op.
 func (h *Heap) Free(b []byte) error {
+	if cap(b) == 0 {
+		return nil
+	}
 	off, ok := h.Offset(b)
 	if !ok {
 		return errors.New("heap: Free of an array not in the heap")

@@ -176,3 +176,73 @@ func TestTrackReclaims(t *testing.T) {
 		t.Fatalf("Used = %d, want %d (32 live owners and the new array)", got, 33*1024)
 	}
 }
+
+// FuzzHeapOps runs a sequence of allocations and frees the input encodes
+// (two bytes an operation: free the k-th live array, or allocate up to
+// 64 KiB) on a 1 MiB heap, and checks after each: live arrays never
+// overlap, a new array is zeroed, a freed array's bytes do not belong to
+// another live array, and Used is the sum of the live blocks.
+func FuzzHeapOps(f *testing.F) {
+	f.Add([]byte{0, 10, 0, 200, 1, 0, 0, 10})
+	f.Add([]byte{0, 255, 0, 255, 0, 255, 1, 1, 0, 254, 1, 0})
+	f.Add(bytes64k())
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		h := newTestHeap(t, 1<<20)
+		var live [][]byte
+		for i := 0; i+1 < len(ops); i += 2 {
+			if ops[i]&1 == 1 && len(live) > 0 {
+				k := int(ops[i+1]) % len(live)
+				if err := h.Free(live[k]); err != nil {
+					t.Fatalf("op %d: Free of a live array: %v", i/2, err)
+				}
+				live = append(live[:k], live[k+1:]...)
+			} else {
+				n := int(ops[i+1]) * int(ops[i]>>1) // up to 255*127 bytes
+				b, err := h.Alloc(n)
+				if err != nil {
+					var oom *OutOfMemoryError
+					if !errors.As(err, &oom) {
+						t.Fatalf("op %d: Alloc(%d): %v", i/2, n, err)
+					}
+					continue
+				}
+				for j, v := range b {
+					if v != 0 {
+						t.Fatalf("op %d: byte %d of a new %d-byte array is %#x", i/2, j, n, v)
+					}
+				}
+				for j := range b {
+					b[j] = byte(len(live) + 1)
+				}
+				live = append(live, b)
+			}
+			used := 0
+			for k, b := range live {
+				off, ok := h.Offset(b)
+				if !ok && len(b) > 0 {
+					t.Fatalf("op %d: live array %d not in the heap", i/2, k)
+				}
+				if len(b) > 0 { // an empty array takes no block
+					used += align << classOf(len(b))
+				}
+				for m := k + 1; m < len(live); m++ {
+					o2, _ := h.Offset(live[m])
+					if len(b) > 0 && len(live[m]) > 0 && off < o2+uint32(len(live[m])) && o2 < off+uint32(len(b)) {
+						t.Fatalf("op %d: live arrays %d [%d,+%d) and %d [%d,+%d) overlap", i/2, k, off, len(b), m, o2, len(live[m]))
+					}
+				}
+			}
+			if h.Used() != used {
+				t.Fatalf("op %d: Used = %d, the live blocks hold %d", i/2, h.Used(), used)
+			}
+		}
+	})
+}
+
+func bytes64k() []byte {
+	b := make([]byte, 64)
+	for i := range b {
+		b[i] = byte(i*37 + 3)
+	}
+	return b
+}
