@@ -85,19 +85,18 @@ type instance struct {
 }
 
 // slot is what the per-call paths need of one parameter (bytecode.Param),
-// decided once per code.
+// decided once per code; planOf makes a method's.
 type slot struct {
-	kind  bytecode.Kind
-	elem  uint32 // element size of an array kind, 0 for scalars
-	long  bool
-	out   bool // Out or InOut
-	param int  // index into the method's Params, for error messages
+	kind bytecode.Kind
+	elem uint32 // element size of an array kind, 0 for scalars
+	long bool
+	out  bool // Out or InOut
 }
 
 func planOf(m *bytecode.Method) []slot {
 	out := make([]slot, len(m.Params))
 	for i, p := range m.Params {
-		out[i] = slot{kind: p.Kind, long: p.Kind == bytecode.Long, out: p.Dir != bytecode.In, param: i}
+		out[i] = slot{kind: p.Kind, long: p.Kind == bytecode.Long, out: p.Dir != bytecode.In}
 		if p.Kind.IsArray() {
 			out[i].elem = uint32(p.Kind.ElemSize())
 		}
