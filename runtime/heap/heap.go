@@ -66,7 +66,7 @@ type Heap struct {
 	class map[int32]uint8
 	used  int // bytes in live blocks
 
-	tmu       sync.Mutex // owners (never held while mu is wanted by the caller)
+	tmu       sync.Mutex // owners; lock order: tmu, then mu (a sweep frees)
 	owners    []Owner
 	nextSweep int
 }
@@ -109,7 +109,8 @@ func classOf(n int) uint8 {
 }
 
 // Alloc returns a zeroed n-byte array in the heap (Java's new byte[n]).
-// Its capacity is n: appending to it leaves the heap.
+// Its capacity is n: appending to it leaves the heap. Blocks are powers of
+// two from 64 bytes, so an array occupies up to twice its length.
 func (h *Heap) Alloc(n int) ([]byte, error) {
 	b, err := h.alloc(n)
 	var oom *OutOfMemoryError
