@@ -364,7 +364,9 @@ func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (i
 	var st *methodState
 	switch m := method.(type) {
 	case *Method:
-		st = vm.byMethod[m]
+		if sl := vm.callees.slot(m); sl != nil { // the dispatch point's index: no map lookup per call
+			st = sl.st
+		}
 		if st == nil {
 			return 0, fmt.Errorf("runtime: %v is not a method of JDK %s", m, vm.jdk)
 		}
