@@ -9,6 +9,7 @@ import (
 	"time"
 
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/heap"
 )
 
 // TestAESMain is the JDK-7184394 test program (hotspot
@@ -146,6 +147,27 @@ type aesTest struct {
 	decodeMsgSize   int
 }
 
+// newArray is the Java program's new byte[n], in the VM's Java heap so
+// that the cipher calls pass it in place, as HotSpot's compiled code uses
+// the program's arrays; old, the array the program drops for it, goes
+// back to the heap (the collector's part). Without a heap, or when it is
+// full, it is Go memory.
+func (t *aesTest) newArray(old []byte, n int) []byte {
+	hh, ok := t.inv.(interface{ Heap() *heap.Heap })
+	if !ok || hh.Heap() == nil {
+		return make([]byte, n)
+	}
+	h := hh.Heap()
+	if old != nil {
+		_ = h.Free(old) // an error: old was Go memory
+	}
+	b, err := h.Alloc(n)
+	if err != nil {
+		return make([]byte, n)
+	}
+	return b
+}
+
 // getInstance is Cipher.getInstance(transformation, "SunJCE").
 func (t *aesTest) getInstance() (*jrt.Cipher, error) {
 	return jrt.GetInstance(t.inv, t.r.jdk, providerTransformation(t.r.jdk, t.trans))
@@ -252,12 +274,12 @@ func (t *aesTest) prepare(ctx context.Context) error {
 		t.encodeLength = t.cipher.OutputSize(p.msgSize) + p.encOutputOffset
 		t.decodeLength = t.dCipher.OutputSize(t.encodeLength) + p.decOutputOffset
 	}
-	t.input = make([]byte, inputLength)
+	t.input = t.newArray(nil, inputLength)
 	for i, j := p.encInputOffset, 0; i < inputLength; i, j = i+1, j+1 {
 		t.input[i] = byte(j)
 	}
-	t.encode = make([]byte, t.encodeLength)
-	t.decode = make([]byte, t.decodeLength)
+	t.encode = t.newArray(nil, t.encodeLength)
+	t.decode = t.newArray(nil, t.decodeLength)
 	if p.misaligned {
 		n, err := t.cipher.UpdateTo(ctx, t.input, p.encInputOffset, p.msgSize-p.lastChunkSize, t.encode, p.encOutputOffset)
 		if err != nil {
@@ -350,7 +372,7 @@ func (t *aesTest) run(ctx context.Context) error {
 				return err
 			}
 		}
-		t.encode = make([]byte, t.encodeLength)
+		t.encode = t.newArray(t.encode, t.encodeLength)
 		if p.misaligned {
 			n, err := t.cipher.UpdateTo(ctx, t.input, p.encInputOffset, p.msgSize-p.lastChunkSize, t.encode, p.encOutputOffset)
 			if err != nil {
@@ -376,7 +398,7 @@ func (t *aesTest) run(ctx context.Context) error {
 			return err
 		}
 	}
-	t.decode = make([]byte, t.decodeLength)
+	t.decode = t.newArray(t.decode, t.decodeLength)
 	if p.misaligned {
 		n, err := t.dCipher.UpdateTo(ctx, t.encode, p.encOutputOffset, t.decodeMsgSize-p.lastChunkSize, t.decode, p.decOutputOffset)
 		if err != nil {
