@@ -479,9 +479,9 @@ func (c *Cipher) Update(ctx context.Context, in []byte) ([]byte, error) {
 	}
 	var out []byte
 	if c.gcm != nil {
-		out = make([]byte, c.gcm.outputSize(len(in), false))
+		out = c.arrays.outBuf(c.gcm.outputSize(len(in), false))
 	} else {
-		out = make([]byte, c.core.updateSize(len(in)))
+		out = c.arrays.outBuf(c.core.updateSize(len(in)))
 	}
 	n, err := c.update(ctx, in, 0, len(in), out, 0)
 	if err != nil {
@@ -490,7 +490,7 @@ func (c *Cipher) Update(ctx context.Context, in []byte) ([]byte, error) {
 		}
 		return nil, err
 	}
-	return out[:n], nil
+	return result(out, n), nil
 }
 
 // UpdateTo is Cipher.update(input, inputOffset, inputLen, output,

@@ -30,6 +30,8 @@ type javaArrays struct {
 
 	mu   sync.Mutex // live: the Cipher's thread adds, the heap's sweep releases
 	live [][]byte
+
+	out []byte // outBuf's scratch (its full capacity)
 }
 
 func newJavaArrays(inv Invoker) *javaArrays {
@@ -79,6 +81,26 @@ func (a *javaArrays) drop(b []byte) {
 			return
 		}
 	}
+}
+
+// outBuf is the Cipher's output scratch of n bytes, grown as needed: the
+// allocating Update and DoFinal (Java's doFinal(byte[]), which returns a new
+// array) let the reference methods write there — in the heap, so in place
+// — and return a copy, one copy of the output instead of the two (into the
+// called code's memory and back) a fresh Go slice would cost.
+func (a *javaArrays) outBuf(n int) []byte {
+	if len(a.out) < n {
+		a.drop(a.out)
+		a.out = a.bytes(n)
+	}
+	return a.out[:n]
+}
+
+// result is a new Go slice holding out[:n], the allocating calls' return.
+func result(out []byte, n int) []byte {
+	r := make([]byte, n)
+	copy(r, out)
+	return r
 }
 
 // own ties the arrays to c's lifetime.

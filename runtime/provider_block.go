@@ -223,12 +223,12 @@ func (cc *cipherCore) update(ctx context.Context, in []byte, inOfs, inLen int, o
 
 // doFinalAlloc is Cipher.doFinal(input): output sized by getOutputSize.
 func (cc *cipherCore) doFinalAlloc(ctx context.Context, in []byte) ([]byte, error) {
-	out := make([]byte, cc.outputSize(len(in), true))
+	out := cc.c.arrays.outBuf(cc.outputSize(len(in), true))
 	n, err := cc.doFinal(ctx, in, 0, len(in), out, 0)
 	if err != nil {
 		return nil, err
 	}
-	return out[:n], nil
+	return result(out, n), nil
 }
 
 // doFinal is CipherCore.doFinal(input, inputOffset, inputLen, output,

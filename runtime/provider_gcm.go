@@ -521,7 +521,7 @@ func (g *gcmCipher) encryptUpdate(ctx context.Context, in []byte, inOfs, inLen i
 // ShortBufferException wrapped in a ProviderException, and the engine
 // released whatever happens.
 func (g *gcmCipher) doFinalAlloc(ctx context.Context, in []byte) ([]byte, error) {
-	out := make([]byte, g.outputSize(len(in), true))
+	out := g.c.arrays.outBuf(g.outputSize(len(in), true))
 	n, err := g.doFinal(ctx, in, 0, len(in), out, 0)
 	g.eng = nil
 	if err != nil {
@@ -531,7 +531,7 @@ func (g *gcmCipher) doFinalAlloc(ctx context.Context, in []byte) ([]byte, error)
 		}
 		return nil, err
 	}
-	return out[:n], nil
+	return result(out, n), nil
 }
 
 // doFinal is engineDoFinal with an output array. The engine is released

@@ -192,10 +192,11 @@ func TestCheckMessageSize(t *testing.T) {
 	}
 }
 
-// TestWasmMemoryLimit sends a message larger than the tiers' wasm memory
-// limit (64 MiB per method instance) through an interpreted method: the
-// call fails with an error, the process does not, and the VM serves the
-// next message. This is the bound behind DefaultMaxMessageBytes.
+// TestWasmMemoryLimit sends a message whose Go-slice input and output
+// together exceed the tiers' wasm memory limit (64 MiB per method
+// instance) through an interpreted method: the call fails with an error,
+// the process does not, and the VM serves the next message. This is the
+// bound behind DefaultMaxMessageBytes.
 func TestWasmMemoryLimit(t *testing.T) {
 	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-Xint"}})
 	if err != nil {
@@ -221,8 +222,10 @@ func TestWasmMemoryLimit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pt := make([]byte, tc.n)
-			got, err := c.DoFinal(ctx, pt)
+			// Go slices both ways: each is copied into the interpreted
+			// code's memory (heap arrays are not: TestHeapArrayBeyondCopyLimit).
+			pt, got := make([]byte, tc.n), make([]byte, tc.n)
+			_, err = c.DoFinalTo(ctx, pt, 0, tc.n, got, 0)
 			if tc.fail {
 				if err == nil || !strings.Contains(err.Error(), "memory limit") {
 					t.Fatalf("%d bytes at level 0: error %v, want the engine's memory limit", tc.n, err)
