@@ -228,7 +228,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 			if err != nil {
 				return nil, err
 			}
-			data := randBytes(rng, size)
+			data := inHeap(inv, randBytes(rng, size))
 			iv := randBytes(rng, 12)
 			enc, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
 			if err != nil {
@@ -273,6 +273,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 			if err != nil {
 				return nil, err
 			}
+			ct = inHeap(inv, ct)
 			if r.check {
 				want, err := oracle(iv)
 				if err != nil {
@@ -433,7 +434,7 @@ func runCBCThroughput(ctx context.Context, r *runner) error {
 			if err != nil {
 				return nil, err
 			}
-			data, iv := randBytes(rng, size), randBytes(rng, 16)
+			data, iv := inHeap(inv, randBytes(rng, size)), randBytes(rng, 16)
 			c, err := jrt.NewCipher(ctx, inv, r.jdk, "AES/CBC/PKCS5Padding", jrt.EncryptMode, key, jrt.IvParameterSpec{IV: iv})
 			if err != nil {
 				return nil, err

@@ -108,6 +108,7 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 		if p.ct, err = enc.DoFinal(ctx, p.plain); err != nil {
 			return err
 		}
+		p.ct = inHeap(winv, p.ct)
 		if r.check {
 			want, err := oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: p.nonce, aad: p.aad, tagLen: 16}, p.plain)
 			if err != nil {

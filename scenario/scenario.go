@@ -414,6 +414,23 @@ func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) 
 // there, passed to compiled code in place.
 func (t threadInvoker) Heap() *heap.Heap { return t.vm.Heap() }
 
+// inHeap returns b copied into the Java heap of inv's VM — the program's
+// data as a Java array, which cipher calls pass in place — or b itself
+// when there is no heap or it is full. The copy lives as long as the VM
+// (one run).
+func inHeap(inv jrt.Invoker, b []byte) []byte {
+	hh, ok := inv.(interface{ Heap() *heap.Heap })
+	if !ok || hh.Heap() == nil || len(b) == 0 {
+		return b
+	}
+	h, err := hh.Heap().Alloc(len(b))
+	if err != nil {
+		return b
+	}
+	copy(h, b)
+	return h
+}
+
 // parallel runs body on r.threads application threads of vm ("main" for
 // the first, as java's main thread; "Thread-N" for the others) and returns
 // the first error; a failing thread cancels the others.
