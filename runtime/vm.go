@@ -196,13 +196,14 @@ func New(cfg Config) (*VM, error) {
 		if size == 0 {
 			size = heap.DefaultSize
 		}
-		h, err := heap.New(size)
-		switch {
-		case errors.Is(err, heap.ErrUnsupported):
+		if size > heap.MaxSize {
+			return nil, fmt.Errorf("runtime: Java heap of %d bytes: at most %d (heap.MaxSize)", size, heap.MaxSize)
+		}
+		// A platform without the mappings, or a limit on address space,
+		// leaves the VM without a heap: arrays are copied as Go slices are.
+		if h, err := heap.New(size); err != nil {
 			vm.log.Debug("no Java heap: arrays are copied into every call", zap.Error(err))
-		case err != nil:
-			return nil, fmt.Errorf("runtime: Java heap: %w", err)
-		default:
+		} else {
 			vm.heap = h
 		}
 	}

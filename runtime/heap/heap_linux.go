@@ -17,6 +17,13 @@ type region struct {
 }
 
 func newRegion(size int) (*region, []byte, error) {
+	// Every instance reserves address space for its own memory and the
+	// whole heap; under a limit on address space (ulimit -v) that would
+	// starve the Go runtime, so the VM copies arrays instead.
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_AS, &lim); err == nil && lim.Cur != unix.RLIM_INFINITY {
+		return nil, nil, fmt.Errorf("%w: address space is limited to %d bytes (ulimit -v)", ErrUnsupported, lim.Cur)
+	}
 	fd, err := unix.MemfdCreate("jitsim-heap", unix.MFD_CLOEXEC)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: memfd_create: %v", ErrUnsupported, err)

@@ -82,6 +82,7 @@ type instance struct {
 	lastBe     uint32
 	regions    []region
 	argOffsets []uint32
+	heap       bool // the Java heap is mapped at heap.Base (see get)
 }
 
 // slot is what the per-call paths need of one parameter (bytecode.Param),
@@ -362,7 +363,7 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 				}
 				var view []byte
 				var ok bool
-				if ptr >= heap.Base && c.heap != nil {
+				if ptr >= heap.Base && c.heap != nil && mem.Size() > heap.Base { // only a mapped instance reaches Base
 					// the host's view of the heap: callee code and stubs see
 					// one address per Java array
 					view, ok = c.heap.View(ptr-heap.Base, n*p.elem)
@@ -462,12 +463,13 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 	ictx := ctx
 	var hm *heapMemory
 	if c.heap != nil {
-		buf, err := c.heap.Map(heap.Base)
-		if err != nil {
-			return nil, fmt.Errorf("engine: instantiating %s: %w", c.m, err)
+		// Without room for the mapping (a limit on address space), the
+		// instance runs without the heap: heap arrays are copied into it
+		// like Go slices.
+		if buf, err := c.heap.Map(heap.Base); err == nil {
+			hm = &heapMemory{h: c.heap, buf: buf}
+			ictx = experimental.WithMemoryAllocator(ctx, hm)
 		}
-		hm = &heapMemory{h: c.heap, buf: buf}
-		ictx = experimental.WithMemoryAllocator(ctx, hm)
 	}
 	mod, err := c.rt.InstantiateModule(ictx, c.cm, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
@@ -476,7 +478,7 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 		}
 		return nil, fmt.Errorf("engine: instantiating %s: %w", c.m, err)
 	}
-	inst := &instance{mod: mod, mem: mod.Memory(), fn: mod.ExportedFunction(c.m.Key)}
+	inst := &instance{mod: mod, mem: mod.Memory(), fn: mod.ExportedFunction(c.m.Key), heap: hm != nil}
 	if hm != nil {
 		// The whole buffer is the memory from the start: the heap at
 		// heap.Base is in bounds for the code.
@@ -580,9 +582,11 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 			inst.argOffsets = append(inst.argOffsets, 0)
 			continue
 		}
-		if off, ok := c.heap.Offset(a.Data); ok {
-			inst.argOffsets = append(inst.argOffsets, heap.Base+off) // in place
-			continue
+		if inst.heap {
+			if off, ok := c.heap.Offset(a.Data); ok {
+				inst.argOffsets = append(inst.argOffsets, heap.Base+off) // in place
+				continue
+			}
 		}
 		found := -1
 		for r := range inst.regions {
