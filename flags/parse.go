@@ -59,8 +59,14 @@ type Result struct {
 	Mode Mode
 	// Version is true when -version was given.
 	Version bool
-	// Ignored lists options java accepts that jitsim does not model (e.g. -Xmx2g, -server).
+	// Ignored lists options java accepts that jitsim does not model (e.g. -Xms2g, -server).
 	Ignored []string
+	// MaxHeapSize is the last -Xmx in bytes (HotSpot's MaxHeapSize), 0 when none was given;
+	// it sizes jitsim's Java heap (runtime.Config.WithMaxHeapSize). -Xmx is also in Ignored.
+	MaxHeapSize uint64
+	// InitialHeapSize is the last -Xms in bytes, 0 when none was given (checked against
+	// -Xmx only).
+	InitialHeapSize uint64
 }
 
 // Property returns the value of the last -D definition of name.
@@ -80,6 +86,9 @@ func (r *Result) Property(name string) (string, bool) {
 type Error struct {
 	Text     string
 	Launcher bool
+	// Stdout: Text is an initialization failure, which the VM prints to stdout
+	// (vm_exit_during_initialization) with no launcher lines after it.
+	Stdout bool
 	// Where names the file and line the bad option came from, when it came from a file;
 	// HotSpot does not say, so this is jitsim's own addition, printed after HotSpot's text.
 	Where string
@@ -132,7 +141,33 @@ func Parse(o Options) (*Set, *Result, error) {
 	if err != nil {
 		return p.set, p.res, err
 	}
+	if err := p.heapSizes(); err != nil {
+		return p.set, p.res, err
+	}
 	return p.set, p.res, nil
+}
+
+// minMaxHeap is the smallest -Xmx the VM starts with: below it JDK 17 and Temurin 25 stop
+// with "Too small maximum heap" (checked on both here; just above it the collector's own
+// sizing may still fail, which jitsim does not model).
+const minMaxHeap = 2 << 20
+
+// heapSizes is the heap-size check of the VM's initialization (JDK 9+ profiles; JDK 8's
+// texts were not observed here): -Xmx below minMaxHeap, or -Xms above -Xmx.
+func (p *parser) heapSizes() error {
+	if !p.o.JDK.modern() {
+		return nil
+	}
+	fail := func(msg string) error {
+		return &Error{Text: "Error occurred during initialization of VM\n" + msg + "\n", Stdout: true}
+	}
+	if x := p.res.MaxHeapSize; x != 0 && x < minMaxHeap {
+		return fail("Too small maximum heap")
+	}
+	if x, s := p.res.MaxHeapSize, p.res.InitialHeapSize; x != 0 && s > x {
+		return fail("Initial heap size set to a larger value than the maximum heap size")
+	}
+	return nil
 }
 
 func (p *parser) getenv(name string) (string, bool) {
@@ -338,11 +373,17 @@ func (p *parser) vmOption(t token) error {
 	}
 	for _, m := range memoryOptions {
 		if rest, ok := strings.CutPrefix(s, m.prefix); ok {
-			if v, ok := atojulong(rest); !ok || v < 1 {
+			v, ok := atojulong(rest)
+			if !ok || v < 1 {
 				p.errText.WriteString(m.invalid + ": " + s + "\n")
 				return p.fail(t)
 			}
 			p.res.Ignored = append(p.res.Ignored, s)
+			if m.prefix == "-Xmx" {
+				p.res.MaxHeapSize = v
+			} else {
+				p.res.InitialHeapSize = v
+			}
 			return nil
 		}
 	}

@@ -177,3 +177,46 @@ func TestProviderArraysReclaimed(t *testing.T) {
 	}
 	runtime.KeepAlive(kept)
 }
+
+// TestMaxHeapSize: -Xmx (Config.WithMaxHeapSize) sizes the Java heap,
+// a size above heap.MaxSize gets heap.MaxSize, and 0 keeps the default.
+func TestMaxHeapSize(t *testing.T) {
+	for _, tc := range []struct {
+		xmx  uint64
+		want int
+	}{
+		{0, heap.DefaultSize},
+		{64 << 20, 64 << 20},
+		{8 << 30, heap.MaxSize},
+	} {
+		set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...).WithMaxHeapSize(tc.xmx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vm.Heap() == nil {
+			vm.Close()
+			t.Skip("no Java heap on this platform")
+		}
+		if got := vm.Heap().Size(); got != tc.want {
+			t.Errorf("-Xmx %d: heap of %d bytes, want %d", tc.xmx, got, tc.want)
+		}
+		vm.Close()
+	}
+	small := func() *jrt.VM {
+		set, _, _ := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64})
+		vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...).WithMaxHeapSize(1 << 20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { vm.Close() })
+		return vm
+	}()
+	var oom *heap.OutOfMemoryError
+	if _, err := small.NewByteArray(2 << 20); !errors.As(err, &oom) {
+		t.Fatalf("NewByteArray(2 MiB) under -Xmx1m = %v, want OutOfMemoryError", err)
+	}
+}

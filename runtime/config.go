@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"go.uber.org/zap"
@@ -64,6 +65,16 @@ func NewConfig() Config {
 // and back (the VM also runs without one where the platform cannot map it).
 // Default heap.DefaultSize.
 func (c Config) WithHeapSize(bytes int) Config { c.heapSize = bytes; return c }
+
+// WithMaxHeapSize sizes the Java heap from -Xmx (flags.Result.MaxHeapSize):
+// 0 leaves the size as it is; jitsim's heap holds at most heap.MaxSize (it
+// sits in a wasm32 address space), so a larger -Xmx gets that.
+func (c Config) WithMaxHeapSize(xmx uint64) Config {
+	if xmx == 0 {
+		return c
+	}
+	return c.WithHeapSize(int(min(xmx, heap.MaxSize)))
+}
 
 // WithJDK selects the JDK profile. Default flags.JDK25. A flag Set given
 // with WithFlags must be of the same profile.

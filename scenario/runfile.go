@@ -68,7 +68,7 @@ func (r Run) Config(tiers []jrt.Tier, clock jrt.Clock, out io.Writer, extra ...s
 	for _, p := range res.Properties {
 		props[p.Name] = p.Value
 	}
-	cfg := jrt.NewConfig().WithJDK(r.JDK).WithSettledFlags(set).WithCPU(r.CPU).WithActiveProcessors(r.CPU.Cores).
+	cfg := jrt.NewConfig().WithJDK(r.JDK).WithSettledFlags(set).WithCPU(r.CPU).WithActiveProcessors(r.CPU.Cores).WithMaxHeapSize(res.MaxHeapSize).
 		WithTiers(tiers...).WithClock(clock).WithOutput(out)
 	return cfg, props, stderr, nil
 }

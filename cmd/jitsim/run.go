@@ -294,7 +294,11 @@ func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, std
 			fmt.Fprintln(stderr, "jitsim run:", err)
 			return 1
 		}
-		io.WriteString(stderr, fe.Text)
+		if fe.Stdout {
+			io.WriteString(stdout, fe.Text)
+		} else {
+			io.WriteString(stderr, fe.Text)
+		}
 		if fe.Launcher {
 			io.WriteString(stderr, flags.LauncherLines)
 		}

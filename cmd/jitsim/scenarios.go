@@ -127,7 +127,7 @@ func runNamedScenario(ctx context.Context, rc RunContext, name string, args []st
 			model.Name, rc.CPU.Arch, hostArch())
 	}
 	clock := jrt.WallClock()
-	cfg := jrt.NewConfig().WithJDK(rc.Flags.JDK()).WithSettledFlags(rc.Flags).WithCPU(model).
+	cfg := jrt.NewConfig().WithJDK(rc.Flags.JDK()).WithSettledFlags(rc.Flags).WithCPU(model).WithMaxHeapSize(rc.Result.MaxHeapSize).
 		WithActiveProcessors(model.Cores).WithTiers(tiers.Default()...).WithClock(clock).WithOutput(rc.Stdout)
 	if rc.Clock == scenario.ClockModel {
 		// Every cost from the CPU model's profile; the

@@ -186,7 +186,7 @@ func settleOn(clock, profile, label string, jdk flags.JDK, cpuName string, args 
 // the CPU model's profile or the spec's profile file), with its diagnostic
 // output (PrintCompilation…) to out.
 func (s *vmSpec) newVM(clock jrt.Clock, out io.Writer) (*jrt.VM, error) {
-	cfg := jrt.NewConfig().WithJDK(s.jdk).WithSettledFlags(s.set).WithCPU(s.model).
+	cfg := jrt.NewConfig().WithJDK(s.jdk).WithSettledFlags(s.set).WithCPU(s.model).WithMaxHeapSize(s.res.MaxHeapSize).
 		WithActiveProcessors(s.model.Cores).WithTiers(tiers.Default()...).WithClock(clock).WithOutput(out)
 	if s.clock == scenario.ClockModel {
 		p, err := s.costs()
