@@ -20,6 +20,8 @@ import (
 	"math/bits"
 	goruntime "runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -66,7 +68,8 @@ type Heap struct {
 	class map[int32]uint8
 	used  int // bytes in live blocks
 
-	tmu       sync.Mutex // owners; lock order: tmu, then mu (a sweep frees)
+	lastGC    atomic.Int64 // Unix ns of the last collection a full heap asked for
+	tmu       sync.Mutex   // owners; lock order: tmu, then mu (a sweep frees)
 	owners    []Owner
 	nextSweep int
 }
@@ -116,13 +119,21 @@ func (h *Heap) Alloc(n int) ([]byte, error) {
 	var oom *OutOfMemoryError
 	if errors.As(err, &oom) {
 		// As a JVM collects before it throws: owners found dead by a
-		// full collection give their arrays back.
-		goruntime.GC()
+		// full collection give their arrays back. At most one collection
+		// per gcEvery: callers that fall back to Go memory on a full heap
+		// (the provider, the scenarios) must not collect on every call.
+		if last := h.lastGC.Load(); time.Since(time.Unix(0, last)) >= gcEvery {
+			h.lastGC.Store(time.Now().UnixNano())
+			goruntime.GC()
+		}
 		h.sweep()
 		b, err = h.alloc(n)
 	}
 	return b, err
 }
+
+// gcEvery is the least time between the collections a full heap asks for.
+const gcEvery = time.Second
 
 func (h *Heap) alloc(n int) ([]byte, error) {
 	if n < 0 {
