@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"unsafe"
 
@@ -24,26 +25,28 @@ func (vm *VM) NewByteArray(n int) ([]byte, error) {
 
 // NewIntArray is NewByteArray for int[] (little-endian host, as Ints).
 func (vm *VM) NewIntArray(n int) ([]uint32, error) {
-	if n < 0 {
-		return nil, javaThrow(NegativeArraySizeException, "%d", n)
-	}
-	b, err := vm.NewByteArray(4 * n)
-	if err != nil || n == 0 {
-		return make([]uint32, 0), err
+	b, err := vm.newElems(n, 4)
+	if err != nil {
+		return nil, err
 	}
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n), nil
 }
 
 // NewLongArray is NewByteArray for long[] (little-endian host, as Longs).
 func (vm *VM) NewLongArray(n int) ([]uint64, error) {
+	b, err := vm.newElems(n, 8)
+	if err != nil {
+		return nil, err
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n), nil
+}
+
+// newElems is the bytes of a new array of n elements of size bytes each.
+func (vm *VM) newElems(n, size int) ([]byte, error) {
 	if n < 0 {
 		return nil, javaThrow(NegativeArraySizeException, "%d", n)
 	}
-	b, err := vm.NewByteArray(8 * n)
-	if err != nil || n == 0 {
-		return make([]uint64, 0), err
-	}
-	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n), nil
+	return vm.NewByteArray(size * n)
 }
 
 // ReleaseArray gives an array from NewByteArray (or its int/long twins,
@@ -62,3 +65,28 @@ func (vm *VM) ReleaseArray(b []byte) error {
 
 // Heap is the VM's Java heap, nil when it runs without one.
 func (vm *VM) Heap() *heap.Heap { return vm.heap }
+
+// ThreadInvoker makes the provider's calls as one VM thread (VM.CallAs):
+// the Invoker of a Cipher used on an application thread. Its Heap lets the
+// provider keep the Cipher's arrays in the VM's Java heap.
+type ThreadInvoker struct {
+	VM     *VM
+	Thread *Thread
+}
+
+// Call implements Invoker.
+func (t ThreadInvoker) Call(ctx context.Context, m *Method, args []Arg) (int64, error) {
+	return t.VM.CallAs(ctx, t.Thread, m, args)
+}
+
+// Heap is the VM's Java heap (nil without one).
+func (t ThreadInvoker) Heap() *heap.Heap { return t.VM.Heap() }
+
+// HeapOf is the Java heap behind an Invoker — a VM, a ThreadInvoker, or
+// anything with a Heap method — nil when it has none.
+func HeapOf(inv Invoker) *heap.Heap {
+	if hh, ok := inv.(heapHolder); ok {
+		return hh.Heap()
+	}
+	return nil
+}

@@ -220,3 +220,19 @@ func TestMaxHeapSize(t *testing.T) {
 		t.Fatalf("NewByteArray(2 MiB) under -Xmx1m = %v, want OutOfMemoryError", err)
 	}
 }
+
+// TestNewTypedArraysEmpty: int[0] and long[0] are empty, non-nil arrays.
+func TestNewTypedArraysEmpty(t *testing.T) {
+	vm := newHeapVM(t, 0)
+	i, err := vm.NewIntArray(0)
+	if err != nil || i == nil || len(i) != 0 {
+		t.Fatalf("NewIntArray(0) = %v (nil %v), %v", i, i == nil, err)
+	}
+	l, err := vm.NewLongArray(0)
+	if err != nil || l == nil || len(l) != 0 {
+		t.Fatalf("NewLongArray(0) = %v (nil %v), %v", l, l == nil, err)
+	}
+	if _, err := vm.NewLongArray(-2); err == nil {
+		t.Fatal("NewLongArray(-2) succeeded")
+	}
+}

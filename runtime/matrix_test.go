@@ -39,7 +39,6 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -259,19 +258,7 @@ func newMatrixVM(t testing.TB, c matrixConfig, extra ...string) (*jrt.VM, stubLo
 }
 
 // threadInvoker makes the calls of one VM thread (jrt.VM.CallAs).
-type threadInvoker struct {
-	vm *jrt.VM
-	th *jrt.Thread
-}
-
-// Call implements jrt.Invoker.
-func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
-	return t.vm.CallAs(ctx, t.th, m, args)
-}
-
-// Heap makes the provider keep its arrays in the VM's Java heap, as it
-// does for the VM itself.
-func (t threadInvoker) Heap() *heap.Heap { return t.vm.Heap() }
+type threadInvoker = jrt.ThreadInvoker
 
 // cipherMode is one transformation of the matrix.
 type cipherMode struct {
@@ -458,7 +445,7 @@ func vmOf(inv jrt.Invoker) *jrt.VM {
 	case *jrt.VM:
 		return v
 	case threadInvoker:
-		return v.vm
+		return v.VM
 	}
 	return nil
 }
@@ -518,7 +505,7 @@ func TestMatrix(t *testing.T) {
 			// it is a simulated thread, charged for each call.
 			th := vm.NewThread("main")
 			th.Enter()
-			inv := threadInvoker{vm, th}
+			inv := threadInvoker{VM: vm, Thread: th}
 			for _, c := range matrixCases(uint64(i), lng) {
 				if err := checkCase(ctx, inv, jdk, c); err != nil {
 					th.Exit()

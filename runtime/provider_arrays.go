@@ -34,12 +34,7 @@ type javaArrays struct {
 	out []byte // outBuf's scratch (its full capacity)
 }
 
-func newJavaArrays(inv Invoker) *javaArrays {
-	if hh, ok := inv.(heapHolder); ok && hh.Heap() != nil {
-		return &javaArrays{h: hh.Heap()}
-	}
-	return &javaArrays{}
-}
+func newJavaArrays(inv Invoker) *javaArrays { return &javaArrays{h: HeapOf(inv)} }
 
 // bytes is new byte[n].
 func (a *javaArrays) bytes(n int) []byte {

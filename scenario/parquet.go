@@ -87,11 +87,11 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	} else {
 		r.out.printf("(no VM factory: the pages are written on the reader's VM, which warms it)\n")
 	}
-	winv := threadInvoker{vm: writer, th: writer.NewThread("writer")}
+	winv := threadInvoker{VM: writer, Thread: writer.NewThread("writer")}
 	// On the model clock the writer is a simulated thread of its VM; it
 	// leaves before the readers start (they may share that VM).
-	winv.th.Enter()
-	exitWriter := sync.OnceFunc(winv.th.Exit)
+	winv.Thread.Enter()
+	exitWriter := sync.OnceFunc(winv.Thread.Exit)
 	defer exitWriter()
 	enc, err := jrt.GetInstance(winv, r.jdk, "AES/GCM/NoPadding")
 	if err != nil {

@@ -34,7 +34,6 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 )
 
@@ -400,30 +399,18 @@ func (r *runner) observe(it Iteration) {
 
 // threadInvoker calls into the VM as one application thread: the provider
 // layer's Invoker for that thread's ciphers.
-type threadInvoker struct {
-	vm *jrt.VM
-	th *jrt.Thread
-}
-
-// Call implements jrt.Invoker.
-func (t threadInvoker) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
-	return t.vm.CallAs(ctx, t.th, m, args)
-}
-
-// Heap is the VM's Java heap: the provider keeps its ciphers' own arrays
-// there, passed to compiled code in place.
-func (t threadInvoker) Heap() *heap.Heap { return t.vm.Heap() }
+type threadInvoker = jrt.ThreadInvoker
 
 // inHeap returns b copied into the Java heap of inv's VM — the program's
 // data as a Java array, which cipher calls pass in place — or b itself
 // when there is no heap or it is full. The copy lives as long as the VM
 // (one run).
 func inHeap(inv jrt.Invoker, b []byte) []byte {
-	hh, ok := inv.(interface{ Heap() *heap.Heap })
-	if !ok || hh.Heap() == nil || len(b) == 0 {
+	hp := jrt.HeapOf(inv)
+	if hp == nil || len(b) == 0 {
 		return b
 	}
-	h, err := hh.Heap().Alloc(len(b))
+	h, err := hp.Alloc(len(b))
 	if err != nil {
 		return b
 	}
@@ -449,7 +436,7 @@ func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context
 		if i > 0 {
 			name = ""
 		}
-		invs[i] = threadInvoker{vm: vm, th: vm.NewThread(name)}
+		invs[i] = threadInvoker{VM: vm, Thread: vm.NewThread(name)}
 	}
 	for i, inv := range invs {
 		wg.Add(1)
@@ -457,8 +444,8 @@ func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context
 			defer wg.Done()
 			// On the model clock the thread takes turns with the others in
 			// virtual-time order from here to Exit (no-ops on the wall clock).
-			inv.th.Enter()
-			defer inv.th.Exit()
+			inv.Thread.Enter()
+			defer inv.Thread.Exit()
 			if err := body(ctx, i, inv); err != nil {
 				errs[i] = err
 				cancel()
@@ -500,7 +487,7 @@ func newBarrier(n int) *barrier { return &barrier{left: n, release: make(chan st
 // threadOf returns the VM thread behind an application thread's invoker.
 func threadOf(inv jrt.Invoker) *jrt.Thread {
 	if t, ok := inv.(threadInvoker); ok {
-		return t.th
+		return t.Thread
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/runtime/heap"
 )
 
 // TestAESMain is the JDK-7184394 test program (hotspot
@@ -153,11 +152,10 @@ type aesTest struct {
 // back to the heap (the collector's part). Without a heap, or when it is
 // full, it is Go memory.
 func (t *aesTest) newArray(old []byte, n int) []byte {
-	hh, ok := t.inv.(interface{ Heap() *heap.Heap })
-	if !ok || hh.Heap() == nil {
+	h := jrt.HeapOf(t.inv)
+	if h == nil {
 		return make([]byte, n)
 	}
-	h := hh.Heap()
 	if old != nil {
 		_ = h.Free(old) // an error: old was Go memory
 	}
