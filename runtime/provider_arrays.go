@@ -49,17 +49,11 @@ func (a *javaArrays) bytes(n int) []byte {
 	return make([]byte, n)
 }
 
-// ints is new int[n] (little-endian host, as Ints).
-func (a *javaArrays) ints(n int) []uint32 {
-	b := a.bytes(4 * n)
-	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), n)
-}
+// ints is new int[n], n > 0 (little-endian host, as Ints).
+func (a *javaArrays) ints(n int) []uint32 { return Arg{Data: a.bytes(4 * n)}.Uint32s() }
 
-// longs is new long[n] (little-endian host, as Longs).
-func (a *javaArrays) longs(n int) []uint64 {
-	b := a.bytes(8 * n)
-	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
-}
+// longs is new long[n], n > 0 (little-endian host, as Longs).
+func (a *javaArrays) longs(n int) []uint64 { return Arg{Data: a.bytes(8 * n)}.Uint64s() }
 
 // drop frees an array bytes, ints or longs made (its Data as an Arg) once
 // nothing refers to it; Go memory is left to the collector.

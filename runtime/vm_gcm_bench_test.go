@@ -166,69 +166,9 @@ func (w *warmGCM) levels(tb testing.TB) string {
 // a loop) and compare per-round ratios: the box is shared and noisy.
 func BenchmarkVMGCM(b *testing.B) {
 	w := newWarmGCM(b, flags.JDK25, nil)
-	d, err := w.vm.Explain("_galoisCounterMode_AESCrypt", jrt.LevelFullOptimization)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if !d.Stub {
-		b.Skipf("no GCM stub for this host: %s", d)
-	}
-	f, ok := d.Impl.Fn.(gcm.GCMFunc)
-	if !ok {
-		b.Fatalf("GCM stub %s has Fn %T", d.Impl.Name, d.Impl.Fn)
-	}
-	xk, _, err := aes.ExpandKey(w.key)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var zero, h [16]byte
-	encryptBlockGeneric(xk, h[:], zero[:])
-	htbl := make([]uint64, gcm.HtblLen)
-	htbl[0], htbl[1] = binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
-	ct := w.in[:gcmSize]
-	b.Run("path=stub", func(b *testing.B) {
-		ctr, st := new([16]byte), new([2]uint64)
-		b.SetBytes(gcmSize)
-		for b.Loop() {
-			*ctr, *st = [16]byte{}, [2]uint64{}
-			copy(ctr[:], w.iv)
-			ctr[15] = 2 // inc32(J0) for a 96-bit IV
-			done := 0
-			for done < gcmSize {
-				n := f(xk, ctr, st, htbl, w.out[done:], ct[done:], ct[done:])
-				if n == 0 {
-					b.Fatalf("stub %s made no progress at %d", d.Impl.Name, done)
-				}
-				done += n
-			}
-		}
-		if !bytes.Equal(w.out, w.plain) {
-			b.Fatal("bare stub output differs from crypto/cipher's plaintext")
-		}
-	})
-	b.Run("path=vm", func(b *testing.B) {
-		b.SetBytes(gcmSize)
-		for b.Loop() {
-			if _, err := w.c.DoFinalTo(context.Background(), w.in, 0, len(w.in), w.out, 0); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if !bytes.Equal(w.out, w.plain) {
-			b.Fatal("VM output differs from crypto/cipher's plaintext")
-		}
-	})
-	b.Run("path=vm-heap", func(b *testing.B) {
-		in, out := heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out)
-		b.SetBytes(gcmSize)
-		for b.Loop() {
-			if _, err := w.c.DoFinalTo(context.Background(), in, 0, len(in), out, 0); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if !bytes.Equal(out, w.plain) {
-			b.Fatal("VM output (heap arrays) differs from crypto/cipher's plaintext")
-		}
-	})
+	b.Run("path=stub", w.bareStub)
+	b.Run("path=vm", func(b *testing.B) { w.throughVM(b, w.in, w.out) })
+	b.Run("path=vm-heap", func(b *testing.B) { w.throughVM(b, heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out)) })
 	b.Run("path=peer", func(b *testing.B) {
 		g := goGCM(b, w.key, w.iv, 16)
 		b.SetBytes(gcmSize)
@@ -365,52 +305,65 @@ func heapCopy(tb testing.TB, vm *jrt.VM, b []byte) []byte {
 func BenchmarkVMGCMSizes(b *testing.B) {
 	for _, size := range []int{16 << 10, 64 << 10, 256 << 10, 1 << 20} {
 		w := newWarmGCMSize(b, flags.JDK25, size, nil)
-		d, err := w.vm.Explain("_galoisCounterMode_AESCrypt", jrt.LevelFullOptimization)
-		if err != nil {
-			b.Fatal(err)
-		}
-		f, ok := d.Impl.Fn.(gcm.GCMFunc)
-		if !d.Stub || !ok {
-			b.Skipf("no GCM stub for this host: %s", d)
-		}
-		xk, _, err := aes.ExpandKey(w.key)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var zero, h [16]byte
-		encryptBlockGeneric(xk, h[:], zero[:])
-		htbl := make([]uint64, gcm.HtblLen)
-		htbl[0], htbl[1] = binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
-		in, out := heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out)
-		b.Run(fmt.Sprintf("size=%dK/path=stub", size>>10), func(b *testing.B) {
-			ctr, st := new([16]byte), new([2]uint64)
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				*ctr, *st = [16]byte{}, [2]uint64{}
-				copy(ctr[:], w.iv)
-				ctr[15] = 2
-				for done := 0; done < size; {
-					n := f(xk, ctr, st, htbl, w.out[done:], w.in[done:size], w.in[done:size])
-					if n == 0 {
-						b.Fatalf("stub %s made no progress at %d", d.Impl.Name, done)
-					}
-					done += n
-				}
-			}
-			if !bytes.Equal(w.out, w.plain) {
-				b.Fatal("bare stub output differs from crypto/cipher's plaintext")
-			}
-		})
+		b.Run(fmt.Sprintf("size=%dK/path=stub", size>>10), w.bareStub)
 		b.Run(fmt.Sprintf("size=%dK/path=vm-heap", size>>10), func(b *testing.B) {
-			b.SetBytes(int64(size))
-			for b.Loop() {
-				if _, err := w.c.DoFinalTo(context.Background(), in, 0, len(in), out, 0); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if !bytes.Equal(out, w.plain) {
-				b.Fatal("VM output (heap arrays) differs from crypto/cipher's plaintext")
-			}
+			w.throughVM(b, heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out))
 		})
+	}
+}
+
+// bareStub is the path=stub benchmark of w's message: the GCM stub variant
+// the VM selected for this host, called bare on the whole message (GCTR +
+// GHASH, no tag), checked against crypto/cipher's plaintext.
+func (w *warmGCM) bareStub(b *testing.B) {
+	d, err := w.vm.Explain("_galoisCounterMode_AESCrypt", jrt.LevelFullOptimization)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, ok := d.Impl.Fn.(gcm.GCMFunc)
+	if !d.Stub || !ok {
+		b.Skipf("no GCM stub for this host: %s", d)
+	}
+	xk, _, err := aes.ExpandKey(w.key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var zero, h [16]byte
+	encryptBlockGeneric(xk, h[:], zero[:])
+	htbl := make([]uint64, gcm.HtblLen)
+	htbl[0], htbl[1] = binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:])
+	size := len(w.plain)
+	ct := w.in[:size]
+	ctr, st := new([16]byte), new([2]uint64)
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		*ctr, *st = [16]byte{}, [2]uint64{}
+		copy(ctr[:], w.iv)
+		ctr[15] = 2 // inc32(J0) for a 96-bit IV
+		for done := 0; done < size; {
+			n := f(xk, ctr, st, htbl, w.out[done:], ct[done:], ct[done:])
+			if n == 0 {
+				b.Fatalf("stub %s made no progress at %d", d.Impl.Name, done)
+			}
+			done += n
+		}
+	}
+	if !bytes.Equal(w.out, w.plain) {
+		b.Fatal("bare stub output differs from crypto/cipher's plaintext")
+	}
+}
+
+// throughVM decrypts w's message through the provider and the VM at steady
+// state from in (ciphertext and tag) into out — Go slices or heap arrays —
+// checked against crypto/cipher's plaintext.
+func (w *warmGCM) throughVM(b *testing.B, in, out []byte) {
+	b.SetBytes(int64(len(w.plain)))
+	for b.Loop() {
+		if _, err := w.c.DoFinalTo(context.Background(), in, 0, len(in), out, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if !bytes.Equal(out, w.plain) {
+		b.Fatal("VM output differs from crypto/cipher's plaintext")
 	}
 }
