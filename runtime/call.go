@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/jitsim/jitsim/tiers/bytecode"
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // Arg is one wasm-level argument of a method call: an array (its bytes in

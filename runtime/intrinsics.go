@@ -9,11 +9,11 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/gcm"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // Intrinsic is a HotSpot crypto intrinsic ID (vmIntrinsics::ID in
@@ -96,7 +96,7 @@ type IntrinsicRow struct {
 	// Class is the holder class; Name the method in JDK 9+ and Name8 in
 	// JDK 8/8u (the same where it did not change); Descriptor the JVM
 	// signature. Together they are matched against the profile's method
-	// table (tiers/bytecode).
+	// table (bytecode).
 	Class, Name, Name8, Descriptor string
 	// JDKs are the profiles that have the intrinsic (hotspot.md §2.6).
 	JDKs []flags.JDK

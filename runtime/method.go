@@ -1,14 +1,14 @@
 package runtime
 
 import (
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/runtime/policy"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // Method is a Java method the VM knows: one row of the reference method
 // table of the running JDK profile (class, name, descriptor, bytecode size,
 // imports, wasm signature). The table lives with the modules in
-// tiers/bytecode; the runtime adds counters and levels around it.
+// bytecode; the runtime adds counters and levels around it.
 type Method = bytecode.Method
 
 // MethodTable is the method table of one JDK profile.

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/runtime/model"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // argsFor builds arguments matching m's signature: 64-byte arrays and the

@@ -7,13 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/stubs/gcm"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // This file is the provider layer: what javax.crypto.Cipher and the SunJCE
 // provider (com.sun.crypto.provider.CipherCore, GaloisCounterMode and its
-// engines) do in Java above the reference methods of tiers/bytecode. The
+// engines) do in Java above the reference methods of bytecode. The
 // Java logic those methods do not model — transformation parsing, key and
 // parameter checks, CipherCore's buffering and PKCS5 padding, the GCM
 // engines' AAD, buffering, tag and size routing — is written here in Go;

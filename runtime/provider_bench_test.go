@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // BenchmarkProviderGCM seals a message through the provider with every

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // FuzzProviderGCM encrypts data (after aadLen bytes of AAD taken from its

@@ -147,7 +147,7 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 }
 
 // Argument helpers: the GCTR and GHASH objects as the reference methods
-// take them (tiers/bytecode/src/gcm.h), and non-null arrays.
+// take them (bytecode/src/gcm.h), and non-null arrays.
 
 // gctrArgs are a GCTR object's fields: the AES key (always the
 // encryption schedule), counter, encryptedCounter, used.

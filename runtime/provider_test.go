@@ -26,8 +26,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 	"github.com/jitsim/jitsim/tiers/c1"
 )
 

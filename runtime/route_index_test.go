@@ -3,7 +3,7 @@ package runtime
 import (
 	"testing"
 
-	"github.com/jitsim/jitsim/tiers/bytecode"
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // TestCalleeIndex checks the dispatch point's open-addressed callee index

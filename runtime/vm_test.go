@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 	"go.uber.org/zap/zaptest"
 )
 

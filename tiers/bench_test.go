@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
 )
 

@@ -3,7 +3,7 @@ package tiers_test
 import (
 	"testing"
 
-	"github.com/jitsim/jitsim/tiers/bytecode"
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/jitsim/jitsim/runtime/model"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
 )
 

@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
 )
 

@@ -18,12 +18,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/gcm"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 	"github.com/jitsim/jitsim/tiers/c1"
 	"github.com/jitsim/jitsim/tiers/c2"
 	"github.com/jitsim/jitsim/tiers/interp"

@@ -21,7 +21,7 @@ var layers = []struct {
 	{"stubs/aes", 20},
 	{"stubs/gcm", 30},
 	{"stubs", 40},
-	{"tiers/bytecode", 50},
+	{"bytecode", 50},     // the reference code: a leaf under the runtime, not a tier
 	{"runtime/heap", 55}, // the Java heap's shared memory: a leaf the VM and the engine map
 	{"runtime/policy", 60},
 	{"runtime/model", 65}, // cost profiles and the scheduler: priced by runtime, never importing it

@@ -11,11 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // newExplainCommand is `jitsim explain`: for one method or intrinsic, what code runs at each
@@ -58,7 +58,7 @@ type Explanation struct {
 	Method string `json:"method,omitempty"`
 	// Bytes is the method's Java bytecode size in the profile (PrintCompilation's "(N
 	// bytes)", what the inlining limits compare); BytesNote says when it is not the measured
-	// size of this very method (tiers/bytecode SizeSources, Method.SizeNote).
+	// size of this very method (bytecode SizeSources, Method.SizeNote).
 	Bytes     int    `json:"bytes,omitempty"`
 	BytesNote string `json:"bytes_note,omitempty"`
 	// Intrinsic is the HotSpot ID, or "" when the method is not an intrinsic candidate.

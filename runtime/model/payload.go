@@ -3,7 +3,7 @@ package model
 import (
 	"fmt"
 
-	"github.com/jitsim/jitsim/tiers/bytecode"
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // payloadRules map a method's parameter name to the payload bytes its

@@ -3,7 +3,7 @@ package model
 import (
 	"testing"
 
-	"github.com/jitsim/jitsim/tiers/bytecode"
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 func TestPayload(t *testing.T) {

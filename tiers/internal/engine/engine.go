@@ -17,9 +17,9 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/heap"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"

@@ -12,7 +12,7 @@
 // (model.Payload's rule for the callee) through the import jitsim.charge.
 // build.sh runs it after the per-method modules:
 //
-//	go run ../internal/inlinegen -out wasm   (from tiers/bytecode)
+//	go run ../internal/inlinegen -out wasm   (from bytecode)
 //
 // Output: <out>/<Module>.inline.<p1-p2-...>.<none|limited>.wasm, the
 // profiles joined by "-". It uses $CC (default clang) and the link flags in
@@ -33,8 +33,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/runtime/model"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 func main() {

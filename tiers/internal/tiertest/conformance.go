@@ -8,9 +8,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // Modes the conformance matrix drives.

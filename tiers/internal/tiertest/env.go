@@ -16,8 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/tiers/bytecode"
 )
 
 // Long reports whether JITSIM_LONG=1 asks for the full test matrix.

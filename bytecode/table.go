@@ -314,7 +314,7 @@ func (m *Method) loadInlineBuild(b Build) error {
 	if len(m.Imports) > 0 {
 		for _, p := range strings.Split(m.Profiles, ",") {
 			if m.inline[b][p] == nil {
-				return fmt.Errorf("bytecode: %s calls %v but has no %s inline module for JDK %s (run go generate ./tiers/bytecode)", m.Module, m.Imports, b, p)
+				return fmt.Errorf("bytecode: %s calls %v but has no %s inline module for JDK %s (run go generate ./bytecode)", m.Module, m.Imports, b, p)
 			}
 		}
 	}

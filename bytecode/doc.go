@@ -31,7 +31,7 @@
 // inlining limits compare: the JavaSize column of the table, with where each
 // profile's numbers come from in [SizeSources]. [Method.WasmSize] is the
 // wasm body's. JITSIM_LONG=1 go test -run TestJavaSizeAgainstJDK
-// ./tiers/bytecode measures the column again on the JDKs named by
+// ./bytecode measures the column again on the JDKs named by
 // JAVA17/JAVA21/JAVA25 (testdata/codesize/CodeSize.java reads code_length
 // from their java.base class files).
 //
@@ -45,7 +45,7 @@
 //
 // # Regenerating
 //
-//	go generate ./tiers/bytecode   # runs build.sh: needs clang and lld (Debian 12: clang 14)
+//	go generate ./bytecode   # runs build.sh: needs clang and lld (Debian 12: clang 14)
 //
 // The build is reproducible; CI rebuilds and runs git diff --exit-code.
 package bytecode

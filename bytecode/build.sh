@@ -27,6 +27,6 @@ grep -v '^#' src/modules.txt | while read -r name src defs; do
 	done
 done
 # Inline modules (levels 1 and 4): each method that calls others, linked with
-# the bodies it reaches and a shim per call (../internal/inlinegen, src/jvm.h).
-LDFLAGS="$LDFLAGS" CC="$CC" go run ../internal/inlinegen -src src -out "$OUT"
+# the bodies it reaches and a shim per call (../tiers/internal/inlinegen, src/jvm.h).
+LDFLAGS="$LDFLAGS" CC="$CC" go run ../tiers/internal/inlinegen -src src -out "$OUT"
 chmod 644 "$OUT"/*.wasm

@@ -39,7 +39,7 @@ func TestModulesReproducible(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rebuilt) != len(ents) {
-		t.Errorf("build.sh made %d modules, %d are committed (run go generate ./tiers/bytecode)", len(rebuilt), len(ents))
+		t.Errorf("build.sh made %d modules, %d are committed (run go generate ./bytecode)", len(rebuilt), len(ents))
 	}
 	for _, e := range ents {
 		want, err := wasmFS.ReadFile("wasm/" + e.Name())
@@ -51,7 +51,7 @@ func TestModulesReproducible(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, want) {
-			t.Errorf("%s: rebuilt module differs from the committed one (run go generate ./tiers/bytecode)", e.Name())
+			t.Errorf("%s: rebuilt module differs from the committed one (run go generate ./bytecode)", e.Name())
 		}
 	}
 }

@@ -4,7 +4,7 @@
 // takes code_length from each method's Code attribute (JVMS 4.7.3), the
 // number HotSpot's Method::code_size returns and PrintCompilation prints as
 // "(N bytes)". Run it with the JDK to measure: java CodeSize.java CLASS...
-// (TestJavaSizeAgainstJDK in tiers/bytecode does).
+// (TestJavaSizeAgainstJDK in bytecode does).
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
