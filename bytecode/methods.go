@@ -37,7 +37,7 @@ func cat(ps ...[]Param) []Param {
 	return out
 }
 
-// JDK profiles (design.md §5). The lead will unify these with flags.JDK.
+// JDK profiles (design.md §5), by name.
 const (
 	JDK8   = "8"
 	JDK8u  = "8u"

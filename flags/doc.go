@@ -10,7 +10,7 @@
 // src/hotspot/share/runtime/flags/jvmFlag.cpp).
 //
 // What is modelled was checked against OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64; the JDK 8,
-// 8u and 21 profiles are built from documented facts (see the Profile notes on JDK) and follow
+// 8u and 21 profiles are built from documented facts (see the Profile notes on jdk.Release) and follow
 // the nearest verified release where behaviour could not be observed.
 //
 // CPU-dependent ergonomics (UseAES*, UseGHASHIntrinsics, UseAVX, UseSSE, UseCLMUL,

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/flags.md from the flag table")
@@ -41,10 +43,10 @@ func FlagsMarkdown() string {
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, f := range table {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", f.Name,
-			byProfile(f, func(j JDK) string { return f.Type.At(j).String() }),
-			byProfile(f, func(j JDK) string { return strings.Trim(NewSet(j, AMD64).kindString(f), "{}") }),
-			byProfile(f, func(j JDK) string { return defaultText(f.Default.At(j)) }),
-			byProfile(f, func(j JDK) string { return rangeText(f, j) }),
+			byProfile(f, func(j jdk.Release) string { return f.Type.At(j).String() }),
+			byProfile(f, func(j jdk.Release) string { return strings.Trim(NewSet(j, jdk.AMD64).kindString(f), "{}") }),
+			byProfile(f, func(j jdk.Release) string { return defaultText(f.Default.At(j)) }),
+			byProfile(f, func(j jdk.Release) string { return rangeText(f, j) }),
 			profiles(f), doc(f))
 	}
 	return b.String()
@@ -59,7 +61,7 @@ func doc(f *Flag) string {
 
 func profiles(f *Flag) string {
 	var s []string
-	for _, j := range JDKs() {
+	for _, j := range jdk.All() {
 		if f.inJDK(j) {
 			s = append(s, j.String())
 		}
@@ -73,13 +75,13 @@ func profiles(f *Flag) string {
 
 // byProfile joins the distinct values of fn over the profiles that have f, naming the
 // profiles when they differ.
-func byProfile(f *Flag, fn func(JDK) string) string {
+func byProfile(f *Flag, fn func(jdk.Release) string) string {
 	type run struct {
-		from, to JDK
+		from, to jdk.Release
 		v        string
 	}
 	var runs []run
-	for _, j := range JDKs() {
+	for _, j := range jdk.All() {
 		if !f.inJDK(j) {
 			continue
 		}
@@ -104,7 +106,7 @@ func byProfile(f *Flag, fn func(JDK) string) string {
 	return strings.Join(parts, "; ")
 }
 
-func rangeText(f *Flag, j JDK) string {
+func rangeText(f *Flag, j jdk.Release) string {
 	r := f.RangeAt(j)
 	if r == nil {
 		return "–"

@@ -5,10 +5,12 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // parse runs Parse with an environment and files given as maps.
-func parse(j JDK, a Arch, args []string, env, files map[string]string) (*Set, *Result, error) {
+func parse(j jdk.Release, a jdk.Arch, args []string, env, files map[string]string) (*Set, *Result, error) {
 	return Parse(Options{JDK: j, Arch: a, Args: args,
 		Getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 		ReadFile: func(name string) ([]byte, error) {
@@ -43,50 +45,50 @@ const (
 func TestProfiles(t *testing.T) {
 	tests := []struct {
 		name string
-		jdk  JDK
-		arch Arch
+		jdk  jdk.Release
+		arch jdk.Arch
 		args []string
 		want string // HotSpot's text; "" = accepted
 	}{
-		{"8 intrinsic flags are product", JDK8, AMD64, []string{"-XX:-UseAESIntrinsics"}, ""},
-		{"8u GHASH flag is product", JDK8u, AMD64, []string{"-XX:-UseGHASHIntrinsics"}, ""},
+		{"8 intrinsic flags are product", jdk.R8, jdk.AMD64, []string{"-XX:-UseAESIntrinsics"}, ""},
+		{"8u GHASH flag is product", jdk.R8u, jdk.AMD64, []string{"-XX:-UseGHASHIntrinsics"}, ""},
 		// The suggestion is the best match in jitsim's table (HotSpot 8 searched all its flags).
-		{"8 has no GHASH flag", JDK8, AMD64, []string{"-XX:-UseGHASHIntrinsics"},
+		{"8 has no GHASH flag", jdk.R8, jdk.AMD64, []string{"-XX:-UseGHASHIntrinsics"},
 			"Unrecognized VM option 'UseGHASHIntrinsics'\nDid you mean '(+/-)PrintIntrinsics'?\n"},
-		{"8u x86 has no CTR flag", JDK8u, AMD64, []string{"-XX:-UseAESCTRIntrinsics"},
+		{"8u x86 has no CTR flag", jdk.R8u, jdk.AMD64, []string{"-XX:-UseAESCTRIntrinsics"},
 			"Unrecognized VM option 'UseAESCTRIntrinsics'\nDid you mean '(+/-)UseAESIntrinsics'?\n"},
-		{"8 Did you mean ends its line", JDK8, AMD64, []string{"-XX:-UseAESIntrinsic"},
+		{"8 Did you mean ends its line", jdk.R8, jdk.AMD64, []string{"-XX:-UseAESIntrinsic"},
 			"Unrecognized VM option 'UseAESIntrinsic'\nDid you mean '(+/-)UseAESIntrinsics'?\n"},
-		{"17 Did you mean is glued", JDK17, AMD64, []string{"-XX:-UseAESIntrinsic"},
+		{"17 Did you mean is glued", jdk.R17, jdk.AMD64, []string{"-XX:-UseAESIntrinsic"},
 			"Unrecognized VM option 'UseAESIntrinsic'\nDid you mean '(+/-)UseAESIntrinsics'? "},
-		{"21 follows 17", JDK21, AMD64, []string{"-XX:-UseAESIntrinsic"},
+		{"21 follows 17", jdk.R21, jdk.AMD64, []string{"-XX:-UseAESIntrinsic"},
 			"Unrecognized VM option 'UseAESIntrinsic'\nDid you mean '(+/-)UseAESIntrinsics'? "},
-		{"25 Did you mean ends its line", JDK25, AMD64, []string{"-XX:-UseAESIntrinsic"},
+		{"25 Did you mean ends its line", jdk.R25, jdk.AMD64, []string{"-XX:-UseAESIntrinsic"},
 			"Unrecognized VM option 'UseAESIntrinsic'\nDid you mean '(+/-)UseAESIntrinsics'?\n"},
-		{"8 locked diagnostic: one line", JDK8, AMD64, []string{"-XX:+PrintIntrinsics"},
+		{"8 locked diagnostic: one line", jdk.R8, jdk.AMD64, []string{"-XX:+PrintIntrinsics"},
 			"Error: VM option 'PrintIntrinsics' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.\n"},
-		{"17 locked diagnostic", JDK17, AMD64, []string{"-XX:-UseGHASHIntrinsics"}, ghashDiag + ghashOrder},
-		{"21 locked diagnostic follows 17", JDK21, AMD64, []string{"-XX:-UseGHASHIntrinsics"}, ghashDiag + ghashOrder},
-		{"25 locked diagnostic adds the parse error", JDK25, AMD64, []string{"-XX:-UseGHASHIntrinsics"},
+		{"17 locked diagnostic", jdk.R17, jdk.AMD64, []string{"-XX:-UseGHASHIntrinsics"}, ghashDiag + ghashOrder},
+		{"21 locked diagnostic follows 17", jdk.R21, jdk.AMD64, []string{"-XX:-UseGHASHIntrinsics"}, ghashDiag + ghashOrder},
+		{"25 locked diagnostic adds the parse error", jdk.R25, jdk.AMD64, []string{"-XX:-UseGHASHIntrinsics"},
 			ghashDiag + ghashOrder + "Improperly specified VM option 'UseGHASHIntrinsics'\n"},
-		{"unlock must precede", JDK25, AMD64, []string{"-XX:UseGHASHIntrinsics", diagUnlock},
+		{"unlock must precede", jdk.R25, jdk.AMD64, []string{"-XX:UseGHASHIntrinsics", diagUnlock},
 			ghashDiag + ghashOrder + "Missing +/- setting for VM option 'UseGHASHIntrinsics'\n"},
-		{"jitsim's PoC flag is experimental", JDK25, AMD64, []string{"-XX:+UseInterpreterAndC1CryptoIntrinsics"},
+		{"jitsim's PoC flag is experimental", jdk.R25, jdk.AMD64, []string{"-XX:+UseInterpreterAndC1CryptoIntrinsics"},
 			"Error: VM option 'UseInterpreterAndC1CryptoIntrinsics' is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions.\n" +
 				"Error: The unlock option must precede 'UseInterpreterAndC1CryptoIntrinsics'.\n" +
 				"Improperly specified VM option 'UseInterpreterAndC1CryptoIntrinsics'\n"},
-		{"jitsim's PoC flag unlocked", JDK8u, AMD64, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+UseInterpreterAndC1CryptoIntrinsics"}, ""},
-		{"arm64 has no UseAVX", JDK25, ARM64, []string{"-XX:UseAVX=2"}, "Unrecognized VM option 'UseAVX=2'\n"},
-		{"arm64 has no UseSSE", JDK17, ARM64, []string{"-XX:UseSSE=2"}, "Unrecognized VM option 'UseSSE=2'\n"},
-		{"arm64 has no UseCLMUL", JDK25, ARM64, []string{"-XX:-UseCLMUL"}, "Unrecognized VM option 'UseCLMUL'\n"},
-		{"arm64 has the AES flags", JDK25, ARM64, []string{diagUnlock, "-XX:-UseAESCTRIntrinsics", "-XX:-UseAES"}, ""},
-		{"8 has no ranges", JDK8, AMD64, []string{"-XX:TieredStopAtLevel=9"}, ""},
-		{"8 has no VMOptionsFile", JDK8, AMD64, []string{"-XX:VMOptionsFile=x"}, "Unrecognized VM option 'VMOptionsFile=x'\n"},
-		{"8 has no CompilationMode", JDK8, AMD64, []string{"-XX:CompilationMode=quick-only"},
+		{"jitsim's PoC flag unlocked", jdk.R8u, jdk.AMD64, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+UseInterpreterAndC1CryptoIntrinsics"}, ""},
+		{"arm64 has no UseAVX", jdk.R25, jdk.ARM64, []string{"-XX:UseAVX=2"}, "Unrecognized VM option 'UseAVX=2'\n"},
+		{"arm64 has no UseSSE", jdk.R17, jdk.ARM64, []string{"-XX:UseSSE=2"}, "Unrecognized VM option 'UseSSE=2'\n"},
+		{"arm64 has no UseCLMUL", jdk.R25, jdk.ARM64, []string{"-XX:-UseCLMUL"}, "Unrecognized VM option 'UseCLMUL'\n"},
+		{"arm64 has the AES flags", jdk.R25, jdk.ARM64, []string{diagUnlock, "-XX:-UseAESCTRIntrinsics", "-XX:-UseAES"}, ""},
+		{"8 has no ranges", jdk.R8, jdk.AMD64, []string{"-XX:TieredStopAtLevel=9"}, ""},
+		{"8 has no VMOptionsFile", jdk.R8, jdk.AMD64, []string{"-XX:VMOptionsFile=x"}, "Unrecognized VM option 'VMOptionsFile=x'\n"},
+		{"8 has no CompilationMode", jdk.R8, jdk.AMD64, []string{"-XX:CompilationMode=quick-only"},
 			"Unrecognized VM option 'CompilationMode=quick-only'\n"},
-		{"8 intx overflow wraps like 17", JDK8, AMD64, []string{"-XX:CompileThreshold=18446744073709551615"}, ""},
-		{"25 int overflow is an error", JDK25, AMD64, []string{"-XX:UseAVX=4294967296"}, "Improperly specified VM option 'UseAVX=4294967296'\n"},
-		{"colon-equals resets a list", JDK25, AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=a", "-XX:DisableIntrinsic:=b"}, ""},
+		{"8 intx overflow wraps like 17", jdk.R8, jdk.AMD64, []string{"-XX:CompileThreshold=18446744073709551615"}, ""},
+		{"25 int overflow is an error", jdk.R25, jdk.AMD64, []string{"-XX:UseAVX=4294967296"}, "Improperly specified VM option 'UseAVX=4294967296'\n"},
+		{"colon-equals resets a list", jdk.R25, jdk.AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=a", "-XX:DisableIntrinsic:=b"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,7 +105,7 @@ func TestValuesAndOrigins(t *testing.T) {
 	env := map[string]string{"JAVA_TOOL_OPTIONS": "-XX:Tier3InvocationThreshold=1 -XX:Tier4InvocationThreshold=1",
 		"_JAVA_OPTIONS": "-XX:Tier4InvocationThreshold=3"}
 	files := map[string]string{"f.flags": "Tier3InvocationThreshold=7\nTier3CompileThreshold=9\n"}
-	s, res, err := parse(JDK25, AMD64, []string{"-XX:Flags=f.flags", "-XX:Tier3InvocationThreshold=2", "-Dmode=GCM",
+	s, res, err := parse(jdk.R25, jdk.AMD64, []string{"-XX:Flags=f.flags", "-XX:Tier3InvocationThreshold=2", "-Dmode=GCM",
 		"-Dx", "-Dmode=CBC", diagUnlock, "-XX:DisableIntrinsic=a,b", "-XX:DisableIntrinsic=c", "-Xcomp", "-version"}, env, files)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +169,7 @@ func TestWarnings(t *testing.T) {
 		{[]string{"-XX:Flags=.hotspotrc"}, map[string]string{".hotspotrc": "-UseAES"}, ""},
 	}
 	for _, tc := range tests {
-		_, res, err := parse(JDK17, AMD64, tc.args, nil, tc.files)
+		_, res, err := parse(jdk.R17, jdk.AMD64, tc.args, nil, tc.files)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +200,7 @@ func TestFileErrorsNameTheFile(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.args[0], func(t *testing.T) {
-			_, _, err := parse(JDK25, AMD64, tc.args, nil, files)
+			_, _, err := parse(jdk.R25, jdk.AMD64, tc.args, nil, files)
 			var fe *Error
 			if !errors.As(err, &fe) {
 				t.Fatalf("got %v, want an *Error", err)
@@ -255,26 +257,26 @@ func TestSimilarity(t *testing.T) {
 
 // TestTableFacts pins the per-profile facts of hotspot.md §3.1 and §2.6.
 func TestTableFacts(t *testing.T) {
-	kind := func(name string, j JDK) Kind { return Lookup(name).Kind.At(j) }
+	kind := func(name string, j jdk.Release) Kind { return Lookup(name).Kind.At(j) }
 	for _, name := range []string{"UseAESIntrinsics", "UseGHASHIntrinsics"} {
-		if kind(name, JDK8u) != Product || kind(name, JDK17) != Diagnostic || kind(name, JDK25) != Diagnostic {
+		if kind(name, jdk.R8u) != Product || kind(name, jdk.R17) != Diagnostic || kind(name, jdk.R25) != Diagnostic {
 			t.Errorf("%s: want product in 8u, diagnostic from 17", name)
 		}
 	}
-	exists := func(name string, j JDK, a Arch) bool { return Lookup(name).Exists(j, a) }
+	exists := func(name string, j jdk.Release, a jdk.Arch) bool { return Lookup(name).Exists(j, a) }
 	for _, c := range []struct {
 		name string
-		jdk  JDK
-		arch Arch
+		jdk  jdk.Release
+		arch jdk.Arch
 		want bool
 	}{
-		{"UseAESCTRIntrinsics", JDK8u, AMD64, false},
-		{"UseAESCTRIntrinsics", JDK17, AMD64, true},
-		{"UseGHASHIntrinsics", JDK8, AMD64, false},
-		{"UseGHASHIntrinsics", JDK8u, ARM64, true},
-		{"UseAVX", JDK25, ARM64, false},
-		{"UseCLMUL", JDK8, AMD64, true},
-		{"Tier0ProfileDelayFactor", JDK21, AMD64, false},
+		{"UseAESCTRIntrinsics", jdk.R8u, jdk.AMD64, false},
+		{"UseAESCTRIntrinsics", jdk.R17, jdk.AMD64, true},
+		{"UseGHASHIntrinsics", jdk.R8, jdk.AMD64, false},
+		{"UseGHASHIntrinsics", jdk.R8u, jdk.ARM64, true},
+		{"UseAVX", jdk.R25, jdk.ARM64, false},
+		{"UseCLMUL", jdk.R8, jdk.AMD64, true},
+		{"Tier0ProfileDelayFactor", jdk.R21, jdk.AMD64, false},
 	} {
 		if got := exists(c.name, c.jdk, c.arch); got != c.want {
 			t.Errorf("%s exists in JDK %s on %s: %v, want %v", c.name, c.jdk, c.arch, got, c.want)
@@ -288,10 +290,10 @@ func TestTableFacts(t *testing.T) {
 			t.Errorf("table not sorted at %s", f.Name)
 		}
 	}
-	if r := Lookup("UseAVX").RangeAt(JDK17); r == nil || r.Max != 99 {
+	if r := Lookup("UseAVX").RangeAt(jdk.R17); r == nil || r.Max != 99 {
 		t.Errorf("UseAVX range in 17: %+v, want 0..99", r)
 	}
-	if r := Lookup("UseAVX").RangeAt(JDK25); r == nil || r.Max != 3 {
+	if r := Lookup("UseAVX").RangeAt(jdk.R25); r == nil || r.Max != 3 {
 		t.Errorf("UseAVX range in 25: %+v, want 0..3", r)
 	}
 }
@@ -300,14 +302,14 @@ func TestTableFacts(t *testing.T) {
 // and JDK 11+ layouts; the JDK 17/25 rows are also compared with recorded JVM output in
 // cmd/jitsim).
 func TestPrintLayouts(t *testing.T) {
-	s8, _, err := parse(JDK8u, AMD64, []string{"-XX:-TieredCompilation"}, nil, nil)
+	s8, _, err := parse(jdk.R8u, jdk.AMD64, []string{"-XX:-TieredCompilation"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	must(t, s8.SetDefault("UseAESIntrinsics", "true"))
 	must(t, s8.SetErgo("CICompilerCount", "12"))
 	must(t, s8.SetDefault("UseAVX", "2"))
-	s17, _, err := parse(JDK17, AMD64, []string{"-XX:Tier3InvocationThreshold=100", diagUnlock}, nil, nil)
+	s17, _, err := parse(jdk.R17, jdk.AMD64, []string{"-XX:Tier3InvocationThreshold=100", diagUnlock}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +351,7 @@ func TestPrintLayouts(t *testing.T) {
 		}
 	}
 	// Diagnostic rows appear only when unlocked.
-	s, _, _ := parse(JDK25, AMD64, nil, nil, nil)
+	s, _, _ := parse(jdk.R25, jdk.AMD64, nil, nil, nil)
 	var b strings.Builder
 	must(t, s.PrintFlagsFinal(&b))
 	if strings.Contains(b.String(), "UseGHASHIntrinsics") || !strings.Contains(b.String(), " UseAES ") {

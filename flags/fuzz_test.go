@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // FuzzParse feeds arbitrary command lines, environment values and file contents to Parse: it
@@ -22,8 +24,8 @@ func FuzzParse(f *testing.F) {
 		f.Add(byte(4), seed, "-XX:-UseAES -XX:+IgnoreUnrecognizedVMOptions")
 	}
 	f.Fuzz(func(t *testing.T, profile byte, cmdline, env string) {
-		j := JDK(int(profile) % int(numJDK))
-		a := Arch(int(profile/8) % 2)
+		j := jdk.All()[int(profile)%len(jdk.All())]
+		a := []jdk.Arch{jdk.AMD64, jdk.ARM64}[int(profile/8)%2]
 		args := strings.Split(cmdline, "\n")
 		if len(args) > 64 {
 			args = args[:64]

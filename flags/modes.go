@@ -3,6 +3,8 @@ package flags
 import (
 	"fmt"
 	"math"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // VMWarningPrefix is how HotSpot prefixes a warning (warning() in utilities/debug.cpp with the
@@ -27,7 +29,7 @@ func (p *parser) warning(text string) {
 // reservedCodeCacheTiered is ReservedCodeCacheSize after tiered ergonomics (5 × 48 MB,
 // aligned), as PrintFlagsFinal shows it: OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64.
 // JDK 8 (hotspot.md §1.9) and 21 (not observed) follow 17.
-var reservedCodeCacheTiered = from("251658240", JDK25, "251662336")
+var reservedCodeCacheTiered = from("251658240", jdk.R25, "251662336")
 
 // applyModes applies what -Xint, -Xcomp, -Xbatch, TieredStopAtLevel and CompilationMode do
 // to other flags at startup (Arguments::set_mode_flags, CompilerConfig::ergo_initialize,
@@ -51,7 +53,7 @@ func (p *parser) applyModes() {
 			setDef("CICompilerCountPerCPU", true)
 		}
 	}()
-	if j.modern() && s.Float("CompileThresholdScaling") == 0 {
+	if j.Modern() && s.Float("CompileThresholdScaling") == 0 {
 		// "CompileThresholdScaling == 0.0 is equivalent to -Xint" (compilerDefinitions.cpp).
 		p.res.Mode = Interpreted
 	}
@@ -61,7 +63,7 @@ func (p *parser) applyModes() {
 		setDef("UseLoopCounter", false)
 		setDef("UseOnStackReplacement", false)
 		setDef("AlwaysCompileLoopMethods", false)
-		if j.modern() {
+		if j.Modern() {
 			if s.WasSetOnCommandLine("TieredCompilation") && s.Bool("TieredCompilation") {
 				p.warning("TieredCompilation disabled due to -Xint.")
 			}
@@ -73,7 +75,7 @@ func (p *parser) applyModes() {
 		setDef("BackgroundCompilation", false)
 		setDef("ClipInlining", false)
 	}
-	if !j.modern() {
+	if !j.Modern() {
 		if p.res.Mode != Interpreted && s.Bool("TieredCompilation") && s.IsDefault("ReservedCodeCacheSize") {
 			_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
 		}
@@ -191,7 +193,7 @@ var scaledFlags = []struct {
 
 // maxFreqBits caps a scaled notification-frequency log: Temurin 25.0.3 clamps to 30, while
 // OpenJDK 17.0.15 lets 31 through (and then rejects it as out of range).
-var maxFreqBits = from(int64(32), JDK25, int64(30))
+var maxFreqBits = from(int64(32), jdk.R25, int64(30))
 
 // scaleThresholds applies CompileThresholdScaling with FLAG_SET_ERGO (so PrintFlagsFinal shows
 // the scaled values as {ergonomic}); the tier policy reads the scaled flags.
@@ -280,7 +282,7 @@ const maxCompileThreshold = 1<<30 - 1
 // Only the checks verified against the real VMs are modelled.
 func (p *parser) checkConstraints() error {
 	s, j := p.set, p.o.JDK
-	if !j.modern() {
+	if !j.Modern() {
 		return nil
 	}
 	failed := false

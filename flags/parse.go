@@ -6,13 +6,15 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Options is the input of Parse.
 type Options struct {
 	// JDK and Arch select the profile and the target architecture.
-	JDK  JDK
-	Arch Arch
+	JDK  jdk.Release
+	Arch jdk.Arch
 	// Args are the java options in command-line order: -XX:…, -X…, -D…, @argfiles,
 	// -version. The main class (scenario) and its arguments are not included.
 	Args []string
@@ -133,6 +135,9 @@ type parser struct {
 // returned even on error, so its Stderr notices can be printed before the error. The error is
 // an *Error.
 func Parse(o Options) (*Set, *Result, error) {
+	if !o.JDK.Valid() || !o.Arch.Valid() {
+		return nil, &Result{}, &Error{Text: fmt.Sprintf("jitsim models no flags for JDK %v on %v\n", o.JDK, o.Arch)}
+	}
 	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: o.ReadFile}
 	if p.readFile == nil {
 		p.readFile = os.ReadFile
@@ -155,7 +160,7 @@ const minMaxHeap = 2 << 20
 // heapSizes is the heap-size check of the VM's initialization (JDK 9+ profiles; JDK 8's
 // texts were not observed here): -Xmx below minMaxHeap, or -Xms above -Xmx.
 func (p *parser) heapSizes() error {
-	if !p.o.JDK.modern() {
+	if !p.o.JDK.Modern() {
 		return nil
 	}
 	fail := func(msg string) error {
@@ -184,7 +189,7 @@ func (p *parser) run() error {
 	// The launcher: JDK_JAVA_OPTIONS goes before the command line (JDK 9+), @argfiles are
 	// expanded in place (JDK 9+), -version is the launcher's.
 	var cmd []token
-	if j.modern() {
+	if j.Modern() {
 		if v, ok := p.getenv("JDK_JAVA_OPTIONS"); ok && strings.TrimSpace(v) != "" {
 			p.notice("NOTE: Picked up JDK_JAVA_OPTIONS: " + v + "\n")
 			for _, t := range splitOptions(v) {
@@ -222,7 +227,7 @@ func (p *parser) run() error {
 		p.notice("Picked up _JAVA_OPTIONS: " + v + "\n")
 		javaOpts = envTokens(v)
 	}
-	if j.modern() {
+	if j.Modern() {
 		var err error
 		if vmCmd, err = p.expandVMOptionsFiles(vmCmd); err != nil {
 			return err
@@ -274,7 +279,7 @@ func (p *parser) fail(t token) error {
 // expandArg expands one launcher argument: @file is replaced by the file's options (JDK 9+
 // launcher, src/java.base/share/native/libjli/args.c); "@@x" stands for the literal "@x".
 func (p *parser) expandArg(t token) ([]token, error) {
-	if !p.o.JDK.modern() || !strings.HasPrefix(t.text, "@") {
+	if !p.o.JDK.Modern() || !strings.HasPrefix(t.text, "@") {
 		return []token{t}, nil
 	}
 	if strings.HasPrefix(t.text, "@@") {
@@ -363,7 +368,7 @@ func (p *parser) vmOption(t token) error {
 	case s == "-Xbatch":
 		p.setCmdline("BackgroundCompilation", value{b: false}, t.origin)
 		return nil
-	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.modern():
+	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.Modern():
 		return nil // handled before
 	case strings.HasPrefix(s, "-XX:"):
 		if !p.xxOption(s[4:], t.origin) {
@@ -481,7 +486,7 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 		locked := !p.unlocked(e)
 		if locked {
 			p.errText.WriteString(p.lockedMessage(e))
-			if !j.behavesLike25() {
+			if !behavesLike25(j) {
 				return false
 			}
 		}
@@ -505,7 +510,7 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 			pre, post = "(+/-)", ""
 		}
 		end := "\n"
-		if j == JDK17 || j == JDK21 {
+		if j == jdk.R17 || j == jdk.R21 {
 			end = " " // JDK 9-17 print the suggestion without a newline
 		}
 		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.flag.Name, post, end)
@@ -520,7 +525,7 @@ func (p *parser) lockedMessage(e *entry) string {
 		kind, unlock = "experimental", "UnlockExperimentalVMOptions"
 	}
 	s := fmt.Sprintf("Error: VM option '%s' is %s and must be enabled via -XX:+%s.\n", e.flag.Name, kind, unlock)
-	if p.o.JDK.modern() {
+	if p.o.JDK.Modern() {
 		s += fmt.Sprintf("Error: The unlock option must precede '%s'.\n", e.flag.Name)
 	}
 	return s

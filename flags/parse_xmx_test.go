@@ -1,6 +1,10 @@
 package flags
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
+)
 
 // TestMaxHeapSize: -Xmx sets Result.MaxHeapSize (the last one wins, with
 // HotSpot's k/m/g suffixes); -Xms does not; both stay in Ignored.
@@ -16,7 +20,7 @@ func TestMaxHeapSize(t *testing.T) {
 		{[]string{"-Xmx65536k"}, 64 << 20},
 		{[]string{"-Xmx4194304"}, 4 << 20},
 	} {
-		_, res, err := Parse(Options{JDK: JDK17, Arch: AMD64, Args: tc.args})
+		_, res, err := Parse(Options{JDK: jdk.R17, Arch: jdk.AMD64, Args: tc.args})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.args, err)
 		}
@@ -33,7 +37,7 @@ func TestMaxHeapSize(t *testing.T) {
 // as JDK 17.0.15 and Temurin 25.0.3 print them here (to stdout, exit 1, no
 // launcher lines): -Xmx below 2 MiB, -Xms above -Xmx.
 func TestHeapSizeInitErrors(t *testing.T) {
-	for _, jdk := range []JDK{JDK17, JDK25} {
+	for _, r := range []jdk.Release{jdk.R17, jdk.R25} {
 		for _, tc := range []struct {
 			args []string
 			want string
@@ -45,19 +49,19 @@ func TestHeapSizeInitErrors(t *testing.T) {
 			{[]string{"-Xmx2m"}, ""},
 			{[]string{"-Xms64m"}, ""},
 		} {
-			_, _, err := Parse(Options{JDK: jdk, Arch: AMD64, Args: tc.args})
+			_, _, err := Parse(Options{JDK: r, Arch: jdk.AMD64, Args: tc.args})
 			if tc.want == "" {
 				if err != nil {
-					t.Errorf("JDK %s %q: %v", jdk, tc.args, err)
+					t.Errorf("JDK %s %q: %v", r, tc.args, err)
 				}
 				continue
 			}
 			fe, ok := err.(*Error)
 			if !ok {
-				t.Fatalf("JDK %s %q: error %v, want an *Error", jdk, tc.args, err)
+				t.Fatalf("JDK %s %q: error %v, want an *Error", r, tc.args, err)
 			}
 			if want := "Error occurred during initialization of VM\n" + tc.want + "\n"; fe.Text != want || !fe.Stdout || fe.Launcher {
-				t.Errorf("JDK %s %q: %+v, want Text %q on stdout without launcher lines", jdk, tc.args, fe, want)
+				t.Errorf("JDK %s %q: %+v, want Text %q on stdout without launcher lines", r, tc.args, fe, want)
 			}
 		}
 	}

@@ -80,7 +80,7 @@ func (s *Set) print(w io.Writer, vals *Set) error {
 				continue
 			}
 		}
-		if s.jdk.modern() {
+		if s.jdk.Modern() {
 			vals.row(&b, e)
 		} else {
 			vals.row8(&b, e)

@@ -1,6 +1,10 @@
 package flags
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/jitsim/jitsim/jdk"
+)
 
 // entry is one flag's current state in a Set.
 type entry struct {
@@ -16,14 +20,14 @@ type entry struct {
 // Set holds every flag of one profile and architecture with its value and origin.
 // The zero Set is not usable; get one from Parse or NewSet.
 type Set struct {
-	jdk     JDK
-	arch    Arch
+	jdk     jdk.Release
+	arch    jdk.Arch
 	entries map[string]*entry
 }
 
 // NewSet returns the declared defaults of every flag that exists in profile j on arch a, all
 // with origin {default}.
-func NewSet(j JDK, a Arch) *Set {
+func NewSet(j jdk.Release, a jdk.Arch) *Set {
 	s := &Set{jdk: j, arch: a, entries: make(map[string]*entry, len(table))}
 	for _, f := range table {
 		if !f.Exists(j, a) {
@@ -39,10 +43,10 @@ func NewSet(j JDK, a Arch) *Set {
 }
 
 // JDK returns the set's profile.
-func (s *Set) JDK() JDK { return s.jdk }
+func (s *Set) JDK() jdk.Release { return s.jdk }
 
 // Arch returns the set's target architecture.
-func (s *Set) Arch() Arch { return s.arch }
+func (s *Set) Arch() jdk.Arch { return s.arch }
 
 // Has reports whether the flag exists in this set's profile and architecture.
 func (s *Set) Has(name string) bool { return s.entries[name] != nil }

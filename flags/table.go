@@ -3,6 +3,8 @@ package flags
 import (
 	"math"
 	"sort"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Flag is one row of the flag table. Fields that changed between releases are perJDK values.
@@ -10,9 +12,9 @@ type Flag struct {
 	// Name is the flag name, case-sensitive, as after -XX:.
 	Name string
 	// Since is the first profile that has the flag.
-	Since JDK
+	Since jdk.Release
 	// Until is the first profile that no longer has it (0: every profile from Since on).
-	Until JDK
+	Until jdk.Release
 	// AMD64Only marks flags declared in cpu/x86/globals_x86.hpp: absent on arm64.
 	AMD64Only bool
 	// Type is the value type per profile.
@@ -46,14 +48,14 @@ type Range struct {
 // perJDK is a value that may change at profile From and again at From2 (0 means never).
 type perJDK[T any] struct {
 	Before T
-	From   JDK
+	From   jdk.Release
 	After  T
-	From2  JDK
+	From2  jdk.Release
 	After2 T
 }
 
 // At returns the value for profile j.
-func (p perJDK[T]) At(j JDK) T {
+func (p perJDK[T]) At(j jdk.Release) T {
 	switch {
 	case p.From2 != 0 && j >= p.From2:
 		return p.After2
@@ -65,17 +67,17 @@ func (p perJDK[T]) At(j JDK) T {
 
 func all[T any](v T) perJDK[T] { return perJDK[T]{Before: v} }
 
-func from[T any](before T, j JDK, after T) perJDK[T] {
+func from[T any](before T, j jdk.Release, after T) perJDK[T] {
 	return perJDK[T]{Before: before, From: j, After: after}
 }
 
 // Exists reports whether the flag exists in profile j on architecture a.
-func (f *Flag) Exists(j JDK, a Arch) bool {
-	return f.inJDK(j) && !(f.AMD64Only && a != AMD64)
+func (f *Flag) Exists(j jdk.Release, a jdk.Arch) bool {
+	return f.inJDK(j) && !(f.AMD64Only && a != jdk.AMD64)
 }
 
 // inJDK reports whether profile j has the flag (Since, Until).
-func (f *Flag) inJDK(j JDK) bool { return j >= f.Since && (f.Until == 0 || j < f.Until) }
+func (f *Flag) inJDK(j jdk.Release) bool { return j >= f.Since && (f.Until == 0 || j < f.Until) }
 
 const (
 	maxJint  = math.MaxInt32
@@ -87,7 +89,7 @@ const (
 func irange(lo, hi int64) *Range { return &Range{Min: lo, Max: hi} }
 
 // rangeModern returns r from JDK 17 on (ranges came with JEP 245 in JDK 9) and none before.
-func rangeModern(r *Range) perJDK[*Range] { return from[*Range](nil, JDK17, r) }
+func rangeModern(r *Range) perJDK[*Range] { return from[*Range](nil, jdk.R17, r) }
 
 // Kinds and decorations that many rows share.
 var (
@@ -112,17 +114,17 @@ func boolRow(name string, def bool, kind perJDK[Kind], decor perJDK[string], doc
 	return &Flag{Name: name, Type: all(Bool), Kind: kind, Decor: decor, Default: all(d), Doc: doc}
 }
 
-func since(j JDK, f *Flag) *Flag { f.Since = j; return f }
-func until(j JDK, f *Flag) *Flag { f.Until = j; return f }
+func since(j jdk.Release, f *Flag) *Flag { f.Since = j; return f }
+func until(j jdk.Release, f *Flag) *Flag { f.Until = j; return f }
 
 // c2Decor is the decoration of a flag that moved from runtime/globals.hpp to
 // opto/c2_globals.hpp (JDK 15's split of the inlining flags, JDK-8234863): none in JDK 8,
 // "C2" (or "C2 pd") from JDK 17 on.
 func c2Decor(pd bool) perJDK[string] {
 	if pd {
-		return from("pd", JDK17, "C2 pd")
+		return from("pd", jdk.R17, "C2 pd")
 	}
-	return from("", JDK17, "C2")
+	return from("", jdk.R17, "C2")
 }
 
 // inlineRow builds one of the intx product flags that bound inlining (runtime/globals.hpp in
@@ -138,43 +140,43 @@ func amd64(f *Flag) *Flag { f.AMD64Only = true; return f }
 // compiler/compiler_globals.hpp, c2_globals.hpp, cpu/x86/globals_x86.hpp and the 8u copies
 // for JDK 8.
 var table = []*Flag{
-	since(JDK17, &Flag{Name: "ActiveProcessorCount", Type: all(Int), Kind: product, Decor: none, Default: all("-1"),
+	since(jdk.R17, &Flag{Name: "ActiveProcessorCount", Type: all(Int), Kind: product, Decor: none, Default: all("-1"),
 		Doc: "CPU count the VM should use and report as active (-1: use the OS value)"}),
 	boolRow("AlwaysCompileLoopMethods", false, product, none, "compile methods with loops when they are first called"),
-	since(JDK17, inlineRow("C1MaxInlineLevel", all("C1"), all("9"), "maximum depth of calls C1 inlines (JDK 8: MaxInlineLevel)")),
-	since(JDK17, inlineRow("C1MaxInlineSize", all("C1"), all("35"), "maximum bytecode size of a method C1 inlines (JDK 8: MaxInlineSize)")),
-	since(JDK17, inlineRow("C1MaxTrivialSize", all("C1"), all("6"), "bytecode size C1 inlines at any depth (JDK 8: MaxTrivialSize)")),
+	since(jdk.R17, inlineRow("C1MaxInlineLevel", all("C1"), all("9"), "maximum depth of calls C1 inlines (JDK 8: MaxInlineLevel)")),
+	since(jdk.R17, inlineRow("C1MaxInlineSize", all("C1"), all("35"), "maximum bytecode size of a method C1 inlines (JDK 8: MaxInlineSize)")),
+	since(jdk.R17, inlineRow("C1MaxTrivialSize", all("C1"), all("6"), "bytecode size C1 inlines at any depth (JDK 8: MaxTrivialSize)")),
 	boolRow("BackgroundCompilation", true, product, pd, "compile in the background; -Xbatch turns it off"),
 	intxRow("CICompilerCount", "2", 0, maxJint, "number of compiler threads (set ergonomically)"),
 	boolRow("CICompilerCountPerCPU", false, product, none, "size the compiler thread count from the CPU count (turned on when CICompilerCount is left alone)"),
-	since(JDK17, boolRow("CheckIntrinsics", true, diagnostic, none, "check that intrinsic candidates and the VM's intrinsic list agree")),
+	since(jdk.R17, boolRow("CheckIntrinsics", true, diagnostic, none, "check that intrinsic candidates and the VM's intrinsic list agree")),
 	boolRow("ClipInlining", true, product, none, "clip inlining if aggregate method exceeds DesiredMethodLimit"),
-	since(JDK17, &Flag{Name: "CompilationMode", Type: all(Ccstr), Kind: product, Decor: none, Default: all("default"),
+	since(jdk.R17, &Flag{Name: "CompilationMode", Type: all(Ccstr), Kind: product, Decor: none, Default: all("default"),
 		Doc: "compilation modes: default, quick-only, high-only, high-only-quick-internal"}),
 	{Name: "CompileThreshold", Type: all(Intx), Kind: product, Decor: pd, Default: all("10000"),
 		Range: rangeModern(irange(minIntx, maxIntx)), Doc: "invocations+backedges before a method is compiled (non-tiered)"},
-	since(JDK17, &Flag{Name: "CompileThresholdScaling", Type: all(Double), Kind: product, Decor: none, Default: all("1.0"),
+	since(jdk.R17, &Flag{Name: "CompileThresholdScaling", Type: all(Double), Kind: product, Decor: none, Default: all("1.0"),
 		Range: rangeModern(&Range{FMin: 0, FMax: math.MaxFloat64}), Doc: "factor applied to every compile threshold and notification frequency"}),
-	since(JDK17, &Flag{Name: "ControlIntrinsic", Type: all(Ccstrlist), Kind: diagnostic, Decor: none, Default: all(""),
+	since(jdk.R17, &Flag{Name: "ControlIntrinsic", Type: all(Ccstrlist), Kind: diagnostic, Decor: none, Default: all(""),
 		Doc: "enable (+) or disable (-) intrinsics by id, comma separated"}),
-	{Name: "DisableIntrinsic", Type: from(Ccstr, JDK17, Ccstrlist), Kind: diagnostic, Decor: none, Default: all(""),
+	{Name: "DisableIntrinsic", Type: from(Ccstr, jdk.R17, Ccstrlist), Kind: diagnostic, Decor: none, Default: all(""),
 		Doc: "do not expand the intrinsics whose ids appear here, comma separated"},
 	inlineRow("FreqInlineSize", c2Decor(true), all("325"), "maximum bytecode size of a method C2 inlines at a hot call site"),
 	boolRow("IgnoreUnrecognizedVMOptions", false, product, none, "ignore unrecognized -XX options"),
-	until(JDK21, since(JDK17, &Flag{Name: "InlineFrequencyCount", Type: all(Intx), Kind: diagnostic, Decor: pd, Default: all("100"),
+	until(jdk.R21, since(jdk.R17, &Flag{Name: "InlineFrequencyCount", Type: all(Intx), Kind: diagnostic, Decor: pd, Default: all("100"),
 		Range: rangeModern(irange(0, maxJint)), Doc: "call-site count from which C2 treats a call site as hot (JDK 8: a develop constant; removed in JDK 18)"})),
-	since(JDK21, &Flag{Name: "InlineFrequencyRatio", Type: all(Double), Kind: diagnostic, Decor: none, Default: all("0.25"),
+	since(jdk.R21, &Flag{Name: "InlineFrequencyRatio", Type: all(Double), Kind: diagnostic, Decor: none, Default: all("0.25"),
 		Doc: "call-site executions per caller invocation from which C2 treats a call site as hot (JDK 18+)"}),
 	// The declared x86 default; tiered compilation with C2 raises it to 2000 (JDK 8) or 2500
 	// (FLAG_SET_DEFAULT in the runtime's ergonomics, so PrintFlagsFinal shows {default}).
 	inlineRow("InlineSmallCode", c2Decor(true), all("1000"), "C2 inlines an already compiled method only if its code is smaller than this (bytes; 2000 or 2500 when tiered)"),
-	since(JDK17, boolRow("InlineNatives", true, diagnostic, none, "use intrinsics for native methods")),
+	since(jdk.R17, boolRow("InlineNatives", true, diagnostic, none, "use intrinsics for native methods")),
 	intxRow("InterpreterProfilePercentage", "33", 0, 100, "percentage of CompileThreshold at which the interpreter starts profiling (non-tiered)"),
 	boolRow("LogCompilation", false, diagnostic, none, "log compilation activity in XML to LogFile"),
 	{Name: "LogFile", Type: all(Ccstr), Kind: diagnostic, Decor: none, Default: all(""),
 		Doc: "file for LogCompilation/LogVMOutput output (default hotspot_pid<pid>.log)"},
 	boolRow("LogVMOutput", false, diagnostic, none, "save VM output to LogFile"),
-	inlineRow("MaxInlineLevel", c2Decor(false), from("9", JDK17, "15"), "maximum depth of calls C2 inlines (JDK 8: C1 too)"),
+	inlineRow("MaxInlineLevel", c2Decor(false), from("9", jdk.R17, "15"), "maximum depth of calls C2 inlines (JDK 8: C1 too)"),
 	inlineRow("MaxInlineSize", c2Decor(false), all("35"), "maximum bytecode size of a method C2 inlines at a cold call site (JDK 8: C1 too)"),
 	inlineRow("MaxTrivialSize", c2Decor(false), all("6"), "bytecode size of a trivial method (JDK 8: C1 inlines it at any depth)"),
 	{Name: "OnStackReplacePercentage", Type: all(Intx), Kind: product, Decor: pd, Default: all("140"),
@@ -183,7 +185,7 @@ var table = []*Flag{
 	boolRow("PrintCompilation", false, product, none, "print a line per compile task"),
 	boolRow("PrintFlagsFinal", false, product, none, "print all VM flags after argument and ergonomic processing"),
 	boolRow("PrintFlagsInitial", false, product, none, "print all VM flags before argument processing"),
-	since(JDK17, boolRow("PrintFlagsRanges", false, product, none, "print the allowed ranges of VM flags")),
+	since(jdk.R17, boolRow("PrintFlagsRanges", false, product, none, "print the allowed ranges of VM flags")),
 	boolRow("PrintInlining", false, diagnostic, none, "print inlining decisions"),
 	boolRow("PrintIntrinsics", false, diagnostic, all("C2"), "print which intrinsics C2 generated"),
 	boolRow("PrintTieredEvents", false, product, none, "print tiered policy events"),
@@ -193,10 +195,10 @@ var table = []*Flag{
 		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), MemorySizeOption: "Invalid maximum code cache size",
 		Doc: "reserved code cache size in bytes (x5 ergonomically in tiered mode)"},
 	intxRow("Tier0BackedgeNotifyFreqLog", "10", 0, 30, "interpreter back-edge notification frequency (log2)"),
-	since(JDK17, &Flag{Name: "Tier0Delay", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("20"),
+	since(jdk.R17, &Flag{Name: "Tier0Delay", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("20"),
 		Range: rangeModern(irange(0, maxJint)), Doc: "delay (ms) of interpreter profiling while C2 queues are busy"}),
 	intxRow("Tier0InvokeNotifyFreqLog", "7", 0, 30, "interpreter invocation notification frequency (log2)"),
-	since(JDK25, &Flag{Name: "Tier0ProfileDelayFactor", Type: all(Double), Kind: diagnostic, Decor: none, Default: all("100.0"),
+	since(jdk.R25, &Flag{Name: "Tier0ProfileDelayFactor", Type: all(Double), Kind: diagnostic, Decor: none, Default: all("100.0"),
 		Doc: "training-data: delay factor for profiling in the interpreter"}),
 	intxRow("Tier0ProfilingStartPercentage", "200", 0, maxJint, "start profiling in the interpreter at this percentage of the Tier3 thresholds"),
 	intxRow("Tier23InlineeNotifyFreqLog", "20", 0, 30, "inlinee invocation notification frequency (log2)"),
@@ -204,7 +206,7 @@ var table = []*Flag{
 	intxRow("Tier2BackedgeNotifyFreqLog", "14", 0, 30, "C1 without MDO back-edge notification frequency (log2)"),
 	intxRow("Tier2CompileThreshold", "0", 0, maxJint, "threshold at which tier 2 compilation is invoked"),
 	intxRow("Tier2InvokeNotifyFreqLog", "11", 0, 30, "C1 without MDO invocation notification frequency (log2)"),
-	since(JDK25, &Flag{Name: "Tier2ProfileDelayFactor", Type: all(Double), Kind: diagnostic, Decor: none, Default: all("250.0"),
+	since(jdk.R25, &Flag{Name: "Tier2ProfileDelayFactor", Type: all(Double), Kind: diagnostic, Decor: none, Default: all("250.0"),
 		Doc: "training-data: delay factor for profiling in tier 2"}),
 	intxRow("Tier3BackEdgeThreshold", "60000", 0, maxJint, "back-edge threshold at which tier 3 OSR compilation is invoked"),
 	intxRow("Tier3BackedgeNotifyFreqLog", "13", 0, 30, "C1 with MDO back-edge notification frequency (log2)"),
@@ -222,32 +224,32 @@ var table = []*Flag{
 	intxRow("Tier4MinInvocationThreshold", "600", 0, maxJint, "minimum invocations for tier 4 compilation"),
 	boolRow("TieredCompilation", true, product, pd, "enable tiered compilation"),
 	intxRow("TieredCompileTaskTimeout", "50", 0, maxIntx, "ms a compile task may stay idle in a queue before it is removed"),
-	since(JDK17, &Flag{Name: "TieredOldPercentage", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("1000"),
+	since(jdk.R17, &Flag{Name: "TieredOldPercentage", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("1000"),
 		Range: rangeModern(irange(0, maxJint)), Doc: "percentage over the tier 3 thresholds after which a method is considered old"}),
 	intxRow("TieredRateUpdateMaxTime", "25", 0, maxIntx, "maximum ms between event-rate updates"),
 	intxRow("TieredRateUpdateMinTime", "1", 0, maxIntx, "minimum ms between event-rate updates"),
 	intxRow("TieredStopAtLevel", "4", 0, 4, "stop at the given compilation level"),
-	since(JDK17, boolRow("UseCriticalCompilerThreadPriority", false, all(Experimental), none, "run compiler threads at critical priority")),
+	since(jdk.R17, boolRow("UseCriticalCompilerThreadPriority", false, all(Experimental), none, "run compiler threads at critical priority")),
 	boolRow("UnlockDiagnosticVMOptions", false, diagnostic, none, "enable diagnostic flags; must precede them"),
 	boolRow("UnlockExperimentalVMOptions", false, all(Experimental), none, "enable experimental flags; must precede them"),
 	boolRow("UseAES", false, product, none, "use the CPU's AES instructions if available (set from the CPU)"),
-	since(JDK17, boolRow("UseAESCTRIntrinsics", false, diagnostic, none, "use the AES-CTR intrinsic (set from the CPU)")),
-	boolRow("UseAESIntrinsics", false, from(Product, JDK17, Diagnostic), none, "use the AES block and CBC intrinsics (set from the CPU)"),
-	amd64(&Flag{Name: "UseAVX", Type: from(Intx, JDK25, Int), Kind: product, Decor: arch, Default: from("99", JDK17, "3"),
-		Range: perJDK[*Range]{From: JDK17, After: irange(0, 99), From2: JDK25, After2: irange(0, 3)}, Doc: "highest AVX level to use (set from the CPU)"}),
+	since(jdk.R17, boolRow("UseAESCTRIntrinsics", false, diagnostic, none, "use the AES-CTR intrinsic (set from the CPU)")),
+	boolRow("UseAESIntrinsics", false, from(Product, jdk.R17, Diagnostic), none, "use the AES block and CBC intrinsics (set from the CPU)"),
+	amd64(&Flag{Name: "UseAVX", Type: from(Intx, jdk.R25, Int), Kind: product, Decor: arch, Default: from("99", jdk.R17, "3"),
+		Range: perJDK[*Range]{From: jdk.R17, After: irange(0, 99), From2: jdk.R25, After2: irange(0, 3)}, Doc: "highest AVX level to use (set from the CPU)"}),
 	amd64(boolRow("UseCLMUL", false, product, arch, "use the CLMUL (PCLMULQDQ) instructions (set from the CPU)")),
 	boolRow("UseCompiler", true, product, none, "use the JIT compilers (-Xint turns it off)"),
-	since(JDK17, boolRow("UseDynamicNumberOfCompilerThreads", true, product, none, "start compiler threads on demand")),
-	since(JDK8u, boolRow("UseGHASHIntrinsics", false, from(Product, JDK17, Diagnostic), none, "use the GHASH intrinsic (set from the CPU)")),
+	since(jdk.R17, boolRow("UseDynamicNumberOfCompilerThreads", true, product, none, "start compiler threads on demand")),
+	since(jdk.R8u, boolRow("UseGHASHIntrinsics", false, from(Product, jdk.R17, Diagnostic), none, "use the GHASH intrinsic (set from the CPU)")),
 	boolRow("UseInterpreter", true, product, none, "use the interpreter (-Xcomp turns it off)"),
 	{Name: "UseInterpreterAndC1CryptoIntrinsics", Type: all(Bool), Kind: all(Experimental), Decor: none, Default: all("false"), Jitsim: true,
 		Doc: "jitsim's model of Andrew Haley's 2018 proof of concept: let the interpreter and C1 call the AES/GHASH stubs"},
 	boolRow("UseLoopCounter", true, product, none, "count back-edges (-Xint turns it off)"),
 	boolRow("UseOnStackReplacement", true, product, pd, "use on-stack replacement"),
-	amd64(&Flag{Name: "UseSSE", Type: from(Intx, JDK25, Int), Kind: product, Decor: from("", JDK17, "ARCH"), Default: from("99", JDK25, "4"),
-		Range: perJDK[*Range]{From: JDK17, After: irange(0, 99), From2: JDK25, After2: irange(0, 4)}, Doc: "highest SSE level to use (set from the CPU)"}),
-	since(JDK17, amd64(boolRow("UseSSE42Intrinsics", false, product, arch, "use SSE4.2 string intrinsics (set from the CPU)"))),
-	since(JDK17, boolRow("UseVectorizedMismatchIntrinsic", false, diagnostic, none, "use the vectorizedMismatch intrinsic (set from the CPU)")),
+	amd64(&Flag{Name: "UseSSE", Type: from(Intx, jdk.R25, Int), Kind: product, Decor: from("", jdk.R17, "ARCH"), Default: from("99", jdk.R25, "4"),
+		Range: perJDK[*Range]{From: jdk.R17, After: irange(0, 99), From2: jdk.R25, After2: irange(0, 4)}, Doc: "highest SSE level to use (set from the CPU)"}),
+	since(jdk.R17, amd64(boolRow("UseSSE42Intrinsics", false, product, arch, "use SSE4.2 string intrinsics (set from the CPU)"))),
+	since(jdk.R17, boolRow("UseVectorizedMismatchIntrinsic", false, diagnostic, none, "use the vectorizedMismatch intrinsic (set from the CPU)")),
 }
 
 var byName = map[string]*Flag{}
@@ -259,7 +261,7 @@ func init() {
 			panic("BUG: duplicate flag row " + f.Name)
 		}
 		byName[f.Name] = f
-		for _, j := range JDKs() {
+		for _, j := range jdk.All() {
 			if !f.inJDK(j) {
 				continue
 			}
@@ -271,7 +273,7 @@ func init() {
 }
 
 // RangeAt returns the allowed range of f in profile j, or nil.
-func (f *Flag) RangeAt(j JDK) *Range {
+func (f *Flag) RangeAt(j jdk.Release) *Range {
 	return f.Range.At(j)
 }
 

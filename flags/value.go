@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // value is a flag value; which field is meaningful depends on the flag's Type.
@@ -21,7 +23,7 @@ type value struct {
 var errSyntax = errors.New("bad value")
 
 // parseDefault turns a row's declared default text into a value.
-func parseDefault(f *Flag, j JDK) (value, error) {
+func parseDefault(f *Flag, j jdk.Release) (value, error) {
 	s := f.Default.At(j)
 	switch f.Type.At(j) {
 	case Bool:
@@ -128,7 +130,7 @@ func isDigit(c byte, base int) bool {
 // parseInteger models set_numeric_flag for int, intx and uintx flags. JDK 8/17 cast the
 // parsed 64-bit magnitude to the flag's type (so overflow wraps, as OpenJDK 17.0.15 shows);
 // JDK 25 rejects values that do not fit (Temurin 25.0.3).
-func parseInteger(t Type, s string, j JDK) (value, error) {
+func parseInteger(t Type, s string, j jdk.Release) (value, error) {
 	if !inValueRange(s) {
 		return value{}, errSyntax
 	}
@@ -148,7 +150,7 @@ func parseInteger(t Type, s string, j JDK) (value, error) {
 	case Uintx:
 		return value{u: v}, nil
 	case Intx:
-		if j.behavesLike25() && (v > math.MaxInt64 && !(neg && v == 1<<63)) {
+		if behavesLike25(j) && (v > math.MaxInt64 && !(neg && v == 1<<63)) {
 			return value{}, errSyntax
 		}
 		n := int64(v)
@@ -157,7 +159,7 @@ func parseInteger(t Type, s string, j JDK) (value, error) {
 		}
 		return value{i: n}, nil
 	case Int:
-		if j.behavesLike25() && (v > math.MaxInt32 && !(neg && v == 1<<31)) {
+		if behavesLike25(j) && (v > math.MaxInt32 && !(neg && v == 1<<31)) {
 			return value{}, errSyntax
 		}
 		n := int32(uint32(v))
@@ -178,8 +180,8 @@ var fp17 = regexp.MustCompile(`^[-0-9]+\.[-0-9eE+]+$`)
 var strtod25 = regexp.MustCompile(`^[+-]?(0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?|([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?)$`)
 
 // parseDouble models the double-valued paths of parse_argument for the profile.
-func parseDouble(s string, j JDK) (value, error) {
-	if j.behavesLike25() {
+func parseDouble(s string, j jdk.Release) (value, error) {
+	if behavesLike25(j) {
 		if !strtod25.MatchString(s) {
 			return value{}, errSyntax
 		}

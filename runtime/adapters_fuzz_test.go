@@ -8,7 +8,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 )
 
@@ -23,7 +23,7 @@ func FuzzCTRDispatch(f *testing.F) {
 	f.Add([]byte("0123456789abcdef0123456789abcdef"), []byte("0000000000000000"), uint8(0), -1, 10, 0, 16, 16)
 	f.Add([]byte("0123456789abcdef"), []byte("0000000000000000"), uint8(16), 10, 20, 5, 16, 16)
 	var java javaRuns
-	vm := newTestVM(f, NewConfig().WithFlags(parseFlags(f, flags.JDK25)).WithTiers(fakeTiers(java.body)...))
+	vm := newTestVM(f, NewConfig().WithFlags(parseFlags(f, jdk.R25)).WithTiers(fakeTiers(java.body)...))
 	m, err := vm.Method("CounterMode.implCrypt")
 	if err != nil {
 		f.Fatal(err)

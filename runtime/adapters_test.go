@@ -8,7 +8,7 @@ import (
 	"encoding/binary"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -19,7 +19,7 @@ import (
 // It also checks that a failing predicate (CBC/ECB decryption in place)
 // takes the Java path.
 func TestStubAdaptersAgainstCrypto(t *testing.T) {
-	for _, j := range []flags.JDK{flags.JDK17, flags.JDK25} {
+	for _, j := range []jdk.Release{jdk.R17, jdk.R25} {
 		t.Run("jdk="+j.String(), func(t *testing.T) {
 			var java javaRuns
 			vm := newTestVM(t, NewConfig().WithFlags(parseFlags(t, j)).WithTiers(fakeTiers(java.body)...))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/tiers"
@@ -18,7 +19,7 @@ import (
 
 func newHeapVM(t *testing.T, heapSize int, args ...string) *jrt.VM {
 	t.Helper()
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: args})
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: args})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestMaxHeapSize(t *testing.T) {
 		{64 << 20, 64 << 20},
 		{8 << 30, heap.MaxSize},
 	} {
-		set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64})
+		set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +208,7 @@ func TestMaxHeapSize(t *testing.T) {
 		vm.Close()
 	}
 	small := func() *jrt.VM {
-		set, _, _ := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64})
+		set, _, _ := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64})
 		vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...).WithMaxHeapSize(1 << 20))
 		if err != nil {
 			t.Fatal(err)

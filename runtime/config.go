@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -35,7 +36,7 @@ func (w wallClock) Now() time.Duration { return time.Since(w.start) }
 // problem at once. See RATIONALE.md, "Why With* rather than zap-style
 // options".
 type Config struct {
-	jdk        flags.JDK
+	jdk        jdk.Release
 	jdkSet     bool
 	set        *flags.Set
 	model      cpu.Model
@@ -50,12 +51,12 @@ type Config struct {
 	heapSize   int // bytes; 0: heap.DefaultSize, < 0: no heap
 }
 
-// NewConfig returns the defaults: JDK profile flags.DefaultJDK (25), the
+// NewConfig returns the defaults: JDK profile jdk.Default (25), the
 // profile's default flag values, the host CPU model, no tiers (New fails
 // without them: pass tiers.Default() or fakes), zap.NewNop(), output
 // discarded, the wall clock, and the host's processor count.
 func NewConfig() Config {
-	return Config{jdk: flags.DefaultJDK, logger: zap.NewNop(), out: io.Discard}
+	return Config{jdk: jdk.Default, logger: zap.NewNop(), out: io.Discard}
 }
 
 // WithHeapSize sets the size of the Java heap in bytes (rounded up to
@@ -76,9 +77,9 @@ func (c Config) WithMaxHeapSize(xmx uint64) Config {
 	return c.WithHeapSize(int(min(xmx, heap.MaxSize)))
 }
 
-// WithJDK selects the JDK profile. Default flags.JDK25. A flag Set given
+// WithJDK selects the JDK profile. Default jdk.R25. A flag Set given
 // with WithFlags must be of the same profile.
-func (c Config) WithJDK(j flags.JDK) Config { c.jdk, c.jdkSet = j, true; return c }
+func (c Config) WithJDK(j jdk.Release) Config { c.jdk, c.jdkSet = j, true; return c }
 
 // WithFlags sets the parsed flag values (flags.Parse). New runs the
 // runtime's Ergonomics on a copy against the CPU model; the caller's Set is
@@ -136,7 +137,7 @@ func (c Config) WithModel(p model.Profile) Config { c.costs = &p; return c }
 func (c Config) WithActiveProcessors(n int) Config { c.processors = n; return c }
 
 // JDK returns the configured profile.
-func (c Config) JDK() flags.JDK {
+func (c Config) JDK() jdk.Release {
 	if !c.jdkSet && c.set != nil {
 		return c.set.JDK()
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -78,7 +79,7 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	if set == nil {
 		return nil, fmt.Errorf("ergonomics: no flag set")
 	}
-	if want := cpuArch(set.Arch()); model.Arch != want {
+	if want := set.Arch(); model.Arch != want {
 		return nil, fmt.Errorf("ergonomics: CPU model %q is %s, the flags are for %s", model.Name, model.Arch, set.Arch())
 	}
 	e := &ergo{set: set}
@@ -122,13 +123,6 @@ func EffectiveFeatures(set *flags.Set, model cpu.Model) cpu.Set {
 		}
 	}
 	return f
-}
-
-func cpuArch(a flags.Arch) cpu.Arch {
-	if a == flags.ARM64 {
-		return cpu.ARM64
-	}
-	return cpu.AMD64
 }
 
 // ergo is one run of Ergonomics.
@@ -388,15 +382,15 @@ var aarch64Legacy = cpuRules{
 }
 
 // rulesFor returns the CPU pass of a profile and architecture.
-func rulesFor(j flags.JDK, a flags.Arch) *cpuRules {
+func rulesFor(j jdk.Release, a jdk.Arch) *cpuRules {
 	switch {
-	case a == flags.ARM64 && j <= flags.JDK8u:
+	case a == jdk.ARM64 && j <= jdk.R8u:
 		return &aarch64Legacy
-	case a == flags.ARM64:
+	case a == jdk.ARM64:
 		return &aarch64Rules
-	case j <= flags.JDK8u:
+	case j <= jdk.R8u:
 		return &x86JDK8
-	case j >= flags.JDK25:
+	case j >= jdk.R25:
 		return &x86JDK25
 	}
 	return &x86Modern
@@ -565,25 +559,11 @@ var compilationModes = map[string]policy.CompilationMode{
 	"high-only-quick-internal": policy.ModeHighOnlyQuickInternal,
 }
 
-// policyJDK maps a flags profile to the policy's release numbers (8 and 8u share JDK 8's
-// policy).
-func policyJDK(j flags.JDK) policy.JDK {
-	switch {
-	case j <= flags.JDK8u:
-		return policy.JDK8
-	case j == flags.JDK17:
-		return policy.JDK17
-	case j == flags.JDK21:
-		return policy.JDK21
-	}
-	return policy.JDK25
-}
-
 // PolicyConfig returns the tiered-policy configuration a parsed flag set describes: every
 // policy knob the flag table has, the execution mode (-Xint leaves UseCompiler off, -Xcomp
 // UseInterpreter) and, in Explicit, the flags the user set.
 func PolicyConfig(set *flags.Set) (policy.Config, error) {
-	c := policy.DefaultConfig(policyJDK(set.JDK()))
+	c := policy.DefaultConfig(set.JDK())
 	c.Explicit = map[string]bool{}
 	explicit := func(name string) {
 		if set.WasSetOnCommandLine(name) {
@@ -680,7 +660,7 @@ func (e *ergo) policyPass(activeProcessors int) error {
 		// CompileThresholdScaling=0, TieredStopAtLevel<4, -TieredCompilation, quick-only
 		// and high-only.
 		big := "2000"
-		if s.JDK() >= flags.JDK17 {
+		if s.JDK() >= jdk.R17 {
 			big = "2500"
 		}
 		e.setDefault("InlineSmallCode", big)
@@ -698,7 +678,7 @@ func (e *ergo) policyPass(activeProcessors int) error {
 		if s.IsDefault("CICompilerCountPerCPU") {
 			e.setDefault("CICompilerCountPerCPU", "false")
 		}
-		if s.JDK() >= flags.JDK25 {
+		if s.JDK() >= jdk.R25 {
 			e.setErgo("CICompilerCount", "0")
 		}
 		return nil
@@ -708,7 +688,7 @@ func (e *ergo) policyPass(activeProcessors int) error {
 	// the user chose a count (FLAG_SET_DEFAULT). flags.Parse turns it on for every profile;
 	// this also covers sets built with flags.NewSet.
 	if s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") {
-		auto := s.JDK() >= flags.JDK17 || s.Bool("TieredCompilation")
+		auto := s.JDK() >= jdk.R17 || s.Bool("TieredCompilation")
 		e.setDefault("CICompilerCountPerCPU", strconv.FormatBool(auto))
 	}
 	if !s.Bool("CICompilerCountPerCPU") {
@@ -730,8 +710,8 @@ func (e *ergo) policyPass(activeProcessors int) error {
 // take ergonomic values for explicit ones). The two passes were written side by side; asking
 // the parser once keeps the result right whichever of them scales.
 var parserScales = sync.OnceValue(func() bool {
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-XX:CompileThresholdScaling=0.5"}})
-	return err == nil && set.Int("Tier2InvokeNotifyFreqLog") != flags.NewSet(flags.JDK25, flags.AMD64).Int("Tier2InvokeNotifyFreqLog")
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: []string{"-XX:CompileThresholdScaling=0.5"}})
+	return err == nil && set.Int("Tier2InvokeNotifyFreqLog") != flags.NewSet(jdk.R25, jdk.AMD64).Int("Tier2InvokeNotifyFreqLog")
 })
 
 // scalingOrder is the order in which CompilerConfig::set_compilation_policy_flags (JDK 17)
@@ -754,7 +734,7 @@ var scalingOrder = []string{
 func (e *ergo) inRange(c policy.Change, scale float64) (string, bool) {
 	f := flags.Lookup(c.Flag)
 	j := e.set.JDK()
-	if f == nil || j < flags.JDK17 {
+	if f == nil || j < jdk.R17 {
 		return c.New, true
 	}
 	r := f.RangeAt(j)
@@ -765,7 +745,7 @@ func (e *ergo) inRange(c policy.Change, scale float64) (string, bool) {
 	if err != nil {
 		return c.New, true
 	}
-	if j < flags.JDK25 && strings.HasSuffix(c.Flag, "NotifyFreqLog") && scale > 0 && scale != 1 {
+	if j < jdk.R25 && strings.HasSuffix(c.Flag, "NotifyFreqLog") && scale > 0 && scale != 1 {
 		if old, err := strconv.ParseInt(c.Old, 10, 64); err == nil && old > 0 && old < 63 {
 			if f := policy.ScaledThreshold(int64(1)<<old, scale); f > 0 {
 				v = min(int64(bits.Len64(uint64(f))-1), jdk17MaxFreqBits)
@@ -775,7 +755,7 @@ func (e *ergo) inRange(c policy.Change, scale float64) (string, bool) {
 	if v >= r.Min && v <= r.Max {
 		return strconv.FormatInt(v, 10), true
 	}
-	if j >= flags.JDK25 {
+	if j >= jdk.R25 {
 		return strconv.FormatInt(min(max(v, r.Min), r.Max), 10), true
 	}
 	e.pendingRange = append(e.pendingRange, rangeLine{flag: c.Flag,
@@ -820,7 +800,7 @@ func tieredWithC2(s *flags.Set) bool {
 	if !s.Bool("TieredCompilation") {
 		return false
 	}
-	if s.JDK() < flags.JDK17 {
+	if s.JDK() < jdk.R17 {
 		return true
 	}
 	return !interpreterOnly(s) && s.Int("TieredStopAtLevel") >= 4 && s.String("CompilationMode") == "default"

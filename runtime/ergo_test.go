@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -93,7 +94,7 @@ func vmWarnings(lines []string) []string {
 
 // settle parses args for profile j on amd64/arm64 and runs Ergonomics; it returns the
 // PrintFlagsFinal rows and every VM warning (parser notices first, then ergonomics).
-func settle(t *testing.T, j flags.JDK, a flags.Arch, model cpu.Model, cpus int, args []string) (rows map[string]string, warnings []string, set *flags.Set, parseErr error) {
+func settle(t *testing.T, j jdk.Release, a jdk.Arch, model cpu.Model, cpus int, args []string) (rows map[string]string, warnings []string, set *flags.Set, parseErr error) {
 	t.Helper()
 	rows, stderr, set, err := settleStderr(t, j, a, model, cpus, args)
 	return rows, vmWarnings(stderr), set, err
@@ -101,7 +102,7 @@ func settle(t *testing.T, j flags.JDK, a flags.Arch, model cpu.Model, cpus int, 
 
 // settleStderr is settle returning every stderr line before the version banner: the
 // parser's, then ErgonomicsStderr's.
-func settleStderr(t *testing.T, j flags.JDK, a flags.Arch, model cpu.Model, cpus int, args []string) (rows map[string]string, stderr []string, set *flags.Set, parseErr error) {
+func settleStderr(t *testing.T, j jdk.Release, a jdk.Arch, model cpu.Model, cpus int, args []string) (rows map[string]string, stderr []string, set *flags.Set, parseErr error) {
 	t.Helper()
 	set, res, err := flags.Parse(flags.Options{JDK: j, Arch: a, Args: args})
 	if err != nil {
@@ -149,7 +150,7 @@ func TestErgonomicsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	host := recordingHost(t)
-	profiles := map[string]flags.JDK{"17": flags.JDK17, "25": flags.JDK25}
+	profiles := map[string]jdk.Release{"17": jdk.R17, "25": jdk.R25}
 	total, matched := 0, 0
 	var codeCache []string
 	for _, jdkName := range []string{"17", "25"} {
@@ -167,7 +168,7 @@ func TestErgonomicsRecorded(t *testing.T) {
 			total++
 			ok := t.Run(jdkName+"/"+name, func(t *testing.T) {
 				args := c.Args
-				rows, stderr, _, perr := settleStderr(t, profiles[jdkName], flags.AMD64, host, recordingCPUs, args)
+				rows, stderr, _, perr := settleStderr(t, profiles[jdkName], jdk.AMD64, host, recordingCPUs, args)
 				if c.Exit != 0 {
 					if perr == nil {
 						t.Fatalf("java %s exited %d (%q) but the command line parsed", strings.Join(args, " "), c.Exit, c.Stderr)
@@ -244,98 +245,97 @@ func TestErgonomicsModels(t *testing.T) {
 	unlock := "-XX:+UnlockDiagnosticVMOptions"
 	tests := []struct {
 		name  string
-		jdk   flags.JDK
-		arch  flags.Arch
+		jdk   jdk.Release
 		model cpu.Model
 		cpus  int
 		args  []string
 		want  []string
 		warn  []string
 	}{
-		{name: "sandybridge default", jdk: flags.JDK25, model: sandy, cpus: 4, args: []string{unlock},
+		{name: "sandybridge default", jdk: jdk.R25, model: sandy, cpus: 4, args: []string{unlock},
 			want: []string{"UseAVX=1 {default}", "UseSSE=4 {default}", "UseAES=true {default}", "UseAESIntrinsics=true {default}",
 				"UseAESCTRIntrinsics=true {default}", "UseCLMUL=true {default}", "UseGHASHIntrinsics=true {default}", "CICompilerCount=3 {ergonomic}"}},
-		{name: "sandybridge UseAVX=3 jdk25", jdk: flags.JDK25, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
+		{name: "sandybridge UseAVX=3 jdk25", jdk: jdk.R25, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
 			want: []string{"UseAVX=1 {command line}"},
 			warn: []string{"UseAVX=3 is not supported on this CPU, setting it to UseAVX=1"}},
-		{name: "sandybridge UseAVX=3 jdk17", jdk: flags.JDK17, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
+		{name: "sandybridge UseAVX=3 jdk17", jdk: jdk.R17, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
 			want: []string{"UseAVX=1 {command line}"},
 			warn: []string{"UseAVX=3 is not supported on this CPU, setting it to UseAVX=1"}},
-		{name: "sandybridge UseAVX=2", jdk: flags.JDK25, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=2"},
+		{name: "sandybridge UseAVX=2", jdk: jdk.R25, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=2"},
 			want: []string{"UseAVX=1 {command line}"},
 			warn: []string{"UseAVX=2 is not supported on this CPU, setting it to UseAVX=1"}},
-		{name: "sandybridge UseAVX=3 jdk8u is silent", jdk: flags.JDK8u, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
+		{name: "sandybridge UseAVX=3 jdk8u is silent", jdk: jdk.R8u, model: sandy, cpus: 4, args: []string{"-XX:UseAVX=3"},
 			want: []string{"UseAVX=1 {command line}", "UseSSE=4 {default}", "UseAESIntrinsics=true {default}", "UseGHASHIntrinsics=true {default}"}},
-		{name: "haswell UseAVX=3", jdk: flags.JDK17, model: haswell, cpus: 10, args: []string{"-XX:UseAVX=3"},
+		{name: "haswell UseAVX=3", jdk: jdk.R17, model: haswell, cpus: 10, args: []string{"-XX:UseAVX=3"},
 			want: []string{"UseAVX=2 {command line}", "CICompilerCount=4 {ergonomic}"},
 			warn: []string{"UseAVX=3 is not supported on this CPU, setting it to UseAVX=2"}},
-		{name: "jdk8u caps AVX at 2 on AVX-512 parts", jdk: flags.JDK8u, model: icelake, cpus: 2, args: nil,
+		{name: "jdk8u caps AVX at 2 on AVX-512 parts", jdk: jdk.R8u, model: icelake, cpus: 2, args: nil,
 			want: []string{"UseAVX=2 {default}", "UseSSE=4 {default}"}},
-		{name: "icelake 40 cores", jdk: flags.JDK25, model: icelake, cpus: 40, args: nil,
+		{name: "icelake 40 cores", jdk: jdk.R25, model: icelake, cpus: 40, args: nil,
 			want: []string{"CICompilerCount=15 {ergonomic}", "CICompilerCountPerCPU=true {default}", "UseAVX=3 {default}"}},
-		{name: "no AES-NI default", jdk: flags.JDK25, model: noAESNI, cpus: 2, args: []string{unlock},
+		{name: "no AES-NI default", jdk: jdk.R25, model: noAESNI, cpus: 2, args: []string{unlock},
 			want: []string{"UseAES=false {default}", "UseAESIntrinsics=false {default}", "UseAESCTRIntrinsics=false {default}",
 				"UseCLMUL=false {default}", "UseGHASHIntrinsics=false {default}", "UseAVX=1 {default}"}},
-		{name: "no AES-NI, AES asked for", jdk: flags.JDK25, model: noAESNI, cpus: 2,
+		{name: "no AES-NI, AES asked for", jdk: jdk.R25, model: noAESNI, cpus: 2,
 			args: []string{unlock, "-XX:+UseAES", "-XX:+UseAESIntrinsics", "-XX:+UseAESCTRIntrinsics"},
 			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}", "UseAESCTRIntrinsics=false {command line}"},
 			warn: []string{"AES instructions are not available on this CPU", "AES intrinsics are not available on this CPU",
 				"AES-CTR intrinsics are not available on this CPU"}},
-		{name: "no AES-NI, AES asked for, -PrintWarnings", jdk: flags.JDK25, model: noAESNI, cpus: 2,
+		{name: "no AES-NI, AES asked for, -PrintWarnings", jdk: jdk.R25, model: noAESNI, cpus: 2,
 			args: []string{unlock, "-XX:-PrintWarnings", "-XX:+UseAES", "-XX:+UseAESIntrinsics"},
 			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}"}},
-		{name: "no PCLMULQDQ, GHASH asked for", jdk: flags.JDK17, model: noAESNI, cpus: 2,
+		{name: "no PCLMULQDQ, GHASH asked for", jdk: jdk.R17, model: noAESNI, cpus: 2,
 			args: []string{unlock, "-XX:+UseCLMUL", "-XX:+UseGHASHIntrinsics"},
 			want: []string{"UseCLMUL=false {command line}", "UseGHASHIntrinsics=false {command line}"},
 			warn: []string{"CLMUL instructions not available on this CPU (AVX may also be required)",
 				"GHASH intrinsic requires CLMUL and SSE2 instructions on this CPU"}},
-		{name: "no AES-NI jdk8u (product intrinsic flags)", jdk: flags.JDK8u, model: noAESNI, cpus: 2,
+		{name: "no AES-NI jdk8u (product intrinsic flags)", jdk: jdk.R8u, model: noAESNI, cpus: 2,
 			args: []string{"-XX:+UseAES", "-XX:+UseAESIntrinsics"},
 			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}"},
 			warn: []string{"AES instructions are not available on this CPU", "AES intrinsics are not available on this CPU"}},
-		{name: "no SSE4.1: UseSSE 3, no CTR", jdk: flags.JDK25, model: noSSE41, cpus: 2,
+		{name: "no SSE4.1: UseSSE 3, no CTR", jdk: jdk.R25, model: noSSE41, cpus: 2,
 			args: []string{unlock, "-XX:+UseAESCTRIntrinsics", "-XX:UseAVX=1"},
 			want: []string{"UseSSE=3 {default}", "UseAVX=0 {command line}", "UseAESIntrinsics=true {default}", "UseAESCTRIntrinsics=false {command line}",
 				"UseGHASHIntrinsics=true {default}", "UseSSE42Intrinsics=false {default}"},
 			warn: []string{"UseAVX=1 requires UseSSE=4, setting it to UseAVX=0",
 				"X86 AES-CTR intrinsics require SSE4.1 instructions or higher. Intrinsics will be disabled."}},
-		{name: "no SSE4.1, UseSSE=4 asked for", jdk: flags.JDK17, model: noSSE41, cpus: 2, args: []string{"-XX:UseSSE=4"},
+		{name: "no SSE4.1, UseSSE=4 asked for", jdk: jdk.R17, model: noSSE41, cpus: 2, args: []string{"-XX:UseSSE=4"},
 			want: []string{"UseSSE=3 {command line}", "UseAVX=0 {default}"},
 			warn: []string{"UseSSE=4 is not supported on this CPU, setting it to UseSSE=3"}},
-		{name: "neoverse-n1 default", jdk: flags.JDK25, arch: flags.ARM64, model: n1, cpus: 64, args: []string{unlock},
+		{name: "neoverse-n1 default", jdk: jdk.R25, model: n1, cpus: 64, args: []string{unlock},
 			want: []string{"UseAES=true {default}", "UseAESIntrinsics=true {default}", "UseAESCTRIntrinsics=true {default}",
 				"UseGHASHIntrinsics=true {default}", "CICompilerCount=18 {ergonomic}"}},
-		{name: "neoverse-n1 -UseAES +UseAESIntrinsics turns UseAES back on", jdk: flags.JDK25, arch: flags.ARM64, model: n1, cpus: 2,
+		{name: "neoverse-n1 -UseAES +UseAESIntrinsics turns UseAES back on", jdk: jdk.R25, model: n1, cpus: 2,
 			args: []string{unlock, "-XX:-UseAES", "-XX:+UseAESIntrinsics"},
 			want: []string{"UseAES=true {command line}", "UseAESIntrinsics=true {command line}"},
 			warn: []string{"UseAESIntrinsics enabled, but UseAES not, enabling"}},
-		{name: "neoverse-n1 -UseAES", jdk: flags.JDK17, arch: flags.ARM64, model: n1, cpus: 2,
+		{name: "neoverse-n1 -UseAES", jdk: jdk.R17, model: n1, cpus: 2,
 			args: []string{unlock, "-XX:-UseAES"},
 			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {default}", "UseAESCTRIntrinsics=true {default}"}},
-		{name: "arm64 without crypto, everything asked for", jdk: flags.JDK25, arch: flags.ARM64, model: armNoCrypto, cpus: 2,
+		{name: "arm64 without crypto, everything asked for", jdk: jdk.R25, model: armNoCrypto, cpus: 2,
 			args: []string{unlock, "-XX:+UseAES", "-XX:+UseAESIntrinsics", "-XX:+UseAESCTRIntrinsics", "-XX:+UseGHASHIntrinsics"},
 			want: []string{"UseAES=false {command line}", "UseAESIntrinsics=false {command line}",
 				"UseAESCTRIntrinsics=false {command line}", "UseGHASHIntrinsics=false {command line}"},
 			warn: []string{"AES instructions are not available on this CPU", "AES intrinsics are not available on this CPU",
 				"AES/CTR intrinsics are not available on this CPU", "GHASH intrinsics are not available on this CPU"}},
-		{name: "arm64 without crypto, jdk8u port only warns", jdk: flags.JDK8u, arch: flags.ARM64, model: armNoCrypto, cpus: 2,
+		{name: "arm64 without crypto, jdk8u port only warns", jdk: jdk.R8u, model: armNoCrypto, cpus: 2,
 			args: []string{"-XX:+UseAES", "-XX:+UseAESIntrinsics", "-XX:+UseGHASHIntrinsics"},
 			want: []string{"UseAES=true {command line}", "UseAESIntrinsics=true {command line}", "UseGHASHIntrinsics=false {command line}"},
 			warn: []string{"UseAES specified, but not supported on this CPU", "UseAESIntrinsics specified, but not supported on this CPU",
 				"GHASH intrinsics are not available on this CPU"}},
-		{name: "arm64 without crypto default", jdk: flags.JDK25, arch: flags.ARM64, model: armNoCrypto, cpus: 2, args: []string{unlock},
+		{name: "arm64 without crypto default", jdk: jdk.R25, model: armNoCrypto, cpus: 2, args: []string{unlock},
 			want: []string{"UseAES=false {default}", "UseAESIntrinsics=false {default}", "UseAESCTRIntrinsics=false {default}", "UseGHASHIntrinsics=false {default}"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, warnings, set, err := settle(t, tt.jdk, tt.arch, tt.model, tt.cpus, tt.args)
+			_, warnings, set, err := settle(t, tt.jdk, tt.model.Arch, tt.model, tt.cpus, tt.args)
 			if err != nil {
 				t.Fatalf("Parse(%v): %v", tt.args, err)
 			}
 			for _, w := range tt.want {
 				name, _, _ := strings.Cut(w, "=")
 				if !set.Has(name) {
-					t.Errorf("%s: flag does not exist in JDK %s/%s", w, tt.jdk, tt.arch)
+					t.Errorf("%s: flag does not exist in JDK %s/%s", w, tt.jdk, tt.model.Arch)
 					continue
 				}
 				if got := fmt.Sprintf("%s=%s {%s}", name, set.Value(name), set.OriginString(name)); got != w {
@@ -352,14 +352,14 @@ func TestErgonomicsModels(t *testing.T) {
 // TestErgonomicsBadInput checks the errors Ergonomics returns instead of panicking.
 func TestErgonomicsBadInput(t *testing.T) {
 	n1 := lookupModel(t, "neoverse-n1")
-	set := flags.NewSet(flags.JDK25, flags.AMD64)
+	set := flags.NewSet(jdk.R25, jdk.AMD64)
 	if _, err := Ergonomics(set, n1, 2); err == nil || !strings.Contains(err.Error(), "neoverse-n1") {
 		t.Errorf("amd64 flags with an arm64 model: err = %v, want one naming the model", err)
 	}
 	if _, err := Ergonomics(nil, n1, 2); err == nil {
 		t.Error("nil set: no error")
 	}
-	set = flags.NewSet(flags.JDK25, flags.AMD64)
+	set = flags.NewSet(jdk.R25, jdk.AMD64)
 	if _, err := Ergonomics(set, recordingHost(t), 0); err == nil || !strings.Contains(err.Error(), "processor") {
 		t.Errorf("0 active processors: err = %v, want one naming the processor count", err)
 	}
@@ -402,14 +402,14 @@ func TestErgonomicsGolden(t *testing.T) {
 	b.WriteString("# Ergonomics matrix: model (cores) | JDK | flags -> settled rows ({d} default, {c} command line, {e} ergonomic) and warnings.\n")
 	b.WriteString("# Generated by go test ./runtime -run TestErgonomicsGolden -update-ergo; review diffs, do not edit.\n")
 	for _, m := range models {
-		arch := flags.AMD64
-		if m.Arch == cpu.ARM64 {
-			arch = flags.ARM64
+		arch := jdk.AMD64
+		if m.Arch == jdk.ARM64 {
+			arch = jdk.ARM64
 		}
-		for _, j := range flags.JDKs() {
+		for _, j := range jdk.All() {
 			for _, line := range goldenLines {
 				args := append([]string{}, line...)
-				if j >= flags.JDK17 {
+				if j >= jdk.R17 {
 					args = append([]string{"-XX:+UnlockDiagnosticVMOptions"}, args...)
 				}
 				fmt.Fprintf(&b, "%s (%d) | %s | %s ->", m.Name, m.Cores, j, strings.Join(line, " "))
@@ -511,15 +511,15 @@ func FuzzErgonomics(f *testing.F) {
 	noCrypto.Name, noCrypto.Features = "cortex-a72-without-crypto", n1.Features.Without(cpu.ARM_AES, cpu.PMULL)
 	models = append(models, noAES, noCrypto)
 	f.Fuzz(func(t *testing.T, jdkSel, modelSel, cpus uint8, opts []byte) {
-		jdks := flags.JDKs()
+		jdks := jdk.All()
 		j := jdks[int(jdkSel)%len(jdks)]
 		m := models[int(modelSel)%len(models)]
-		arch := flags.AMD64
-		if m.Arch == cpu.ARM64 {
-			arch = flags.ARM64
+		arch := jdk.AMD64
+		if m.Arch == jdk.ARM64 {
+			arch = jdk.ARM64
 		}
 		var args []string
-		if j >= flags.JDK17 {
+		if j >= jdk.R17 {
 			args = append(args, "-XX:+UnlockDiagnosticVMOptions")
 		}
 		for _, b := range opts {
@@ -534,16 +534,16 @@ func FuzzErgonomics(f *testing.F) {
 		}
 		has := func(name string) bool { return set.Has(name) && set.Bool(name) }
 		aesFeature := cpu.AES
-		if arch == flags.ARM64 {
+		if arch == jdk.ARM64 {
 			aesFeature = cpu.ARM_AES
 		}
 		// The JDK 8 aarch64 port only warns and leaves UseAES/UseAESIntrinsics as they were
 		// without the CPU feature (so it also warns again on a second pass).
-		legacyArm := arch == flags.ARM64 && j <= flags.JDK8u
+		legacyArm := arch == jdk.ARM64 && j <= jdk.R8u
 		if has("UseAESIntrinsics") && !legacyArm && (!m.Features.Has(aesFeature) || !has("UseAES")) {
 			t.Errorf("%s %s %v: UseAESIntrinsics on without AES support or UseAES", m.Name, j, args)
 		}
-		if arch == flags.AMD64 {
+		if arch == jdk.AMD64 {
 			if has("UseAESIntrinsics") && set.Int("UseSSE") < 3 {
 				t.Errorf("%s %s %v: UseAESIntrinsics on with UseSSE=%d", m.Name, j, args, set.Int("UseSSE"))
 			}
@@ -583,7 +583,7 @@ func FuzzErgonomics(f *testing.F) {
 // ExampleErgonomics settles -XX:UseAVX=3 on a Sandy Bridge model (AVX, no AVX2 or AVX-512)
 // for JDK 25 and prints the warning the way java does, then the settled rows.
 func ExampleErgonomics() {
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-XX:UseAVX=3", "-version"}})
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: []string{"-XX:UseAVX=3", "-version"}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -617,26 +617,26 @@ func ExampleErgonomics() {
 // what java 17 and 25 print for -XX:CompileThresholdScaling=2048.0 and 100000.0.
 func TestErgonomicsScaledRange(t *testing.T) {
 	tests := []struct {
-		jdk    flags.JDK
+		jdk    jdk.Release
 		change policy.Change
 		scale  float64
 		want   string // value set; "" when rejected
 		line   string // range line printed
 	}{
-		{flags.JDK17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 2048, "",
+		{jdk.R17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 2048, "",
 			"intx Tier23InlineeNotifyFreqLog=31 is outside the allowed range [ 0 ... 30 ]"},
-		{flags.JDK17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "",
+		{jdk.R17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "",
 			"intx Tier23InlineeNotifyFreqLog=32 is outside the allowed range [ 0 ... 30 ]"},
-		{flags.JDK17, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "",
+		{jdk.R17, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "",
 			"intx Tier3BackEdgeThreshold=6000000000 is outside the allowed range [ 0 ... 2147483647 ]"},
-		{flags.JDK17, policy.Change{Flag: "Tier2BackedgeNotifyFreqLog", Old: "14", New: "25"}, 2048, "25", ""},
-		{flags.JDK25, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "30", ""},
-		{flags.JDK25, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "2147483647", ""},
-		{flags.JDK25, policy.Change{Flag: "CompileThreshold", Old: "10000", New: "1000000000"}, 100000, "1000000000", ""},
+		{jdk.R17, policy.Change{Flag: "Tier2BackedgeNotifyFreqLog", Old: "14", New: "25"}, 2048, "25", ""},
+		{jdk.R25, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "30", ""},
+		{jdk.R25, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "2147483647", ""},
+		{jdk.R25, policy.Change{Flag: "CompileThreshold", Old: "10000", New: "1000000000"}, 100000, "1000000000", ""},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%s/%g", tt.jdk, tt.change.Flag, tt.scale), func(t *testing.T) {
-			e := &ergo{set: flags.NewSet(tt.jdk, flags.AMD64)}
+			e := &ergo{set: flags.NewSet(tt.jdk, jdk.AMD64)}
 			tt.change.Origin = policy.OriginErgonomic
 			got, ok := e.inRange(tt.change, tt.scale)
 			if tt.want == "" {
@@ -663,20 +663,20 @@ func TestErgonomicsScaledRange(t *testing.T) {
 func TestEffectiveFeatures(t *testing.T) {
 	icelake := recordingHost(t)
 	tests := []struct {
-		jdk      flags.JDK
+		jdk      jdk.Release
 		args     []string
 		has, not []cpu.Feature
 	}{
-		{flags.JDK25, nil, []cpu.Feature{cpu.AVX512F, cpu.VAES, cpu.SSE41, cpu.AES}, nil},
-		{flags.JDK25, []string{"-XX:UseAVX=2"}, []cpu.Feature{cpu.AVX2, cpu.AES, cpu.PCLMULQDQ}, []cpu.Feature{cpu.AVX512F, cpu.VAES, cpu.VPCLMULQDQ}},
-		{flags.JDK25, []string{"-XX:UseAVX=0"}, []cpu.Feature{cpu.SSE42, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX2, cpu.AVX512F}},
-		{flags.JDK17, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.AVX512F, cpu.AVX2, cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.SSE41, cpu.SSE42}},
-		{flags.JDK25, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX512F, cpu.SSE41}},
-		{flags.JDK25, []string{"-XX:UseSSE=2"}, []cpu.Feature{cpu.SSE2, cpu.AES}, []cpu.Feature{cpu.SSE3, cpu.SSSE3, cpu.AVX}},
+		{jdk.R25, nil, []cpu.Feature{cpu.AVX512F, cpu.VAES, cpu.SSE41, cpu.AES}, nil},
+		{jdk.R25, []string{"-XX:UseAVX=2"}, []cpu.Feature{cpu.AVX2, cpu.AES, cpu.PCLMULQDQ}, []cpu.Feature{cpu.AVX512F, cpu.VAES, cpu.VPCLMULQDQ}},
+		{jdk.R25, []string{"-XX:UseAVX=0"}, []cpu.Feature{cpu.SSE42, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX2, cpu.AVX512F}},
+		{jdk.R17, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.AVX512F, cpu.AVX2, cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.SSE41, cpu.SSE42}},
+		{jdk.R25, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX512F, cpu.SSE41}},
+		{jdk.R25, []string{"-XX:UseSSE=2"}, []cpu.Feature{cpu.SSE2, cpu.AES}, []cpu.Feature{cpu.SSE3, cpu.SSSE3, cpu.AVX}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s %v", tt.jdk, tt.args), func(t *testing.T) {
-			_, _, set, err := settle(t, tt.jdk, flags.AMD64, icelake, 2, tt.args)
+			_, _, set, err := settle(t, tt.jdk, jdk.AMD64, icelake, 2, tt.args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -694,7 +694,7 @@ func TestEffectiveFeatures(t *testing.T) {
 		})
 	}
 	n1 := lookupModel(t, "neoverse-n1")
-	if got := EffectiveFeatures(flags.NewSet(flags.JDK25, flags.ARM64), n1); got != n1.Features {
+	if got := EffectiveFeatures(flags.NewSet(jdk.R25, jdk.ARM64), n1); got != n1.Features {
 		t.Errorf("arm64: %s, want the model's %s", got, n1.Features)
 	}
 }

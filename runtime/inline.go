@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Inliner is implemented by a Router that decides, when code is linked,
@@ -141,7 +141,7 @@ func (vm *VM) Inline(site Site) InlineDecision {
 func (vm *VM) tooLarge(site Site, c2 bool) string {
 	r := inlineSizeRules[c2]
 	gen := 0
-	if vm.jdk >= flags.JDK17 {
+	if vm.jdk >= jdk.R17 {
 		gen = 1
 	}
 	size := vm.set.Int(r.size[gen])
@@ -158,7 +158,7 @@ func (vm *VM) tooLarge(site Site, c2 bool) string {
 	if int64(site.Callee.Size) <= limit {
 		return ""
 	}
-	if vm.jdk >= flags.JDK25 {
+	if vm.jdk >= jdk.R25 {
 		return InlineFailPrefix + msg
 	}
 	return msg

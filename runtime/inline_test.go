@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -26,51 +27,51 @@ func TestInlineDecision(t *testing.T) {
 	const fail = jrt.InlineFailPrefix
 	diag := "-XX:+UnlockDiagnosticVMOptions"
 	tests := []struct {
-		jdk    flags.JDK
+		jdk    jdk.Release
 		args   []string
 		caller string // "": no caller (warm); else a method of a fresh VM (cold)
 		callee string
 		level  jrt.Level
 		want   jrt.InlineDecision
 	}{
-		{flags.JDK25, nil, "", "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK25, nil, "", "GCTR.update", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
-		{flags.JDK25, nil, "", "GCTR.update", 0, jrt.InlineDecision{Reason: jrt.InlineInterpreter}},
-		{flags.JDK25, nil, "", "GCTR.update", 2, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
-		{flags.JDK25, nil, "", "GCTR.update", 3, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
-		{flags.JDK25, nil, "", "GHASH.processBlocks", 3, jrt.InlineDecision{Reason: jrt.InlineProfiled}},
-		{flags.JDK25, nil, "", "GHASH.processBlocks", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
-		{flags.JDK25, []string{"-XX:C1MaxInlineSize=208"}, "", "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
-		{flags.JDK25, []string{"-XX:C1MaxInlineSize=0"}, "", "GHASH.processBlocks", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
-		{flags.JDK25, []string{"-XX:C1MaxInlineSize=0", "-XX:C1MaxTrivialSize=26"}, "", "GHASH.processBlocks", 1,
+		{jdk.R25, nil, "", "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{jdk.R25, nil, "", "GCTR.update", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{jdk.R25, nil, "", "GCTR.update", 0, jrt.InlineDecision{Reason: jrt.InlineInterpreter}},
+		{jdk.R25, nil, "", "GCTR.update", 2, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{jdk.R25, nil, "", "GCTR.update", 3, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{jdk.R25, nil, "", "GHASH.processBlocks", 3, jrt.InlineDecision{Reason: jrt.InlineProfiled}},
+		{jdk.R25, nil, "", "GHASH.processBlocks", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{jdk.R25, []string{"-XX:C1MaxInlineSize=208"}, "", "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{jdk.R25, []string{"-XX:C1MaxInlineSize=0"}, "", "GHASH.processBlocks", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{jdk.R25, []string{"-XX:C1MaxInlineSize=0", "-XX:C1MaxTrivialSize=26"}, "", "GHASH.processBlocks", 1,
 			jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
-		{flags.JDK25, nil, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineTooBig}},
-		{flags.JDK25, []string{"-XX:MaxInlineSize=208"}, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK25, []string{"-XX:FreqInlineSize=207"}, "", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineHotTooBig}},
-		{flags.JDK25, []string{"-XX:FreqInlineSize=20"}, "", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineTooBig}},
-		{flags.JDK25, nil, "", "CounterMode.implCrypt", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
-		{flags.JDK25, nil, "", "CounterMode.implCrypt", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
-		{flags.JDK17, nil, "", "GCTR.update", 1, jrt.InlineDecision{Reason: jrt.InlineTooLarge}},
-		{flags.JDK17, nil, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Reason: jrt.InlineTooBig}},
-		{flags.JDK17, []string{diag, "-XX:InlineFrequencyCount=0"}, "GCTR.doFinal", "GCTR.update", 4,
+		{jdk.R25, nil, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineTooBig}},
+		{jdk.R25, []string{"-XX:MaxInlineSize=208"}, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{jdk.R25, []string{"-XX:FreqInlineSize=207"}, "", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineHotTooBig}},
+		{jdk.R25, []string{"-XX:FreqInlineSize=20"}, "", "GCTR.update", 4, jrt.InlineDecision{Reason: fail + jrt.InlineTooBig}},
+		{jdk.R25, nil, "", "CounterMode.implCrypt", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
+		{jdk.R25, nil, "", "CounterMode.implCrypt", 1, jrt.InlineDecision{Reason: fail + jrt.InlineTooLarge}},
+		{jdk.R17, nil, "", "GCTR.update", 1, jrt.InlineDecision{Reason: jrt.InlineTooLarge}},
+		{jdk.R17, nil, "GCTR.doFinal", "GCTR.update", 4, jrt.InlineDecision{Reason: jrt.InlineTooBig}},
+		{jdk.R17, []string{diag, "-XX:InlineFrequencyCount=0"}, "GCTR.doFinal", "GCTR.update", 4,
 			jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK17, []string{diag, "-XX:-UseAESCTRIntrinsics"}, "", "CounterMode.implCrypt", 4,
+		{jdk.R17, []string{diag, "-XX:-UseAESCTRIntrinsics"}, "", "CounterMode.implCrypt", 4,
 			jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK17, []string{diag, "-XX:-UseGHASHIntrinsics"}, "", "GHASH.processBlocks", 4,
+		{jdk.R17, []string{diag, "-XX:-UseGHASHIntrinsics"}, "", "GHASH.processBlocks", 4,
 			jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK17, []string{diag, "-XX:-UseAESIntrinsics"}, "", "AESCrypt.implEncryptBlock", 4,
+		{jdk.R17, []string{diag, "-XX:-UseAESIntrinsics"}, "", "AESCrypt.implEncryptBlock", 4,
 			jrt.InlineDecision{Reason: jrt.InlineHotTooBig}},
-		{flags.JDK17, nil, "", "GHASH.processBlocks", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
-		{flags.JDK8, nil, "", "AESCrypt.implEncryptBlock", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
-		{flags.JDK8, nil, "", "GHASH.processBlock", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
-		{flags.JDK8, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Reason: jrt.InlineTooLarge}},
-		{flags.JDK8u, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
-		{flags.JDK8, []string{"-XX:MaxInlineSize=158"}, "", "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{jdk.R17, nil, "", "GHASH.processBlocks", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
+		{jdk.R8, nil, "", "AESCrypt.implEncryptBlock", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
+		{jdk.R8, nil, "", "GHASH.processBlock", 4, jrt.InlineDecision{Inline: true, Reason: jrt.InlineHot}},
+		{jdk.R8, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Reason: jrt.InlineTooLarge}},
+		{jdk.R8u, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		{jdk.R8, []string{"-XX:MaxInlineSize=158"}, "", "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
 	}
 	for _, tt := range tests {
 		name := tt.jdk.String() + "/" + tt.caller + ">" + tt.callee + "/" + string(rune('0'+tt.level)) + "/" + strings.Join(tt.args, ",")
 		t.Run(name, func(t *testing.T) {
-			set, _, err := flags.Parse(flags.Options{JDK: tt.jdk, Arch: flags.AMD64, Args: tt.args})
+			set, _, err := flags.Parse(flags.Options{JDK: tt.jdk, Arch: jdk.AMD64, Args: tt.args})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,13 +138,13 @@ func TestPrintInliningGolden(t *testing.T) {
 			t.Fatalf("the layout regexp does not match HotSpot's own line %q", l)
 		}
 	}
-	for _, jdk := range []flags.JDK{flags.JDK17, flags.JDK25} {
-		t.Run("jdk="+jdk.String(), func(t *testing.T) {
+	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
 			var out bytes.Buffer
-			w := newWarmGCM(t, jdk, &out, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintInlining", "-XX:+PrintCompilation")
+			w := newWarmGCM(t, rel, &out, "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintInlining", "-XX:+PrintCompilation")
 			w.vm.Close()
 			got := inliningTrees(t, out.String())
-			golden := filepath.Join("testdata", "printinlining", jdk.String()+"_gcm.golden")
+			golden := filepath.Join("testdata", "printinlining", rel.String()+"_gcm.golden")
 			if *updateInlining {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 					t.Fatal(err)

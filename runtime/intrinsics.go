@@ -10,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/jitsim/jitsim/bytecode"
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/gcm"
@@ -99,7 +99,7 @@ type IntrinsicRow struct {
 	// table (bytecode).
 	Class, Name, Name8, Descriptor string
 	// JDKs are the profiles that have the intrinsic (hotspot.md §2.6).
-	JDKs []flags.JDK
+	JDKs []jdk.Release
 	// Gate lists the flags that must all be on (vmIntrinsics::disabled_by_jvm_flags);
 	// GateDoc says it in words, including gates that are stub presence.
 	Gate    []string
@@ -131,21 +131,21 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	AESCryptEncryptBlock: {
 		GoName: "AESCryptEncryptBlock", HotSpotName: "_aescrypt_encryptBlock",
 		Class: provider + "AESCrypt", Name: "implEncryptBlock", Name8: "encryptBlock", Descriptor: "([BI[BI)V",
-		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		PredicateDoc: "none", Stub: aes.StubEncryptBlock, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptBlock, Doc: "AES encryption of one 16-byte block (FIPS-197 §5.1)",
 	},
 	AESCryptDecryptBlock: {
 		GoName: "AESCryptDecryptBlock", HotSpotName: "_aescrypt_decryptBlock",
 		Class: provider + "AESCrypt", Name: "implDecryptBlock", Name8: "decryptBlock", Descriptor: "([BI[BI)V",
-		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		PredicateDoc: "none", Stub: aes.StubDecryptBlock, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptBlock, Doc: "AES decryption of one 16-byte block (FIPS-197 §5.3)",
 	},
 	CBCEncryptAESCrypt: {
 		GoName: "CBCEncryptAESCrypt", HotSpotName: "_cipherBlockChaining_encryptAESCrypt",
 		Class: provider + "CipherBlockChaining", Name: "implEncrypt", Name8: "encrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubCBCEncrypt, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptCBC, Doc: "AES-CBC encryption of whole blocks (SP 800-38A §6.2)",
@@ -153,7 +153,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	CBCDecryptAESCrypt: {
 		GoName: "CBCDecryptAESCrypt", HotSpotName: "_cipherBlockChaining_decryptAESCrypt",
 		Class: provider + "CipherBlockChaining", Name: "implDecrypt", Name8: "decrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(flags.JDK8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
 		Predicate: func(args []Arg) bool { return !routeSameArray(args[2], args[5]) },
 		Stub:      aes.StubCBCDecrypt, Levels: c2Only, HaleyLevels: allLevels,
@@ -162,7 +162,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	ECBEncryptAESCrypt: {
 		GoName: "ECBEncryptAESCrypt", HotSpotName: "_electronicCodeBook_encryptAESCrypt",
 		Class: provider + "ElectronicCodeBook", Name: "implECBEncrypt", Name8: "implECBEncrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(flags.JDK17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		JDKs: jdksFrom(jdk.R17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubECBEncrypt, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptECB, Doc: "AES-ECB encryption of whole blocks (SP 800-38A §6.1)",
@@ -170,7 +170,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	ECBDecryptAESCrypt: {
 		GoName: "ECBDecryptAESCrypt", HotSpotName: "_electronicCodeBook_decryptAESCrypt",
 		Class: provider + "ElectronicCodeBook", Name: "implECBDecrypt", Name8: "implECBDecrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(flags.JDK17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		JDKs: jdksFrom(jdk.R17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
 		Predicate: func(args []Arg) bool { return !routeSameArray(args[1], args[4]) },
 		Stub:      aes.StubECBDecrypt, Levels: c2Only, HaleyLevels: allLevels,
@@ -179,7 +179,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	CounterModeAESCrypt: {
 		GoName: "CounterModeAESCrypt", HotSpotName: "_counterMode_AESCrypt",
 		Class: provider + "CounterMode", Name: "implCrypt", Name8: "implCrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(flags.JDK17), Gate: []string{"UseAESCTRIntrinsics"}, GateDoc: "UseAESCTRIntrinsics",
+		JDKs: jdksFrom(jdk.R17), Gate: []string{"UseAESCTRIntrinsics"}, GateDoc: "UseAESCTRIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubCTR, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptCTR, Doc: "AES-CTR with the JDK's 128-bit counter and partial-block state (SP 800-38A §6.5)",
@@ -188,7 +188,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 		GoName: "GaloisCounterModeAESCrypt", HotSpotName: "_galoisCounterMode_AESCrypt",
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0", Name8: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I",
-		JDKs:       []flags.JDK{flags.JDK21, flags.JDK25},
+		JDKs:       []jdk.Release{jdk.R21, jdk.R25},
 		GateDoc:    "stub presence (x86: generated with UseAESIntrinsics; aarch64: also UseGHASHIntrinsics)",
 		Predicated: true, PredicateDoc: "GCTR.embeddedCipher instanceof AESCrypt",
 		Stub: "galoisCounterMode_AESCrypt", Levels: c2Only, HaleyLevels: allLevels,
@@ -197,7 +197,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	GHASHProcessBlocks: {
 		GoName: "GHASHProcessBlocks", HotSpotName: "_ghash_processBlocks",
 		Class: provider + "GHASH", Name: "processBlocks", Name8: "processBlocks", Descriptor: "([BII[J[J)V",
-		JDKs: jdksFrom(flags.JDK8u), Gate: []string{"UseGHASHIntrinsics"}, GateDoc: "UseGHASHIntrinsics",
+		JDKs: jdksFrom(jdk.R8u), Gate: []string{"UseGHASHIntrinsics"}, GateDoc: "UseGHASHIntrinsics",
 		PredicateDoc: "none", Stub: "ghash_processBlocks", Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptGHASH, Doc: "GHASH of whole 16-byte blocks into the state (SP 800-38D §6.4)",
 	},
@@ -205,9 +205,9 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 
 const provider = "com.sun.crypto.provider."
 
-func jdksFrom(first flags.JDK) []flags.JDK {
-	var out []flags.JDK
-	for _, j := range flags.JDKs() {
+func jdksFrom(first jdk.Release) []jdk.Release {
+	var out []jdk.Release
+	for _, j := range jdk.All() {
 		if j >= first {
 			out = append(out, j)
 		}
@@ -252,24 +252,24 @@ func LookupIntrinsic(name string) (Intrinsic, bool) {
 }
 
 // MethodName returns the replaced method's name in profile j.
-func (r *IntrinsicRow) MethodName(j flags.JDK) string {
-	if j <= flags.JDK8u {
+func (r *IntrinsicRow) MethodName(j jdk.Release) string {
+	if j <= jdk.R8u {
 		return r.Name8
 	}
 	return r.Name
 }
 
 // InJDK reports whether profile j has the intrinsic.
-func (r *IntrinsicRow) InJDK(j flags.JDK) bool { return slices.Contains(r.JDKs, j) }
+func (r *IntrinsicRow) InJDK(j jdk.Release) bool { return slices.Contains(r.JDKs, j) }
 
 // Matches reports whether method m of profile j is the method the row
 // replaces (class, name and descriptor, as vmIntrinsics::find_id does).
-func (r *IntrinsicRow) Matches(m *Method, j flags.JDK) bool {
+func (r *IntrinsicRow) Matches(m *Method, j jdk.Release) bool {
 	return r.InJDK(j) && m.Class == r.Class && m.Name == r.MethodName(j) && m.Descriptor == r.Descriptor
 }
 
 // intrinsicFor returns the intrinsic that replaces m in profile j.
-func intrinsicFor(m *Method, j flags.JDK) Intrinsic {
+func intrinsicFor(m *Method, j jdk.Release) Intrinsic {
 	for i := range intrinsics {
 		if intrinsics[i].Matches(m, j) {
 			return Intrinsic(i)
@@ -634,7 +634,7 @@ func primeHtbl(t []uint64) {
 
 // checkTableAgainstBytecode reports rows whose method the profile's table
 // lacks, or table methods marked as intrinsics that no row matches.
-func checkTableAgainstBytecode(tab *bytecode.Table, j flags.JDK) error {
+func checkTableAgainstBytecode(tab *bytecode.Table, j jdk.Release) error {
 	var problems []string
 	for i := range intrinsics {
 		r := &intrinsics[i]

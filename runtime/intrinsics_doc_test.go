@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs"
 )
 
@@ -81,11 +81,12 @@ func IntrinsicsMarkdown() string {
 			if rule.Stub != r.Stub {
 				continue
 			}
-			until := rule.Until
-			if until == "" {
-				until = "–"
+			rs := rule.Releases.Releases()
+			since, until := rs[0].String(), "–"
+			if last := rs[len(rs)-1]; last != jdk.R25 {
+				until = (last + 1).String()
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | `%s` |\n", rule.Arch, rule.Name, rule.Since, until,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | `%s` |\n", rule.Arch, rule.Name, since, until,
 				rule.Requires, strings.ReplaceAll(rule.Condition, "|", "\\|"), rule.Generator)
 		}
 	}
@@ -94,7 +95,7 @@ func IntrinsicsMarkdown() string {
 
 func shortClass(c string) string { return c[strings.LastIndexByte(c, '.')+1:] }
 
-func jdkList(js []flags.JDK) string {
+func jdkList(js []jdk.Release) string {
 	var s []string
 	for _, j := range js {
 		s = append(s, j.String())

@@ -38,6 +38,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs"
@@ -48,20 +49,20 @@ import (
 // matrixLevel pins where the provider's methods run.
 type matrixLevel struct {
 	name string
-	args func(flags.JDK) []string
+	args func(jdk.Release) []string
 	// stubsAt4 is true when the callers reach level 4, where stock HotSpot
 	// binds intrinsic calls to stubs.
 	stubsAt4 bool
 }
 
 // fixed returns a matrixLevel.args that is the same on every profile.
-func fixed(a ...string) func(flags.JDK) []string { return func(flags.JDK) []string { return a } }
+func fixed(a ...string) func(jdk.Release) []string { return func(jdk.Release) []string { return a } }
 
 // lowThresholds makes compiles come after a few calls: CompileThresholdScaling
 // from JDK 9, the tier thresholds themselves on JDK 8 (which has no scaling flag).
-func lowThresholds(scale string) func(flags.JDK) []string {
-	return func(j flags.JDK) []string {
-		if j >= flags.JDK17 {
+func lowThresholds(scale string) func(jdk.Release) []string {
+	return func(j jdk.Release) []string {
+		if j >= jdk.R17 {
 			return []string{"-XX:CompileThresholdScaling=" + scale}
 		}
 		return []string{"-XX:Tier3InvocationThreshold=4", "-XX:Tier3MinInvocationThreshold=2", "-XX:Tier3CompileThreshold=8",
@@ -77,13 +78,13 @@ var matrixLevels = []matrixLevel{
 	{"Xcomp-L4", fixed("-Xcomp", "-XX:TieredStopAtLevel=4"), true},
 	// Tiers change during the run: compiles block the caller (-Xbatch) after
 	// a few calls, so one message's calls see levels 0, 3 and 4.
-	{"Xbatch-scaled", func(j flags.JDK) []string { return append([]string{"-Xbatch"}, lowThresholds("0.01")(j)...) }, false},
+	{"Xbatch-scaled", func(j jdk.Release) []string { return append([]string{"-Xbatch"}, lowThresholds("0.01")(j)...) }, false},
 }
 
 // matrixIntrinsic is the intrinsic setting.
 type matrixIntrinsic struct {
 	name string
-	args func(flags.JDK) []string
+	args func(jdk.Release) []string
 	// none: no call may be bound to a stub.
 	none bool
 	// everyLevel: the Haley flag, stubs from level 0.
@@ -91,18 +92,18 @@ type matrixIntrinsic struct {
 }
 
 var matrixIntrinsics = []matrixIntrinsic{
-	{"on", func(flags.JDK) []string { return nil }, false, false},
-	{"off", func(j flags.JDK) []string {
+	{"on", func(jdk.Release) []string { return nil }, false, false},
+	{"off", func(j jdk.Release) []string {
 		a := []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseAESIntrinsics"}
-		if j >= flags.JDK8u {
+		if j >= jdk.R8u {
 			a = append(a, "-XX:-UseGHASHIntrinsics")
 		}
-		if j >= flags.JDK17 {
+		if j >= jdk.R17 {
 			a = append(a, "-XX:-UseAESCTRIntrinsics")
 		}
 		return a
 	}, true, false},
-	{"haley", func(flags.JDK) []string {
+	{"haley", func(jdk.Release) []string {
 		return []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + jrt.HaleyFlag}
 	}, false, true},
 }
@@ -133,7 +134,7 @@ var matrixClocks = []string{"wall", "model"}
 
 // matrixConfig is one VM of the matrix.
 type matrixConfig struct {
-	jdk   flags.JDK
+	jdk   jdk.Release
 	level matrixLevel
 	intr  matrixIntrinsic
 	cpu   matrixCPU
@@ -152,7 +153,7 @@ func (c matrixConfig) String() string {
 func matrixConfigs(long bool) []matrixConfig {
 	var all []matrixConfig
 	for _, k := range matrixClocks {
-		for _, j := range flags.JDKs() {
+		for _, j := range jdk.All() {
 			for _, l := range matrixLevels {
 				for _, in := range matrixIntrinsics {
 					for _, c := range matrixCPUs {
@@ -165,7 +166,7 @@ func matrixConfigs(long bool) []matrixConfig {
 	if long {
 		return all
 	}
-	base := matrixConfig{flags.JDK25, matrixLevels[4], matrixIntrinsics[0], matrixCPUs[0], "wall"}
+	base := matrixConfig{jdk.R25, matrixLevels[4], matrixIntrinsics[0], matrixCPUs[0], "wall"}
 	var out []matrixConfig
 	for _, c := range all {
 		diff := 0
@@ -189,7 +190,7 @@ func matrixConfigs(long bool) []matrixConfig {
 			}
 			continue
 		}
-		levelByIntrinsic := c.cpu == base.cpu && (c.jdk == flags.JDK25 || c.jdk == flags.JDK8u)
+		levelByIntrinsic := c.cpu == base.cpu && (c.jdk == jdk.R25 || c.jdk == jdk.R8u)
 		if diff <= 1 || levelByIntrinsic {
 			out = append(out, c)
 		}
@@ -232,7 +233,7 @@ func newMatrixVM(t testing.TB, c matrixConfig, extra ...string) (*jrt.VM, stubLo
 	if c.cpu.avx != "" {
 		args = append(args, "-XX:UseAVX="+c.cpu.avx)
 	}
-	set, _, err := flags.Parse(flags.Options{JDK: c.jdk, Arch: flags.AMD64, Args: args})
+	set, _, err := flags.Parse(flags.Options{JDK: c.jdk, Arch: jdk.AMD64, Args: args})
 	if err != nil {
 		t.Fatalf("flags %q: %v", args, err)
 	}
@@ -379,7 +380,7 @@ func oracleEncrypt(c cryptCase) []byte {
 // jitsimCrypt runs in through a fresh Cipher (opmode) as c describes:
 // Update calls of c.splits, then doFinal of the rest, at c's offsets,
 // in place when c says so. It returns the output bytes.
-func jitsimCrypt(ctx context.Context, inv jrt.Invoker, jdk string, c cryptCase, opmode int, in []byte) ([]byte, error) {
+func jitsimCrypt(ctx context.Context, inv jrt.Invoker, rel string, c cryptCase, opmode int, in []byte) ([]byte, error) {
 	var spec jrt.ParamSpec
 	switch {
 	case strings.Contains(c.mode.trans, "GCM"):
@@ -387,7 +388,7 @@ func jitsimCrypt(ctx context.Context, inv jrt.Invoker, jdk string, c cryptCase, 
 	case c.iv != nil:
 		spec = jrt.IvParameterSpec{IV: c.iv}
 	}
-	ci, err := jrt.NewCipher(ctx, inv, jdk, c.mode.trans, opmode, c.key, spec)
+	ci, err := jrt.NewCipher(ctx, inv, rel, c.mode.trans, opmode, c.key, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -452,16 +453,16 @@ func vmOf(inv jrt.Invoker) *jrt.VM {
 
 // checkCase encrypts and decrypts one case through the VM and compares
 // both directions with the oracle.
-func checkCase(ctx context.Context, inv jrt.Invoker, jdk string, c cryptCase) error {
+func checkCase(ctx context.Context, inv jrt.Invoker, rel string, c cryptCase) error {
 	want := oracleEncrypt(c)
-	got, err := jitsimCrypt(ctx, inv, jdk, c, jrt.EncryptMode, c.pt)
+	got, err := jitsimCrypt(ctx, inv, rel, c, jrt.EncryptMode, c.pt)
 	if err != nil {
 		return fmt.Errorf("encrypt %v: %w", c, err)
 	}
 	if !bytes.Equal(got, want) {
 		return fmt.Errorf("encrypt %v: first difference at byte %d of %d (got %d bytes)", c, firstDiff(got, want), len(want), len(got))
 	}
-	back, err := jitsimCrypt(ctx, inv, jdk, c, jrt.DecryptMode, want)
+	back, err := jitsimCrypt(ctx, inv, rel, c, jrt.DecryptMode, want)
 	if err != nil {
 		return fmt.Errorf("decrypt %v: %w", c, err)
 	}
@@ -487,7 +488,7 @@ func firstDiff(a, b []byte) int {
 // and a full run fails if a variant of stubs.Rules that the host can
 // execute was reached by no configuration.
 func TestMatrix(t *testing.T) {
-	if cpu.HostArch() != cpu.AMD64 {
+	if jdk.HostArch() != jdk.AMD64 {
 		t.Skip("the matrix's CPU models are x86 ones")
 	}
 	lng := long()
@@ -499,7 +500,7 @@ func TestMatrix(t *testing.T) {
 		t.Run(mc.String(), func(t *testing.T) {
 			t.Parallel()
 			vm, log := newMatrixVM(t, mc)
-			jdk := mc.jdk.String()
+			rel := mc.jdk.String()
 			ctx := context.Background()
 			// One application thread makes every call; on the model clock
 			// it is a simulated thread, charged for each call.
@@ -507,7 +508,7 @@ func TestMatrix(t *testing.T) {
 			th.Enter()
 			inv := threadInvoker{VM: vm, Thread: th}
 			for _, c := range matrixCases(uint64(i), lng) {
-				if err := checkCase(ctx, inv, jdk, c); err != nil {
+				if err := checkCase(ctx, inv, rel, c); err != nil {
 					th.Exit()
 					t.Fatal(err)
 				}
@@ -550,7 +551,7 @@ func TestMatrix(t *testing.T) {
 			t.Logf("%d stub variants the host can run, each checked for a configuration that reached it", checked)
 		}()
 		for _, r := range stubs.Rules() {
-			if r.Arch != cpu.HostArch() || !cpu.Host().HasAll(r.Requires) {
+			if r.Arch != jdk.HostArch() || !cpu.Host().HasAll(r.Requires) {
 				continue
 			}
 			checked++
@@ -569,12 +570,12 @@ func TestMatrix(t *testing.T) {
 // The test also checks that such changes happened (a stream that saw the
 // provider's methods at different levels between its first and last call).
 func TestMatrixThreads(t *testing.T) {
-	for _, jdk := range []flags.JDK{flags.JDK25, flags.JDK17, flags.JDK8u} {
-		t.Run("jdk="+jdk.String(), func(t *testing.T) {
-			if jdk != flags.JDK25 && !long() {
+	for _, rel := range []jdk.Release{jdk.R25, jdk.R17, jdk.R8u} {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
+			if rel != jdk.R25 && !long() {
 				t.Skip("JITSIM_LONG=1 runs every profile")
 			}
-			mc := matrixConfig{jdk, matrixLevel{"mixed", lowThresholds("0.05"), false},
+			mc := matrixConfig{rel, matrixLevel{"mixed", lowThresholds("0.05"), false},
 				matrixIntrinsics[0], matrixCPUs[0], "wall"}
 			vm, log := newMatrixVM(t, mc)
 			methods := vm.Table().Methods()
@@ -618,7 +619,7 @@ func TestMatrixThreads(t *testing.T) {
 							c.splits = append(c.splits, 16*r.IntN(8)+r.IntN(3))
 						}
 						before := levels()
-						if err := checkCase(ctx, vm, jdk.String(), c); err != nil {
+						if err := checkCase(ctx, vm, rel.String(), c); err != nil {
 							errs <- fmt.Errorf("thread %d stream %d: %w", th, s, err)
 							return
 						}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/bytecode"
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
 )
 
@@ -55,7 +55,7 @@ func TestModelClockChargesInvoke(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {
-			vm := newTestVM(t, NewConfig().WithJDK(flags.JDK17).WithFlags(parseFlags(t, flags.JDK17, "-Xint")).
+			vm := newTestVM(t, NewConfig().WithJDK(jdk.R17).WithFlags(parseFlags(t, jdk.R17, "-Xint")).
 				WithCPU(hostModel(t)).WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...).
 				WithModel(prof))
 			m, err := vm.Method(tt.key)
@@ -91,7 +91,7 @@ func TestModelClockChargesInvoke(t *testing.T) {
 // TestModelClockRefusesUnenteredThread: a call from a thread that has not
 // entered the simulation is an error, not a race.
 func TestModelClockRefusesUnenteredThread(t *testing.T) {
-	vm := newTestVM(t, NewConfig().WithJDK(flags.JDK17).WithCPU(hostModel(t)).
+	vm := newTestVM(t, NewConfig().WithJDK(jdk.R17).WithCPU(hostModel(t)).
 		WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...).
 		WithModel(mustProfile(t, "host")))
 	m, err := vm.Method("AESCrypt.implEncryptBlock")
@@ -121,7 +121,7 @@ func TestCompilerPanicIsInternalError(t *testing.T) {
 			body := func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil }
 			ts := fakeTiers(body)
 			ts[1] = &panicTier{fakeTier{name: "c1", levels: []Level{LevelSimple, LevelLimitedProfile, LevelFullProfile}, body: body}}
-			cfg := NewConfig().WithJDK(flags.JDK17).WithFlags(parseFlags(t, flags.JDK17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
+			cfg := NewConfig().WithJDK(jdk.R17).WithFlags(parseFlags(t, jdk.R17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
 				WithCPU(hostModel(t)).WithTiers(ts...)
 			if clock == "model" {
 				cfg = cfg.WithModel(mustProfile(t, "host"))
@@ -164,7 +164,7 @@ func TestCompilerPanicIsInternalError(t *testing.T) {
 func TestModelClockBlockingCompile(t *testing.T) {
 	prof := mustProfile(t, "haswell-e5-2660v3")
 	ts := fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })
-	vm := newTestVM(t, NewConfig().WithJDK(flags.JDK17).WithFlags(parseFlags(t, flags.JDK17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
+	vm := newTestVM(t, NewConfig().WithJDK(jdk.R17).WithFlags(parseFlags(t, jdk.R17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
 		WithCPU(hostModel(t)).WithTiers(ts...).WithModel(prof))
 	m, err := vm.Method("AESCrypt.implEncryptBlock")
 	if err != nil {
@@ -200,7 +200,7 @@ func TestChargeInlined(t *testing.T) {
 	body := func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil }
 	for _, clock := range []string{"wall", "model"} {
 		t.Run(clock, func(t *testing.T) {
-			cfg := NewConfig().WithJDK(flags.JDK17).WithCPU(hostModel(t)).WithTiers(fakeTiers(body)...)
+			cfg := NewConfig().WithJDK(jdk.R17).WithCPU(hostModel(t)).WithTiers(fakeTiers(body)...)
 			if clock == "model" {
 				cfg = cfg.WithModel(prof)
 			}

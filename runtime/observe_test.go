@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -21,7 +22,7 @@ import (
 // code must be made not entrant, and a first-stub event must name the GHASH
 // stub called from C2 code. Every ciphertext is checked against crypto/cipher.
 func TestSubscribeGCMWarmup(t *testing.T) {
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK17, Arch: flags.AMD64})
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R17, Arch: jdk.AMD64})
 	if err != nil {
 		t.Fatal(err)
 	}

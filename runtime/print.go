@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/policy"
 )
 
@@ -20,7 +21,7 @@ import (
 type printer struct {
 	mu     sync.Mutex
 	w      io.Writer
-	jdk    policy.JDK
+	jdk    jdk.Release
 	tiered bool
 
 	compilation, intrinsics, tieredEvents bool
@@ -34,9 +35,9 @@ func boolFlag(s *flags.Set, name string) bool { return s.Has(name) && s.Bool(nam
 
 // newPrinter opens the outputs the flags ask for. LogCompilation writes to
 // LogFile, or hotspot_pid<pid>.log in the working directory as HotSpot does.
-func newPrinter(w io.Writer, s *flags.Set, jdk flags.JDK, clock Clock) (*printer, error) {
+func newPrinter(w io.Writer, s *flags.Set, rel jdk.Release, clock Clock) (*printer, error) {
 	p := &printer{
-		w: w, jdk: policyJDK(jdk), tiered: boolFlag(s, "TieredCompilation"),
+		w: w, jdk: rel, tiered: boolFlag(s, "TieredCompilation"),
 		compilation:  boolFlag(s, "PrintCompilation"),
 		intrinsics:   boolFlag(s, "PrintIntrinsics") || boolFlag(s, "PrintInlining"),
 		tieredEvents: boolFlag(s, "PrintTieredEvents"),
@@ -59,7 +60,7 @@ func newPrinter(w io.Writer, s *flags.Set, jdk flags.JDK, clock Clock) (*printer
 		// field; every stamp after it comes from the VM's clock.
 		fmt.Fprintf(p.xml, "<?xml version='1.0' encoding='UTF-8'?>\n<hotspot_log version='160 1' process='%d' time_ms='%d'>\n",
 			os.Getpid(), time.Now().Add(-clock.Now()).UnixMilli())
-		fmt.Fprintf(p.xml, "<vm_version>\n<name>\njitsim (JDK %s profile)\n</name>\n</vm_version>\n<compilation_log thread='0'>\n", jdk)
+		fmt.Fprintf(p.xml, "<vm_version>\n<name>\njitsim (JDK %s profile)\n</name>\n</vm_version>\n<compilation_log thread='0'>\n", rel)
 	}
 	return p, nil
 }

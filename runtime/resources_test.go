@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -55,7 +56,7 @@ func TestLongRunBounded(t *testing.T) {
 	if long() {
 		iters = 2_000_000
 	}
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64})
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestLongRunBounded(t *testing.T) {
 // and compiled wazero modules) and checks that the goroutines return to
 // where they were and the heap does not grow with the number of VMs.
 func TestVMCloseReleases(t *testing.T) {
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-Xcomp"}})
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: []string{"-Xcomp"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestCheckMessageSize(t *testing.T) {
 // the process does not, and the VM serves the next message. This is the
 // bound behind DefaultMaxMessageBytes.
 func TestWasmMemoryLimit(t *testing.T) {
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64, Args: []string{"-Xint"}})
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: []string{"-Xint"}})
 	if err != nil {
 		t.Fatal(err)
 	}

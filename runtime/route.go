@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -69,7 +70,7 @@ const (
 
 // routeEnv is everything a decision depends on.
 type routeEnv struct {
-	jdk   flags.JDK
+	jdk   jdk.Release
 	set   *flags.Set
 	model cpu.Model
 }
@@ -79,7 +80,7 @@ func (e *routeEnv) flagOn(name string) bool { return e.set.Has(name) && e.set.Bo
 // stubConfig is the stubs.Config of the flags.
 func (e *routeEnv) stubConfig() stubs.Config {
 	c := stubs.Config{
-		JDK: e.jdk.String(), Arch: e.model.Arch,
+		JDK: e.jdk, Arch: e.model.Arch,
 		UseAES: e.flagOn("UseAES"), UseAESIntrinsics: e.flagOn("UseAESIntrinsics"),
 		UseAESCTRIntrinsics: e.flagOn("UseAESCTRIntrinsics"), UseGHASHIntrinsics: e.flagOn("UseGHASHIntrinsics"),
 		UseAVX: 99, UseSSE: 99,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/policy"
@@ -22,7 +23,7 @@ import (
 // safe for concurrent use by any number of application threads.
 type VM struct {
 	cfg   Config
-	jdk   flags.JDK
+	jdk   jdk.Release
 	set   *flags.Set
 	env   routeEnv
 	table *MethodTable
@@ -117,7 +118,7 @@ var ErrClosed = errors.New("runtime: VM is closed")
 // per caller level, the policy and the compiler threads.
 func New(cfg Config) (*VM, error) {
 	var errs []error
-	jdk := cfg.JDK()
+	rel := cfg.JDK()
 	model := cfg.model
 	if !cfg.modelSet {
 		m, err := cpu.Lookup("host")
@@ -128,16 +129,15 @@ func New(cfg Config) (*VM, error) {
 	}
 	set := cfg.set
 	if set == nil {
-		arch, err := flags.ParseArch(model.Arch.String())
-		if err != nil {
-			errs = append(errs, fmt.Errorf("runtime: CPU model %s: %w", model.Name, err))
+		if !model.Arch.Valid() {
+			errs = append(errs, fmt.Errorf("runtime: CPU model %s: jitsim models no flags for architecture %v", model.Name, model.Arch))
 		}
-		set = flags.NewSet(jdk, arch)
-	} else if set.JDK() != jdk {
-		errs = append(errs, fmt.Errorf("runtime: flag set is for JDK %s, the VM for JDK %s", set.JDK(), jdk))
+		set = flags.NewSet(rel, model.Arch)
+	} else if set.JDK() != rel {
+		errs = append(errs, fmt.Errorf("runtime: flag set is for JDK %s, the VM for JDK %s", set.JDK(), rel))
 	}
-	vm := &VM{cfg: cfg, jdk: jdk, set: set, log: cfg.logger, waiters: map[*policy.Task]chan struct{}{}}
-	vm.env = routeEnv{jdk: jdk, set: set, model: model}
+	vm := &VM{cfg: cfg, jdk: rel, set: set, log: cfg.logger, waiters: map[*policy.Task]chan struct{}{}}
+	vm.env = routeEnv{jdk: rel, set: set, model: model}
 	for _, t := range cfg.tiers {
 		if t == nil {
 			errs = append(errs, errors.New("runtime: nil tier"))
@@ -158,10 +158,10 @@ func New(cfg Config) (*VM, error) {
 	if vm.tierFor[LevelNone] == nil {
 		errs = append(errs, errors.New("runtime: no tier for level 0 (the interpreter): configure tiers with WithTiers"))
 	}
-	table, err := bytecode.ForProfile(jdk.String())
+	table, err := bytecode.ForProfile(rel.String())
 	if err != nil {
 		errs = append(errs, err)
-	} else if err := checkTableAgainstBytecode(table, jdk); err != nil {
+	} else if err := checkTableAgainstBytecode(table, rel); err != nil {
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
@@ -218,11 +218,11 @@ func New(cfg Config) (*VM, error) {
 	if vm.clock == nil {
 		vm.clock = WallClock()
 	}
-	if vm.out, err = newPrinter(cfg.out, set, jdk, vm.clock); err != nil {
+	if vm.out, err = newPrinter(cfg.out, set, rel, vm.clock); err != nil {
 		return nil, err
 	}
 	if vm.out.tieredEvents {
-		pj := policyJDK(jdk)
+		pj := rel
 		pol.SetTrace(func(e policy.TieredEvent) { vm.out.line(policy.FormatTieredEvent(pj, e)) })
 	}
 	vm.buildMethods()
@@ -232,7 +232,7 @@ func New(cfg Config) (*VM, error) {
 	} else {
 		vm.startCompilers(c1, c2)
 	}
-	vm.log.Info("vm started", zap.String("jdk", jdk.String()), zap.String("cpu", model.Name),
+	vm.log.Info("vm started", zap.String("jdk", rel.String()), zap.String("cpu", model.Name),
 		zap.Int("c1_threads", c1), zap.Int("c2_threads", c2))
 	return vm, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -41,7 +42,7 @@ func BenchmarkDispatch(b *testing.B) {
 	if enc == nil {
 		b.Skip("host cannot run the aesni block stub")
 	}
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK25, Arch: flags.AMD64})
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64})
 	if err != nil {
 		b.Fatal(err)
 	}

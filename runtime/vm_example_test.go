@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
@@ -16,7 +17,7 @@ import (
 func ExampleVM_Explain() {
 	model, _ := cpu.Lookup("icelake-server")
 	for _, args := range [][]string{nil, {"-XX:+UnlockExperimentalVMOptions", "-XX:+UseInterpreterAndC1CryptoIntrinsics"}} {
-		set, _, err := flags.Parse(flags.Options{JDK: flags.JDK17, Arch: flags.AMD64, Args: args})
+		set, _, err := flags.Parse(flags.Options{JDK: jdk.R17, Arch: jdk.AMD64, Args: args})
 		if err != nil {
 			fmt.Println(err)
 			return

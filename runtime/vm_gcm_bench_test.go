@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/gcm"
@@ -36,16 +37,16 @@ type warmGCM struct {
 	in, out []byte // ciphertext||tag, plaintext buffer
 }
 
-func newWarmGCM(tb testing.TB, jdk flags.JDK, out *bytes.Buffer, vmArgs ...string) *warmGCM {
+func newWarmGCM(tb testing.TB, rel jdk.Release, out *bytes.Buffer, vmArgs ...string) *warmGCM {
 	tb.Helper()
-	return newWarmGCMSize(tb, jdk, gcmSize, out, vmArgs...)
+	return newWarmGCMSize(tb, rel, gcmSize, out, vmArgs...)
 }
 
 // newWarmGCMSize is newWarmGCM for a message of size bytes.
-func newWarmGCMSize(tb testing.TB, jdk flags.JDK, size int, out *bytes.Buffer, vmArgs ...string) *warmGCM {
+func newWarmGCMSize(tb testing.TB, rel jdk.Release, size int, out *bytes.Buffer, vmArgs ...string) *warmGCM {
 	tb.Helper()
 	args := append([]string{"-Xbatch", "-XX:CompileThresholdScaling=0.05"}, vmArgs...)
-	set, _, err := flags.Parse(flags.Options{JDK: jdk, Arch: flags.AMD64, Args: args})
+	set, _, err := flags.Parse(flags.Options{JDK: rel, Arch: jdk.AMD64, Args: args})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func newWarmGCMSize(tb testing.TB, jdk flags.JDK, size int, out *bytes.Buffer, v
 	}
 	w.in = goGCM(tb, w.key, w.iv, 16).Seal(nil, w.iv, w.plain, nil)
 	w.out = make([]byte, size)
-	if w.c, err = jrt.GetInstance(vm, jdk.String(), "AES/GCM/NoPadding"); err != nil {
+	if w.c, err = jrt.GetInstance(vm, rel.String(), "AES/GCM/NoPadding"); err != nil {
 		tb.Fatal(err)
 	}
 	if err := w.c.Init(context.Background(), jrt.DecryptMode, w.key, jrt.GCMParameterSpec{TLen: 128, IV: w.iv}); err != nil {
@@ -87,7 +88,7 @@ func newWarmGCMSize(tb testing.TB, jdk flags.JDK, size int, out *bytes.Buffer, v
 			}
 		}
 		if i > 20000 {
-			tb.Fatalf("JDK %s %q: not at steady state after %d messages: %s", jdk, vmArgs, i, w.levels(tb))
+			tb.Fatalf("JDK %s %q: not at steady state after %d messages: %s", rel, vmArgs, i, w.levels(tb))
 		}
 	}
 	return w
@@ -165,7 +166,7 @@ func (w *warmGCM) levels(tb testing.TB) string {
 // BenchmarkDispatch's comment shows (the test binary with -test.count 1 in
 // a loop) and compare per-round ratios: the box is shared and noisy.
 func BenchmarkVMGCM(b *testing.B) {
-	w := newWarmGCM(b, flags.JDK25, nil)
+	w := newWarmGCM(b, jdk.R25, nil)
 	b.Run("path=stub", w.bareStub)
 	b.Run("path=vm", func(b *testing.B) { w.throughVM(b, w.in, w.out) })
 	b.Run("path=vm-heap", func(b *testing.B) { w.throughVM(b, heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out)) })
@@ -199,15 +200,15 @@ func encryptBlockGeneric(xk []uint32, dst, src []byte) {
 // combined galoisCounterMode_AESCrypt stub (gated on x86 by UseAESIntrinsics
 // only) does the bulk GHASH, so the flag changes little.
 func BenchmarkVMGHASHFlag(b *testing.B) {
-	for _, jdk := range []flags.JDK{flags.JDK17, flags.JDK25} {
+	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
 		for _, on := range []bool{true, false} {
 			name := "on"
 			args := []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:+UseGHASHIntrinsics"}
 			if !on {
 				name, args[1] = "off", "-XX:-UseGHASHIntrinsics"
 			}
-			b.Run(fmt.Sprintf("jdk=%s/ghash=%s", jdk, name), func(b *testing.B) {
-				w := newWarmGCM(b, jdk, nil, args...)
+			b.Run(fmt.Sprintf("jdk=%s/ghash=%s", rel, name), func(b *testing.B) {
+				w := newWarmGCM(b, rel, nil, args...)
 				b.SetBytes(gcmSize)
 				b.ResetTimer()
 				for b.Loop() {
@@ -233,14 +234,14 @@ func TestPrintIntrinsicsGHASHFlag(t *testing.T) {
 		t.Skip("warms a VM to level 4")
 	}
 	tests := []struct {
-		jdk           flags.JDK
+		jdk           jdk.Release
 		ghash         string
 		want, wantNot []string // intrinsic IDs
 	}{
-		{flags.JDK17, "-XX:-UseGHASHIntrinsics", []string{"_counterMode_AESCrypt"}, []string{"_ghash_processBlocks"}},
-		{flags.JDK17, "-XX:+UseGHASHIntrinsics", []string{"_ghash_processBlocks", "_counterMode_AESCrypt"}, nil},
-		{flags.JDK25, "-XX:-UseGHASHIntrinsics", []string{"_galoisCounterMode_AESCrypt"}, []string{"_ghash_processBlocks"}},
-		{flags.JDK25, "-XX:+UseGHASHIntrinsics", []string{"_galoisCounterMode_AESCrypt", "_ghash_processBlocks"}, nil},
+		{jdk.R17, "-XX:-UseGHASHIntrinsics", []string{"_counterMode_AESCrypt"}, []string{"_ghash_processBlocks"}},
+		{jdk.R17, "-XX:+UseGHASHIntrinsics", []string{"_ghash_processBlocks", "_counterMode_AESCrypt"}, nil},
+		{jdk.R25, "-XX:-UseGHASHIntrinsics", []string{"_galoisCounterMode_AESCrypt"}, []string{"_ghash_processBlocks"}},
+		{jdk.R25, "-XX:+UseGHASHIntrinsics", []string{"_galoisCounterMode_AESCrypt", "_ghash_processBlocks"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("jdk=%s/%s", tt.jdk, tt.ghash), func(t *testing.T) {
@@ -265,14 +266,14 @@ func TestPrintIntrinsicsGHASHFlag(t *testing.T) {
 // boundIntrinsic reports whether PrintIntrinsics output has a line that
 // binds a call to intrinsic id ("@ bci  Class::method (n bytes)   (intrinsic…)";
 // HotSpot prints the replaced method, not the ID).
-func boundIntrinsic(t *testing.T, text string, jdk flags.JDK, id string) bool {
+func boundIntrinsic(t *testing.T, text string, rel jdk.Release, id string) bool {
 	t.Helper()
 	intr, ok := jrt.LookupIntrinsic(id)
 	if !ok {
 		t.Fatalf("no intrinsic %s", id)
 	}
 	r := intr.Row()
-	name := r.Class + "::" + r.MethodName(jdk) + " ("
+	name := r.Class + "::" + r.MethodName(rel) + " ("
 	for _, l := range strings.Split(text, "\n") {
 		if strings.Contains(l, name) && strings.Contains(l, "(intrinsic") {
 			return true
@@ -304,7 +305,7 @@ func heapCopy(tb testing.TB, vm *jrt.VM, b []byte) []byte {
 // per size is stub ns/op over vm-heap ns/op.
 func BenchmarkVMGCMSizes(b *testing.B) {
 	for _, size := range []int{16 << 10, 64 << 10, 256 << 10, 1 << 20} {
-		w := newWarmGCMSize(b, flags.JDK25, size, nil)
+		w := newWarmGCMSize(b, jdk.R25, size, nil)
 		b.Run(fmt.Sprintf("size=%dK/path=stub", size>>10), w.bareStub)
 		b.Run(fmt.Sprintf("size=%dK/path=vm-heap", size>>10), func(b *testing.B) {
 			w.throughVM(b, heapCopy(b, w.vm, w.in), heapCopy(b, w.vm, w.out))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
@@ -20,7 +20,7 @@ import (
 // events with their fixed keys.
 func TestOutputs(t *testing.T) {
 	logFile := filepath.Join(t.TempDir(), "compilation.log")
-	set := parseFlags(t, flags.JDK17, "-Xbatch", "-XX:+PrintCompilation", "-XX:+PrintTieredEvents",
+	set := parseFlags(t, jdk.R17, "-Xbatch", "-XX:+PrintCompilation", "-XX:+PrintTieredEvents",
 		"-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics", "-XX:+LogCompilation", "-XX:LogFile="+logFile)
 	core, logs := observer.New(zapcore.DebugLevel)
 	var out syncBuffer

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -120,19 +121,19 @@ func TestGCMWarmupRealTiers(t *testing.T) {
 		iters = 6000
 	}
 	for _, tc := range []struct {
-		jdk      flags.JDK
+		jdk      jdk.Release
 		longOnly bool
 		args     []string
 	}{
-		{flags.JDK17, false, []string{"-XX:+PrintCompilation", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics"}},
-		{flags.JDK8u, true, []string{"-XX:+PrintCompilation", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics"}},
-		{flags.JDK25, true, []string{"-XX:+PrintCompilation", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics"}},
+		{jdk.R17, false, []string{"-XX:+PrintCompilation", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics"}},
+		{jdk.R8u, true, []string{"-XX:+PrintCompilation", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics"}},
+		{jdk.R25, true, []string{"-XX:+PrintCompilation", "-XX:+UnlockDiagnosticVMOptions", "-XX:+PrintIntrinsics"}},
 	} {
 		t.Run("jdk="+tc.jdk.String(), func(t *testing.T) {
 			if tc.longOnly && !long {
 				t.Skip("JITSIM_LONG=1 runs this profile too")
 			}
-			set, _, err := flags.Parse(flags.Options{JDK: tc.jdk, Arch: flags.AMD64, Args: tc.args})
+			set, _, err := flags.Parse(flags.Options{JDK: tc.jdk, Arch: jdk.AMD64, Args: tc.args})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -162,7 +163,7 @@ func TestGCMWarmupRealTiers(t *testing.T) {
 					t.Fatalf("iteration %d: ciphertext differs from crypto/cipher", i)
 				}
 			}
-			if long && tc.jdk >= flags.JDK21 {
+			if long && tc.jdk >= jdk.R21 {
 				// Keep going until C2 has compiled the caller of the
 				// combined intrinsic (its compile may still be queued).
 				for extra := 0; extra < 5000; extra++ {
@@ -185,10 +186,10 @@ func TestGCMWarmupRealTiers(t *testing.T) {
 			text := out.String()
 			t.Logf("PrintCompilation after %d iterations:\n%s", iters, text)
 			hot := []string{"CounterMode::implCrypt", "GHASH::processBlocks"}
-			if tc.jdk <= flags.JDK8u {
+			if tc.jdk <= jdk.R8u {
 				hot[0] = "GCTR::update" // JDK 8's GCTR encrypts block by block
 			}
-			if long && tc.jdk >= flags.JDK21 {
+			if long && tc.jdk >= jdk.R21 {
 				// implGCMCrypt is called once per message: C2 compiles it,
 				// and binds its call to implGCMCrypt0, only after
 				// thousands of messages.
@@ -221,7 +222,7 @@ func TestGCMWarmupRealTiers(t *testing.T) {
 // them; every output is checked against crypto/cipher. Thresholds are
 // scaled down so the methods reach C2 within the test (run it with -race).
 func TestConcurrentRealTiers(t *testing.T) {
-	set, _, err := flags.Parse(flags.Options{JDK: flags.JDK17, Arch: flags.AMD64,
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R17, Arch: jdk.AMD64,
 		Args: []string{"-XX:CompileThresholdScaling=0.05", "-XX:+PrintCompilation"}})
 	if err != nil {
 		t.Fatal(err)

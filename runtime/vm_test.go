@@ -17,6 +17,7 @@ import (
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"go.uber.org/zap/zaptest"
@@ -99,9 +100,9 @@ func (j *javaRuns) body(_ context.Context, m *Method, _ Level, _ Router, args []
 	return 0, nil
 }
 
-func parseFlags(t testing.TB, jdk flags.JDK, args ...string) *flags.Set {
+func parseFlags(t testing.TB, rel jdk.Release, args ...string) *flags.Set {
 	t.Helper()
-	s, _, err := flags.Parse(flags.Options{JDK: jdk, Arch: flags.AMD64, Args: args})
+	s, _, err := flags.Parse(flags.Options{JDK: rel, Arch: jdk.AMD64, Args: args})
 	if err != nil {
 		t.Fatalf("flags %q: %v", args, err)
 	}
@@ -145,26 +146,26 @@ func TestDispatchByCallerLevel(t *testing.T) {
 	all := []Level{0, 1, 2, 3, 4}
 	tests := []struct {
 		name      string
-		jdk       flags.JDK
+		jdk       jdk.Release
 		args      []string
 		model     cpu.Model
 		stubAt    []Level
 		wantFlag  string
 		callerKey string
 	}{
-		{"stock-25", flags.JDK25, nil, host, []Level{4}, HaleyFlag, "CounterMode.implCrypt"},
-		{"stock-17", flags.JDK17, nil, host, []Level{4}, HaleyFlag, "CounterMode.implCrypt"},
-		{"stock-8", flags.JDK8, nil, host, []Level{4}, HaleyFlag, "GCTR.update"},
-		{"haley-25", flags.JDK25, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag}, host, all, "", "CounterMode.implCrypt"},
-		{"haley-8", flags.JDK8, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag}, host, all, "", "GCTR.update"},
-		{"no-aes-intrinsics", flags.JDK25, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseAESIntrinsics"}, host, nil, "UseAESIntrinsics", "CounterMode.implCrypt"},
-		{"no-aes-intrinsics-8", flags.JDK8, []string{"-XX:-UseAESIntrinsics"}, host, nil, "UseAESIntrinsics", "GCTR.update"},
-		{"disable-intrinsic", flags.JDK25, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:DisableIntrinsic=_aescrypt_encryptBlock"}, host, nil, "DisableIntrinsic", "CounterMode.implCrypt"},
-		{"control-intrinsic", flags.JDK17, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:ControlIntrinsic=-_aescrypt_encryptBlock"}, host, nil, "ControlIntrinsic", "CounterMode.implCrypt"},
-		{"haley-but-disabled", flags.JDK25, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag, "-XX:+UnlockDiagnosticVMOptions", "-XX:DisableIntrinsic=_aescrypt_encryptBlock"}, host, nil, "DisableIntrinsic", "CounterMode.implCrypt"},
-		{"no-inline-natives", flags.JDK25, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives"}, host, nil, "InlineNatives", "CounterMode.implCrypt"},
-		{"cpu-without-aes", flags.JDK25, nil, noAES, nil, "UseAESIntrinsics", "CounterMode.implCrypt"},
-		{"cpu-without-aes-haley", flags.JDK25, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag}, noAES, nil, "UseAESIntrinsics", "CounterMode.implCrypt"},
+		{"stock-25", jdk.R25, nil, host, []Level{4}, HaleyFlag, "CounterMode.implCrypt"},
+		{"stock-17", jdk.R17, nil, host, []Level{4}, HaleyFlag, "CounterMode.implCrypt"},
+		{"stock-8", jdk.R8, nil, host, []Level{4}, HaleyFlag, "GCTR.update"},
+		{"haley-25", jdk.R25, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag}, host, all, "", "CounterMode.implCrypt"},
+		{"haley-8", jdk.R8, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag}, host, all, "", "GCTR.update"},
+		{"no-aes-intrinsics", jdk.R25, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseAESIntrinsics"}, host, nil, "UseAESIntrinsics", "CounterMode.implCrypt"},
+		{"no-aes-intrinsics-8", jdk.R8, []string{"-XX:-UseAESIntrinsics"}, host, nil, "UseAESIntrinsics", "GCTR.update"},
+		{"disable-intrinsic", jdk.R25, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:DisableIntrinsic=_aescrypt_encryptBlock"}, host, nil, "DisableIntrinsic", "CounterMode.implCrypt"},
+		{"control-intrinsic", jdk.R17, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:ControlIntrinsic=-_aescrypt_encryptBlock"}, host, nil, "ControlIntrinsic", "CounterMode.implCrypt"},
+		{"haley-but-disabled", jdk.R25, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag, "-XX:+UnlockDiagnosticVMOptions", "-XX:DisableIntrinsic=_aescrypt_encryptBlock"}, host, nil, "DisableIntrinsic", "CounterMode.implCrypt"},
+		{"no-inline-natives", jdk.R25, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives"}, host, nil, "InlineNatives", "CounterMode.implCrypt"},
+		{"cpu-without-aes", jdk.R25, nil, noAES, nil, "UseAESIntrinsics", "CounterMode.implCrypt"},
+		{"cpu-without-aes-haley", jdk.R25, []string{"-XX:+UnlockExperimentalVMOptions", "-XX:+" + HaleyFlag}, noAES, nil, "UseAESIntrinsics", "CounterMode.implCrypt"},
 	}
 	key := []byte("0123456789abcdef")
 	ref, _ := aes.NewCipher(key)
@@ -261,7 +262,7 @@ func TestIntrinsicTable(t *testing.T) {
 			}
 		})
 	}
-	for _, j := range flags.JDKs() {
+	for _, j := range jdk.All() {
 		t.Run("jdk="+j.String(), func(t *testing.T) {
 			tab, err := bytecodeTable(j)
 			if err != nil {
@@ -301,13 +302,13 @@ func TestRouteMatrix(t *testing.T) {
 	sb.WriteString("# jitsim route matrix (runtime TestRouteMatrix, -update to rewrite): CPU model icelake-server\n")
 	sb.WriteString("# jdk flags intrinsic: the implementation a call from levels 0 1 2 3 4 runs (java = the callee's own code)\n")
 	var java javaRuns
-	for _, j := range flags.JDKs() {
+	for _, j := range jdk.All() {
 		for _, c := range routeMatrixCases {
 			args := c.args
-			if j <= flags.JDK8u {
+			if j <= jdk.R8u {
 				args = slicesDeleteDiag(args)
 			}
-			set, _, err := flags.Parse(flags.Options{JDK: j, Arch: flags.AMD64, Args: args})
+			set, _, err := flags.Parse(flags.Options{JDK: j, Arch: jdk.AMD64, Args: args})
 			if err != nil {
 				fmt.Fprintf(&sb, "%s %s: flags rejected: %v\n", j, c.name, err)
 				continue
@@ -399,7 +400,7 @@ func TestPolicyWiring(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out syncBuffer
 			var java javaRuns
-			vm := newTestVM(t, NewConfig().WithFlags(parseFlags(t, flags.JDK17, tt.args...)).
+			vm := newTestVM(t, NewConfig().WithFlags(parseFlags(t, jdk.R17, tt.args...)).
 				WithTiers(fakeTiers(java.body)...).WithOutput(&out))
 			m, _ := vm.Method("GHASH.processBlock")
 			st := make([]uint64, 2)
@@ -466,7 +467,7 @@ func (s *syncBuffer) String() string {
 // point while the compiler threads install code (run it with -race).
 func TestConcurrentDispatch(t *testing.T) {
 	var java javaRuns
-	vm := newTestVM(t, NewConfig().WithFlags(parseFlags(t, flags.JDK25)).WithTiers(fakeTiers(java.body)...))
+	vm := newTestVM(t, NewConfig().WithFlags(parseFlags(t, jdk.R25)).WithTiers(fakeTiers(java.body)...))
 	callee, _ := vm.Method("AESCrypt.implEncryptBlock")
 	caller, _ := vm.Method("CounterMode.implCrypt")
 	key := []byte("0123456789abcdef")
@@ -516,4 +517,4 @@ func TestConcurrentDispatch(t *testing.T) {
 
 func aesExpand(key []byte) (enc, dec []uint32, err error) { return stubaes.ExpandKey(key) }
 
-func bytecodeTable(j flags.JDK) (*bytecode.Table, error) { return bytecode.ForProfile(j.String()) }
+func bytecodeTable(j jdk.Release) (*bytecode.Table, error) { return bytecode.ForProfile(j.String()) }

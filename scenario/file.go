@@ -14,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -102,7 +103,7 @@ func (e *FileError) Error() string {
 type Run struct {
 	Variant  string
 	Scenario Scenario
-	JDK      flags.JDK
+	JDK      jdk.Release
 	CPU      cpu.Model
 	Clock    string
 	Options  []string
@@ -215,9 +216,9 @@ func (f *File) check() error {
 		add(f.fail("scenario", "unknown scenario %q (want one of %s)", f.Scenario, strings.Join(names, ", ")))
 	}
 	if f.JDK == "" {
-		f.JDK = flags.DefaultJDK.String()
+		f.JDK = jdk.Default.String()
 	}
-	jdk, jdkErr := flags.ParseJDK(f.JDK)
+	rel, jdkErr := jdk.Parse(f.JDK)
 	if jdkErr != nil {
 		add(f.fail("jdk", "%v", jdkErr))
 	}
@@ -266,7 +267,7 @@ func (f *File) check() error {
 			}
 		}
 		if jdkErr == nil && cpuErr == nil { // options are checked only when the profile and CPU are known
-			add(f.checkOptions(at, jdk, model, slices.Concat(f.Options, v.Options)))
+			add(f.checkOptions(at, rel, model, slices.Concat(f.Options, v.Options)))
 		}
 	}
 	add(f.checkRatios())
@@ -376,13 +377,12 @@ func (f *File) checkProps(s Scenario, at string, props map[string]any) error {
 }
 
 // checkOptions parses a variant's VM options with the flags package.
-func (f *File) checkOptions(at string, jdk flags.JDK, model cpu.Model, opts []string) error {
-	arch, err := flags.ParseArch(model.Arch.String())
-	if err != nil {
-		return f.fail("cpu", "CPU model %s: %v", model.Name, err)
+func (f *File) checkOptions(at string, rel jdk.Release, model cpu.Model, opts []string) error {
+	if !model.Arch.Valid() {
+		return f.fail("cpu", "CPU model %s: jitsim models no flags for architecture %v", model.Name, model.Arch)
 	}
 	dir := filepath.Dir(f.Path)
-	_, _, err = flags.Parse(flags.Options{JDK: jdk, Arch: arch, Args: opts,
+	_, _, err := flags.Parse(flags.Options{JDK: rel, Arch: model.Arch, Args: opts,
 		ReadFile: func(name string) ([]byte, error) {
 			if !filepath.IsAbs(name) {
 				name = filepath.Join(dir, name)
@@ -394,7 +394,7 @@ func (f *File) checkOptions(at string, jdk flags.JDK, model cpu.Model, opts []st
 		if f.line(key) == 0 {
 			key = "options"
 		}
-		return f.fail(key, "VM options %q for --jdk=%s: %v", opts, jdk, err)
+		return f.fail(key, "VM options %q for --jdk=%s: %v", opts, rel, err)
 	}
 	return nil
 }
@@ -402,11 +402,11 @@ func (f *File) checkOptions(at string, jdk flags.JDK, model cpu.Model, opts []st
 // Runs returns the File's variants ready to run, in file order.
 func (f *File) Runs() []Run {
 	s, _ := Lookup(f.Scenario)
-	jdk, _ := flags.ParseJDK(f.JDK)
+	rel, _ := jdk.Parse(f.JDK)
 	model, _ := cpu.Lookup(f.CPU)
 	out := make([]Run, 0, len(f.Compare))
 	for _, v := range f.Compare {
-		r := Run{Variant: v.Name, Scenario: s, JDK: jdk, CPU: model, Clock: f.Clock,
+		r := Run{Variant: v.Name, Scenario: s, JDK: rel, CPU: model, Clock: f.Clock,
 			Options: slices.Concat(f.Options, v.Options), Props: map[string]string{},
 			Args: f.Args, Threads: f.Threads, Published: v.Published}
 		for _, m := range []map[string]any{f.Props, v.Props} {

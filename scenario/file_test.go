@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TestLoadExamples loads every scenario file in examples/ and checks that
@@ -138,7 +138,7 @@ name = "on"
 	check("on mode", on.Props["mode"], "GCM")
 	check("on msgSize", on.Props["msgSize"], "10000")
 	check("on args", strings.Join(on.Args, " "), "10 5")
-	if off.Threads != 3 || on.Threads != 2 || on.JDK != flags.JDK8u || on.CPU.Name != "haswell-e5-2660v3" || on.Clock != ClockWall {
+	if off.Threads != 3 || on.Threads != 2 || on.JDK != jdk.R8u || on.CPU.Name != "haswell-e5-2660v3" || on.Clock != ClockWall {
 		t.Errorf("runs = %+v", runs)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // jtregRuns are the -D settings of the JDK's own @run lines for
@@ -33,19 +33,19 @@ func TestJtregMatrix(t *testing.T) {
 	if os.Getenv("JITSIM_LONG") == "1" {
 		args = []string{"3000", "1000"}
 	}
-	for _, jdk := range flags.JDKs() {
-		env := testEnv(t, jdk)
+	for _, rel := range jdk.All() {
+		env := testEnv(t, rel)
 		for _, mode := range []string{"CBC", "ECB", "GCM", "CTR"} {
 			for _, run := range jtregRuns {
 				props := map[string]string{"mode": mode, "checkOutput": "true"}
-				if mode == "CTR" && strings.HasPrefix(jdk.String(), "8") {
+				if mode == "CTR" && strings.HasPrefix(rel.String(), "8") {
 					props["paddingStr"] = "NoPadding" // JDK 8's test had no CTR runs; its default padding was PKCS5Padding
 				}
 				for _, kv := range strings.Fields(run) {
 					k, v, _ := strings.Cut(kv, "=")
 					props[k] = v
 				}
-				t.Run(jdk.String()+"/"+mode+"/"+strings.ReplaceAll(run, " ", ","), func(t *testing.T) {
+				t.Run(rel.String()+"/"+mode+"/"+strings.ReplaceAll(run, " ", ","), func(t *testing.T) {
 					out, err := runScenario(t, env, "TestAESMain", props, args...)
 					if err != nil {
 						t.Fatalf("%v\n%s", err, out)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -42,22 +43,18 @@ func (l *lockedBuffer) String() string {
 
 // modelRun runs a scenario on a fresh model-clock VM of cpuName with the
 // VM options opts and returns everything it printed.
-func modelRun(t *testing.T, cpuName string, jdk flags.JDK, opts []string, threads int, name string, props map[string]string, args ...string) string {
+func modelRun(t *testing.T, cpuName string, rel jdk.Release, opts []string, threads int, name string, props map[string]string, args ...string) string {
 	t.Helper()
 	m, err := cpu.Lookup(cpuName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	arch, err := flags.ParseArch(m.Arch.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, _, err := flags.Parse(flags.Options{JDK: jdk, Arch: arch, Args: opts})
+	set, _, err := flags.Parse(flags.Options{JDK: rel, Arch: m.Arch, Args: opts})
 	if err != nil {
 		t.Fatalf("flags %q: %v", opts, err)
 	}
 	var out lockedBuffer
-	cfg := jrt.NewConfig().WithJDK(jdk).WithFlags(set).WithCPU(m).WithActiveProcessors(m.Cores).
+	cfg := jrt.NewConfig().WithJDK(rel).WithFlags(set).WithCPU(m).WithActiveProcessors(m.Cores).
 		WithTiers(tiers.Default()...).WithOutput(&out)
 	if cfg, err = ModelConfig(cfg, cpuName, ""); err != nil {
 		t.Fatal(err)
@@ -78,24 +75,24 @@ func modelRun(t *testing.T, cpuName string, jdk flags.JDK, opts []string, thread
 var modelCases = []struct {
 	name    string
 	cpu     string
-	jdk     flags.JDK
+	jdk     jdk.Release
 	opts    []string
 	threads int
 	props   map[string]string
 	args    []string
 	want    string // a line the output must contain
 }{
-	{"TestAESMain", "haswell-e5-2660v3", flags.JDK8u, []string{"-XX:+PrintCompilation"}, 2,
+	{"TestAESMain", "haswell-e5-2660v3", jdk.R8u, []string{"-XX:+PrintCompilation"}, 2,
 		map[string]string{"mode": "GCM", "msgSize": "512"}, []string{"60", "20"}, "TestAESDecode runtime was"},
-	{"TestAESMain", "neoverse-n1", flags.JDK8u, []string{"-XX:+PrintCompilation", "-Xbatch"}, 1,
+	{"TestAESMain", "neoverse-n1", jdk.R8u, []string{"-XX:+PrintCompilation", "-Xbatch"}, 1,
 		map[string]string{"mode": "CBC", "msgSize": "256"}, []string{"60", "20"}, "TestAESEncode runtime was"},
-	{"CBCThroughput", "sandybridge-i5", flags.JDK8, []string{"-XX:+PrintCompilation"}, 2,
+	{"CBCThroughput", "sandybridge-i5", jdk.R8, []string{"-XX:+PrintCompilation"}, 2,
 		map[string]string{"msgSize": "1024"}, []string{"1", "2", "5"}, "Iteration"},
-	{"AESGCMBench", "icelake-server", flags.JDK25, nil, 1,
+	{"AESGCMBench", "icelake-server", jdk.R25, nil, 1,
 		map[string]string{"dataSize": "1024"}, []string{"1", "2", "5"}, "Iteration"},
-	{"AESGCMUpdateAAD", "apple-m1", flags.JDK17, nil, 2,
+	{"AESGCMUpdateAAD", "apple-m1", jdk.R17, nil, 2,
 		map[string]string{"aadSize": "4096"}, []string{"1", "2", "3"}, "Iteration"},
-	{"ParquetDecrypt", "skylake-avx2", flags.JDK17, []string{"-XX:+PrintCompilation"}, 2,
+	{"ParquetDecrypt", "skylake-avx2", jdk.R17, []string{"-XX:+PrintCompilation"}, 2,
 		map[string]string{"pages": "40", "pageSize": "256"}, nil, "ParquetDecrypt"},
 }
 
@@ -155,8 +152,8 @@ func TestModelClockIntrinsicSpeedup(t *testing.T) {
 		return v
 	}
 	// The warm-up iterations take the methods to C2, where the intrinsic applies.
-	on := ms(modelRun(t, "haswell-e5-2660v3", flags.JDK8u, nil, 1, "TestAESMain", props, iters...))
-	off := ms(modelRun(t, "haswell-e5-2660v3", flags.JDK8u, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseGHASHIntrinsics"}, 1,
+	on := ms(modelRun(t, "haswell-e5-2660v3", jdk.R8u, nil, 1, "TestAESMain", props, iters...))
+	off := ms(modelRun(t, "haswell-e5-2660v3", jdk.R8u, []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseGHASHIntrinsics"}, 1,
 		"TestAESMain", props, iters...))
 	t.Logf("encode: %.3f ms with GHASH intrinsic, %.3f ms without (%.2fx)", on, off, off/on)
 	if !(on > 0 && off > on) {
@@ -197,7 +194,7 @@ func TestModelConfigProfileFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg, err := ModelConfig(jrt.NewConfig().WithJDK(flags.JDK17).WithCPU(m).WithTiers(tiers.Default()...), m.Name, file)
+		cfg, err := ModelConfig(jrt.NewConfig().WithJDK(jdk.R17).WithCPU(m).WithTiers(tiers.Default()...), m.Name, file)
 		if err != nil {
 			t.Fatal(err)
 		}

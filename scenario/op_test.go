@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -18,7 +18,7 @@ import (
 // every output checked against crypto/cipher, and checks the batches'
 // counts, bytes and thread order.
 func TestRunBatch(t *testing.T) {
-	env := testEnv(t, flags.JDK17)
+	env := testEnv(t, jdk.R17)
 	env.Threads = 2
 	s, _ := Lookup("AESGCMBench")
 	props := map[string]string{"op": "decrypt", "dataSize": "4096"}
@@ -46,7 +46,7 @@ func TestRunBatch(t *testing.T) {
 
 // TestRunBatchErrors checks the refusals name what is wrong.
 func TestRunBatchErrors(t *testing.T) {
-	env := testEnv(t, flags.JDK17)
+	env := testEnv(t, jdk.R17)
 	gcm, _ := Lookup("AESGCMBench")
 	main, _ := Lookup("TestAESMain")
 	for _, tc := range []struct {
@@ -94,9 +94,9 @@ func TestThreadPanicCarried(t *testing.T) {
 		{"AESGCMBench-model", "AESGCMBench", true, map[string]string{"dataSize": "256"}, []string{"0", "1000", "10"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := testEnv(t, flags.JDK17)
+			env := testEnv(t, jdk.R17)
 			if tc.model {
-				cfg, err := ModelConfig(jrt.NewConfig().WithJDK(flags.JDK17).WithTiers(tiers.Default()...), "host", "")
+				cfg, err := ModelConfig(jrt.NewConfig().WithJDK(jdk.R17).WithTiers(tiers.Default()...), "host", "")
 				if err != nil {
 					t.Fatal(err)
 				}

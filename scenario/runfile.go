@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // FileEnv is what RunFile needs besides the file: the tiers to run on
@@ -42,11 +42,7 @@ type FileEnv struct {
 // merged with the extra options') and the lines java would print to
 // stderr before the program starts. A bad option is a *flags.Error.
 func (r Run) Config(tiers []jrt.Tier, clock jrt.Clock, out io.Writer, extra ...string) (jrt.Config, map[string]string, []string, error) {
-	arch, err := flags.ParseArch(r.CPU.Arch.String())
-	if err != nil {
-		return jrt.Config{}, nil, nil, fmt.Errorf("CPU model %s: %w", r.CPU.Name, err)
-	}
-	set, res, err := flags.Parse(flags.Options{JDK: r.JDK, Arch: arch, Args: slices.Concat(r.Options, extra)})
+	set, res, err := flags.Parse(flags.Options{JDK: r.JDK, Arch: r.CPU.Arch, Args: slices.Concat(r.Options, extra)})
 	var stderr []string
 	if res != nil {
 		stderr = append(stderr, res.Stderr...)
@@ -144,9 +140,9 @@ func runVariant(ctx context.Context, r Run, env FileEnv, stdout, stderr io.Write
 		if cfg, err = ModelConfig(cfg, r.CPU.Name, ""); err != nil {
 			return err
 		}
-	} else if r.CPU.Arch != cpu.HostArch() {
+	} else if r.CPU.Arch != jdk.HostArch() {
 		return fmt.Errorf("cpu = %q: a %s CPU model cannot run on the wall clock of this %s host; use clock = %q",
-			r.CPU.Name, r.CPU.Arch, cpu.HostArch(), ClockModel)
+			r.CPU.Name, r.CPU.Arch, jdk.HostArch(), ClockModel)
 	}
 	threads := env.Threads
 	if threads == 0 {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/tiers"
 )
 
@@ -112,7 +112,7 @@ metric = "TestAESEncode runtime"
 	})
 	t.Run("foreign CPU on the wall clock", func(t *testing.T) {
 		foreign := "neoverse-n1"
-		if cpu.HostArch() == cpu.ARM64 {
+		if jdk.HostArch() == jdk.ARM64 {
 			foreign = "haswell-e5-2660v3"
 		}
 		g, err := ParseFile("w.toml", []byte(strings.Replace(text, `jdk = "17"`, "jdk = \"17\"\ncpu = \""+foreign+"\"", 1)))

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 )
 
 // testJDKs are the profiles every scenario is run on.
-var testJDKs = []flags.JDK{flags.JDK8u, flags.JDK17, flags.JDK25}
+var testJDKs = []jdk.Release{jdk.R8u, jdk.R17, jdk.R25}
 
 // countObserver counts iterations per phase.
 type countObserver struct {
@@ -71,10 +72,10 @@ func TestScenariosOnRealVM(t *testing.T) {
 		{"ParquetDecrypt", map[string]string{"pages": "40", "pageSize": "300"}, nil,
 			map[string]int{"page": 40}, []string{`first 4 pages: [0-9.]+ MB/s per thread; last 4 pages`}},
 	}
-	for _, jdk := range testJDKs {
-		env := testEnv(t, jdk)
+	for _, rel := range testJDKs {
+		env := testEnv(t, rel)
 		for _, tc := range cases {
-			t.Run(jdk.String()+"/"+tc.name+"/"+tc.props["mode"]+tc.props["op"], func(t *testing.T) {
+			t.Run(rel.String()+"/"+tc.name+"/"+tc.props["mode"]+tc.props["op"], func(t *testing.T) {
 				obs := &countObserver{}
 				env := env
 				env.Observer = obs
@@ -138,12 +139,12 @@ func seedShape(t *testing.T, provider, algorithm string) *regexp.Regexp {
 // JDK-8073108 seed's console output, line shape by line shape.
 func TestTestAESMainMatchesSeedShape(t *testing.T) {
 	for _, tc := range []struct {
-		jdk                 flags.JDK
+		jdk                 jdk.Release
 		provider, algorithm string
 	}{
-		{flags.JDK8u, "SunJCE version 1.8", "AES/GCM/PKCS5Padding"},
-		{flags.JDK17, "SunJCE version 17", "AES/GCM/NoPadding"},
-		{flags.JDK25, "SunJCE version 25", "AES/GCM/NoPadding"},
+		{jdk.R8u, "SunJCE version 1.8", "AES/GCM/PKCS5Padding"},
+		{jdk.R17, "SunJCE version 17", "AES/GCM/NoPadding"},
+		{jdk.R25, "SunJCE version 25", "AES/GCM/NoPadding"},
 	} {
 		t.Run(tc.jdk.String(), func(t *testing.T) {
 			env := testEnv(t, tc.jdk)
@@ -166,7 +167,7 @@ func TestTestAESMainMatchesSeedShape(t *testing.T) {
 // TestBadInput checks that bad properties, arguments and Java failures are
 // clear errors, never panics.
 func TestBadInput(t *testing.T) {
-	env := testEnv(t, flags.JDK25)
+	env := testEnv(t, jdk.R25)
 	cases := []struct {
 		name  string
 		props map[string]string
@@ -271,7 +272,7 @@ func (o *vmObs) Iteration(Iteration) {
 // TestVMObserverAndProps checks that a VMObserver gets the run's VM first
 // and that PropsFrom keeps the last -D definition.
 func TestVMObserverAndProps(t *testing.T) {
-	env := testEnv(t, flags.JDK25)
+	env := testEnv(t, jdk.R25)
 	o := &vmObs{}
 	env.Observer = o
 	props := PropsFrom([]flags.Property{{Name: "mode", Value: "CBC"}, {Name: "mode", Value: "CTR"}, {Name: "msgSize", Value: "100"}})

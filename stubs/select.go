@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -11,8 +12,8 @@ import (
 // HotSpot generates: the JDK profile, the architecture, the final values of the
 // intrinsic flags, and the UseAVX/UseSSE levels that mask CPU features (x86).
 type Config struct {
-	JDK                 string // "8", "8u", "17", "21" or "25"
-	Arch                cpu.Arch
+	JDK                 jdk.Release
+	Arch                jdk.Arch
 	UseAES              bool
 	UseAESIntrinsics    bool
 	UseAESCTRIntrinsics bool
@@ -56,26 +57,16 @@ func (c Config) flags() Flag {
 	return f
 }
 
-// JDK profiles in release order; a rule applies from its Since profile on.
-var jdkOrder = []string{"8", "8u", "17", "21", "25"}
-
-// JDKs returns the JDK profiles Select knows, oldest first.
-func JDKs() []string { return slices.Clone(jdkOrder) }
-
-func jdkIndex(jdk string) int { return slices.Index(jdkOrder, jdk) }
-
 // Rule is one row of the selection table: HotSpot generates variant Name for
-// Stub on Arch when the JDK profile is at least Since (and before Until, if
-// set), every flag of Flags is on and the (clamped) CPU has every feature of
+// Stub on Arch when the JDK profile is one of Releases, every flag of Flags is on and the (clamped) CPU has every feature of
 // Requires. Rules for one stub are tried in table order; the first match wins,
 // so the most specific variant comes first, as in HotSpot's if/else chains.
 type Rule struct {
 	Stub      string
-	Arch      cpu.Arch
+	Arch      jdk.Arch
 	Name      string
 	Generator string
-	Since     string // first JDK profile with this stub/generator
-	Until     string // first profile without it ("" = still present)
+	Releases  jdk.Set // the releases that generate this stub with this generator
 	Flags     Flag
 	Requires  cpu.Set
 	Condition string
@@ -96,8 +87,8 @@ var (
 // register adds selection rules; each variants_*.go file calls it from init.
 func register(rs ...Rule) {
 	for _, r := range rs {
-		if r.Stub == "" || r.Name == "" || r.Generator == "" || r.Arch == 0 || jdkIndex(r.Since) < 0 ||
-			r.Until != "" && jdkIndex(r.Until) < 0 || r.Condition == "" {
+		if r.Stub == "" || r.Name == "" || r.Generator == "" || r.Arch == 0 || r.Releases == 0 ||
+			r.Condition == "" {
 			panic(fmt.Sprintf("BUG: stubs: incomplete selection rule %+v", r))
 		}
 		rules = append(rules, r)
@@ -122,11 +113,11 @@ func Rules() []Rule { return slices.Clone(rules) }
 // does before any stub is chosen (vm_version_x86.cpp). JDK 8 supports no
 // AVX-512, so its profiles cap UseAVX at 2. Other architectures are unchanged.
 func Clamp(cfg Config, cpus cpu.Set) cpu.Set {
-	if cfg.Arch != cpu.AMD64 {
+	if cfg.Arch != jdk.AMD64 {
 		return cpus
 	}
 	avx := cfg.UseAVX
-	if jdkIndex(cfg.JDK) >= 0 && jdkIndex(cfg.JDK) < jdkIndex("17") {
+	if !cfg.JDK.Modern() {
 		avx = min(avx, 2)
 	}
 	return cpu.ClampAVX(cpu.ClampSSE(cpus, cfg.UseSSE), avx)
@@ -140,15 +131,13 @@ func Clamp(cfg Config, cpus cpu.Set) cpu.Set {
 // the UseAVX/UseSSE clamps. The returned Fn is nil when the variant is not
 // built into this binary (another GOARCH, or the purego tag); see [Runnable].
 func Select(stub string, cfg Config, cpus cpu.Set) (Variant, bool) {
-	j := jdkIndex(cfg.JDK)
-	if j < 0 {
+	if !cfg.JDK.Valid() {
 		return Variant{}, false
 	}
 	cpus = Clamp(cfg, cpus)
 	f := cfg.flags()
 	for _, r := range rules {
-		if r.Stub != stub || r.Arch != cfg.Arch || j < jdkIndex(r.Since) ||
-			r.Until != "" && j >= jdkIndex(r.Until) || f&r.Flags != r.Flags || !cpus.HasAll(r.Requires) {
+		if r.Stub != stub || r.Arch != cfg.Arch || !r.Releases.Has(cfg.JDK) || f&r.Flags != r.Flags || !cpus.HasAll(r.Requires) {
 			continue
 		}
 		v := Variant{Stub: r.Stub, Name: r.Name, Generator: r.Generator, Condition: r.Condition}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -37,19 +38,19 @@ var flagSets = []flagSet{
 
 // goldenMatrix renders Select for every (JDK × CPU model × flag set × stub)
 // of the given stubs. The host model is left out: its answer depends on the
-// machine. Task D calls it for the GCM stubs with its own golden file.
+// machine. The GCM stubs have their own golden file.
 func goldenMatrix(stubs []string) string {
 	var b strings.Builder
-	for _, jdk := range JDKs() {
+	for _, rel := range jdk.All() {
 		for _, m := range cpu.Models() {
 			if m.Name == "host" {
 				continue
 			}
 			for _, fs := range flagSets {
-				if fs.x86Only && m.Arch != cpu.AMD64 {
+				if fs.x86Only && m.Arch != jdk.AMD64 {
 					continue
 				}
-				cfg := Config{JDK: jdk, Arch: m.Arch, UseAES: true, UseAESIntrinsics: true,
+				cfg := Config{JDK: rel, Arch: m.Arch, UseAES: true, UseAESIntrinsics: true,
 					UseAESCTRIntrinsics: true, UseGHASHIntrinsics: true, UseAVX: 99, UseSSE: 99}
 				fs.apply(&cfg)
 				for _, stub := range stubs {
@@ -58,7 +59,7 @@ func goldenMatrix(stubs []string) string {
 					if ok {
 						ans = v.Name + " (" + v.Generator + ")"
 					}
-					fmt.Fprintf(&b, "jdk=%s cpu=%s flags=%s %s -> %s\n", jdk, m.Name, fs.name, stub, ans)
+					fmt.Fprintf(&b, "jdk=%s cpu=%s flags=%s %s -> %s\n", rel, m.Name, fs.name, stub, ans)
 				}
 			}
 		}
@@ -101,8 +102,8 @@ func TestSelectGoldenAES(t *testing.T) {
 // TestSelectSpotChecks pins the answers the HotSpot sources make unambiguous,
 // independently of the golden file.
 func TestSelectSpotChecks(t *testing.T) {
-	base := func(jdk string, arch cpu.Arch) Config {
-		return Config{JDK: jdk, Arch: arch, UseAES: true, UseAESIntrinsics: true, UseAESCTRIntrinsics: true,
+	base := func(rel string, arch jdk.Arch) Config {
+		return Config{JDK: jdk.MustParse(rel), Arch: arch, UseAES: true, UseAESIntrinsics: true, UseAESCTRIntrinsics: true,
 			UseGHASHIntrinsics: true, UseAVX: 99, UseSSE: 99}
 	}
 	model := func(name string) cpu.Set {
@@ -119,19 +120,19 @@ func TestSelectSpotChecks(t *testing.T) {
 		cpus cpu.Set
 		want string // "" = none
 	}{
-		{"ice CTR vector", aes.StubCTR, base("25", cpu.AMD64), model("icelake-server"), "vaes-avx512"},
-		{"ice CTR UseAVX=2", aes.StubCTR, func() Config { c := base("25", cpu.AMD64); c.UseAVX = 2; return c }(), model("icelake-server"), "aesni-parallel6"},
-		{"haswell CBC dec", aes.StubCBCDecrypt, base("17", cpu.AMD64), model("haswell-e5-2660v3"), "aesni-parallel4"},
-		{"haswell ECB none", aes.StubECBEncrypt, base("21", cpu.AMD64), model("haswell-e5-2660v3"), ""},
-		{"jdk8 no CTR", aes.StubCTR, base("8u", cpu.AMD64), model("icelake-server"), ""},
-		{"jdk8 no VAES", aes.StubCBCDecrypt, base("8", cpu.AMD64), model("icelake-server"), "aesni-parallel4"},
-		{"sandy block", aes.StubEncryptBlock, base("8", cpu.AMD64), model("sandybridge-i5"), "aesni"},
-		{"UseSSE=2 none", aes.StubEncryptBlock, func() Config { c := base("25", cpu.AMD64); c.UseSSE = 2; return c }(), model("sandybridge-i5"), ""},
-		{"-UseAES x86 none", aes.StubCBCEncrypt, func() Config { c := base("25", cpu.AMD64); c.UseAES = false; return c }(), model("icelake-server"), ""},
-		{"n1 CTR", aes.StubCTR, base("25", cpu.ARM64), model("neoverse-n1"), "armv8-aes-4wide"},
-		{"n1 ECB none", aes.StubECBDecrypt, base("25", cpu.ARM64), model("neoverse-n1"), ""},
-		{"arch mismatch", aes.StubCTR, base("25", cpu.ARM64), model("icelake-server"), ""},
-		{"unknown JDK", aes.StubCTR, base("11", cpu.AMD64), model("icelake-server"), ""},
+		{"ice CTR vector", aes.StubCTR, base("25", jdk.AMD64), model("icelake-server"), "vaes-avx512"},
+		{"ice CTR UseAVX=2", aes.StubCTR, func() Config { c := base("25", jdk.AMD64); c.UseAVX = 2; return c }(), model("icelake-server"), "aesni-parallel6"},
+		{"haswell CBC dec", aes.StubCBCDecrypt, base("17", jdk.AMD64), model("haswell-e5-2660v3"), "aesni-parallel4"},
+		{"haswell ECB none", aes.StubECBEncrypt, base("21", jdk.AMD64), model("haswell-e5-2660v3"), ""},
+		{"jdk8 no CTR", aes.StubCTR, base("8u", jdk.AMD64), model("icelake-server"), ""},
+		{"jdk8 no VAES", aes.StubCBCDecrypt, base("8", jdk.AMD64), model("icelake-server"), "aesni-parallel4"},
+		{"sandy block", aes.StubEncryptBlock, base("8", jdk.AMD64), model("sandybridge-i5"), "aesni"},
+		{"UseSSE=2 none", aes.StubEncryptBlock, func() Config { c := base("25", jdk.AMD64); c.UseSSE = 2; return c }(), model("sandybridge-i5"), ""},
+		{"-UseAES x86 none", aes.StubCBCEncrypt, func() Config { c := base("25", jdk.AMD64); c.UseAES = false; return c }(), model("icelake-server"), ""},
+		{"n1 CTR", aes.StubCTR, base("25", jdk.ARM64), model("neoverse-n1"), "armv8-aes-4wide"},
+		{"n1 ECB none", aes.StubECBDecrypt, base("25", jdk.ARM64), model("neoverse-n1"), ""},
+		{"arch mismatch", aes.StubCTR, base("25", jdk.ARM64), model("icelake-server"), ""},
+		{"unknown JDK", aes.StubCTR, func() Config { c := base("25", jdk.AMD64); c.JDK = jdk.Release(11); return c }(), model("icelake-server"), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,7 +149,7 @@ func TestSelectSpotChecks(t *testing.T) {
 // covers, and every Select answer is runnable or falls back to generic.
 func TestRulesHaveImplementations(t *testing.T) {
 	for _, r := range Rules() {
-		if r.Arch != cpu.HostArch() {
+		if r.Arch != jdk.HostArch() {
 			continue
 		}
 		t.Run(r.Stub+"/"+r.Name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package stubs
 
 import (
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -29,23 +30,23 @@ func init() {
 	)
 	x86F := UseAES | UseAESIntrinsics
 	register(
-		Rule{aes.StubEncryptBlock, cpu.AMD64, "aesni", "generate_aescrypt_encryptBlock", "8", "", x86F, x86AES, blockCond},
-		Rule{aes.StubDecryptBlock, cpu.AMD64, "aesni", "generate_aescrypt_decryptBlock", "8", "", x86F, x86AES, blockCond},
-		Rule{aes.StubCBCEncrypt, cpu.AMD64, "aesni", "generate_cipherBlockChaining_encryptAESCrypt", "8", "", x86F, x86AES, blockCond},
-		Rule{aes.StubCBCDecrypt, cpu.AMD64, "vaes-avx512", "generate_cipherBlockChaining_decryptVectorAESCrypt", "17", "", x86F, vaesCBC, vaesCond},
-		Rule{aes.StubCBCDecrypt, cpu.AMD64, "aesni-parallel4", "generate_cipherBlockChaining_decryptAESCrypt_Parallel", "8", "", x86F, x86AES,
+		Rule{aes.StubEncryptBlock, jdk.AMD64, "aesni", "generate_aescrypt_encryptBlock", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
+		Rule{aes.StubDecryptBlock, jdk.AMD64, "aesni", "generate_aescrypt_decryptBlock", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
+		Rule{aes.StubCBCEncrypt, jdk.AMD64, "aesni", "generate_cipherBlockChaining_encryptAESCrypt", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
+		Rule{aes.StubCBCDecrypt, jdk.AMD64, "vaes-avx512", "generate_cipherBlockChaining_decryptVectorAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
+		Rule{aes.StubCBCDecrypt, jdk.AMD64, "aesni-parallel4", "generate_cipherBlockChaining_decryptAESCrypt_Parallel", jdk.Since(jdk.R8), x86F, x86AES,
 			blockCond + ", no AVX-512 VAES with VL+DQ"},
-		Rule{aes.StubECBEncrypt, cpu.AMD64, "vaes-avx512", "generate_electronicCodeBook_encryptAESCrypt", "17", "", x86F, vaesCBC, vaesCond},
-		Rule{aes.StubECBDecrypt, cpu.AMD64, "vaes-avx512", "generate_electronicCodeBook_decryptAESCrypt", "17", "", x86F, vaesCBC, vaesCond},
-		Rule{aes.StubCTR, cpu.AMD64, "vaes-avx512", "generate_counterMode_VectorAESCrypt", "17", "", x86F | UseAESCTRIntrinsics, vaesCTR, ctrVec},
-		Rule{aes.StubCTR, cpu.AMD64, "aesni-parallel6", "generate_counterMode_AESCrypt_Parallel", "17", "", x86F | UseAESCTRIntrinsics,
+		Rule{aes.StubECBEncrypt, jdk.AMD64, "vaes-avx512", "generate_electronicCodeBook_encryptAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
+		Rule{aes.StubECBDecrypt, jdk.AMD64, "vaes-avx512", "generate_electronicCodeBook_decryptAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
+		Rule{aes.StubCTR, jdk.AMD64, "vaes-avx512", "generate_counterMode_VectorAESCrypt", jdk.Since(jdk.R17), x86F | UseAESCTRIntrinsics, vaesCTR, ctrVec},
+		Rule{aes.StubCTR, jdk.AMD64, "aesni-parallel6", "generate_counterMode_AESCrypt_Parallel", jdk.Since(jdk.R17), x86F | UseAESCTRIntrinsics,
 			x86AES.With(cpu.SSE41), ctrPar},
 
-		Rule{aes.StubEncryptBlock, cpu.ARM64, "armv8-aes", "generate_aescrypt_encryptBlock", "8", "", UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubDecryptBlock, cpu.ARM64, "armv8-aes", "generate_aescrypt_decryptBlock", "8", "", UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubCBCEncrypt, cpu.ARM64, "armv8-aes", "generate_cipherBlockChaining_encryptAESCrypt", "8", "", UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubCBCDecrypt, cpu.ARM64, "armv8-aes", "generate_cipherBlockChaining_decryptAESCrypt", "8", "", UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubCTR, cpu.ARM64, "armv8-aes-4wide", "generate_counterMode_AESCrypt", "21", "", UseAESIntrinsics | UseAESCTRIntrinsics, arm, armCTRCond},
+		Rule{aes.StubEncryptBlock, jdk.ARM64, "armv8-aes", "generate_aescrypt_encryptBlock", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubDecryptBlock, jdk.ARM64, "armv8-aes", "generate_aescrypt_decryptBlock", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubCBCEncrypt, jdk.ARM64, "armv8-aes", "generate_cipherBlockChaining_encryptAESCrypt", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubCBCDecrypt, jdk.ARM64, "armv8-aes", "generate_cipherBlockChaining_decryptAESCrypt", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.StubCTR, jdk.ARM64, "armv8-aes-4wide", "generate_counterMode_AESCrypt", jdk.Since(jdk.R21), UseAESIntrinsics | UseAESCTRIntrinsics, arm, armCTRCond},
 	)
 	for _, v := range aes.BlockEncryptVariants {
 		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})

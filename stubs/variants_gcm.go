@@ -1,6 +1,7 @@
 package stubs
 
 import (
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/gcm"
 )
@@ -44,16 +45,16 @@ func init() {
 	)
 	x86AESF := UseAES | UseAESIntrinsics
 	register(
-		Rule{StubGHASH, cpu.AMD64, "avx-8block", "generate_avx_ghash_processBlocks", "17", "", UseGHASHIntrinsics,
+		Rule{StubGHASH, jdk.AMD64, "avx-8block", "generate_avx_ghash_processBlocks", jdk.Since(jdk.R17), UseGHASHIntrinsics,
 			x86GHASH.With(cpu.AVX), ghashAVX},
-		Rule{StubGHASH, cpu.AMD64, "pclmul-1block", "generate_ghash_processBlocks", "8u", "", UseGHASHIntrinsics,
+		Rule{StubGHASH, jdk.AMD64, "pclmul-1block", "generate_ghash_processBlocks", jdk.Since(jdk.R8u), UseGHASHIntrinsics,
 			x86GHASH, ghashPlain},
-		Rule{StubGCM, cpu.AMD64, "vaes-avx512", "generate_galoisCounterMode_AESCrypt", "21", "", x86AESF, vaesGCM, gcmVAES},
-		Rule{StubGCM, cpu.AMD64, "avx2-interleaved8", "generate_avx2_galoisCounterMode_AESCrypt", "25", "", x86AESF, avx2GCM, gcmAVX2},
+		Rule{StubGCM, jdk.AMD64, "vaes-avx512", "generate_galoisCounterMode_AESCrypt", jdk.Since(jdk.R21), x86AESF, vaesGCM, gcmVAES},
+		Rule{StubGCM, jdk.AMD64, "avx2-interleaved8", "generate_avx2_galoisCounterMode_AESCrypt", jdk.Since(jdk.R25), x86AESF, avx2GCM, gcmAVX2},
 
-		Rule{StubGHASH, cpu.ARM64, "pmull-8block", "generate_ghash_processBlocks", "8u", "21", UseGHASHIntrinsics, armGHASH, armGH},
-		Rule{StubGHASH, cpu.ARM64, "pmull-8block", "generate_ghash_processBlocks_wide", "21", "", UseGHASHIntrinsics, armGHASH, armGHWide},
-		Rule{StubGCM, cpu.ARM64, "aes-pmull-8block", "generate_galoisCounterMode_AESCrypt", "21", "",
+		Rule{StubGHASH, jdk.ARM64, "pmull-8block", "generate_ghash_processBlocks", jdk.Range(jdk.R8u, jdk.R21), UseGHASHIntrinsics, armGHASH, armGH},
+		Rule{StubGHASH, jdk.ARM64, "pmull-8block", "generate_ghash_processBlocks_wide", jdk.Since(jdk.R21), UseGHASHIntrinsics, armGHASH, armGHWide},
+		Rule{StubGCM, jdk.ARM64, "aes-pmull-8block", "generate_galoisCounterMode_AESCrypt", jdk.Since(jdk.R21),
 			UseAESIntrinsics | UseGHASHIntrinsics, armGHASH.With(cpu.ARM_AES), armGCM},
 	)
 	for _, v := range gcm.GHASHVariants {

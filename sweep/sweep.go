@@ -29,8 +29,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Plan is a sweep file.
@@ -48,7 +47,7 @@ type Plan struct {
 	// "msgSize").
 	SizeProperty string `toml:"size_property"`
 	// Sizes, JDKs, CPUs and Options are the axes; an empty axis is one
-	// default value (no size property, flags.DefaultJDK, "host", the
+	// default value (no size property, jdk.Default, "host", the
 	// default option set "").
 	Sizes   []int    `toml:"sizes"`
 	JDKs    []string `toml:"jdks"`
@@ -124,13 +123,13 @@ func orDefault[T any](axis []T, def T) []T {
 // "jdk=17/cpu=host/size=1024/opts=-Xint".
 func (p *Plan) Cells() []Cell {
 	var out []Cell
-	for _, jdk := range orDefault(p.JDKs, flags.DefaultJDK.String()) {
+	for _, rel := range orDefault(p.JDKs, jdk.Default.String()) {
 		for _, cpu := range orDefault(p.CPUs, "host") {
 			for _, size := range orDefault(p.Sizes, 0) {
 				for _, o := range orDefault(p.Options, "") {
 					o = strings.Join(strings.Fields(o), " ")
-					c := Cell{JDK: jdk, CPU: cpu, Size: size, Options: o}
-					id := "jdk=" + jdk + "/cpu=" + cpu
+					c := Cell{JDK: rel, CPU: cpu, Size: size, Options: o}
+					id := "jdk=" + rel + "/cpu=" + cpu
 					if len(p.Sizes) > 0 {
 						id += "/" + p.SizeProperty + "=" + strconv.Itoa(size)
 					}

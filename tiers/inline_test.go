@@ -6,8 +6,9 @@ import (
 	"crypto/cipher"
 	"errors"
 	"fmt"
-	"github.com/jitsim/jitsim/runtime/model"
 	"testing"
+
+	"github.com/jitsim/jitsim/runtime/model"
 
 	"github.com/jitsim/jitsim/bytecode"
 	jrt "github.com/jitsim/jitsim/runtime"

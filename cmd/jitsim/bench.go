@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jitsim/jitsim/bench"
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
 )
@@ -96,7 +96,7 @@ func runBench(args []string, getenv func(string) (string, bool), stdout, stderr 
 	if format != "text" && format != "benchstat" {
 		return fail(2, "--format: %q (want text or benchstat)", format)
 	}
-	jdk, err := flags.ParseJDK(o.last("jdk", flags.DefaultJDK.String()))
+	rel, err := jdk.Parse(o.last("jdk", jdk.Default.String()))
 	if err != nil {
 		return fail(2, "--jdk: %v", err)
 	}
@@ -121,7 +121,7 @@ func runBench(args []string, getenv func(string) (string, bool), stdout, stderr 
 		}
 	}
 	vmArgs := append(append([]string{}, opts.JVMArgs...), o.vm...)
-	spec, err := settle(optionLabel(vmArgs), jdk, o.last("cpu", "host"), vmArgs, getenv, stderr)
+	spec, err := settle(optionLabel(vmArgs), rel, o.last("cpu", "host"), vmArgs, getenv, stderr)
 	if err != nil {
 		return fail(1, "%v", err)
 	}

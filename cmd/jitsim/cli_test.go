@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // jitsim runs the command in-process with an empty environment.
@@ -22,7 +22,7 @@ type fakeCPUs struct{}
 
 func (fakeCPUs) Lookup(name string) (CPUModel, error) {
 	if name == "neoverse-n1" {
-		return CPUModel{Name: name, Arch: flags.ARM64, Description: "Arm Neoverse N1"}, nil
+		return CPUModel{Name: name, Arch: jdk.ARM64, Description: "Arm Neoverse N1"}, nil
 	}
 	return hostOnly{}.Lookup(name)
 }

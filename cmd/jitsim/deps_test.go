@@ -16,7 +16,8 @@ var layers = []struct {
 	path string
 	rank int
 }{
-	{"flags", 0},
+	{"jdk", 0}, // the release and architecture: the lowest leaf
+	{"flags", 5},
 	{"stubs/cpu", 10},
 	{"stubs/aes", 20},
 	{"stubs/gcm", 30},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
@@ -44,7 +45,7 @@ it when the short class name is unambiguous. VM options are java's, as for 'jits
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&jdkName, "jdk", flags.DefaultJDK.String(), "JDK profile: "+profileList())
+	f.StringVar(&jdkName, "jdk", jdk.Default.String(), "JDK profile: "+profileList())
 	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(cpuCatalog.Names(), ", ")+" (see 'jitsim cpus')")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of the tree")
 	return cmd
@@ -106,7 +107,7 @@ var levelCode = [...]string{
 
 // explain is `jitsim explain` after jitsim's own options are known; it returns the exit status.
 func explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
-	jdk, err := flags.ParseJDK(jdkName)
+	rel, err := jdk.Parse(jdkName)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim explain: --jdk:", err)
 		return 2
@@ -124,7 +125,7 @@ func explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv func(string
 		fmt.Fprintf(stderr, "jitsim explain: one name at a time; %q follows %q\n", a.rest[0], a.scenario)
 		return 2
 	}
-	set, res, err := flags.Parse(flags.Options{JDK: jdk, Arch: model.Arch, Args: a.vm, Getenv: getenv, ReadFile: os.ReadFile})
+	set, res, err := flags.Parse(flags.Options{JDK: rel, Arch: model.Arch, Args: a.vm, Getenv: getenv, ReadFile: os.ReadFile})
 	for _, s := range res.Stderr {
 		io.WriteString(stderr, s)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -47,7 +48,7 @@ func (r recordingMachine) Lookup(name string) (CPUModel, error) {
 	if name != r.model.Name {
 		return CPUModel{}, fmt.Errorf("unknown CPU model %q", name)
 	}
-	return CPUModel{Name: name, Arch: flags.AMD64, Description: r.model.Description, Spec: r.model}, nil
+	return CPUModel{Name: name, Arch: jdk.AMD64, Description: r.model.Description, Spec: r.model}, nil
 }
 
 func (r recordingMachine) Names() []string { return []string{r.model.Name} }
@@ -66,7 +67,7 @@ func recordingModel(t *testing.T, rec *recording) cpu.Model {
 		t.Fatal("recording lacks host_cpus")
 	}
 	return cpu.Model{Name: "recording-machine", Description: "the machine the JVM runs were recorded on",
-		Arch: cpu.AMD64, Features: fs, Cores: rec.HostCPUs}
+		Arch: jdk.AMD64, Features: fs, Cores: rec.HostCPUs}
 }
 
 // needsRuntime lists recorded cases whose java output depends on work that belongs to the
@@ -152,23 +153,23 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 	defer func(c CPUCatalog, e Ergonomics) { cpuCatalog, ergonomics = c, e }(cpuCatalog, ergonomics)
 	cpuCatalog, ergonomics = recordingMachine{recordingModel(t, rec)}, runtimeErgonomics
 	matched, total := 0, 0
-	for _, jdk := range []string{"17", "25"} {
-		jvm, ok := rec.JVMs[jdk]
+	for _, rel := range []string{"17", "25"} {
+		jvm, ok := rec.JVMs[rel]
 		if !ok {
-			t.Fatalf("no recording for JDK %s", jdk)
+			t.Fatalf("no recording for JDK %s", rel)
 		}
 		for _, c := range cf.Cases {
 			want, ok := jvm.Cases[c.Name]
 			if !ok {
-				t.Errorf("%s/%s: not recorded; re-run the recorder", jdk, c.Name)
+				t.Errorf("%s/%s: not recorded; re-run the recorder", rel, c.Name)
 				continue
 			}
-			key := jdk + "/" + c.Name
+			key := rel + "/" + c.Name
 			t.Run(key, func(t *testing.T) {
 				total++
 				var stdout, stderr bytes.Buffer
 				env := func(k string) (string, bool) { v, ok := c.Env[k]; return v, ok }
-				args := append(append([]string{"run", "--jdk=" + jdk, "--cpu=recording-machine"}, c.Args...), "-version")
+				args := append(append([]string{"run", "--jdk=" + rel, "--cpu=recording-machine"}, c.Args...), "-version")
 				exit := run(args, strings.NewReader(""), &stdout, &stderr, env)
 				var problems []string
 				if exit != want.Exit {

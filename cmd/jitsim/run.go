@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Version is jitsim's own version.
@@ -21,7 +22,7 @@ type CPUModel struct {
 	// Name is the model's name as --cpu takes it.
 	Name string
 	// Arch is the model's architecture; it decides which flags exist (UseAVX is x86-only).
-	Arch flags.Arch
+	Arch jdk.Arch
 	// Description is shown in the version banner.
 	Description string
 	// Spec is the catalog's own description of the model (a stubs/cpu.Model for the real
@@ -80,9 +81,9 @@ func (hostOnly) Lookup(name string) (CPUModel, error) {
 	if name != "host" {
 		return CPUModel{}, fmt.Errorf("unknown CPU model %q (known: host)", name)
 	}
-	arch := flags.AMD64
+	arch := jdk.AMD64
 	if goruntime.GOARCH == "arm64" {
-		arch = flags.ARM64
+		arch = jdk.ARM64
 	}
 	return CPUModel{Name: "host", Arch: arch, Description: "host " + goruntime.GOARCH}, nil
 }
@@ -192,7 +193,7 @@ func newVersionCommand() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			_, err := fmt.Fprintf(cmd.OutOrStdout(), "jitsim %s (%s, JDK profiles %s; default %s)\n",
-				Version, goruntime.Version(), profileList(), flags.DefaultJDK)
+				Version, goruntime.Version(), profileList(), jdk.Default)
 			return err
 		},
 	}
@@ -200,7 +201,7 @@ func newVersionCommand() *cobra.Command {
 
 func profileList() string {
 	var s []string
-	for _, j := range flags.JDKs() {
+	for _, j := range jdk.All() {
 		s = append(s, j.String())
 	}
 	return strings.Join(s, ", ")
@@ -249,7 +250,7 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&jdkName, "jdk", flags.DefaultJDK.String(), "JDK profile: "+profileList())
+	f.StringVar(&jdkName, "jdk", jdk.Default.String(), "JDK profile: "+profileList())
 	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(cpuCatalog.Names(), ", ")+" (see 'jitsim cpus')")
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
 	f.StringVar(&profile, "profile", "", "cost profile JSON for the model clock (from 'jitsim calibrate --out'); default: the CPU model's")
@@ -266,7 +267,7 @@ type runOpts struct {
 // runVM is `jitsim run` after jitsim's own options are known.
 func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
 	jdkName, cpuName, clock, threads := o.jdk, o.cpu, o.clock, o.threads
-	jdk, err := flags.ParseJDK(jdkName)
+	rel, err := jdk.Parse(jdkName)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim run: --jdk:", err)
 		return 2
@@ -284,7 +285,7 @@ func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, std
 		fmt.Fprintln(stderr, "jitsim run: --cpu:", err)
 		return 2
 	}
-	set, res, err := flags.Parse(flags.Options{JDK: jdk, Arch: cpu.Arch, Args: a.vm, Getenv: getenv, ReadFile: os.ReadFile})
+	set, res, err := flags.Parse(flags.Options{JDK: rel, Arch: cpu.Arch, Args: a.vm, Getenv: getenv, ReadFile: os.ReadFile})
 	for _, s := range res.Stderr {
 		io.WriteString(stderr, s)
 	}
@@ -329,7 +330,7 @@ func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, std
 		set.PrintCommandLineFlags(stdout)
 	}
 	if res.Version {
-		printBanner(stderr, jdk, cpu, res.Mode)
+		printBanner(stderr, rel, cpu, res.Mode)
 		return 0
 	}
 	if a.scenario == "" {
@@ -357,8 +358,8 @@ func isScenario(name string) bool {
 }
 
 // printBanner prints java -version's three lines in jitsim's words (to stderr, as java does).
-func printBanner(w io.Writer, jdk flags.JDK, cpu CPUModel, mode flags.Mode) {
-	fmt.Fprintf(w, "jitsim version \"%s\" (JDK %s profile)\n", Version, jdk)
-	fmt.Fprintf(w, "jitsim Runtime Environment (models OpenJDK %s; CPU model %s: %s)\n", jdk, cpu.Name, cpu.Description)
-	fmt.Fprintf(w, "jitsim 64-Bit Server VM model (JDK %s profile, %s, %s)\n", jdk, cpu.Arch, mode)
+func printBanner(w io.Writer, rel jdk.Release, cpu CPUModel, mode flags.Mode) {
+	fmt.Fprintf(w, "jitsim version \"%s\" (JDK %s profile)\n", Version, rel)
+	fmt.Fprintf(w, "jitsim Runtime Environment (models OpenJDK %s; CPU model %s: %s)\n", rel, cpu.Name, cpu.Description)
+	fmt.Fprintf(w, "jitsim 64-Bit Server VM model (JDK %s profile, %s, %s)\n", rel, cpu.Arch, mode)
 }

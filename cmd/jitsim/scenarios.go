@@ -7,7 +7,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -173,9 +173,9 @@ func runScenarioFile(ctx context.Context, rc RunContext, path string, args []str
 	return scenario.RunFile(ctx, f, env)
 }
 
-func hostArch() flags.Arch {
-	if cpu.HostArch() == cpu.ARM64 {
-		return flags.ARM64
+func hostArch() jdk.Arch {
+	if jdk.HostArch() == jdk.ARM64 {
+		return jdk.ARM64
 	}
-	return flags.AMD64
+	return jdk.AMD64
 }

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/bench"
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/sweep"
@@ -365,6 +365,6 @@ func newTestVM(t *testing.T) (func() (*jrt.VM, error), jrt.Clock) {
 	t.Helper()
 	clock := jrt.WallClock()
 	return func() (*jrt.VM, error) {
-		return jrt.New(jrt.NewConfig().WithJDK(flags.JDK25).WithTiers(tiers.Default()...).WithClock(clock))
+		return jrt.New(jrt.NewConfig().WithJDK(jdk.R25).WithTiers(tiers.Default()...).WithClock(clock))
 	}, clock
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/sweep"
@@ -119,7 +119,7 @@ func runSweep(args []string, getenv func(string) (string, bool), stdout, stderr 
 		}
 	}
 	for _, j := range plan.JDKs {
-		if _, err := flags.ParseJDK(j); err != nil {
+		if _, err := jdk.Parse(j); err != nil {
 			return fail(1, "%s: jdks: %v", o.scenario, err)
 		}
 	}
@@ -220,13 +220,13 @@ func runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sw
 		r.Status, r.Error, r.Iterations, r.Ops, r.Bytes, r.Verified, r.DurationNS = "error", err.Error(), 0, 0, 0, false, 0
 		return r
 	}
-	jdk, err := flags.ParseJDK(c.JDK)
+	rel, err := jdk.Parse(c.JDK)
 	if err != nil {
 		return failed(err)
 	}
 	// Ergonomics warnings are the same for every run of a cell; they are
 	// not part of its outcome.
-	spec, err := settle(optionLabel(strings.Fields(c.Options)), jdk, c.CPU, strings.Fields(c.Options), getenv, io.Discard)
+	spec, err := settle(optionLabel(strings.Fields(c.Options)), rel, c.CPU, strings.Fields(c.Options), getenv, io.Discard)
 	if err != nil {
 		return failed(err)
 	}

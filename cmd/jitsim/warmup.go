@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/warmup"
@@ -95,7 +95,7 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	jdk, err := flags.ParseJDK(o.last("jdk", flags.DefaultJDK.String()))
+	rel, err := jdk.Parse(o.last("jdk", jdk.Default.String()))
 	if err != nil {
 		return fail(2, "--jdk: %v", err)
 	}
@@ -127,7 +127,7 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 			return fail(2, "--compare %q is given twice", c)
 		}
 		seen[label] = true
-		s, err := settleOn(clock, profile, label, jdk, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
+		s, err := settleOn(clock, profile, label, rel, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
 		if err != nil {
 			return fail(1, "%v", err)
 		}
@@ -172,7 +172,7 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 		return fail(1, "%v", err)
 	}
 	dir := o.last("out", "warmup-out")
-	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), jdk, specs[0].model.Name))
+	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].model.Name))
 	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports}
 	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	costmodel "github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/scenario"
@@ -106,7 +107,7 @@ func splitOwn(args []string, withValue, switches map[string]bool) (ownOpts, erro
 // java options, settled by flags.Parse and the ergonomics.
 type vmSpec struct {
 	label string // the option set as the user wrote it ("default" when empty)
-	jdk   flags.JDK
+	jdk   jdk.Release
 	cpu   CPUModel
 	model cpu.Model
 	args  []string
@@ -137,14 +138,14 @@ func optionLabel(opts []string) string {
 // settle parses args for jdk and cpuName, runs the ergonomics (their
 // warnings go to stderr, once per spec) and returns the spec. A HotSpot
 // option error is returned with HotSpot's text.
-func settle(label string, jdk flags.JDK, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
-	return settleOn(scenario.ClockWall, "", label, jdk, cpuName, args, getenv, stderr)
+func settle(label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
+	return settleOn(scenario.ClockWall, "", label, rel, cpuName, args, getenv, stderr)
 }
 
 // settleOn is settle for a VM on the given clock (scenario.ClockWall or
 // ClockModel, with an optional cost profile file for the model): only the
 // model clock runs a CPU model of another architecture than the host's.
-func settleOn(clock, profile, label string, jdk flags.JDK, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
+func settleOn(clock, profile, label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
 	c, err := cpuCatalog.Lookup(cpuName)
 	if err != nil {
 		return nil, fmt.Errorf("--cpu: %w", err)
@@ -159,7 +160,7 @@ func settleOn(clock, profile, label string, jdk flags.JDK, cpuName string, args 
 		return nil, fmt.Errorf("--cpu=%s: a %s CPU model cannot run on the wall clock of this %s host (run and warmup take --clock=model)",
 			model.Name, c.Arch, hostArch())
 	}
-	set, res, err := flags.Parse(flags.Options{JDK: jdk, Arch: c.Arch, Args: args, Getenv: getenv, ReadFile: os.ReadFile})
+	set, res, err := flags.Parse(flags.Options{JDK: rel, Arch: c.Arch, Args: args, Getenv: getenv, ReadFile: os.ReadFile})
 	if err != nil {
 		var fe *flags.Error
 		if errors.As(err, &fe) {
@@ -172,7 +173,7 @@ func settleOn(clock, profile, label string, jdk flags.JDK, cpuName string, args 
 			return nil, fmt.Errorf("options %q: %w", label, err)
 		}
 	}
-	spec := &vmSpec{label: label, jdk: jdk, cpu: c, model: model, args: args, set: set, res: res, clock: clock, profile: profile}
+	spec := &vmSpec{label: label, jdk: rel, cpu: c, model: model, args: args, set: set, res: res, clock: clock, profile: profile}
 	if clock == scenario.ClockModel {
 		if _, err := spec.costs(); err != nil { // a bad profile file fails here, as FILE:LINE
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -23,9 +24,9 @@ func (stubsCPU) Lookup(name string) (CPUModel, error) {
 	if err != nil {
 		return CPUModel{}, err
 	}
-	arch := flags.AMD64
-	if m.Arch == cpu.ARM64 {
-		arch = flags.ARM64
+	arch := jdk.AMD64
+	if m.Arch == jdk.ARM64 {
+		arch = jdk.ARM64
 	}
 	return CPUModel{Name: m.Name, Arch: arch, Description: m.Description, Spec: m}, nil
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -104,7 +105,7 @@ var hostStubMeasures = []struct{ stub, variant, run, mode string }{
 // them, per call from the prologue estimate at the host clock. On a
 // non-amd64 host the x86 measurements do not apply and the formulas run.
 func hostStubRows(m cpu.Model, u uarch) []Row {
-	if m.Arch != cpu.AMD64 {
+	if m.Arch != jdk.AMD64 {
 		return stubRows(m, u)
 	}
 	var rows []Row

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -16,7 +17,7 @@ const aesRounds = 10
 // 16-byte block and per call, ×100. Formula says how, in words.
 type stubShape struct {
 	stub, variant string
-	arch          cpu.Arch
+	arch          jdk.Arch
 	needs         cpu.Set
 	perBlock      func(u uarch) int64
 	perCall       int64
@@ -38,53 +39,53 @@ func par(u uarch, p int64) int64 { return max(aesRounds*u.aesTp, aesRounds*u.aes
 
 var stubShapes = []stubShape{
 	// x86_64 (stubGenerator_x86_64_aes.cpp, stubGenerator_x86_64_ghash.cpp).
-	{"aescrypt_encryptBlock", "aesni", cpu.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{"aescrypt_encryptBlock", "aesni", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESENC (latency-bound) + ~6 cycles load/whiten/store"},
-	{"aescrypt_decryptBlock", "aesni", cpu.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{"aescrypt_decryptBlock", "aesni", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESDEC (latency-bound) + ~6 cycles load/whiten/store"},
-	{"cipherBlockChaining_encryptAESCrypt", "aesni", cpu.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
+	{"cipherBlockChaining_encryptAESCrypt", "aesni", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
 		"CBC encryption is one serial chain: 10 × AESENC latency + ~4 cycles (load, XOR with the previous block, store)"},
-	{"cipherBlockChaining_decryptAESCrypt", "aesni-parallel4", cpu.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
+	{"cipherBlockChaining_decryptAESCrypt", "aesni-parallel4", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
 		"4 blocks in flight: max(10 × AESDEC throughput, 10 × latency / 4) + ~2 cycles XOR/store"},
-	{"cipherBlockChaining_decryptAESCrypt", "vaes-avx512", cpu.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
+	{"cipherBlockChaining_decryptAESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/32) + 100 }, callBulk,
 		"32 blocks in flight in zmm registers: max(10 × VAESDEC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
-	{"electronicCodeBook_encryptAESCrypt", "vaes-avx512", cpu.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
+	{"electronicCodeBook_encryptAESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/32) + 100 }, callBulk,
 		"as the VAES CBC decryption: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
-	{"electronicCodeBook_decryptAESCrypt", "vaes-avx512", cpu.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
+	{"electronicCodeBook_decryptAESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/32) + 100 }, callBulk,
 		"as the VAES CBC decryption"},
-	{"counterMode_AESCrypt", "aesni-parallel6", cpu.AMD64, cpu.Of(cpu.AES, cpu.SSE41), func(u uarch) int64 { return par(u, 6) + 200 }, callBulk,
+	{"counterMode_AESCrypt", "aesni-parallel6", jdk.AMD64, cpu.Of(cpu.AES, cpu.SSE41), func(u uarch) int64 { return par(u, 6) + 200 }, callBulk,
 		"6 blocks in flight: max(10 × AESENC throughput, 10 × latency / 6) + ~2 cycles (counter increment and shuffle, XOR)"},
-	{"counterMode_AESCrypt", "vaes-avx512", cpu.AMD64, cpu.Of(cpu.VAES, cpu.AVX512BW, cpu.AVX512VL),
+	{"counterMode_AESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512BW, cpu.AVX512VL),
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/16) + 100 }, callBulk,
 		"16 blocks in flight in zmm registers: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 16) + ~1 cycle"},
-	{"ghash_processBlocks", "pclmul-1block", cpu.AMD64, cpu.Of(cpu.PCLMULQDQ), func(u uarch) int64 { return u.clmulLat + 3*u.clmulTp + 1000 }, callBulk,
+	{"ghash_processBlocks", "pclmul-1block", jdk.AMD64, cpu.Of(cpu.PCLMULQDQ), func(u uarch) int64 { return u.clmulLat + 3*u.clmulTp + 1000 }, callBulk,
 		"one block per iteration, serial on the hash: 4 PCLMULQDQ (latency + 3 × throughput) + ~10 cycles shift/XOR reduction and byte swap"},
-	{"ghash_processBlocks", "avx-8block", cpu.AMD64, cpu.Of(cpu.AVX, cpu.PCLMULQDQ), func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+1000)/8 + 100 }, callBulk,
+	{"ghash_processBlocks", "avx-8block", jdk.AMD64, cpu.Of(cpu.AVX, cpu.PCLMULQDQ), func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+1000)/8 + 100 }, callBulk,
 		"8 blocks per reduction with H¹…H⁸: 4 PCLMULQDQ per block at throughput, one reduction (latency + ~10 cycles) per 8 blocks, + ~1 cycle"},
-	{"galoisCounterMode_AESCrypt", "avx2-interleaved8", cpu.AMD64, cpu.Of(cpu.AVX2, cpu.AES, cpu.PCLMULQDQ),
+	{"galoisCounterMode_AESCrypt", "avx2-interleaved8", jdk.AMD64, cpu.Of(cpu.AVX2, cpu.AES, cpu.PCLMULQDQ),
 		func(u uarch) int64 { return max(aesRounds*u.aesTp, 4*u.clmulTp) + (u.clmulLat+1000)/8 + 200 }, callGCM,
 		"AES-CTR and GHASH interleaved 8 blocks at a time on different ports: max(10 × AESENC throughput, 4 × PCLMULQDQ throughput) + reduction/8 + ~2 cycles"},
-	{"galoisCounterMode_AESCrypt", "vaes-avx512", cpu.AMD64, cpu.Of(cpu.VAES, cpu.VPCLMULQDQ, cpu.AVX512VL, cpu.AVX512DQ),
+	{"galoisCounterMode_AESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.VPCLMULQDQ, cpu.AVX512VL, cpu.AVX512DQ),
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, 4*u.vclmulTp/4) + 100 }, callGCM,
 		"AES and GHASH interleaved 16+ blocks at a time in zmm: max(10 × VAESENC-zmm throughput / 4, 4 × VPCLMULQDQ-zmm throughput / 4) + ~1 cycle"},
 
 	// aarch64 (stubGenerator_aarch64.cpp). An AES round is a fused AESE+AESMC pair.
-	{"aescrypt_encryptBlock", "armv8-aes", cpu.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{"aescrypt_encryptBlock", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESE+AESMC pairs (latency-bound) + ~6 cycles load/store"},
-	{"aescrypt_decryptBlock", "armv8-aes", cpu.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{"aescrypt_decryptBlock", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESD+AESIMC pairs (latency-bound) + ~6 cycles load/store"},
-	{"cipherBlockChaining_encryptAESCrypt", "armv8-aes", cpu.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
+	{"cipherBlockChaining_encryptAESCrypt", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
 		"one serial chain: 10 × AESE+AESMC latency + ~4 cycles"},
-	{"cipherBlockChaining_decryptAESCrypt", "armv8-aes", cpu.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
+	{"cipherBlockChaining_decryptAESCrypt", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
 		"HotSpot's aarch64 CBC decryption runs one block per iteration: 10 × AESD+AESIMC latency + ~4 cycles"},
-	{"counterMode_AESCrypt", "armv8-aes-4wide", cpu.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
+	{"counterMode_AESCrypt", "armv8-aes-4wide", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
 		"bulk_width 4: max(10 × AESE+AESMC throughput, 10 × latency / 4) + ~2 cycles"},
-	{"ghash_processBlocks", "pmull-8block", cpu.ARM64, cpu.Of(cpu.PMULL), func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+800)/8 + 100 }, callBulk,
+	{"ghash_processBlocks", "pmull-8block", jdk.ARM64, cpu.Of(cpu.PMULL), func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+800)/8 + 100 }, callBulk,
 		"wide GHASH: 4 PMULL/PMULL2 per block at throughput, one reduction (latency + ~8 cycles) per 8 blocks, + ~1 cycle"},
-	{"galoisCounterMode_AESCrypt", "aes-pmull-8block", cpu.ARM64, cpu.Of(cpu.ARM_AES, cpu.PMULL),
+	{"galoisCounterMode_AESCrypt", "aes-pmull-8block", jdk.ARM64, cpu.Of(cpu.ARM_AES, cpu.PMULL),
 		func(u uarch) int64 { return par(u, 8) + 4*u.clmulTp + (u.clmulLat+800)/8 + 200 }, callGCM,
 		"AES-CTR over 8 blocks, then GHASH over them (not interleaved): par8 AES + 4 PMULL throughput + reduction/8 + ~2 cycles"},
 }

@@ -3,10 +3,12 @@ package policy
 import (
 	"testing"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 func benchPolicy(b *testing.B) *Policy {
-	cfg, _, err := Ergonomics(DefaultConfig(JDK17))
+	cfg, _, err := Ergonomics(DefaultConfig(jdk.R17))
 	if err != nil {
 		b.Fatal(err)
 	}

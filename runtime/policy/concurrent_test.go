@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TestConcurrent drives one Policy from four application goroutines and
@@ -13,9 +15,9 @@ import (
 // (Installed and Failed panic on a second report), and that every method
 // got compiled.
 func TestConcurrent(t *testing.T) {
-	for _, jdk := range []JDK{JDK8, JDK17, JDK25} {
-		t.Run(jdk.String(), func(t *testing.T) {
-			cfg, _, err := Ergonomics(DefaultConfig(jdk))
+	for _, rel := range []jdk.Release{jdk.R8, jdk.R17, jdk.R25} {
+		t.Run(rel.String(), func(t *testing.T) {
+			cfg, _, err := Ergonomics(DefaultConfig(rel))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +93,7 @@ func TestConcurrent(t *testing.T) {
 			app.Wait()
 			close(stop)
 			compilers.Wait()
-			if events.Load() == 0 && jdk != JDK8 {
+			if events.Load() == 0 && rel.Modern() {
 				t.Error("no tiered events")
 			}
 			// Every method gets compiled. On a loaded machine the compiler

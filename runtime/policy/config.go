@@ -6,23 +6,9 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+
+	"github.com/jitsim/jitsim/jdk"
 )
-
-// JDK selects the HotSpot release whose policy details are modelled.
-type JDK int
-
-// The JDK releases jitsim models.
-const (
-	JDK8  JDK = 8
-	JDK17 JDK = 17
-	JDK21 JDK = 21
-	JDK25 JDK = 25
-)
-
-// String returns the release number.
-func (j JDK) String() string { return strconv.Itoa(int(j)) }
-
-func (j JDK) valid() bool { return j == JDK8 || j == JDK17 || j == JDK21 || j == JDK25 }
 
 // CompilationMode is the value of -XX:CompilationMode (JDK 14+,
 // CompilationModeFlag in compilerDefinitions.cpp).
@@ -78,7 +64,7 @@ type Config struct {
 	// JDK selects version-specific behaviour: strict ">" predicates and the
 	// legacy non-tiered policy in JDK 8, the JDK 17 vs 25 differences in
 	// the level-2 transition, and output formats.
-	JDK JDK
+	JDK jdk.Release
 
 	// Exec is -Xmixed (default), -Xint or -Xcomp.
 	Exec ExecMode
@@ -152,9 +138,9 @@ type Config struct {
 
 // DefaultConfig returns the x86_64 server VM defaults of the given release
 // (hotspot.md §1.3, §1.9): identical thresholds in 8, 17, 21 and 25.
-func DefaultConfig(jdk JDK) Config {
+func DefaultConfig(rel jdk.Release) Config {
 	return Config{
-		JDK:                                 jdk,
+		JDK:                                 rel,
 		Exec:                                Mixed,
 		BackgroundCompilation:               true,
 		UseCompiler:                         true,
@@ -323,7 +309,7 @@ func (c *Config) c1Only() bool {
 	if c.interpreterOnly() {
 		return false
 	}
-	if c.JDK == JDK8 {
+	if !c.JDK.Modern() {
 		return c.TieredCompilation && c.TieredStopAtLevel >= 1 && c.TieredStopAtLevel < 4
 	}
 	degraded := c.TieredCompilation && c.TieredStopAtLevel >= 1 && c.TieredStopAtLevel < 4
@@ -345,7 +331,7 @@ func (c *Config) c2Only() bool {
 	if c.interpreterOnly() {
 		return false
 	}
-	if c.JDK == JDK8 {
+	if !c.JDK.Modern() {
 		return !c.TieredCompilation
 	}
 	return !c.TieredCompilation || c.CompilationMode == ModeHighOnly || c.CompilationMode == ModeHighOnlyQuickInternal
@@ -359,7 +345,7 @@ func (c *Config) interpreterOnly() bool {
 
 // legacy reports whether the JDK 8 non-tiered policy (SimpleCompPolicy)
 // is in force.
-func (c *Config) legacy() bool { return c.JDK == JDK8 && !c.TieredCompilation }
+func (c *Config) legacy() bool { return !c.JDK.Modern() && !c.TieredCompilation }
 
 // Ergonomics applies HotSpot's startup adjustments to a configuration and
 // reports every value it changed, with the origin PrintFlagsFinal shows.
@@ -417,11 +403,11 @@ func ErgonomicsWithWarnings(in Config) (Config, []Change, []string, error) {
 	case xint:
 		setBool("UseCompiler", &c.UseCompiler, false, OriginDefault)
 		setBool("UseOnStackReplacement", &c.UseOnStackReplacement, false, OriginDefault)
-		if c.JDK != JDK8 {
+		if c.JDK.Modern() {
 			setBool("ProfileInterpreter", &c.ProfileInterpreter, false, OriginCommandLine)
 			setBool("TieredCompilation", &c.TieredCompilation, false, OriginCommandLine)
 		}
-	case c.JDK != JDK8 && c.TieredCompilation && c.TieredStopAtLevel == 0:
+	case c.JDK.Modern() && c.TieredCompilation && c.TieredStopAtLevel == 0:
 		setBool("UseCompiler", &c.UseCompiler, false, OriginCommandLine)
 		setBool("TieredCompilation", &c.TieredCompilation, false, OriginCommandLine)
 		setBool("ProfileInterpreter", &c.ProfileInterpreter, false, OriginCommandLine)
@@ -429,11 +415,11 @@ func ErgonomicsWithWarnings(in Config) (Config, []Change, []string, error) {
 		setBool("BackgroundCompilation", &c.BackgroundCompilation, false, OriginDefault)
 	}
 
-	if c.JDK != JDK8 && c.c1SimpleOnly() && c.ProfileInterpreter {
+	if c.JDK.Modern() && c.c1SimpleOnly() && c.ProfileInterpreter {
 		setBool("ProfileInterpreter", &c.ProfileInterpreter, false, OriginCommandLine)
 	}
 
-	if c.JDK != JDK8 {
+	if c.JDK.Modern() {
 		// set_legacy_emulation_flags
 		if !isDefault("CompileThreshold") || !isDefault("OnStackReplacePercentage") || !isDefault("InterpreterProfilePercentage") {
 			if c.c1Only() || c.c2Only() {
@@ -508,7 +494,7 @@ func ErgonomicsWithWarnings(in Config) (Config, []Change, []string, error) {
 				switch {
 				case v <= maxCompileThreshold:
 					setInt("CompileThreshold", &c.CompileThreshold, v, OriginErgonomic)
-				case c.JDK >= JDK21:
+				case c.JDK >= jdk.R21:
 					// CompileThresholdConstraintFunc refuses it; the value stays.
 					warnings = append(warnings, fmt.Sprintf("CompileThreshold (%d) must be between 0 and %d", v, maxCompileThreshold))
 				default:
@@ -524,7 +510,7 @@ func ErgonomicsWithWarnings(in Config) (Config, []Change, []string, error) {
 				switch {
 				case v <= top:
 					setInt(f.name, p, v, OriginErgonomic)
-				case c.JDK >= JDK21: // jvmflag_scaled_*: clamp to the range
+				case c.JDK >= jdk.R21: // jvmflag_scaled_*: clamp to the range
 					setInt(f.name, p, top, OriginErgonomic)
 				default: // JDK 17: the range check refuses it, the value stays
 					warnings = append(warnings, fmt.Sprintf("intx %s=%d is outside the allowed range [ 0 ... %d ]", f.name, v, top))
@@ -537,7 +523,7 @@ func ErgonomicsWithWarnings(in Config) (Config, []Change, []string, error) {
 	// every call and the first notification moves it to level 4.
 	if c.Exec == Comp && c.TieredCompilation && !c.c1Only() && !c.interpreterOnly() {
 		o := OriginCommandLine
-		if c.JDK == JDK8 {
+		if !c.JDK.Modern() {
 			o = OriginDefault // plain assignment in AdvancedThresholdPolicy::initialize
 		}
 		if isDefault("Tier3InvokeNotifyFreqLog") {
@@ -561,8 +547,8 @@ func (c *Config) validate() error {
 	bad := func(format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...))
 	}
-	if !c.JDK.valid() {
-		bad("unsupported JDK %d (want 8, 17, 21 or 25)", int(c.JDK))
+	if !c.JDK.Valid() {
+		bad("unsupported JDK %v (want 8, 8u, 17, 21 or 25)", c.JDK)
 	}
 	if c.CompileThresholdScaling < 0 || math.IsNaN(c.CompileThresholdScaling) {
 		bad("Negative value specified for CompileThresholdScaling")
@@ -570,10 +556,10 @@ func (c *Config) validate() error {
 	if c.TieredStopAtLevel < 0 || c.TieredStopAtLevel > 4 {
 		bad("TieredStopAtLevel=%d is outside the allowed range [ 0 ... 4 ]", c.TieredStopAtLevel)
 	}
-	if c.JDK == JDK8 && c.CompilationMode != ModeDefault {
+	if !c.JDK.Modern() && c.CompilationMode != ModeDefault {
 		bad("CompilationMode does not exist in JDK 8")
 	}
-	if c.JDK == JDK8 && c.CompileThresholdScaling != 1.0 {
+	if !c.JDK.Modern() && c.CompileThresholdScaling != 1.0 {
 		bad("CompileThresholdScaling does not exist in JDK 8")
 	}
 	for _, f := range scaledFlags {

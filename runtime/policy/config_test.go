@@ -3,6 +3,8 @@ package policy
 import (
 	"errors"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 func changeMap(ch []Change) map[string]Change {
@@ -23,14 +25,14 @@ func TestErgonomics(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		jdk  JDK
+		jdk  jdk.Release
 		mod  func(*Config)
 		want map[string]want
 		// absent lists flags that must not be reported.
 		absent []string
 	}{
 		{
-			name: "-XX:CompileThresholdScaling=0.5", jdk: JDK17,
+			name: "-XX:CompileThresholdScaling=0.5", jdk: jdk.R17,
 			mod: set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = 0.5 }),
 			want: map[string]want{
 				"CompileThreshold": {"5000", OriginErgonomic}, "Tier0BackedgeNotifyFreqLog": {"9", OriginErgonomic},
@@ -44,7 +46,7 @@ func TestErgonomics(t *testing.T) {
 			},
 		},
 		{
-			name: "-XX:-TieredCompilation (high-only emulation, origin stays default)", jdk: JDK17,
+			name: "-XX:-TieredCompilation (high-only emulation, origin stays default)", jdk: jdk.R17,
 			mod: set("TieredCompilation", func(c *Config) { c.TieredCompilation = false }),
 			want: map[string]want{
 				"Tier0ProfilingStartPercentage": {"33", OriginDefault},
@@ -55,7 +57,7 @@ func TestErgonomics(t *testing.T) {
 			absent: []string{"Tier4InvocationThreshold", "Tier4MinInvocationThreshold", "ProfileInterpreter"},
 		},
 		{
-			name: "-XX:-TieredCompilation -XX:CompileThreshold=3000 (legacy emulation)", jdk: JDK17,
+			name: "-XX:-TieredCompilation -XX:CompileThreshold=3000 (legacy emulation)", jdk: jdk.R17,
 			mod: func(c *Config) {
 				c.TieredCompilation, c.CompileThreshold = false, 3000
 				c.Explicit["TieredCompilation"], c.Explicit["CompileThreshold"] = true, true
@@ -70,37 +72,37 @@ func TestErgonomics(t *testing.T) {
 			absent: []string{"Tier0InvokeNotifyFreqLog", "Tier0BackedgeNotifyFreqLog"},
 		},
 		{
-			name: "-XX:CompileThreshold=3000 in tiered mode is ignored", jdk: JDK17,
+			name: "-XX:CompileThreshold=3000 in tiered mode is ignored", jdk: jdk.R17,
 			mod:    set("CompileThreshold", func(c *Config) { c.CompileThreshold = 3000 }),
 			want:   map[string]want{},
 			absent: []string{"Tier3InvocationThreshold", "Tier4InvocationThreshold"},
 		},
 		{
-			name: "-Xcomp", jdk: JDK17, mod: func(c *Config) { c.Exec = Comp },
+			name: "-Xcomp", jdk: jdk.R17, mod: func(c *Config) { c.Exec = Comp },
 			want: map[string]want{
 				"Tier3InvokeNotifyFreqLog": {"0", OriginCommandLine}, "Tier4InvocationThreshold": {"0", OriginCommandLine},
 				"BackgroundCompilation": {"false", OriginDefault},
 			},
 		},
 		{
-			name: "-XX:TieredStopAtLevel=1", jdk: JDK17,
+			name: "-XX:TieredStopAtLevel=1", jdk: jdk.R17,
 			mod:  set("TieredStopAtLevel", func(c *Config) { c.TieredStopAtLevel = 1 }),
 			want: map[string]want{"ProfileInterpreter": {"false", OriginCommandLine}},
 		},
 		{
-			name: "-XX:CompilationMode=quick-only", jdk: JDK17,
+			name: "-XX:CompilationMode=quick-only", jdk: jdk.R17,
 			mod:  set("CompilationMode", func(c *Config) { c.CompilationMode = ModeQuickOnly }),
 			want: map[string]want{"ProfileInterpreter": {"false", OriginCommandLine}},
 		},
 		{
-			name: "-Xint", jdk: JDK17, mod: func(c *Config) { c.Exec = Int },
+			name: "-Xint", jdk: jdk.R17, mod: func(c *Config) { c.Exec = Int },
 			want: map[string]want{
 				"ProfileInterpreter": {"false", OriginCommandLine}, "TieredCompilation": {"false", OriginCommandLine},
 				"UseCompiler": {"false", OriginDefault}, "UseOnStackReplacement": {"false", OriginDefault},
 			},
 		},
 		{
-			name: "-XX:CompileThresholdScaling=0 is -Xint", jdk: JDK25,
+			name: "-XX:CompileThresholdScaling=0 is -Xint", jdk: jdk.R25,
 			mod: set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = 0 }),
 			want: map[string]want{
 				"ProfileInterpreter": {"false", OriginCommandLine}, "TieredCompilation": {"false", OriginCommandLine},
@@ -109,7 +111,7 @@ func TestErgonomics(t *testing.T) {
 			absent: []string{"Tier3InvocationThreshold", "CompileThreshold"},
 		},
 		{
-			name: "-XX:TieredStopAtLevel=0", jdk: JDK17,
+			name: "-XX:TieredStopAtLevel=0", jdk: jdk.R17,
 			mod: set("TieredStopAtLevel", func(c *Config) { c.TieredStopAtLevel = 0 }),
 			want: map[string]want{
 				"ProfileInterpreter": {"false", OriginCommandLine}, "TieredCompilation": {"false", OriginCommandLine},
@@ -118,13 +120,13 @@ func TestErgonomics(t *testing.T) {
 			absent: []string{"UseOnStackReplacement"},
 		},
 		{
-			name: "JDK 8 -XX:-TieredCompilation keeps the tier flags", jdk: JDK8,
+			name: "JDK 8 -XX:-TieredCompilation keeps the tier flags", jdk: jdk.R8,
 			mod:    set("TieredCompilation", func(c *Config) { c.TieredCompilation = false }),
 			want:   map[string]want{},
 			absent: []string{"Tier3InvocationThreshold", "Tier0ProfilingStartPercentage"},
 		},
 		{
-			name: "JDK 8 -Xcomp (plain assignment, origin default)", jdk: JDK8, mod: func(c *Config) { c.Exec = Comp },
+			name: "JDK 8 -Xcomp (plain assignment, origin default)", jdk: jdk.R8, mod: func(c *Config) { c.Exec = Comp },
 			want: map[string]want{"Tier3InvokeNotifyFreqLog": {"0", OriginDefault}, "Tier4InvocationThreshold": {"0", OriginDefault}},
 		},
 	}
@@ -162,17 +164,17 @@ func TestErgonomicsErrors(t *testing.T) {
 	}{
 		{"negative scaling", func(c *Config) { c.CompileThresholdScaling = -1 }, "Negative value specified for CompileThresholdScaling"},
 		{"stop level 5", func(c *Config) { c.TieredStopAtLevel = 5 }, "TieredStopAtLevel=5 is outside the allowed range [ 0 ... 4 ]"},
-		{"bad jdk", func(c *Config) { c.JDK = 11 }, "unsupported JDK 11"},
+		{"bad jdk", func(c *Config) { c.JDK = 11 }, "unsupported JDK Release(11)"},
 		{"negative threshold", func(c *Config) { c.Tier3InvocationThreshold = -2 }, "Tier3InvocationThreshold=-2 is outside the allowed range [ 0 ... 2147483647 ]"},
 		{"freq log 31", func(c *Config) { c.Tier0InvokeNotifyFreqLog = 31 }, "Tier0InvokeNotifyFreqLog=31 is outside"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Ergonomics(mustCfg(t, JDK17, tc.mod))
+			_, _, err := Ergonomics(mustCfg(t, jdk.R17, tc.mod))
 			if !errors.Is(err, ErrConfig) || !contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
 			}
-			if _, err := New(mustCfg(t, JDK17, tc.mod), 1, 1); err == nil {
+			if _, err := New(mustCfg(t, jdk.R17, tc.mod), 1, 1); err == nil {
 				t.Error("New accepted the bad config")
 			}
 		})
@@ -213,14 +215,14 @@ func TestScaledFreqLog(t *testing.T) {
 // TestCompilerCounts checks the thread split (hotspot.md §1.8 table) and
 // the counts JDK 17.0.15 and 25.0.3 printed as CICompilerCount.
 func TestCompilerCounts(t *testing.T) {
-	tiered := func(jdk JDK) Config { return DefaultConfig(jdk) }
-	noTiered := func(jdk JDK) Config {
-		c := DefaultConfig(jdk)
+	tiered := func(rel jdk.Release) Config { return DefaultConfig(rel) }
+	noTiered := func(rel jdk.Release) Config {
+		c := DefaultConfig(rel)
 		c.TieredCompilation = false
 		return c
 	}
-	stop1 := func(jdk JDK) Config {
-		c := DefaultConfig(jdk)
+	stop1 := func(rel jdk.Release) Config {
+		c := DefaultConfig(rel)
 		c.TieredStopAtLevel = 1
 		return c
 	}
@@ -230,24 +232,24 @@ func TestCompilerCounts(t *testing.T) {
 		cpus   int
 		c1, c2 int
 	}{
-		{"17 tiered 1 cpu", tiered(JDK17), 1, 1, 1},
-		{"17 tiered 2 cpus", tiered(JDK17), 2, 1, 1},
-		{"17 tiered 4 cpus", tiered(JDK17), 4, 1, 2},
-		{"17 tiered 8 cpus", tiered(JDK17), 8, 1, 3},
-		{"17 tiered 16 cpus", tiered(JDK17), 16, 4, 8},
-		{"25 tiered 32 cpus", tiered(JDK25), 32, 5, 10},
-		{"25 tiered 64 cpus", tiered(JDK25), 64, 6, 12},
-		{"25 tiered 128 cpus", tiered(JDK25), 128, 7, 14},
-		{"8 tiered 2 cpus", tiered(JDK8), 2, 1, 1},
-		{"8 tiered 8 cpus", tiered(JDK8), 8, 1, 3},
-		{"8 tiered 16 cpus", tiered(JDK8), 16, 4, 8},
-		{"17 -TieredCompilation 2 cpus (measured 2)", noTiered(JDK17), 2, 0, 2},
-		{"25 -TieredCompilation 2 cpus (measured 1)", noTiered(JDK25), 2, 0, 1},
-		{"25 -TieredCompilation 16 cpus (measured 12)", noTiered(JDK25), 16, 0, 12},
-		{"17 TieredStopAtLevel=1 2 cpus (measured 2)", stop1(JDK17), 2, 2, 0},
-		{"25 TieredStopAtLevel=1 2 cpus (measured 1)", stop1(JDK25), 2, 1, 0},
-		{"8 non-tiered 8 cpus", noTiered(JDK8), 8, 0, 2},
-		{"8 non-tiered 2 cpus", noTiered(JDK8), 2, 0, 1},
+		{"17 tiered 1 cpu", tiered(jdk.R17), 1, 1, 1},
+		{"17 tiered 2 cpus", tiered(jdk.R17), 2, 1, 1},
+		{"17 tiered 4 cpus", tiered(jdk.R17), 4, 1, 2},
+		{"17 tiered 8 cpus", tiered(jdk.R17), 8, 1, 3},
+		{"17 tiered 16 cpus", tiered(jdk.R17), 16, 4, 8},
+		{"25 tiered 32 cpus", tiered(jdk.R25), 32, 5, 10},
+		{"25 tiered 64 cpus", tiered(jdk.R25), 64, 6, 12},
+		{"25 tiered 128 cpus", tiered(jdk.R25), 128, 7, 14},
+		{"8 tiered 2 cpus", tiered(jdk.R8), 2, 1, 1},
+		{"8 tiered 8 cpus", tiered(jdk.R8), 8, 1, 3},
+		{"8 tiered 16 cpus", tiered(jdk.R8), 16, 4, 8},
+		{"17 -TieredCompilation 2 cpus (measured 2)", noTiered(jdk.R17), 2, 0, 2},
+		{"25 -TieredCompilation 2 cpus (measured 1)", noTiered(jdk.R25), 2, 0, 1},
+		{"25 -TieredCompilation 16 cpus (measured 12)", noTiered(jdk.R25), 16, 0, 12},
+		{"17 TieredStopAtLevel=1 2 cpus (measured 2)", stop1(jdk.R17), 2, 2, 0},
+		{"25 TieredStopAtLevel=1 2 cpus (measured 1)", stop1(jdk.R25), 2, 1, 0},
+		{"8 non-tiered 8 cpus", noTiered(jdk.R8), 8, 0, 2},
+		{"8 non-tiered 2 cpus", noTiered(jdk.R8), 2, 0, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -257,15 +259,15 @@ func TestCompilerCounts(t *testing.T) {
 			}
 		})
 	}
-	xint := DefaultConfig(JDK17)
+	xint := DefaultConfig(jdk.R17)
 	xint.Exec = Int
 	if c1, c2, _ := CompilerCounts(8, xint); c1 != 0 || c2 != 0 {
 		t.Errorf("-Xint: %d, %d", c1, c2)
 	}
-	if _, _, err := CompilerCounts(0, tiered(JDK17)); !errors.Is(err, ErrConfig) {
+	if _, _, err := CompilerCounts(0, tiered(jdk.R17)); !errors.Is(err, ErrConfig) {
 		t.Errorf("0 cpus: %v", err)
 	}
-	fixed := DefaultConfig(JDK17)
+	fixed := DefaultConfig(jdk.R17)
 	fixed.CICompilerCount = 6
 	if c1, c2, _ := CompilerCounts(2, fixed); c1 != 2 || c2 != 4 {
 		t.Errorf("CICompilerCount=6: %d, %d", c1, c2)
@@ -273,8 +275,8 @@ func TestCompilerCounts(t *testing.T) {
 }
 
 func TestCICompilerCountFlag(t *testing.T) {
-	adjust := func(jdk JDK, mod func(*Config)) Config {
-		c, _, err := Ergonomics(mustCfg(t, jdk, mod))
+	adjust := func(rel jdk.Release, mod func(*Config)) Config {
+		c, _, err := Ergonomics(mustCfg(t, rel, mod))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,12 +291,12 @@ func TestCICompilerCountFlag(t *testing.T) {
 		want   int64
 		origin Origin
 	}{
-		{"17 2 cpus", adjust(JDK17, nil), 2, 2, OriginErgonomic},
-		{"25 16 cpus", adjust(JDK25, nil), 16, 12, OriginErgonomic},
-		{"25 -TieredCompilation", adjust(JDK25, noTiered), 2, 1, OriginErgonomic},
-		{"17 -Xint", adjust(JDK17, xint), 2, 2, OriginDefault},
-		{"25 -Xint", adjust(JDK25, xint), 2, 0, OriginErgonomic},
-		{"explicit", adjust(JDK17, set("CICompilerCount", func(c *Config) { c.CICompilerCount = 3 })), 2, 3, OriginCommandLine},
+		{"17 2 cpus", adjust(jdk.R17, nil), 2, 2, OriginErgonomic},
+		{"25 16 cpus", adjust(jdk.R25, nil), 16, 12, OriginErgonomic},
+		{"25 -TieredCompilation", adjust(jdk.R25, noTiered), 2, 1, OriginErgonomic},
+		{"17 -Xint", adjust(jdk.R17, xint), 2, 2, OriginDefault},
+		{"25 -Xint", adjust(jdk.R25, xint), 2, 0, OriginErgonomic},
+		{"explicit", adjust(jdk.R17, set("CICompilerCount", func(c *Config) { c.CICompilerCount = 3 })), 2, 3, OriginCommandLine},
 	}
 	for _, tc := range cases {
 		v, o, err := CICompilerCountFlag(tc.cpus, tc.cfg)
@@ -313,7 +315,7 @@ func TestHugeScaling(t *testing.T) {
 		return set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = v })
 	}
 	t.Run("17 x1e5", func(t *testing.T) {
-		c, ch, warn, err := ErgonomicsWithWarnings(mustCfg(t, JDK17, scale(1e5)))
+		c, ch, warn, err := ErgonomicsWithWarnings(mustCfg(t, jdk.R17, scale(1e5)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,7 +335,7 @@ func TestHugeScaling(t *testing.T) {
 		}
 	})
 	t.Run("17 x1e6 stops", func(t *testing.T) {
-		_, _, warn, err := ErgonomicsWithWarnings(mustCfg(t, JDK17, scale(1e6)))
+		_, _, warn, err := ErgonomicsWithWarnings(mustCfg(t, jdk.R17, scale(1e6)))
 		if !errors.Is(err, ErrConfig) || !contains(err.Error(), "CompileThreshold (10000000000) must be between 0 and 1073741823") {
 			t.Errorf("err = %v", err)
 		}
@@ -342,7 +344,7 @@ func TestHugeScaling(t *testing.T) {
 		}
 	})
 	t.Run("25 x1e7 clamps", func(t *testing.T) {
-		c, _, warn, err := ErgonomicsWithWarnings(mustCfg(t, JDK25, scale(1e7)))
+		c, _, warn, err := ErgonomicsWithWarnings(mustCfg(t, jdk.R25, scale(1e7)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,7 +372,7 @@ func equalStrings(a, b []string) bool {
 }
 
 func TestNewThreadCounts(t *testing.T) {
-	cfg := DefaultConfig(JDK17)
+	cfg := DefaultConfig(jdk.R17)
 	for _, tc := range []struct{ c1, c2 int }{{0, 1}, {1, 0}, {-1, 1}} {
 		if _, err := New(cfg, tc.c1, tc.c2); !errors.Is(err, ErrConfig) {
 			t.Errorf("New(c1=%d, c2=%d) = %v, want ErrConfig", tc.c1, tc.c2, err)

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // recordedEvent is one parsed PrintTieredEvents line.
@@ -114,16 +116,16 @@ func TestRecordedDecisions(t *testing.T) {
 	}
 	cases := []struct {
 		file string
-		jdk  JDK
+		jdk  jdk.Release
 		mod  func(*Config)
 		// wantLevels must all appear among the checked decisions.
 		wantLevels []Level
 	}{
-		{"hot_17_bg.txt", JDK17, nil, []Level{3, 4}},
-		{"hot_25_bg.txt", JDK25, nil, []Level{3}},
-		{"hot_17_batch.txt", JDK17, nil, []Level{3, 4}},
-		{"congest_17_bg.txt", JDK17, congest, []Level{2, 3, 4}},
-		{"congest_25_bg.txt", JDK25, congest, []Level{2, 3, 4}},
+		{"hot_17_bg.txt", jdk.R17, nil, []Level{3, 4}},
+		{"hot_25_bg.txt", jdk.R25, nil, []Level{3}},
+		{"hot_17_batch.txt", jdk.R17, nil, []Level{3, 4}},
+		{"congest_17_bg.txt", jdk.R17, congest, []Level{2, 3, 4}},
+		{"congest_25_bg.txt", jdk.R25, congest, []Level{2, 3, 4}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TieredEventKind names a PrintTieredEvents event (CompilationPolicy::EventType).
@@ -85,7 +87,7 @@ func (p *Policy) emit(kind TieredEventKind, m *Method, bci int, level Level, now
 // Non-compile events add total=, mdo=, max levels=, compilable= and
 // status=; JDK 25 ends them with " mtd: null" (no training data). Checked
 // against JDK 17.0.15 and 25.0.3 output (testdata/jvm).
-func FormatTieredEvent(jdk JDK, e TieredEvent) string {
+func FormatTieredEvent(rel jdk.Release, e TieredEvent) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%f: [%s level=%d [%s] @%d queues=%d,%d rate=", e.Time.Seconds(), e.Kind, e.Level, e.Method, e.BCI, e.QueueC1, e.QueueC2)
 	if e.RateValid {
@@ -112,7 +114,7 @@ func FormatTieredEvent(jdk JDK, e TieredEvent) string {
 		} else {
 			sb.WriteString(" status=idle")
 		}
-		if jdk >= JDK25 {
+		if rel >= jdk.R25 {
 			sb.WriteString(" mtd: null")
 		}
 	}

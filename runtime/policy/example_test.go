@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/policy"
 )
 
@@ -12,7 +13,7 @@ import (
 // level 3 is requested at the 256th call, level 4 when the level-3 code's
 // MDO count reaches 5120.
 func Example() {
-	cfg, _, err := policy.Ergonomics(policy.DefaultConfig(policy.JDK17))
+	cfg, _, err := policy.Ergonomics(policy.DefaultConfig(jdk.R17))
 	if err != nil {
 		panic(err)
 	}

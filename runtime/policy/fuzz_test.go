@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // checkInvariants verifies the policy's bookkeeping; handed are the tasks
@@ -70,7 +72,7 @@ func FuzzPolicy(f *testing.F) {
 			return
 		}
 		sel := data[0]
-		cfg := DefaultConfig([]JDK{JDK8, JDK17, JDK25}[int(sel)%3])
+		cfg := DefaultConfig([]jdk.Release{jdk.R8, jdk.R17, jdk.R25}[int(sel)%3])
 		cfg.Explicit = map[string]bool{}
 		switch sel / 3 % 6 {
 		case 1:

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // The Hot.java methods, as javac 17 compiled them.
@@ -66,27 +68,27 @@ func runHot(s *sim) (work, loop, main *Method) {
 func TestRecordedJVM(t *testing.T) {
 	cases := []struct {
 		file string
-		jdk  JDK
+		jdk  jdk.Release
 		mod  func(*Config)
 	}{
-		{"hot_17_batch.txt", JDK17, func(c *Config) { c.BackgroundCompilation = false }},
-		{"hot_25_batch.txt", JDK25, func(c *Config) { c.BackgroundCompilation = false }},
-		{"hot_17_notiered_batch.txt", JDK17, func(c *Config) {
+		{"hot_17_batch.txt", jdk.R17, func(c *Config) { c.BackgroundCompilation = false }},
+		{"hot_25_batch.txt", jdk.R25, func(c *Config) { c.BackgroundCompilation = false }},
+		{"hot_17_notiered_batch.txt", jdk.R17, func(c *Config) {
 			c.BackgroundCompilation = false
 			c.TieredCompilation = false
 			c.Explicit["TieredCompilation"] = true
 		}},
-		{"hot_25_notiered_batch.txt", JDK25, func(c *Config) {
+		{"hot_25_notiered_batch.txt", jdk.R25, func(c *Config) {
 			c.BackgroundCompilation = false
 			c.TieredCompilation = false
 			c.Explicit["TieredCompilation"] = true
 		}},
-		{"hot_17_stop1_batch.txt", JDK17, func(c *Config) {
+		{"hot_17_stop1_batch.txt", jdk.R17, func(c *Config) {
 			c.BackgroundCompilation = false
 			c.TieredStopAtLevel = 1
 			c.Explicit["TieredStopAtLevel"] = true
 		}},
-		{"hot_17_cts05_batch.txt", JDK17, func(c *Config) {
+		{"hot_17_cts05_batch.txt", jdk.R17, func(c *Config) {
 			c.BackgroundCompilation = false
 			c.CompileThresholdScaling = 0.5
 			c.Explicit["CompileThresholdScaling"] = true
@@ -125,8 +127,8 @@ func TestRecordedJVM(t *testing.T) {
 func TestRecordedJVMXcomp(t *testing.T) {
 	for _, tc := range []struct {
 		file string
-		jdk  JDK
-	}{{"hot_17_xcomp.txt", JDK17}, {"hot_25_xcomp.txt", JDK25}} {
+		jdk  jdk.Release
+	}{{"hot_17_xcomp.txt", jdk.R17}, {"hot_25_xcomp.txt", jdk.R25}} {
 		t.Run(tc.file, func(t *testing.T) {
 			cfg := mustCfg(t, tc.jdk, func(c *Config) { c.Exec = Comp })
 			s := newSim(t, cfg, 1, 1)
@@ -169,7 +171,7 @@ func TestRecordedJVMXcomp(t *testing.T) {
 func TestRecordedJVMBackground(t *testing.T) {
 	cases := []struct {
 		file string
-		jdk  JDK
+		jdk  jdk.Release
 		// Calls after which compiler threads act; 0 = never.
 		installC1, pickC2, lastCall int
 		pickC1AtEnd                 bool
@@ -177,10 +179,10 @@ func TestRecordedJVMBackground(t *testing.T) {
 		// JDK 17: level 3 installed after call 3072, C2 picks the level-4
 		// task before call 4608; compare up to call 9728, where the
 		// level-4 install races with the caller (see README).
-		{file: "hot_17_bg.txt", jdk: JDK17, installC1: 3072, pickC2: 4500, lastCall: 9728},
+		{file: "hot_17_bg.txt", jdk: jdk.R17, installC1: 3072, pickC2: 4500, lastCall: 9728},
 		// JDK 25: the C1 thread is busy with JDK methods until all 20000
 		// calls are done, then downgrades the task to level 2.
-		{file: "hot_25_bg.txt", jdk: JDK25, lastCall: 20000, pickC1AtEnd: true},
+		{file: "hot_25_bg.txt", jdk: jdk.R25, lastCall: 20000, pickC1AtEnd: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Policy is HotSpot's compilation policy as deterministic logic: the
@@ -237,7 +239,7 @@ func (p *Policy) OSREntry(m *Method, bci int, level Level) *Code {
 // osrEntry is the tail of CompilationPolicy::event for loop events (JDK
 // 17+) or its JDK 8 form.
 func (p *Policy) osrEntry(m *Method, bci int, level Level) *Code {
-	if p.cfg.JDK == JDK8 {
+	if !p.cfg.JDK.Modern() {
 		if m.highestOSR > level {
 			return m.lookupOSR(bci, m.highestOSR, false)
 		}
@@ -258,7 +260,7 @@ func (p *Policy) osrEntry(m *Method, bci int, level Level) *Code {
 // --- configuration queries (compilerDefinitions.hpp) -------------------
 
 func (p *Policy) disableIntermediate() bool {
-	return p.cfg.JDK != JDK8 && p.cfg.c2Only()
+	return p.cfg.JDK.Modern() && p.cfg.c2Only()
 }
 
 func (p *Policy) compilerCount(l Level) int {
@@ -287,7 +289,7 @@ func (p *Policy) highestCompileLevel() Level {
 	if c.TieredCompilation {
 		level = min(level, Level(c.TieredStopAtLevel))
 	}
-	if c.JDK != JDK8 {
+	if c.JDK.Modern() {
 		switch {
 		case c.CompilationMode == ModeQuickOnly:
 			if level >= LevelLimitedProfile {
@@ -314,7 +316,7 @@ func (p *Policy) initialCompileLevel() Level {
 	switch {
 	case p.cfg.legacy():
 		l = LevelFullOptimization
-	case p.cfg.JDK == JDK8:
+	case !p.cfg.JDK.Modern():
 	case p.cfg.CompilationMode == ModeQuickOnly:
 		l = LevelSimple
 	case p.disableIntermediate():
@@ -328,7 +330,7 @@ func (p *Policy) initialCompileLevel() Level {
 // ge is the threshold comparison: ">=" since JDK 9, strict ">" in JDK 8
 // (simpleThresholdPolicy.inline.hpp).
 func (p *Policy) ge(v int64, threshold float64) bool {
-	if p.cfg.JDK == JDK8 {
+	if !p.cfg.JDK.Modern() {
 		return float64(v) > threshold
 	}
 	return float64(v) >= threshold
@@ -407,7 +409,7 @@ func (p *Policy) thresholdScale(level Level, feedback int64) float64 {
 	}
 	k := float64(p.queueSize(level))/float64(feedback*int64(n)) + 1
 	tiered := p.cfg.TieredCompilation && !p.disableIntermediate()
-	if p.cfg.JDK == JDK8 {
+	if !p.cfg.JDK.Modern() {
 		tiered = p.cfg.TieredStopAtLevel == 4
 	}
 	if tiered && level.IsC1() && p.cacheRF > 0 {
@@ -429,7 +431,7 @@ func counts(m *Method) (int64, int64) {
 // in JDK 8.
 func (p *Policy) isOld(m *Method) bool {
 	i, b := counts(m)
-	if p.cfg.JDK == JDK8 {
+	if !p.cfg.JDK.Modern() {
 		return i > 50000 || b > 500000
 	}
 	k := float64(p.cfg.TieredOldPercentage) / 100
@@ -455,7 +457,7 @@ func (p *Policy) isTrivial(m *Method) bool {
 	if m.info.Trivial {
 		return true
 	}
-	if p.cfg.JDK != JDK8 {
+	if p.cfg.JDK.Modern() {
 		return false
 	}
 	if m.info.HasLoops || m.info.CodeSize >= 15 {
@@ -475,7 +477,7 @@ func (p *Policy) shouldCreateMDO(m *Method, cur Level) bool {
 	}
 	i, b := counts(m)
 	k := float64(c.Tier0ProfilingStartPercentage) / 100
-	if c.JDK == JDK8 {
+	if !c.JDK.Modern() {
 		if p.queueSize(LevelFullOptimization) <= int(c.Tier3DelayOn)*p.compilerCount(LevelFullOptimization) {
 			return p.callScaled(m, LevelNone, i, b, k) || p.loopScaled(m, LevelNone, i, b, k)
 		}
@@ -540,7 +542,7 @@ func (p *Policy) common(pred predicate, m *Method, cur Level, disableFeedback bo
 	if next == cur {
 		return next
 	}
-	if p.cfg.JDK == JDK8 {
+	if !p.cfg.JDK.Modern() {
 		return min(next, Level(p.cfg.TieredStopAtLevel))
 	}
 	return p.limitLevel(next)
@@ -553,8 +555,8 @@ func (p *Policy) common(pred predicate, m *Method, cur Level, disableFeedback bo
 func (p *Policy) fromLimitedProfile(pred predicate, m *Method, cur Level, i, b int64, disableFeedback bool) Level {
 	c2q := p.queueSize(LevelFullOptimization)
 	n2 := p.compilerCount(LevelFullOptimization)
-	jdk := p.cfg.JDK
-	if (jdk == JDK17 || jdk == JDK21 || jdk == JDK8) && p.isMethodProfiled(m) {
+	rel := p.cfg.JDK
+	if (rel == jdk.R17 || rel == jdk.R21 || !rel.Modern()) && p.isMethodProfiled(m) {
 		return LevelFullOptimization
 	}
 	next := cur
@@ -569,10 +571,10 @@ func (p *Policy) fromLimitedProfile(pred predicate, m *Method, cur Level, i, b i
 		} else {
 			next = LevelFullOptimization
 		}
-	} else if jdk != JDK8 && back() {
+	} else if rel.Modern() && back() {
 		next = LevelFullProfile
 	}
-	if jdk == JDK25 && next == LevelFullProfile && p.isMethodProfiled(m) {
+	if rel == jdk.R25 && next == LevelFullProfile && p.isMethodProfiled(m) {
 		next = LevelFullOptimization
 	}
 	return next
@@ -582,7 +584,7 @@ func (p *Policy) fromLimitedProfile(pred predicate, m *Method, cur Level, i, b i
 func (p *Policy) callEvent(m *Method, cur Level) Level {
 	osrLevel := min(m.highestOSR, p.common(loopPred, m, cur, true))
 	disable := false
-	if p.cfg.JDK != JDK8 {
+	if p.cfg.JDK.Modern() {
 		disable = p.isOld(m)
 	}
 	next := p.common(callPred, m, cur, disable)
@@ -715,7 +717,7 @@ func (p *Policy) compileIfRequired(m *Method, now time.Duration) (Decision, bool
 	}
 	// JDK 25 prints a force-compile event (with counters); JDK 8 and 17
 	// print a plain compile event (both measured for 17 and 25).
-	if p.cfg.JDK >= JDK25 {
+	if p.cfg.JDK >= jdk.R25 {
 		p.emit(EventForceCompile, m, InvocationEntryBCI, level, now)
 	} else {
 		p.emit(EventCompile, m, InvocationEntryBCI, level, now)

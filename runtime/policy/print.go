@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // CompileLine is one -XX:+PrintCompilation line: a task starting, or a
@@ -38,10 +40,10 @@ type CompileLine struct {
 // Checked against JDK 17.0.15 and 25.0.3 output (testdata/jvm and the
 // shared transcripts); the JDK 8 layout is read from 8u compileTask.cpp and
 // the JDK 21 one from 21's compileTask.cpp.
-func FormatCompilation(jdk JDK, l CompileLine) string {
+func FormatCompilation(rel jdk.Release, l CompileLine) string {
 	var sb strings.Builder
 	millis := l.Time.Milliseconds()
-	if jdk <= JDK17 {
+	if rel <= jdk.R17 {
 		fmt.Fprintf(&sb, "%7d ", millis)
 	} else {
 		fmt.Fprintf(&sb, "%d ", millis)
@@ -103,7 +105,7 @@ func (p *Policy) NotEntrantLine(n NotEntrant, now time.Duration) string {
 	c := n.Code
 	info := c.Method.info
 	msg := "made not entrant"
-	if p.cfg.JDK >= JDK25 && n.Reason != "" {
+	if p.cfg.JDK >= jdk.R25 && n.Reason != "" {
 		msg += ": " + n.Reason
 	}
 	return FormatCompilation(p.cfg.JDK, CompileLine{

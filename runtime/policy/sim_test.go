@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // sim is a tiny deterministic VM driver for tests: it calls Invoke and
@@ -35,9 +37,9 @@ func newSim(t *testing.T, cfg Config, c1, c2 int) *sim {
 	return s
 }
 
-func mustCfg(t *testing.T, jdk JDK, mod func(*Config)) Config {
+func mustCfg(t *testing.T, rel jdk.Release, mod func(*Config)) Config {
 	t.Helper()
-	c := DefaultConfig(jdk)
+	c := DefaultConfig(rel)
 	c.Explicit = map[string]bool{}
 	if mod != nil {
 		mod(&c)

@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // CompilerCounts returns the number of C1 and C2 compiler threads HotSpot
@@ -39,11 +41,11 @@ func CompilerCounts(activeProcessors int, cfg Config) (c1, c2 int, err error) {
 		switch {
 		case cfg.legacy():
 			count = max(logCPU-1, 1)
-		case cfg.JDK == JDK8:
+		case !cfg.JDK.Modern():
 			count = max(logCPU*logLogCPU, 1) * 3 / 2
 		default:
 			minCount := 2
-			if single && cfg.JDK != JDK17 {
+			if single && cfg.JDK != jdk.R17 {
 				minCount = 1
 			}
 			count = max(logCPU*logLogCPU*3/2, minCount)
@@ -71,7 +73,7 @@ func CICompilerCountFlag(activeProcessors int, cfg Config) (int64, Origin, error
 		return cfg.CICompilerCount, OriginCommandLine, nil
 	}
 	if cfg.interpreterOnly() {
-		if cfg.JDK <= JDK17 {
+		if cfg.JDK <= jdk.R17 {
 			return 2, OriginDefault, nil
 		}
 		return 0, OriginErgonomic, nil

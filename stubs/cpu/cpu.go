@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Feature is one processor feature the stubs can depend on.
@@ -54,32 +56,32 @@ const (
 // features it implies (a CPU reporting it always reports these too).
 type feature struct {
 	name    string
-	arch    Arch
+	arch    jdk.Arch
 	implies Set
 }
 
 // features is the one table of features; String, ParseFeature, the
 // normalisation of Host and the implication tests all read it.
 var features = [numFeatures]feature{
-	SSE2:       {name: "sse2", arch: AMD64},
-	SSE3:       {name: "sse3", arch: AMD64, implies: Of(SSE2)},
-	SSSE3:      {name: "ssse3", arch: AMD64, implies: Of(SSE3)},
-	SSE41:      {name: "sse4.1", arch: AMD64, implies: Of(SSSE3)},
-	SSE42:      {name: "sse4.2", arch: AMD64, implies: Of(SSE41)},
-	AVX:        {name: "avx", arch: AMD64, implies: Of(SSE42)},
-	AVX2:       {name: "avx2", arch: AMD64, implies: Of(AVX)},
-	AES:        {name: "aes", arch: AMD64, implies: Of(SSE2)},
-	PCLMULQDQ:  {name: "pclmulqdq", arch: AMD64, implies: Of(SSE2)},
-	AVX512F:    {name: "avx512f", arch: AMD64, implies: Of(AVX2)},
-	AVX512BW:   {name: "avx512bw", arch: AMD64, implies: Of(AVX512F)},
-	AVX512VL:   {name: "avx512vl", arch: AMD64, implies: Of(AVX512F)},
-	AVX512DQ:   {name: "avx512dq", arch: AMD64, implies: Of(AVX512F)},
-	VAES:       {name: "vaes", arch: AMD64, implies: Of(AVX512F, AES)},
-	VPCLMULQDQ: {name: "vpclmulqdq", arch: AMD64, implies: Of(AVX512F, PCLMULQDQ)},
-	ASIMD:      {name: "asimd", arch: ARM64},
-	ARM_AES:    {name: "arm64.aes", arch: ARM64, implies: Of(ASIMD)},
-	PMULL:      {name: "pmull", arch: ARM64, implies: Of(ARM_AES)},
-	SHA3:       {name: "sha3", arch: ARM64, implies: Of(ASIMD)},
+	SSE2:       {name: "sse2", arch: jdk.AMD64},
+	SSE3:       {name: "sse3", arch: jdk.AMD64, implies: Of(SSE2)},
+	SSSE3:      {name: "ssse3", arch: jdk.AMD64, implies: Of(SSE3)},
+	SSE41:      {name: "sse4.1", arch: jdk.AMD64, implies: Of(SSSE3)},
+	SSE42:      {name: "sse4.2", arch: jdk.AMD64, implies: Of(SSE41)},
+	AVX:        {name: "avx", arch: jdk.AMD64, implies: Of(SSE42)},
+	AVX2:       {name: "avx2", arch: jdk.AMD64, implies: Of(AVX)},
+	AES:        {name: "aes", arch: jdk.AMD64, implies: Of(SSE2)},
+	PCLMULQDQ:  {name: "pclmulqdq", arch: jdk.AMD64, implies: Of(SSE2)},
+	AVX512F:    {name: "avx512f", arch: jdk.AMD64, implies: Of(AVX2)},
+	AVX512BW:   {name: "avx512bw", arch: jdk.AMD64, implies: Of(AVX512F)},
+	AVX512VL:   {name: "avx512vl", arch: jdk.AMD64, implies: Of(AVX512F)},
+	AVX512DQ:   {name: "avx512dq", arch: jdk.AMD64, implies: Of(AVX512F)},
+	VAES:       {name: "vaes", arch: jdk.AMD64, implies: Of(AVX512F, AES)},
+	VPCLMULQDQ: {name: "vpclmulqdq", arch: jdk.AMD64, implies: Of(AVX512F, PCLMULQDQ)},
+	ASIMD:      {name: "asimd", arch: jdk.ARM64},
+	ARM_AES:    {name: "arm64.aes", arch: jdk.ARM64, implies: Of(ASIMD)},
+	PMULL:      {name: "pmull", arch: jdk.ARM64, implies: Of(ARM_AES)},
+	SHA3:       {name: "sha3", arch: jdk.ARM64, implies: Of(ASIMD)},
 }
 
 // String returns the feature's lower-case name ("avx2", "sse4.1", "pmull").
@@ -90,8 +92,8 @@ func (f Feature) String() string {
 	return fmt.Sprintf("Feature(%d)", uint8(f))
 }
 
-// Arch returns the architecture the feature belongs to.
-func (f Feature) Arch() Arch {
+// jdk.Arch returns the architecture the feature belongs to.
+func (f Feature) Arch() jdk.Arch {
 	if f < numFeatures {
 		return features[f].arch
 	}
@@ -260,24 +262,4 @@ func ClampSSE(s Set, useSSE int) Set {
 		s = s.Without(SSE2)
 	}
 	return s
-}
-
-// Arch is a processor architecture.
-type Arch uint8
-
-// The architectures jitsim models.
-const (
-	AMD64 Arch = iota + 1
-	ARM64
-)
-
-// String returns the GOARCH spelling ("amd64", "arm64").
-func (a Arch) String() string {
-	switch a {
-	case AMD64:
-		return "amd64"
-	case ARM64:
-		return "arm64"
-	}
-	return fmt.Sprintf("Arch(%d)", uint8(a))
 }

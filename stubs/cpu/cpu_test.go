@@ -3,6 +3,8 @@ package cpu
 import (
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 func TestImplications(t *testing.T) {
@@ -44,12 +46,12 @@ func TestHostAndModelsHoldImplications(t *testing.T) {
 }
 
 func TestHostMinimum(t *testing.T) {
-	switch HostArch() {
-	case AMD64:
+	switch jdk.HostArch() {
+	case jdk.AMD64:
 		if !Host().Has(SSE2) {
 			t.Errorf("amd64 host without SSE2: %v", Host())
 		}
-	case ARM64:
+	case jdk.ARM64:
 		if !Host().Has(ASIMD) {
 			t.Errorf("arm64 host without ASIMD: %v", Host())
 		}

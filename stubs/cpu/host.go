@@ -9,18 +9,11 @@ import (
 // host is read once, at package initialisation, and never written again.
 var host = readHost()
 
-// hostArch is the architecture this binary runs on (0 if jitsim models neither).
-var hostArch = map[string]Arch{"amd64": AMD64, "arm64": ARM64}[runtime.GOARCH]
-
 // Host returns the features of the machine this process runs on, as
 // golang.org/x/sys/cpu detected them at start-up (so GODEBUG=cpu.X=off masks
 // apply), normalised so that every implication of the feature table holds.
 // The value is immutable.
 func Host() Set { return host }
-
-// HostArch returns the architecture of this process, 0 for one jitsim does
-// not model (e.g. 386).
-func HostArch() Arch { return hostArch }
 
 func readHost() Set {
 	var s Set

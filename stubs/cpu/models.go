@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Model is a named CPU: its full feature set (for the model clock) and where
@@ -12,7 +14,7 @@ import (
 type Model struct {
 	Name        string // lookup key, e.g. "haswell-e5-2660v3"
 	Description string // the part it stands for
-	Arch        Arch
+	Arch        jdk.Arch
 	Features    Set
 	Cores       int    // physical cores of the part (host: logical CPUs seen by Go)
 	Source      string // where each feature fact comes from
@@ -36,28 +38,28 @@ var models = []Model{
 	{
 		Name:        "sandybridge-i5",
 		Description: "Intel Core i5-2500K (2nd generation Core, Sandy Bridge, 2011)",
-		Arch:        AMD64, Features: x86AVX, Cores: 4,
+		Arch:        jdk.AMD64, Features: x86AVX, Cores: 4,
 		Source: "Intel ARK, Core i5-2500K: instruction set extensions SSE4.1/4.2, AVX; " +
 			"Intel AES New Instructions: yes (AES-NI and PCLMULQDQ since Westmere); 4 cores; no AVX2",
 	},
 	{
 		Name:        "haswell-e5-2660v3",
 		Description: "Intel Xeon E5-2660 v3 (Haswell-EP, 2014)",
-		Arch:        AMD64, Features: x86AVX2, Cores: 10,
+		Arch:        jdk.AMD64, Features: x86AVX2, Cores: 10,
 		Source: "Intel ARK, Xeon E5-2660 v3: instruction set extensions Intel AVX2; " +
 			"Intel AES New Instructions: yes; 10 cores; no AVX-512",
 	},
 	{
 		Name:        "skylake-avx2",
 		Description: "Intel Core i7-6700 (Skylake client, 2015)",
-		Arch:        AMD64, Features: x86AVX2, Cores: 4,
+		Arch:        jdk.AMD64, Features: x86AVX2, Cores: 4,
 		Source: "Intel ARK, Core i7-6700: instruction set extensions SSE4.1/4.2, AVX2; " +
 			"Intel AES New Instructions: yes; 4 cores; client Skylake has no AVX-512",
 	},
 	{
 		Name:        "icelake-server",
 		Description: "Intel Xeon Platinum 8380 (3rd generation Xeon Scalable, Ice Lake-SP, 2021)",
-		Arch:        AMD64, Features: x86AVX512.With(VAES, VPCLMULQDQ), Cores: 40,
+		Arch:        jdk.AMD64, Features: x86AVX512.With(VAES, VPCLMULQDQ), Cores: 40,
 		Source: "Intel ARK, Xeon Platinum 8380: instruction set extensions AVX-512, 2 FMA units, " +
 			"AES-NI, 40 cores; VAES and VPCLMULQDQ (EVEX forms) per Intel Optimization Reference " +
 			"Manual, Ice Lake microarchitecture",
@@ -65,14 +67,14 @@ var models = []Model{
 	{
 		Name:        "neoverse-n1",
 		Description: "Arm Neoverse N1 (AWS Graviton2, 2019)",
-		Arch:        ARM64, Features: Of(ASIMD, ARM_AES, PMULL), Cores: 64,
+		Arch:        jdk.ARM64, Features: Of(ASIMD, ARM_AES, PMULL), Cores: 64,
 		Source: "Arm Neoverse N1 TRM: Armv8.2-A, optional Cryptographic Extension (AES, PMULL, SHA1, SHA256); " +
 			"Graviton2 /proc/cpuinfo lists aes pmull sha1 sha2 but no sha3; 64 cores",
 	},
 	{
 		Name:        "apple-m1",
 		Description: "Apple M1 (Firestorm/Icestorm, 2020)",
-		Arch:        ARM64, Features: Of(ASIMD, ARM_AES, PMULL, SHA3), Cores: 8,
+		Arch:        jdk.ARM64, Features: Of(ASIMD, ARM_AES, PMULL, SHA3), Cores: 8,
 		Source: "Apple M1: Armv8.5-A class; sysctl hw.optional.arm.FEAT_AES, FEAT_PMULL and " +
 			"FEAT_SHA3 report 1; 4 performance + 4 efficiency cores",
 	},
@@ -83,7 +85,7 @@ func hostModel() Model {
 	return Model{
 		Name:        "host",
 		Description: "the machine this process runs on (" + runtime.GOARCH + ")",
-		Arch:        HostArch(),
+		Arch:        jdk.HostArch(),
 		Features:    Host(),
 		Cores:       runtime.NumCPU(),
 		Source:      "golang.org/x/sys/cpu, read once at start-up",
