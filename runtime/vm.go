@@ -10,6 +10,7 @@ import (
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/ergo"
 	"github.com/jitsim/jitsim/runtime/heap"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/policy"
@@ -171,14 +172,14 @@ func New(cfg Config) (*VM, error) {
 		// The VM works on its own copy: ergonomics settles the CPU- and
 		// policy-derived values (vm_version, CompilationPolicy::initialize).
 		set = set.Clone()
-		w, err := Ergonomics(set, model, cfg.activeProcessors(set))
+		w, err := ergo.Settle(set, model, cfg.activeProcessors(set))
 		if err != nil {
 			return nil, err
 		}
 		vm.warnings = w
 		vm.set, vm.env.set = set, set
 	}
-	pcfg, err := PolicyConfig(set)
+	pcfg, err := ergo.PolicyConfig(set)
 	if err != nil {
 		return nil, err
 	}

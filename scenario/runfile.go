@@ -11,6 +11,7 @@ import (
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/ergo"
 )
 
 // FileEnv is what RunFile needs besides the file: the tiers to run on
@@ -50,7 +51,7 @@ func (r Run) Config(tiers []jrt.Tier, clock jrt.Clock, out io.Writer, extra ...s
 	if err != nil {
 		return jrt.Config{}, nil, stderr, err
 	}
-	lines, err := jrt.ErgonomicsStderr(set, r.CPU, r.CPU.Cores)
+	lines, err := ergo.SettleStderr(set, r.CPU, r.CPU.Cores)
 	if err != nil {
 		return jrt.Config{}, nil, stderr, err
 	}

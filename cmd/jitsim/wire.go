@@ -6,7 +6,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/ergo"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -49,7 +49,7 @@ func runtimeErgonomics(s *flags.Set, c CPUModel, stderr io.Writer) error {
 			return err
 		}
 	}
-	lines, err := jrt.ErgonomicsStderr(s, m, m.Cores)
+	lines, err := ergo.SettleStderr(s, m, m.Cores)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package runtime
+package ergo
 
 import (
 	"fmt"
@@ -38,10 +38,10 @@ import (
 //
 // warnings are HotSpot's warning texts in order, without the "<VM name> warning: " prefix
 // (flags.VMWarningPrefix) and without a newline; with -XX:-PrintWarnings there are none.
-// ErgonomicsStderr returns everything java prints, range notices included. err is non-nil
+// SettleStderr returns everything java prints, range notices included. err is non-nil
 // only for input jitsim cannot model (a model of another architecture than the set, an
 // invalid policy configuration, no processors); set may then be partly updated.
-func Ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []string, err error) {
+func Settle(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []string, err error) {
 	e, err := ergonomics(set, model, activeProcessors)
 	if err != nil {
 		return nil, err
@@ -54,13 +54,13 @@ func Ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (warnings
 	return warnings, nil
 }
 
-// ErgonomicsStderr is Ergonomics returning the lines java writes to stderr while it settles
+// SettleStderr is Settle returning the lines java writes to stderr while it settles
 // the flags, in order and without newlines: the warnings with flags.VMWarningPrefix (none
 // with -XX:-PrintWarnings), and the lines JDK 17 prints when a value the policy pass computes
 // falls outside the flag's range ("intx Tier23InlineeNotifyFreqLog=31 is outside the allowed
 // range [ 0 ... 30 ]", e.g. for -XX:CompileThresholdScaling=2048; JDK 17 then keeps the old
 // value, JDK 25 silently clamps it to the range).
-func ErgonomicsStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, err error) {
+func SettleStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, err error) {
 	e, err := ergonomics(set, model, activeProcessors)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package runtime
+package ergo
 
 import (
 	"encoding/json"
@@ -101,7 +101,7 @@ func settle(t *testing.T, j jdk.Release, a jdk.Arch, model cpu.Model, cpus int, 
 }
 
 // settleStderr is settle returning every stderr line before the version banner: the
-// parser's, then ErgonomicsStderr's.
+// parser's, then SettleStderr's.
 func settleStderr(t *testing.T, j jdk.Release, a jdk.Arch, model cpu.Model, cpus int, args []string) (rows map[string]string, stderr []string, set *flags.Set, parseErr error) {
 	t.Helper()
 	set, res, err := flags.Parse(flags.Options{JDK: j, Arch: a, Args: args})
@@ -111,9 +111,9 @@ func settleStderr(t *testing.T, j jdk.Release, a jdk.Arch, model cpu.Model, cpus
 	for _, l := range res.Stderr {
 		stderr = append(stderr, strings.Split(strings.TrimRight(l, "\n"), "\n")...)
 	}
-	lines, err := ErgonomicsStderr(set, model, cpus)
+	lines, err := SettleStderr(set, model, cpus)
 	if err != nil {
-		t.Fatalf("Ergonomics(%v): %v", args, err)
+		t.Fatalf("Settle(%v): %v", args, err)
 	}
 	var b strings.Builder
 	if err := set.PrintFlagsFinal(&b); err != nil {
@@ -353,14 +353,14 @@ func TestErgonomicsModels(t *testing.T) {
 func TestErgonomicsBadInput(t *testing.T) {
 	n1 := lookupModel(t, "neoverse-n1")
 	set := flags.NewSet(jdk.R25, jdk.AMD64)
-	if _, err := Ergonomics(set, n1, 2); err == nil || !strings.Contains(err.Error(), "neoverse-n1") {
+	if _, err := Settle(set, n1, 2); err == nil || !strings.Contains(err.Error(), "neoverse-n1") {
 		t.Errorf("amd64 flags with an arm64 model: err = %v, want one naming the model", err)
 	}
-	if _, err := Ergonomics(nil, n1, 2); err == nil {
+	if _, err := Settle(nil, n1, 2); err == nil {
 		t.Error("nil set: no error")
 	}
 	set = flags.NewSet(jdk.R25, jdk.AMD64)
-	if _, err := Ergonomics(set, recordingHost(t), 0); err == nil || !strings.Contains(err.Error(), "processor") {
+	if _, err := Settle(set, recordingHost(t), 0); err == nil || !strings.Contains(err.Error(), "processor") {
 		t.Errorf("0 active processors: err = %v, want one naming the processor count", err)
 	}
 }
@@ -529,7 +529,7 @@ func FuzzErgonomics(f *testing.F) {
 		if err != nil {
 			return // an option this profile or architecture rejects
 		}
-		if _, err := Ergonomics(set, m, int(cpus)%200+1); err != nil {
+		if _, err := Settle(set, m, int(cpus)%200+1); err != nil {
 			t.Fatalf("%s %s %v: %v", m.Name, j, args, err)
 		}
 		has := func(name string) bool { return set.Has(name) && set.Bool(name) }
@@ -593,7 +593,7 @@ func ExampleErgonomics() {
 		fmt.Println(err)
 		return
 	}
-	warnings, err := Ergonomics(set, model, model.Cores)
+	warnings, err := Settle(set, model, model.Cores)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,10 +1,10 @@
-// Command record runs every command line of runtime/testdata/ergo/cases.json through the real
-// JVMs and writes what they printed to runtime/testdata/ergo/recorded.json. Only this recorder
+// Command record runs every command line of runtime/ergo/testdata/ergo/cases.json through the real
+// JVMs and writes what they printed to runtime/ergo/testdata/ergo/recorded.json. Only this recorder
 // needs java; runtime's ergonomics tests read the recording.
 //
 // Usage, from the module root:
 //
-//	JAVA17=java JAVA25=/path/to/jdk-25/bin/java go run ./runtime/testdata/ergo/record
+//	JAVA17=java JAVA25=/path/to/jdk-25/bin/java go run ./runtime/ergo/testdata/ergo/record
 //
 // Each case runs as `java -XX:+UnlockDiagnosticVMOptions ARGS... -XX:+PrintFlagsFinal -version`
 // with an environment of PATH only. Standard output keeps the "[Global flags]" header and the
