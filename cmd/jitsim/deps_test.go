@@ -25,7 +25,7 @@ var layers = []struct {
 	{"bytecode", 50},     // the reference code: a leaf under the runtime, not a tier
 	{"runtime/heap", 55}, // the Java heap's shared memory: a leaf the VM and the engine map
 	{"runtime/policy", 60},
-	{"runtime/ergo", 62}, // vm_version and the policy pass: flags settled against a CPU model
+	{"runtime/ergo", 62},  // vm_version and the policy pass: flags settled against a CPU model
 	{"runtime/model", 65}, // cost profiles and the scheduler: priced by runtime, never importing it
 	{"runtime", 70},
 	{"tiers/interp", 80}, // the three tiers share a rank: they never import each other

@@ -65,7 +65,7 @@ func main() {
 }
 
 func run() error {
-	dir := filepath.Join("runtime", "testdata", "ergo")
+	dir := filepath.Join("runtime", "ergo", "testdata", "ergo")
 	data, err := os.ReadFile(filepath.Join(dir, "cases.json"))
 	if err != nil {
 		return err
