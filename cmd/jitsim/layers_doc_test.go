@@ -50,7 +50,8 @@ func projectImports(t *testing.T) map[string][]string {
 	return deps
 }
 
-// layerDrawing renders the packages as a Mermaid flowchart (bottom to top, one row per rank)
+// layerDrawing renders the packages as a Mermaid flowchart (importers above what they import,
+// the leaves at the bottom, a box per rank)
 // and as a table a reader without Mermaid can follow. Arrows are the transitive reduction of
 // the imports: an import already implied by a longer path is not drawn, but is listed.
 func layerDrawing(deps map[string][]string) string {
@@ -90,7 +91,7 @@ func layerDrawing(deps map[string][]string) string {
 	}
 	id := func(p string) string { return strings.NewReplacer("/", "_", ".", "_").Replace(p) }
 	var b strings.Builder
-	b.WriteString("```mermaid\nflowchart BT\n")
+	b.WriteString("```mermaid\nflowchart TB\n")
 	byRank := map[int][]string{}
 	var ranks []int
 	for _, p := range pkgs {
