@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -105,7 +106,7 @@ func TestNewByteArrayErrors(t *testing.T) {
 	if err != nil || len(longs) != 82 {
 		t.Fatalf("NewLongArray(82) = %d longs, %v", len(longs), err)
 	}
-	if err := vm.ReleaseArray(jrt.Longs(longs).Data); err != nil {
+	if err := vm.ReleaseArray(bytecode.LongsArg(longs).Data); err != nil {
 		t.Fatal(err)
 	}
 

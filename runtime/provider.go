@@ -377,16 +377,16 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	}
 	n := len(key) + 28 // 4 * (rounds + 1) words
 	ke, kd := c.arrays.ints(n), c.arrays.ints(n)
-	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", Bytes(key), Ints(ke), Ints(kd)); err != nil {
-		c.arrays.drop(Ints(ke).Data)
-		c.arrays.drop(Ints(kd).Data)
+	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd)); err != nil {
+		c.arrays.drop(bytecode.IntsArg(ke).Data)
+		c.arrays.drop(bytecode.IntsArg(kd).Data)
 		return err
 	}
 	// The old session key is unreachable from here on: the caller points
 	// its mode object at the new one.
 	if c.ke != nil {
-		c.arrays.drop(Ints(c.ke).Data)
-		c.arrays.drop(Ints(c.kd).Data)
+		c.arrays.drop(bytecode.IntsArg(c.ke).Data)
+		c.arrays.drop(bytecode.IntsArg(c.kd).Data)
 	}
 	c.key, c.ke, c.kd = slices.Clone(key), ke, kd
 	return nil

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"slices"
+
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // cipherCore is com.sun.crypto.provider.CipherCore over one of the
@@ -128,19 +130,19 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 	if cc.decrypt {
 		k = cc.dec
 	}
-	data := []Arg{Bytes(in), Int(inOfs), Int(n), Bytes(out), Int(outOfs)}
+	data := []Arg{bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs)}
 	var args []Arg
 	switch cc.mode {
 	case "CBC":
-		args = append([]Arg{Ints(cc.k), Bytes(cc.r)}, data...)
+		args = append([]Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.r)}, data...)
 	case "CTR":
 		// CounterMode.crypt's checks before implCrypt
 		if inOfs < 0 || n > len(in)-inOfs || outOfs < 0 || n > len(out)-outOfs {
 			return 0, javaThrow("java.lang.ArrayIndexOutOfBoundsException", "Range [%d, %d + %d) out of bounds for length %d", inOfs, inOfs, n, len(in))
 		}
-		args = append([]Arg{Ints(cc.k), Bytes(cc.counter), Bytes(cc.ectr), Ints(cc.used)}, data...)
+		args = append([]Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used)}, data...)
 	default:
-		args = append([]Arg{Ints(cc.k)}, data...)
+		args = append([]Arg{bytecode.IntsArg(cc.k)}, data...)
 	}
 	r, err := cc.c.call(ctx, k, args...)
 	return int(r), err

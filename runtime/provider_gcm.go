@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // gcmCipher is com.sun.crypto.provider.GaloisCounterMode with its
@@ -152,12 +154,12 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 // gctrArgs are a GCTR object's fields: the AES key (always the
 // encryption schedule), counter, encryptedCounter, used.
 func (g *gcmCipher) gctrArgs(args []Arg, counter, ectr []byte, used []uint32) []Arg {
-	return append(args, Ints(g.c.ke), Bytes(counter), Bytes(ectr), Ints(used))
+	return append(args, bytecode.IntsArg(g.c.ke), bytecode.BytesArg(counter), bytecode.BytesArg(ectr), bytecode.IntsArg(used))
 }
 
 // ghashArgs are a GHASH object's fields: state, subkeyHtbl.
 func (g *gcmCipher) ghashArgs(args []Arg, st []uint64, e *gcmEngine) []Arg {
-	return append(args, Longs(st), Longs(e.htbl))
+	return append(args, bytecode.LongsArg(st), bytecode.LongsArg(e.htbl))
 }
 
 // jarr is a Java array argument: a nil slice is an empty, non-null array.
@@ -165,18 +167,18 @@ func jarr(b []byte) Arg {
 	if b == nil {
 		b = []byte{}
 	}
-	return Bytes(b)
+	return bytecode.BytesArg(b)
 }
 
 // ghashUpdate calls GHASH.update on the GHASH object with state st.
 func (g *gcmCipher) ghashUpdate(ctx context.Context, st []uint64, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(g.args(), st, g.eng), jarr(in), Int(ofs), Int(n))...)
+	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(g.args(), st, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
 	return err
 }
 
 // ghashDoFinal calls GHASH.doFinal on the engine's GHASH object.
 func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.args(), g.eng.state, g.eng), jarr(in), Int(ofs), Int(n))...)
+	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.args(), g.eng.state, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
 	return err
 }
 
@@ -185,7 +187,7 @@ func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) err
 func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
 	r, err := g.c.call(ctx, method, append(g.gctrArgs(g.args(), e.counter, e.ectr, e.used),
-		jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs))...)
+		jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), jarr(out), bytecode.IntArg(outOfs))...)
 	return int(r), err
 }
 
@@ -193,7 +195,7 @@ func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n
 // Java's null (in-place decryption: no combined intrinsic).
 func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, ct []byte, ctOfs int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	args := append(g.args(), jarr(in), Int(inOfs), Int(n), Bytes(ct), Int(ctOfs), jarr(out), Int(outOfs))
+	args := append(g.args(), jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(ct), bytecode.IntArg(ctOfs), jarr(out), bytecode.IntArg(outOfs))
 	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
 	r, err := g.c.call(ctx, "GaloisCounterMode.implGCMCrypt", args...)
 	return int(r), err
@@ -204,7 +206,7 @@ func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, c
 // where the profile has it, then GCTR.doFinal and GHASH.doFinal).
 func (g *gcmCipher) doLastBlock(ctx context.Context, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	args := append(g.args(), Bool(g.encrypt), jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs))
+	args := append(g.args(), bytecode.BoolArg(g.encrypt), jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), jarr(out), bytecode.IntArg(outOfs))
 	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
 	r, err := g.c.call(ctx, "GaloisCounterMode.GCMEngine.doLastBlock", args...)
 	return int(r), err
@@ -276,7 +278,7 @@ func (g *gcmCipher) checkInit(ctx context.Context) error {
 	e := g.newEngine()
 	g.eng = e
 	h := e.h[:]
-	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", append(g.args(), Ints(g.c.ke), Bytes(h), Int(0), Bytes(h), Int(0))...); err != nil {
+	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", append(g.args(), bytecode.IntsArg(g.c.ke), bytecode.BytesArg(h), bytecode.IntArg(0), bytecode.BytesArg(h), bytecode.IntArg(0))...); err != nil {
 		g.eng = nil
 		return err
 	}
@@ -577,7 +579,7 @@ func (g *gcmCipher) tagOf(ctx context.Context, ctLen int) ([]byte, error) {
 	clear(e.tagEctr[:])
 	e.tagUsed[0] = aesBlockSize
 	args := append(g.gctrArgs(g.args(), e.tagCtr[:], e.tagEctr[:], e.tagUsed[:]),
-		Bytes(s), Int(0), Int(g.tagLen), Bytes(s), Int(0))
+		bytecode.BytesArg(s), bytecode.IntArg(0), bytecode.IntArg(g.tagLen), bytecode.BytesArg(s), bytecode.IntArg(0))
 	if _, err := g.c.call(ctx, "GCTR.doFinal", args...); err != nil {
 		return nil, err
 	}

@@ -101,7 +101,7 @@ func (v *testVM) note(m *jrt.Method, args []jrt.Arg) {
 
 // Call implements jrt.Invoker.
 func (v *testVM) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
-	if err := jrt.CheckArgs(m, args); err != nil {
+	if err := bytecode.CheckArgs(m, args); err != nil {
 		return 0, err
 	}
 	v.note(m, args)
