@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
 )
 
 // TestAESMain is the JDK-7184394 test program (hotspot
@@ -129,14 +129,14 @@ func providerTransformation(jdk, tr string) string {
 type aesTest struct {
 	r       *runner
 	p       aesParams
-	inv     jrt.Invoker
+	inv     jce.Invoker
 	id      int // threadId
 	decrypt bool
 	trans   string
 
 	key             []byte
-	cipher, dCipher *jrt.Cipher
-	algParams       jrt.ParamSpec
+	cipher, dCipher *jce.Cipher
+	algParams       jce.ParamSpec
 	iv              []byte
 	input           []byte
 	encode, decode  []byte
@@ -152,7 +152,7 @@ type aesTest struct {
 // back to the heap (the collector's part). Without a heap, or when it is
 // full, it is Go memory.
 func (t *aesTest) newArray(old []byte, n int) []byte {
-	h := jrt.HeapOf(t.inv)
+	h := jce.HeapOf(t.inv)
 	if h == nil {
 		return make([]byte, n)
 	}
@@ -167,27 +167,27 @@ func (t *aesTest) newArray(old []byte, n int) []byte {
 }
 
 // getInstance is Cipher.getInstance(transformation, "SunJCE").
-func (t *aesTest) getInstance() (*jrt.Cipher, error) {
-	return jrt.GetInstance(t.inv, t.r.jdk, providerTransformation(t.r.jdk, t.trans))
+func (t *aesTest) getInstance() (*jce.Cipher, error) {
+	return jce.GetInstance(t.inv, t.r.jdk, providerTransformation(t.r.jdk, t.trans))
 }
 
 // gcmInit is TestAESBase.gcm_init: a new encrypting cipher each time
 // (GCM refuses to reuse a key and IV), or a re-init of the decrypting one;
 // then the AAD.
 func (t *aesTest) gcmInit(ctx context.Context, encrypt bool) error {
-	spec := jrt.GCMParameterSpec{TLen: aesTestTagLen * 8, IV: t.iv}
+	spec := jce.GCMParameterSpec{TLen: aesTestTagLen * 8, IV: t.iv}
 	if encrypt {
 		c, err := t.getInstance()
 		if err != nil {
 			return err
 		}
 		t.cipher = c
-		if err := c.Init(ctx, jrt.EncryptMode, t.key, spec); err != nil {
+		if err := c.Init(ctx, jce.EncryptMode, t.key, spec); err != nil {
 			return err
 		}
 		return c.UpdateAAD(aesTestAAD)
 	}
-	if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, spec); err != nil {
+	if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, spec); err != nil {
 		return err
 	}
 	return t.dCipher.UpdateAAD(aesTestAAD)
@@ -229,12 +229,12 @@ func (t *aesTest) prepare(ctx context.Context) error {
 	}
 	switch p.mode {
 	case "CBC", "CTR":
-		spec := jrt.IvParameterSpec{IV: t.iv}
-		if err := t.cipher.Init(ctx, jrt.EncryptMode, t.key, spec); err != nil {
+		spec := jce.IvParameterSpec{IV: t.iv}
+		if err := t.cipher.Init(ctx, jce.EncryptMode, t.key, spec); err != nil {
 			return err
 		}
-		t.algParams = jrt.IvParameterSpec{IV: t.cipher.IV()} // cipher.getParameters()
-		if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, spec); err != nil {
+		t.algParams = jce.IvParameterSpec{IV: t.cipher.IV()} // cipher.getParameters()
+		if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, spec); err != nil {
 			return err
 		}
 	case "GCM":
@@ -245,10 +245,10 @@ func (t *aesTest) prepare(ctx context.Context) error {
 			return err
 		}
 	default:
-		if err := t.cipher.Init(ctx, jrt.EncryptMode, t.key, nil); err != nil {
+		if err := t.cipher.Init(ctx, jce.EncryptMode, t.key, nil); err != nil {
 			return err
 		}
-		if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, nil); err != nil {
+		if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, nil); err != nil {
 			return err
 		}
 	}
@@ -366,7 +366,7 @@ func (t *aesTest) run(ctx context.Context) error {
 				return err
 			}
 		} else if !p.noReinit {
-			if err := t.cipher.Init(ctx, jrt.EncryptMode, t.key, t.algParams); err != nil {
+			if err := t.cipher.Init(ctx, jce.EncryptMode, t.key, t.algParams); err != nil {
 				return err
 			}
 		}
@@ -392,7 +392,7 @@ func (t *aesTest) run(ctx context.Context) error {
 			return err
 		}
 	} else if !p.noReinit {
-		if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, t.algParams); err != nil {
+		if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, t.algParams); err != nil {
 			return err
 		}
 	}
@@ -427,7 +427,7 @@ func runTestAESMain(ctx context.Context, r *runner) error {
 		return err
 	}
 	r.out.printf("%d iterations\n", iters)
-	return r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jrt.Invoker) error {
+	return r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jce.Invoker) error {
 		for _, decrypt := range []bool{false, true} {
 			t := &aesTest{r: r, p: p, inv: inv, id: id, decrypt: decrypt}
 			if err := t.prepare(ctx); err != nil {

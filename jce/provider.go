@@ -1,4 +1,4 @@
-package runtime
+package jce
 
 import (
 	"context"
@@ -28,7 +28,7 @@ import (
 // count the invocation, let the policy react, run the method's current
 // code. The VM's Call satisfies it.
 type Invoker interface {
-	Call(ctx context.Context, m *Method, args []Arg) (int64, error)
+	Call(ctx context.Context, m *bytecode.Method, args []bytecode.Arg) (int64, error)
 }
 
 // Cipher operation cipherModes, javax.crypto.Cipher.ENCRYPT_MODE etc.
@@ -53,7 +53,6 @@ const (
 	IllegalStateException              = "java.lang.IllegalStateException"
 	IllegalArgumentException           = "java.lang.IllegalArgumentException"
 	UnsupportedOperationException      = "java.lang.UnsupportedOperationException"
-	NegativeArraySizeException         = "java.lang.NegativeArraySizeException"
 )
 
 // JavaException is an exception the provider layer throws as the JDK's
@@ -204,7 +203,7 @@ var cipherModes = []struct {
 // Java's).
 type Cipher struct {
 	inv     Invoker
-	tab     *MethodTable
+	tab     *bytecode.Table
 	prof    *providerProfile
 	trans   string
 	tr      transformation
@@ -222,7 +221,7 @@ type Cipher struct {
 
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
-	methods map[string]*Method // the profile's methods this Cipher called, by key
+	methods map[string]*bytecode.Method // the profile's methods this Cipher called, by key
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
@@ -259,7 +258,7 @@ func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*Method{}, arrays: newJavaArrays(inv)}
+	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*bytecode.Method{}, arrays: newJavaArrays(inv)}
 	c.arrays.own(c)
 	return c, nil
 }
@@ -393,7 +392,7 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 }
 
 // method returns the profile's method with key k.
-func (c *Cipher) method(k string) (*Method, error) {
+func (c *Cipher) method(k string) (*bytecode.Method, error) {
 	if m, ok := c.methods[k]; ok { // no lock: a Cipher is used by one thread at a time
 		return m, nil
 	}
@@ -413,7 +412,7 @@ func (c *Cipher) has(k string) bool {
 
 // call invokes method k through the Invoker: the one way the provider
 // reaches Java code.
-func (c *Cipher) call(ctx context.Context, k string, args ...Arg) (int64, error) {
+func (c *Cipher) call(ctx context.Context, k string, args ...bytecode.Arg) (int64, error) {
 	m, err := c.method(k)
 	if err != nil {
 		return 0, err

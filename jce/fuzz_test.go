@@ -1,4 +1,4 @@
-package runtime_test
+package jce_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
 )
 
 // FuzzProviderGCM encrypts data (after aadLen bytes of AAD taken from its
@@ -26,10 +26,10 @@ func FuzzProviderGCM(f *testing.F) {
 		if splits[0] > splits[1] {
 			splits[0], splits[1] = splits[1], splits[0]
 		}
-		spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+		spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 		want := goGCM(t, key, iv, 16).Seal(nil, iv, p, aad)
 
-		enc := newCipher(t, prof, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+		enc := newCipher(t, prof, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 		if err := enc.UpdateAAD(aad); err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func FuzzProviderGCM(f *testing.F) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("jdk %s: seal at %v differs from crypto/cipher (err %v)", prof, splits, err)
 		}
-		dec := newCipher(t, prof, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+		dec := newCipher(t, prof, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 		if err := dec.UpdateAAD(aad); err != nil {
 			t.Fatal(err)
 		}
@@ -47,11 +47,11 @@ func FuzzProviderGCM(f *testing.F) {
 			ct[bit/8] ^= 1 << (bit % 8)
 		}
 		back, err := feed(t, dec, ct, splits)
-		var je *jrt.JavaException
+		var je *jce.JavaException
 		switch {
 		case tamper == 0 && (err != nil || !bytes.Equal(back, p)):
 			t.Fatalf("jdk %s: open: %v", prof, err)
-		case tamper != 0 && (!errors.As(err, &je) || je.Class != jrt.AEADBadTagException || back != nil):
+		case tamper != 0 && (!errors.As(err, &je) || je.Class != jce.AEADBadTagException || back != nil):
 			t.Fatalf("jdk %s: tampered open gave %x, %v", prof, back, err)
 		}
 	})

@@ -1,14 +1,13 @@
-package runtime
+package jce
 
 import (
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/jitsim/jitsim/bytecode"
 	"slices"
 	"strings"
-
-	"github.com/jitsim/jitsim/bytecode"
 )
 
 // gcmCipher is com.sun.crypto.provider.GaloisCounterMode with its
@@ -28,13 +27,13 @@ type gcmCipher struct {
 
 	eng *gcmEngine // GaloisCounterMode.engine; nil until checkInit
 
-	argBuf [24]Arg // the arguments of one reference-method call (args)
+	argBuf [24]bytecode.Arg // the arguments of one reference-method call (args)
 }
 
 // args returns the empty argument scratch: the provider makes one call at a
 // time (a Cipher is not for concurrent use, as in the JDK) and the VM does
 // not keep the slice after the call.
-func (g *gcmCipher) args() []Arg { return g.argBuf[:0] }
+func (g *gcmCipher) args() []bytecode.Arg { return g.argBuf[:0] }
 
 // gcmEngine is one operation's state (GCMEngine).
 type gcmEngine struct {
@@ -153,17 +152,17 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 
 // gctrArgs are a GCTR object's fields: the AES key (always the
 // encryption schedule), counter, encryptedCounter, used.
-func (g *gcmCipher) gctrArgs(args []Arg, counter, ectr []byte, used []uint32) []Arg {
+func (g *gcmCipher) gctrArgs(args []bytecode.Arg, counter, ectr []byte, used []uint32) []bytecode.Arg {
 	return append(args, bytecode.IntsArg(g.c.ke), bytecode.BytesArg(counter), bytecode.BytesArg(ectr), bytecode.IntsArg(used))
 }
 
 // ghashArgs are a GHASH object's fields: state, subkeyHtbl.
-func (g *gcmCipher) ghashArgs(args []Arg, st []uint64, e *gcmEngine) []Arg {
+func (g *gcmCipher) ghashArgs(args []bytecode.Arg, st []uint64, e *gcmEngine) []bytecode.Arg {
 	return append(args, bytecode.LongsArg(st), bytecode.LongsArg(e.htbl))
 }
 
 // jarr is a Java array argument: a nil slice is an empty, non-null array.
-func jarr(b []byte) Arg {
+func jarr(b []byte) bytecode.Arg {
 	if b == nil {
 		b = []byte{}
 	}

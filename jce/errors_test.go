@@ -1,4 +1,4 @@
-package runtime_test
+package jce_test
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
 )
 
 // TestProviderErrors replays testdata/provider/Errors.java's cases and
@@ -70,7 +70,7 @@ func readTranscript(t *testing.T, file string) transcript {
 
 // outcome formats a result as Errors.java prints it.
 func outcome(v any, err error) string {
-	var je *jrt.JavaException
+	var je *jce.JavaException
 	switch {
 	case errors.As(err, &je):
 		return je.Class + "\t" + je.Message
@@ -87,46 +87,46 @@ func outcome(v any, err error) string {
 func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 	k16 := make([]byte, 16)
 	iv16, iv12 := make([]byte, 16), make([]byte, 12)
-	nc := func(tr string, mode int, key []byte, spec jrt.ParamSpec) (*jrt.Cipher, error) {
-		return jrt.NewCipher(ctx, v, jdk, tr, mode, key, spec)
+	nc := func(tr string, mode int, key []byte, spec jce.ParamSpec) (*jce.Cipher, error) {
+		return jce.NewCipher(ctx, v, jdk, tr, mode, key, spec)
 	}
-	gcm := func(mode, tlen int) (*jrt.Cipher, error) {
-		return nc("AES/GCM/NoPadding", mode, k16, jrt.GCMParameterSpec{TLen: tlen, IV: iv12})
+	gcm := func(mode, tlen int) (*jce.Cipher, error) {
+		return nc("AES/GCM/NoPadding", mode, k16, jce.GCMParameterSpec{TLen: tlen, IV: iv12})
 	}
 	// then chains steps on a cipher, stopping at the first error.
-	then := func(c *jrt.Cipher, err error) func(f func(c *jrt.Cipher) (any, error)) (any, error) {
-		return func(f func(c *jrt.Cipher) (any, error)) (any, error) {
+	then := func(c *jce.Cipher, err error) func(f func(c *jce.Cipher) (any, error)) (any, error) {
+		return func(f func(c *jce.Cipher) (any, error)) (any, error) {
 			if err != nil {
 				return nil, err
 			}
 			return f(c)
 		}
 	}
-	doFinal := func(n int) func(c *jrt.Cipher) (any, error) {
-		return func(c *jrt.Cipher) (any, error) { return c.DoFinal(ctx, make([]byte, n)) }
+	doFinal := func(n int) func(c *jce.Cipher) (any, error) {
+		return func(c *jce.Cipher) (any, error) { return c.DoFinal(ctx, make([]byte, n)) }
 	}
-	update := func(n int) func(c *jrt.Cipher) (any, error) {
-		return func(c *jrt.Cipher) (any, error) { return c.Update(ctx, make([]byte, n)) }
+	update := func(n int) func(c *jce.Cipher) (any, error) {
+		return func(c *jce.Cipher) (any, error) { return c.Update(ctx, make([]byte, n)) }
 	}
-	doFinalTo := func(in, out int) func(c *jrt.Cipher) (any, error) {
-		return func(c *jrt.Cipher) (any, error) {
+	doFinalTo := func(in, out int) func(c *jce.Cipher) (any, error) {
+		return func(c *jce.Cipher) (any, error) {
 			return c.DoFinalTo(ctx, make([]byte, in), 0, in, make([]byte, out), 0)
 		}
 	}
-	updateTo := func(in, out int) func(c *jrt.Cipher) (any, error) {
-		return func(c *jrt.Cipher) (any, error) {
+	updateTo := func(in, out int) func(c *jce.Cipher) (any, error) {
+		return func(c *jce.Cipher) (any, error) {
 			return c.UpdateTo(ctx, make([]byte, in), 0, in, make([]byte, out), 0)
 		}
 	}
-	zero := func(c *jrt.Cipher) (any, error) { return 0, nil }
-	iv := func(c *jrt.Cipher) (any, error) { return c.IV(), nil }
+	zero := func(c *jce.Cipher) (any, error) { return 0, nil }
+	iv := func(c *jce.Cipher) (any, error) { return c.IV(), nil }
 	cbcDecShort := func(out int) func() (any, error) {
 		return func() (any, error) {
-			ct, err := then(nc("AES/CBC/PKCS5Padding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(20))
+			ct, err := then(nc("AES/CBC/PKCS5Padding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: iv16}))(doFinal(20))
 			if err != nil {
 				return nil, err
 			}
-			c, err := nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16})
+			c, err := nc("AES/CBC/PKCS5Padding", jce.DecryptMode, k16, jce.IvParameterSpec{IV: iv16})
 			if err != nil {
 				return nil, err
 			}
@@ -136,55 +136,55 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 	}
 	cases := map[string]func() (any, error){
 		"key15": func() (any, error) {
-			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, make([]byte, 15), nil))(zero)
+			return then(nc("AES/ECB/NoPadding", jce.EncryptMode, make([]byte, 15), nil))(zero)
 		},
 		"key0gcm": func() (any, error) {
-			return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, make([]byte, 33), jrt.GCMParameterSpec{TLen: 128, IV: iv12}))(zero)
+			return then(nc("AES/GCM/NoPadding", jce.EncryptMode, make([]byte, 33), jce.GCMParameterSpec{TLen: 128, IV: iv12}))(zero)
 		},
 		"ecb nopad 17": func() (any, error) {
-			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, k16, nil))(doFinal(17))
+			return then(nc("AES/ECB/NoPadding", jce.EncryptMode, k16, nil))(doFinal(17))
 		},
 		"cbc nopad 17": func() (any, error) {
-			return then(nc("AES/CBC/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(17))
+			return then(nc("AES/CBC/NoPadding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: iv16}))(doFinal(17))
 		},
 		"cbc pkcs5 dec 17": func() (any, error) {
-			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(17))
+			return then(nc("AES/CBC/PKCS5Padding", jce.DecryptMode, k16, jce.IvParameterSpec{IV: iv16}))(doFinal(17))
 		},
 		"cbc pkcs5 dec 0": func() (any, error) {
-			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(0))
+			return then(nc("AES/CBC/PKCS5Padding", jce.DecryptMode, k16, jce.IvParameterSpec{IV: iv16}))(doFinal(0))
 		},
 		"cbc pkcs5 badpad": func() (any, error) {
-			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinal(32))
+			return then(nc("AES/CBC/PKCS5Padding", jce.DecryptMode, k16, jce.IvParameterSpec{IV: iv16}))(doFinal(32))
 		},
 		"ecb pkcs5 badpad": func() (any, error) {
-			return then(nc("AES/ECB/PKCS5Padding", jrt.DecryptMode, k16, nil))(doFinal(16))
+			return then(nc("AES/ECB/PKCS5Padding", jce.DecryptMode, k16, nil))(doFinal(16))
 		},
-		"cbc dec noiv": func() (any, error) { return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, nil))(zero) },
-		"cbc enc noiv": func() (any, error) { return then(nc("AES/CBC/PKCS5Padding", jrt.EncryptMode, k16, nil))(iv) },
+		"cbc dec noiv": func() (any, error) { return then(nc("AES/CBC/PKCS5Padding", jce.DecryptMode, k16, nil))(zero) },
+		"cbc enc noiv": func() (any, error) { return then(nc("AES/CBC/PKCS5Padding", jce.EncryptMode, k16, nil))(iv) },
 		"cbc iv8": func() (any, error) {
-			return then(nc("AES/CBC/PKCS5Padding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: make([]byte, 8)}))(zero)
+			return then(nc("AES/CBC/PKCS5Padding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: make([]byte, 8)}))(zero)
 		},
 		"ctr iv8": func() (any, error) {
-			return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: make([]byte, 8)}))(zero)
+			return then(nc("AES/CTR/NoPadding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: make([]byte, 8)}))(zero)
 		},
 		"ecb iv": func() (any, error) {
-			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(zero)
+			return then(nc("AES/ECB/NoPadding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: iv16}))(zero)
 		},
 		"gcm ivspec": func() (any, error) {
-			return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv12}))(zero)
+			return then(nc("AES/GCM/NoPadding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: iv12}))(zero)
 		},
-		"gcm tlen 64":  func() (any, error) { return then(gcm(jrt.EncryptMode, 64))(zero) },
-		"gcm tlen 95":  func() (any, error) { return then(gcm(jrt.EncryptMode, 95))(zero) },
-		"gcm tlen 136": func() (any, error) { return then(gcm(jrt.EncryptMode, 136))(zero) },
+		"gcm tlen 64":  func() (any, error) { return then(gcm(jce.EncryptMode, 64))(zero) },
+		"gcm tlen 95":  func() (any, error) { return then(gcm(jce.EncryptMode, 95))(zero) },
+		"gcm tlen 136": func() (any, error) { return then(gcm(jce.EncryptMode, 136))(zero) },
 		"gcm iv0": func() (any, error) {
-			return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, jrt.GCMParameterSpec{TLen: 128, IV: []byte{}}))(zero)
+			return then(nc("AES/GCM/NoPadding", jce.EncryptMode, k16, jce.GCMParameterSpec{TLen: 128, IV: []byte{}}))(zero)
 		},
-		"gcm dec noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jrt.DecryptMode, k16, nil))(zero) },
-		"gcm badtag":       func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(doFinal(40)) },
-		"gcm short":        func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(doFinal(15)) },
-		"gcm short96":      func() (any, error) { return then(gcm(jrt.DecryptMode, 96))(doFinal(11)) },
+		"gcm dec noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jce.DecryptMode, k16, nil))(zero) },
+		"gcm badtag":       func() (any, error) { return then(gcm(jce.DecryptMode, 128))(doFinal(40)) },
+		"gcm short":        func() (any, error) { return then(gcm(jce.DecryptMode, 128))(doFinal(15)) },
+		"gcm short96":      func() (any, error) { return then(gcm(jce.DecryptMode, 96))(doFinal(11)) },
 		"gcm reuse": func() (any, error) {
-			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+			return then(gcm(jce.EncryptMode, 128))(func(c *jce.Cipher) (any, error) {
 				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
 					return nil, err
 				}
@@ -192,7 +192,7 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 			})
 		},
 		"gcm aad after update": func() (any, error) {
-			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+			return then(gcm(jce.EncryptMode, 128))(func(c *jce.Cipher) (any, error) {
 				if _, err := c.Update(ctx, make([]byte, 20)); err != nil {
 					return nil, err
 				}
@@ -200,36 +200,36 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 			})
 		},
 		"ecb aad": func() (any, error) {
-			return then(nc("AES/ECB/NoPadding", jrt.EncryptMode, k16, nil))(func(c *jrt.Cipher) (any, error) {
+			return then(nc("AES/ECB/NoPadding", jce.EncryptMode, k16, nil))(func(c *jce.Cipher) (any, error) {
 				return 0, c.UpdateAAD(make([]byte, 3))
 			})
 		},
 		"ecb shortbuf": func() (any, error) {
-			return then(nc("AES/ECB/PKCS5Padding", jrt.EncryptMode, k16, nil))(doFinalTo(20, 20))
+			return then(nc("AES/ECB/PKCS5Padding", jce.EncryptMode, k16, nil))(doFinalTo(20, 20))
 		},
 		"cbc update shortbuf": func() (any, error) {
-			return then(nc("AES/CBC/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(updateTo(32, 20))
+			return then(nc("AES/CBC/NoPadding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: iv16}))(updateTo(32, 20))
 		},
-		"gcm enc shortbuf":        func() (any, error) { return then(gcm(jrt.EncryptMode, 128))(doFinalTo(20, 30)) },
-		"gcm enc update shortbuf": func() (any, error) { return then(gcm(jrt.EncryptMode, 128))(updateTo(40, 20)) },
-		"gcm dec shortbuf":        func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(doFinalTo(40, 10)) },
+		"gcm enc shortbuf":        func() (any, error) { return then(gcm(jce.EncryptMode, 128))(doFinalTo(20, 30)) },
+		"gcm enc update shortbuf": func() (any, error) { return then(gcm(jce.EncryptMode, 128))(updateTo(40, 20)) },
+		"gcm dec shortbuf":        func() (any, error) { return then(gcm(jce.DecryptMode, 128))(doFinalTo(40, 10)) },
 		"ctr shortbuf": func() (any, error) {
-			return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(doFinalTo(20, 19))
+			return then(nc("AES/CTR/NoPadding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: iv16}))(doFinalTo(20, 19))
 		},
-		"gcm dec update":    func() (any, error) { return then(gcm(jrt.DecryptMode, 128))(update(40)) },
-		"gcm enc update 40": func() (any, error) { return then(gcm(jrt.EncryptMode, 128))(update(40)) },
+		"gcm dec update":    func() (any, error) { return then(gcm(jce.DecryptMode, 128))(update(40)) },
+		"gcm enc update 40": func() (any, error) { return then(gcm(jce.EncryptMode, 128))(update(40)) },
 		"ctr update 20": func() (any, error) {
-			return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(update(20))
+			return then(nc("AES/CTR/NoPadding", jce.EncryptMode, k16, jce.IvParameterSpec{IV: iv16}))(update(20))
 		},
 		"cbc pkcs5 dec update 32": func() (any, error) {
-			return then(nc("AES/CBC/PKCS5Padding", jrt.DecryptMode, k16, jrt.IvParameterSpec{IV: iv16}))(update(32))
+			return then(nc("AES/CBC/PKCS5Padding", jce.DecryptMode, k16, jce.IvParameterSpec{IV: iv16}))(update(32))
 		},
 		"badmode":                  func() (any, error) { return then(nc("AES/ECB/NoPadding", 7, k16, nil))(zero) },
-		"wrapmode":                 func() (any, error) { return then(nc("AES/ECB/NoPadding", jrt.WrapMode, k16, nil))(doFinal(16)) },
+		"wrapmode":                 func() (any, error) { return then(nc("AES/ECB/NoPadding", jce.WrapMode, k16, nil))(doFinal(16)) },
 		"cbc pkcs5 dec shortbuf":   cbcDecShort(19),
 		"cbc pkcs5 dec shortbuf16": cbcDecShort(16),
 		"gcm enc after final update": func() (any, error) {
-			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+			return then(gcm(jce.EncryptMode, 128))(func(c *jce.Cipher) (any, error) {
 				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
 					return nil, err
 				}
@@ -237,7 +237,7 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 			})
 		},
 		"gcm enc after final aad": func() (any, error) {
-			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+			return then(gcm(jce.EncryptMode, 128))(func(c *jce.Cipher) (any, error) {
 				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
 					return nil, err
 				}
@@ -245,11 +245,11 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 			})
 		},
 		"gcm dec twice": func() (any, error) {
-			ct, err := then(gcm(jrt.EncryptMode, 128))(doFinal(3))
+			ct, err := then(gcm(jce.EncryptMode, 128))(doFinal(3))
 			if err != nil {
 				return nil, err
 			}
-			return then(gcm(jrt.DecryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+			return then(gcm(jce.DecryptMode, 128))(func(c *jce.Cipher) (any, error) {
 				if _, err := c.DoFinal(ctx, ct.([]byte)); err != nil {
 					return nil, err
 				}
@@ -257,35 +257,35 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 			})
 		},
 		"notinit": func() (any, error) {
-			c, err := jrt.GetInstance(v, jdk, "AES/ECB/NoPadding")
+			c, err := jce.GetInstance(v, jdk, "AES/ECB/NoPadding")
 			if err != nil {
 				return nil, err
 			}
 			return c.DoFinal(ctx, make([]byte, 16))
 		},
 		"gcm reinit same iv": func() (any, error) {
-			return then(gcm(jrt.EncryptMode, 128))(func(c *jrt.Cipher) (any, error) {
+			return then(gcm(jce.EncryptMode, 128))(func(c *jce.Cipher) (any, error) {
 				if _, err := c.DoFinal(ctx, make([]byte, 3)); err != nil {
 					return nil, err
 				}
-				return 0, c.Init(ctx, jrt.EncryptMode, k16, jrt.GCMParameterSpec{TLen: 128, IV: iv12})
+				return 0, c.Init(ctx, jce.EncryptMode, k16, jce.GCMParameterSpec{TLen: 128, IV: iv12})
 			})
 		},
-		"ctr enc noiv":     func() (any, error) { return then(nc("AES/CTR/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
-		"gcm enc noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jrt.EncryptMode, k16, nil))(iv) },
+		"ctr enc noiv":     func() (any, error) { return then(nc("AES/CTR/NoPadding", jce.EncryptMode, k16, nil))(iv) },
+		"gcm enc noparams": func() (any, error) { return then(nc("AES/GCM/NoPadding", jce.EncryptMode, k16, nil))(iv) },
 	}
 	for _, tr := range []string{"AES_128/ECB/NoPadding", "AES_256/CBC/NoPadding", "AES_128/CBC/PKCS5Padding",
 		"AES_128/CTR/NoPadding", "AES_192/GCM/NoPadding", "AES_128", "aes_128/ecb/nopadding", "AES_512/ECB/NoPadding"} {
 		for _, n := range []int{16, 32} {
 			cases[fmt.Sprintf("fixed %s %d", tr, n)] = func() (any, error) {
-				var spec jrt.ParamSpec
+				var spec jce.ParamSpec
 				switch {
 				case strings.Contains(tr, "GCM"):
-					spec = jrt.GCMParameterSpec{TLen: 128, IV: iv12}
+					spec = jce.GCMParameterSpec{TLen: 128, IV: iv12}
 				case strings.Contains(tr, "CBC") || strings.Contains(tr, "CTR"):
-					spec = jrt.IvParameterSpec{IV: iv16}
+					spec = jce.IvParameterSpec{IV: iv16}
 				}
-				return then(nc(tr, jrt.EncryptMode, make([]byte, n), spec))(doFinal(16))
+				return then(nc(tr, jce.EncryptMode, make([]byte, n), spec))(doFinal(16))
 			}
 		}
 	}
@@ -293,7 +293,7 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 		"AES/CBC", "AES//NoPadding", "AES/ECB/NoPadding/x", "aes/cbc/pkcs5padding", "AES", "AES/GCM/NoPadding",
 		"AES/CBC/NoPadding", "AES/CTR/NoPadding", "", "AES/CBC/PKCS7Padding"} {
 		cases["getInstance "+tr] = func() (any, error) {
-			return then(nc(tr, jrt.EncryptMode, k16, nil))(func(c *jrt.Cipher) (any, error) { return c.Algorithm(), nil })
+			return then(nc(tr, jce.EncryptMode, k16, nil))(func(c *jce.Cipher) (any, error) { return c.Algorithm(), nil })
 		}
 	}
 	return cases
@@ -304,26 +304,26 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 // arguments"), an output offset past the end a ShortBufferException (as
 // Java's capacity checks give), and nothing panics.
 func TestProviderBadArguments(t *testing.T) {
-	specs := map[string]jrt.ParamSpec{
-		"AES/ECB/PKCS5Padding": nil, "AES/CBC/NoPadding": jrt.IvParameterSpec{IV: make([]byte, 16)},
-		"AES/CTR/NoPadding": jrt.IvParameterSpec{IV: make([]byte, 16)},
-		"AES/GCM/NoPadding": jrt.GCMParameterSpec{TLen: 128, IV: make([]byte, 12)},
+	specs := map[string]jce.ParamSpec{
+		"AES/ECB/PKCS5Padding": nil, "AES/CBC/NoPadding": jce.IvParameterSpec{IV: make([]byte, 16)},
+		"AES/CTR/NoPadding": jce.IvParameterSpec{IV: make([]byte, 16)},
+		"AES/GCM/NoPadding": jce.GCMParameterSpec{TLen: 128, IV: make([]byte, 12)},
 	}
 	in, out := make([]byte, 32), make([]byte, 64)
 	for _, jdk := range []string{"8", "17", "25"} {
 		for tr, spec := range specs {
-			for _, mode := range []int{jrt.EncryptMode, jrt.DecryptMode} {
+			for _, mode := range []int{jce.EncryptMode, jce.DecryptMode} {
 				c := newCipher(t, jdk, tr, mode, make([]byte, 16), spec)
 				for _, tc := range []struct {
 					name                 string
 					inOfs, inLen, outOfs int
 					class                string
 				}{
-					{"negative input offset", -1, 16, 0, jrt.IllegalArgumentException},
-					{"input past the end", 20, 16, 0, jrt.IllegalArgumentException},
-					{"negative length", 0, -1, 0, jrt.IllegalArgumentException},
-					{"negative output offset", 0, 16, -1, jrt.IllegalArgumentException},
-					{"output offset past the end", 0, 32, 65, jrt.ShortBufferException},
+					{"negative input offset", -1, 16, 0, jce.IllegalArgumentException},
+					{"input past the end", 20, 16, 0, jce.IllegalArgumentException},
+					{"negative length", 0, -1, 0, jce.IllegalArgumentException},
+					{"negative output offset", 0, 16, -1, jce.IllegalArgumentException},
+					{"output offset past the end", 0, 32, 65, jce.ShortBufferException},
 				} {
 					outOfs := tc.outOfs
 					for _, final := range []bool{false, true} {
@@ -333,7 +333,7 @@ func TestProviderBadArguments(t *testing.T) {
 						} else {
 							_, err = c.UpdateTo(ctx, in, tc.inOfs, tc.inLen, out, outOfs)
 						}
-						var je *jrt.JavaException
+						var je *jce.JavaException
 						if !errors.As(err, &je) || je.Class != tc.class {
 							t.Errorf("jdk %s %s mode %d %s (final %v): got %v, want %s", jdk, tr, mode, tc.name, final, err, tc.class)
 						}
@@ -352,7 +352,7 @@ func TestProviderReinit(t *testing.T) {
 		v := vmFor(t, jdk)
 		k1, k2 := make([]byte, 16), make([]byte, 32)
 		k2[0] = 1
-		c := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, k1, jrt.GCMParameterSpec{TLen: 128, IV: []byte("first nonce.")})
+		c := newCipher(t, jdk, "AES/GCM/NoPadding", jce.EncryptMode, k1, jce.GCMParameterSpec{TLen: 128, IV: []byte("first nonce.")})
 		if _, err := c.DoFinal(ctx, []byte("x")); err != nil {
 			t.Fatal(err)
 		}
@@ -363,7 +363,7 @@ func TestProviderReinit(t *testing.T) {
 			var err error
 			var got []byte
 			tr := v.traced(func() {
-				if err = c.Init(ctx, jrt.EncryptMode, step.key, jrt.GCMParameterSpec{TLen: 128, IV: step.iv}); err == nil {
+				if err = c.Init(ctx, jce.EncryptMode, step.key, jce.GCMParameterSpec{TLen: 128, IV: step.iv}); err == nil {
 					got, err = c.DoFinal(ctx, []byte("message"))
 				}
 			})

@@ -1,10 +1,9 @@
-package runtime
+package jce
 
 import (
 	"context"
-	"slices"
-
 	"github.com/jitsim/jitsim/bytecode"
+	"slices"
 )
 
 // cipherCore is com.sun.crypto.provider.CipherCore over one of the
@@ -130,19 +129,19 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 	if cc.decrypt {
 		k = cc.dec
 	}
-	data := []Arg{bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs)}
-	var args []Arg
+	data := []bytecode.Arg{bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs)}
+	var args []bytecode.Arg
 	switch cc.mode {
 	case "CBC":
-		args = append([]Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.r)}, data...)
+		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.r)}, data...)
 	case "CTR":
 		// CounterMode.crypt's checks before implCrypt
 		if inOfs < 0 || n > len(in)-inOfs || outOfs < 0 || n > len(out)-outOfs {
 			return 0, javaThrow("java.lang.ArrayIndexOutOfBoundsException", "Range [%d, %d + %d) out of bounds for length %d", inOfs, inOfs, n, len(in))
 		}
-		args = append([]Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used)}, data...)
+		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used)}, data...)
 	default:
-		args = append([]Arg{bytecode.IntsArg(cc.k)}, data...)
+		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k)}, data...)
 	}
 	r, err := cc.c.call(ctx, k, args...)
 	return int(r), err

@@ -1,4 +1,4 @@
-package runtime_test
+package jce_test
 
 // Tests of the provider layer. They run the reference methods for real:
 // every method at one level through tiers/c1 (level 1, compiled, no
@@ -27,6 +27,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jce"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers/c1"
 )
@@ -99,7 +100,7 @@ func (v *testVM) note(m *jrt.Method, args []jrt.Arg) {
 	v.trace = append(v.trace, s)
 }
 
-// Call implements jrt.Invoker.
+// Call implements jce.Invoker.
 func (v *testVM) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
 	if err := bytecode.CheckArgs(m, args); err != nil {
 		return 0, err
@@ -131,9 +132,9 @@ func (v *testVM) traced(f func()) []string {
 
 var ctx = context.Background()
 
-func newCipher(t testing.TB, jdk, tr string, mode int, key []byte, spec jrt.ParamSpec) *jrt.Cipher {
+func newCipher(t testing.TB, jdk, tr string, mode int, key []byte, spec jce.ParamSpec) *jce.Cipher {
 	t.Helper()
-	c, err := jrt.NewCipher(ctx, vmFor(t, jdk), jdk, tr, mode, key, spec)
+	c, err := jce.NewCipher(ctx, vmFor(t, jdk), jdk, tr, mode, key, spec)
 	if err != nil {
 		t.Fatalf("NewCipher(%s, %s): %v", jdk, tr, err)
 	}
@@ -202,7 +203,7 @@ func goGCM(t testing.TB, key, iv []byte, tagLen int) cipher.AEAD {
 
 // feed runs a cipher over data in parts split at the given points (update
 // for every part, doFinal for the last) and returns the concatenation.
-func feed(t testing.TB, c *jrt.Cipher, data []byte, splits []int) ([]byte, error) {
+func feed(t testing.TB, c *jce.Cipher, data []byte, splits []int) ([]byte, error) {
 	t.Helper()
 	var out []byte
 	prev := 0
@@ -244,30 +245,30 @@ func TestProviderBlockModes(t *testing.T) {
 					splits := randomSplits(r, n, 3)
 					cases := []struct {
 						tr   string
-						spec jrt.ParamSpec
+						spec jce.ParamSpec
 						want []byte
 					}{
 						{"AES/ECB/PKCS5Padding", nil, goECB(t, key, pkcs5(p))},
 						{"AES", nil, goECB(t, key, pkcs5(p))},
-						{"AES/CBC/PKCS5Padding", jrt.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
-						{"AES/CTR/NoPadding", jrt.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
+						{"AES/CBC/PKCS5Padding", jce.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
+						{"AES/CTR/NoPadding", jce.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
 					}
 					if n%16 == 0 {
 						cases = append(cases,
 							struct {
 								tr   string
-								spec jrt.ParamSpec
+								spec jce.ParamSpec
 								want []byte
 							}{"AES/ECB/NoPadding", nil, goECB(t, key, p)},
 							struct {
 								tr   string
-								spec jrt.ParamSpec
+								spec jce.ParamSpec
 								want []byte
-							}{"AES/CBC/NoPadding", jrt.IvParameterSpec{IV: iv}, goCBC(t, key, iv, p)})
+							}{"AES/CBC/NoPadding", jce.IvParameterSpec{IV: iv}, goCBC(t, key, iv, p)})
 					}
 					for _, tc := range cases {
 						name := fmt.Sprintf("%s/key=%d/len=%d", tc.tr, ks, n)
-						enc := newCipher(t, jdk, tc.tr, jrt.EncryptMode, key, tc.spec)
+						enc := newCipher(t, jdk, tc.tr, jce.EncryptMode, key, tc.spec)
 						got, err := enc.DoFinal(ctx, p)
 						if err != nil || !bytes.Equal(got, tc.want) {
 							t.Fatalf("%s: encrypt = %x, %v; want %x", name, short(got), err, short(tc.want))
@@ -277,7 +278,7 @@ func TestProviderBlockModes(t *testing.T) {
 						if err != nil || !bytes.Equal(got, tc.want) {
 							t.Fatalf("%s: multi-part encrypt at %v = %x, %v; want %x", name, splits, short(got), err, short(tc.want))
 						}
-						dec := newCipher(t, jdk, tc.tr, jrt.DecryptMode, key, tc.spec)
+						dec := newCipher(t, jdk, tc.tr, jce.DecryptMode, key, tc.spec)
 						back, err := feed(t, dec, tc.want, randomSplits(r, len(tc.want), 3))
 						if err != nil || !bytes.Equal(back, p) {
 							t.Fatalf("%s: decrypt = %x, %v; want %x", name, short(back), err, short(p))
@@ -347,8 +348,8 @@ func TestProviderGCMSpec(t *testing.T) {
 	for _, jdk := range bytecode.Profiles {
 		for _, v := range vs {
 			t.Run(fmt.Sprintf("jdk=%s/case=%d", jdk, v.Case), func(t *testing.T) {
-				spec := jrt.GCMParameterSpec{TLen: 128, IV: v.IV}
-				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, v.K, spec)
+				spec := jce.GCMParameterSpec{TLen: 128, IV: v.IV}
+				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jce.EncryptMode, v.K, spec)
 				if err := enc.UpdateAAD(v.A); err != nil {
 					t.Fatal(err)
 				}
@@ -360,7 +361,7 @@ func TestProviderGCMSpec(t *testing.T) {
 				if g := goGCM(t, v.K, v.IV, 16).Seal(nil, v.IV, v.P, v.A); !bytes.Equal(g, want) {
 					t.Fatalf("oracle disagrees with the spec: %x", g)
 				}
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, v.K, spec)
+				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jce.DecryptMode, v.K, spec)
 				if err := dec.UpdateAAD(v.A); err != nil {
 					t.Fatal(err)
 				}
@@ -400,11 +401,11 @@ func TestProviderGCMLengths(t *testing.T) {
 				if len(iv) != 12 {
 					tagLen = 16 // crypto/cipher: custom nonce sizes only with 16-byte tags
 				}
-				spec := jrt.GCMParameterSpec{TLen: 8 * tagLen, IV: iv}
+				spec := jce.GCMParameterSpec{TLen: 8 * tagLen, IV: iv}
 				want := goGCM(t, key, iv, tagLen).Seal(nil, iv, p, aad)
 				name := fmt.Sprintf("len=%d/key=%d/iv=%d/tag=%d", n, ks, len(iv), tagLen)
 
-				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 				if err := enc.UpdateAAD(aad); err != nil {
 					t.Fatal(err)
 				}
@@ -412,7 +413,7 @@ func TestProviderGCMLengths(t *testing.T) {
 				if err != nil || !bytes.Equal(got, want) {
 					t.Fatalf("%s: seal differs from crypto/cipher (err %v)\n got %x\nwant %x", name, err, short(got), short(want))
 				}
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 				if err := dec.UpdateAAD(aad); err != nil {
 					t.Fatal(err)
 				}
@@ -436,12 +437,12 @@ func TestProviderGCMMultipart(t *testing.T) {
 			for i := range rounds {
 				n := []int{100, 9000, 20000, r.IntN(70001)}[i%4]
 				key, iv, p, aad := randBytes(r, 16), randBytes(r, 12), randBytes(r, n), randBytes(r, r.IntN(70))
-				spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+				spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 				want := goGCM(t, key, iv, 16).Seal(nil, iv, p, aad)
 				splits := randomSplits(r, n, 1+r.IntN(5))
 				name := fmt.Sprintf("len=%d/splits=%v", n, splits)
 
-				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 				a := r.IntN(len(aad) + 1) // AAD in two parts
 				if err := enc.UpdateAAD(aad[:a]); err != nil {
 					t.Fatal(err)
@@ -453,7 +454,7 @@ func TestProviderGCMMultipart(t *testing.T) {
 				if err != nil || !bytes.Equal(got, want) {
 					t.Fatalf("%s: multi-part seal differs from one-shot (err %v)", name, err)
 				}
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 				if err := dec.UpdateAAD(aad); err != nil {
 					t.Fatal(err)
 				}
@@ -481,17 +482,17 @@ func TestProviderGCMBadTag(t *testing.T) {
 			t.Run(fmt.Sprintf("jdk=%s/len=%d", jdk, n), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(4, uint64(n)))
 				key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, n)
-				spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+				spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 				ct := goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)
 				ct[len(ct)-1-r.IntN(16)] ^= 1 << r.IntN(8)
 				want := map[string]string{"8": "Tag mismatch!", "8u": "Tag mismatch!", "17": "Tag mismatch!",
 					"21": "Tag mismatch", "25": "Tag mismatch"}[jdk]
 
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 				var got []byte
 				var err error
 				tr := vmFor(t, jdk).traced(func() { got, err = dec.DoFinal(ctx, ct) })
-				expectJava(t, err, jrt.AEADBadTagException, want)
+				expectJava(t, err, jce.AEADBadTagException, want)
 				if verifyFirst := jdk == "8" || jdk == "8u" || jdk == "17"; verifyFirst && n > 0 {
 					// only the tag's own GCTR (16 bytes) may run: no data is decrypted
 					for _, c := range tr {
@@ -509,7 +510,7 @@ func TestProviderGCMBadTag(t *testing.T) {
 					t.Fatal(err)
 				}
 				_, err = dec.DoFinalTo(ctx, ct, len(ct)/2, len(ct)-len(ct)/2, out, 4)
-				expectJava(t, err, jrt.AEADBadTagException, want)
+				expectJava(t, err, jce.AEADBadTagException, want)
 				for i := 4; i < 4+n; i++ {
 					if out[i] != 0xa5 && out[i] != 0 {
 						t.Fatalf("output byte %d is %#x after a bad tag (plaintext %#x)", i, out[i], p[i-4])
@@ -522,7 +523,7 @@ func TestProviderGCMBadTag(t *testing.T) {
 
 func expectJava(t *testing.T, err error, class, msg string) {
 	t.Helper()
-	var je *jrt.JavaException
+	var je *jce.JavaException
 	if !errors.As(err, &je) {
 		t.Fatalf("got %v, want %s: %s", err, class, msg)
 	}
@@ -539,9 +540,9 @@ func TestProviderGCMInPlace(t *testing.T) {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 9000)
-			spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+			spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 			buf := goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)
-			dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+			dec := newCipher(t, jdk, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 			v := vmFor(t, jdk)
 			var n int
 			var err error
@@ -553,7 +554,7 @@ func TestProviderGCMInPlace(t *testing.T) {
 				t.Fatalf("in-place decryption reached implGCMCrypt0: %v", compress(tr))
 			}
 			// encryption in place with the output ahead of the input
-			enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+			enc := newCipher(t, jdk, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 			arr := append(make([]byte, 5), p...)
 			arr = append(arr, make([]byte, 16)...)
 			n, err = enc.DoFinalTo(ctx, arr, 5, len(p), arr, 0)
@@ -638,8 +639,8 @@ func TestProviderCallSequence(t *testing.T) {
 			var got []byte
 			var err error
 			tr := v.traced(func() {
-				var c *jrt.Cipher
-				c, err = jrt.NewCipher(ctx, v, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv})
+				var c *jce.Cipher
+				c, err = jce.NewCipher(ctx, v, jdk, "AES/GCM/NoPadding", jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv})
 				if err == nil {
 					got, err = c.DoFinal(ctx, p)
 				}
@@ -669,7 +670,7 @@ func TestProviderGCMUpdateRouting(t *testing.T) {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 8005)
-			c := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv})
+			c := newCipher(t, jdk, "AES/GCM/NoPadding", jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv})
 			var out []byte
 			var err error
 			tr := vmFor(t, jdk).traced(func() { out, err = c.Update(ctx, p) })
@@ -716,12 +717,12 @@ func TestProviderBlockModesByteWise(t *testing.T) {
 	for _, jdk := range []string{"8", "17", "25"} {
 		for _, tc := range []struct {
 			tr   string
-			spec jrt.ParamSpec
+			spec jce.ParamSpec
 			want []byte
 		}{
-			{"AES/CBC/PKCS5Padding", jrt.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
+			{"AES/CBC/PKCS5Padding", jce.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
 			{"AES/ECB/PKCS5Padding", nil, goECB(t, key, pkcs5(p))},
-			{"AES/CTR/NoPadding", jrt.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
+			{"AES/CTR/NoPadding", jce.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
 		} {
 			every := func(n int) []int {
 				s := make([]int, n)
@@ -730,12 +731,12 @@ func TestProviderBlockModesByteWise(t *testing.T) {
 				}
 				return s
 			}
-			enc := newCipher(t, jdk, tc.tr, jrt.EncryptMode, key, tc.spec)
+			enc := newCipher(t, jdk, tc.tr, jce.EncryptMode, key, tc.spec)
 			got, err := feed(t, enc, p, every(len(p)))
 			if err != nil || !bytes.Equal(got, tc.want) {
 				t.Fatalf("jdk %s %s: byte-wise encrypt: %v", jdk, tc.tr, err)
 			}
-			dec := newCipher(t, jdk, tc.tr, jrt.DecryptMode, key, tc.spec)
+			dec := newCipher(t, jdk, tc.tr, jce.DecryptMode, key, tc.spec)
 			back, err := feed(t, dec, tc.want, every(len(tc.want)))
 			if err != nil || !bytes.Equal(back, p) {
 				t.Fatalf("jdk %s %s: byte-wise decrypt: %v", jdk, tc.tr, err)
