@@ -40,7 +40,7 @@ func TestProviderArraysReclaimed(t *testing.T) {
 	ctx := context.Background()
 	key, iv := []byte("0123456789abcdef"), []byte("unique nonce")
 	newCipher := func() (*jce.Cipher, error) {
-		c, err := jce.NewCipher(ctx, vm, "25", "AES/GCM/NoPadding", jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv})
+		c, err := jce.NewCipher(ctx, vm, jdk.R25, "AES/GCM/NoPadding", jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv})
 		if err != nil {
 			return nil, err
 		}

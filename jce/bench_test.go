@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // BenchmarkProviderGCM seals a message through the provider with every
@@ -17,10 +17,10 @@ func BenchmarkProviderGCM(b *testing.B) {
 	key, iv := make([]byte, 16), make([]byte, 12)
 	for _, size := range []int{1024, 16384} {
 		p := make([]byte, size)
-		for _, jdk := range bytecode.Profiles {
-			b.Run(fmt.Sprintf("size=%d/jdk=%s", size, jdk), func(b *testing.B) {
-				v := vmFor(b, jdk)
-				c, err := jce.GetInstance(v, jdk, "AES/GCM/NoPadding")
+		for _, rel := range jdk.All() {
+			b.Run(fmt.Sprintf("size=%d/jdk=%s", size, rel), func(b *testing.B) {
+				v := vmFor(b, rel)
+				c, err := jce.GetInstance(v, rel, "AES/GCM/NoPadding")
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -5,7 +5,7 @@
 // (PARALLEL_LEN), splits and tag — with every call into a modelled method
 // made through an [Invoker], which the VM (runtime.VM, runtime.ThreadInvoker)
 // satisfies. What differs between releases is one row per release
-// (providerProfiles).
+// (providerProfiles), keyed by jdk.Release.
 //
 // The package needs nothing of the VM but that interface: it imports the
 // reference code's ABI (bytecode.Arg, bytecode.Method) and the Java heap,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TestProviderErrors replays testdata/provider/Errors.java's cases and
@@ -24,11 +25,11 @@ func TestProviderErrors(t *testing.T) {
 		"getInstance AES/CBC/ISO10126Padding": "jitsim's provider has no ISO10126Padding",
 		"getInstance AES/CFB/NoPadding":       "jitsim's provider has no CFB",
 	}
-	for _, jdk := range []string{"17", "25"} {
-		want := readTranscript(t, "jdk"+jdk+".txt")
-		cases := errorCases(vmFor(t, jdk), jdk)
+	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+		want := readTranscript(t, "jdk"+rel.String()+".txt")
+		cases := errorCases(vmFor(t, rel), rel)
 		for _, name := range want.order {
-			t.Run(fmt.Sprintf("jdk=%s/%s", jdk, name), func(t *testing.T) {
+			t.Run(fmt.Sprintf("jdk=%s/%s", rel, name), func(t *testing.T) {
 				if why, ok := skip[name]; ok {
 					t.Skip(why)
 				}
@@ -84,11 +85,11 @@ func outcome(v any, err error) string {
 }
 
 // errorCases mirrors Errors.java: each case as the Go API spells it.
-func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
+func errorCases(v *testVM, rel jdk.Release) map[string]func() (any, error) {
 	k16 := make([]byte, 16)
 	iv16, iv12 := make([]byte, 16), make([]byte, 12)
 	nc := func(tr string, mode int, key []byte, spec jce.ParamSpec) (*jce.Cipher, error) {
-		return jce.NewCipher(ctx, v, jdk, tr, mode, key, spec)
+		return jce.NewCipher(ctx, v, rel, tr, mode, key, spec)
 	}
 	gcm := func(mode, tlen int) (*jce.Cipher, error) {
 		return nc("AES/GCM/NoPadding", mode, k16, jce.GCMParameterSpec{TLen: tlen, IV: iv12})
@@ -257,7 +258,7 @@ func errorCases(v *testVM, jdk string) map[string]func() (any, error) {
 			})
 		},
 		"notinit": func() (any, error) {
-			c, err := jce.GetInstance(v, jdk, "AES/ECB/NoPadding")
+			c, err := jce.GetInstance(v, rel, "AES/ECB/NoPadding")
 			if err != nil {
 				return nil, err
 			}
@@ -310,10 +311,10 @@ func TestProviderBadArguments(t *testing.T) {
 		"AES/GCM/NoPadding": jce.GCMParameterSpec{TLen: 128, IV: make([]byte, 12)},
 	}
 	in, out := make([]byte, 32), make([]byte, 64)
-	for _, jdk := range []string{"8", "17", "25"} {
+	for _, rel := range []jdk.Release{jdk.R8, jdk.R17, jdk.R25} {
 		for tr, spec := range specs {
 			for _, mode := range []int{jce.EncryptMode, jce.DecryptMode} {
-				c := newCipher(t, jdk, tr, mode, make([]byte, 16), spec)
+				c := newCipher(t, rel, tr, mode, make([]byte, 16), spec)
 				for _, tc := range []struct {
 					name                 string
 					inOfs, inLen, outOfs int
@@ -335,7 +336,7 @@ func TestProviderBadArguments(t *testing.T) {
 						}
 						var je *jce.JavaException
 						if !errors.As(err, &je) || je.Class != tc.class {
-							t.Errorf("jdk %s %s mode %d %s (final %v): got %v, want %s", jdk, tr, mode, tc.name, final, err, tc.class)
+							t.Errorf("jdk %s %s mode %d %s (final %v): got %v, want %s", rel, tr, mode, tc.name, final, err, tc.class)
 						}
 					}
 				}
@@ -348,11 +349,11 @@ func TestProviderBadArguments(t *testing.T) {
 // key is expanded only when the key changes (AESCrypt.lastKey), and a GCM
 // cipher may encrypt again under a new IV.
 func TestProviderReinit(t *testing.T) {
-	for _, jdk := range []string{"8", "25"} {
-		v := vmFor(t, jdk)
+	for _, rel := range []jdk.Release{jdk.R8, jdk.R25} {
+		v := vmFor(t, rel)
 		k1, k2 := make([]byte, 16), make([]byte, 32)
 		k2[0] = 1
-		c := newCipher(t, jdk, "AES/GCM/NoPadding", jce.EncryptMode, k1, jce.GCMParameterSpec{TLen: 128, IV: []byte("first nonce.")})
+		c := newCipher(t, rel, "AES/GCM/NoPadding", jce.EncryptMode, k1, jce.GCMParameterSpec{TLen: 128, IV: []byte("first nonce.")})
 		if _, err := c.DoFinal(ctx, []byte("x")); err != nil {
 			t.Fatal(err)
 		}
@@ -368,10 +369,10 @@ func TestProviderReinit(t *testing.T) {
 				}
 			})
 			if err != nil || !bytes.Equal(got, goGCM(t, step.key, step.iv, 16).Seal(nil, step.iv, []byte("message"), nil)) {
-				t.Fatalf("jdk %s: re-init %x: %v", jdk, step.iv, err)
+				t.Fatalf("jdk %s: re-init %x: %v", rel, step.iv, err)
 			}
 			if n := strings.Count(strings.Join(tr, " "), "AESCrypt.makeSessionKey"); (n == 1) != step.expands || n > 1 {
-				t.Fatalf("jdk %s: %d makeSessionKey calls on re-init (key changed: %v)", jdk, n, step.expands)
+				t.Fatalf("jdk %s: %d makeSessionKey calls on re-init (key changed: %v)", rel, n, step.expands)
 			}
 		}
 	}

@@ -5,20 +5,20 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // FuzzProviderGCM encrypts data (after aadLen bytes of AAD taken from its
 // front) in up to three parts split at s1 and s2 on the JDK profile
-// jdk%5, compares with crypto/cipher's Seal, decrypts, and — when tamper
+// pick%5 (jdk.All), compares with crypto/cipher's Seal, decrypts, and — when tamper
 // is non-zero — flips one bit of the sealed text and expects an
 // AEADBadTagException and no plaintext. Seed corpus:
 // testdata/fuzz/FuzzProviderGCM.
 func FuzzProviderGCM(f *testing.F) {
-	f.Fuzz(func(t *testing.T, jdk uint8, data []byte, aadLen uint8, s1, s2, tamper uint16) {
-		prof := bytecode.Profiles[int(jdk)%len(bytecode.Profiles)]
-		key := append(bytes.Repeat([]byte{jdk}, 15), aadLen)
+	f.Fuzz(func(t *testing.T, pick uint8, data []byte, aadLen uint8, s1, s2, tamper uint16) {
+		prof := jdk.All()[int(pick)%len(jdk.All())]
+		key := append(bytes.Repeat([]byte{pick}, 15), aadLen)
 		iv := []byte("jitsim-nonce")
 		a := min(int(aadLen), len(data))
 		aad, p := data[:a], data[a:]

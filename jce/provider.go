@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
@@ -104,7 +105,7 @@ func (GCMParameterSpec) paramSpec() {}
 // JDK profile: one row per profile, read by the code below (no switches on
 // the JDK name).
 type providerProfile struct {
-	jdk string
+	rel jdk.Release
 	// parallelLen is GaloisCounterMode.PARALLEL_LEN: 7680 from JDK 18
 	// (JDK-8267125), 512 from JDK-8337632 (verified: Temurin 25.0.3's
 	// class file); 0 where there is no implGCMCrypt (JDK 8, 8u, 17).
@@ -145,26 +146,26 @@ const (
 // for 17 and 25 are checked against the real JVMs (testdata/provider);
 // 8, 8u and 21 follow the JDK sources of those releases.
 var providerProfiles = []providerProfile{
-	{jdk: bytecode.JDK8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
+	{rel: jdk.R8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK8u, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
+	{rel: jdk.R8u, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
+	{rel: jdk.R17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK21, parallelLen: 7680, badPadding: longPadText,
+	{rel: jdk.R21, parallelLen: 7680, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
-	{jdk: bytecode.JDK25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
+	{rel: jdk.R25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
 }
 
-// profileFor returns the providerProfiles row of JDK profile jdk.
-func profileFor(jdk string) (*providerProfile, error) {
+// profileFor returns the providerProfiles row of release rel.
+func profileFor(rel jdk.Release) (*providerProfile, error) {
 	for i := range providerProfiles {
-		if providerProfiles[i].jdk == jdk {
+		if providerProfiles[i].rel == rel {
 			return &providerProfiles[i], nil
 		}
 	}
-	return nil, fmt.Errorf("provider: unknown JDK profile %q (want one of %s)", jdk, strings.Join(bytecode.Profiles, ", "))
+	return nil, fmt.Errorf("provider: unknown JDK profile %v (want one of %s)", rel, strings.Join(jdk.Names(), ", "))
 }
 
 // GaloisCounterMode's constants (JDK 18+; TRIGGERLEN also JDK 17).
@@ -225,12 +226,11 @@ type Cipher struct {
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
-// cipher.init(opmode, new SecretKeySpec(key, "AES"), spec) on JDK profile
-// jdk ("8", "8u", "17", "21", "25"). Invalid Java input gives a
-// *JavaException with the JDK's class and text; an unknown profile a plain
-// error.
-func NewCipher(ctx context.Context, inv Invoker, jdk, transformation string, opmode int, key []byte, spec ParamSpec) (*Cipher, error) {
-	c, err := GetInstance(inv, jdk, transformation)
+// cipher.init(opmode, new SecretKeySpec(key, "AES"), spec) on release rel.
+// Invalid Java input gives a *JavaException with the JDK's class and text;
+// a release jitsim does not model a plain error.
+func NewCipher(ctx context.Context, inv Invoker, rel jdk.Release, transformation string, opmode int, key []byte, spec ParamSpec) (*Cipher, error) {
+	c, err := GetInstance(inv, rel, transformation)
 	if err != nil {
 		return nil, err
 	}
@@ -240,17 +240,17 @@ func NewCipher(ctx context.Context, inv Invoker, jdk, transformation string, opm
 	return c, nil
 }
 
-// GetInstance is Cipher.getInstance(transformation) on JDK profile jdk: a
+// GetInstance is Cipher.getInstance(transformation) on release rel: a
 // Cipher that must be initialised with Init before use.
-func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
-	prof, err := profileFor(jdk)
+func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, error) {
+	prof, err := profileFor(rel)
 	if err != nil {
 		return nil, err
 	}
 	if inv == nil {
 		return nil, fmt.Errorf("provider: nil Invoker")
 	}
-	tab, err := bytecode.ForProfile(jdk)
+	tab, err := bytecode.ForProfile(rel.String())
 	if err != nil {
 		return nil, err
 	}
@@ -420,8 +420,8 @@ func (c *Cipher) call(ctx context.Context, k string, args ...bytecode.Arg) (int6
 	return c.inv.Call(ctx, m, args)
 }
 
-// JDK returns the cipher's JDK profile.
-func (c *Cipher) JDK() string { return c.prof.jdk }
+// JDK returns the cipher's release.
+func (c *Cipher) JDK() jdk.Release { return c.prof.rel }
 
 // Algorithm returns the transformation the cipher was created with
 // (Cipher.getAlgorithm).

@@ -55,7 +55,7 @@ func TestHeapArrayBeyondCopyLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := jce.NewCipher(ctx, vm, "25", "AES/CBC/NoPadding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
+	c, err := jce.NewCipher(ctx, vm, jdk.R25, "AES/CBC/NoPadding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
 	if err != nil {
 		t.Fatal(err)
 	}

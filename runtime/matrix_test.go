@@ -385,7 +385,7 @@ func oracleEncrypt(c cryptCase) []byte {
 // jitsimCrypt runs in through a fresh Cipher (opmode) as c describes:
 // Update calls of c.splits, then doFinal of the rest, at c's offsets,
 // in place when c says so. It returns the output bytes.
-func jitsimCrypt(ctx context.Context, inv jce.Invoker, rel string, c cryptCase, opmode int, in []byte) ([]byte, error) {
+func jitsimCrypt(ctx context.Context, inv jce.Invoker, rel jdk.Release, c cryptCase, opmode int, in []byte) ([]byte, error) {
 	var spec jce.ParamSpec
 	switch {
 	case strings.Contains(c.mode.trans, "GCM"):
@@ -458,7 +458,7 @@ func vmOf(inv jce.Invoker) *jrt.VM {
 
 // checkCase encrypts and decrypts one case through the VM and compares
 // both directions with the oracle.
-func checkCase(ctx context.Context, inv jce.Invoker, rel string, c cryptCase) error {
+func checkCase(ctx context.Context, inv jce.Invoker, rel jdk.Release, c cryptCase) error {
 	want := oracleEncrypt(c)
 	got, err := jitsimCrypt(ctx, inv, rel, c, jce.EncryptMode, c.pt)
 	if err != nil {
@@ -505,7 +505,7 @@ func TestMatrix(t *testing.T) {
 		t.Run(mc.String(), func(t *testing.T) {
 			t.Parallel()
 			vm, log := newMatrixVM(t, mc)
-			rel := mc.jdk.String()
+			rel := mc.jdk
 			ctx := context.Background()
 			// One application thread makes every call; on the model clock
 			// it is a simulated thread, charged for each call.
@@ -624,7 +624,7 @@ func TestMatrixThreads(t *testing.T) {
 							c.splits = append(c.splits, 16*r.IntN(8)+r.IntN(3))
 						}
 						before := levels()
-						if err := checkCase(ctx, vm, rel.String(), c); err != nil {
+						if err := checkCase(ctx, vm, rel, c); err != nil {
 							errs <- fmt.Errorf("thread %d stream %d: %w", th, s, err)
 							return
 						}

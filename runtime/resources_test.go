@@ -72,7 +72,7 @@ func TestLongRunBounded(t *testing.T) {
 	pt, aad := bytes.Repeat([]byte{0xa5}, 64), []byte("sixteen byte aad")
 	iv := make([]byte, 12)
 	ctx := context.Background()
-	c, err := jce.GetInstance(vm, "25", "AES/GCM/NoPadding")
+	c, err := jce.GetInstance(vm, jdk.R25, "AES/GCM/NoPadding")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestVMCloseReleases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := jce.NewCipher(ctx, vm, "25", "AES/CBC/PKCS5Padding", jce.EncryptMode, make([]byte, 16), jce.IvParameterSpec{IV: make([]byte, 16)})
+		c, err := jce.NewCipher(ctx, vm, jdk.R25, "AES/CBC/PKCS5Padding", jce.EncryptMode, make([]byte, 16), jce.IvParameterSpec{IV: make([]byte, 16)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ func TestWasmMemoryLimit(t *testing.T) {
 		{"after it", 4096, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := jce.NewCipher(ctx, vm, "25", "AES/CBC/NoPadding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
+			c, err := jce.NewCipher(ctx, vm, jdk.R25, "AES/CBC/NoPadding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -68,7 +68,7 @@ func newWarmGCMSize(tb testing.TB, rel jdk.Release, size int, out *bytes.Buffer,
 	}
 	w.in = goGCM(tb, w.key).Seal(nil, w.iv, w.plain, nil)
 	w.out = make([]byte, size)
-	if w.c, err = jce.GetInstance(vm, rel.String(), "AES/GCM/NoPadding"); err != nil {
+	if w.c, err = jce.GetInstance(vm, rel, "AES/GCM/NoPadding"); err != nil {
 		tb.Fatal(err)
 	}
 	if err := w.c.Init(context.Background(), jce.DecryptMode, w.key, jce.GCMParameterSpec{TLen: 128, IV: w.iv}); err != nil {

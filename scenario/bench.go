@@ -230,7 +230,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 			}
 			data := inHeap(inv, randBytes(rng, size))
 			iv := randBytes(rng, 12)
-			enc, err := jce.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			enc, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 			if err != nil {
 				return nil, err
 			}
@@ -283,7 +283,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 					return nil, err
 				}
 			}
-			dec, err := jce.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			dec, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 			if err != nil {
 				return nil, err
 			}
@@ -341,7 +341,7 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 			}
 			aad := randBytes(rng, size)
 			iv := randBytes(rng, 12)
-			c, err := jce.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			c, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 			if err != nil {
 				return nil, err
 			}
@@ -435,7 +435,7 @@ func runCBCThroughput(ctx context.Context, r *runner) error {
 				return nil, err
 			}
 			data, iv := inHeap(inv, randBytes(rng, size)), randBytes(rng, 16)
-			c, err := jce.NewCipher(ctx, inv, r.jdk, "AES/CBC/PKCS5Padding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
+			c, err := jce.NewCipher(ctx, inv, r.rel, "AES/CBC/PKCS5Padding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
 			if err != nil {
 				return nil, err
 			}

@@ -93,7 +93,7 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	winv.Thread.Enter()
 	exitWriter := sync.OnceFunc(winv.Thread.Exit)
 	defer exitWriter()
-	enc, err := jce.GetInstance(winv, r.jdk, "AES/GCM/NoPadding")
+	enc, err := jce.GetInstance(winv, r.rel, "AES/GCM/NoPadding")
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	took := make([]time.Duration, n)
 	start := r.now()
 	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jce.Invoker) error {
-		dec, err := jce.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+		dec, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 		if err != nil {
 			return err
 		}

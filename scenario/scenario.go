@@ -34,6 +34,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
 )
@@ -260,7 +261,7 @@ func (s Scenario) runEnv(ctx context.Context, env Env, props map[string]string, 
 	case env.ClockKind == ClockModel:
 		return errors.New("clock = model, but the VM runs on the wall clock (make its Config with ModelConfig)")
 	}
-	r.jdk = r.env.VM.Flags().JDK().String()
+	r.rel = r.env.VM.Flags().JDK()
 	if o, ok := r.env.Observer.(VMObserver); ok {
 		o.VMStarted(r.env.VM)
 	}
@@ -282,7 +283,7 @@ type runner struct {
 	props   map[string]string
 	args    []string
 	out     *syncWriter
-	jdk     string // provider profile ("8", "8u", "17", "21", "25")
+	rel     jdk.Release // the VM's release, the provider's profile
 	threads int
 	check   bool
 }

@@ -91,7 +91,7 @@ func readAESParams(r *runner) (aesParams, error) {
 	p.paddingStr, set = r.prop("paddingStr")
 	if !set {
 		p.paddingStr = "PKCS5Padding"
-		if r.jdk != "8" && r.jdk != "8u" && (p.mode == "GCM" || p.mode == "CTR" || p.mode == "CTS") {
+		if r.rel.String() != "8" && r.rel.String() != "8u" && (p.mode == "GCM" || p.mode == "CTR" || p.mode == "CTS") {
 			p.paddingStr = "NoPadding"
 		}
 	}
@@ -168,7 +168,7 @@ func (t *aesTest) newArray(old []byte, n int) []byte {
 
 // getInstance is Cipher.getInstance(transformation, "SunJCE").
 func (t *aesTest) getInstance() (*jce.Cipher, error) {
-	return jce.GetInstance(t.inv, t.r.jdk, providerTransformation(t.r.jdk, t.trans))
+	return jce.GetInstance(t.inv, t.r.rel, providerTransformation(t.r.rel.String(), t.trans))
 }
 
 // gcmInit is TestAESBase.gcm_init: a new encrypting cipher each time
@@ -259,7 +259,7 @@ func (t *aesTest) prepare(ctx context.Context) error {
 		}
 		// showCipher prints the encrypting cipher in both tests (the
 		// Java code's own slip); the texts are the same.
-		out.printf("%s cipher provider: %s\n", kind, sunJCEVersion(t.r.jdk))
+		out.printf("%s cipher provider: %s\n", kind, sunJCEVersion(t.r.rel.String()))
 		out.printf("%s cipher algorithm: %s\n", kind, t.trans) // getAlgorithm: the name asked for
 	}
 	inputLength := p.msgSize + p.encInputOffset
