@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TestAESMain is the JDK-7184394 test program (hotspot
@@ -91,7 +92,7 @@ func readAESParams(r *runner) (aesParams, error) {
 	p.paddingStr, set = r.prop("paddingStr")
 	if !set {
 		p.paddingStr = "PKCS5Padding"
-		if r.rel.String() != "8" && r.rel.String() != "8u" && (p.mode == "GCM" || p.mode == "CTR" || p.mode == "CTS") {
+		if r.rel >= jdk.R17 && (p.mode == "GCM" || p.mode == "CTR" || p.mode == "CTS") {
 			p.paddingStr = "NoPadding"
 		}
 	}
@@ -105,11 +106,11 @@ func readAESParams(r *runner) (aesParams, error) {
 // sunJCEVersion is Provider.toString of SunJCE: "SunJCE version 1.8" on
 // JDK 8, the feature release from JDK 9 on (java 17 prints "SunJCE version
 // 17").
-func sunJCEVersion(jdk string) string {
-	if strings.HasPrefix(jdk, "8") {
+func sunJCEVersion(rel jdk.Release) string {
+	if rel.Feature() == 8 {
 		return "SunJCE version 1.8"
 	}
-	return "SunJCE version " + jdk
+	return fmt.Sprintf("SunJCE version %d", rel.Feature())
 }
 
 // providerTransformation is the transformation asked of the provider
@@ -117,9 +118,9 @@ func sunJCEVersion(jdk string) string {
 // padding (the JDK-8073108 seed ran it); jitsim's provider knows only
 // NoPadding for GCM, so on 8/8u the request becomes NoPadding while the
 // program still prints the name it asked for.
-func providerTransformation(jdk, tr string) string {
+func providerTransformation(rel jdk.Release, tr string) string {
 	parts := strings.Split(tr, "/")
-	if strings.HasPrefix(jdk, "8") && len(parts) == 3 && strings.EqualFold(parts[1], "GCM") && strings.EqualFold(parts[2], "PKCS5Padding") {
+	if rel.Feature() == 8 && len(parts) == 3 && strings.EqualFold(parts[1], "GCM") && strings.EqualFold(parts[2], "PKCS5Padding") {
 		return parts[0] + "/" + parts[1] + "/NoPadding"
 	}
 	return tr
@@ -168,7 +169,7 @@ func (t *aesTest) newArray(old []byte, n int) []byte {
 
 // getInstance is Cipher.getInstance(transformation, "SunJCE").
 func (t *aesTest) getInstance() (*jce.Cipher, error) {
-	return jce.GetInstance(t.inv, t.r.rel, providerTransformation(t.r.rel.String(), t.trans))
+	return jce.GetInstance(t.inv, t.r.rel, providerTransformation(t.r.rel, t.trans))
 }
 
 // gcmInit is TestAESBase.gcm_init: a new encrypting cipher each time
@@ -259,7 +260,7 @@ func (t *aesTest) prepare(ctx context.Context) error {
 		}
 		// showCipher prints the encrypting cipher in both tests (the
 		// Java code's own slip); the texts are the same.
-		out.printf("%s cipher provider: %s\n", kind, sunJCEVersion(t.r.rel.String()))
+		out.printf("%s cipher provider: %s\n", kind, sunJCEVersion(t.r.rel))
 		out.printf("%s cipher algorithm: %s\n", kind, t.trans) // getAlgorithm: the name asked for
 	}
 	inputLength := p.msgSize + p.encInputOffset
