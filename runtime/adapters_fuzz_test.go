@@ -8,6 +8,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 )
@@ -57,7 +58,7 @@ func FuzzCTRDispatch(f *testing.F) {
 		}
 		u := []uint32{uint32(used)}
 		_, err = vm.Route(context.Background(), Site{Caller: m, Level: LevelFullOptimization, Callee: m},
-			[]Arg{Ints(ke), Bytes(ctr), Bytes(ectr), Ints(u), Bytes(in), Int(inOfs), Int(n), Bytes(out), Int(outOfs)})
+			[]Arg{bytecode.IntsArg(ke), bytecode.BytesArg(ctr), bytecode.BytesArg(ectr), bytecode.IntsArg(u), bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs)})
 		valid := inOfs >= 0 && outOfs >= 0 && n >= 0 && inOfs <= inLen && n <= inLen-inOfs && outOfs <= outLen && n <= outLen-outOfs
 		if !valid {
 			var ex *Exception

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -54,8 +55,8 @@ func TestStubAdaptersAgainstCrypto(t *testing.T) {
 			t.Run("block", func(t *testing.T) {
 				out, back, want := make([]byte, 16), make([]byte, 16), make([]byte, 16)
 				blk.Encrypt(want, msg[16:32])
-				call(t, "AESCrypt.implEncryptBlock", Ints(ke), Bytes(msg), Int(16), Bytes(out), Int(0))
-				call(t, "AESCrypt.implDecryptBlock", Ints(kd), Bytes(out), Int(0), Bytes(back), Int(0))
+				call(t, "AESCrypt.implEncryptBlock", bytecode.IntsArg(ke), bytecode.BytesArg(msg), bytecode.IntArg(16), bytecode.BytesArg(out), bytecode.IntArg(0))
+				call(t, "AESCrypt.implDecryptBlock", bytecode.IntsArg(kd), bytecode.BytesArg(out), bytecode.IntArg(0), bytecode.BytesArg(back), bytecode.IntArg(0))
 				if !bytes.Equal(out, want) || !bytes.Equal(back, msg[16:32]) {
 					t.Errorf("block: %x / %x", out, back)
 				}
@@ -64,21 +65,21 @@ func TestStubAdaptersAgainstCrypto(t *testing.T) {
 				want := make([]byte, len(msg))
 				cipher.NewCBCEncrypter(blk, iv).CryptBlocks(want, msg)
 				out, r := make([]byte, len(msg)), append([]byte(nil), iv...)
-				if n := call(t, "CipherBlockChaining.implEncrypt", Ints(ke), Bytes(r), Bytes(msg), Int(0), Int(len(msg)), Bytes(out), Int(0)); n != int64(len(msg)) {
+				if n := call(t, "CipherBlockChaining.implEncrypt", bytecode.IntsArg(ke), bytecode.BytesArg(r), bytecode.BytesArg(msg), bytecode.IntArg(0), bytecode.IntArg(len(msg)), bytecode.BytesArg(out), bytecode.IntArg(0)); n != int64(len(msg)) {
 					t.Errorf("encrypt returned %d", n)
 				}
 				if !bytes.Equal(out, want) || !bytes.Equal(r, want[len(want)-16:]) {
 					t.Errorf("CBC encryption differs")
 				}
 				back, r := make([]byte, len(msg)), append([]byte(nil), iv...)
-				call(t, "CipherBlockChaining.implDecrypt", Ints(kd), Bytes(r), Bytes(out), Int(0), Int(len(out)), Bytes(back), Int(0))
+				call(t, "CipherBlockChaining.implDecrypt", bytecode.IntsArg(kd), bytecode.BytesArg(r), bytecode.BytesArg(out), bytecode.IntArg(0), bytecode.IntArg(len(out)), bytecode.BytesArg(back), bytecode.IntArg(0))
 				if !bytes.Equal(back, msg) {
 					t.Errorf("CBC decryption differs")
 				}
 				// In place: the predicate (src != dst) fails, the Java path runs.
 				before := java.n.Load()
 				inplace := append([]byte(nil), out...)
-				call(t, "CipherBlockChaining.implDecrypt", Ints(kd), Bytes(r), Bytes(inplace), Int(0), Int(len(out)), Bytes(inplace), Int(0))
+				call(t, "CipherBlockChaining.implDecrypt", bytecode.IntsArg(kd), bytecode.BytesArg(r), bytecode.BytesArg(inplace), bytecode.IntArg(0), bytecode.IntArg(len(out)), bytecode.BytesArg(inplace), bytecode.IntArg(0))
 				if java.n.Load() != before+1 {
 					t.Errorf("in-place CBC decryption did not take the Java path")
 				}
@@ -89,8 +90,8 @@ func TestStubAdaptersAgainstCrypto(t *testing.T) {
 					blk.Encrypt(want[i:], msg[i:i+16])
 				}
 				out, back := make([]byte, len(msg)), make([]byte, len(msg))
-				call(t, "ElectronicCodeBook.implECBEncrypt", Ints(ke), Bytes(msg), Int(0), Int(len(msg)), Bytes(out), Int(0))
-				call(t, "ElectronicCodeBook.implECBDecrypt", Ints(kd), Bytes(out), Int(0), Int(len(out)), Bytes(back), Int(0))
+				call(t, "ElectronicCodeBook.implECBEncrypt", bytecode.IntsArg(ke), bytecode.BytesArg(msg), bytecode.IntArg(0), bytecode.IntArg(len(msg)), bytecode.BytesArg(out), bytecode.IntArg(0))
+				call(t, "ElectronicCodeBook.implECBDecrypt", bytecode.IntsArg(kd), bytecode.BytesArg(out), bytecode.IntArg(0), bytecode.IntArg(len(out)), bytecode.BytesArg(back), bytecode.IntArg(0))
 				if !bytes.Equal(out, want) || !bytes.Equal(back, msg) {
 					t.Errorf("ECB differs")
 				}
@@ -100,7 +101,7 @@ func TestStubAdaptersAgainstCrypto(t *testing.T) {
 				want := make([]byte, n)
 				cipher.NewCTR(blk, iv).XORKeyStream(want, msg[:n])
 				out, ctr, ectr, used := make([]byte, n), append([]byte(nil), iv...), make([]byte, 16), []uint32{16}
-				call(t, "CounterMode.implCrypt", Ints(ke), Bytes(ctr), Bytes(ectr), Ints(used), Bytes(msg), Int(0), Int(n), Bytes(out), Int(0))
+				call(t, "CounterMode.implCrypt", bytecode.IntsArg(ke), bytecode.BytesArg(ctr), bytecode.BytesArg(ectr), bytecode.IntsArg(used), bytecode.BytesArg(msg), bytecode.IntArg(0), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(0))
 				if !bytes.Equal(out, want) || used[0] != 11 {
 					t.Errorf("CTR differs (used %d)", used[0])
 				}
@@ -115,7 +116,7 @@ func TestStubAdaptersAgainstCrypto(t *testing.T) {
 				lb := make([]byte, 16)
 				binary.BigEndian.PutUint64(lb, uint64(aadLen)*8)
 				binary.BigEndian.PutUint64(lb[8:], uint64(ctLen)*8)
-				call(t, "GHASH.processBlocks", Bytes(lb), Int(0), Int(1), Longs(st), Longs(subH))
+				call(t, "GHASH.processBlocks", bytecode.BytesArg(lb), bytecode.IntArg(0), bytecode.IntArg(1), bytecode.LongsArg(st), bytecode.LongsArg(subH))
 				out := make([]byte, 16)
 				blk.Encrypt(out, j0)
 				for i := range 8 {
@@ -127,7 +128,7 @@ func TestStubAdaptersAgainstCrypto(t *testing.T) {
 			t.Run("ghash", func(t *testing.T) {
 				// GHASH over AAD only: the tag of an empty message.
 				st := make([]uint64, 2)
-				call(t, "GHASH.processBlocks", Bytes(msg), Int(0), Int(len(msg)/16), Longs(st), Longs(subH))
+				call(t, "GHASH.processBlocks", bytecode.BytesArg(msg), bytecode.IntArg(0), bytecode.IntArg(len(msg)/16), bytecode.LongsArg(st), bytecode.LongsArg(subH))
 				if got, want := tag(t, st, len(msg), 0), aead.Seal(nil, nonce, nil, msg); !bytes.Equal(got, want) {
 					t.Errorf("GHASH tag %x, want %x", got, want)
 				}
@@ -141,8 +142,8 @@ func TestStubAdaptersAgainstCrypto(t *testing.T) {
 				ctr := append([]byte(nil), j0...)
 				ctr[15]++
 				st := make([]uint64, 2)
-				n := call(t, "GaloisCounterMode.implGCMCrypt0", Bytes(msg), Int(0), Int(len(msg)), Bytes(out), Int(0), Bytes(out), Int(0),
-					Ints(ke), Bytes(ctr), Bytes(make([]byte, 16)), Ints([]uint32{16}), Longs(st), Longs(subH))
+				n := call(t, "GaloisCounterMode.implGCMCrypt0", bytecode.BytesArg(msg), bytecode.IntArg(0), bytecode.IntArg(len(msg)), bytecode.BytesArg(out), bytecode.IntArg(0), bytecode.BytesArg(out), bytecode.IntArg(0),
+					bytecode.IntsArg(ke), bytecode.BytesArg(ctr), bytecode.BytesArg(make([]byte, 16)), bytecode.IntsArg([]uint32{16}), bytecode.LongsArg(st), bytecode.LongsArg(subH))
 				if n != int64(len(msg)) {
 					t.Fatalf("stub processed %d of %d bytes", n, len(msg))
 				}

@@ -15,7 +15,7 @@ import (
 // make([]byte, n). The array stays valid until ReleaseArray or Close.
 func (vm *VM) NewByteArray(n int) ([]byte, error) {
 	if n < 0 {
-		return nil, javaThrow(NegativeArraySizeException, "%d", n)
+		return nil, negativeArraySize(n)
 	}
 	if vm.heap == nil {
 		return make([]byte, n), nil
@@ -44,9 +44,15 @@ func (vm *VM) NewLongArray(n int) ([]uint64, error) {
 // newElems is the bytes of a new array of n elements of size bytes each.
 func (vm *VM) newElems(n, size int) ([]byte, error) {
 	if n < 0 {
-		return nil, javaThrow(NegativeArraySizeException, "%d", n)
+		return nil, negativeArraySize(n)
 	}
 	return vm.NewByteArray(size * n)
+}
+
+// negativeArraySize is what Java's new T[n] throws for n < 0, as
+// Throwable.toString prints it.
+func negativeArraySize(n int) error {
+	return fmt.Errorf("java.lang.NegativeArraySizeException: %d", n)
 }
 
 // ReleaseArray gives an array from NewByteArray (or its int/long twins,
@@ -67,26 +73,17 @@ func (vm *VM) ReleaseArray(b []byte) error {
 func (vm *VM) Heap() *heap.Heap { return vm.heap }
 
 // ThreadInvoker makes the provider's calls as one VM thread (VM.CallAs):
-// the Invoker of a Cipher used on an application thread. Its Heap lets the
-// provider keep the Cipher's arrays in the VM's Java heap.
+// the jce.Invoker of a Cipher used on an application thread. Its Heap lets
+// the provider keep the Cipher's arrays in the VM's Java heap.
 type ThreadInvoker struct {
 	VM     *VM
 	Thread *Thread
 }
 
-// Call implements Invoker.
+// Call runs m as the thread (jce.Invoker).
 func (t ThreadInvoker) Call(ctx context.Context, m *Method, args []Arg) (int64, error) {
 	return t.VM.CallAs(ctx, t.Thread, m, args)
 }
 
 // Heap is the VM's Java heap (nil without one).
 func (t ThreadInvoker) Heap() *heap.Heap { return t.VM.Heap() }
-
-// HeapOf is the Java heap behind an Invoker — a VM, a ThreadInvoker, or
-// anything with a Heap method — nil when it has none.
-func HeapOf(inv Invoker) *heap.Heap {
-	if hh, ok := inv.(heapHolder); ok {
-		return hh.Heap()
-	}
-	return nil
-}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/gcm"
 )
@@ -32,7 +33,7 @@ func TestSubkeyTableCopiesPowers(t *testing.T) {
 		for round := range 2 { // second round: a fresh table after the cache is warm
 			got := make([]uint64, gcm.HtblLen)
 			got[0], got[1] = h[0], h[1]
-			tab, err := subkeyTable(nil, Longs(got))
+			tab, err := subkeyTable(nil, bytecode.LongsArg(got))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +44,7 @@ func TestSubkeyTableCopiesPowers(t *testing.T) {
 				t.Fatalf("H #%d round %d: copied powers differ from the stub's own", i, round)
 			}
 		}
-		short, err := subkeyTable(nil, Longs([]uint64{h[0], h[1]}))
+		short, err := subkeyTable(nil, bytecode.LongsArg([]uint64{h[0], h[1]}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -27,6 +27,7 @@ import (
 	"crypto/cipher"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -38,6 +39,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
@@ -45,6 +47,9 @@ import (
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
+
+// long reports whether JITSIM_LONG=1 asks for the long runs.
+func long() bool { return os.Getenv("JITSIM_LONG") == "1" }
 
 // matrixLevel pins where the provider's methods run.
 type matrixLevel struct {
@@ -380,15 +385,15 @@ func oracleEncrypt(c cryptCase) []byte {
 // jitsimCrypt runs in through a fresh Cipher (opmode) as c describes:
 // Update calls of c.splits, then doFinal of the rest, at c's offsets,
 // in place when c says so. It returns the output bytes.
-func jitsimCrypt(ctx context.Context, inv jrt.Invoker, rel string, c cryptCase, opmode int, in []byte) ([]byte, error) {
-	var spec jrt.ParamSpec
+func jitsimCrypt(ctx context.Context, inv jce.Invoker, rel jdk.Release, c cryptCase, opmode int, in []byte) ([]byte, error) {
+	var spec jce.ParamSpec
 	switch {
 	case strings.Contains(c.mode.trans, "GCM"):
-		spec = jrt.GCMParameterSpec{TLen: 128, IV: c.iv}
+		spec = jce.GCMParameterSpec{TLen: 128, IV: c.iv}
 	case c.iv != nil:
-		spec = jrt.IvParameterSpec{IV: c.iv}
+		spec = jce.IvParameterSpec{IV: c.iv}
 	}
-	ci, err := jrt.NewCipher(ctx, inv, rel, c.mode.trans, opmode, c.key, spec)
+	ci, err := jce.NewCipher(ctx, inv, rel, c.mode.trans, opmode, c.key, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -441,7 +446,7 @@ func jitsimCrypt(ctx context.Context, inv jrt.Invoker, rel string, c cryptCase, 
 }
 
 // vmOf is the VM behind an invoker of the matrix, nil if unknown.
-func vmOf(inv jrt.Invoker) *jrt.VM {
+func vmOf(inv jce.Invoker) *jrt.VM {
 	switch v := inv.(type) {
 	case *jrt.VM:
 		return v
@@ -453,16 +458,16 @@ func vmOf(inv jrt.Invoker) *jrt.VM {
 
 // checkCase encrypts and decrypts one case through the VM and compares
 // both directions with the oracle.
-func checkCase(ctx context.Context, inv jrt.Invoker, rel string, c cryptCase) error {
+func checkCase(ctx context.Context, inv jce.Invoker, rel jdk.Release, c cryptCase) error {
 	want := oracleEncrypt(c)
-	got, err := jitsimCrypt(ctx, inv, rel, c, jrt.EncryptMode, c.pt)
+	got, err := jitsimCrypt(ctx, inv, rel, c, jce.EncryptMode, c.pt)
 	if err != nil {
 		return fmt.Errorf("encrypt %v: %w", c, err)
 	}
 	if !bytes.Equal(got, want) {
 		return fmt.Errorf("encrypt %v: first difference at byte %d of %d (got %d bytes)", c, firstDiff(got, want), len(want), len(got))
 	}
-	back, err := jitsimCrypt(ctx, inv, rel, c, jrt.DecryptMode, want)
+	back, err := jitsimCrypt(ctx, inv, rel, c, jce.DecryptMode, want)
 	if err != nil {
 		return fmt.Errorf("decrypt %v: %w", c, err)
 	}
@@ -500,7 +505,7 @@ func TestMatrix(t *testing.T) {
 		t.Run(mc.String(), func(t *testing.T) {
 			t.Parallel()
 			vm, log := newMatrixVM(t, mc)
-			rel := mc.jdk.String()
+			rel := mc.jdk
 			ctx := context.Background()
 			// One application thread makes every call; on the model clock
 			// it is a simulated thread, charged for each call.
@@ -619,7 +624,7 @@ func TestMatrixThreads(t *testing.T) {
 							c.splits = append(c.splits, 16*r.IntN(8)+r.IntN(3))
 						}
 						before := levels()
-						if err := checkCase(ctx, vm, rel.String(), c); err != nil {
+						if err := checkCase(ctx, vm, rel, c); err != nil {
 							errs <- fmt.Errorf("thread %d stream %d: %w", th, s, err)
 							return
 						}

@@ -21,7 +21,7 @@ func argsFor(m *Method, scalar int) []Arg {
 		case p.Kind.IsArray():
 			args[i] = Arg{Kind: p.Kind, Data: make([]byte, 64)}
 		case p.Kind == bytecode.Int:
-			args[i] = Int(scalar)
+			args[i] = bytecode.IntArg(scalar)
 		default:
 			args[i] = Arg{Kind: p.Kind}
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
@@ -71,7 +72,7 @@ func TestLongRunBounded(t *testing.T) {
 	pt, aad := bytes.Repeat([]byte{0xa5}, 64), []byte("sixteen byte aad")
 	iv := make([]byte, 12)
 	ctx := context.Background()
-	c, err := jrt.GetInstance(vm, "25", "AES/GCM/NoPadding")
+	c, err := jce.GetInstance(vm, jdk.R25, "AES/GCM/NoPadding")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestLongRunBounded(t *testing.T) {
 			heap0, g0 = heapAfterGC(), goruntime.NumGoroutine()
 		}
 		binary.BigEndian.PutUint64(iv[4:], uint64(i))
-		if err := c.Init(ctx, jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
+		if err := c.Init(ctx, jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
 			t.Fatalf("iteration %d: init: %v", i, err)
 		}
 		if err := c.UpdateAAD(aad); err != nil {
@@ -134,7 +135,7 @@ func TestVMCloseReleases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := jrt.NewCipher(ctx, vm, "25", "AES/CBC/PKCS5Padding", jrt.EncryptMode, make([]byte, 16), jrt.IvParameterSpec{IV: make([]byte, 16)})
+		c, err := jce.NewCipher(ctx, vm, jdk.R25, "AES/CBC/PKCS5Padding", jce.EncryptMode, make([]byte, 16), jce.IvParameterSpec{IV: make([]byte, 16)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -219,7 +220,7 @@ func TestWasmMemoryLimit(t *testing.T) {
 		{"after it", 4096, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := jrt.NewCipher(ctx, vm, "25", "AES/CBC/NoPadding", jrt.EncryptMode, key, jrt.IvParameterSpec{IV: iv})
+			c, err := jce.NewCipher(ctx, vm, jdk.R25, "AES/CBC/NoPadding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -400,7 +400,7 @@ func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (i
 }
 
 // Call is CallAs for a *Method without a thread handle; it satisfies the
-// provider layer's Invoker.
+// provider's jce.Invoker.
 func (vm *VM) Call(ctx context.Context, m *Method, args []Arg) (int64, error) {
 	return vm.CallAs(ctx, nil, m, args)
 }

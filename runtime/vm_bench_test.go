@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -63,7 +64,7 @@ func BenchmarkDispatch(b *testing.B) {
 		b.Skipf("no stub on this host: %s", d)
 	}
 	in, out := make([]byte, 16), make([]byte, 16)
-	args := []jrt.Arg{jrt.Ints(xk), jrt.Bytes(in), jrt.Int(0), jrt.Bytes(out), jrt.Int(0)}
+	args := []jrt.Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.BytesArg(out), bytecode.IntArg(0)}
 	ctx := context.Background()
 
 	b.Run("path=direct", func(b *testing.B) {
@@ -120,10 +121,10 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 			defer code.Close(ctx)
 			key := alloc(4 * len(xk))
-			copy(key, jrt.Ints(xk).Data)
+			copy(key, bytecode.IntsArg(xk).Data)
 			counter, ectr, usedB, cin, cout := alloc(16), alloc(16), alloc(4), alloc(16), alloc(16)
-			cargs := []jrt.Arg{{Kind: jrt.Ints(xk).Kind, Data: key}, jrt.Bytes(counter), jrt.Bytes(ectr),
-				{Kind: jrt.Ints(xk).Kind, Data: usedB}, jrt.Bytes(cin), jrt.Int(0), jrt.Int(16), jrt.Bytes(cout), jrt.Int(0)}
+			cargs := []jrt.Arg{{Kind: bytecode.IntsArg(xk).Kind, Data: key}, bytecode.BytesArg(counter), bytecode.BytesArg(ectr),
+				{Kind: bytecode.IntsArg(xk).Kind, Data: usedB}, bytecode.BytesArg(cin), bytecode.IntArg(0), bytecode.IntArg(16), bytecode.BytesArg(cout), bytecode.IntArg(0)}
 			b.SetBytes(16)
 			for b.Loop() {
 				usedB[0] = 16

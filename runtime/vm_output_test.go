@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -32,7 +33,7 @@ func TestOutputs(t *testing.T) {
 	ctx := context.Background()
 	m, _ := vm.Method("GHASH.processBlock")
 	for range 6000 {
-		if _, err := vm.Call(ctx, m, []Arg{Bytes(make([]byte, 16)), Int(0), Longs(make([]uint64, 2)), Longs([]uint64{1, 2})}); err != nil {
+		if _, err := vm.Call(ctx, m, []Arg{bytecode.BytesArg(make([]byte, 16)), bytecode.IntArg(0), bytecode.LongsArg(make([]uint64, 2)), bytecode.LongsArg([]uint64{1, 2})}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -51,11 +52,11 @@ func newGCMDriver(t testing.TB, vm *jrt.VM, key []byte) *gcmDriver {
 	g.ke = make([]uint32, n)
 	kd := make([]uint32, n)
 	ctx := context.Background()
-	if _, err := vm.Call(ctx, g.makeKey, []jrt.Arg{jrt.Bytes(key), jrt.Ints(g.ke), jrt.Ints(kd)}); err != nil {
+	if _, err := vm.Call(ctx, g.makeKey, []jrt.Arg{bytecode.BytesArg(key), bytecode.IntsArg(g.ke), bytecode.IntsArg(kd)}); err != nil {
 		t.Fatal(err)
 	}
 	h := make([]byte, 16)
-	if _, err := vm.Call(ctx, g.block, []jrt.Arg{jrt.Ints(g.ke), jrt.Bytes(h), jrt.Int(0), jrt.Bytes(h), jrt.Int(0)}); err != nil {
+	if _, err := vm.Call(ctx, g.block, []jrt.Arg{bytecode.IntsArg(g.ke), bytecode.BytesArg(h), bytecode.IntArg(0), bytecode.BytesArg(h), bytecode.IntArg(0)}); err != nil {
 		t.Fatal(err)
 	}
 	g.subH = []uint64{binary.BigEndian.Uint64(h), binary.BigEndian.Uint64(h[8:])}
@@ -70,18 +71,18 @@ func (g *gcmDriver) seal(ctx context.Context, iv, in []byte) ([]byte, error) {
 	counter[15]++ // inc32 of J0 (its last byte is 1)
 	ectr := make([]byte, 16)
 	used := []uint32{16}
-	if _, err := g.vm.Call(ctx, g.dolast, []jrt.Arg{jrt.Bool(true), jrt.Bytes(in), jrt.Int(0), jrt.Int(len(in)),
-		jrt.Bytes(out), jrt.Int(0), jrt.Ints(g.ke), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
-		jrt.Longs(st), jrt.Longs(g.subH)}); err != nil {
+	if _, err := g.vm.Call(ctx, g.dolast, []jrt.Arg{bytecode.BoolArg(true), bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.IntArg(len(in)),
+		bytecode.BytesArg(out), bytecode.IntArg(0), bytecode.IntsArg(g.ke), bytecode.BytesArg(counter), bytecode.BytesArg(ectr), bytecode.IntsArg(used),
+		bytecode.LongsArg(st), bytecode.LongsArg(g.subH)}); err != nil {
 		return nil, err
 	}
 	lb := make([]byte, 16)
 	binary.BigEndian.PutUint64(lb[8:], uint64(len(in))*8)
-	if _, err := g.vm.Call(ctx, g.ghashUpdate, []jrt.Arg{jrt.Longs(st), jrt.Longs(g.subH), jrt.Bytes(lb), jrt.Int(0), jrt.Int(16)}); err != nil {
+	if _, err := g.vm.Call(ctx, g.ghashUpdate, []jrt.Arg{bytecode.LongsArg(st), bytecode.LongsArg(g.subH), bytecode.BytesArg(lb), bytecode.IntArg(0), bytecode.IntArg(16)}); err != nil {
 		return nil, err
 	}
 	tag := out[len(in):]
-	if _, err := g.vm.Call(ctx, g.block, []jrt.Arg{jrt.Ints(g.ke), jrt.Bytes(j0), jrt.Int(0), jrt.Bytes(tag), jrt.Int(0)}); err != nil {
+	if _, err := g.vm.Call(ctx, g.block, []jrt.Arg{bytecode.IntsArg(g.ke), bytecode.BytesArg(j0), bytecode.IntArg(0), bytecode.BytesArg(tag), bytecode.IntArg(0)}); err != nil {
 		return nil, err
 	}
 	for i := range 8 {
@@ -259,8 +260,8 @@ func TestConcurrentRealTiers(t *testing.T) {
 				got := make([]byte, len(msg))
 				counter := append([]byte(nil), iv...)
 				ectr, used := make([]byte, 16), []uint32{16}
-				if _, err := vm.Call(ctx, ctr, []jrt.Arg{jrt.Ints(g.ke), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
-					jrt.Bytes(msg), jrt.Int(0), jrt.Int(len(msg)), jrt.Bytes(got), jrt.Int(0)}); err != nil {
+				if _, err := vm.Call(ctx, ctr, []jrt.Arg{bytecode.IntsArg(g.ke), bytecode.BytesArg(counter), bytecode.BytesArg(ectr), bytecode.IntsArg(used),
+					bytecode.BytesArg(msg), bytecode.IntArg(0), bytecode.IntArg(len(msg)), bytecode.BytesArg(got), bytecode.IntArg(0)}); err != nil {
 					errs <- err
 					return
 				}

@@ -54,7 +54,7 @@ func (c *fakeCode) Method() *Method            { return c.m }
 func (c *fakeCode) Level() Level               { return c.level }
 func (c *fakeCode) CompileTime() time.Duration { return 0 }
 func (c *fakeCode) Invoke(ctx context.Context, args []Arg) (int64, error) {
-	if err := CheckArgs(c.m, args); err != nil {
+	if err := bytecode.CheckArgs(c.m, args); err != nil {
 		return 0, err
 	}
 	c.calls.Add(1)
@@ -194,7 +194,7 @@ func TestDispatchByCallerLevel(t *testing.T) {
 				}
 				out := make([]byte, 16)
 				before := java.n.Load()
-				args := []Arg{Ints(xk), Bytes(in), Int(0), Bytes(out), Int(0)}
+				args := []Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.BytesArg(out), bytecode.IntArg(0)}
 				if _, err := vm.Route(context.Background(), Site{Caller: caller, Level: level, Callee: callee}, args); err != nil {
 					t.Fatalf("level %d: %v", level, err)
 				}
@@ -407,7 +407,7 @@ func TestPolicyWiring(t *testing.T) {
 			h := []uint64{1, 2}
 			data := make([]byte, 16)
 			for range 20000 {
-				if _, err := vm.Call(context.Background(), m, []Arg{Bytes(data), Int(0), Longs(st), Longs(h)}); err != nil {
+				if _, err := vm.Call(context.Background(), m, []Arg{bytecode.BytesArg(data), bytecode.IntArg(0), bytecode.LongsArg(st), bytecode.LongsArg(h)}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -486,7 +486,7 @@ func TestConcurrentDispatch(t *testing.T) {
 				in[0], in[1] = byte(th), byte(i)
 				level := Level(i % 5)
 				if _, err := vm.Route(context.Background(), Site{Caller: caller, Level: level, Callee: callee},
-					[]Arg{Ints(xk), Bytes(in), Int(0), Bytes(out), Int(0)}); err != nil {
+					[]Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.BytesArg(out), bytecode.IntArg(0)}); err != nil {
 					errs <- err
 					return
 				}
@@ -497,8 +497,8 @@ func TestConcurrentDispatch(t *testing.T) {
 						return
 					}
 				}
-				if _, err := vm.Call(context.Background(), caller, []Arg{Ints(xk), Bytes(make([]byte, 16)), Bytes(make([]byte, 16)),
-					Ints([]uint32{16}), Bytes(in), Int(0), Int(16), Bytes(out), Int(0)}); err != nil {
+				if _, err := vm.Call(context.Background(), caller, []Arg{bytecode.IntsArg(xk), bytecode.BytesArg(make([]byte, 16)), bytecode.BytesArg(make([]byte, 16)),
+					bytecode.IntsArg([]uint32{16}), bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.IntArg(16), bytecode.BytesArg(out), bytecode.IntArg(0)}); err != nil {
 					errs <- err
 					return
 				}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -21,7 +21,7 @@ type benchSpec struct {
 	avgTime    bool   // score in µs/op (JMH avgt) rather than ops/s (thrpt)
 	bytesPerOp int64
 	defaults   []int // warmupIterations, iterations, opsPerIteration
-	setup      func(ctx context.Context, id int, inv jrt.Invoker) (op func(ctx context.Context) error, err error)
+	setup      func(ctx context.Context, id int, inv jce.Invoker) (op func(ctx context.Context) error, err error)
 	// result formats the final line; nil: JMH's "Result" block.
 	result func(score, err float64, unit string) string
 }
@@ -76,7 +76,7 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 		}
 	}
 	start := newBarrier(r.threads)
-	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jrt.Invoker) error {
+	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jce.Invoker) error {
 		op, err := spec.setup(ctx, id, inv)
 		if err != nil {
 			start.leave(inv)
@@ -222,7 +222,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	return r.bench(ctx, benchSpec{
 		name: "AESGCMBench." + op, params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits),
 		bytesPerOp: int64(size), defaults: []int{5, 5, 200},
-		setup: func(ctx context.Context, id int, inv jrt.Invoker) (func(context.Context) error, error) {
+		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
 			rng := benchRand("AESGCMBench", id)
 			key, err := keyBytes(rng, "keyLength", bits)
 			if err != nil {
@@ -230,11 +230,11 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 			}
 			data := inHeap(inv, randBytes(rng, size))
 			iv := randBytes(rng, 12)
-			enc, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			enc, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 			if err != nil {
 				return nil, err
 			}
-			crypt := func(ctx context.Context, c *jrt.Cipher, in []byte) ([]byte, error) {
+			crypt := func(ctx context.Context, c *jce.Cipher, in []byte) ([]byte, error) {
 				if !multi {
 					return c.DoFinal(ctx, in)
 				}
@@ -251,7 +251,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 			if !decrypt {
 				return func(ctx context.Context) error {
 					nextIV(iv)
-					if err := enc.Init(ctx, jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
+					if err := enc.Init(ctx, jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
 						return err
 					}
 					out, err := crypt(ctx, enc, data)
@@ -265,8 +265,8 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 					return checkBytes(op+" vs crypto/cipher", out, want)
 				}, nil
 			}
-			spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
-			if err := enc.Init(ctx, jrt.EncryptMode, key, spec); err != nil {
+			spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
+			if err := enc.Init(ctx, jce.EncryptMode, key, spec); err != nil {
 				return nil, err
 			}
 			ct, err := enc.DoFinal(ctx, data)
@@ -283,12 +283,12 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 					return nil, err
 				}
 			}
-			dec, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			dec, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 			if err != nil {
 				return nil, err
 			}
 			return func(ctx context.Context) error {
-				if err := dec.Init(ctx, jrt.DecryptMode, key, spec); err != nil {
+				if err := dec.Init(ctx, jce.DecryptMode, key, spec); err != nil {
 					return err
 				}
 				pt, err := crypt(ctx, dec, ct)
@@ -333,7 +333,7 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 	return r.bench(ctx, benchSpec{
 		name: "AESGCMUpdateAAD." + op, params: fmt.Sprintf("aadSize = %d, keySize = %d", size, bits),
 		avgTime: true, bytesPerOp: int64(size), defaults: []int{3, 5, 5},
-		setup: func(ctx context.Context, id int, inv jrt.Invoker) (func(context.Context) error, error) {
+		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
 			rng := benchRand("AESGCMUpdateAAD", id)
 			key, err := keyBytes(rng, "keySize", bits)
 			if err != nil {
@@ -341,12 +341,12 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 			}
 			aad := randBytes(rng, size)
 			iv := randBytes(rng, 12)
-			c, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+			c, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 			if err != nil {
 				return nil, err
 			}
 			gmac := func(ctx context.Context, mode int, in []byte) ([]byte, error) {
-				if err := c.Init(ctx, mode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
+				if err := c.Init(ctx, mode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
 					return nil, err
 				}
 				if err := c.UpdateAAD(aad); err != nil {
@@ -360,7 +360,7 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 			if op == "encrypt" {
 				return func(ctx context.Context) error {
 					nextIV(iv)
-					tag, err := gmac(ctx, jrt.EncryptMode, nil)
+					tag, err := gmac(ctx, jce.EncryptMode, nil)
 					if err != nil || !r.check {
 						return err
 					}
@@ -371,7 +371,7 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 					return checkBytes("GMAC tag vs crypto/cipher", tag, want)
 				}, nil
 			}
-			tag, err := gmac(ctx, jrt.EncryptMode, nil)
+			tag, err := gmac(ctx, jce.EncryptMode, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -387,7 +387,7 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 			// Decryption re-inits the same cipher with the same key and IV,
 			// which GCM allows for decryption.
 			return func(ctx context.Context) error {
-				pt, err := gmac(ctx, jrt.DecryptMode, tag)
+				pt, err := gmac(ctx, jce.DecryptMode, tag)
 				if err == nil && len(pt) != 0 {
 					err = fmt.Errorf("GMAC decryption returned %d bytes, want none", len(pt))
 				}
@@ -428,14 +428,14 @@ func runCBCThroughput(ctx context.Context, r *runner) error {
 		result: func(score, e float64, unit string) string {
 			return fmt.Sprintf("AES/CBC/PKCS5Padding %d B, %d thread(s): %10.3f +- %8.3f ops/sec", size, threads, score, e)
 		},
-		setup: func(ctx context.Context, id int, inv jrt.Invoker) (func(context.Context) error, error) {
+		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
 			rng := benchRand("CBCThroughput", id)
 			key, err := keyBytes(rng, "keySize", bits)
 			if err != nil {
 				return nil, err
 			}
 			data, iv := inHeap(inv, randBytes(rng, size)), randBytes(rng, 16)
-			c, err := jrt.NewCipher(ctx, inv, r.jdk, "AES/CBC/PKCS5Padding", jrt.EncryptMode, key, jrt.IvParameterSpec{IV: iv})
+			c, err := jce.NewCipher(ctx, inv, r.rel, "AES/CBC/PKCS5Padding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
 			if err != nil {
 				return nil, err
 			}

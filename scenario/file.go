@@ -29,7 +29,7 @@ type File struct {
 	Source   string         `toml:"source"` // where the published numbers come from
 	Notes    string         `toml:"notes"`
 	Scenario string         `toml:"scenario"`
-	JDK      string         `toml:"jdk"`   // --jdk; default "25"
+	JDK      string         `toml:"jdk"`   // --jdk as written; default "25"
 	CPU      string         `toml:"cpu"`   // --cpu; default "host"
 	Clock    string         `toml:"clock"` // "wall" (default) or "model"
 	Threads  int            `toml:"threads"`
@@ -41,6 +41,7 @@ type File struct {
 	// metric, published against jitsim's.
 	Ratios []Ratio `toml:"ratio"`
 
+	rel   jdk.Release // JDK, parsed once by check
 	lines map[string]int
 }
 
@@ -222,6 +223,7 @@ func (f *File) check() error {
 	if jdkErr != nil {
 		add(f.fail("jdk", "%v", jdkErr))
 	}
+	f.rel = rel
 	if f.CPU == "" {
 		f.CPU = "host"
 	}
@@ -402,11 +404,10 @@ func (f *File) checkOptions(at string, rel jdk.Release, model cpu.Model, opts []
 // Runs returns the File's variants ready to run, in file order.
 func (f *File) Runs() []Run {
 	s, _ := Lookup(f.Scenario)
-	rel, _ := jdk.Parse(f.JDK)
 	model, _ := cpu.Lookup(f.CPU)
 	out := make([]Run, 0, len(f.Compare))
 	for _, v := range f.Compare {
-		r := Run{Variant: v.Name, Scenario: s, JDK: rel, CPU: model, Clock: f.Clock,
+		r := Run{Variant: v.Name, Scenario: s, JDK: f.rel, CPU: model, Clock: f.Clock,
 			Options: slices.Concat(f.Options, v.Options), Props: map[string]string{},
 			Args: f.Args, Threads: f.Threads, Published: v.Published}
 		for _, m := range []map[string]any{f.Props, v.Props} {

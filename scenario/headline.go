@@ -330,7 +330,7 @@ func printRatios(w io.Writer, f *File, res Results) {
 	if len(res.Ratios) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n=== headline ratios, published vs jitsim (--jdk=%s --cpu=%s --clock=%s)\n", f.JDK, f.CPU, f.Clock)
+	fmt.Fprintf(w, "\n=== headline ratios, published vs jitsim (--jdk=%s --cpu=%s --clock=%s)\n", f.rel, f.CPU, f.Clock)
 	for _, r := range res.Ratios {
 		tail := ""
 		if r.Informative {

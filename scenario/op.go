@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
 )
 
 // A benchmark scenario (AESGCMBench, AESGCMUpdateAAD, CBCThroughput) has
@@ -111,8 +111,8 @@ func (p *ThreadPanic) PanicStack() []byte { return p.Stack }
 // process; the runner then cancels the other threads as for any failing
 // thread, and rethrowThreadPanic raises the panic again where it can be
 // recovered.
-func recoverThreads(body func(ctx context.Context, id int, inv jrt.Invoker) error) func(ctx context.Context, id int, inv jrt.Invoker) error {
-	return func(ctx context.Context, id int, inv jrt.Invoker) (err error) {
+func recoverThreads(body func(ctx context.Context, id int, inv jce.Invoker) error) func(ctx context.Context, id int, inv jce.Invoker) error {
+	return func(ctx context.Context, id int, inv jce.Invoker) (err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				err = &ThreadPanic{Thread: id, Value: r, Stack: debug.Stack()}

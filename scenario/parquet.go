@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
 )
 
 // ParquetDecrypt is a short-lived job in the manner of a Spark task reading
@@ -93,13 +93,13 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	winv.Thread.Enter()
 	exitWriter := sync.OnceFunc(winv.Thread.Exit)
 	defer exitWriter()
-	enc, err := jrt.GetInstance(winv, r.jdk, "AES/GCM/NoPadding")
+	enc, err := jce.GetInstance(winv, r.rel, "AES/GCM/NoPadding")
 	if err != nil {
 		return err
 	}
 	for i := range pages {
 		p := &pages[i]
-		if err := enc.Init(ctx, jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: p.nonce}); err != nil {
+		if err := enc.Init(ctx, jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: p.nonce}); err != nil {
 			return err
 		}
 		if err := enc.UpdateAAD(p.aad); err != nil {
@@ -123,15 +123,15 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	r.out.printf("ParquetDecrypt: %d pages of %d B, AES/GCM/NoPadding, %d-bit key, %d thread(s)\n", n, size, bits, r.threads)
 	took := make([]time.Duration, n)
 	start := r.now()
-	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jrt.Invoker) error {
-		dec, err := jrt.GetInstance(inv, r.jdk, "AES/GCM/NoPadding")
+	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jce.Invoker) error {
+		dec, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
 		if err != nil {
 			return err
 		}
 		for i := id; i < n; i += r.threads {
 			p := &pages[i]
 			t0 := r.now()
-			if err := dec.Init(ctx, jrt.DecryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: p.nonce}); err != nil {
+			if err := dec.Init(ctx, jce.DecryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: p.nonce}); err != nil {
 				return err
 			}
 			if err := dec.UpdateAAD(p.aad); err != nil {

@@ -8,7 +8,7 @@
 // compare and the published numbers beside them.
 //
 // A scenario does what its Java program does through the provider layer of
-// the runtime (jrt.NewCipher, Update, UpdateAAD, DoFinal), so every cipher
+// the runtime (jce.NewCipher, Update, UpdateAAD, DoFinal), so every cipher
 // call is counted, compiled and routed to intrinsics by the VM. Time comes
 // from a jrt.Clock (never time.Now). With checkOutput=true every output is
 // also checked byte for byte against Go's crypto/aes and crypto/cipher,
@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
 )
@@ -214,7 +216,7 @@ func (s Scenario) Prop(name string) (Property, bool) {
 // A bad property or argument value is an error naming it (where Java's
 // Integer.getInteger would silently fall back to the default). A Java
 // exception the program would die of is returned as the error
-// (*jrt.JavaException inside).
+// (*jce.JavaException inside).
 func (s Scenario) Run(ctx context.Context, env Env, props map[string]string, args []string, stdout io.Writer) error {
 	err := s.runEnv(ctx, env, props, args, stdout)
 	if err != nil && !strings.HasPrefix(err.Error(), s.Name) {
@@ -259,7 +261,7 @@ func (s Scenario) runEnv(ctx context.Context, env Env, props map[string]string, 
 	case env.ClockKind == ClockModel:
 		return errors.New("clock = model, but the VM runs on the wall clock (make its Config with ModelConfig)")
 	}
-	r.jdk = r.env.VM.Flags().JDK().String()
+	r.rel = r.env.VM.Flags().JDK()
 	if o, ok := r.env.Observer.(VMObserver); ok {
 		o.VMStarted(r.env.VM)
 	}
@@ -281,7 +283,7 @@ type runner struct {
 	props   map[string]string
 	args    []string
 	out     *syncWriter
-	jdk     string // provider profile ("8", "8u", "17", "21", "25")
+	rel     jdk.Release // the VM's release, the provider's profile
 	threads int
 	check   bool
 }
@@ -405,8 +407,8 @@ type threadInvoker = jrt.ThreadInvoker
 // data as a Java array, which cipher calls pass in place — or b itself
 // when there is no heap or it is full. The copy lives as long as the VM
 // (one run).
-func inHeap(inv jrt.Invoker, b []byte) []byte {
-	hp := jrt.HeapOf(inv)
+func inHeap(inv jce.Invoker, b []byte) []byte {
+	hp := jce.HeapOf(inv)
 	if hp == nil || len(b) == 0 {
 		return b
 	}
@@ -421,7 +423,7 @@ func inHeap(inv jrt.Invoker, b []byte) []byte {
 // parallel runs body on r.threads application threads of vm ("main" for
 // the first, as java's main thread; "Thread-N" for the others) and returns
 // the first error; a failing thread cancels the others.
-func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context.Context, id int, inv jrt.Invoker) error) error {
+func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context.Context, id int, inv jce.Invoker) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	body = recoverThreads(body) // a panicking thread fails like an erring one (op.go)
@@ -485,7 +487,7 @@ type barrier struct {
 func newBarrier(n int) *barrier { return &barrier{left: n, release: make(chan struct{})} }
 
 // threadOf returns the VM thread behind an application thread's invoker.
-func threadOf(inv jrt.Invoker) *jrt.Thread {
+func threadOf(inv jce.Invoker) *jrt.Thread {
 	if t, ok := inv.(threadInvoker); ok {
 		return t.Thread
 	}
@@ -508,7 +510,7 @@ func (b *barrier) arrive(th *jrt.Thread) bool {
 }
 
 // leave counts a thread that will not wait (it failed before the line).
-func (b *barrier) leave(inv jrt.Invoker) {
+func (b *barrier) leave(inv jce.Invoker) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.arrive(threadOf(inv))
@@ -516,7 +518,7 @@ func (b *barrier) leave(inv jrt.Invoker) {
 
 // wait blocks the thread of inv at the line until all have arrived or ctx
 // ends.
-func (b *barrier) wait(ctx context.Context, inv jrt.Invoker) error {
+func (b *barrier) wait(ctx context.Context, inv jce.Invoker) error {
 	th := threadOf(inv)
 	b.mu.Lock()
 	if b.arrive(th) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 )
@@ -253,7 +254,7 @@ func TestJavaDouble(t *testing.T) {
 	}
 }
 
-var _ jrt.Invoker = threadInvoker{}
+var _ jce.Invoker = threadInvoker{}
 
 // vmObs records the VM it is handed and the levels seen.
 type vmObs struct {

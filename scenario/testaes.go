@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TestAESMain is the JDK-7184394 test program (hotspot
@@ -91,7 +92,7 @@ func readAESParams(r *runner) (aesParams, error) {
 	p.paddingStr, set = r.prop("paddingStr")
 	if !set {
 		p.paddingStr = "PKCS5Padding"
-		if r.jdk != "8" && r.jdk != "8u" && (p.mode == "GCM" || p.mode == "CTR" || p.mode == "CTS") {
+		if r.rel >= jdk.R17 && (p.mode == "GCM" || p.mode == "CTR" || p.mode == "CTS") {
 			p.paddingStr = "NoPadding"
 		}
 	}
@@ -105,11 +106,11 @@ func readAESParams(r *runner) (aesParams, error) {
 // sunJCEVersion is Provider.toString of SunJCE: "SunJCE version 1.8" on
 // JDK 8, the feature release from JDK 9 on (java 17 prints "SunJCE version
 // 17").
-func sunJCEVersion(jdk string) string {
-	if strings.HasPrefix(jdk, "8") {
+func sunJCEVersion(rel jdk.Release) string {
+	if rel.Feature() == 8 {
 		return "SunJCE version 1.8"
 	}
-	return "SunJCE version " + jdk
+	return fmt.Sprintf("SunJCE version %d", rel.Feature())
 }
 
 // providerTransformation is the transformation asked of the provider
@@ -117,9 +118,9 @@ func sunJCEVersion(jdk string) string {
 // padding (the JDK-8073108 seed ran it); jitsim's provider knows only
 // NoPadding for GCM, so on 8/8u the request becomes NoPadding while the
 // program still prints the name it asked for.
-func providerTransformation(jdk, tr string) string {
+func providerTransformation(rel jdk.Release, tr string) string {
 	parts := strings.Split(tr, "/")
-	if strings.HasPrefix(jdk, "8") && len(parts) == 3 && strings.EqualFold(parts[1], "GCM") && strings.EqualFold(parts[2], "PKCS5Padding") {
+	if rel.Feature() == 8 && len(parts) == 3 && strings.EqualFold(parts[1], "GCM") && strings.EqualFold(parts[2], "PKCS5Padding") {
 		return parts[0] + "/" + parts[1] + "/NoPadding"
 	}
 	return tr
@@ -129,14 +130,14 @@ func providerTransformation(jdk, tr string) string {
 type aesTest struct {
 	r       *runner
 	p       aesParams
-	inv     jrt.Invoker
+	inv     jce.Invoker
 	id      int // threadId
 	decrypt bool
 	trans   string
 
 	key             []byte
-	cipher, dCipher *jrt.Cipher
-	algParams       jrt.ParamSpec
+	cipher, dCipher *jce.Cipher
+	algParams       jce.ParamSpec
 	iv              []byte
 	input           []byte
 	encode, decode  []byte
@@ -152,7 +153,7 @@ type aesTest struct {
 // back to the heap (the collector's part). Without a heap, or when it is
 // full, it is Go memory.
 func (t *aesTest) newArray(old []byte, n int) []byte {
-	h := jrt.HeapOf(t.inv)
+	h := jce.HeapOf(t.inv)
 	if h == nil {
 		return make([]byte, n)
 	}
@@ -167,27 +168,27 @@ func (t *aesTest) newArray(old []byte, n int) []byte {
 }
 
 // getInstance is Cipher.getInstance(transformation, "SunJCE").
-func (t *aesTest) getInstance() (*jrt.Cipher, error) {
-	return jrt.GetInstance(t.inv, t.r.jdk, providerTransformation(t.r.jdk, t.trans))
+func (t *aesTest) getInstance() (*jce.Cipher, error) {
+	return jce.GetInstance(t.inv, t.r.rel, providerTransformation(t.r.rel, t.trans))
 }
 
 // gcmInit is TestAESBase.gcm_init: a new encrypting cipher each time
 // (GCM refuses to reuse a key and IV), or a re-init of the decrypting one;
 // then the AAD.
 func (t *aesTest) gcmInit(ctx context.Context, encrypt bool) error {
-	spec := jrt.GCMParameterSpec{TLen: aesTestTagLen * 8, IV: t.iv}
+	spec := jce.GCMParameterSpec{TLen: aesTestTagLen * 8, IV: t.iv}
 	if encrypt {
 		c, err := t.getInstance()
 		if err != nil {
 			return err
 		}
 		t.cipher = c
-		if err := c.Init(ctx, jrt.EncryptMode, t.key, spec); err != nil {
+		if err := c.Init(ctx, jce.EncryptMode, t.key, spec); err != nil {
 			return err
 		}
 		return c.UpdateAAD(aesTestAAD)
 	}
-	if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, spec); err != nil {
+	if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, spec); err != nil {
 		return err
 	}
 	return t.dCipher.UpdateAAD(aesTestAAD)
@@ -229,12 +230,12 @@ func (t *aesTest) prepare(ctx context.Context) error {
 	}
 	switch p.mode {
 	case "CBC", "CTR":
-		spec := jrt.IvParameterSpec{IV: t.iv}
-		if err := t.cipher.Init(ctx, jrt.EncryptMode, t.key, spec); err != nil {
+		spec := jce.IvParameterSpec{IV: t.iv}
+		if err := t.cipher.Init(ctx, jce.EncryptMode, t.key, spec); err != nil {
 			return err
 		}
-		t.algParams = jrt.IvParameterSpec{IV: t.cipher.IV()} // cipher.getParameters()
-		if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, spec); err != nil {
+		t.algParams = jce.IvParameterSpec{IV: t.cipher.IV()} // cipher.getParameters()
+		if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, spec); err != nil {
 			return err
 		}
 	case "GCM":
@@ -245,10 +246,10 @@ func (t *aesTest) prepare(ctx context.Context) error {
 			return err
 		}
 	default:
-		if err := t.cipher.Init(ctx, jrt.EncryptMode, t.key, nil); err != nil {
+		if err := t.cipher.Init(ctx, jce.EncryptMode, t.key, nil); err != nil {
 			return err
 		}
-		if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, nil); err != nil {
+		if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, nil); err != nil {
 			return err
 		}
 	}
@@ -259,7 +260,7 @@ func (t *aesTest) prepare(ctx context.Context) error {
 		}
 		// showCipher prints the encrypting cipher in both tests (the
 		// Java code's own slip); the texts are the same.
-		out.printf("%s cipher provider: %s\n", kind, sunJCEVersion(t.r.jdk))
+		out.printf("%s cipher provider: %s\n", kind, sunJCEVersion(t.r.rel))
 		out.printf("%s cipher algorithm: %s\n", kind, t.trans) // getAlgorithm: the name asked for
 	}
 	inputLength := p.msgSize + p.encInputOffset
@@ -366,7 +367,7 @@ func (t *aesTest) run(ctx context.Context) error {
 				return err
 			}
 		} else if !p.noReinit {
-			if err := t.cipher.Init(ctx, jrt.EncryptMode, t.key, t.algParams); err != nil {
+			if err := t.cipher.Init(ctx, jce.EncryptMode, t.key, t.algParams); err != nil {
 				return err
 			}
 		}
@@ -392,7 +393,7 @@ func (t *aesTest) run(ctx context.Context) error {
 			return err
 		}
 	} else if !p.noReinit {
-		if err := t.dCipher.Init(ctx, jrt.DecryptMode, t.key, t.algParams); err != nil {
+		if err := t.dCipher.Init(ctx, jce.DecryptMode, t.key, t.algParams); err != nil {
 			return err
 		}
 	}
@@ -427,7 +428,7 @@ func runTestAESMain(ctx context.Context, r *runner) error {
 		return err
 	}
 	r.out.printf("%d iterations\n", iters)
-	return r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jrt.Invoker) error {
+	return r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jce.Invoker) error {
 		for _, decrypt := range []bool{false, true} {
 			t := &aesTest{r: r, p: p, inv: inv, id: id, decrypt: decrypt}
 			if err := t.prepare(ctx); err != nil {

@@ -65,24 +65,24 @@ var benchMethods = []benchMethod{
 		stdlib:   func(s *benchState) { s.blk.Encrypt(s.out, s.in) }},
 	{key: "CipherBlockChaining.implEncrypt", size: benchSize,
 		call: func(e *tiertest.Env, s *benchState) error {
-			_, err := e.Call("CipherBlockChaining.implEncrypt", jrt.Ints(s.ke), jrt.Bytes(s.iv), jrt.Bytes(s.in), jrt.Int(0),
-				jrt.Int(len(s.in)), jrt.Bytes(s.out), jrt.Int(0))
+			_, err := e.Call("CipherBlockChaining.implEncrypt", bytecode.IntsArg(s.ke), bytecode.BytesArg(s.iv), bytecode.BytesArg(s.in), bytecode.IntArg(0),
+				bytecode.IntArg(len(s.in)), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 			return err
 		},
 		portable: func(s *benchState) { ptCBCEncrypt(s.ke, s.iv, s.in, s.out) },
 		stdlib:   func(s *benchState) { cipher.NewCBCEncrypter(s.blk, s.iv).CryptBlocks(s.out, s.in) }},
 	{key: "CipherBlockChaining.implDecrypt", size: benchSize,
 		call: func(e *tiertest.Env, s *benchState) error {
-			_, err := e.Call("CipherBlockChaining.implDecrypt", jrt.Ints(s.kd), jrt.Bytes(s.iv), jrt.Bytes(s.in), jrt.Int(0),
-				jrt.Int(len(s.in)), jrt.Bytes(s.out), jrt.Int(0))
+			_, err := e.Call("CipherBlockChaining.implDecrypt", bytecode.IntsArg(s.kd), bytecode.BytesArg(s.iv), bytecode.BytesArg(s.in), bytecode.IntArg(0),
+				bytecode.IntArg(len(s.in)), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 			return err
 		},
 		portable: func(s *benchState) { ptCBCDecrypt(s.kd, s.iv, s.in, s.out) },
 		stdlib:   func(s *benchState) { cipher.NewCBCDecrypter(s.blk, s.iv).CryptBlocks(s.out, s.in) }},
 	{key: "ElectronicCodeBook.implECBEncrypt", size: benchSize,
 		call: func(e *tiertest.Env, s *benchState) error {
-			_, err := e.Call("ElectronicCodeBook.implECBEncrypt", jrt.Ints(s.ke), jrt.Bytes(s.in), jrt.Int(0),
-				jrt.Int(len(s.in)), jrt.Bytes(s.out), jrt.Int(0))
+			_, err := e.Call("ElectronicCodeBook.implECBEncrypt", bytecode.IntsArg(s.ke), bytecode.BytesArg(s.in), bytecode.IntArg(0),
+				bytecode.IntArg(len(s.in)), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 			return err
 		},
 		portable: func(s *benchState) { ptECB(false, s.ke, s.in, s.out) },
@@ -93,8 +93,8 @@ var benchMethods = []benchMethod{
 		}},
 	{key: "CounterMode.implCrypt", size: benchSize,
 		call: func(e *tiertest.Env, s *benchState) error {
-			_, err := e.Call("CounterMode.implCrypt", jrt.Ints(s.ke), jrt.Bytes(s.counter), jrt.Bytes(s.ect), jrt.Ints([]uint32{16}),
-				jrt.Bytes(s.in), jrt.Int(0), jrt.Int(len(s.in)), jrt.Bytes(s.out), jrt.Int(0))
+			_, err := e.Call("CounterMode.implCrypt", bytecode.IntsArg(s.ke), bytecode.BytesArg(s.counter), bytecode.BytesArg(s.ect), bytecode.IntsArg([]uint32{16}),
+				bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(len(s.in)), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 			return err
 		},
 		portable: func(s *benchState) { u := 16; ptCTR(s.ke, s.counter, s.ect, &u, s.in, s.out) },
@@ -102,7 +102,7 @@ var benchMethods = []benchMethod{
 	{key: "GHASH.processBlocks", size: benchSize,
 		call: func(e *tiertest.Env, s *benchState) error {
 			st := []uint64{0, 0}
-			_, err := e.Call("GHASH.processBlocks", jrt.Bytes(s.in), jrt.Int(0), jrt.Int(len(s.in)/16), jrt.Longs(st), jrt.Longs(s.h[:]))
+			_, err := e.Call("GHASH.processBlocks", bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(len(s.in)/16), bytecode.LongsArg(st), bytecode.LongsArg(s.h[:]))
 			return err
 		},
 		portable: func(s *benchState) { var st [2]uint64; ptGHASH(&st, s.h, s.in) },
@@ -111,9 +111,9 @@ var benchMethods = []benchMethod{
 	{key: "GaloisCounterMode.implGCMCrypt0", size: benchSize,
 		call: func(e *tiertest.Env, s *benchState) error {
 			st := []uint64{0, 0}
-			_, err := e.Call("GaloisCounterMode.implGCMCrypt0", jrt.Bytes(s.in), jrt.Int(0), jrt.Int(len(s.in)),
-				jrt.Bytes(s.out), jrt.Int(0), jrt.Bytes(s.out), jrt.Int(0),
-				jrt.Ints(s.ke), jrt.Bytes(s.counter), jrt.Bytes(s.ect), jrt.Ints([]uint32{16}), jrt.Longs(st), jrt.Longs(s.h[:]))
+			_, err := e.Call("GaloisCounterMode.implGCMCrypt0", bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(len(s.in)),
+				bytecode.BytesArg(s.out), bytecode.IntArg(0), bytecode.BytesArg(s.out), bytecode.IntArg(0),
+				bytecode.IntsArg(s.ke), bytecode.BytesArg(s.counter), bytecode.BytesArg(s.ect), bytecode.IntsArg([]uint32{16}), bytecode.LongsArg(st), bytecode.LongsArg(s.h[:]))
 			return err
 		},
 		portable: func(s *benchState) {

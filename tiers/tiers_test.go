@@ -260,8 +260,8 @@ func TestGCTRRollover(t *testing.T) {
 				out := make([]byte, len(in))
 				want := tiertest.GCTRReference(t, key, counter, in)
 				ctr := append([]byte(nil), counter...)
-				if _, err := e.Call("GCTR.update", jrt.Ints(ke), jrt.Bytes(ctr), jrt.Bytes(make([]byte, 16)), jrt.Ints([]uint32{16}),
-					jrt.Bytes(in), jrt.Int(0), jrt.Int(len(in)), jrt.Bytes(out), jrt.Int(0)); err != nil {
+				if _, err := e.Call("GCTR.update", bytecode.IntsArg(ke), bytecode.BytesArg(ctr), bytecode.BytesArg(make([]byte, 16)), bytecode.IntsArg([]uint32{16}),
+					bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.IntArg(len(in)), bytecode.BytesArg(out), bytecode.IntArg(0)); err != nil {
 					t.Fatal(err)
 				}
 				if fmt.Sprintf("%x", out) != fmt.Sprintf("%x", want) {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jitsim/jitsim/bench"
+	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
@@ -167,7 +168,7 @@ combos:
 			}
 			if err != nil {
 				prog.wait()
-				var je *jrt.JavaException
+				var je *jce.JavaException
 				if errors.As(err, &je) {
 					return fail(1, "Exception in thread \"main\" %s", je.Error())
 				}

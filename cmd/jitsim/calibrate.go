@@ -198,24 +198,24 @@ func tierProbes(env *calibEnv, s *calibState, level jrt.Level) ([]model.Probe, e
 	at := fmt.Sprintf("jitsim's %s code (level %d, JDK %s bodies)", tierOf(level).Name(), level, env.tab.Profile)
 	ecb := func(key string, k []uint32) func() error {
 		return func() error {
-			_, err := env.call(key, jrt.Ints(k), jrt.Bytes(s.in), jrt.Int(0), jrt.Int(n), jrt.Bytes(s.out), jrt.Int(0))
+			_, err := env.call(key, bytecode.IntsArg(k), bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(n), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 			return err
 		}
 	}
 	ghash := func() error {
 		st := []uint64{0, 0}
-		_, err := env.call("GHASH.processBlocks", jrt.Bytes(s.in), jrt.Int(0), jrt.Int(n/16), jrt.Longs(st), jrt.Longs(s.h[:]))
+		_, err := env.call("GHASH.processBlocks", bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(n/16), bytecode.LongsArg(st), bytecode.LongsArg(s.h[:]))
 		return err
 	}
 	ctr := func() error {
 		counter, ect := make([]byte, 16), make([]byte, 16)
-		_, err := env.call("CounterMode.implCrypt", jrt.Ints(s.ke), jrt.Bytes(counter), jrt.Bytes(ect), jrt.Ints([]uint32{16}),
-			jrt.Bytes(s.in), jrt.Int(0), jrt.Int(n), jrt.Bytes(s.out), jrt.Int(0))
+		_, err := env.call("CounterMode.implCrypt", bytecode.IntsArg(s.ke), bytecode.BytesArg(counter), bytecode.BytesArg(ect), bytecode.IntsArg([]uint32{16}),
+			bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(n), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 		return err
 	}
 	block := func(key string) func() error {
 		return func() error {
-			_, err := env.call(key, jrt.Ints(s.ke), jrt.Bytes(s.in), jrt.Int(0), jrt.Int(16), jrt.Bytes(s.out), jrt.Int(0))
+			_, err := env.call(key, bytecode.IntsArg(s.ke), bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(16), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 			return err
 		}
 	}
@@ -260,7 +260,7 @@ func tierProbes(env *calibEnv, s *calibState, level jrt.Level) ([]model.Probe, e
 func dispatchProbes(env *calibEnv, s *calibState) ([]model.Probe, error) {
 	run := func(n int) func() error {
 		return func() error {
-			_, err := env.call("ElectronicCodeBook.encrypt", jrt.Ints(s.ke), jrt.Bytes(s.in), jrt.Int(0), jrt.Int(n), jrt.Bytes(s.out), jrt.Int(0))
+			_, err := env.call("ElectronicCodeBook.encrypt", bytecode.IntsArg(s.ke), bytecode.BytesArg(s.in), bytecode.IntArg(0), bytecode.IntArg(n), bytecode.BytesArg(s.out), bytecode.IntArg(0))
 			return err
 		}
 	}

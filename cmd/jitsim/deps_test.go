@@ -28,6 +28,7 @@ var layers = []struct {
 	{"runtime/ergo", 62},  // vm_version and the policy pass: flags settled against a CPU model
 	{"runtime/model", 65}, // cost profiles and the scheduler: priced by runtime, never importing it
 	{"runtime", 70},
+	{"jce", 72},          // the JCE provider: calls the VM through an Invoker, imported by scenarios
 	{"tiers/interp", 80}, // the three tiers share a rank: they never import each other
 	{"tiers/c1", 80},
 	{"tiers/c2", 80},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
@@ -63,7 +64,7 @@ func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int
 		// jitsim bug, which the guard reports with the command line (70).
 		panic(ie)
 	}
-	var je *jrt.JavaException
+	var je *jce.JavaException
 	if errors.As(err, &je) {
 		fmt.Fprintf(rc.Stderr, "Exception in thread \"main\" %s\n", je.Error())
 		return 1

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
@@ -254,7 +255,7 @@ func runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sw
 	})
 	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: scenario.ClockWall, Observer: obs, CheckOutput: true}
 	if err := scen.Run(ctx, env, props, plan.Args, io.Discard); err != nil {
-		var je *jrt.JavaException
+		var je *jce.JavaException
 		if errors.As(err, &je) {
 			return failed(fmt.Errorf("java exception: %s", je.Error()))
 		}

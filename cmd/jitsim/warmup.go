@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
@@ -165,7 +166,7 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 		return signalStatus(stopped)
 	}
 	if err != nil && stopped == nil {
-		var je *jrt.JavaException
+		var je *jce.JavaException
 		if errors.As(err, &je) {
 			return fail(1, "Exception in thread \"main\" %s", je.Error())
 		}

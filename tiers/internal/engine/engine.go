@@ -651,7 +651,7 @@ func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	if err := jrt.CheckArgs(c.m, args); err != nil {
+	if err := bytecode.CheckArgs(c.m, args); err != nil {
 		return 0, err
 	}
 	inst, err := c.get(ctx)

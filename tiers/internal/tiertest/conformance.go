@@ -365,12 +365,12 @@ func InlinedThrower(t *testing.T, plain, inl *Env) {
 		key  string
 		args []jrt.Arg
 	}{
-		{"ElectronicCodeBook.implECBEncrypt", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(buf), jrt.Int(0)}},
-		{"CipherBlockChaining.implDecrypt", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(make([]byte, 16)), jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(make([]byte, 64)), jrt.Int(0)}},
-		{"GCTR.update", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(make([]byte, 16)), jrt.Bytes(make([]byte, 16)), jrt.Ints([]uint32{16}),
-			jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(make([]byte, 64)), jrt.Int(0)}},
-		{"CounterMode.crypt", []jrt.Arg{jrt.Ints(badKey), jrt.Bytes(make([]byte, 12)), jrt.Bytes(make([]byte, 16)), jrt.Ints([]uint32{16}),
-			jrt.Bytes(buf), jrt.Int(0), jrt.Int(32), jrt.Bytes(make([]byte, 64)), jrt.Int(0)}},
+		{"ElectronicCodeBook.implECBEncrypt", []jrt.Arg{bytecode.IntsArg(badKey), bytecode.BytesArg(buf), bytecode.IntArg(0), bytecode.IntArg(32), bytecode.BytesArg(buf), bytecode.IntArg(0)}},
+		{"CipherBlockChaining.implDecrypt", []jrt.Arg{bytecode.IntsArg(badKey), bytecode.BytesArg(make([]byte, 16)), bytecode.BytesArg(buf), bytecode.IntArg(0), bytecode.IntArg(32), bytecode.BytesArg(make([]byte, 64)), bytecode.IntArg(0)}},
+		{"GCTR.update", []jrt.Arg{bytecode.IntsArg(badKey), bytecode.BytesArg(make([]byte, 16)), bytecode.BytesArg(make([]byte, 16)), bytecode.IntsArg([]uint32{16}),
+			bytecode.BytesArg(buf), bytecode.IntArg(0), bytecode.IntArg(32), bytecode.BytesArg(make([]byte, 64)), bytecode.IntArg(0)}},
+		{"CounterMode.crypt", []jrt.Arg{bytecode.IntsArg(badKey), bytecode.BytesArg(make([]byte, 12)), bytecode.BytesArg(make([]byte, 16)), bytecode.IntsArg([]uint32{16}),
+			bytecode.BytesArg(buf), bytecode.IntArg(0), bytecode.IntArg(32), bytecode.BytesArg(make([]byte, 64)), bytecode.IntArg(0)}},
 	}
 	for _, c := range calls {
 		if _, err := plain.Table.Lookup(c.key); err != nil {

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // ExpandKey runs AESCrypt.makeSessionKey: encryption and decryption schedules.
@@ -14,7 +14,7 @@ func (e *Env) ExpandKey(key []byte) (ke, kd []uint32, err error) {
 		n = 44
 	}
 	ke, kd = make([]uint32, n), make([]uint32, n)
-	rounds, err := e.Call("AESCrypt.makeSessionKey", jrt.Bytes(key), jrt.Ints(ke), jrt.Ints(kd))
+	rounds, err := e.Call("AESCrypt.makeSessionKey", bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -30,7 +30,7 @@ func (e *Env) Block(decrypt bool, k []uint32, in []byte, inOfs int, out []byte, 
 	if decrypt {
 		key = "AESCrypt.implDecryptBlock"
 	}
-	_, err := e.Call(key, jrt.Ints(k), jrt.Bytes(in), jrt.Int(inOfs), jrt.Bytes(out), jrt.Int(outOfs))
+	_, err := e.Call(key, bytecode.IntsArg(k), bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
 	return err
 }
 
@@ -48,7 +48,7 @@ func (e *Env) CBC(decrypt bool, k []uint32, iv []byte, in []byte, inOfs, n int, 
 		}
 	}
 	r := append([]byte(nil), iv...)
-	ret, err := e.Call(key, jrt.Ints(k), jrt.Bytes(r), jrt.Bytes(in), jrt.Int(inOfs), jrt.Int(n), jrt.Bytes(out), jrt.Int(outOfs))
+	ret, err := e.Call(key, bytecode.IntsArg(k), bytecode.BytesArg(r), bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
 	return int(ret), err
 }
 
@@ -64,7 +64,7 @@ func (e *Env) ECB(decrypt bool, k []uint32, in []byte, inOfs, n int, out []byte,
 			key = "ElectronicCodeBook.implECBDecrypt"
 		}
 	}
-	ret, err := e.Call(key, jrt.Ints(k), jrt.Bytes(in), jrt.Int(inOfs), jrt.Int(n), jrt.Bytes(out), jrt.Int(outOfs))
+	ret, err := e.Call(key, bytecode.IntsArg(k), bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
 	return int(ret), err
 }
 
@@ -78,8 +78,8 @@ func (e *Env) CTR(k []uint32, iv []byte, in []byte, inOfs, n int, out []byte, ou
 	if _, err := e.Table.Lookup(key); err != nil {
 		key = "CounterMode.implCrypt"
 	}
-	ret, err := e.Call(key, jrt.Ints(k), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used),
-		jrt.Bytes(in), jrt.Int(inOfs), jrt.Int(n), jrt.Bytes(out), jrt.Int(outOfs))
+	ret, err := e.Call(key, bytecode.IntsArg(k), bytecode.BytesArg(counter), bytecode.BytesArg(ectr), bytecode.IntsArg(used),
+		bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
 	return int(ret), err
 }
 
@@ -103,7 +103,7 @@ func (e *Env) GCM(decrypt bool, ke []uint32, iv, aad, in []byte, inOfs, n int, o
 		}
 		lb := make([]byte, 16)
 		binary.BigEndian.PutUint64(lb[8:], uint64(len(iv))*8)
-		if _, err := e.Call("GHASH.update", jrt.Longs(st), jrt.Longs(subH), jrt.Bytes(lb), jrt.Int(0), jrt.Int(16)); err != nil {
+		if _, err := e.Call("GHASH.update", bytecode.LongsArg(st), bytecode.LongsArg(subH), bytecode.BytesArg(lb), bytecode.IntArg(0), bytecode.IntArg(16)); err != nil {
 			return nil, err
 		}
 		j0 = make([]byte, 16)
@@ -118,15 +118,15 @@ func (e *Env) GCM(decrypt bool, ke []uint32, iv, aad, in []byte, inOfs, n int, o
 	inc32(counter)
 	ectr := make([]byte, 16)
 	used := []uint32{16}
-	if _, err := e.Call("GaloisCounterMode.GCMEngine.doLastBlock", jrt.Bool(!decrypt),
-		jrt.Bytes(in), jrt.Int(inOfs), jrt.Int(n), jrt.Bytes(out), jrt.Int(outOfs),
-		jrt.Ints(ke), jrt.Bytes(counter), jrt.Bytes(ectr), jrt.Ints(used), jrt.Longs(st), jrt.Longs(subH)); err != nil {
+	if _, err := e.Call("GaloisCounterMode.GCMEngine.doLastBlock", bytecode.BoolArg(!decrypt),
+		bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs),
+		bytecode.IntsArg(ke), bytecode.BytesArg(counter), bytecode.BytesArg(ectr), bytecode.IntsArg(used), bytecode.LongsArg(st), bytecode.LongsArg(subH)); err != nil {
 		return nil, err
 	}
 	lb := make([]byte, 16)
 	binary.BigEndian.PutUint64(lb, uint64(len(aad))*8)
 	binary.BigEndian.PutUint64(lb[8:], uint64(n)*8)
-	if _, err := e.Call("GHASH.update", jrt.Longs(st), jrt.Longs(subH), jrt.Bytes(lb), jrt.Int(0), jrt.Int(16)); err != nil {
+	if _, err := e.Call("GHASH.update", bytecode.LongsArg(st), bytecode.LongsArg(subH), bytecode.BytesArg(lb), bytecode.IntArg(0), bytecode.IntArg(16)); err != nil {
 		return nil, err
 	}
 	tag := make([]byte, 16)
@@ -141,7 +141,7 @@ func (e *Env) GCM(decrypt bool, ke []uint32, iv, aad, in []byte, inOfs, n int, o
 }
 
 func (e *Env) ghashFinal(st, subH []uint64, data []byte) error {
-	_, err := e.Call("GHASH.doFinal", jrt.Longs(st), jrt.Longs(subH), jrt.Bytes(data), jrt.Int(0), jrt.Int(len(data)))
+	_, err := e.Call("GHASH.doFinal", bytecode.LongsArg(st), bytecode.LongsArg(subH), bytecode.BytesArg(data), bytecode.IntArg(0), bytecode.IntArg(len(data)))
 	return err
 }
 

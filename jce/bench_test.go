@@ -1,11 +1,11 @@
-package runtime_test
+package jce_test
 
 import (
 	"fmt"
 	"testing"
 
-	"github.com/jitsim/jitsim/bytecode"
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // BenchmarkProviderGCM seals a message through the provider with every
@@ -17,17 +17,17 @@ func BenchmarkProviderGCM(b *testing.B) {
 	key, iv := make([]byte, 16), make([]byte, 12)
 	for _, size := range []int{1024, 16384} {
 		p := make([]byte, size)
-		for _, jdk := range bytecode.Profiles {
-			b.Run(fmt.Sprintf("size=%d/jdk=%s", size, jdk), func(b *testing.B) {
-				v := vmFor(b, jdk)
-				c, err := jrt.GetInstance(v, jdk, "AES/GCM/NoPadding")
+		for _, rel := range jdk.All() {
+			b.Run(fmt.Sprintf("size=%d/jdk=%s", size, rel), func(b *testing.B) {
+				v := vmFor(b, rel)
+				c, err := jce.GetInstance(v, rel, "AES/GCM/NoPadding")
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.SetBytes(int64(size))
 				for i := 0; b.Loop(); i++ {
 					iv[0], iv[1], iv[2] = byte(i), byte(i>>8), byte(i>>16) // a new IV per encryption
-					if err := c.Init(ctx, jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
+					if err := c.Init(ctx, jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
 						b.Fatal(err)
 					}
 					if _, err := c.DoFinal(ctx, p); err != nil {

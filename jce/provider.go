@@ -1,4 +1,4 @@
-package runtime
+package jce
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
@@ -28,7 +29,7 @@ import (
 // count the invocation, let the policy react, run the method's current
 // code. The VM's Call satisfies it.
 type Invoker interface {
-	Call(ctx context.Context, m *Method, args []Arg) (int64, error)
+	Call(ctx context.Context, m *bytecode.Method, args []bytecode.Arg) (int64, error)
 }
 
 // Cipher operation cipherModes, javax.crypto.Cipher.ENCRYPT_MODE etc.
@@ -53,7 +54,6 @@ const (
 	IllegalStateException              = "java.lang.IllegalStateException"
 	IllegalArgumentException           = "java.lang.IllegalArgumentException"
 	UnsupportedOperationException      = "java.lang.UnsupportedOperationException"
-	NegativeArraySizeException         = "java.lang.NegativeArraySizeException"
 )
 
 // JavaException is an exception the provider layer throws as the JDK's
@@ -105,7 +105,7 @@ func (GCMParameterSpec) paramSpec() {}
 // JDK profile: one row per profile, read by the code below (no switches on
 // the JDK name).
 type providerProfile struct {
-	jdk string
+	rel jdk.Release
 	// parallelLen is GaloisCounterMode.PARALLEL_LEN: 7680 from JDK 18
 	// (JDK-8267125), 512 from JDK-8337632 (verified: Temurin 25.0.3's
 	// class file); 0 where there is no implGCMCrypt (JDK 8, 8u, 17).
@@ -146,26 +146,26 @@ const (
 // for 17 and 25 are checked against the real JVMs (testdata/provider);
 // 8, 8u and 21 follow the JDK sources of those releases.
 var providerProfiles = []providerProfile{
-	{jdk: bytecode.JDK8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
+	{rel: jdk.R8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK8u, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
+	{rel: jdk.R8u, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
+	{rel: jdk.R17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK21, parallelLen: 7680, badPadding: longPadText,
+	{rel: jdk.R21, parallelLen: 7680, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
-	{jdk: bytecode.JDK25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
+	{rel: jdk.R25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
 }
 
-// profileFor returns the providerProfiles row of JDK profile jdk.
-func profileFor(jdk string) (*providerProfile, error) {
+// profileFor returns the providerProfiles row of release rel.
+func profileFor(rel jdk.Release) (*providerProfile, error) {
 	for i := range providerProfiles {
-		if providerProfiles[i].jdk == jdk {
+		if providerProfiles[i].rel == rel {
 			return &providerProfiles[i], nil
 		}
 	}
-	return nil, fmt.Errorf("provider: unknown JDK profile %q (want one of %s)", jdk, strings.Join(bytecode.Profiles, ", "))
+	return nil, fmt.Errorf("provider: unknown JDK profile %v (want one of %s)", rel, strings.Join(jdk.Names(), ", "))
 }
 
 // GaloisCounterMode's constants (JDK 18+; TRIGGERLEN also JDK 17).
@@ -204,7 +204,7 @@ var cipherModes = []struct {
 // Java's).
 type Cipher struct {
 	inv     Invoker
-	tab     *MethodTable
+	tab     *bytecode.Table
 	prof    *providerProfile
 	trans   string
 	tr      transformation
@@ -222,16 +222,15 @@ type Cipher struct {
 
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
-	methods map[string]*Method // the profile's methods this Cipher called, by key
+	methods map[string]*bytecode.Method // the profile's methods this Cipher called, by key
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
-// cipher.init(opmode, new SecretKeySpec(key, "AES"), spec) on JDK profile
-// jdk ("8", "8u", "17", "21", "25"). Invalid Java input gives a
-// *JavaException with the JDK's class and text; an unknown profile a plain
-// error.
-func NewCipher(ctx context.Context, inv Invoker, jdk, transformation string, opmode int, key []byte, spec ParamSpec) (*Cipher, error) {
-	c, err := GetInstance(inv, jdk, transformation)
+// cipher.init(opmode, new SecretKeySpec(key, "AES"), spec) on release rel.
+// Invalid Java input gives a *JavaException with the JDK's class and text;
+// a release jitsim does not model a plain error.
+func NewCipher(ctx context.Context, inv Invoker, rel jdk.Release, transformation string, opmode int, key []byte, spec ParamSpec) (*Cipher, error) {
+	c, err := GetInstance(inv, rel, transformation)
 	if err != nil {
 		return nil, err
 	}
@@ -241,17 +240,17 @@ func NewCipher(ctx context.Context, inv Invoker, jdk, transformation string, opm
 	return c, nil
 }
 
-// GetInstance is Cipher.getInstance(transformation) on JDK profile jdk: a
+// GetInstance is Cipher.getInstance(transformation) on release rel: a
 // Cipher that must be initialised with Init before use.
-func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
-	prof, err := profileFor(jdk)
+func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, error) {
+	prof, err := profileFor(rel)
 	if err != nil {
 		return nil, err
 	}
 	if inv == nil {
 		return nil, fmt.Errorf("provider: nil Invoker")
 	}
-	tab, err := bytecode.ForProfile(jdk)
+	tab, err := bytecode.ForProfile(rel.String())
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +258,7 @@ func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*Method{}, arrays: newJavaArrays(inv)}
+	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*bytecode.Method{}, arrays: newJavaArrays(inv)}
 	c.arrays.own(c)
 	return c, nil
 }
@@ -377,23 +376,23 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	}
 	n := len(key) + 28 // 4 * (rounds + 1) words
 	ke, kd := c.arrays.ints(n), c.arrays.ints(n)
-	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", Bytes(key), Ints(ke), Ints(kd)); err != nil {
-		c.arrays.drop(Ints(ke).Data)
-		c.arrays.drop(Ints(kd).Data)
+	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd)); err != nil {
+		c.arrays.drop(bytecode.IntsArg(ke).Data)
+		c.arrays.drop(bytecode.IntsArg(kd).Data)
 		return err
 	}
 	// The old session key is unreachable from here on: the caller points
 	// its mode object at the new one.
 	if c.ke != nil {
-		c.arrays.drop(Ints(c.ke).Data)
-		c.arrays.drop(Ints(c.kd).Data)
+		c.arrays.drop(bytecode.IntsArg(c.ke).Data)
+		c.arrays.drop(bytecode.IntsArg(c.kd).Data)
 	}
 	c.key, c.ke, c.kd = slices.Clone(key), ke, kd
 	return nil
 }
 
 // method returns the profile's method with key k.
-func (c *Cipher) method(k string) (*Method, error) {
+func (c *Cipher) method(k string) (*bytecode.Method, error) {
 	if m, ok := c.methods[k]; ok { // no lock: a Cipher is used by one thread at a time
 		return m, nil
 	}
@@ -413,7 +412,7 @@ func (c *Cipher) has(k string) bool {
 
 // call invokes method k through the Invoker: the one way the provider
 // reaches Java code.
-func (c *Cipher) call(ctx context.Context, k string, args ...Arg) (int64, error) {
+func (c *Cipher) call(ctx context.Context, k string, args ...bytecode.Arg) (int64, error) {
 	m, err := c.method(k)
 	if err != nil {
 		return 0, err
@@ -421,8 +420,8 @@ func (c *Cipher) call(ctx context.Context, k string, args ...Arg) (int64, error)
 	return c.inv.Call(ctx, m, args)
 }
 
-// JDK returns the cipher's JDK profile.
-func (c *Cipher) JDK() string { return c.prof.jdk }
+// JDK returns the cipher's release.
+func (c *Cipher) JDK() jdk.Release { return c.prof.rel }
 
 // Algorithm returns the transformation the cipher was created with
 // (Cipher.getAlgorithm).

@@ -1,24 +1,24 @@
-package runtime_test
+package jce_test
 
 import (
 	"bytes"
 	"errors"
 	"testing"
 
-	"github.com/jitsim/jitsim/bytecode"
-	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // FuzzProviderGCM encrypts data (after aadLen bytes of AAD taken from its
 // front) in up to three parts split at s1 and s2 on the JDK profile
-// jdk%5, compares with crypto/cipher's Seal, decrypts, and — when tamper
+// pick%5 (jdk.All), compares with crypto/cipher's Seal, decrypts, and — when tamper
 // is non-zero — flips one bit of the sealed text and expects an
 // AEADBadTagException and no plaintext. Seed corpus:
 // testdata/fuzz/FuzzProviderGCM.
 func FuzzProviderGCM(f *testing.F) {
-	f.Fuzz(func(t *testing.T, jdk uint8, data []byte, aadLen uint8, s1, s2, tamper uint16) {
-		prof := bytecode.Profiles[int(jdk)%len(bytecode.Profiles)]
-		key := append(bytes.Repeat([]byte{jdk}, 15), aadLen)
+	f.Fuzz(func(t *testing.T, pick uint8, data []byte, aadLen uint8, s1, s2, tamper uint16) {
+		prof := jdk.All()[int(pick)%len(jdk.All())]
+		key := append(bytes.Repeat([]byte{pick}, 15), aadLen)
 		iv := []byte("jitsim-nonce")
 		a := min(int(aadLen), len(data))
 		aad, p := data[:a], data[a:]
@@ -26,10 +26,10 @@ func FuzzProviderGCM(f *testing.F) {
 		if splits[0] > splits[1] {
 			splits[0], splits[1] = splits[1], splits[0]
 		}
-		spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+		spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 		want := goGCM(t, key, iv, 16).Seal(nil, iv, p, aad)
 
-		enc := newCipher(t, prof, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+		enc := newCipher(t, prof, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 		if err := enc.UpdateAAD(aad); err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func FuzzProviderGCM(f *testing.F) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("jdk %s: seal at %v differs from crypto/cipher (err %v)", prof, splits, err)
 		}
-		dec := newCipher(t, prof, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+		dec := newCipher(t, prof, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 		if err := dec.UpdateAAD(aad); err != nil {
 			t.Fatal(err)
 		}
@@ -47,11 +47,11 @@ func FuzzProviderGCM(f *testing.F) {
 			ct[bit/8] ^= 1 << (bit % 8)
 		}
 		back, err := feed(t, dec, ct, splits)
-		var je *jrt.JavaException
+		var je *jce.JavaException
 		switch {
 		case tamper == 0 && (err != nil || !bytes.Equal(back, p)):
 			t.Fatalf("jdk %s: open: %v", prof, err)
-		case tamper != 0 && (!errors.As(err, &je) || je.Class != jrt.AEADBadTagException || back != nil):
+		case tamper != 0 && (!errors.As(err, &je) || je.Class != jce.AEADBadTagException || back != nil):
 			t.Fatalf("jdk %s: tampered open gave %x, %v", prof, back, err)
 		}
 	})

@@ -1,4 +1,4 @@
-package runtime_test
+package jce_test
 
 // Tests of the provider layer. They run the reference methods for real:
 // every method at one level through tiers/c1 (level 1, compiled, no
@@ -27,6 +27,8 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jce"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers/c1"
 )
@@ -48,23 +50,23 @@ type testVM struct {
 
 var (
 	vmsMu sync.Mutex
-	vms   = map[string]*testVM{}
+	vms   = map[jdk.Release]*testVM{}
 )
 
-// vmFor returns the shared test VM of profile jdk.
-func vmFor(t testing.TB, jdk string) *testVM {
+// vmFor returns the shared test VM of release rel.
+func vmFor(t testing.TB, rel jdk.Release) *testVM {
 	t.Helper()
 	vmsMu.Lock()
 	defer vmsMu.Unlock()
-	if v, ok := vms[jdk]; ok {
+	if v, ok := vms[rel]; ok {
 		return v
 	}
-	tab, err := bytecode.ForProfile(jdk)
+	tab, err := bytecode.ForProfile(rel.String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := &testVM{tab: tab, tier: c1.New(), codes: map[string]jrt.Code{}}
-	vms[jdk] = v
+	vms[rel] = v
 	return v
 }
 
@@ -99,9 +101,9 @@ func (v *testVM) note(m *jrt.Method, args []jrt.Arg) {
 	v.trace = append(v.trace, s)
 }
 
-// Call implements jrt.Invoker.
+// Call implements jce.Invoker.
 func (v *testVM) Call(ctx context.Context, m *jrt.Method, args []jrt.Arg) (int64, error) {
-	if err := jrt.CheckArgs(m, args); err != nil {
+	if err := bytecode.CheckArgs(m, args); err != nil {
 		return 0, err
 	}
 	v.note(m, args)
@@ -131,11 +133,11 @@ func (v *testVM) traced(f func()) []string {
 
 var ctx = context.Background()
 
-func newCipher(t testing.TB, jdk, tr string, mode int, key []byte, spec jrt.ParamSpec) *jrt.Cipher {
+func newCipher(t testing.TB, rel jdk.Release, tr string, mode int, key []byte, spec jce.ParamSpec) *jce.Cipher {
 	t.Helper()
-	c, err := jrt.NewCipher(ctx, vmFor(t, jdk), jdk, tr, mode, key, spec)
+	c, err := jce.NewCipher(ctx, vmFor(t, rel), rel, tr, mode, key, spec)
 	if err != nil {
-		t.Fatalf("NewCipher(%s, %s): %v", jdk, tr, err)
+		t.Fatalf("NewCipher(%s, %s): %v", rel, tr, err)
 	}
 	return c
 }
@@ -202,7 +204,7 @@ func goGCM(t testing.TB, key, iv []byte, tagLen int) cipher.AEAD {
 
 // feed runs a cipher over data in parts split at the given points (update
 // for every part, doFinal for the last) and returns the concatenation.
-func feed(t testing.TB, c *jrt.Cipher, data []byte, splits []int) ([]byte, error) {
+func feed(t testing.TB, c *jce.Cipher, data []byte, splits []int) ([]byte, error) {
 	t.Helper()
 	var out []byte
 	prev := 0
@@ -234,9 +236,9 @@ var keySizes = []int{16, 24, 32}
 
 func TestProviderBlockModes(t *testing.T) {
 	lengths := []int{0, 1, 15, 16, 17, 31, 32, 33, 100, 1000, 4099}
-	for _, jdk := range bytecode.Profiles {
-		t.Run("jdk="+jdk, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(1, uint64(len(jdk))))
+	for _, rel := range jdk.All() {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(len(rel.String()))))
 			for _, ks := range keySizes {
 				key, iv := randBytes(r, ks), randBytes(r, 16)
 				for _, n := range lengths {
@@ -244,30 +246,30 @@ func TestProviderBlockModes(t *testing.T) {
 					splits := randomSplits(r, n, 3)
 					cases := []struct {
 						tr   string
-						spec jrt.ParamSpec
+						spec jce.ParamSpec
 						want []byte
 					}{
 						{"AES/ECB/PKCS5Padding", nil, goECB(t, key, pkcs5(p))},
 						{"AES", nil, goECB(t, key, pkcs5(p))},
-						{"AES/CBC/PKCS5Padding", jrt.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
-						{"AES/CTR/NoPadding", jrt.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
+						{"AES/CBC/PKCS5Padding", jce.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
+						{"AES/CTR/NoPadding", jce.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
 					}
 					if n%16 == 0 {
 						cases = append(cases,
 							struct {
 								tr   string
-								spec jrt.ParamSpec
+								spec jce.ParamSpec
 								want []byte
 							}{"AES/ECB/NoPadding", nil, goECB(t, key, p)},
 							struct {
 								tr   string
-								spec jrt.ParamSpec
+								spec jce.ParamSpec
 								want []byte
-							}{"AES/CBC/NoPadding", jrt.IvParameterSpec{IV: iv}, goCBC(t, key, iv, p)})
+							}{"AES/CBC/NoPadding", jce.IvParameterSpec{IV: iv}, goCBC(t, key, iv, p)})
 					}
 					for _, tc := range cases {
 						name := fmt.Sprintf("%s/key=%d/len=%d", tc.tr, ks, n)
-						enc := newCipher(t, jdk, tc.tr, jrt.EncryptMode, key, tc.spec)
+						enc := newCipher(t, rel, tc.tr, jce.EncryptMode, key, tc.spec)
 						got, err := enc.DoFinal(ctx, p)
 						if err != nil || !bytes.Equal(got, tc.want) {
 							t.Fatalf("%s: encrypt = %x, %v; want %x", name, short(got), err, short(tc.want))
@@ -277,7 +279,7 @@ func TestProviderBlockModes(t *testing.T) {
 						if err != nil || !bytes.Equal(got, tc.want) {
 							t.Fatalf("%s: multi-part encrypt at %v = %x, %v; want %x", name, splits, short(got), err, short(tc.want))
 						}
-						dec := newCipher(t, jdk, tc.tr, jrt.DecryptMode, key, tc.spec)
+						dec := newCipher(t, rel, tc.tr, jce.DecryptMode, key, tc.spec)
 						back, err := feed(t, dec, tc.want, randomSplits(r, len(tc.want), 3))
 						if err != nil || !bytes.Equal(back, p) {
 							t.Fatalf("%s: decrypt = %x, %v; want %x", name, short(back), err, short(p))
@@ -344,11 +346,11 @@ func specVectors(t *testing.T) []specVector {
 
 func TestProviderGCMSpec(t *testing.T) {
 	vs := specVectors(t)
-	for _, jdk := range bytecode.Profiles {
+	for _, rel := range jdk.All() {
 		for _, v := range vs {
-			t.Run(fmt.Sprintf("jdk=%s/case=%d", jdk, v.Case), func(t *testing.T) {
-				spec := jrt.GCMParameterSpec{TLen: 128, IV: v.IV}
-				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, v.K, spec)
+			t.Run(fmt.Sprintf("jdk=%s/case=%d", rel, v.Case), func(t *testing.T) {
+				spec := jce.GCMParameterSpec{TLen: 128, IV: v.IV}
+				enc := newCipher(t, rel, "AES/GCM/NoPadding", jce.EncryptMode, v.K, spec)
 				if err := enc.UpdateAAD(v.A); err != nil {
 					t.Fatal(err)
 				}
@@ -360,7 +362,7 @@ func TestProviderGCMSpec(t *testing.T) {
 				if g := goGCM(t, v.K, v.IV, 16).Seal(nil, v.IV, v.P, v.A); !bytes.Equal(g, want) {
 					t.Fatalf("oracle disagrees with the spec: %x", g)
 				}
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, v.K, spec)
+				dec := newCipher(t, rel, "AES/GCM/NoPadding", jce.DecryptMode, v.K, spec)
 				if err := dec.UpdateAAD(v.A); err != nil {
 					t.Fatal(err)
 				}
@@ -389,9 +391,9 @@ func gcmLengths(r *rand.Rand) []int {
 }
 
 func TestProviderGCMLengths(t *testing.T) {
-	for _, jdk := range bytecode.Profiles {
-		t.Run("jdk="+jdk, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(2, uint64(len(jdk))))
+	for _, rel := range jdk.All() {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(2, uint64(len(rel.String()))))
 			for i, n := range gcmLengths(r) {
 				ks := keySizes[i%3]
 				key, p, aad := randBytes(r, ks), randBytes(r, n), randBytes(r, r.IntN(40))
@@ -400,11 +402,11 @@ func TestProviderGCMLengths(t *testing.T) {
 				if len(iv) != 12 {
 					tagLen = 16 // crypto/cipher: custom nonce sizes only with 16-byte tags
 				}
-				spec := jrt.GCMParameterSpec{TLen: 8 * tagLen, IV: iv}
+				spec := jce.GCMParameterSpec{TLen: 8 * tagLen, IV: iv}
 				want := goGCM(t, key, iv, tagLen).Seal(nil, iv, p, aad)
 				name := fmt.Sprintf("len=%d/key=%d/iv=%d/tag=%d", n, ks, len(iv), tagLen)
 
-				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+				enc := newCipher(t, rel, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 				if err := enc.UpdateAAD(aad); err != nil {
 					t.Fatal(err)
 				}
@@ -412,7 +414,7 @@ func TestProviderGCMLengths(t *testing.T) {
 				if err != nil || !bytes.Equal(got, want) {
 					t.Fatalf("%s: seal differs from crypto/cipher (err %v)\n got %x\nwant %x", name, err, short(got), short(want))
 				}
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+				dec := newCipher(t, rel, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 				if err := dec.UpdateAAD(aad); err != nil {
 					t.Fatal(err)
 				}
@@ -430,18 +432,18 @@ func TestProviderGCMMultipart(t *testing.T) {
 	if long() {
 		rounds = 40
 	}
-	for _, jdk := range bytecode.Profiles {
-		t.Run("jdk="+jdk, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(3, uint64(len(jdk))))
+	for _, rel := range jdk.All() {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(3, uint64(len(rel.String()))))
 			for i := range rounds {
 				n := []int{100, 9000, 20000, r.IntN(70001)}[i%4]
 				key, iv, p, aad := randBytes(r, 16), randBytes(r, 12), randBytes(r, n), randBytes(r, r.IntN(70))
-				spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+				spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 				want := goGCM(t, key, iv, 16).Seal(nil, iv, p, aad)
 				splits := randomSplits(r, n, 1+r.IntN(5))
 				name := fmt.Sprintf("len=%d/splits=%v", n, splits)
 
-				enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+				enc := newCipher(t, rel, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 				a := r.IntN(len(aad) + 1) // AAD in two parts
 				if err := enc.UpdateAAD(aad[:a]); err != nil {
 					t.Fatal(err)
@@ -453,7 +455,7 @@ func TestProviderGCMMultipart(t *testing.T) {
 				if err != nil || !bytes.Equal(got, want) {
 					t.Fatalf("%s: multi-part seal differs from one-shot (err %v)", name, err)
 				}
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+				dec := newCipher(t, rel, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 				if err := dec.UpdateAAD(aad); err != nil {
 					t.Fatal(err)
 				}
@@ -476,27 +478,27 @@ func TestProviderGCMMultipart(t *testing.T) {
 }
 
 func TestProviderGCMBadTag(t *testing.T) {
-	for _, jdk := range bytecode.Profiles {
+	for _, rel := range jdk.All() {
 		for _, n := range []int{0, 40, 600, 8000} {
-			t.Run(fmt.Sprintf("jdk=%s/len=%d", jdk, n), func(t *testing.T) {
+			t.Run(fmt.Sprintf("jdk=%s/len=%d", rel, n), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(4, uint64(n)))
 				key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, n)
-				spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+				spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 				ct := goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)
 				ct[len(ct)-1-r.IntN(16)] ^= 1 << r.IntN(8)
-				want := map[string]string{"8": "Tag mismatch!", "8u": "Tag mismatch!", "17": "Tag mismatch!",
-					"21": "Tag mismatch", "25": "Tag mismatch"}[jdk]
+				want := map[jdk.Release]string{jdk.R8: "Tag mismatch!", jdk.R8u: "Tag mismatch!", jdk.R17: "Tag mismatch!",
+					jdk.R21: "Tag mismatch", jdk.R25: "Tag mismatch"}[rel]
 
-				dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
+				dec := newCipher(t, rel, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 				var got []byte
 				var err error
-				tr := vmFor(t, jdk).traced(func() { got, err = dec.DoFinal(ctx, ct) })
-				expectJava(t, err, jrt.AEADBadTagException, want)
-				if verifyFirst := jdk == "8" || jdk == "8u" || jdk == "17"; verifyFirst && n > 0 {
+				tr := vmFor(t, rel).traced(func() { got, err = dec.DoFinal(ctx, ct) })
+				expectJava(t, err, jce.AEADBadTagException, want)
+				if verifyFirst := rel == jdk.R8 || rel == jdk.R8u || rel == jdk.R17; verifyFirst && n > 0 {
 					// only the tag's own GCTR (16 bytes) may run: no data is decrypted
 					for _, c := range tr {
 						if strings.HasPrefix(c, "GCTR.") && !strings.HasSuffix(c, ":16") {
-							t.Fatalf("JDK %s decrypted before checking the tag: %v", jdk, compress(tr))
+							t.Fatalf("JDK %s decrypted before checking the tag: %v", rel, compress(tr))
 						}
 					}
 				}
@@ -509,7 +511,7 @@ func TestProviderGCMBadTag(t *testing.T) {
 					t.Fatal(err)
 				}
 				_, err = dec.DoFinalTo(ctx, ct, len(ct)/2, len(ct)-len(ct)/2, out, 4)
-				expectJava(t, err, jrt.AEADBadTagException, want)
+				expectJava(t, err, jce.AEADBadTagException, want)
 				for i := 4; i < 4+n; i++ {
 					if out[i] != 0xa5 && out[i] != 0 {
 						t.Fatalf("output byte %d is %#x after a bad tag (plaintext %#x)", i, out[i], p[i-4])
@@ -522,7 +524,7 @@ func TestProviderGCMBadTag(t *testing.T) {
 
 func expectJava(t *testing.T, err error, class, msg string) {
 	t.Helper()
-	var je *jrt.JavaException
+	var je *jce.JavaException
 	if !errors.As(err, &je) {
 		t.Fatalf("got %v, want %s: %s", err, class, msg)
 	}
@@ -535,14 +537,14 @@ func expectJava(t *testing.T, err error, class, msg string) {
 // output): the JDK 18+ routing must not use the combined path
 // (GCMEngine.inPlaceArray, ct == null).
 func TestProviderGCMInPlace(t *testing.T) {
-	for _, jdk := range bytecode.Profiles {
-		t.Run("jdk="+jdk, func(t *testing.T) {
+	for _, rel := range jdk.All() {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 9000)
-			spec := jrt.GCMParameterSpec{TLen: 128, IV: iv}
+			spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
 			buf := goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)
-			dec := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.DecryptMode, key, spec)
-			v := vmFor(t, jdk)
+			dec := newCipher(t, rel, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
+			v := vmFor(t, rel)
 			var n int
 			var err error
 			tr := v.traced(func() { n, err = dec.DoFinalTo(ctx, buf, 0, len(buf), buf, 0) })
@@ -553,7 +555,7 @@ func TestProviderGCMInPlace(t *testing.T) {
 				t.Fatalf("in-place decryption reached implGCMCrypt0: %v", compress(tr))
 			}
 			// encryption in place with the output ahead of the input
-			enc := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, spec)
+			enc := newCipher(t, rel, "AES/GCM/NoPadding", jce.EncryptMode, key, spec)
 			arr := append(make([]byte, 5), p...)
 			arr = append(arr, make([]byte, 16)...)
 			n, err = enc.DoFinalTo(ctx, arr, 5, len(p), arr, 0)
@@ -620,26 +622,26 @@ func TestProviderCallSequence(t *testing.T) {
 	perBlock := func(k string, n int) []string { return slices.Repeat([]string{k}, n) }
 	init := []string{"AESCrypt.makeSessionKey", "AESCrypt.implEncryptBlock"}
 	last := "GaloisCounterMode.GCMEngine.doLastBlock:10000"
-	want := map[string][]string{
-		"8": slices.Concat(init, []string{last, "GCTR.doFinal:10000", "GCTR.update:10000"},
+	want := map[jdk.Release][]string{
+		jdk.R8: slices.Concat(init, []string{last, "GCTR.doFinal:10000", "GCTR.update:10000"},
 			perBlock("AESCrypt.implEncryptBlock", 625), []string{"GHASH.doFinal:10000", "GHASH.update:10000"},
 			perBlock("GHASH.processBlock", 625), tag8ga),
-		"8u": slices.Concat(init, []string{last, "GCTR.doFinal:10000", "GCTR.update:10000"},
+		jdk.R8u: slices.Concat(init, []string{last, "GCTR.doFinal:10000", "GCTR.update:10000"},
 			perBlock("AESCrypt.implEncryptBlock", 625), ghash(10000), tag8),
-		"17": slices.Concat(init, []string{last}, gctr17(10000), ghash(10000), tag9),
-		"21": slices.Concat(init, []string{last}, combined(7680), gctr17(2320), ghash(2320), tag9),
-		"25": slices.Concat(init, []string{last}, combined(9728), gctr17(272), ghash(272), tag9),
+		jdk.R17: slices.Concat(init, []string{last}, gctr17(10000), ghash(10000), tag9),
+		jdk.R21: slices.Concat(init, []string{last}, combined(7680), gctr17(2320), ghash(2320), tag9),
+		jdk.R25: slices.Concat(init, []string{last}, combined(9728), gctr17(272), ghash(272), tag9),
 	}
-	for _, jdk := range bytecode.Profiles {
-		t.Run("jdk="+jdk, func(t *testing.T) {
+	for _, rel := range jdk.All() {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(6, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 10000)
-			v := vmFor(t, jdk)
+			v := vmFor(t, rel)
 			var got []byte
 			var err error
 			tr := v.traced(func() {
-				var c *jrt.Cipher
-				c, err = jrt.NewCipher(ctx, v, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv})
+				var c *jce.Cipher
+				c, err = jce.NewCipher(ctx, v, rel, "AES/GCM/NoPadding", jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv})
 				if err == nil {
 					got, err = c.DoFinal(ctx, p)
 				}
@@ -647,8 +649,8 @@ func TestProviderCallSequence(t *testing.T) {
 			if err != nil || !bytes.Equal(got, goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)) {
 				t.Fatalf("seal: %v", err)
 			}
-			if !slices.Equal(tr, want[jdk]) {
-				t.Fatalf("call sequence\n got %q\nwant %q", compress(tr), compress(want[jdk]))
+			if !slices.Equal(tr, want[rel]) {
+				t.Fatalf("call sequence\n got %q\nwant %q", compress(tr), compress(want[rel]))
 			}
 		})
 	}
@@ -664,15 +666,15 @@ func TestProviderCallSequence(t *testing.T) {
 func TestProviderGCMUpdateRouting(t *testing.T) {
 	old := []string{"GCTR.update:8000", "GHASH.update:8000"}
 	combined := []string{"GaloisCounterMode.implGCMCrypt:8005", "GCTR.update:7680", "GHASH.update:7680", "GCTR.update:320", "GHASH.update:320"}
-	want := map[string][]string{"8": old, "8u": old, "17": old, "21": combined, "25": combined}
-	for _, jdk := range bytecode.Profiles {
-		t.Run("jdk="+jdk, func(t *testing.T) {
+	want := map[jdk.Release][]string{jdk.R8: old, jdk.R8u: old, jdk.R17: old, jdk.R21: combined, jdk.R25: combined}
+	for _, rel := range jdk.All() {
+		t.Run("jdk="+rel.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 8005)
-			c := newCipher(t, jdk, "AES/GCM/NoPadding", jrt.EncryptMode, key, jrt.GCMParameterSpec{TLen: 128, IV: iv})
+			c := newCipher(t, rel, "AES/GCM/NoPadding", jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv})
 			var out []byte
 			var err error
-			tr := vmFor(t, jdk).traced(func() { out, err = c.Update(ctx, p) })
+			tr := vmFor(t, rel).traced(func() { out, err = c.Update(ctx, p) })
 			if err != nil || len(out) != 8000 {
 				t.Fatalf("update: %d bytes, %v", len(out), err)
 			}
@@ -683,20 +685,20 @@ func TestProviderGCMUpdateRouting(t *testing.T) {
 					got = append(got, s)
 				}
 			}
-			if !slices.Equal(got, want[jdk]) {
-				t.Fatalf("routing\n got %q\nwant %q", got, want[jdk])
+			if !slices.Equal(got, want[rel]) {
+				t.Fatalf("routing\n got %q\nwant %q", got, want[rel])
 			}
 			// 1000 more bytes (5 buffered + 1000): 16 from the merged block,
 			// then 989; only PARALLEL_LEN 512 (25) reaches implGCMCrypt.
 			q := randBytes(r, 1000)
 			var out2 []byte
-			tr = vmFor(t, jdk).traced(func() { out2, err = c.Update(ctx, q) })
+			tr = vmFor(t, rel).traced(func() { out2, err = c.Update(ctx, q) })
 			if err != nil || len(out2) != 992 {
 				t.Fatalf("second update: %d bytes, %v", len(out2), err)
 			}
 			combined := slices.ContainsFunc(tr, func(s string) bool { return strings.HasPrefix(s, "GaloisCounterMode.implGCMCrypt:989") })
-			if combined != (jdk == "25") {
-				t.Fatalf("989-byte update reached implGCMCrypt: %v, want %v (%q)", combined, jdk == "25", compress(tr))
+			if combined != (rel == jdk.R25) {
+				t.Fatalf("989-byte update reached implGCMCrypt: %v, want %v (%q)", combined, rel == jdk.R25, compress(tr))
 			}
 			rest, err := c.DoFinal(ctx, nil)
 			all := slices.Concat(out, out2, rest)
@@ -713,15 +715,15 @@ func TestProviderGCMUpdateRouting(t *testing.T) {
 func TestProviderBlockModesByteWise(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 0))
 	key, iv, p := randBytes(r, 24), randBytes(r, 16), randBytes(r, 77)
-	for _, jdk := range []string{"8", "17", "25"} {
+	for _, rel := range []jdk.Release{jdk.R8, jdk.R17, jdk.R25} {
 		for _, tc := range []struct {
 			tr   string
-			spec jrt.ParamSpec
+			spec jce.ParamSpec
 			want []byte
 		}{
-			{"AES/CBC/PKCS5Padding", jrt.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
+			{"AES/CBC/PKCS5Padding", jce.IvParameterSpec{IV: iv}, goCBC(t, key, iv, pkcs5(p))},
 			{"AES/ECB/PKCS5Padding", nil, goECB(t, key, pkcs5(p))},
-			{"AES/CTR/NoPadding", jrt.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
+			{"AES/CTR/NoPadding", jce.IvParameterSpec{IV: iv}, goCTR(t, key, iv, p)},
 		} {
 			every := func(n int) []int {
 				s := make([]int, n)
@@ -730,15 +732,15 @@ func TestProviderBlockModesByteWise(t *testing.T) {
 				}
 				return s
 			}
-			enc := newCipher(t, jdk, tc.tr, jrt.EncryptMode, key, tc.spec)
+			enc := newCipher(t, rel, tc.tr, jce.EncryptMode, key, tc.spec)
 			got, err := feed(t, enc, p, every(len(p)))
 			if err != nil || !bytes.Equal(got, tc.want) {
-				t.Fatalf("jdk %s %s: byte-wise encrypt: %v", jdk, tc.tr, err)
+				t.Fatalf("jdk %s %s: byte-wise encrypt: %v", rel, tc.tr, err)
 			}
-			dec := newCipher(t, jdk, tc.tr, jrt.DecryptMode, key, tc.spec)
+			dec := newCipher(t, rel, tc.tr, jce.DecryptMode, key, tc.spec)
 			back, err := feed(t, dec, tc.want, every(len(tc.want)))
 			if err != nil || !bytes.Equal(back, p) {
-				t.Fatalf("jdk %s %s: byte-wise decrypt: %v", jdk, tc.tr, err)
+				t.Fatalf("jdk %s %s: byte-wise decrypt: %v", rel, tc.tr, err)
 			}
 			buf := slices.Clone(tc.want)
 			n, err := dec.UpdateTo(ctx, buf, 0, 40, buf, 0)
@@ -747,7 +749,7 @@ func TestProviderBlockModesByteWise(t *testing.T) {
 			}
 			m, err := dec.DoFinalTo(ctx, buf, 40, len(buf)-40, buf, n)
 			if err != nil || !bytes.Equal(buf[:n+m], p) {
-				t.Fatalf("jdk %s %s: in-place decrypt: %v", jdk, tc.tr, err)
+				t.Fatalf("jdk %s %s: in-place decrypt: %v", rel, tc.tr, err)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
-package runtime
+package jce
 
 import (
+	"github.com/jitsim/jitsim/bytecode"
 	"slices"
 	"sync"
 	"unsafe"
@@ -9,10 +10,19 @@ import (
 	"github.com/jitsim/jitsim/runtime/heap"
 )
 
-// heapHolder is an Invoker with a Java heap (VM, and the invokers of VM
-// threads): the provider then keeps its own objects' arrays there.
+// heapHolder is an Invoker with a Java heap (the VM, and the invokers of
+// its threads): the provider then keeps its own objects' arrays there.
 type heapHolder interface {
 	Heap() *heap.Heap
+}
+
+// HeapOf is the Java heap behind an Invoker — a VM, a thread's invoker, or
+// anything with a Heap method — nil when it has none.
+func HeapOf(inv Invoker) *heap.Heap {
+	if hh, ok := inv.(heapHolder); ok {
+		return hh.Heap()
+	}
+	return nil
 }
 
 // javaArrays are the arrays a Cipher's provider objects own — the session
@@ -49,11 +59,11 @@ func (a *javaArrays) bytes(n int) []byte {
 	return make([]byte, n)
 }
 
-// ints is new int[n], n > 0 (little-endian host, as Ints).
-func (a *javaArrays) ints(n int) []uint32 { return Arg{Data: a.bytes(4 * n)}.Uint32s() }
+// ints is new int[n], n > 0 (little-endian host, as IntsArg).
+func (a *javaArrays) ints(n int) []uint32 { return bytecode.Arg{Data: a.bytes(4 * n)}.Uint32s() }
 
-// longs is new long[n], n > 0 (little-endian host, as Longs).
-func (a *javaArrays) longs(n int) []uint64 { return Arg{Data: a.bytes(8 * n)}.Uint64s() }
+// longs is new long[n], n > 0 (little-endian host, as LongsArg).
+func (a *javaArrays) longs(n int) []uint64 { return bytecode.Arg{Data: a.bytes(8 * n)}.Uint64s() }
 
 // drop frees an array bytes, ints or longs made (its Data as an Arg) once
 // nothing refers to it; Go memory is left to the collector.

@@ -1,10 +1,11 @@
-package runtime
+package jce
 
 import (
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/jitsim/jitsim/bytecode"
 	"slices"
 	"strings"
 )
@@ -26,13 +27,13 @@ type gcmCipher struct {
 
 	eng *gcmEngine // GaloisCounterMode.engine; nil until checkInit
 
-	argBuf [24]Arg // the arguments of one reference-method call (args)
+	argBuf [24]bytecode.Arg // the arguments of one reference-method call (args)
 }
 
 // args returns the empty argument scratch: the provider makes one call at a
 // time (a Cipher is not for concurrent use, as in the JDK) and the VM does
 // not keep the slice after the call.
-func (g *gcmCipher) args() []Arg { return g.argBuf[:0] }
+func (g *gcmCipher) args() []bytecode.Arg { return g.argBuf[:0] }
 
 // gcmEngine is one operation's state (GCMEngine).
 type gcmEngine struct {
@@ -151,32 +152,32 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 
 // gctrArgs are a GCTR object's fields: the AES key (always the
 // encryption schedule), counter, encryptedCounter, used.
-func (g *gcmCipher) gctrArgs(args []Arg, counter, ectr []byte, used []uint32) []Arg {
-	return append(args, Ints(g.c.ke), Bytes(counter), Bytes(ectr), Ints(used))
+func (g *gcmCipher) gctrArgs(args []bytecode.Arg, counter, ectr []byte, used []uint32) []bytecode.Arg {
+	return append(args, bytecode.IntsArg(g.c.ke), bytecode.BytesArg(counter), bytecode.BytesArg(ectr), bytecode.IntsArg(used))
 }
 
 // ghashArgs are a GHASH object's fields: state, subkeyHtbl.
-func (g *gcmCipher) ghashArgs(args []Arg, st []uint64, e *gcmEngine) []Arg {
-	return append(args, Longs(st), Longs(e.htbl))
+func (g *gcmCipher) ghashArgs(args []bytecode.Arg, st []uint64, e *gcmEngine) []bytecode.Arg {
+	return append(args, bytecode.LongsArg(st), bytecode.LongsArg(e.htbl))
 }
 
 // jarr is a Java array argument: a nil slice is an empty, non-null array.
-func jarr(b []byte) Arg {
+func jarr(b []byte) bytecode.Arg {
 	if b == nil {
 		b = []byte{}
 	}
-	return Bytes(b)
+	return bytecode.BytesArg(b)
 }
 
 // ghashUpdate calls GHASH.update on the GHASH object with state st.
 func (g *gcmCipher) ghashUpdate(ctx context.Context, st []uint64, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(g.args(), st, g.eng), jarr(in), Int(ofs), Int(n))...)
+	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(g.args(), st, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
 	return err
 }
 
 // ghashDoFinal calls GHASH.doFinal on the engine's GHASH object.
 func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.args(), g.eng.state, g.eng), jarr(in), Int(ofs), Int(n))...)
+	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.args(), g.eng.state, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
 	return err
 }
 
@@ -185,7 +186,7 @@ func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) err
 func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
 	r, err := g.c.call(ctx, method, append(g.gctrArgs(g.args(), e.counter, e.ectr, e.used),
-		jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs))...)
+		jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), jarr(out), bytecode.IntArg(outOfs))...)
 	return int(r), err
 }
 
@@ -193,7 +194,7 @@ func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n
 // Java's null (in-place decryption: no combined intrinsic).
 func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, ct []byte, ctOfs int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	args := append(g.args(), jarr(in), Int(inOfs), Int(n), Bytes(ct), Int(ctOfs), jarr(out), Int(outOfs))
+	args := append(g.args(), jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(ct), bytecode.IntArg(ctOfs), jarr(out), bytecode.IntArg(outOfs))
 	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
 	r, err := g.c.call(ctx, "GaloisCounterMode.implGCMCrypt", args...)
 	return int(r), err
@@ -204,7 +205,7 @@ func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, c
 // where the profile has it, then GCTR.doFinal and GHASH.doFinal).
 func (g *gcmCipher) doLastBlock(ctx context.Context, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	args := append(g.args(), Bool(g.encrypt), jarr(in), Int(inOfs), Int(n), jarr(out), Int(outOfs))
+	args := append(g.args(), bytecode.BoolArg(g.encrypt), jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), jarr(out), bytecode.IntArg(outOfs))
 	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
 	r, err := g.c.call(ctx, "GaloisCounterMode.GCMEngine.doLastBlock", args...)
 	return int(r), err
@@ -276,7 +277,7 @@ func (g *gcmCipher) checkInit(ctx context.Context) error {
 	e := g.newEngine()
 	g.eng = e
 	h := e.h[:]
-	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", append(g.args(), Ints(g.c.ke), Bytes(h), Int(0), Bytes(h), Int(0))...); err != nil {
+	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", append(g.args(), bytecode.IntsArg(g.c.ke), bytecode.BytesArg(h), bytecode.IntArg(0), bytecode.BytesArg(h), bytecode.IntArg(0))...); err != nil {
 		g.eng = nil
 		return err
 	}
@@ -577,7 +578,7 @@ func (g *gcmCipher) tagOf(ctx context.Context, ctLen int) ([]byte, error) {
 	clear(e.tagEctr[:])
 	e.tagUsed[0] = aesBlockSize
 	args := append(g.gctrArgs(g.args(), e.tagCtr[:], e.tagEctr[:], e.tagUsed[:]),
-		Bytes(s), Int(0), Int(g.tagLen), Bytes(s), Int(0))
+		bytecode.BytesArg(s), bytecode.IntArg(0), bytecode.IntArg(g.tagLen), bytecode.BytesArg(s), bytecode.IntArg(0))
 	if _, err := g.c.call(ctx, "GCTR.doFinal", args...); err != nil {
 		return nil, err
 	}

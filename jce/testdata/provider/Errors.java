@@ -4,7 +4,7 @@ import javax.crypto.spec.*;
 
 // Errors prints the exception class and message (or the result) the JDK's
 // SunJCE provider gives for the cases jitsim's provider layer reproduces;
-// runtime/provider_errors_test.go replays the same cases and compares with
+// jce/errors_test.go replays the same cases and compares with
 // the recorded output of each JVM:
 //
 //   javac -d OUT Errors.java && java -cp OUT Errors > jdk17.txt

@@ -1,7 +1,8 @@
-package runtime
+package jce
 
 import (
 	"context"
+	"github.com/jitsim/jitsim/bytecode"
 	"slices"
 )
 
@@ -93,7 +94,7 @@ func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte,
 			}
 		}
 		if k == "" {
-			panic("BUG: JDK " + c.prof.jdk + " has no method for " + m.name)
+			panic("BUG: JDK " + c.prof.rel.String() + " has no method for " + m.name)
 		}
 		if d == 0 {
 			cc.enc = k
@@ -128,19 +129,19 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 	if cc.decrypt {
 		k = cc.dec
 	}
-	data := []Arg{Bytes(in), Int(inOfs), Int(n), Bytes(out), Int(outOfs)}
-	var args []Arg
+	data := []bytecode.Arg{bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs)}
+	var args []bytecode.Arg
 	switch cc.mode {
 	case "CBC":
-		args = append([]Arg{Ints(cc.k), Bytes(cc.r)}, data...)
+		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.r)}, data...)
 	case "CTR":
 		// CounterMode.crypt's checks before implCrypt
 		if inOfs < 0 || n > len(in)-inOfs || outOfs < 0 || n > len(out)-outOfs {
 			return 0, javaThrow("java.lang.ArrayIndexOutOfBoundsException", "Range [%d, %d + %d) out of bounds for length %d", inOfs, inOfs, n, len(in))
 		}
-		args = append([]Arg{Ints(cc.k), Bytes(cc.counter), Bytes(cc.ectr), Ints(cc.used)}, data...)
+		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used)}, data...)
 	default:
-		args = append([]Arg{Ints(cc.k)}, data...)
+		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k)}, data...)
 	}
 	r, err := cc.c.call(ctx, k, args...)
 	return int(r), err
