@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
@@ -105,7 +106,7 @@ func (GCMParameterSpec) paramSpec() {}
 // JDK profile: one row per profile, read by the code below (no switches on
 // the JDK name).
 type providerProfile struct {
-	jdk string
+	rel jdk.Release
 	// parallelLen is GaloisCounterMode.PARALLEL_LEN: 7680 from JDK 18
 	// (JDK-8267125), 512 from JDK-8337632 (verified: Temurin 25.0.3's
 	// class file); 0 where there is no implGCMCrypt (JDK 8, 8u, 17).
@@ -146,26 +147,26 @@ const (
 // for 17 and 25 are checked against the real JVMs (testdata/provider);
 // 8, 8u and 21 follow the JDK sources of those releases.
 var providerProfiles = []providerProfile{
-	{jdk: bytecode.JDK8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
+	{rel: jdk.R8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK8u, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
+	{rel: jdk.R8u, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
+	{rel: jdk.R17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
-	{jdk: bytecode.JDK21, parallelLen: 7680, badPadding: longPadText,
+	{rel: jdk.R21, parallelLen: 7680, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
-	{jdk: bytecode.JDK25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
+	{rel: jdk.R25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
 }
 
 // profileFor returns the providerProfiles row of JDK profile jdk.
-func profileFor(jdk string) (*providerProfile, error) {
+func profileFor(name string) (*providerProfile, error) {
 	for i := range providerProfiles {
-		if providerProfiles[i].jdk == jdk {
+		if providerProfiles[i].rel.String() == name {
 			return &providerProfiles[i], nil
 		}
 	}
-	return nil, fmt.Errorf("provider: unknown JDK profile %q (want one of %s)", jdk, strings.Join(bytecode.Profiles, ", "))
+	return nil, fmt.Errorf("provider: unknown JDK profile %q (want one of %s)", name, strings.Join(jdk.Names(), ", "))
 }
 
 // GaloisCounterMode's constants (JDK 18+; TRIGGERLEN also JDK 17).
@@ -251,7 +252,7 @@ func GetInstance(inv Invoker, jdk, transformation string) (*Cipher, error) {
 	if inv == nil {
 		return nil, fmt.Errorf("provider: nil Invoker")
 	}
-	tab, err := bytecode.ForProfile(jdk)
+	tab, err := bytecode.ForProfile(prof.rel)
 	if err != nil {
 		return nil, err
 	}
@@ -422,7 +423,7 @@ func (c *Cipher) call(ctx context.Context, k string, args ...Arg) (int64, error)
 }
 
 // JDK returns the cipher's JDK profile.
-func (c *Cipher) JDK() string { return c.prof.jdk }
+func (c *Cipher) JDK() string { return c.prof.rel.String() }
 
 // Algorithm returns the transformation the cipher was created with
 // (Cipher.getAlgorithm).

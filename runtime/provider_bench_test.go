@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 )
 
@@ -17,7 +17,7 @@ func BenchmarkProviderGCM(b *testing.B) {
 	key, iv := make([]byte, 16), make([]byte, 12)
 	for _, size := range []int{1024, 16384} {
 		p := make([]byte, size)
-		for _, jdk := range bytecode.Profiles {
+		for _, jdk := range jdk.Names() {
 			b.Run(fmt.Sprintf("size=%d/jdk=%s", size, jdk), func(b *testing.B) {
 				v := vmFor(b, jdk)
 				c, err := jrt.GetInstance(v, jdk, "AES/GCM/NoPadding")

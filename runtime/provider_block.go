@@ -93,7 +93,7 @@ func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte,
 			}
 		}
 		if k == "" {
-			panic("BUG: JDK " + c.prof.jdk + " has no method for " + m.name)
+			panic("BUG: JDK " + c.prof.rel.String() + " has no method for " + m.name)
 		}
 		if d == 0 {
 			cc.enc = k

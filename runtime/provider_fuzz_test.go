@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 )
 
@@ -16,8 +16,9 @@ import (
 // AEADBadTagException and no plaintext. Seed corpus:
 // testdata/fuzz/FuzzProviderGCM.
 func FuzzProviderGCM(f *testing.F) {
+	fuzzProfiles := jdk.Names()
 	f.Fuzz(func(t *testing.T, jdk uint8, data []byte, aadLen uint8, s1, s2, tamper uint16) {
-		prof := bytecode.Profiles[int(jdk)%len(bytecode.Profiles)]
+		prof := fuzzProfiles[int(jdk)%len(fuzzProfiles)]
 		key := append(bytes.Repeat([]byte{jdk}, 15), aadLen)
 		iv := []byte("jitsim-nonce")
 		a := min(int(aadLen), len(data))

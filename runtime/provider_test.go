@@ -27,6 +27,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers/c1"
 )
@@ -52,19 +53,19 @@ var (
 )
 
 // vmFor returns the shared test VM of profile jdk.
-func vmFor(t testing.TB, jdk string) *testVM {
+func vmFor(t testing.TB, name string) *testVM {
 	t.Helper()
 	vmsMu.Lock()
 	defer vmsMu.Unlock()
-	if v, ok := vms[jdk]; ok {
+	if v, ok := vms[name]; ok {
 		return v
 	}
-	tab, err := bytecode.ForProfile(jdk)
+	tab, err := bytecode.ForProfile(jdk.MustParse(name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := &testVM{tab: tab, tier: c1.New(), codes: map[string]jrt.Code{}}
-	vms[jdk] = v
+	vms[name] = v
 	return v
 }
 
@@ -234,7 +235,7 @@ var keySizes = []int{16, 24, 32}
 
 func TestProviderBlockModes(t *testing.T) {
 	lengths := []int{0, 1, 15, 16, 17, 31, 32, 33, 100, 1000, 4099}
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(len(jdk))))
 			for _, ks := range keySizes {
@@ -344,7 +345,7 @@ func specVectors(t *testing.T) []specVector {
 
 func TestProviderGCMSpec(t *testing.T) {
 	vs := specVectors(t)
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		for _, v := range vs {
 			t.Run(fmt.Sprintf("jdk=%s/case=%d", jdk, v.Case), func(t *testing.T) {
 				spec := jrt.GCMParameterSpec{TLen: 128, IV: v.IV}
@@ -389,7 +390,7 @@ func gcmLengths(r *rand.Rand) []int {
 }
 
 func TestProviderGCMLengths(t *testing.T) {
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(2, uint64(len(jdk))))
 			for i, n := range gcmLengths(r) {
@@ -430,7 +431,7 @@ func TestProviderGCMMultipart(t *testing.T) {
 	if long() {
 		rounds = 40
 	}
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(3, uint64(len(jdk))))
 			for i := range rounds {
@@ -476,7 +477,7 @@ func TestProviderGCMMultipart(t *testing.T) {
 }
 
 func TestProviderGCMBadTag(t *testing.T) {
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		for _, n := range []int{0, 40, 600, 8000} {
 			t.Run(fmt.Sprintf("jdk=%s/len=%d", jdk, n), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(4, uint64(n)))
@@ -535,7 +536,7 @@ func expectJava(t *testing.T, err error, class, msg string) {
 // output): the JDK 18+ routing must not use the combined path
 // (GCMEngine.inPlaceArray, ct == null).
 func TestProviderGCMInPlace(t *testing.T) {
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 9000)
@@ -630,7 +631,7 @@ func TestProviderCallSequence(t *testing.T) {
 		"21": slices.Concat(init, []string{last}, combined(7680), gctr17(2320), ghash(2320), tag9),
 		"25": slices.Concat(init, []string{last}, combined(9728), gctr17(272), ghash(272), tag9),
 	}
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(6, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 10000)
@@ -665,7 +666,7 @@ func TestProviderGCMUpdateRouting(t *testing.T) {
 	old := []string{"GCTR.update:8000", "GHASH.update:8000"}
 	combined := []string{"GaloisCounterMode.implGCMCrypt:8005", "GCTR.update:7680", "GHASH.update:7680", "GCTR.update:320", "GHASH.update:320"}
 	want := map[string][]string{"8": old, "8u": old, "17": old, "21": combined, "25": combined}
-	for _, jdk := range bytecode.Profiles {
+	for _, jdk := range jdk.Names() {
 		t.Run("jdk="+jdk, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, 0))
 			key, iv, p := randBytes(r, 16), randBytes(r, 12), randBytes(r, 8005)

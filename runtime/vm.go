@@ -159,7 +159,7 @@ func New(cfg Config) (*VM, error) {
 	if vm.tierFor[LevelNone] == nil {
 		errs = append(errs, errors.New("runtime: no tier for level 0 (the interpreter): configure tiers with WithTiers"))
 	}
-	table, err := bytecode.ForProfile(rel.String())
+	table, err := bytecode.ForProfile(rel)
 	if err != nil {
 		errs = append(errs, err)
 	} else if err := checkTableAgainstBytecode(table, rel); err != nil {

@@ -517,4 +517,4 @@ func TestConcurrentDispatch(t *testing.T) {
 
 func aesExpand(key []byte) (enc, dec []uint32, err error) { return stubaes.ExpandKey(key) }
 
-func bytecodeTable(j jdk.Release) (*bytecode.Table, error) { return bytecode.ForProfile(j.String()) }
+func bytecodeTable(j jdk.Release) (*bytecode.Table, error) { return bytecode.ForProfile(j) }
