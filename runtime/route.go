@@ -128,7 +128,7 @@ func controlDisabled(list, id string) bool {
 // (StubRoutines entry generated for this JDK, CPU and flags).
 func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
 	r := id.Row()
-	d := Decision{Intrinsic: id, Level: level, Method: r.Class[strings.LastIndexByte(r.Class, '.')+1:] + "::" + r.MethodName(env.jdk)}
+	d := Decision{Intrinsic: id, Level: level, Method: r.Method(env.jdk).String()}
 	if m != nil {
 		d.Method = m.String()
 	}

@@ -162,8 +162,6 @@ func New(cfg Config) (*VM, error) {
 	table, err := bytecode.ForProfile(rel)
 	if err != nil {
 		errs = append(errs, err)
-	} else if err := checkTableAgainstBytecode(table, rel); err != nil {
-		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -254,7 +252,7 @@ func (vm *VM) buildMethods() {
 			pm: policy.NewMethod(policy.MethodInfo{
 				Holder: m.Class, Name: m.Name, Signature: m.Descriptor, CodeSize: m.Size, HasLoops: m.OSR, NoOSR: !m.OSR,
 			}),
-			intr: intrinsicFor(m, vm.jdk),
+			intr: intrinsicOf(m),
 			osr:  map[*policy.Code]*codeInfo{},
 		}
 		if vm.sim != nil {
