@@ -3,11 +3,13 @@ package bytecode
 import (
 	"bytes"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 func TestTableLoads(t *testing.T) {
-	for _, p := range Profiles {
-		t.Run("jdk="+p, func(t *testing.T) {
+	for _, p := range jdk.All() {
+		t.Run("jdk="+p.String(), func(t *testing.T) {
 			tab, err := ForProfile(p)
 			if err != nil {
 				t.Fatal(err)
@@ -35,21 +37,22 @@ func TestTableLoads(t *testing.T) {
 
 func TestProfileDifferences(t *testing.T) {
 	tests := []struct {
-		profile, key, module, name string
-		wantErr                    bool
+		profile           jdk.Release
+		key, module, name string
+		wantErr           bool
 	}{
-		{JDK8, "GCTR.update", "GCTR.update.jdk8", "update", false},
-		{JDK17, "GCTR.update", "GCTR.update", "update", false},
-		{JDK8, "AESCrypt.implEncryptBlock", "AESCrypt.implEncryptBlock", "encryptBlock", false},
-		{JDK25, "AESCrypt.implEncryptBlock", "AESCrypt.implEncryptBlock", "implEncryptBlock", false},
-		{JDK8, "GHASH.processBlocks", "", "", true},
-		{JDK8u, "GHASH.processBlocks", "GHASH.processBlocks", "processBlocks", false},
-		{JDK17, "GaloisCounterMode.implGCMCrypt0", "", "", true},
-		{JDK21, "GaloisCounterMode.implGCMCrypt0", "GaloisCounterMode.implGCMCrypt0.p7680", "implGCMCrypt0", false},
-		{JDK25, "GaloisCounterMode.implGCMCrypt0", "GaloisCounterMode.implGCMCrypt0.p512", "implGCMCrypt0", false},
+		{jdk.R8, "GCTR.update", "GCTR.update.jdk8", "update", false},
+		{jdk.R17, "GCTR.update", "GCTR.update", "update", false},
+		{jdk.R8, "AESCrypt.implEncryptBlock", "AESCrypt.implEncryptBlock", "encryptBlock", false},
+		{jdk.R25, "AESCrypt.implEncryptBlock", "AESCrypt.implEncryptBlock", "implEncryptBlock", false},
+		{jdk.R8, "GHASH.processBlocks", "", "", true},
+		{jdk.R8u, "GHASH.processBlocks", "GHASH.processBlocks", "processBlocks", false},
+		{jdk.R17, "GaloisCounterMode.implGCMCrypt0", "", "", true},
+		{jdk.R21, "GaloisCounterMode.implGCMCrypt0", "GaloisCounterMode.implGCMCrypt0.p7680", "implGCMCrypt0", false},
+		{jdk.R25, "GaloisCounterMode.implGCMCrypt0", "GaloisCounterMode.implGCMCrypt0.p512", "implGCMCrypt0", false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.profile+"/"+tt.key, func(t *testing.T) {
+		t.Run(tt.profile.String()+"/"+tt.key, func(t *testing.T) {
 			tab, err := ForProfile(tt.profile)
 			if err != nil {
 				t.Fatal(err)
@@ -84,7 +87,7 @@ func TestBuildsDiffer(t *testing.T) {
 }
 
 func TestUnknownProfile(t *testing.T) {
-	if _, err := ForProfile("11"); err == nil {
-		t.Fatal("want an error for JDK 11")
+	if _, err := ForProfile(jdk.Release(11)); err == nil {
+		t.Fatal("want an error for a release outside jdk.All")
 	}
 }

@@ -3,6 +3,8 @@ package bytecode
 import (
 	"slices"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TestInlineModules checks every inline module against the table: each
@@ -12,7 +14,7 @@ import (
 // hook, exports the method (and its OSR entry when the method has one) and
 // exports "clinit" exactly when a reached body has static tables.
 func TestInlineModules(t *testing.T) {
-	for _, p := range Profiles {
+	for _, p := range jdk.All() {
 		tab, err := ForProfile(p)
 		if err != nil {
 			t.Fatal(err)

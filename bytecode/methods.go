@@ -10,6 +10,8 @@ package bytecode
 import (
 	"slices"
 	"sync"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Receiver fields and object parameters, expanded in field order.
@@ -37,189 +39,180 @@ func cat(ps ...[]Param) []Param {
 	return out
 }
 
-// JDK profiles (design.md §5), by name.
-const (
-	JDK8   = "8"
-	JDK8u  = "8u"
-	JDK17  = "17"
-	JDK21  = "21"
-	JDK25  = "25"
-	jdkAll = "8,8u,17,21,25"
-	jdk9p  = "17,21,25"
-	jdk8x  = "8,8u"
+// Release sets the rows name more than once.
+var (
+	since17  = jdk.Since(jdk.R17)  // JDK 9+ bodies
+	before17 = jdk.Before(jdk.R17) // JDK 8 and 8u bodies
 )
-
-// Profiles lists the JDK profile keys the table knows.
-var Profiles = []string{JDK8, JDK8u, JDK17, JDK21, JDK25}
 
 const provider = "com.sun.crypto.provider."
 
 // sizes is the JavaSize column: Java bytecode size by JDK profile.
-type sizes = map[string]int
+type sizes = map[jdk.Release]int
 
 // SizeSources says, per JDK profile, where the JavaSize column's numbers
 // come from. Each is the code_length of the method's Code attribute
 // (JVMS 4.7.3), which HotSpot's Method::code_size returns and
 // PrintCompilation prints as "(N bytes)".
-var SizeSources = map[string]string{
-	JDK8: "measured on a rebuild: the jdk8-b132 (JDK 8 GA) sources of com.sun.crypto.provider compiled by javac 17 " +
+var SizeSources = map[jdk.Release]string{
+	jdk.R8: "measured on a rebuild: the jdk8-b132 (JDK 8 GA) sources of com.sun.crypto.provider compiled by javac 17 " +
 		"with --release 8 (JDK 8's own javac may differ by a few bytes; methods whose source 8u and 17 share come out " +
 		"identical to 17's class files: AESCrypt.implEncryptBlock 953, implDecryptBlock 3852, mul4 181, " +
 		"CipherBlockChaining.implEncrypt 104, implDecrypt 102, GHASH.processBlocks 26)",
-	JDK8u: "measured on a rebuild, as for 8, of an 8u252-based tree with the JDK-8073108 GHASH backport",
-	JDK17: "measured: the class files of OpenJDK 17.0.15's java.base (the sizes its PrintCompilation prints)",
-	JDK21: "NOT measured (no JDK 21 or its sources here): Temurin 25.0.3's sizes stand in",
-	JDK25: "measured: the class files of Temurin 25.0.3's java.base (the sizes its PrintCompilation prints)",
+	jdk.R8u: "measured on a rebuild, as for 8, of an 8u252-based tree with the JDK-8073108 GHASH backport",
+	jdk.R17: "measured: the class files of OpenJDK 17.0.15's java.base (the sizes its PrintCompilation prints)",
+	jdk.R21: "NOT measured (no JDK 21 or its sources here): Temurin 25.0.3's sizes stand in",
+	jdk.R25: "measured: the class files of Temurin 25.0.3's java.base (the sizes its PrintCompilation prints)",
 }
 
-// SizeMeasured reports whether JDK profile p's JavaSize numbers were
+// SizeMeasured reports whether JDK profile r's JavaSize numbers were
 // measured (see SizeSources); JDK 21's were not.
-func SizeMeasured(p string) bool { return p != JDK21 }
+func SizeMeasured(r jdk.Release) bool { return r != jdk.R21 }
 
 // rows is the one method table. Key is the import/export name; Module the
 // wasm module stem under wasm/.
 var rows = []Method{
-	{Key: "AESCrypt.makeSessionKey", Module: "AESCrypt.makeSessionKey", Profiles: jdkAll,
-		JavaSize: sizes{JDK8: 790, JDK8u: 790, JDK17: 899, JDK21: 867, JDK25: 867},
+	{Key: "AESCrypt.makeSessionKey", Module: "AESCrypt.makeSessionKey", Profiles: jdk.AllReleases,
+		JavaSize: sizes{jdk.R8: 790, jdk.R8u: 790, jdk.R17: 899, jdk.R21: 867, jdk.R25: 867},
 		Class:    provider + "AESCrypt", Name: "makeSessionKey", Descriptor: "([B)V",
 		Params: []Param{{"k", Bytes, In}, {"Ke", Ints, Out}, {"Kd", Ints, Out}}, Result: Int},
 
-	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 953, JDK21: 947, JDK25: 947}, Intrinsic: "_aescrypt_encryptBlock",
+	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: since17,
+		JavaSize: sizes{jdk.R17: 953, jdk.R21: 947, jdk.R25: 947}, Intrinsic: "_aescrypt_encryptBlock",
 		Class: provider + "AESCrypt", Name: "implEncryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
-	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 953, JDK8u: 953}, SizeNote: "late 8u: the body is implEncryptBlock (953 bytes); encryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_encryptBlock",
+	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: before17,
+		JavaSize: sizes{jdk.R8: 953, jdk.R8u: 953}, SizeNote: "late 8u: the body is implEncryptBlock (953 bytes); encryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_encryptBlock",
 		Class: provider + "AESCrypt", Name: "encryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
-	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 3852, JDK21: 3849, JDK25: 3849}, Intrinsic: "_aescrypt_decryptBlock",
+	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: since17,
+		JavaSize: sizes{jdk.R17: 3852, jdk.R21: 3849, jdk.R25: 3849}, Intrinsic: "_aescrypt_decryptBlock",
 		Class: provider + "AESCrypt", Name: "implDecryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
-	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 3852, JDK8u: 3852}, SizeNote: "late 8u: the body is implDecryptBlock (3852 bytes); decryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_decryptBlock",
+	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: before17,
+		JavaSize: sizes{jdk.R8: 3852, jdk.R8u: 3852}, SizeNote: "late 8u: the body is implDecryptBlock (3852 bytes); decryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_decryptBlock",
 		Class: provider + "AESCrypt", Name: "decryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
 
-	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: jdk9p,
-		JavaSize:  sizes{JDK17: 104, JDK21: 104, JDK25: 104},
+	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: since17,
+		JavaSize:  sizes{jdk.R17: 104, jdk.R21: 104, jdk.R25: 104},
 		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implEncrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
-	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 104, JDK8u: 104}, SizeNote: "late 8u: the body is implEncrypt (104 bytes); encrypt is its 40-byte checking wrapper",
+	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: before17,
+		JavaSize: sizes{jdk.R8: 104, jdk.R8u: 104}, SizeNote: "late 8u: the body is implEncrypt (104 bytes); encrypt is its 40-byte checking wrapper",
 		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
-	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: jdk9p,
-		JavaSize:  sizes{JDK17: 102, JDK21: 102, JDK25: 102},
+	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: since17,
+		JavaSize:  sizes{jdk.R17: 102, jdk.R21: 102, jdk.R25: 102},
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
-	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 102, JDK8u: 102}, SizeNote: "late 8u: the body is implDecrypt (102 bytes); decrypt is its 40-byte checking wrapper",
+	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: before17,
+		JavaSize: sizes{jdk.R8: 102, jdk.R8u: 102}, SizeNote: "late 8u: the body is implDecrypt (102 bytes); decrypt is its 40-byte checking wrapper",
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
-	{Key: "CipherBlockChaining.encrypt", Module: "CipherBlockChaining.encrypt", Delegates: true, Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 40, JDK21: 103, JDK25: 103},
+	{Key: "CipherBlockChaining.encrypt", Module: "CipherBlockChaining.encrypt", Delegates: true, Profiles: since17,
+		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R25: 103},
 		Class:    provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
-	{Key: "CipherBlockChaining.decrypt", Module: "CipherBlockChaining.decrypt", Delegates: true, Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 40, JDK21: 103, JDK25: 103},
+	{Key: "CipherBlockChaining.decrypt", Module: "CipherBlockChaining.decrypt", Delegates: true, Profiles: since17,
+		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R25: 103},
 		Class:    provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 
-	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: jdk9p,
-		JavaSize:  sizes{JDK17: 55, JDK21: 55, JDK25: 55},
+	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: since17,
+		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_encryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBEncrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 55, JDK8u: 77},
+	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: before17,
+		JavaSize: sizes{jdk.R8: 55, jdk.R8u: 77},
 		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: jdk9p,
-		JavaSize:  sizes{JDK17: 55, JDK21: 55, JDK25: 55},
+	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: since17,
+		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_decryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 55, JDK8u: 77},
+	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: before17,
+		JavaSize: sizes{jdk.R8: 55, jdk.R8u: 77},
 		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.encrypt", Module: "ElectronicCodeBook.encrypt", Delegates: true, Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 34, JDK21: 34, JDK25: 34},
+	{Key: "ElectronicCodeBook.encrypt", Module: "ElectronicCodeBook.encrypt", Delegates: true, Profiles: since17,
+		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R25: 34},
 		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.decrypt", Module: "ElectronicCodeBook.decrypt", Delegates: true, Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 34, JDK21: 34, JDK25: 34},
+	{Key: "ElectronicCodeBook.decrypt", Module: "ElectronicCodeBook.decrypt", Delegates: true, Profiles: since17,
+		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R25: 34},
 		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 
-	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 88, JDK21: 88, JDK25: 88}, Intrinsic: "_counterMode_AESCrypt",
+	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: since17,
+		JavaSize: sizes{jdk.R17: 88, jdk.R21: 88, jdk.R25: 88}, Intrinsic: "_counterMode_AESCrypt",
 		Class: provider + "CounterMode", Name: "implCrypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
-	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 88, JDK8u: 108},
+	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: before17,
+		JavaSize: sizes{jdk.R8: 88, jdk.R8u: 108},
 		Class:    provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
-	{Key: "CounterMode.crypt", Module: "CounterMode.crypt", Delegates: true, Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 32, JDK21: 95, JDK25: 95},
+	{Key: "CounterMode.crypt", Module: "CounterMode.crypt", Delegates: true, Profiles: since17,
+		JavaSize: sizes{jdk.R17: 32, jdk.R21: 95, jdk.R25: 95},
 		Class:    provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
-	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: "8u,17,21,25",
-		JavaSize: sizes{JDK8u: 26, JDK17: 26, JDK21: 26, JDK25: 26}, Intrinsic: "_ghash_processBlocks",
+	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: jdk.Since(jdk.R8u),
+		JavaSize: sizes{jdk.R8u: 26, jdk.R17: 26, jdk.R21: 26, jdk.R25: 26}, Intrinsic: "_ghash_processBlocks",
 		Class: provider + "GHASH", Name: "processBlocks", Descriptor: "([BII[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"inOfs", Int, In}, {"blocks", Int, In}, pState, pSubkeyH}},
-	{Key: "GHASH.processBlock", Module: "GHASH.processBlock", Profiles: jdkAll,
-		JavaSize: sizes{JDK8: 67, JDK8u: 31, JDK17: 37, JDK21: 37, JDK25: 37}, SizeNote: "JDK 8 GA: GHASH.processBlock([BI)V, the one method of that name (state in fields, not arrays)",
+	{Key: "GHASH.processBlock", Module: "GHASH.processBlock", Profiles: jdk.AllReleases,
+		JavaSize: sizes{jdk.R8: 67, jdk.R8u: 31, jdk.R17: 37, jdk.R21: 37, jdk.R25: 37}, SizeNote: "JDK 8 GA: GHASH.processBlock([BI)V, the one method of that name (state in fields, not arrays)",
 		Class: provider + "GHASH", Name: "processBlock", Descriptor: "([BI[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
-	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: "8u,17,21,25",
-		JavaSize: sizes{JDK8u: 37, JDK17: 50, JDK21: 50, JDK25: 50},
+	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: jdk.Since(jdk.R8u),
+		JavaSize: sizes{jdk.R8u: 37, jdk.R17: 50, jdk.R21: 50, jdk.R25: 50},
 		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
-	{Key: "GHASH.update", Module: "GHASH.update.jdk8", Delegates: true, Profiles: JDK8,
-		JavaSize: sizes{JDK8: 60},
+	{Key: "GHASH.update", Module: "GHASH.update.jdk8", Delegates: true, Profiles: jdk.Of(jdk.R8),
+		JavaSize: sizes{jdk.R8: 60},
 		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
-	{Key: "GHASH.doFinal", Module: "GHASH.doFinal", Delegates: true, Profiles: jdkAll,
-		JavaSize: sizes{JDK8: 52, JDK8u: 52, JDK17: 52, JDK21: 52, JDK25: 52}, SizeNote: "JDK 8 and 8u have no GHASH.doFinal (GaloisCounterMode calls update, then digest): the JDK 17 size stands in",
+	{Key: "GHASH.doFinal", Module: "GHASH.doFinal", Delegates: true, Profiles: jdk.AllReleases,
+		JavaSize: sizes{jdk.R8: 52, jdk.R8u: 52, jdk.R17: 52, jdk.R21: 52, jdk.R25: 52}, SizeNote: "JDK 8 and 8u have no GHASH.doFinal (GaloisCounterMode calls update, then digest): the JDK 17 size stands in",
 		Class: provider + "GHASH", Name: "doFinal", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData), Result: Int},
 
-	{Key: "GCTR.update", Module: "GCTR.update", Delegates: true, Profiles: jdk9p,
-		JavaSize: sizes{JDK17: 208, JDK21: 208, JDK25: 208},
+	{Key: "GCTR.update", Module: "GCTR.update", Delegates: true, Profiles: since17,
+		JavaSize: sizes{jdk.R17: 208, jdk.R21: 208, jdk.R25: 208},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
-	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Profiles: jdk8x,
-		JavaSize: sizes{JDK8: 158, JDK8u: 158},
+	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Profiles: before17,
+		JavaSize: sizes{jdk.R8: 158, jdk.R8u: 158},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
-	{Key: "GCTR.doFinal", Module: "GCTR.doFinal", Delegates: true, Profiles: jdkAll,
-		JavaSize: sizes{JDK8: 130, JDK8u: 130, JDK17: 106, JDK21: 106, JDK25: 106},
+	{Key: "GCTR.doFinal", Module: "GCTR.doFinal", Delegates: true, Profiles: jdk.AllReleases,
+		JavaSize: sizes{jdk.R8: 130, jdk.R8u: 130, jdk.R17: 106, jdk.R21: 106, jdk.R25: 106},
 		Class:    provider + "GCTR", Name: "doFinal", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 
-	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p7680", Delegates: true, Profiles: JDK21,
-		JavaSize:  sizes{JDK21: 136},
+	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p7680", Delegates: true, Profiles: jdk.Of(jdk.R21),
+		JavaSize:  sizes{jdk.R21: 136},
 		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
-	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p512", Delegates: true, Profiles: JDK25,
-		JavaSize:  sizes{JDK25: 136},
+	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p512", Delegates: true, Profiles: jdk.Of(jdk.R25),
+		JavaSize:  sizes{jdk.R25: 136},
 		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
-	{Key: "GaloisCounterMode.implGCMCrypt", Module: "GaloisCounterMode.implGCMCrypt", Delegates: true, Profiles: "21,25", Static: true,
-		JavaSize: sizes{JDK21: 143, JDK25: 143},
+	{Key: "GaloisCounterMode.implGCMCrypt", Module: "GaloisCounterMode.implGCMCrypt", Delegates: true, Profiles: jdk.Since(jdk.R21), Static: true,
+		JavaSize: sizes{jdk.R21: 143, jdk.R25: 143},
 		Class:    provider + "GaloisCounterMode", Name: "implGCMCrypt",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 
-	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Delegates: true, Profiles: "8,8u,17",
-		JavaSize: sizes{JDK8: 114, JDK8u: 114, JDK17: 247}, SizeNote: "JDK 8/8u: GaloisCounterMode.doLastBlock([BII[BIZ)V; JDK 17: GCMEngine.doLastBlock(GCM, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Delegates: true, Profiles: jdk.Before(jdk.R21),
+		JavaSize: sizes{jdk.R8: 114, jdk.R8u: 114, jdk.R17: 247}, SizeNote: "JDK 8/8u: GaloisCounterMode.doLastBlock([BII[BIZ)V; JDK 17: GCMEngine.doLastBlock(GCM, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
-	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p7680", Delegates: true, Profiles: JDK21,
-		JavaSize: sizes{JDK21: 253}, SizeNote: "JDK 25's GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) stands in (JDK 21 not measured) — no release has this descriptor",
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p7680", Delegates: true, Profiles: jdk.Of(jdk.R21),
+		JavaSize: sizes{jdk.R21: 253}, SizeNote: "JDK 25's GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) stands in (JDK 21 not measured) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
-	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p512", Delegates: true, Profiles: JDK25,
-		JavaSize: sizes{JDK25: 253}, SizeNote: "JDK 25: GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p512", Delegates: true, Profiles: jdk.Of(jdk.R25),
+		JavaSize: sizes{jdk.R25: 253}, SizeNote: "JDK 25: GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 }

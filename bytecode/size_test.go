@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // TestJavaSizeColumn checks the JavaSize column against the rows' profiles:
@@ -17,16 +19,15 @@ import (
 // for every profile, and Size = JavaSize[p] in p's table with the wasm body
 // size kept apart.
 func TestJavaSizeColumn(t *testing.T) {
-	for _, p := range Profiles {
+	for _, p := range jdk.All() {
 		if SizeSources[p] == "" {
 			t.Errorf("JDK %s: no entry in SizeSources", p)
 		}
 	}
 	for _, r := range Rows() {
-		t.Run(r.Module+"/"+r.Profiles, func(t *testing.T) {
-			want := strings.Split(r.Profiles, ",")
+		t.Run(r.Module+"/"+r.Profiles.String(), func(t *testing.T) {
+			want := r.Profiles.Releases()
 			got := slices.Sorted(maps.Keys(r.JavaSize))
-			slices.Sort(want)
 			if !slices.Equal(got, want) {
 				t.Errorf("JavaSize has profiles %v, the row %v", got, want)
 			}
@@ -37,7 +38,7 @@ func TestJavaSizeColumn(t *testing.T) {
 			}
 		})
 	}
-	for _, p := range Profiles {
+	for _, p := range jdk.All() {
 		tab, err := ForProfile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -63,8 +64,8 @@ func TestJavaSizeColumn(t *testing.T) {
 // realPrintCompilation are -XX:+PrintCompilation lines of the real JVMs on
 // this machine (OpenJDK 17.0.15 and Temurin 25.0.3, an AES/GCM encryption
 // loop of 16 KiB messages): the sizes the table must print.
-var realPrintCompilation = map[string][]string{
-	JDK17: {
+var realPrintCompilation = map[jdk.Release][]string{
+	jdk.R17: {
 		"    164  257       3       com.sun.crypto.provider.AESCrypt::implEncryptBlock (953 bytes)",
 		"    172  274       3       com.sun.crypto.provider.GHASH::processBlock (37 bytes)",
 		"    186  282       3       com.sun.crypto.provider.CounterMode::implCrypt (88 bytes)",
@@ -75,7 +76,7 @@ var realPrintCompilation = map[string][]string{
 		"    442  261       3       com.sun.crypto.provider.CounterMode::crypt (32 bytes)",
 		"    523  290       3       com.sun.crypto.provider.GHASH::doFinal (52 bytes)",
 	},
-	JDK25: {
+	jdk.R25: {
 		"292  191       3       com.sun.crypto.provider.AESCrypt::implEncryptBlock (947 bytes)",
 		"305  203       3       com.sun.crypto.provider.GHASH::processBlock (37 bytes)",
 		"322  214       3       com.sun.crypto.provider.CounterMode::implCrypt (88 bytes)",
@@ -106,7 +107,7 @@ func TestJavaSizeMatchesHotSpot(t *testing.T) {
 				t.Fatalf("cannot parse %q", l)
 			}
 			want, _ := strconv.Atoi(sm[3])
-			t.Run(p+"/"+sm[1]+"::"+sm[2], func(t *testing.T) {
+			t.Run(p.String()+"/"+sm[1]+"::"+sm[2], func(t *testing.T) {
 				var found bool
 				for _, m := range tab.Methods() {
 					if m.Class == provider+sm[1] && m.Name == sm[2] {
@@ -135,15 +136,15 @@ func TestJavaSizeAgainstJDK(t *testing.T) {
 	if os.Getenv("JITSIM_LONG") != "1" {
 		t.Skip("set JITSIM_LONG=1 (runs java)")
 	}
-	jvms := map[string]string{}
-	for _, p := range []string{JDK17, JDK21, JDK25} {
-		if j := os.Getenv("JAVA" + p); j != "" {
+	jvms := map[jdk.Release]string{}
+	for _, p := range []jdk.Release{jdk.R17, jdk.R21, jdk.R25} {
+		if j := os.Getenv("JAVA" + p.String()); j != "" {
 			jvms[p] = j
 		}
 	}
 	if len(jvms) == 0 {
 		if j, err := exec.LookPath("java"); err == nil {
-			if p := javaRelease(t, j); slices.Contains(Profiles, p) {
+			if p, ok := javaRelease(t, j); ok {
 				jvms[p] = j
 			}
 		}
@@ -156,8 +157,8 @@ func TestJavaSizeAgainstJDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	for p, java := range jvms {
-		t.Run("jdk="+p, func(t *testing.T) {
-			if got := javaRelease(t, java); got != p {
+		t.Run("jdk="+p.String(), func(t *testing.T) {
+			if got, _ := javaRelease(t, java); got != p {
 				t.Fatalf("%s reports JDK %s", java, got)
 			}
 			tab, err := ForProfile(p)
@@ -208,8 +209,9 @@ func TestJavaSizeAgainstJDK(t *testing.T) {
 // params is a method descriptor without its return type: "([BII)".
 func params(desc string) string { return desc[:strings.IndexByte(desc, ')')+1] }
 
-// javaRelease returns the feature release of a java command ("17", "25").
-func javaRelease(t *testing.T, java string) string {
+// javaRelease returns the feature release of a java command (R17, R25),
+// or false for one jitsim does not model by its feature number.
+func javaRelease(t *testing.T, java string) (jdk.Release, bool) {
 	t.Helper()
 	out, err := exec.Command(java, "-version").CombinedOutput()
 	if err != nil {
@@ -219,5 +221,6 @@ func javaRelease(t *testing.T, java string) string {
 	if m == nil {
 		t.Fatalf("%s -version printed %q", java, out)
 	}
-	return string(m[1])
+	r, err := jdk.Parse(string(m[1]))
+	return r, err == nil
 }

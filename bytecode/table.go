@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 //go:embed wasm/*.wasm
@@ -19,8 +21,8 @@ type Method struct {
 	Key string
 	// Module is the module stem: wasm/<Module>.<build>.wasm.
 	Module string
-	// Profiles is the comma-separated list of JDK profiles that have this body.
-	Profiles string
+	// Profiles are the JDK profiles that have this body.
+	Profiles jdk.Set
 	// Class, Name and Descriptor are the Java identity in this profile.
 	Class, Name, Descriptor string
 	// Static is true for static methods (no receiver fields in Params).
@@ -48,7 +50,7 @@ type Method struct {
 	// PrintInlining, LogCompilation's bytes='N') per JDK profile, for every
 	// profile in Profiles. Where the numbers come from: [SizeSources];
 	// SizeNote says when the release has no method of exactly this identity.
-	JavaSize map[string]int
+	JavaSize map[jdk.Release]int
 	// SizeNote is empty when JavaSize is the size of this very method in
 	// each profile; otherwise it says which method's size stands in.
 	SizeNote string
@@ -71,7 +73,7 @@ type Method struct {
 	Clinit bool
 
 	wasm   [3][]byte
-	inline [3]map[string]*InlineBuild // by build, then JDK profile
+	inline [3]map[jdk.Release]*InlineBuild // by build, then JDK profile
 }
 
 // InlineBuild is a method's inline module in one JDK profile: its None or
@@ -87,12 +89,12 @@ type InlineBuild struct {
 }
 
 // Inline returns the method's inline module of build b (None or Limited)
-// for JDK profile p, or nil when the method calls nothing or b has none.
-func (m *Method) Inline(p string, b Build) *InlineBuild {
+// for JDK profile r, or nil when the method calls nothing or b has none.
+func (m *Method) Inline(r jdk.Release, b Build) *InlineBuild {
 	if b < None || b > Full {
 		return nil
 	}
-	return m.inline[b][p]
+	return m.inline[b][r]
 }
 
 // String returns "Class::name" in HotSpot's PrintCompilation style.
@@ -106,14 +108,9 @@ func (m *Method) Wasm(b Build) []byte { return m.wasm[b] }
 // OSRExport returns the name of the OSR entry export.
 func (m *Method) OSRExport() string { return m.Key + "$osr" }
 
-// InProfile reports whether the method exists in JDK profile p.
-func (m *Method) InProfile(p string) bool {
-	return slices.Contains(strings.Split(m.Profiles, ","), p)
-}
-
 // Table is the set of methods of one JDK profile, by Key.
 type Table struct {
-	Profile string
+	Profile jdk.Release
 	methods []*Method
 	byKey   map[string]*Method
 }
@@ -138,7 +135,7 @@ var (
 	// with Size set to the profile's Java size, made once so that every
 	// table of a profile hands out the same *Method.
 	perProfileMu sync.Mutex
-	perProfile   = map[string][]*Method{}
+	perProfile   = map[jdk.Release][]*Method{}
 )
 
 func load() ([]*Method, error) {
@@ -205,11 +202,11 @@ func Keys() ([]string, error) {
 	return ks, nil
 }
 
-// ForProfile returns the method table of JDK profile p ("8", "8u", "17",
-// "21", "25"), checking that every import of every method resolves.
-func ForProfile(p string) (*Table, error) {
-	if !slices.Contains(Profiles, p) {
-		return nil, fmt.Errorf("bytecode: unknown JDK profile %q (want one of %s)", p, strings.Join(Profiles, ", "))
+// ForProfile returns the method table of JDK profile p, checking that
+// every import of every method resolves.
+func ForProfile(p jdk.Release) (*Table, error) {
+	if !p.Valid() {
+		return nil, fmt.Errorf("bytecode: unknown JDK profile %s (want one of %s)", p, strings.Join(jdk.Names(), ", "))
 	}
 	all, err := load()
 	if err != nil {
@@ -235,7 +232,7 @@ func ForProfile(p string) (*Table, error) {
 
 // profileMethods returns the methods of profile p: each row of all that
 // has p, copied once with Size = JavaSize[p].
-func profileMethods(p string, all []*Method) []*Method {
+func profileMethods(p jdk.Release, all []*Method) []*Method {
 	perProfileMu.Lock()
 	defer perProfileMu.Unlock()
 	if ms, ok := perProfile[p]; ok {
@@ -243,7 +240,7 @@ func profileMethods(p string, all []*Method) []*Method {
 	}
 	var ms []*Method
 	for _, row := range all {
-		if !row.InProfile(p) {
+		if !row.Profiles.Has(p) {
 			continue
 		}
 		n, ok := row.JavaSize[p]
@@ -301,18 +298,22 @@ func (m *Method) loadInlineBuild(b Build) error {
 			return fmt.Errorf("bytecode: %s does not export %q", name, m.Key)
 		}
 		ib := &InlineBuild{Wasm: bin, Imports: info.imports}
-		for _, p := range strings.Split(tag, "-") {
-			if !m.InProfile(p) {
+		for _, part := range strings.Split(tag, "-") {
+			p, err := jdk.Parse(part)
+			if err != nil {
+				return fmt.Errorf("bytecode: %s: %w", name, err)
+			}
+			if !m.Profiles.Has(p) {
 				continue
 			}
 			if m.inline[b] == nil {
-				m.inline[b] = map[string]*InlineBuild{}
+				m.inline[b] = map[jdk.Release]*InlineBuild{}
 			}
 			m.inline[b][p] = ib
 		}
 	}
 	if len(m.Imports) > 0 {
-		for _, p := range strings.Split(m.Profiles, ",") {
+		for _, p := range m.Profiles.Releases() {
 			if m.inline[b][p] == nil {
 				return fmt.Errorf("bytecode: %s calls %v but has no %s inline module for JDK %s (run go generate ./bytecode)", m.Module, m.Imports, b, p)
 			}

@@ -1,11 +1,12 @@
 package jce
 
 import (
-	"github.com/jitsim/jitsim/bytecode"
 	"slices"
 	"sync"
 	"unsafe"
 	"weak"
+
+	"github.com/jitsim/jitsim/bytecode"
 
 	"github.com/jitsim/jitsim/runtime/heap"
 )

@@ -2,8 +2,9 @@ package jce
 
 import (
 	"context"
-	"github.com/jitsim/jitsim/bytecode"
 	"slices"
+
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // cipherCore is com.sun.crypto.provider.CipherCore over one of the

@@ -5,9 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/jitsim/jitsim/bytecode"
 	"slices"
 	"strings"
+
+	"github.com/jitsim/jitsim/bytecode"
 )
 
 // gcmCipher is com.sun.crypto.provider.GaloisCounterMode with its

@@ -250,7 +250,7 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	if inv == nil {
 		return nil, fmt.Errorf("provider: nil Invoker")
 	}
-	tab, err := bytecode.ForProfile(rel.String())
+	tab, err := bytecode.ForProfile(rel)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func vmFor(t testing.TB, rel jdk.Release) *testVM {
 	if v, ok := vms[rel]; ok {
 		return v
 	}
-	tab, err := bytecode.ForProfile(rel.String())
+	tab, err := bytecode.ForProfile(rel)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/runtime/policy"
-	"go.uber.org/zap"
 )
 
 // compilerPool is one compiler's threads (CompileBroker's C1 or C2 pool).
@@ -35,7 +34,7 @@ func (vm *VM) startCompilers(c1, c2 int) {
 
 func (vm *VM) compilerLoop(p *compilerPool, idx int) {
 	defer vm.wg.Done()
-	log := vm.log.Named(p.kind.String()).With(zap.Int("thread", idx))
+	th := compilerThread{kind: p.kind, idx: idx}
 	for {
 		for vm.ctx.Err() == nil {
 			t := vm.pol.Next(p.kind, vm.clock.Now())
@@ -45,7 +44,7 @@ func (vm *VM) compilerLoop(p *compilerPool, idx int) {
 				}
 				continue
 			}
-			if !vm.guardedCompile(t, log) {
+			if !vm.guardedCompile(t, th) {
 				return
 			}
 		}
@@ -74,9 +73,9 @@ func (e *InternalError) PanicStack() []byte { return e.Stack }
 // guardedCompile runs compileTask and turns a panic in it (a bug in jitsim
 // or in a tier) into the VM's internal error (recoverCompile). It reports
 // whether the compiler thread may go on (false after a panic).
-func (vm *VM) guardedCompile(t *policy.Task, log *zap.Logger) bool {
-	defer vm.recoverCompile(t, log)
-	vm.compileTask(t, log)
+func (vm *VM) guardedCompile(t *policy.Task, th compilerThread) bool {
+	defer vm.recoverCompile(t, th)
+	vm.compileTask(t, th)
 	return true
 }
 
@@ -85,7 +84,7 @@ func (vm *VM) guardedCompile(t *policy.Task, log *zap.Logger) bool {
 // returned by every later call and by Close, instead of ending the process
 // from a goroutine nobody can recover (or, on the model clock, from inside
 // the scheduler).
-func (vm *VM) recoverCompile(t *policy.Task, log *zap.Logger) {
+func (vm *VM) recoverCompile(t *policy.Task, th compilerThread) {
 	v := recover()
 	if v == nil {
 		return
@@ -96,8 +95,7 @@ func (vm *VM) recoverCompile(t *policy.Task, log *zap.Logger) {
 		Stack: debug.Stack(),
 	}
 	if vm.internal.CompareAndSwap(nil, &err) {
-		log.Error("compiler thread panicked", zap.String("method", t.Method.PrintName()), zap.Int("level", int(t.Level)),
-			zap.Any("panic", v), zap.Stack("stack"))
+		vm.emit(&event{kind: evPanicked, at: vm.clock.Now(), task: t, panic: v, thread: th})
 	}
 }
 
@@ -135,8 +133,7 @@ func (vm *VM) taskDone(t *policy.Task) chan struct{} {
 // thread wait for the compile, as CompileBroker::wait_for_completion does.
 func (vm *VM) submit(ctx context.Context, t *policy.Task) error {
 	if st := vm.byPolicy[t.Method]; st != nil {
-		vm.events().taskQueued(st, t, t.Enqueued)
-		vm.observeTask(EventQueued, t, t.Enqueued)
+		vm.emit(&event{kind: evQueued, at: t.Enqueued, st: st, task: t})
 	}
 	if !t.Blocking {
 		vm.wake(t.Compiler())
@@ -189,10 +186,10 @@ var errNoOSREntry = errors.New("method has no OSR entry")
 // compileTask runs one task on the calling compiler thread: print it, call
 // the tier's real Compile, install the code and retire older code
 // (ciEnv::register_method, nmethod::make_not_entrant).
-func (vm *VM) compileTask(t *policy.Task, log *zap.Logger) {
+func (vm *VM) compileTask(t *policy.Task, th compilerThread) {
 	defer vm.finish(t)
 	r := vm.beginTask(t, vm.clock.Now())
-	vm.endTask(r, vm.clock.Now(), log)
+	vm.endTask(r, vm.clock.Now(), th)
 }
 
 // taskRun is one compile between its start and its install.
@@ -224,9 +221,7 @@ func (vm *VM) beginTask(t *policy.Task, start time.Duration) *taskRun {
 	}
 	if r.err == nil {
 		r.ran = true
-		vm.out.task(vm.pol, t, start)
-		vm.events().taskStarted(t, start)
-		vm.observeTask(EventStarted, t, start)
+		vm.emit(&event{kind: evStarted, at: start, st: st, task: t})
 		r.ci.code, r.err = tier.Compile(vm.ctx, vm.request(st, r.ci))
 	}
 	return r
@@ -235,7 +230,7 @@ func (vm *VM) beginTask(t *policy.Task, start time.Duration) *taskRun {
 // endTask finishes a started compile at time now: a failure goes back to
 // the policy (and is printed), a success is installed and the code it
 // replaces made not entrant.
-func (vm *VM) endTask(r *taskRun, now time.Duration, log *zap.Logger) {
+func (vm *VM) endTask(r *taskRun, now time.Duration, th compilerThread) {
 	t, st, ci := r.t, r.st, r.ci
 	if r.err != nil {
 		if ci.code != nil {
@@ -243,8 +238,7 @@ func (vm *VM) endTask(r *taskRun, now time.Duration, log *zap.Logger) {
 		}
 		next := vm.pol.Failed(t, true, now)
 		if !errors.Is(r.err, errNoOSREntry) && vm.ctx.Err() == nil {
-			vm.out.skipped(vm.pol, t, r.err, now)
-			log.Warn("compile failed", zap.String("method", st.m.String()), zap.Int("level", int(ci.level)), zap.Error(r.err))
+			vm.emit(&event{kind: evFailed, at: now, st: st, task: t, err: r.err, thread: th})
 		}
 		if next != nil {
 			vm.wake(next.Compiler())
@@ -267,11 +261,9 @@ func (vm *VM) endTask(r *taskRun, now time.Duration, log *zap.Logger) {
 	if !t.IsOSR() {
 		st.entry.Store(ci)
 	}
-	vm.events().installed(st, t, ci, now-r.start)
-	vm.observeInstall(t, inst, now)
+	vm.emit(&event{kind: evInstalled, at: now, st: st, task: t, ci: ci, start: r.start})
 	for _, ne := range inst.NotEntrant {
-		vm.out.notEntrant(vm.pol, ne, now)
-		vm.events().notEntrant(st, ne, now)
+		vm.emit(&event{kind: evNotEntrant, at: now, st: st, task: t, ne: ne})
 	}
 	if inst.Next != nil {
 		vm.wake(inst.Next.Compiler())

@@ -245,20 +245,9 @@ func (vm *VM) inlineTree(root *Method, level Level, warm bool) []inlineLine {
 //	<28 + 2·depth spaces>@ <bci>   <pkg.Class>::<method> (<N> bytes)   <reason>
 func (vm *VM) PrintInlining(root *Method, level Level) {
 	if !vm.out.inlining {
-		return
+		return // only the printer shows the tree: walk it only then
 	}
-	tree := vm.inlineTree(root, level, false)
-	if len(tree) == 0 {
-		return
-	}
-	var sb strings.Builder
-	for i, l := range tree {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(vm.out.inliningLine(l.depth, l.bci, l.callee, l.reason))
-	}
-	vm.out.line(sb.String()) // one write: a tree never interleaves with another thread's lines
+	vm.emit(&event{kind: evInlining, at: vm.clock.Now(), inlining: vm.inlineTree(root, level, false)})
 }
 
 // InlineExplain renders the inlining tree of root compiled at level, one

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -86,20 +85,20 @@ const HaleyFlag = "UseInterpreterAndC1CryptoIntrinsics"
 // to it with no wrapper.
 type stubCall = Target
 
-// IntrinsicRow is one row of the intrinsic table: everything jitsim knows
+// IntrinsicRow is one row of the intrinsic table: what the runtime decides
 // about one vmIntrinsics ID. Every field must be set (TestIntrinsicTable).
+//
+// The intrinsic's identity is not here: the method it replaces in each
+// release (class, name, descriptor), and so the releases that have it, is
+// declared by the reference code's method table, whose rows name their
+// intrinsic by HotSpotName (bytecode.Method.Intrinsic); see [IntrinsicRow.Method].
+// TestIntrinsicsAgreeWithMethodTable checks that the two tables meet.
 type IntrinsicRow struct {
 	// GoName is the Go-cased name ("AESCryptEncryptBlock").
 	GoName string
-	// HotSpotName is the vmIntrinsics ID ("_aescrypt_encryptBlock").
+	// HotSpotName is the vmIntrinsics ID ("_aescrypt_encryptBlock"), the
+	// name the method table's rows give the intrinsic.
 	HotSpotName string
-	// Class is the holder class; Name the method in JDK 9+ and Name8 in
-	// JDK 8/8u (the same where it did not change); Descriptor the JVM
-	// signature. Together they are matched against the profile's method
-	// table (bytecode).
-	Class, Name, Name8, Descriptor string
-	// JDKs are the profiles that have the intrinsic (hotspot.md §2.6).
-	JDKs []jdk.Release
 	// Gate lists the flags that must all be on (vmIntrinsics::disabled_by_jvm_flags);
 	// GateDoc says it in words, including gates that are stub presence.
 	Gate    []string
@@ -130,30 +129,26 @@ type IntrinsicRow struct {
 var intrinsics = [NumIntrinsics]IntrinsicRow{
 	AESCryptEncryptBlock: {
 		GoName: "AESCryptEncryptBlock", HotSpotName: "_aescrypt_encryptBlock",
-		Class: provider + "AESCrypt", Name: "implEncryptBlock", Name8: "encryptBlock", Descriptor: "([BI[BI)V",
-		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		PredicateDoc: "none", Stub: aes.StubEncryptBlock, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptBlock, Doc: "AES encryption of one 16-byte block (FIPS-197 §5.1)",
 	},
 	AESCryptDecryptBlock: {
 		GoName: "AESCryptDecryptBlock", HotSpotName: "_aescrypt_decryptBlock",
-		Class: provider + "AESCrypt", Name: "implDecryptBlock", Name8: "decryptBlock", Descriptor: "([BI[BI)V",
-		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		PredicateDoc: "none", Stub: aes.StubDecryptBlock, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptBlock, Doc: "AES decryption of one 16-byte block (FIPS-197 §5.3)",
 	},
 	CBCEncryptAESCrypt: {
 		GoName: "CBCEncryptAESCrypt", HotSpotName: "_cipherBlockChaining_encryptAESCrypt",
-		Class: provider + "CipherBlockChaining", Name: "implEncrypt", Name8: "encrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubCBCEncrypt, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptCBC, Doc: "AES-CBC encryption of whole blocks (SP 800-38A §6.2)",
 	},
 	CBCDecryptAESCrypt: {
 		GoName: "CBCDecryptAESCrypt", HotSpotName: "_cipherBlockChaining_decryptAESCrypt",
-		Class: provider + "CipherBlockChaining", Name: "implDecrypt", Name8: "decrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(jdk.R8), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
 		Predicate: func(args []Arg) bool { return !routeSameArray(args[2], args[5]) },
 		Stub:      aes.StubCBCDecrypt, Levels: c2Only, HaleyLevels: allLevels,
@@ -161,16 +156,14 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	},
 	ECBEncryptAESCrypt: {
 		GoName: "ECBEncryptAESCrypt", HotSpotName: "_electronicCodeBook_encryptAESCrypt",
-		Class: provider + "ElectronicCodeBook", Name: "implECBEncrypt", Name8: "implECBEncrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(jdk.R17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubECBEncrypt, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptECB, Doc: "AES-ECB encryption of whole blocks (SP 800-38A §6.1)",
 	},
 	ECBDecryptAESCrypt: {
 		GoName: "ECBDecryptAESCrypt", HotSpotName: "_electronicCodeBook_decryptAESCrypt",
-		Class: provider + "ElectronicCodeBook", Name: "implECBDecrypt", Name8: "implECBDecrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(jdk.R17), Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
+		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
 		Predicate: func(args []Arg) bool { return !routeSameArray(args[1], args[4]) },
 		Stub:      aes.StubECBDecrypt, Levels: c2Only, HaleyLevels: allLevels,
@@ -178,17 +171,13 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	},
 	CounterModeAESCrypt: {
 		GoName: "CounterModeAESCrypt", HotSpotName: "_counterMode_AESCrypt",
-		Class: provider + "CounterMode", Name: "implCrypt", Name8: "implCrypt", Descriptor: "([BII[BI)I",
-		JDKs: jdksFrom(jdk.R17), Gate: []string{"UseAESCTRIntrinsics"}, GateDoc: "UseAESCTRIntrinsics",
+		Gate: []string{"UseAESCTRIntrinsics"}, GateDoc: "UseAESCTRIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubCTR, Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptCTR, Doc: "AES-CTR with the JDK's 128-bit counter and partial-block state (SP 800-38A §6.5)",
 	},
 	GaloisCounterModeAESCrypt: {
 		GoName: "GaloisCounterModeAESCrypt", HotSpotName: "_galoisCounterMode_AESCrypt",
-		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0", Name8: "implGCMCrypt0",
-		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I",
-		JDKs:       []jdk.Release{jdk.R21, jdk.R25},
 		GateDoc:    "stub presence (x86: generated with UseAESIntrinsics; aarch64: also UseGHASHIntrinsics)",
 		Predicated: true, PredicateDoc: "GCTR.embeddedCipher instanceof AESCrypt",
 		Stub: "galoisCounterMode_AESCrypt", Levels: c2Only, HaleyLevels: allLevels,
@@ -196,23 +185,10 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 	},
 	GHASHProcessBlocks: {
 		GoName: "GHASHProcessBlocks", HotSpotName: "_ghash_processBlocks",
-		Class: provider + "GHASH", Name: "processBlocks", Name8: "processBlocks", Descriptor: "([BII[J[J)V",
-		JDKs: jdksFrom(jdk.R8u), Gate: []string{"UseGHASHIntrinsics"}, GateDoc: "UseGHASHIntrinsics",
+		Gate: []string{"UseGHASHIntrinsics"}, GateDoc: "UseGHASHIntrinsics",
 		PredicateDoc: "none", Stub: "ghash_processBlocks", Levels: c2Only, HaleyLevels: allLevels,
 		Adapt: adaptGHASH, Doc: "GHASH of whole 16-byte blocks into the state (SP 800-38D §6.4)",
 	},
-}
-
-const provider = "com.sun.crypto.provider."
-
-func jdksFrom(first jdk.Release) []jdk.Release {
-	var out []jdk.Release
-	for _, j := range jdk.All() {
-		if j >= first {
-			out = append(out, j)
-		}
-	}
-	return out
 }
 
 // Row returns the table row of id; it panics for an ID outside the table.
@@ -251,31 +227,78 @@ func LookupIntrinsic(name string) (Intrinsic, bool) {
 	return NoIntrinsic, false
 }
 
-// MethodName returns the replaced method's name in profile j.
-func (r *IntrinsicRow) MethodName(j jdk.Release) string {
-	if j <= jdk.R8u {
-		return r.Name8
+// identities holds each intrinsic's method per release, read once from the
+// method table's rows (bytecode.Rows: no module is loaded).
+var identities = sync.OnceValue(func() map[string]map[jdk.Release]*bytecode.Method {
+	ids := map[string]map[jdk.Release]*bytecode.Method{}
+	rows := bytecode.Rows()
+	for i := range rows {
+		m := &rows[i]
+		if m.Intrinsic == "" {
+			continue
+		}
+		if ids[m.Intrinsic] == nil {
+			ids[m.Intrinsic] = map[jdk.Release]*bytecode.Method{}
+		}
+		for _, j := range m.Profiles.Releases() {
+			ids[m.Intrinsic][j] = m
+		}
 	}
-	return r.Name
+	return ids
+})
+
+// Releases returns the JDK profiles that have the intrinsic (hotspot.md
+// §2.6): those whose method table marks a method with it.
+func (r *IntrinsicRow) Releases() jdk.Set {
+	var s jdk.Set
+	for j := range identities()[r.HotSpotName] {
+		s |= jdk.Of(j)
+	}
+	return s
 }
 
 // InJDK reports whether profile j has the intrinsic.
-func (r *IntrinsicRow) InJDK(j jdk.Release) bool { return slices.Contains(r.JDKs, j) }
+func (r *IntrinsicRow) InJDK(j jdk.Release) bool { return r.Releases().Has(j) }
 
-// Matches reports whether method m of profile j is the method the row
-// replaces (class, name and descriptor, as vmIntrinsics::find_id does).
-func (r *IntrinsicRow) Matches(m *Method, j jdk.Release) bool {
-	return r.InJDK(j) && m.Class == r.Class && m.Name == r.MethodName(j) && m.Descriptor == r.Descriptor
+// Method returns the method the intrinsic replaces in profile j, as the
+// method table declares it (class, name, descriptor, as vmIntrinsics::find_id
+// matches them); the row is shared and must not be changed. A profile without the intrinsic gets the method of the
+// oldest later profile that has it (else of the newest earlier one), so that
+// a decision still names the method it is about. It panics for an
+// intrinsic no method table row names (TestIntrinsicsAgreeWithMethodTable).
+func (r *IntrinsicRow) Method(j jdk.Release) *bytecode.Method {
+	byRelease := identities()[r.HotSpotName]
+	if m := byRelease[j]; m != nil {
+		return m
+	}
+	var earlier *bytecode.Method
+	for _, k := range jdk.All() {
+		if m := byRelease[k]; m != nil {
+			if k > j {
+				return m
+			}
+			earlier = m
+		}
+	}
+	if earlier == nil {
+		panic(fmt.Sprintf("BUG: no method table row is marked %s", r.HotSpotName))
+	}
+	return earlier
 }
 
-// intrinsicFor returns the intrinsic that replaces m in profile j.
-func intrinsicFor(m *Method, j jdk.Release) Intrinsic {
+// intrinsicOf returns the intrinsic the method table marks m with, or
+// NoIntrinsic; it panics for a name that is no row of the intrinsic table
+// (TestIntrinsicsAgreeWithMethodTable).
+func intrinsicOf(m *Method) Intrinsic {
+	if m.Intrinsic == "" {
+		return NoIntrinsic
+	}
 	for i := range intrinsics {
-		if intrinsics[i].Matches(m, j) {
+		if intrinsics[i].HotSpotName == m.Intrinsic {
 			return Intrinsic(i)
 		}
 	}
-	return NoIntrinsic
+	panic(fmt.Sprintf("BUG: method table row %s is marked %q, which is no intrinsic", m.Key, m.Intrinsic))
 }
 
 // --- argument adapters: one per row, from Arg views to the stub's types ---
@@ -630,34 +653,4 @@ func primeHtbl(t []uint64) {
 		v.Fn(&st, t, make([]byte, 16), 1)
 		return
 	}
-}
-
-// checkTableAgainstBytecode reports rows whose method the profile's table
-// lacks, or table methods marked as intrinsics that no row matches.
-func checkTableAgainstBytecode(tab *bytecode.Table, j jdk.Release) error {
-	var problems []string
-	for i := range intrinsics {
-		r := &intrinsics[i]
-		found := false
-		for _, m := range tab.Methods() {
-			if r.Matches(m, j) {
-				found = true
-				if m.Intrinsic != r.HotSpotName {
-					problems = append(problems, fmt.Sprintf("%s matches %s, which the bytecode table marks %q", r.HotSpotName, m, m.Intrinsic))
-				}
-			}
-		}
-		if r.InJDK(j) && !found {
-			problems = append(problems, fmt.Sprintf("JDK %s: %s replaces %s.%s%s, not in the method table", j, r.HotSpotName, r.Class, r.MethodName(j), r.Descriptor))
-		}
-	}
-	for _, m := range tab.Methods() {
-		if m.Intrinsic != "" && intrinsicFor(m, j) == NoIntrinsic {
-			problems = append(problems, fmt.Sprintf("JDK %s: %s is marked %s but no intrinsic row matches it", j, m, m.Intrinsic))
-		}
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("runtime: intrinsic table and method table disagree: %s", strings.Join(problems, "; "))
-	}
-	return nil
 }

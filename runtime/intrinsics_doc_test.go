@@ -31,7 +31,8 @@ func TestIntrinsicsDoc(t *testing.T) {
 	}
 }
 
-// IntrinsicsMarkdown renders the intrinsic table (intrinsics.go) and, per
+// IntrinsicsMarkdown renders the intrinsic table (intrinsics.go) with each
+// intrinsic's method and releases (the method table of bytecode) and, per
 // stub, the variant selection rules (stubs.Rules) as docs/intrinsics.md.
 func IntrinsicsMarkdown() string {
 	var b strings.Builder
@@ -47,16 +48,17 @@ func IntrinsicsMarkdown() string {
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, id := range Intrinsics() {
 		r := id.Row()
-		method := shortClass(r.Class) + "." + r.Name
-		if r.Name8 != r.Name {
-			method += " / " + r.Name8
+		m9, m8 := r.Method(jdk.R17), r.Method(jdk.R8)
+		method := shortClass(m9.Class) + "." + m9.Name
+		if m8.Name != m9.Name {
+			method += " / " + m8.Name
 		}
 		pred := r.PredicateDoc
 		if r.Predicated {
 			pred += " (C2 emits a predicate)"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` `%s` | %s | %s | %s | `%s` | %s | %s |\n",
-			r.HotSpotName, r.GoName, method, r.Descriptor, jdkList(r.JDKs), r.GateDoc, pred, r.Stub, r.Levels, r.HaleyLevels)
+			r.HotSpotName, r.GoName, method, m9.Descriptor, jdkList(r.Releases().Releases()), r.GateDoc, pred, r.Stub, r.Levels, r.HaleyLevels)
 	}
 	b.WriteString("\n## What each intrinsic does\n\n")
 	for _, id := range Intrinsics() {

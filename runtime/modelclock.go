@@ -9,7 +9,6 @@ import (
 
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/policy"
-	"go.uber.org/zap"
 )
 
 // modelClock is a VM's model clock (docs/model.md §5): the CPU profile
@@ -199,9 +198,9 @@ func (vm *VM) startModelCompilers(c1, c2 int) {
 	for i, n := range []int{c1, c2} {
 		kind := policy.Compiler(i)
 		vm.pools[i] = &compilerPool{kind: kind, threads: n}
-		log := vm.log.Named(kind.String())
+		th := compilerThread{kind: kind, idx: -1}
 		vm.sim.pools[i] = vm.sim.s.NewPool(kind.String(), n, func(at model.Cost) (model.Job, bool) {
-			return vm.modelJob(kind, at, log)
+			return vm.modelJob(kind, at, th)
 		})
 	}
 }
@@ -211,7 +210,7 @@ var compilerWhat = [2]string{model.WhatCompileC1, model.WhatCompileC2}
 
 // modelJob is a simulated compiler thread asking for work at virtual time
 // at: the policy's next task as a model.Job.
-func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, log *zap.Logger) (model.Job, bool) {
+func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, th compilerThread) (model.Job, bool) {
 	for vm.ctx.Err() == nil {
 		t := vm.pol.Next(kind, at.Duration())
 		if t == nil {
@@ -230,7 +229,7 @@ func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, log *zap.Logger) (mo
 			Name: fmt.Sprintf("%d %s L%d", t.ID, st.m.Key, t.Level),
 			Cost: cost,
 			Start: func(at model.Cost) {
-				defer vm.recoverCompile(t, log)
+				defer vm.recoverCompile(t, th)
 				run = vm.beginTask(t, at.Duration())
 				if cerr != nil && run.err == nil {
 					run.err = fmt.Errorf("runtime: model clock: %w", cerr)
@@ -241,12 +240,12 @@ func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, log *zap.Logger) (mo
 			},
 			Done: func(at model.Cost) {
 				defer vm.finish(t)
-				defer vm.recoverCompile(t, log)
+				defer vm.recoverCompile(t, th)
 				if run != nil {
 					vm.sim.inflightMu.Lock()
 					delete(vm.sim.inflight, run)
 					vm.sim.inflightMu.Unlock()
-					vm.endTask(run, at.Duration(), log)
+					vm.endTask(run, at.Duration(), th)
 				}
 			},
 		}, true

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/jitsim/jitsim/runtime/policy"
 )
 
 // EventKind is what happened to a method's code, for subscribers of
@@ -57,8 +55,9 @@ type Event struct {
 	Detail    string // not-entrant reason; the stub ("stub/variant") for first-stub
 }
 
-// observers holds a VM's event subscribers. on is read on the hot paths so
-// that a VM nobody watches pays one atomic load per event.
+// observers holds a VM's event subscribers: the sink of the events they
+// see. on is read first so that a VM nobody watches pays one atomic load
+// per event.
 type observers struct {
 	on   atomic.Bool
 	mu   sync.Mutex
@@ -91,12 +90,13 @@ func (vm *VM) Subscribe(fn func(Event)) (unsubscribe func()) {
 	}
 }
 
-// emit hands e to every subscriber.
-func (vm *VM) emit(e Event) {
-	o := &vm.obs
-	if !o.on.Load() {
+// event hands subscribers what they see of e (eventKinds' observe column).
+func (o *observers) event(e *event) {
+	f := eventKinds[e.kind].observe
+	if f == nil || !o.on.Load() {
 		return
 	}
+	ev := f(e)
 	o.mu.Lock()
 	fns := make([]func(Event), 0, len(o.subs))
 	for _, fn := range o.subs {
@@ -104,33 +104,14 @@ func (vm *VM) emit(e Event) {
 	}
 	o.mu.Unlock()
 	for _, fn := range fns {
-		fn(e)
+		fn(ev)
 	}
 }
 
-// observeTask emits a queued or started event for t.
-func (vm *VM) observeTask(kind EventKind, t *policy.Task, at time.Duration) {
-	if !vm.obs.on.Load() {
-		return
-	}
-	vm.emit(Event{Kind: kind, Method: t.Method.PrintName(), Level: Level(t.Level), At: at, CompileID: t.ID, BCI: t.BCI})
-}
-
-// observeInstall emits the installed (or osr) event of t and a not-entrant
-// event for every code the install retired.
-func (vm *VM) observeInstall(t *policy.Task, inst policy.Install, at time.Duration) {
-	if !vm.obs.on.Load() {
-		return
-	}
-	kind := EventInstalled
-	if t.IsOSR() {
-		kind = EventOSR
-	}
-	vm.emit(Event{Kind: kind, Method: t.Method.PrintName(), Level: Level(t.Level), At: at, CompileID: t.ID, BCI: t.BCI})
-	for _, ne := range inst.NotEntrant {
-		vm.emit(Event{Kind: EventNotEntrant, Method: ne.Code.Method.PrintName(), Level: Level(ne.Code.Level), At: at,
-			CompileID: ne.Code.ID, BCI: ne.Code.BCI, Detail: ne.Reason})
-	}
+// taskEvent is the subscribers' event of kind for e's compile task.
+func taskEvent(kind EventKind, e *event) Event {
+	t := e.task
+	return Event{Kind: kind, Method: t.Method.PrintName(), Level: Level(t.Level), At: e.at, CompileID: t.ID, BCI: t.BCI}
 }
 
 // firstStubCall wraps a decision's stub call so that its first use emits a
@@ -138,12 +119,10 @@ func (vm *VM) observeInstall(t *policy.Task, inst policy.Install, at time.Durati
 // level). After that first call the wrapper costs one atomic load.
 func (vm *VM) firstStubCall(st *methodState, level Level, d Decision) stubCall {
 	call := d.call
-	impl := implName(d)
-	name := st.m.Class + "::" + st.m.Name
 	var fired atomic.Bool
 	return func(ctx context.Context, args []Arg) (int64, error) {
 		if !fired.Load() && fired.CompareAndSwap(false, true) {
-			vm.emit(Event{Kind: EventFirstStub, Method: name, Level: level, At: vm.clock.Now(), BCI: policy.InvocationEntryBCI, Detail: impl})
+			vm.emit(&event{kind: evFirstStub, at: vm.clock.Now(), st: st, level: level, d: &d})
 		}
 		return call(ctx, args)
 	}

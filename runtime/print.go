@@ -14,14 +14,16 @@ import (
 	"github.com/jitsim/jitsim/runtime/policy"
 )
 
-// printer writes HotSpot's diagnostic output: -XX:+PrintCompilation,
-// PrintIntrinsics/PrintInlining, PrintTieredEvents to the VM's output (the
-// tty) and -XX:+LogCompilation XML to LogFile. Lines are written whole
-// under one mutex, as HotSpot's ttyLocker keeps them from interleaving.
+// printer is the sink of the VM's events (events.go) that writes HotSpot's
+// diagnostic output: -XX:+PrintCompilation, PrintIntrinsics/PrintInlining,
+// PrintTieredEvents to the VM's output (the tty) and -XX:+LogCompilation
+// XML to LogFile. Lines are written whole under one mutex, as HotSpot's
+// ttyLocker keeps them from interleaving.
 type printer struct {
 	mu     sync.Mutex
 	w      io.Writer
 	jdk    jdk.Release
+	pol    *policy.Policy // formats the PrintCompilation lines
 	tiered bool
 
 	compilation, intrinsics, tieredEvents bool
@@ -35,9 +37,9 @@ func boolFlag(s *flags.Set, name string) bool { return s.Has(name) && s.Bool(nam
 
 // newPrinter opens the outputs the flags ask for. LogCompilation writes to
 // LogFile, or hotspot_pid<pid>.log in the working directory as HotSpot does.
-func newPrinter(w io.Writer, s *flags.Set, rel jdk.Release, clock Clock) (*printer, error) {
+func newPrinter(w io.Writer, s *flags.Set, rel jdk.Release, pol *policy.Policy, clock Clock) (*printer, error) {
 	p := &printer{
-		w: w, jdk: rel, tiered: boolFlag(s, "TieredCompilation"),
+		w: w, jdk: rel, pol: pol, tiered: boolFlag(s, "TieredCompilation"),
 		compilation:  boolFlag(s, "PrintCompilation"),
 		intrinsics:   boolFlag(s, "PrintIntrinsics") || boolFlag(s, "PrintInlining"),
 		tieredEvents: boolFlag(s, "PrintTieredEvents"),
@@ -65,6 +67,13 @@ func newPrinter(w io.Writer, s *flags.Set, rel jdk.Release, clock Clock) (*print
 	return p, nil
 }
 
+// event writes e's output, if its kind has one.
+func (p *printer) event(e *event) {
+	if f := eventKinds[e.kind].print; f != nil {
+		f(p, e)
+	}
+}
+
 // line writes one line to the tty.
 func (p *printer) line(s string) {
 	p.mu.Lock()
@@ -89,10 +98,11 @@ func xmlMethod(m *Method) string {
 }
 
 // queued logs <task_queued> when the policy creates a task.
-func (p *printer) queued(st *methodState, t *policy.Task, now time.Duration) {
+func (p *printer) queued(e *event) {
 	if p.xml == nil {
 		return
 	}
+	st, t := e.st, e.task
 	var extra string
 	if t.IsOSR() {
 		extra += fmt.Sprintf(" compile_kind='osr' osr_bci='%d'", t.BCI)
@@ -105,20 +115,21 @@ func (p *printer) queued(st *methodState, t *policy.Task, now time.Duration) {
 	}
 	i, b := t.Method.Counts()
 	p.xmlf("<task_queued compile_id='%d' method='%s' bytes='%d' count='%d' backedge_count='%d' iicount='%d'%s stamp='%s' comment='tiered' hot_count='%d'/>\n",
-		t.ID, xmlMethod(st.m), st.m.Size, i, b, i, extra, stamp(now), t.HotCount)
+		t.ID, xmlMethod(st.m), st.m.Size, i, b, i, extra, stamp(e.at), t.HotCount)
 }
 
 // task prints the PrintCompilation line of a task a compiler thread starts.
-func (p *printer) task(pol *policy.Policy, t *policy.Task, now time.Duration) {
+func (p *printer) task(e *event) {
 	if p.compilation {
-		p.line(pol.TaskLine(t, now))
+		p.line(p.pol.TaskLine(e.task, e.at))
 	}
 }
 
 // notEntrant prints "made not entrant" for retired code.
-func (p *printer) notEntrant(pol *policy.Policy, ne policy.NotEntrant, now time.Duration) {
+func (p *printer) notEntrant(e *event) {
+	ne, now := e.ne, e.at
 	if p.compilation {
-		p.line(pol.NotEntrantLine(ne, now))
+		p.line(p.pol.NotEntrantLine(ne, now))
 	}
 	c := ne.Code
 	compiler := "c1"
@@ -134,7 +145,8 @@ func (p *printer) notEntrant(pol *policy.Policy, ne policy.NotEntrant, now time.
 }
 
 // skipped prints a failed compile (CompileBroker: "COMPILE SKIPPED: reason").
-func (p *printer) skipped(pol *policy.Policy, t *policy.Task, err error, now time.Duration) {
+func (p *printer) skipped(e *event) {
+	t, err, now := e.task, e.err, e.at
 	if p.compilation {
 		info := t.Method.Info()
 		p.line(policy.FormatCompilation(p.jdk, policy.CompileLine{
@@ -146,10 +158,11 @@ func (p *printer) skipped(pol *policy.Policy, t *policy.Task, err error, now tim
 }
 
 // installed logs the <task> and <nmethod> elements of a finished compile.
-func (p *printer) installed(st *methodState, t *policy.Task, start, now time.Duration) {
+func (p *printer) installed(e *event) {
 	if p.xml == nil {
 		return
 	}
+	st, t, start, now := e.st, e.task, e.start, e.at
 	var osr, lvl string
 	if t.IsOSR() {
 		osr = fmt.Sprintf(" compile_kind='osr' osr_bci='%d'", t.BCI)
@@ -180,14 +193,47 @@ func (p *printer) installed(st *methodState, t *policy.Task, start, now time.Dur
 //
 // With -XX:+PrintInlining the inlining tree (VM.PrintInlining) prints these
 // lines at their depth instead.
-func (p *printer) intrinsicSite(bci int, callee *Method, predicated bool, id Intrinsic, now time.Duration) {
+func (p *printer) intrinsicSite(e *event) {
+	callee := e.st.m
+	bci := -1
+	if e.site.Caller != nil {
+		for i, k := range e.site.Caller.Imports {
+			if k == callee.Key {
+				bci = i
+				break
+			}
+		}
+	}
 	if p.intrinsics && !p.inlining {
-		if predicated {
+		if e.st.intr.Row().Predicated {
 			p.line(p.inliningLine(1, bci, callee, "(intrinsic, predicate)"))
 		}
 		p.line(p.inliningLine(1, bci, callee, "(intrinsic)"))
 	}
-	p.xmlf("<intrinsic id='%s' nodes='0' stamp='%s'/>\n", id, stamp(now))
+	p.xmlf("<intrinsic id='%s' nodes='0' stamp='%s'/>\n", e.d.Intrinsic, stamp(e.at))
+}
+
+// inliningTree prints the -XX:+PrintInlining tree of new code in one
+// write: a tree never interleaves with another thread's lines.
+func (p *printer) inliningTree(e *event) {
+	if !p.inlining || len(e.inlining) == 0 {
+		return
+	}
+	var sb strings.Builder
+	for i, l := range e.inlining {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(p.inliningLine(l.depth, l.bci, l.callee, l.reason))
+	}
+	p.line(sb.String())
+}
+
+// tieredEvent prints a -XX:+PrintTieredEvents line.
+func (p *printer) tieredEvent(e *event) {
+	if p.tieredEvents {
+		p.line(policy.FormatTieredEvent(p.jdk, *e.tiered))
+	}
 }
 
 // inliningLine formats one PrintInlining / PrintIntrinsics line at inline
@@ -218,19 +264,4 @@ func (p *printer) close() error {
 	}
 	p.xml = nil
 	return err
-}
-
-// printIntrinsicSite is called by Bind for a stub-bound site.
-func (vm *VM) printIntrinsicSite(site Site, st *methodState, d *Decision) {
-	bci := -1
-	if site.Caller != nil {
-		for i, k := range site.Caller.Imports {
-			if k == st.m.Key {
-				bci = i
-				break
-			}
-		}
-	}
-	vm.out.intrinsicSite(bci, st.m, st.intr.Row().Predicated, d.Intrinsic, vm.clock.Now())
-	vm.events().boundStub(site, st, d)
 }

@@ -128,7 +128,7 @@ func controlDisabled(list, id string) bool {
 // (StubRoutines entry generated for this JDK, CPU and flags).
 func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
 	r := id.Row()
-	d := Decision{Intrinsic: id, Level: level, Method: r.Class[strings.LastIndexByte(r.Class, '.')+1:] + "::" + r.MethodName(env.jdk)}
+	d := Decision{Intrinsic: id, Level: level, Method: r.Method(env.jdk).String()}
 	if m != nil {
 		d.Method = m.String()
 	}
@@ -326,7 +326,7 @@ func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
 	if d == nil || !d.Stub {
 		return func(ctx context.Context, args []Arg) (int64, error) { return vm.invokeFrom(ctx, st, args, site.Level) }, nil
 	}
-	vm.printIntrinsicSite(site, st, d)
+	vm.emit(&event{kind: evBound, at: vm.clock.Now(), st: st, site: site, d: d})
 	call := d.call
 	if pred := st.pred; pred != nil {
 		return func(ctx context.Context, args []Arg) (int64, error) {

@@ -15,7 +15,6 @@ import (
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
-	"go.uber.org/zap"
 )
 
 // VM is one running jitsim virtual machine: the JDK profile's methods
@@ -33,8 +32,8 @@ type VM struct {
 	pcfg  policy.Config
 	clock Clock
 	sim   *modelClock // nil on the wall clock (modelclock.go)
-	log   *zap.Logger
 	out   *printer
+	sinks []sink // where emit sends events: out, the zap log, obs (events.go)
 
 	tierFor [LevelFullOptimization + 1]Tier
 
@@ -137,7 +136,7 @@ func New(cfg Config) (*VM, error) {
 	} else if set.JDK() != rel {
 		errs = append(errs, fmt.Errorf("runtime: flag set is for JDK %s, the VM for JDK %s", set.JDK(), rel))
 	}
-	vm := &VM{cfg: cfg, jdk: rel, set: set, log: cfg.logger, waiters: map[*policy.Task]chan struct{}{}}
+	vm := &VM{cfg: cfg, jdk: rel, set: set, waiters: map[*policy.Task]chan struct{}{}}
 	vm.env = routeEnv{jdk: rel, set: set, model: model}
 	for _, t := range cfg.tiers {
 		if t == nil {
@@ -159,10 +158,8 @@ func New(cfg Config) (*VM, error) {
 	if vm.tierFor[LevelNone] == nil {
 		errs = append(errs, errors.New("runtime: no tier for level 0 (the interpreter): configure tiers with WithTiers"))
 	}
-	table, err := bytecode.ForProfile(rel.String())
+	table, err := bytecode.ForProfile(rel)
 	if err != nil {
-		errs = append(errs, err)
-	} else if err := checkTableAgainstBytecode(table, rel); err != nil {
 		errs = append(errs, err)
 	}
 	if len(errs) > 0 {
@@ -192,6 +189,7 @@ func New(cfg Config) (*VM, error) {
 		return nil, err
 	}
 	vm.table, vm.pol, vm.pcfg = table, pol, pcfg
+	var heapErr error // reported once the sinks are wired
 	if cfg.heapSize >= 0 {
 		size := cfg.heapSize
 		if size == 0 {
@@ -203,7 +201,7 @@ func New(cfg Config) (*VM, error) {
 		// A platform without the mappings, or a limit on address space,
 		// leaves the VM without a heap: arrays are copied as Go slices are.
 		if h, err := heap.New(size); err != nil {
-			vm.log.Debug("no Java heap: arrays are copied into every call", zap.Error(err))
+			heapErr = err
 		} else {
 			vm.heap = h
 		}
@@ -219,12 +217,16 @@ func New(cfg Config) (*VM, error) {
 	if vm.clock == nil {
 		vm.clock = WallClock()
 	}
-	if vm.out, err = newPrinter(cfg.out, set, rel, vm.clock); err != nil {
+	if vm.out, err = newPrinter(cfg.out, set, rel, pol, vm.clock); err != nil {
 		return nil, err
 	}
+	vm.sinks = []sink{vm.out, newLogSink(cfg.logger), &vm.obs}
+	if heapErr != nil {
+		vm.emit(&event{kind: evNoHeap, at: vm.clock.Now(), err: heapErr})
+	}
 	if vm.out.tieredEvents {
-		pj := rel
-		pol.SetTrace(func(e policy.TieredEvent) { vm.out.line(policy.FormatTieredEvent(pj, e)) })
+		// Only the printer shows the policy's trace: ask for it only then.
+		pol.SetTrace(func(te policy.TieredEvent) { vm.emit(&event{kind: evTiered, at: te.Time, tiered: &te}) })
 	}
 	vm.buildMethods()
 	vm.ctx, vm.cancel = context.WithCancel(context.Background())
@@ -233,8 +235,7 @@ func New(cfg Config) (*VM, error) {
 	} else {
 		vm.startCompilers(c1, c2)
 	}
-	vm.log.Info("vm started", zap.String("jdk", rel.String()), zap.String("cpu", model.Name),
-		zap.Int("c1_threads", c1), zap.Int("c2_threads", c2))
+	vm.emit(&event{kind: evVMStarted, at: vm.clock.Now(), rel: rel, cpu: model.Name, threads: [2]int{c1, c2}})
 	return vm, nil
 }
 
@@ -247,14 +248,13 @@ func (vm *VM) buildMethods() {
 	vm.byMethod = make(map[*Method]*methodState, len(ms))
 	vm.byPolicy = make(map[*policy.Method]*methodState, len(ms))
 	vm.byName = make(map[string]*methodState, 3*len(ms))
-	rlog := vm.log.Named("route")
 	for _, m := range ms {
 		st := &methodState{
 			m: m,
 			pm: policy.NewMethod(policy.MethodInfo{
 				Holder: m.Class, Name: m.Name, Signature: m.Descriptor, CodeSize: m.Size, HasLoops: m.OSR, NoOSR: !m.OSR,
 			}),
-			intr: intrinsicFor(m, vm.jdk),
+			intr: intrinsicOf(m),
 			osr:  map[*policy.Code]*codeInfo{},
 		}
 		if vm.sim != nil {
@@ -271,13 +271,9 @@ func (vm *VM) buildMethods() {
 					}
 				}
 				st.route[l] = &d
-				if ce := rlog.Check(zap.DebugLevel, "route"); ce != nil {
-					ce.Write(zap.String("method", m.String()), zap.Int("level", int(l)), zap.String("intrinsic", st.intr.String()),
-						zap.String("impl", implName(d)), zap.String("flag", d.Flag), zap.String("reason", d.Reason))
-				}
+				vm.emit(&event{kind: evRoute, at: vm.clock.Now(), st: st, level: l, d: &d})
 				if d.Stub && d.Impl.Name != d.Variant.Name && l == LevelFullOptimization {
-					rlog.Warn("stub variant not runnable on this host, running its generic twin",
-						zap.String("intrinsic", st.intr.String()), zap.String("impl", d.Impl.Name), zap.String("method", d.Variant.Name))
+					vm.emit(&event{kind: evGenericTwin, at: vm.clock.Now(), st: st, level: l, d: &d})
 				}
 			}
 		}

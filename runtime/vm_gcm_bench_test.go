@@ -290,8 +290,8 @@ func boundIntrinsic(t *testing.T, text string, rel jdk.Release, id string) bool 
 	if !ok {
 		t.Fatalf("no intrinsic %s", id)
 	}
-	r := intr.Row()
-	name := r.Class + "::" + r.MethodName(rel) + " ("
+	m := intr.Row().Method(rel)
+	name := m.Class + "::" + m.Name + " ("
 	for _, l := range strings.Split(text, "\n") {
 		if strings.Contains(l, name) && strings.Contains(l, "(intrinsic") {
 			return true

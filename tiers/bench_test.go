@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
@@ -137,7 +138,7 @@ func BenchmarkMethod(b *testing.B) {
 				b.Run(fmt.Sprintf("level=%d/size=%d", level, m.size), func(b *testing.B) {
 					e := envs[level]
 					if e == nil {
-						e = tiertest.NewEnv(b, bytecode.JDK25, level, tierFor(level))
+						e = tiertest.NewEnv(b, jdk.R25, level, tierFor(level))
 						envs[level] = e
 					}
 					s := newBenchState(b, m.size)
@@ -164,7 +165,7 @@ func BenchmarkMethod(b *testing.B) {
 // reports the method's bytecode size beside it, so compile time can be
 // read as a function of size.
 func BenchmarkCompile(b *testing.B) {
-	tab, err := bytecode.ForProfile(bytecode.JDK25)
+	tab, err := bytecode.ForProfile(jdk.R25)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func BenchmarkProfilingOverhead(b *testing.B) {
 		}
 		for _, level := range []jrt.Level{1, 2, 3, 4} {
 			b.Run(fmt.Sprintf("method=%s/level=%d/size=%d", m.key, level, m.size), func(b *testing.B) {
-				e := tiertest.NewEnv(b, bytecode.JDK25, 4, tierFor(4))
+				e := tiertest.NewEnv(b, jdk.R25, 4, tierFor(4))
 				e.Tiers = map[jrt.Level]jrt.Tier{level: tierFor(level), 4: tierFor(4)}
 				e.LevelOf = func(key string) jrt.Level {
 					if key == m.key {

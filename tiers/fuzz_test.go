@@ -3,7 +3,7 @@ package tiers_test
 import (
 	"testing"
 
-	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
 )
 
@@ -14,14 +14,14 @@ func FuzzModes(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint16(64), uint8(0), uint8(0), false, uint64(1), false)
 	f.Add(uint8(4), uint8(1), uint16(1000), uint8(3), uint8(9), false, uint64(2), true)
 	f.Add(uint8(6), uint8(2), uint16(513), uint8(15), uint8(0), true, uint64(3), false)
-	envs := map[string]*tiertest.Env{
-		bytecode.JDK25: tiertest.NewEnv(f, bytecode.JDK25, 4, tierFor(4)),
-		bytecode.JDK8:  tiertest.NewEnv(f, bytecode.JDK8, 4, tierFor(4)),
+	envs := map[jdk.Release]*tiertest.Env{
+		jdk.R25: tiertest.NewEnv(f, jdk.R25, 4, tierFor(4)),
+		jdk.R8:  tiertest.NewEnv(f, jdk.R8, 4, tierFor(4)),
 	}
 	f.Fuzz(func(t *testing.T, mode, keySel uint8, n uint16, inOfs, outOfs uint8, inPlace bool, seed uint64, jdk8 bool) {
-		e := envs[bytecode.JDK25]
+		e := envs[jdk.R25]
 		if jdk8 {
-			e = envs[bytecode.JDK8]
+			e = envs[jdk.R8]
 		}
 		tiertest.Check(t, e, tiertest.Case{
 			Mode:    tiertest.Modes[int(mode)%len(tiertest.Modes)],

@@ -10,7 +10,7 @@ import (
 
 	"github.com/jitsim/jitsim/runtime/model"
 
-	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
 )
@@ -39,7 +39,7 @@ func TestInliningHostCalls(t *testing.T) {
 	for _, level := range []jrt.Level{0, 1, 2, 3, 4} {
 		for _, inlining := range []bool{false, true} {
 			t.Run(fmt.Sprintf("level=%d/inlining=%v", level, inlining), func(t *testing.T) {
-				e := tiertest.NewEnv(t, bytecode.JDK25, level, tierFor(level))
+				e := tiertest.NewEnv(t, jdk.R25, level, tierFor(level))
 				e.Inlining = inlining
 				ke, _, err := e.ExpandKey(key)
 				if err != nil {
@@ -75,7 +75,7 @@ func TestInliningCharge(t *testing.T) {
 	for _, level := range []jrt.Level{1, 2, 4} {
 		for _, charging := range []bool{false, true} {
 			t.Run(fmt.Sprintf("level=%d/charge=%v", level, charging), func(t *testing.T) {
-				e := tiertest.NewEnv(t, bytecode.JDK25, level, tierFor(level))
+				e := tiertest.NewEnv(t, jdk.R25, level, tierFor(level))
 				e.Inlining = true
 				got := map[string][]int{}
 				if charging {
@@ -113,7 +113,7 @@ func TestInliningCharge(t *testing.T) {
 // TestInliningChargeError checks that an error from the charge hook fails
 // the call with that error.
 func TestInliningChargeError(t *testing.T) {
-	e := tiertest.NewEnv(t, bytecode.JDK25, 4, tierFor(4))
+	e := tiertest.NewEnv(t, jdk.R25, 4, tierFor(4))
 	e.Inlining = true
 	ke, _, err := e.ExpandKey(make([]byte, 16))
 	if err != nil {
@@ -136,10 +136,10 @@ func TestInliningChargeError(t *testing.T) {
 func TestInliningChargeIsTheProfilesBody(t *testing.T) {
 	const n = 4096
 	for _, tc := range []struct {
-		profile string
+		profile jdk.Release
 		gctr    bool // GCTR.update reports the message's bytes
-	}{{bytecode.JDK8u, true}, {bytecode.JDK17, false}} {
-		t.Run(tc.profile, func(t *testing.T) {
+	}{{jdk.R8u, true}, {jdk.R17, false}} {
+		t.Run(tc.profile.String(), func(t *testing.T) {
 			e := tiertest.NewEnv(t, tc.profile, 4, tierFor(4))
 			e.Inlining = true
 			got := map[string]int{}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/tiers"
 	"github.com/jitsim/jitsim/tiers/internal/tiertest"
@@ -30,7 +31,7 @@ func tierFor(level jrt.Level) jrt.Tier {
 func TestBackedgeCounts(t *testing.T) {
 	for _, level := range []jrt.Level{0, 1, 2, 3, 4} {
 		t.Run(fmt.Sprintf("level=%d", level), func(t *testing.T) {
-			e := tiertest.NewEnv(t, bytecode.JDK25, level, tierFor(level))
+			e := tiertest.NewEnv(t, jdk.R25, level, tierFor(level))
 			counts := func(key string) jrt.Counters {
 				c, err := e.Code(key)
 				if err != nil {
@@ -85,7 +86,7 @@ func TestBackedgeCounts(t *testing.T) {
 func TestProfileRecorded(t *testing.T) {
 	for _, level := range []jrt.Level{0, 1, 2, 3, 4} {
 		t.Run(fmt.Sprintf("level=%d", level), func(t *testing.T) {
-			e := tiertest.NewEnv(t, bytecode.JDK25, level, tierFor(level))
+			e := tiertest.NewEnv(t, jdk.R25, level, tierFor(level))
 			ke, _, err := e.ExpandKey(make([]byte, 16))
 			if err != nil {
 				t.Fatal(err)
@@ -117,7 +118,7 @@ func TestProfileRecorded(t *testing.T) {
 // own (Limited) inline module.
 func TestOSR(t *testing.T) {
 	pairs := []struct{ from, to jrt.Level }{{0, 4}, {0, 3}, {3, 4}, {2, 1}, {0, 0}, {3, 3}}
-	for _, profile := range []string{bytecode.JDK8, bytecode.JDK25} {
+	for _, profile := range []jdk.Release{jdk.R8, jdk.R25} {
 		for _, pr := range pairs {
 			for _, inlining := range []bool{false, true} {
 				t.Run(fmt.Sprintf("jdk=%s/%d->%d/inlining=%v", profile, pr.from, pr.to, inlining), func(t *testing.T) {
@@ -142,7 +143,7 @@ func TestOSR(t *testing.T) {
 					}
 					// On JDK 9+ every loop the modes reach sits in a callee of the
 					// method they call, so at level 2 with inlining no loop counts.
-					if notes.Load() == 0 && !(inlining && pr.from == 2 && profile != bytecode.JDK8) {
+					if notes.Load() == 0 && !(inlining && pr.from == 2 && profile != jdk.R8) {
 						t.Fatal("no back-edge notification happened")
 					}
 					var keys []string
@@ -163,21 +164,21 @@ func TestOSR(t *testing.T) {
 }
 
 // reached says whether the conformance modes call method key in profile.
-func reached(key, profile string) bool {
+func reached(key string, profile jdk.Release) bool {
 	switch key {
 	case "GHASH.processBlocks":
-		return profile != bytecode.JDK8
+		return profile != jdk.R8
 	case "GCTR.update":
 		// JDK 9+ loops here only when the 32-bit counter rolls over
 		// (TestGCTRRollover); otherwise it hands over to implCrypt.
-		return profile == bytecode.JDK8 || profile == bytecode.JDK8u
+		return profile == jdk.R8 || profile == jdk.R8u
 	}
 	return true
 }
 
 // TestNotificationFrequency checks that a loop notifies every 2^k back-edges.
 func TestNotificationFrequency(t *testing.T) {
-	e := tiertest.NewEnv(t, bytecode.JDK25, 0, tierFor(0))
+	e := tiertest.NewEnv(t, jdk.R25, 0, tierFor(0))
 	var notes []uint64
 	e.NotifyLog = 5
 	e.OnBackedge = func(ctx context.Context, code jrt.Code, loop int, c jrt.Counters) (jrt.Code, error) {
@@ -209,7 +210,7 @@ func TestConcurrent(t *testing.T) {
 	}
 	for _, level := range levels {
 		t.Run(fmt.Sprintf("level=%d", level), func(t *testing.T) {
-			e := tiertest.NewEnv(t, bytecode.JDK25, level, tierFor(level))
+			e := tiertest.NewEnv(t, jdk.R25, level, tierFor(level))
 			var wg sync.WaitGroup
 			for g := range 8 {
 				wg.Add(1)
@@ -234,7 +235,7 @@ func TestConcurrent(t *testing.T) {
 // CounterMode.implCrypt, and checks it against AES (crypto/aes) in GCM's
 // counter mode (SP 800-38D §6.5), with OSR moves on the way.
 func TestGCTRRollover(t *testing.T) {
-	for _, profile := range []string{bytecode.JDK8, bytecode.JDK25} {
+	for _, profile := range []jdk.Release{jdk.R8, jdk.R25} {
 		for _, level := range []jrt.Level{0, 3, 4} {
 			t.Run(fmt.Sprintf("jdk=%s/level=%d", profile, level), func(t *testing.T) {
 				e := tiertest.NewEnv(t, profile, level, tierFor(level))

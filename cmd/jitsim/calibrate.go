@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
@@ -71,7 +72,7 @@ source. The table goes to stdout; --out writes the profile as JSON, which the mo
 	f := cmd.Flags()
 	f.StringVar(&o.out, "out", "", "write the profile as JSON to this file")
 	f.BoolVar(&o.quick, "quick", false, "3 rounds of 10 ms and 4 KiB payloads (a rough profile in a few seconds)")
-	f.StringVar(&o.jdk, "jdk", bytecode.JDK17, "JDK profile whose reference methods are run (the recorded JVM profile is JDK 17's)")
+	f.StringVar(&o.jdk, "jdk", jdk.R17.String(), "JDK profile whose reference methods are run (the recorded JVM profile is JDK 17's)")
 	return cmd
 }
 
@@ -114,9 +115,13 @@ func calibrateHost(ctx context.Context, o calibrateOptions, progress io.Writer) 
 	if o.size > 0 {
 		size = o.size
 	}
-	tab, err := bytecode.ForProfile(o.jdk)
+	rel, err := jdk.Parse(o.jdk)
 	if err != nil {
 		return model.Profile{}, fmt.Errorf("--jdk: %w", err)
+	}
+	tab, err := bytecode.ForProfile(rel)
+	if err != nil {
+		return model.Profile{}, err
 	}
 	cs := newCalibState(size)
 	var probes []model.Probe

@@ -242,8 +242,8 @@ func explainName(vm *jrt.VM, name, cpuName string) (Explanation, error) {
 		if l == jrt.LevelNone {
 			if m, err := vm.Method(d.Method); err == nil {
 				ex.Method, ex.Bytes, ex.BytesNote = d.Method, m.Size, m.SizeNote
-				if p := vm.Flags().JDK().String(); !bytecode.SizeMeasured(p) {
-					ex.BytesNote = strings.TrimPrefix(ex.BytesNote+"; ", "; ") + "JDK " + p + ": " + bytecode.SizeSources[p]
+				if p := vm.Flags().JDK(); !bytecode.SizeMeasured(p) {
+					ex.BytesNote = strings.TrimPrefix(ex.BytesNote+"; ", "; ") + "JDK " + p.String() + ": " + bytecode.SizeSources[p]
 				}
 			}
 			if d.Intrinsic != jrt.NoIntrinsic {

@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 )
 
 func TestPayload(t *testing.T) {
-	tab, err := bytecode.ForProfile("17")
+	tab, err := bytecode.ForProfile(jdk.R17)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 )
@@ -262,7 +263,7 @@ func Exceptions(t *testing.T, e *Env) {
 
 // Plan says how much of the matrix a level runs.
 type Plan struct {
-	Profiles []string
+	Profiles []jdk.Release
 	MaxLen   int   // every length 0..MaxLen (block modes: multiples of 16)
 	Step     int   // stride through 0..MaxLen
 	Random   []int // extra lengths
@@ -273,23 +274,23 @@ type Plan struct {
 // and up to 64 KiB. JITSIM_LONG=1 runs everything on every profile.
 func DefaultPlan(level jrt.Level) Plan {
 	rng := rand.New(rand.NewPCG(uint64(level), 7))
-	p := Plan{Profiles: []string{bytecode.JDK25, bytecode.JDK21, bytecode.JDK17, bytecode.JDK8}, MaxLen: 1024, Step: 1}
+	p := Plan{Profiles: []jdk.Release{jdk.R25, jdk.R21, jdk.R17, jdk.R8}, MaxLen: 1024, Step: 1}
 	if level == jrt.LevelNone {
 		p.Step = 37
 		p.Random = []int{7680 + 16*rng.IntN(16) + 5}
 		if Long() {
 			p.Step = 1
 			p.Random = append(p.Random, 16<<10, 64<<10, 1+rng.IntN(64<<10))
-			p.Profiles = bytecode.Profiles
+			p.Profiles = jdk.All()
 		}
 		if !Long() {
-			p.Profiles = []string{bytecode.JDK25, bytecode.JDK21}
+			p.Profiles = []jdk.Release{jdk.R25, jdk.R21}
 		}
 		return p
 	}
 	p.Random = []int{7680*2 + 33, 65536 + 6*16 + 3, 1 + rng.IntN(256<<10)}
 	if Long() {
-		p.Profiles = bytecode.Profiles
+		p.Profiles = jdk.All()
 		p.Random = append(p.Random, 1<<20, 1<<20+4097, 1+rng.IntN(1<<20), 1+rng.IntN(1<<20))
 	} else {
 		p.Step = 7
@@ -342,7 +343,7 @@ func Matrix(t *testing.T, e *Env, plan Plan) {
 func ConformanceInlined(t *testing.T, level jrt.Level, tier jrt.Tier) {
 	plan := DefaultPlan(level)
 	for _, p := range plan.Profiles {
-		t.Run("jdk="+p, func(t *testing.T) {
+		t.Run("jdk="+p.String(), func(t *testing.T) {
 			t.Parallel()
 			e := NewEnv(t, p, level, tier)
 			e.Inlining = true
@@ -397,7 +398,7 @@ func InlinedThrower(t *testing.T, plain, inl *Env) {
 func Conformance(t *testing.T, level jrt.Level, tier jrt.Tier) {
 	plan := DefaultPlan(level)
 	for _, p := range plan.Profiles {
-		t.Run("jdk="+p, func(t *testing.T) {
+		t.Run("jdk="+p.String(), func(t *testing.T) {
 			t.Parallel()
 			e := NewEnv(t, p, level, tier)
 			t.Run("FIPS197", func(t *testing.T) { FIPS197(t, e) })

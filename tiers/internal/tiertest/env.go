@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 )
 
@@ -53,7 +54,7 @@ type Env struct {
 
 // NewEnv returns an Env for profile at level, closing its codes at the end
 // of the test.
-func NewEnv(tb testing.TB, profile string, level jrt.Level, tier jrt.Tier) *Env {
+func NewEnv(tb testing.TB, profile jdk.Release, level jrt.Level, tier jrt.Tier) *Env {
 	tb.Helper()
 	tab, err := bytecode.ForProfile(profile)
 	if err != nil {
