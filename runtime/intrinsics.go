@@ -11,8 +11,8 @@ import (
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/aes"
-	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 // Intrinsic is a HotSpot crypto intrinsic ID (vmIntrinsics::ID in
@@ -116,11 +116,12 @@ type IntrinsicRow struct {
 	// Levels are the caller levels that use the stub in stock HotSpot;
 	// HaleyLevels those with UseInterpreterAndC1CryptoIntrinsics.
 	Levels, HaleyLevels LevelSet
-	// Adapt binds a stub variant's Fn to the Java signature: it converts
-	// the call's Arg views (hotspot.md §2.1 signatures, bytecode Params) to
-	// the stub's Go signature (stubs-contract.md). ok is false when fn has
-	// the wrong type.
-	Adapt func(m *Method, fn any) (call stubCall, ok bool)
+	// Adapt binds the code of stub variant impl (looked up by its ID in
+	// its stub package) to the Java signature: it converts the call's Arg
+	// views (hotspot.md §2.1 signatures, bytecode Params) to the stub's Go
+	// signature (stubs-contract.md). ok is false when impl is not a
+	// variant of the row's stub built into this binary.
+	Adapt func(m *Method, impl variant.ID) (call stubCall, ok bool)
 	// Doc is a one-line description.
 	Doc string
 }
@@ -391,8 +392,8 @@ func partialOverlap(a, b []byte) bool {
 }
 
 // adaptBlock: AESCrypt.implEncryptBlock/implDecryptBlock(K; in, inOffset, out, outOffset).
-func adaptBlock(m *Method, fn any) (stubCall, bool) {
-	f, ok := fn.(aes.BlockFunc)
+func adaptBlock(m *Method, impl variant.ID) (stubCall, bool) {
+	f, ok := aes.BlockCode(impl)
 	if !ok {
 		return nil, false
 	}
@@ -415,8 +416,8 @@ func adaptBlock(m *Method, fn any) (stubCall, bool) {
 }
 
 // adaptCBC: CipherBlockChaining.implEncrypt/implDecrypt(K, r; in, inOfs, len, out, outOfs).
-func adaptCBC(m *Method, fn any) (stubCall, bool) {
-	f, ok := fn.(aes.CBCFunc)
+func adaptCBC(m *Method, impl variant.ID) (stubCall, bool) {
+	f, ok := aes.CBCCode(impl)
 	if !ok {
 		return nil, false
 	}
@@ -446,8 +447,8 @@ func adaptCBC(m *Method, fn any) (stubCall, bool) {
 }
 
 // adaptECB: ElectronicCodeBook.implECBEncrypt/Decrypt(K; in, inOfs, len, out, outOfs).
-func adaptECB(m *Method, fn any) (stubCall, bool) {
-	f, ok := fn.(aes.ECBFunc)
+func adaptECB(m *Method, impl variant.ID) (stubCall, bool) {
+	f, ok := aes.ECBCode(impl)
 	if !ok {
 		return nil, false
 	}
@@ -473,8 +474,8 @@ func adaptECB(m *Method, fn any) (stubCall, bool) {
 }
 
 // adaptCTR: CounterMode.implCrypt(K, counter, encryptedCounter, used; in, inOfs, len, out, outOfs).
-func adaptCTR(m *Method, fn any) (stubCall, bool) {
-	f, ok := fn.(aes.CTRFunc)
+func adaptCTR(m *Method, impl variant.ID) (stubCall, bool) {
+	f, ok := aes.CTRCode(impl)
 	if !ok {
 		return nil, false
 	}
@@ -512,11 +513,12 @@ func adaptCTR(m *Method, fn any) (stubCall, bool) {
 }
 
 // adaptGHASH: GHASH.processBlocks(data, inOfs, blocks, state, subkeyHtbl).
-func adaptGHASH(m *Method, fn any) (stubCall, bool) {
-	f, ok := fn.(gcm.GHASHFunc)
+func adaptGHASH(m *Method, impl variant.ID) (stubCall, bool) {
+	f, ok := gcm.GHASHCode(impl)
 	if !ok {
 		return nil, false
 	}
+	tables := &subkeyTables{impl: impl}
 	return func(_ context.Context, args []Arg) (int64, error) {
 		blocks := int(args[2].Scalar)
 		if blocks < 0 {
@@ -530,7 +532,7 @@ func adaptGHASH(m *Method, fn any) (stubCall, bool) {
 		if len(st) < 2 {
 			return 0, argError(m, exAIOOBE, 2, "state has %d longs, want 2", len(st))
 		}
-		htbl, err := subkeyTable(m, args[4])
+		htbl, err := tables.get(m, args[4])
 		if err != nil {
 			return 0, err
 		}
@@ -541,11 +543,12 @@ func adaptGHASH(m *Method, fn any) (stubCall, bool) {
 
 // adaptGCM: GaloisCounterMode.implGCMCrypt0(in, inOfs, inLen, ct, ctOfs,
 // out, outOfs, gctr{K, counter, encryptedCounter, used}, ghash{state, subkeyHtbl}).
-func adaptGCM(m *Method, fn any) (stubCall, bool) {
-	f, ok := fn.(gcm.GCMFunc)
+func adaptGCM(m *Method, impl variant.ID) (stubCall, bool) {
+	f, ok := gcm.GCMCode(impl)
 	if !ok {
 		return nil, false
 	}
+	tables := &subkeyTables{impl: impl}
 	return func(_ context.Context, args []Arg) (int64, error) {
 		n := int(args[2].Scalar)
 		src, ok := span(args, 0, 1, n)
@@ -572,7 +575,7 @@ func adaptGCM(m *Method, fn any) (stubCall, bool) {
 		if len(st) < 2 {
 			return 0, argError(m, exAIOOBE, 2, "state has %d longs, want 2", len(st))
 		}
-		htbl, err := subkeyTable(m, args[12])
+		htbl, err := tables.get(m, args[12])
 		if err != nil {
 			return 0, err
 		}
@@ -591,22 +594,28 @@ func adaptGCM(m *Method, fn any) (stubCall, bool) {
 	}, true
 }
 
-// htblCache holds full-size subkey tables for callers whose subkeyHtbl is
-// shorter than gcm.HtblLen (the stubs keep powers of H there), keyed by H.
-var htblCache sync.Map // [2]uint64 -> []uint64
+// subkeyTables holds, for one GHASH or GCM stub binding, the VM-private
+// full-size subkey table of each H, filled as the bound variant's code reads
+// it (gcm.FillTable). Each binding of the VM's route table has its own, so
+// the tables live as long as the VM and follow the dispatch decision: the
+// variant that fills a table is the one that runs on it.
+type subkeyTables struct {
+	impl  variant.ID
+	byH   sync.Map // [2]uint64 -> []uint64
+	count atomic.Int64
+}
 
-const maxHtblCache = 256
+// maxSubkeyTables bounds a binding's tables; past it each call gets a fresh one.
+const maxSubkeyTables = 256
 
-var htblCount atomic.Int64
-
-// subkeyTable returns the GHASH subkey table for the stubs. A caller's
-// array long enough for the stubs is used in place: its powers of H are
-// filled as HotSpot's AVX stubs fill subkeyHtbl, but copied from a
-// VM-private table for that H rather than recomputed (the stubs' Go
-// precompute is 32 bitwise GF(2^128) products, tens of microseconds, and
-// the JDK makes a fresh GHASH object, so a fresh table, per GCM message).
-// A shorter array gets the VM-private table itself.
-func subkeyTable(m *Method, a Arg) ([]uint64, error) {
+// get returns the GHASH subkey table for the stub. A caller's array long
+// enough for the stubs is used in place: its powers of H are filled as
+// HotSpot's AVX stubs fill subkeyHtbl, but copied from the VM-private table
+// for that H rather than recomputed (the stubs' Go precompute is 32 bitwise
+// GF(2^128) products, tens of microseconds, and the JDK makes a fresh GHASH
+// object, so a fresh table, per GCM message). A shorter array gets the
+// VM-private table itself.
+func (c *subkeyTables) get(m *Method, a Arg) ([]uint64, error) {
 	h := a.Uint64s()
 	if len(h) < 2 {
 		return nil, argError(m, exAIOOBE, 2, "subkeyHtbl has %d longs, want at least 2", len(h))
@@ -616,41 +625,28 @@ func subkeyTable(m *Method, a Arg) ([]uint64, error) {
 		// JDK never changes H in a GHASH object (a new key is a new object).
 		return h, nil
 	}
-	t := cachedHtbl([2]uint64{h[0], h[1]})
+	t := c.table([2]uint64{h[0], h[1]})
 	if len(h) < gcm.HtblLen {
 		return t, nil
 	}
-	copy(h[2:gcm.HtblLen], t[2:gcm.HtblLen])
+	if t[2]|t[3] != 0 { // the bound code keeps powers of H in the table
+		copy(h[2:gcm.HtblLen], t[2:gcm.HtblLen])
+	}
 	return h, nil
 }
 
-// cachedHtbl returns the VM-private full subkey table of H, its powers
-// filled before it is shared.
-func cachedHtbl(k [2]uint64) []uint64 {
-	if t, ok := htblCache.Load(k); ok {
+// table returns the VM-private full subkey table of H, filled before it
+// is shared.
+func (c *subkeyTables) table(k [2]uint64) []uint64 {
+	if t, ok := c.byH.Load(k); ok {
 		return t.([]uint64)
 	}
 	t := make([]uint64, gcm.HtblLen)
 	t[0], t[1] = k[0], k[1]
-	primeHtbl(t)
-	if htblCount.Add(1) > maxHtblCache {
+	gcm.FillTable(c.impl, t)
+	if c.count.Add(1) > maxSubkeyTables {
 		return t // too many keys: a fresh table per call
 	}
-	v, _ := htblCache.LoadOrStore(k, t)
+	v, _ := c.byH.LoadOrStore(k, t)
 	return v.([]uint64)
-}
-
-// primeHtbl fills the stub-private powers of H by running one runnable asm
-// GHASH variant over a zero block (the asm wrappers precompute on first
-// use); the generic twins need only htbl[0:2].
-func primeHtbl(t []uint64) {
-	host := cpu.Host()
-	for _, v := range gcm.GHASHVariants {
-		if v.Name == "generic" || v.Fn == nil || !host.HasAll(v.Needs) {
-			continue
-		}
-		var st [2]uint64
-		v.Fn(&st, t, make([]byte, 16), 1)
-		return
-	}
 }

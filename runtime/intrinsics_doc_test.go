@@ -80,7 +80,7 @@ func IntrinsicsMarkdown() string {
 		b.WriteString("| Arch | Variant | Since | Until | CPU features | Condition | HotSpot generator |\n")
 		b.WriteString("|---|---|---|---|---|---|---|\n")
 		for _, rule := range stubs.Rules() {
-			if rule.Stub != r.Stub {
+			if rule.ID.Stub() != r.Stub {
 				continue
 			}
 			rs := rule.Releases.Releases()
@@ -88,7 +88,7 @@ func IntrinsicsMarkdown() string {
 			if last := rs[len(rs)-1]; last != jdk.R25 {
 				until = (last + 1).String()
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | `%s` |\n", rule.Arch, rule.Name, since, until,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | `%s` |\n", rule.ID.Arch(), rule.ID.Name(), since, until,
 				rule.Requires, strings.ReplaceAll(rule.Condition, "|", "\\|"), rule.Generator)
 		}
 	}

@@ -556,11 +556,11 @@ func TestMatrix(t *testing.T) {
 			t.Logf("%d stub variants the host can run, each checked for a configuration that reached it", checked)
 		}()
 		for _, r := range stubs.Rules() {
-			if r.Arch != jdk.HostArch() || !cpu.Host().HasAll(r.Requires) {
+			if r.ID.Arch() != jdk.HostArch() || !cpu.Host().HasAll(r.Requires) {
 				continue
 			}
 			checked++
-			if v := r.Stub + "/" + r.Name; !variants[v] {
+			if v := r.ID.String(); !variants[v] {
 				t.Errorf("no configuration reached stub variant %s (%s)", v, r.Condition)
 			}
 		}

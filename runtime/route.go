@@ -168,14 +168,14 @@ func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
 	}
 	d.Variant = v
 	d.Impl = stubs.Runnable(v, env.model.Runnable())
-	if !env.model.Runnable().HasAll(d.Impl.Needs) || d.Impl.Fn == nil {
+	if !env.model.Runnable().HasAll(d.Impl.ID.Needs()) {
 		// crypto's checkGenericIsExpected: never hand out code the CPU cannot run.
-		panic(fmt.Sprintf("BUG: route chose %s/%s needing %v on a CPU that runs %v", d.Impl.Stub, d.Impl.Name, d.Impl.Needs, env.model.Runnable()))
+		panic(fmt.Sprintf("BUG: route chose %s/%s needing %v on a CPU that runs %v", d.Impl.Stub, d.Impl.Name, d.Impl.ID.Needs(), env.model.Runnable()))
 	}
 	if m != nil {
-		call, ok := r.Adapt(m, d.Impl.Fn)
+		call, ok := r.Adapt(m, d.Impl.ID)
 		if !ok {
-			panic(fmt.Sprintf("BUG: %s: stub %s/%s has Fn %T, which the row's adapter does not take", r.HotSpotName, d.Impl.Stub, d.Impl.Name, d.Impl.Fn))
+			panic(fmt.Sprintf("BUG: %s: the row's adapter has no code for stub variant %s", r.HotSpotName, d.Impl.ID))
 		}
 		d.call = call
 	}

@@ -34,13 +34,8 @@ import (
 //	go test -c -o rt.test ./runtime
 //	for i in 1 2 3 4 5 6 7 8; do ./rt.test -test.run XXX -test.bench 'BenchmarkDispatch' -test.benchmem; done
 func BenchmarkDispatch(b *testing.B) {
-	var enc aes.BlockFunc
-	for _, v := range aes.BlockEncryptVariants {
-		if v.Name == "aesni" && cpu.Host().HasAll(v.Needs) {
-			enc = v.Fn
-		}
-	}
-	if enc == nil {
+	enc, ok := aes.BlockCode(aes.EncryptBlockAESNI)
+	if !ok || !cpu.Host().HasAll(aes.EncryptBlockAESNI.Needs()) {
 		b.Skip("host cannot run the aesni block stub")
 	}
 	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64})

@@ -201,15 +201,7 @@ func BenchmarkVMGCM(b *testing.B) {
 
 // encryptBlockGeneric encrypts one block with the generic block stub (for
 // the hash subkey H = E_K(0^128), SP 800-38D §6.4).
-func encryptBlockGeneric(xk []uint32, dst, src []byte) {
-	for _, v := range aes.BlockEncryptVariants {
-		if v.Name == "generic" {
-			v.Fn(xk, dst, src)
-			return
-		}
-	}
-	panic("BUG: no generic AES block stub")
-}
+func encryptBlockGeneric(xk []uint32, dst, src []byte) { aes.EncryptBlockGeneric(xk, dst, src) }
 
 // BenchmarkVMGHASHFlag decrypts 16 KiB of AES-GCM through the VM at steady
 // state with GHASH intrinsics on and off (-XX:-UseGHASHIntrinsics) on
@@ -339,7 +331,7 @@ func (w *warmGCM) bareStub(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, ok := d.Impl.Fn.(gcm.GCMFunc)
+	f, ok := gcm.GCMCode(d.Impl.ID)
 	if !d.Stub || !ok {
 		b.Skipf("no GCM stub for this host: %s", d)
 	}

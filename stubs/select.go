@@ -6,6 +6,7 @@ import (
 
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 // Config is the part of a VM configuration that decides which crypto stubs
@@ -21,14 +22,15 @@ type Config struct {
 	UseAVX, UseSSE      int // x86 only; HotSpot's defaults are 99 (JDK 8) and 3/99 (17+)
 }
 
-// Variant is one row of the answer of [Select]: a stub implementation in
-// family-agnostic form.
+// Variant is the answer of [Select]: a declared stub variant ([variant.ID]) with what the
+// selection adds. Its code is reached through the stub package by the ID (aes.CTRCode,
+// gcm.GHASHCode, …).
 type Variant struct {
-	Stub      string  // HotSpot StubRoutines entry, e.g. "counterMode_AESCrypt"
-	Name      string  // variant name in its stub package, e.g. "vaes-avx512"
-	Generator string  // HotSpot generator it models
-	Needs     cpu.Set // features its code uses (0 when the variant is not built for this GOARCH)
-	Fn        any     // the stub package's typed func (aes.CTRFunc, gcm.GHASHFunc, …); nil when not built
+	ID        variant.ID
+	Stub      string  // the ID's HotSpot StubRoutines entry, e.g. "counterMode_AESCrypt"
+	Name      string  // the ID's name, e.g. "vaes-avx512"
+	Generator string  // HotSpot generator it models (the rule's)
+	Needs     cpu.Set // the ID's features when its code is built into this binary; 0 otherwise
 	Condition string  // the HotSpot condition that selects it, in words
 }
 
@@ -57,14 +59,14 @@ func (c Config) flags() Flag {
 	return f
 }
 
-// Rule is one row of the selection table: HotSpot generates variant Name for
-// Stub on Arch when the JDK profile is one of Releases, every flag of Flags is on and the (clamped) CPU has every feature of
-// Requires. Rules for one stub are tried in table order; the first match wins,
+// Rule is one row of the selection table: HotSpot generates variant ID (for its entry,
+// on its architecture) when the JDK profile is one of Releases, every flag of Flags is on and
+// the (clamped) CPU has every feature of Requires. Requires is HotSpot's condition, not the
+// variant's: the features the code uses are the ID's Needs, which Requires must cover
+// (TestRulesCoverNeeds). Rules for one stub are tried in table order; the first match wins,
 // so the most specific variant comes first, as in HotSpot's if/else chains.
 type Rule struct {
-	Stub      string
-	Arch      jdk.Arch
-	Name      string
+	ID        variant.ID
 	Generator string
 	Releases  jdk.Set // the releases that generate this stub with this generator
 	Flags     Flag
@@ -72,37 +74,32 @@ type Rule struct {
 	Condition string
 }
 
-// Impl is what a stub package contributes for one variant: its code and needs.
-type Impl struct {
-	Stub, Name string
-	Needs      cpu.Set
-	Fn         any
-}
-
 var (
 	rules []Rule
-	impls = map[[2]string]Impl{}
+	built = map[variant.ID]bool{}
+	twins = map[string]variant.ID{} // stub entry → its generic twin
 )
 
 // register adds selection rules; each variants_*.go file calls it from init.
 func register(rs ...Rule) {
 	for _, r := range rs {
-		if r.Stub == "" || r.Name == "" || r.Generator == "" || r.Arch == 0 || r.Releases == 0 ||
-			r.Condition == "" {
+		if r.ID.Arch() == 0 || r.Generator == "" || r.Releases == 0 || r.Condition == "" {
 			panic(fmt.Sprintf("BUG: stubs: incomplete selection rule %+v", r))
 		}
 		rules = append(rules, r)
 	}
 }
 
-// registerImpls records the variants a stub package built for this GOARCH.
-func registerImpls(is ...Impl) {
-	for _, i := range is {
-		k := [2]string{i.Stub, i.Name}
-		if _, dup := impls[k]; dup {
-			panic(fmt.Sprintf("BUG: stubs: variant %s/%s registered twice", i.Stub, i.Name))
+// registerBuilt records the variants whose code a stub package built into this binary.
+func registerBuilt(ids ...variant.ID) {
+	for _, id := range ids {
+		if built[id] {
+			panic("BUG: stubs: variant " + id.String() + " registered twice")
 		}
-		impls[k] = i
+		built[id] = true
+		if id.IsGeneric() {
+			twins[id.Stub()] = id
+		}
 	}
 }
 
@@ -128,8 +125,8 @@ func Clamp(cfg Config, cpus cpu.Set) cpu.Set {
 // combination generates no stub for it (the Java code runs instead). It
 // follows the generator choice of StubGenerator::generate_aes_stubs /
 // generate_ghash_stubs (x86_64) and generate_compiler_stubs (aarch64), after
-// the UseAVX/UseSSE clamps. The returned Fn is nil when the variant is not
-// built into this binary (another GOARCH, or the purego tag); see [Runnable].
+// the UseAVX/UseSSE clamps. The variant's code may not be built into this
+// binary (another GOARCH, or the purego tag); see [Runnable].
 func Select(stub string, cfg Config, cpus cpu.Set) (Variant, bool) {
 	if !cfg.JDK.Valid() {
 		return Variant{}, false
@@ -137,33 +134,47 @@ func Select(stub string, cfg Config, cpus cpu.Set) (Variant, bool) {
 	cpus = Clamp(cfg, cpus)
 	f := cfg.flags()
 	for _, r := range rules {
-		if r.Stub != stub || r.Arch != cfg.Arch || !r.Releases.Has(cfg.JDK) || f&r.Flags != r.Flags || !cpus.HasAll(r.Requires) {
+		if r.ID.Stub() != stub || r.ID.Arch() != cfg.Arch || !r.Releases.Has(cfg.JDK) || f&r.Flags != r.Flags || !cpus.HasAll(r.Requires) {
 			continue
 		}
-		v := Variant{Stub: r.Stub, Name: r.Name, Generator: r.Generator, Condition: r.Condition}
-		if i, ok := impls[[2]string{r.Stub, r.Name}]; ok {
-			v.Needs, v.Fn = i.Needs, i.Fn
-		}
-		return v, true
+		return answer(r.ID, r.Generator, r.Condition), true
 	}
 	return Variant{}, false
 }
 
+func answer(id variant.ID, generator, condition string) Variant {
+	v := Variant{ID: id, Stub: id.Stub(), Name: id.Name(), Generator: generator, Condition: condition}
+	if built[id] {
+		v.Needs = id.Needs()
+	}
+	return v
+}
+
+// Selectable reports whether some rule selects variant id on a CPU of arch with features
+// cpus, for some release and flags: the variants a cost profile of that CPU must price.
+func Selectable(id variant.ID, arch jdk.Arch, cpus cpu.Set) bool {
+	for _, r := range rules {
+		if r.ID == id && id.Arch() == arch && cpus.HasAll(r.Requires) {
+			return true
+		}
+	}
+	return false
+}
+
 // Generic returns the generic Go twin of a stub (always built).
 func Generic(stub string) (Variant, bool) {
-	i, ok := impls[[2]string{stub, "generic"}]
+	id, ok := twins[stub]
 	if !ok {
 		return Variant{}, false
 	}
-	return Variant{Stub: stub, Name: "generic", Generator: "", Fn: i.Fn,
-		Condition: "the generic Go twin (purego build, or the CPU lacks the variant's features)"}, true
+	return answer(id, "", "the generic Go twin (purego build, or the CPU lacks the variant's features)"), true
 }
 
 // Runnable returns v if this binary has its code and runnable covers its
 // needs, and otherwise the stub's generic twin: a model may select a variant
 // the host cannot execute (the model clock still charges the selected one).
 func Runnable(v Variant, runnable cpu.Set) Variant {
-	if v.Fn != nil && runnable.HasAll(v.Needs) {
+	if built[v.ID] && runnable.HasAll(v.ID.Needs()) {
 		return v
 	}
 	g, ok := Generic(v.Stub)

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -144,36 +145,71 @@ func TestSelectSpotChecks(t *testing.T) {
 	}
 }
 
-// TestRulesHaveImplementations: every rule for this GOARCH names a variant
-// its stub package built (unless purego), with the needs HotSpot's condition
-// covers, and every Select answer is runnable or falls back to generic.
-func TestRulesHaveImplementations(t *testing.T) {
+// TestRulesCoverNeeds: every rule names an assembly variant whose features (the one set its
+// ID declares) HotSpot's condition covers, so a rule never selects code that faults on a CPU
+// HotSpot would have generated it for; every rule for this GOARCH names a variant its stub
+// package built (unless purego); and every Select answer is runnable or falls back to generic.
+func TestRulesCoverNeeds(t *testing.T) {
 	for _, r := range Rules() {
-		if r.Arch != jdk.HostArch() {
-			continue
-		}
-		t.Run(r.Stub+"/"+r.Name, func(t *testing.T) {
-			i, ok := impls[[2]string{r.Stub, r.Name}]
-			if !ok {
-				if _, g := impls[[2]string{r.Stub, "generic"}]; !g {
-					t.Fatalf("no generic twin for %s", r.Stub)
-				}
-				if len(impls) > 0 && purego() {
-					t.Skip("purego build: only generic twins")
-				}
-				t.Fatalf("rule names variant %q, which %s does not build", r.Name, r.Stub)
-			}
+		t.Run(r.ID.String(), func(t *testing.T) {
 			closed := r.Requires
 			for _, f := range r.Requires.Features() {
 				closed |= f.Implies()
 			}
-			if !closed.HasAll(i.Needs) {
-				t.Errorf("variant needs %v, beyond HotSpot's condition %v", i.Needs, r.Requires)
+			if !closed.HasAll(r.ID.Needs()) {
+				t.Errorf("variant needs %v, beyond HotSpot's condition %v", r.ID.Needs(), r.Requires)
 			}
-			v := Runnable(Variant{Stub: r.Stub, Name: r.Name, Needs: i.Needs, Fn: i.Fn}, 0)
-			if v.Name != "generic" || reflect.ValueOf(v.Fn).IsNil() {
-				t.Errorf("Runnable with no features = %q, want the generic twin", v.Name)
+			if r.ID.Arch() != jdk.HostArch() {
+				return
+			}
+			if _, g := twins[r.ID.Stub()]; !g {
+				t.Fatalf("no generic twin for %s", r.ID.Stub())
+			}
+			if !built[r.ID] {
+				if purego() {
+					t.Skip("purego build: only generic twins")
+				}
+				t.Fatalf("rule names variant %s, which its stub package does not build", r.ID)
+			}
+			v := Runnable(answer(r.ID, r.Generator, r.Condition), 0)
+			if !v.ID.IsGeneric() || !built[v.ID] {
+				t.Errorf("Runnable with no features = %s, want the generic twin", v.ID)
 			}
 		})
+	}
+}
+
+// TestVariantsDeclaredOnce: each (entry, name) is declared once across the stub packages, each
+// entry has one generic twin, and what this binary built is declared, of this GOARCH or generic.
+func TestVariantsDeclaredOnce(t *testing.T) {
+	declared := map[variant.ID]bool{}
+	names := map[string]bool{}
+	generics := map[string]int{}
+	for _, id := range append(aes.Variants(), gcm.Variants()...) {
+		if names[id.String()] {
+			t.Errorf("%s declared twice", id)
+		}
+		names[id.String()], declared[id] = true, true
+		if id.IsGeneric() {
+			generics[id.Stub()]++
+		}
+	}
+	for stub, n := range generics {
+		if n != 1 {
+			t.Errorf("%s has %d generic twins", stub, n)
+		}
+	}
+	for id := range built {
+		if !declared[id] {
+			t.Errorf("%s is built but not declared", id)
+		}
+		if !id.IsGeneric() && id.Arch() != jdk.HostArch() {
+			t.Errorf("%s is built for %v into a %v binary", id, id.Arch(), jdk.HostArch())
+		}
+	}
+	for _, r := range Rules() {
+		if !declared[r.ID] || generics[r.ID.Stub()] != 1 {
+			t.Errorf("rule %s names an undeclared variant or an entry without a generic twin", r.ID)
+		}
 	}
 }

@@ -30,37 +30,23 @@ func init() {
 	)
 	x86F := UseAES | UseAESIntrinsics
 	register(
-		Rule{aes.StubEncryptBlock, jdk.AMD64, "aesni", "generate_aescrypt_encryptBlock", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
-		Rule{aes.StubDecryptBlock, jdk.AMD64, "aesni", "generate_aescrypt_decryptBlock", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
-		Rule{aes.StubCBCEncrypt, jdk.AMD64, "aesni", "generate_cipherBlockChaining_encryptAESCrypt", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
-		Rule{aes.StubCBCDecrypt, jdk.AMD64, "vaes-avx512", "generate_cipherBlockChaining_decryptVectorAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
-		Rule{aes.StubCBCDecrypt, jdk.AMD64, "aesni-parallel4", "generate_cipherBlockChaining_decryptAESCrypt_Parallel", jdk.Since(jdk.R8), x86F, x86AES,
+		Rule{aes.EncryptBlockAESNI, "generate_aescrypt_encryptBlock", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
+		Rule{aes.DecryptBlockAESNI, "generate_aescrypt_decryptBlock", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
+		Rule{aes.CBCEncryptAESNI, "generate_cipherBlockChaining_encryptAESCrypt", jdk.Since(jdk.R8), x86F, x86AES, blockCond},
+		Rule{aes.CBCDecryptVAES, "generate_cipherBlockChaining_decryptVectorAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
+		Rule{aes.CBCDecryptAESNI4, "generate_cipherBlockChaining_decryptAESCrypt_Parallel", jdk.Since(jdk.R8), x86F, x86AES,
 			blockCond + ", no AVX-512 VAES with VL+DQ"},
-		Rule{aes.StubECBEncrypt, jdk.AMD64, "vaes-avx512", "generate_electronicCodeBook_encryptAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
-		Rule{aes.StubECBDecrypt, jdk.AMD64, "vaes-avx512", "generate_electronicCodeBook_decryptAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
-		Rule{aes.StubCTR, jdk.AMD64, "vaes-avx512", "generate_counterMode_VectorAESCrypt", jdk.Since(jdk.R17), x86F | UseAESCTRIntrinsics, vaesCTR, ctrVec},
-		Rule{aes.StubCTR, jdk.AMD64, "aesni-parallel6", "generate_counterMode_AESCrypt_Parallel", jdk.Since(jdk.R17), x86F | UseAESCTRIntrinsics,
+		Rule{aes.ECBEncryptVAES, "generate_electronicCodeBook_encryptAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
+		Rule{aes.ECBDecryptVAES, "generate_electronicCodeBook_decryptAESCrypt", jdk.Since(jdk.R17), x86F, vaesCBC, vaesCond},
+		Rule{aes.CTRVAES, "generate_counterMode_VectorAESCrypt", jdk.Since(jdk.R17), x86F | UseAESCTRIntrinsics, vaesCTR, ctrVec},
+		Rule{aes.CTRAESNI6, "generate_counterMode_AESCrypt_Parallel", jdk.Since(jdk.R17), x86F | UseAESCTRIntrinsics,
 			x86AES.With(cpu.SSE41), ctrPar},
 
-		Rule{aes.StubEncryptBlock, jdk.ARM64, "armv8-aes", "generate_aescrypt_encryptBlock", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubDecryptBlock, jdk.ARM64, "armv8-aes", "generate_aescrypt_decryptBlock", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubCBCEncrypt, jdk.ARM64, "armv8-aes", "generate_cipherBlockChaining_encryptAESCrypt", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubCBCDecrypt, jdk.ARM64, "armv8-aes", "generate_cipherBlockChaining_decryptAESCrypt", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
-		Rule{aes.StubCTR, jdk.ARM64, "armv8-aes-4wide", "generate_counterMode_AESCrypt", jdk.Since(jdk.R21), UseAESIntrinsics | UseAESCTRIntrinsics, arm, armCTRCond},
+		Rule{aes.EncryptBlockARMv8, "generate_aescrypt_encryptBlock", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.DecryptBlockARMv8, "generate_aescrypt_decryptBlock", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.CBCEncryptARMv8, "generate_cipherBlockChaining_encryptAESCrypt", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.CBCDecryptARMv8, "generate_cipherBlockChaining_decryptAESCrypt", jdk.Since(jdk.R8), UseAESIntrinsics, arm, armCond},
+		Rule{aes.CTRARMv8x4, "generate_counterMode_AESCrypt", jdk.Since(jdk.R21), UseAESIntrinsics | UseAESCTRIntrinsics, arm, armCTRCond},
 	)
-	for _, v := range aes.BlockEncryptVariants {
-		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
-	}
-	for _, v := range aes.BlockDecryptVariants {
-		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
-	}
-	for _, v := range append(aes.CBCEncryptVariants, aes.CBCDecryptVariants...) {
-		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
-	}
-	for _, v := range append(aes.ECBEncryptVariants, aes.ECBDecryptVariants...) {
-		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
-	}
-	for _, v := range aes.CTRVariants {
-		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
-	}
+	registerBuilt(aes.Built()...)
 }

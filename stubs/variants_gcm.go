@@ -6,12 +6,6 @@ import (
 	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
-// GHASH and GCM stub entries (StubRoutines names).
-const (
-	StubGHASH = "ghash_processBlocks"
-	StubGCM   = "galoisCounterMode_AESCrypt"
-)
-
 // GHASH and GCM selection rules, from hotspot.md §2.4–2.6
 // (StubGenerator::generate_ghash_stubs in stubGenerator_x86_64_ghash.cpp,
 // generate_aes_stubs in stubGenerator_x86_64_aes.cpp, generate_compiler_stubs
@@ -45,22 +39,17 @@ func init() {
 	)
 	x86AESF := UseAES | UseAESIntrinsics
 	register(
-		Rule{StubGHASH, jdk.AMD64, "avx-8block", "generate_avx_ghash_processBlocks", jdk.Since(jdk.R17), UseGHASHIntrinsics,
+		Rule{gcm.GHASHAVX8, "generate_avx_ghash_processBlocks", jdk.Since(jdk.R17), UseGHASHIntrinsics,
 			x86GHASH.With(cpu.AVX), ghashAVX},
-		Rule{StubGHASH, jdk.AMD64, "pclmul-1block", "generate_ghash_processBlocks", jdk.Since(jdk.R8u), UseGHASHIntrinsics,
+		Rule{gcm.GHASHPCLMUL, "generate_ghash_processBlocks", jdk.Since(jdk.R8u), UseGHASHIntrinsics,
 			x86GHASH, ghashPlain},
-		Rule{StubGCM, jdk.AMD64, "vaes-avx512", "generate_galoisCounterMode_AESCrypt", jdk.Since(jdk.R21), x86AESF, vaesGCM, gcmVAES},
-		Rule{StubGCM, jdk.AMD64, "avx2-interleaved8", "generate_avx2_galoisCounterMode_AESCrypt", jdk.Since(jdk.R25), x86AESF, avx2GCM, gcmAVX2},
+		Rule{gcm.GCMVAES, "generate_galoisCounterMode_AESCrypt", jdk.Since(jdk.R21), x86AESF, vaesGCM, gcmVAES},
+		Rule{gcm.GCMAVX2, "generate_avx2_galoisCounterMode_AESCrypt", jdk.Since(jdk.R25), x86AESF, avx2GCM, gcmAVX2},
 
-		Rule{StubGHASH, jdk.ARM64, "pmull-8block", "generate_ghash_processBlocks", jdk.Range(jdk.R8u, jdk.R21), UseGHASHIntrinsics, armGHASH, armGH},
-		Rule{StubGHASH, jdk.ARM64, "pmull-8block", "generate_ghash_processBlocks_wide", jdk.Since(jdk.R21), UseGHASHIntrinsics, armGHASH, armGHWide},
-		Rule{StubGCM, jdk.ARM64, "aes-pmull-8block", "generate_galoisCounterMode_AESCrypt", jdk.Since(jdk.R21),
+		Rule{gcm.GHASHPMULL, "generate_ghash_processBlocks", jdk.Range(jdk.R8u, jdk.R21), UseGHASHIntrinsics, armGHASH, armGH},
+		Rule{gcm.GHASHPMULL, "generate_ghash_processBlocks_wide", jdk.Since(jdk.R21), UseGHASHIntrinsics, armGHASH, armGHWide},
+		Rule{gcm.GCMPMULL, "generate_galoisCounterMode_AESCrypt", jdk.Since(jdk.R21),
 			UseAESIntrinsics | UseGHASHIntrinsics, armGHASH.With(cpu.ARM_AES), armGCM},
 	)
-	for _, v := range gcm.GHASHVariants {
-		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
-	}
-	for _, v := range gcm.GCMVariants {
-		registerImpls(Impl{v.Stub, v.Name, v.Needs, v.Fn})
-	}
+	registerBuilt(gcm.Built()...)
 }

@@ -5,10 +5,11 @@ import (
 
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
 func TestSelectGoldenGCM(t *testing.T) {
-	checkGolden(t, "select_gcm.golden", goldenMatrix([]string{StubGHASH, StubGCM}))
+	checkGolden(t, "select_gcm.golden", goldenMatrix([]string{gcm.StubGHASH, gcm.StubGCM}))
 }
 
 // TestSelectGCMSpotChecks pins the GHASH/GCM answers the HotSpot sources and
@@ -36,24 +37,24 @@ func TestSelectGCMSpotChecks(t *testing.T) {
 		cpus cpu.Set
 		want string // "" = none
 	}{
-		{"jdk17 ice no GCM stub", StubGCM, base("17", jdk.AMD64), ice, ""},
-		{"jdk21 ice VAES GCM", StubGCM, base("21", jdk.AMD64), ice, "vaes-avx512"},
-		{"jdk21 ice UseAVX=2 no GCM", StubGCM, with(base("21", jdk.AMD64), func(c *Config) { c.UseAVX = 2 }), ice, ""},
-		{"jdk25 ice UseAVX=2 AVX2 GCM", StubGCM, with(base("25", jdk.AMD64), func(c *Config) { c.UseAVX = 2 }), ice, "avx2-interleaved8"},
-		{"jdk25 haswell AVX2 GCM", StubGCM, base("25", jdk.AMD64), hsw, "avx2-interleaved8"},
-		{"jdk25 sandy no GCM", StubGCM, base("25", jdk.AMD64), sandy, ""},
-		{"jdk25 -UseAESIntrinsics no GCM", StubGCM, with(base("25", jdk.AMD64), func(c *Config) { c.UseAESIntrinsics = false }), ice, ""},
-		{"jdk25 x86 GCM ignores GHASH flag", StubGCM, with(base("25", jdk.AMD64), func(c *Config) { c.UseGHASHIntrinsics = false }), ice, "vaes-avx512"},
-		{"jdk17 ice AVX GHASH", StubGHASH, base("17", jdk.AMD64), ice, "avx-8block"},
-		{"jdk17 UseAVX=0 plain GHASH", StubGHASH, with(base("17", jdk.AMD64), func(c *Config) { c.UseAVX = 0 }), ice, "pclmul-1block"},
-		{"jdk8u plain GHASH", StubGHASH, base("8u", jdk.AMD64), hsw, "pclmul-1block"},
-		{"jdk8 no GHASH", StubGHASH, base("8", jdk.AMD64), hsw, ""},
-		{"-UseGHASHIntrinsics", StubGHASH, with(base("25", jdk.AMD64), func(c *Config) { c.UseGHASHIntrinsics = false }), ice, ""},
-		{"UseSSE=2 no GHASH", StubGHASH, with(base("25", jdk.AMD64), func(c *Config) { c.UseSSE = 2 }), ice, ""},
-		{"n1 jdk17 GHASH", StubGHASH, base("17", jdk.ARM64), n1, "pmull-8block"},
-		{"n1 jdk17 no GCM", StubGCM, base("17", jdk.ARM64), n1, ""},
-		{"n1 jdk21 GCM", StubGCM, base("21", jdk.ARM64), n1, "aes-pmull-8block"},
-		{"n1 GCM needs GHASH flag", StubGCM, with(base("25", jdk.ARM64), func(c *Config) { c.UseGHASHIntrinsics = false }), n1, ""},
+		{"jdk17 ice no GCM stub", gcm.StubGCM, base("17", jdk.AMD64), ice, ""},
+		{"jdk21 ice VAES GCM", gcm.StubGCM, base("21", jdk.AMD64), ice, "vaes-avx512"},
+		{"jdk21 ice UseAVX=2 no GCM", gcm.StubGCM, with(base("21", jdk.AMD64), func(c *Config) { c.UseAVX = 2 }), ice, ""},
+		{"jdk25 ice UseAVX=2 AVX2 GCM", gcm.StubGCM, with(base("25", jdk.AMD64), func(c *Config) { c.UseAVX = 2 }), ice, "avx2-interleaved8"},
+		{"jdk25 haswell AVX2 GCM", gcm.StubGCM, base("25", jdk.AMD64), hsw, "avx2-interleaved8"},
+		{"jdk25 sandy no GCM", gcm.StubGCM, base("25", jdk.AMD64), sandy, ""},
+		{"jdk25 -UseAESIntrinsics no GCM", gcm.StubGCM, with(base("25", jdk.AMD64), func(c *Config) { c.UseAESIntrinsics = false }), ice, ""},
+		{"jdk25 x86 GCM ignores GHASH flag", gcm.StubGCM, with(base("25", jdk.AMD64), func(c *Config) { c.UseGHASHIntrinsics = false }), ice, "vaes-avx512"},
+		{"jdk17 ice AVX GHASH", gcm.StubGHASH, base("17", jdk.AMD64), ice, "avx-8block"},
+		{"jdk17 UseAVX=0 plain GHASH", gcm.StubGHASH, with(base("17", jdk.AMD64), func(c *Config) { c.UseAVX = 0 }), ice, "pclmul-1block"},
+		{"jdk8u plain GHASH", gcm.StubGHASH, base("8u", jdk.AMD64), hsw, "pclmul-1block"},
+		{"jdk8 no GHASH", gcm.StubGHASH, base("8", jdk.AMD64), hsw, ""},
+		{"-UseGHASHIntrinsics", gcm.StubGHASH, with(base("25", jdk.AMD64), func(c *Config) { c.UseGHASHIntrinsics = false }), ice, ""},
+		{"UseSSE=2 no GHASH", gcm.StubGHASH, with(base("25", jdk.AMD64), func(c *Config) { c.UseSSE = 2 }), ice, ""},
+		{"n1 jdk17 GHASH", gcm.StubGHASH, base("17", jdk.ARM64), n1, "pmull-8block"},
+		{"n1 jdk17 no GCM", gcm.StubGCM, base("17", jdk.ARM64), n1, ""},
+		{"n1 jdk21 GCM", gcm.StubGCM, base("21", jdk.ARM64), n1, "aes-pmull-8block"},
+		{"n1 GCM needs GHASH flag", gcm.StubGCM, with(base("25", jdk.ARM64), func(c *Config) { c.UseGHASHIntrinsics = false }), n1, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,8 +23,6 @@ import (
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
-	"github.com/jitsim/jitsim/stubs/cpu"
-	"github.com/jitsim/jitsim/stubs/gcm"
 	"github.com/jitsim/jitsim/tiers/c1"
 	"github.com/jitsim/jitsim/tiers/c2"
 	"github.com/jitsim/jitsim/tiers/interp"
@@ -148,7 +146,7 @@ func calibrateHost(ctx context.Context, o calibrateOptions, progress io.Writer) 
 		return model.Profile{}, err
 	}
 	probes = append(probes, dp...)
-	sp, err := stubProbes(cs)
+	sp, err := model.StubProbes(cs.key, cs.in)
 	if err != nil {
 		return model.Profile{}, err
 	}
@@ -278,153 +276,6 @@ func dispatchProbes(env *calibEnv, s *calibState) ([]model.Probe, error) {
 	for _, p := range ps {
 		if err := p.Run(); err != nil {
 			return nil, fmt.Errorf("dispatch probe: %w", err)
-		}
-	}
-	return ps, nil
-}
-
-// stubProbes time every stub variant the host can run over the payload, each first
-// checked against its generic Go twin.
-func stubProbes(s *calibState) ([]model.Probe, error) {
-	host := cpu.Host()
-	n := len(s.in)
-	var ps []model.Probe
-	add := func(stub, name string, needs cpu.Set, run func() error, check func() error) error {
-		if !host.HasAll(needs) {
-			return nil
-		}
-		if err := check(); err != nil {
-			return fmt.Errorf("stub %s/%s: %w", stub, name, err)
-		}
-		ps = append(ps, model.Probe{What: model.Stub(name), Family: stub, Unit: model.PerByte, Units: n, Run: run,
-			Note: fmt.Sprintf("jitsim's stub %s/%s over %d B", stub, name, n)})
-		return nil
-	}
-	same := func(a, b []byte) error {
-		if !bytes.Equal(a, b) {
-			return errors.New("output differs from the generic twin")
-		}
-		return nil
-	}
-	for _, list := range [][]stubaes.BlockVariant{stubaes.BlockEncryptVariants, stubaes.BlockDecryptVariants} {
-		for _, v := range list {
-			k := s.ke
-			if v.Stub == stubaes.StubDecryptBlock {
-				k = s.kd
-			}
-			fn, gen := v.Fn, list[0].Fn
-			run := func() error {
-				for i := 0; i < n; i += 16 {
-					fn(k, s.out[i:i+16], s.in[i:i+16])
-				}
-				return nil
-			}
-			check := func() error {
-				want := make([]byte, 16)
-				gen(k, want, s.in[:16])
-				fn(k, s.out[:16], s.in[:16])
-				return same(s.out[:16], want)
-			}
-			if err := add(v.Stub, v.Name, v.Needs, run, check); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, list := range [][]stubaes.CBCVariant{stubaes.CBCEncryptVariants, stubaes.CBCDecryptVariants} {
-		for _, v := range list {
-			k := s.ke
-			if v.Stub == stubaes.StubCBCDecrypt {
-				k = s.kd
-			}
-			fn, gen := v.Fn, list[0].Fn
-			run := func() error { var iv [16]byte; fn(k, &iv, s.out, s.in); return nil }
-			check := func() error {
-				want := make([]byte, n)
-				var a, b [16]byte
-				gen(k, &a, want, s.in)
-				fn(k, &b, s.out, s.in)
-				return same(s.out, want)
-			}
-			if err := add(v.Stub, v.Name, v.Needs, run, check); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, list := range [][]stubaes.ECBVariant{stubaes.ECBEncryptVariants, stubaes.ECBDecryptVariants} {
-		for _, v := range list {
-			k := s.ke
-			if v.Stub == stubaes.StubECBDecrypt {
-				k = s.kd
-			}
-			fn, gen := v.Fn, list[0].Fn
-			run := func() error { fn(k, s.out, s.in); return nil }
-			check := func() error {
-				want := make([]byte, n)
-				gen(k, want, s.in)
-				fn(k, s.out, s.in)
-				return same(s.out, want)
-			}
-			if err := add(v.Stub, v.Name, v.Needs, run, check); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for _, v := range stubaes.CTRVariants {
-		fn, gen := v.Fn, stubaes.CTRVariants[0].Fn
-		run := func() error { var c, e [16]byte; u := 16; fn(s.ke, &c, &e, &u, s.out, s.in); return nil }
-		check := func() error {
-			want := make([]byte, n)
-			var c, e [16]byte
-			u := 16
-			gen(s.ke, &c, &e, &u, want, s.in)
-			return errors.Join(run(), same(s.out, want))
-		}
-		if err := add(v.Stub, v.Name, v.Needs, run, check); err != nil {
-			return nil, err
-		}
-	}
-	newHtbl := func() []uint64 { t := make([]uint64, gcm.HtblLen); t[0], t[1] = s.h[0], s.h[1]; return t }
-	for _, v := range gcm.GHASHVariants {
-		fn, gen := v.Fn, gcm.GHASHVariants[0].Fn
-		htbl := newHtbl()
-		run := func() error { var st [2]uint64; fn(&st, htbl, s.in, n/16); return nil }
-		check := func() error {
-			var a, b [2]uint64
-			gen(&a, newHtbl(), s.in, n/16)
-			fn(&b, htbl, s.in, n/16)
-			if a != b {
-				return errors.New("GHASH state differs from the generic twin")
-			}
-			return nil
-		}
-		if err := add(v.Stub, v.Name, v.Needs, run, check); err != nil {
-			return nil, err
-		}
-	}
-	for _, v := range gcm.GCMVariants {
-		fn, gen := v.Fn, gcm.GCMVariants[0].Fn
-		htbl := newHtbl()
-		run := func() error {
-			var c [16]byte
-			var st [2]uint64
-			fn(s.ke, &c, &st, htbl, s.out, s.in, s.out)
-			return nil
-		}
-		check := func() error {
-			want := make([]byte, n)
-			var c1, c2 [16]byte
-			var a, b [2]uint64
-			m := gen(s.ke, &c1, &a, newHtbl(), want, s.in, want)
-			k := fn(s.ke, &c2, &b, htbl, s.out, s.in, s.out)
-			// A variant processes a prefix (its granularity); compare what both did.
-			k = min(k, m)
-			if k == 0 {
-				return errors.New("processed no bytes")
-			}
-			return same(s.out[:k], want[:k])
-		}
-		if err := add(v.Stub, v.Name, v.Needs, run, check); err != nil {
-			return nil, err
 		}
 	}
 	return ps, nil

@@ -51,13 +51,13 @@ func TestCalibrateRoundTrip(t *testing.T) {
 		want = append(want, key{model.WhatCall, what, "call"})
 	}
 	for _, v := range stubaes.CTRVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			want = append(want, key{model.Stub(v.Name), v.Stub, "byte"})
+		if cpu.Host().HasAll(v.Needs()) {
+			want = append(want, key{model.Stub(v.Name()), v.Stub(), "byte"})
 		}
 	}
 	for _, v := range gcm.GCMVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			want = append(want, key{model.Stub(v.Name), v.Stub, "byte"})
+		if cpu.Host().HasAll(v.Needs()) {
+			want = append(want, key{model.Stub(v.Name()), v.Stub(), "byte"})
 		}
 	}
 	for _, k := range want {

@@ -19,6 +19,7 @@ var layers = []struct {
 	{"jdk", 0}, // the release and architecture: the lowest leaf
 	{"flags", 5},
 	{"stubs/cpu", 10},
+	{"stubs/variant", 15}, // the stub variants' IDs: entry, name, architecture, CPU features
 	{"stubs/aes", 20},
 	{"stubs/gcm", 30},
 	{"stubs", 40},

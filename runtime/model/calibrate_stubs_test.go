@@ -36,7 +36,7 @@ func TestCalibrateStubs(t *testing.T) {
 
 	var probes []model.Probe
 	for _, v := range jaes.CTRVariants {
-		if !cpu.Host().HasAll(v.Needs) {
+		if !cpu.Host().HasAll(v.Needs()) {
 			continue
 		}
 		dst := make([]byte, n)
@@ -49,10 +49,10 @@ func TestCalibrateStubs(t *testing.T) {
 		// CTR here is GCM-style (32-bit counter) in the stubs and full
 		// 128-bit in crypto/cipher; with a zero IV and 1024 blocks they agree.
 		if run(); !bytes.Equal(dst, want) {
-			t.Fatalf("CTR variant %s disagrees with crypto/cipher", v.Name)
+			t.Fatalf("CTR variant %s disagrees with crypto/cipher", v.Name())
 		}
-		probes = append(probes, model.Probe{What: model.Stub(v.Name), Family: v.Stub, Unit: model.PerByte, Units: n, Run: run,
-			Note: "jitsim stub " + v.Stub + "/" + v.Name + " over 16 KiB"})
+		probes = append(probes, model.Probe{What: model.Stub(v.Name()), Family: v.Stub(), Unit: model.PerByte, Units: n, Run: run,
+			Note: "jitsim stub " + v.ID.String() + " over 16 KiB"})
 	}
 	opts := model.CalibrateOptions{Rounds: 3, Round: 2 * time.Millisecond, Describe: "the test host"}
 	if os.Getenv("JITSIM_LONG") == "1" {

@@ -24,12 +24,12 @@ func checksText() string {
 	b.WriteString("| stub | variant | formula ns/byte | JVM ns/byte | JVM / formula |\n|---|---|---|---|---|\n")
 	for _, h := range hostStubMeasures {
 		for _, s := range stubShapes {
-			if s.stub != h.stub || s.variant != h.variant {
+			if s.id != h.id {
 				continue
 			}
 			f := float64(cyclesToPs(s.perBlock(host), host.mhz)) / 16 / 1000
 			m, _ := jvm(jvmRows, h.run, h.mode)
-			fmt.Fprintf(&b, "| %s | %s | %.3f | %.3f | %.2f |\n", h.stub, h.variant, f, float64(m)/1000, float64(m)/1000/f)
+			fmt.Fprintf(&b, "| %s | %s | %.3f | %.3f | %.2f |\n", h.id.Stub(), h.id.Name(), f, float64(m)/1000, float64(m)/1000/f)
 		}
 	}
 	b.WriteString("\nAttribution check (§2.1): per tier, the measured GCM encryption against the sum of its parts CTR + GMAC, in ns/byte.\n\n")

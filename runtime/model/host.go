@@ -4,7 +4,10 @@ import (
 	"fmt"
 
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 // jvmRow is one recorded JVM measurement (see jvm_measured.go).
@@ -85,20 +88,23 @@ func hostJavaRows() []Row {
 // AVX2/AES-NI variants, UseAVX=0 the one-block GHASH). The block stubs are
 // measured through AES/ECB under UseAVX=2, where JDK 17 has no ECB stub and
 // its Java ECB loop calls the block stub per block (loop included).
-var hostStubMeasures = []struct{ stub, variant, run, mode string }{
-	{"aescrypt_encryptBlock", "aesni", "jdk17_c2_avx2", "ecb-enc"},
-	{"aescrypt_decryptBlock", "aesni", "jdk17_c2_avx2", "ecb-dec"},
-	{"cipherBlockChaining_encryptAESCrypt", "aesni", "jdk17_c2_default", "cbc-enc"},
-	{"cipherBlockChaining_decryptAESCrypt", "aesni-parallel4", "jdk17_c2_avx2", "cbc-dec"},
-	{"cipherBlockChaining_decryptAESCrypt", "vaes-avx512", "jdk17_c2_default", "cbc-dec"},
-	{"electronicCodeBook_encryptAESCrypt", "vaes-avx512", "jdk17_c2_default", "ecb-enc"},
-	{"electronicCodeBook_decryptAESCrypt", "vaes-avx512", "jdk17_c2_default", "ecb-dec"},
-	{"counterMode_AESCrypt", "aesni-parallel6", "jdk17_c2_avx2", "ctr"},
-	{"counterMode_AESCrypt", "vaes-avx512", "jdk17_c2_default", "ctr"},
-	{"ghash_processBlocks", "pclmul-1block", "jdk17_c2_avx0", "gmac"},
-	{"ghash_processBlocks", "avx-8block", "jdk17_c2_default", "gmac"},
-	{"galoisCounterMode_AESCrypt", "avx2-interleaved8", "jdk25_c2_avx2", "gcm-enc"},
-	{"galoisCounterMode_AESCrypt", "vaes-avx512", "jdk25_c2_default", "gcm-enc"},
+var hostStubMeasures = []struct {
+	id        variant.ID
+	run, mode string
+}{
+	{aes.EncryptBlockAESNI, "jdk17_c2_avx2", "ecb-enc"},
+	{aes.DecryptBlockAESNI, "jdk17_c2_avx2", "ecb-dec"},
+	{aes.CBCEncryptAESNI, "jdk17_c2_default", "cbc-enc"},
+	{aes.CBCDecryptAESNI4, "jdk17_c2_avx2", "cbc-dec"},
+	{aes.CBCDecryptVAES, "jdk17_c2_default", "cbc-dec"},
+	{aes.ECBEncryptVAES, "jdk17_c2_default", "ecb-enc"},
+	{aes.ECBDecryptVAES, "jdk17_c2_default", "ecb-dec"},
+	{aes.CTRAESNI6, "jdk17_c2_avx2", "ctr"},
+	{aes.CTRVAES, "jdk17_c2_default", "ctr"},
+	{gcm.GHASHPCLMUL, "jdk17_c2_avx0", "gmac"},
+	{gcm.GHASHAVX8, "jdk17_c2_default", "gmac"},
+	{gcm.GCMAVX2, "jdk25_c2_avx2", "gcm-enc"},
+	{gcm.GCMVAES, "jdk25_c2_default", "gcm-enc"},
 }
 
 // hostStubRows are the host's stub costs: per byte as the JVM measured
@@ -111,10 +117,10 @@ func hostStubRows(m cpu.Model, u uarch) []Row {
 	var rows []Row
 	for _, h := range hostStubMeasures {
 		ps, src := jvm(jvmRows, h.run, h.mode)
-		rows = append(rows, Row{Stub(h.variant), h.stub, PerByte, ps, src + " (the whole Cipher call at 16 KiB, Java glue included)"})
+		rows = append(rows, Row{Stub(h.id.Name()), h.id.Stub(), PerByte, ps, src + " (the whole Cipher call at 16 KiB, Java glue included)"})
 		for _, s := range stubShapes {
-			if s.stub == h.stub && s.variant == h.variant {
-				rows = append(rows, Row{Stub(h.variant), h.stub, PerCall, cyclesToPs(s.perCall, u.mhz),
+			if s.id == h.id {
+				rows = append(rows, Row{Stub(h.id.Name()), h.id.Stub(), PerCall, cyclesToPs(s.perCall, u.mhz),
 					fmt.Sprintf("estimate: %.0f cycles of stub prologue/epilogue at %d MHz (instruction count, not measured)", float64(s.perCall)/100, u.mhz)})
 			}
 		}

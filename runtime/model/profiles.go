@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs"
+	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 // aesRounds is the round count the stub formulas and the measurements
@@ -14,14 +17,13 @@ const aesRounds = 10
 
 // stubShape is one stub variant's cost as a function of a
 // microarchitecture's instruction latencies and throughputs: cycles per
-// 16-byte block and per call, ×100. Formula says how, in words.
+// 16-byte block and per call, ×100. Formula says how, in words. The
+// variant's entry, architecture and features are its ID's.
 type stubShape struct {
-	stub, variant string
-	arch          jdk.Arch
-	needs         cpu.Set
-	perBlock      func(u uarch) int64
-	perCall       int64
-	formula       string
+	id       variant.ID
+	perBlock func(u uarch) int64
+	perCall  int64
+	formula  string
 }
 
 // Per-call overheads (cycles ×100): an estimate from the instruction count
@@ -39,53 +41,53 @@ func par(u uarch, p int64) int64 { return max(aesRounds*u.aesTp, aesRounds*u.aes
 
 var stubShapes = []stubShape{
 	// x86_64 (stubGenerator_x86_64_aes.cpp, stubGenerator_x86_64_ghash.cpp).
-	{"aescrypt_encryptBlock", "aesni", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{aes.EncryptBlockAESNI, func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESENC (latency-bound) + ~6 cycles load/whiten/store"},
-	{"aescrypt_decryptBlock", "aesni", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{aes.DecryptBlockAESNI, func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESDEC (latency-bound) + ~6 cycles load/whiten/store"},
-	{"cipherBlockChaining_encryptAESCrypt", "aesni", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
+	{aes.CBCEncryptAESNI, func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
 		"CBC encryption is one serial chain: 10 × AESENC latency + ~4 cycles (load, XOR with the previous block, store)"},
-	{"cipherBlockChaining_decryptAESCrypt", "aesni-parallel4", jdk.AMD64, cpu.Of(cpu.AES), func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
+	{aes.CBCDecryptAESNI4, func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
 		"4 blocks in flight: max(10 × AESDEC throughput, 10 × latency / 4) + ~2 cycles XOR/store"},
-	{"cipherBlockChaining_decryptAESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
+	{aes.CBCDecryptVAES,
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/32) + 100 }, callBulk,
 		"32 blocks in flight in zmm registers: max(10 × VAESDEC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
-	{"electronicCodeBook_encryptAESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
+	{aes.ECBEncryptVAES,
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/32) + 100 }, callBulk,
 		"as the VAES CBC decryption: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
-	{"electronicCodeBook_decryptAESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512VL, cpu.AVX512DQ),
+	{aes.ECBDecryptVAES,
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/32) + 100 }, callBulk,
 		"as the VAES CBC decryption"},
-	{"counterMode_AESCrypt", "aesni-parallel6", jdk.AMD64, cpu.Of(cpu.AES, cpu.SSE41), func(u uarch) int64 { return par(u, 6) + 200 }, callBulk,
+	{aes.CTRAESNI6, func(u uarch) int64 { return par(u, 6) + 200 }, callBulk,
 		"6 blocks in flight: max(10 × AESENC throughput, 10 × latency / 6) + ~2 cycles (counter increment and shuffle, XOR)"},
-	{"counterMode_AESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.AVX512BW, cpu.AVX512VL),
+	{aes.CTRVAES,
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, aesRounds*u.aesLat/16) + 100 }, callBulk,
 		"16 blocks in flight in zmm registers: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 16) + ~1 cycle"},
-	{"ghash_processBlocks", "pclmul-1block", jdk.AMD64, cpu.Of(cpu.PCLMULQDQ), func(u uarch) int64 { return u.clmulLat + 3*u.clmulTp + 1000 }, callBulk,
+	{gcm.GHASHPCLMUL, func(u uarch) int64 { return u.clmulLat + 3*u.clmulTp + 1000 }, callBulk,
 		"one block per iteration, serial on the hash: 4 PCLMULQDQ (latency + 3 × throughput) + ~10 cycles shift/XOR reduction and byte swap"},
-	{"ghash_processBlocks", "avx-8block", jdk.AMD64, cpu.Of(cpu.AVX, cpu.PCLMULQDQ), func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+1000)/8 + 100 }, callBulk,
+	{gcm.GHASHAVX8, func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+1000)/8 + 100 }, callBulk,
 		"8 blocks per reduction with H¹…H⁸: 4 PCLMULQDQ per block at throughput, one reduction (latency + ~10 cycles) per 8 blocks, + ~1 cycle"},
-	{"galoisCounterMode_AESCrypt", "avx2-interleaved8", jdk.AMD64, cpu.Of(cpu.AVX2, cpu.AES, cpu.PCLMULQDQ),
+	{gcm.GCMAVX2,
 		func(u uarch) int64 { return max(aesRounds*u.aesTp, 4*u.clmulTp) + (u.clmulLat+1000)/8 + 200 }, callGCM,
 		"AES-CTR and GHASH interleaved 8 blocks at a time on different ports: max(10 × AESENC throughput, 4 × PCLMULQDQ throughput) + reduction/8 + ~2 cycles"},
-	{"galoisCounterMode_AESCrypt", "vaes-avx512", jdk.AMD64, cpu.Of(cpu.VAES, cpu.VPCLMULQDQ, cpu.AVX512VL, cpu.AVX512DQ),
+	{gcm.GCMVAES,
 		func(u uarch) int64 { return max(aesRounds*u.vaesTp/4, 4*u.vclmulTp/4) + 100 }, callGCM,
 		"AES and GHASH interleaved 16+ blocks at a time in zmm: max(10 × VAESENC-zmm throughput / 4, 4 × VPCLMULQDQ-zmm throughput / 4) + ~1 cycle"},
 
 	// aarch64 (stubGenerator_aarch64.cpp). An AES round is a fused AESE+AESMC pair.
-	{"aescrypt_encryptBlock", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{aes.EncryptBlockARMv8, func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESE+AESMC pairs (latency-bound) + ~6 cycles load/store"},
-	{"aescrypt_decryptBlock", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
+	{aes.DecryptBlockARMv8, func(u uarch) int64 { return aesRounds*u.aesLat + 600 }, callBlock,
 		"10 dependent AESD+AESIMC pairs (latency-bound) + ~6 cycles load/store"},
-	{"cipherBlockChaining_encryptAESCrypt", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
+	{aes.CBCEncryptARMv8, func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
 		"one serial chain: 10 × AESE+AESMC latency + ~4 cycles"},
-	{"cipherBlockChaining_decryptAESCrypt", "armv8-aes", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
+	{aes.CBCDecryptARMv8, func(u uarch) int64 { return aesRounds*u.aesLat + 400 }, callBulk,
 		"HotSpot's aarch64 CBC decryption runs one block per iteration: 10 × AESD+AESIMC latency + ~4 cycles"},
-	{"counterMode_AESCrypt", "armv8-aes-4wide", jdk.ARM64, cpu.Of(cpu.ARM_AES), func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
+	{aes.CTRARMv8x4, func(u uarch) int64 { return par(u, 4) + 200 }, callBulk,
 		"bulk_width 4: max(10 × AESE+AESMC throughput, 10 × latency / 4) + ~2 cycles"},
-	{"ghash_processBlocks", "pmull-8block", jdk.ARM64, cpu.Of(cpu.PMULL), func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+800)/8 + 100 }, callBulk,
+	{gcm.GHASHPMULL, func(u uarch) int64 { return 4*u.clmulTp + (u.clmulLat+800)/8 + 100 }, callBulk,
 		"wide GHASH: 4 PMULL/PMULL2 per block at throughput, one reduction (latency + ~8 cycles) per 8 blocks, + ~1 cycle"},
-	{"galoisCounterMode_AESCrypt", "aes-pmull-8block", jdk.ARM64, cpu.Of(cpu.ARM_AES, cpu.PMULL),
+	{gcm.GCMPMULL,
 		func(u uarch) int64 { return par(u, 8) + 4*u.clmulTp + (u.clmulLat+800)/8 + 200 }, callGCM,
 		"AES-CTR over 8 blocks, then GHASH over them (not interleaved): par8 AES + 4 PMULL throughput + reduction/8 + ~2 cycles"},
 }
@@ -93,22 +95,22 @@ var stubShapes = []stubShape{
 // cyclesToPs converts cycles ×100 at mhz to picoseconds.
 func cyclesToPs(c100, mhz int64) int64 { return (c100*10_000 + mhz/2) / mhz }
 
-// stubRows prices every stub variant the model's features allow, from
-// the instruction-mix formulas and u's instruction table.
+// stubRows prices every stub variant a selection rule can pick on the
+// model (stubs.Selectable: some release and flags), from the instruction-mix
+// formulas and u's instruction table.
 func stubRows(m cpu.Model, u uarch) []Row {
 	var rows []Row
 	for _, s := range stubShapes {
-		if s.arch != m.Arch || !m.Features.HasAll(s.needs) {
-			continue
-		}
-		if s.needs.Has(cpu.VAES) && u.vaesTp == 0 || s.needs.Has(cpu.VPCLMULQDQ) && u.vclmulTp == 0 {
+		needs := s.id.Needs()
+		if !stubs.Selectable(s.id, m.Arch, m.Features) ||
+			needs.Has(cpu.VAES) && u.vaesTp == 0 || needs.Has(cpu.VPCLMULQDQ) && u.vclmulTp == 0 {
 			continue
 		}
 		b := s.perBlock(u)
 		src := fmt.Sprintf("instruction mix: %s = %.2f cycles/block at %d MHz [%s; %s]", s.formula, float64(b)/100, u.mhz, u.insnSource, u.mhzSource)
 		rows = append(rows,
-			Row{Stub(s.variant), s.stub, PerBlock, cyclesToPs(b, u.mhz), src},
-			Row{Stub(s.variant), s.stub, PerCall, cyclesToPs(s.perCall, u.mhz),
+			Row{Stub(s.id.Name()), s.id.Stub(), PerBlock, cyclesToPs(b, u.mhz), src},
+			Row{Stub(s.id.Name()), s.id.Stub(), PerCall, cyclesToPs(s.perCall, u.mhz),
 				fmt.Sprintf("estimate: %.0f cycles of stub prologue/epilogue at %d MHz (instruction count, not measured)", float64(s.perCall)/100, u.mhz)})
 	}
 	return rows

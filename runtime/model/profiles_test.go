@@ -49,11 +49,11 @@ func TestProfilesComplete(t *testing.T) {
 			// any flags) has a cost.
 			m, _ := cpu.Lookup(name)
 			for _, r := range stubs.Rules() {
-				if r.Arch != m.Arch || !m.Features.HasAll(r.Requires) {
+				if r.ID.Arch() != m.Arch || !m.Features.HasAll(r.Requires) {
 					continue
 				}
-				if _, err := p.Cost(model.Stub(r.Name), r.Stub, 4096); err != nil {
-					t.Errorf("variant %s/%s: %v", r.Stub, r.Name, err)
+				if _, err := p.Cost(model.Stub(r.ID.Name()), r.ID.Stub(), 4096); err != nil {
+					t.Errorf("variant %s: %v", r.ID, err)
 				}
 			}
 		})

@@ -62,8 +62,8 @@ func BenchmarkCTR(b *testing.B) {
 	iv := make([]byte, 16)
 	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCTR(std, iv).XORKeyStream }}}
 	for _, v := range CTRVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func() func(dst, src []byte) {
+		if cpu.Host().HasAll(v.Needs()) {
+			impls = append(impls, benchImpl{v.Name(), func() func(dst, src []byte) {
 				var ctr, ec [16]byte
 				used := 16
 				return func(dst, src []byte) { v.Fn(enc, &ctr, &ec, &used, dst, src) }
@@ -78,8 +78,8 @@ func BenchmarkCBCEncrypt(b *testing.B) {
 	iv := make([]byte, 16)
 	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCBCEncrypter(std, iv).CryptBlocks }}}
 	for _, v := range CBCEncryptVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func() func(dst, src []byte) {
+		if cpu.Host().HasAll(v.Needs()) {
+			impls = append(impls, benchImpl{v.Name(), func() func(dst, src []byte) {
 				var st [16]byte
 				return func(dst, src []byte) { v.Fn(enc, &st, dst, src) }
 			}})
@@ -93,8 +93,8 @@ func BenchmarkCBCDecrypt(b *testing.B) {
 	iv := make([]byte, 16)
 	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCBCDecrypter(std, iv).CryptBlocks }}}
 	for _, v := range CBCDecryptVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, func() func(dst, src []byte) {
+		if cpu.Host().HasAll(v.Needs()) {
+			impls = append(impls, benchImpl{v.Name(), func() func(dst, src []byte) {
 				var st [16]byte
 				return func(dst, src []byte) { v.Fn(dec, &st, dst, src) }
 			}})
@@ -111,8 +111,8 @@ func BenchmarkECBEncrypt(b *testing.B) {
 		}
 	})}}
 	for _, v := range ECBEncryptVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
+		if cpu.Host().HasAll(v.Needs()) {
+			impls = append(impls, benchImpl{v.Name(), fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
 		}
 	}
 	runBench(b, impls)
@@ -126,8 +126,8 @@ func BenchmarkECBDecrypt(b *testing.B) {
 		}
 	})}}
 	for _, v := range ECBDecryptVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, fixed(func(dst, src []byte) { v.Fn(dec, dst, src) })})
+		if cpu.Host().HasAll(v.Needs()) {
+			impls = append(impls, benchImpl{v.Name(), fixed(func(dst, src []byte) { v.Fn(dec, dst, src) })})
 		}
 	}
 	runBench(b, impls)
@@ -138,8 +138,8 @@ func BenchmarkBlock(b *testing.B) {
 	enc, _, std := benchKey(b)
 	impls := []benchImpl{{"stdlib", fixed(std.Encrypt)}}
 	for _, v := range BlockEncryptVariants {
-		if cpu.Host().HasAll(v.Needs) {
-			impls = append(impls, benchImpl{v.Name, fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
+		if cpu.Host().HasAll(v.Needs()) {
+			impls = append(impls, benchImpl{v.Name(), fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
 		}
 	}
 	for _, im := range impls {

@@ -13,7 +13,7 @@ import (
 func pickCTR() aes.CTRVariant {
 	vs := aes.CTRVariants
 	for i := len(vs) - 1; i >= 0; i-- {
-		if cpu.Host().HasAll(vs[i].Needs) {
+		if cpu.Host().HasAll(vs[i].Needs()) {
 			return vs[i]
 		}
 	}
@@ -60,14 +60,14 @@ func ExampleCBCFunc() {
 	key, _ := hex.DecodeString("2b7e151628aed2a6abf7158809cf4f3c")
 	_, dec, _ := aes.ExpandKey(key)
 	for _, v := range aes.CBCDecryptVariants {
-		if !cpu.Host().HasAll(v.Needs) {
+		if !cpu.Host().HasAll(v.Needs()) {
 			continue
 		}
 		buf, _ := hex.DecodeString("7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b2")
 		iv := [16]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
 		n := v.Fn(dec, &iv, buf, buf)
 		if hex.EncodeToString(buf) != "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51" || n != 32 {
-			fmt.Println(v.Name, "wrong")
+			fmt.Println(v.Name(), "wrong")
 		}
 	}
 	fmt.Println("ok")

@@ -6,7 +6,7 @@ import (
 	"crypto/cipher"
 	"testing"
 
-	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 // Differential fuzz targets: every variant the host can run against
@@ -28,7 +28,7 @@ func fuzzKey(t *testing.T, sel uint8, raw []byte) (enc, dec []uint32, std cipher
 	return enc, dec, std
 }
 
-func usable(needs cpu.Set) bool { return cpu.Host().HasAll(needs) }
+func usable(id variant.ID) bool { return ran.Runnable(id) }
 
 func FuzzBlock(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sel uint8, key, block []byte) {
@@ -40,21 +40,21 @@ func FuzzBlock(f *testing.F) {
 		want := make([]byte, 16)
 		std.Encrypt(want, block)
 		for _, v := range BlockEncryptVariants {
-			if usable(v.Needs) {
+			if usable(v.ID) {
 				got := make([]byte, 16)
 				v.Fn(enc, got, block)
 				if !bytes.Equal(got, want) {
-					t.Errorf("encrypt %s: %x, want %x", v.Name, got, want)
+					t.Errorf("encrypt %s: %x, want %x", v.Name(), got, want)
 				}
 			}
 		}
 		std.Decrypt(want, block)
 		for _, v := range BlockDecryptVariants {
-			if usable(v.Needs) {
+			if usable(v.ID) {
 				got := make([]byte, 16)
 				v.Fn(dec, got, block)
 				if !bytes.Equal(got, want) {
-					t.Errorf("decrypt %s: %x, want %x", v.Name, got, want)
+					t.Errorf("decrypt %s: %x, want %x", v.Name(), got, want)
 				}
 			}
 		}
@@ -71,21 +71,21 @@ func FuzzCBC(f *testing.F) {
 		want := make([]byte, len(data))
 		cipher.NewCBCEncrypter(std, iv[:16]).CryptBlocks(want, data)
 		for _, v := range CBCEncryptVariants {
-			if usable(v.Needs) {
+			if usable(v.ID) {
 				got := make([]byte, len(data))
 				st := [16]byte(iv)
 				if n := v.Fn(enc, &st, got, data); n != len(data) || !bytes.Equal(got, want) {
-					t.Errorf("encrypt %s: n=%d, output differs at %d", v.Name, n, firstDiff(got, want))
+					t.Errorf("encrypt %s: n=%d, output differs at %d", v.Name(), n, firstDiff(got, want))
 				}
 			}
 		}
 		cipher.NewCBCDecrypter(std, iv[:16]).CryptBlocks(want, data)
 		for _, v := range CBCDecryptVariants {
-			if usable(v.Needs) {
+			if usable(v.ID) {
 				got := make([]byte, len(data))
 				st := [16]byte(iv)
 				if n := v.Fn(dec, &st, got, data); n != len(data) || !bytes.Equal(got, want) {
-					t.Errorf("decrypt %s: n=%d, output differs at %d", v.Name, n, firstDiff(got, want))
+					t.Errorf("decrypt %s: n=%d, output differs at %d", v.Name(), n, firstDiff(got, want))
 				}
 			}
 		}
@@ -102,18 +102,18 @@ func FuzzECB(f *testing.F) {
 			std.Decrypt(wantD[i:], data[i:])
 		}
 		for _, v := range ECBEncryptVariants {
-			if usable(v.Needs) {
+			if usable(v.ID) {
 				got := make([]byte, len(data))
 				if n := v.Fn(enc, got, data); n != len(data) || !bytes.Equal(got, wantE) {
-					t.Errorf("encrypt %s: n=%d, output differs at %d", v.Name, n, firstDiff(got, wantE))
+					t.Errorf("encrypt %s: n=%d, output differs at %d", v.Name(), n, firstDiff(got, wantE))
 				}
 			}
 		}
 		for _, v := range ECBDecryptVariants {
-			if usable(v.Needs) {
+			if usable(v.ID) {
 				got := make([]byte, len(data))
 				if n := v.Fn(dec, got, data); n != len(data) || !bytes.Equal(got, wantD) {
-					t.Errorf("decrypt %s: n=%d, output differs at %d", v.Name, n, firstDiff(got, wantD))
+					t.Errorf("decrypt %s: n=%d, output differs at %d", v.Name(), n, firstDiff(got, wantD))
 				}
 			}
 		}
@@ -132,7 +132,7 @@ func FuzzCTR(f *testing.F) {
 		cipher.NewCTR(std, ctr[:16]).XORKeyStream(want, data)
 		c := min(int(cut), len(data))
 		for _, v := range CTRVariants {
-			if usable(v.Needs) {
+			if usable(v.ID) {
 				got := make([]byte, len(data))
 				st := [16]byte(ctr)
 				var ec [16]byte
@@ -140,7 +140,7 @@ func FuzzCTR(f *testing.F) {
 				n := v.Fn(enc, &st, &ec, &used, got[:c], data[:c])
 				n += v.Fn(enc, &st, &ec, &used, got[c:], data[c:])
 				if n != len(data) || !bytes.Equal(got, want) {
-					t.Errorf("%s: n=%d, output differs at %d", v.Name, n, firstDiff(got, want))
+					t.Errorf("%s: n=%d, output differs at %d", v.Name(), n, firstDiff(got, want))
 				}
 			}
 		}

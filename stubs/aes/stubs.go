@@ -1,8 +1,6 @@
 package aes
 
-import (
-	"github.com/jitsim/jitsim/stubs/cpu"
-)
+import "github.com/jitsim/jitsim/stubs/variant"
 
 // The assembly is generated; CI regenerates it and diffs. The amd64 generator
 // is an avo program in _asm (its own module), the arm64 one a go:build-ignore
@@ -38,35 +36,17 @@ type ECBFunc func(xk []uint32, dst, src []byte) int
 // stream with *used = 16.
 type CTRFunc func(xk []uint32, ctr, encCtr *[16]byte, used *int, dst, src []byte) int
 
-// BlockVariant is one implementation of a block stub.
-type BlockVariant struct {
-	Stub      string  // HotSpot StubRoutines entry
-	Name      string  // e.g. "aesni", "generic"
-	Generator string  // HotSpot generator it models
-	Needs     cpu.Set // features the code uses
-	Fn        BlockFunc
-}
+// BlockVariant is one implementation of a block stub: its ID (declared in variants.go) and its code.
+type BlockVariant = variant.Impl[BlockFunc]
 
 // CBCVariant is one implementation of a CBC stub.
-type CBCVariant struct {
-	Stub, Name, Generator string
-	Needs                 cpu.Set
-	Fn                    CBCFunc
-}
+type CBCVariant = variant.Impl[CBCFunc]
 
 // ECBVariant is one implementation of an ECB stub.
-type ECBVariant struct {
-	Stub, Name, Generator string
-	Needs                 cpu.Set
-	Fn                    ECBFunc
-}
+type ECBVariant = variant.Impl[ECBFunc]
 
 // CTRVariant is one implementation of the CTR stub.
-type CTRVariant struct {
-	Stub, Name, Generator string
-	Needs                 cpu.Set
-	Fn                    CTRFunc
-}
+type CTRVariant = variant.Impl[CTRFunc]
 
 // HotSpot StubRoutines entry names.
 const (
@@ -83,13 +63,13 @@ const (
 // for this GOARCH (none under the purego tag or on other architectures).
 // Callers pick one whose Needs are within the CPU's features.
 var (
-	BlockEncryptVariants = append([]BlockVariant{{StubEncryptBlock, "generic", "", 0, EncryptBlockGeneric}}, asmBlockEncrypt...)
-	BlockDecryptVariants = append([]BlockVariant{{StubDecryptBlock, "generic", "", 0, DecryptBlockGeneric}}, asmBlockDecrypt...)
-	CBCEncryptVariants   = append([]CBCVariant{{StubCBCEncrypt, "generic", "", 0, CBCEncryptGeneric}}, asmCBCEncrypt...)
-	CBCDecryptVariants   = append([]CBCVariant{{StubCBCDecrypt, "generic", "", 0, CBCDecryptGeneric}}, asmCBCDecrypt...)
-	ECBEncryptVariants   = append([]ECBVariant{{StubECBEncrypt, "generic", "", 0, ECBEncryptGeneric}}, asmECBEncrypt...)
-	ECBDecryptVariants   = append([]ECBVariant{{StubECBDecrypt, "generic", "", 0, ECBDecryptGeneric}}, asmECBDecrypt...)
-	CTRVariants          = append([]CTRVariant{{StubCTR, "generic", "", 0, CTRGeneric}}, asmCTR...)
+	BlockEncryptVariants = append([]BlockVariant{{ID: genericEncryptBlock, Fn: EncryptBlockGeneric}}, asmBlockEncrypt...)
+	BlockDecryptVariants = append([]BlockVariant{{ID: genericDecryptBlock, Fn: DecryptBlockGeneric}}, asmBlockDecrypt...)
+	CBCEncryptVariants   = append([]CBCVariant{{ID: genericCBCEncrypt, Fn: CBCEncryptGeneric}}, asmCBCEncrypt...)
+	CBCDecryptVariants   = append([]CBCVariant{{ID: genericCBCDecrypt, Fn: CBCDecryptGeneric}}, asmCBCDecrypt...)
+	ECBEncryptVariants   = append([]ECBVariant{{ID: genericECBEncrypt, Fn: ECBEncryptGeneric}}, asmECBEncrypt...)
+	ECBDecryptVariants   = append([]ECBVariant{{ID: genericECBDecrypt, Fn: ECBDecryptGeneric}}, asmECBDecrypt...)
+	CTRVariants          = append([]CTRVariant{{ID: genericCTR, Fn: CTRGeneric}}, asmCTR...)
 )
 
 // rounds returns the round count for xk, panicking (caller misuse, like Go's

@@ -12,7 +12,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/internal/varianttest"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 // Test matrix knobs. JITSIM_LONG=1 runs the full length range on every
@@ -23,19 +24,14 @@ var (
 	reduced = runtime.GOARCH == "arm64" && !long
 )
 
-// runnable skips t when the host lacks a feature the variant needs. On an
-// amd64 host with JITSIM_FLAGSHIP=1 (the project's CI machine: AES-NI and
-// AVX-512 VAES) a skip is a failure instead, as crypto's flagship builders.
-func runnable(t *testing.T, needs cpu.Set) {
+// ran records the variants the tests ran (JITSIM_REQUIRE_ALL=1 checks it, see TestMain).
+var ran varianttest.Ran
+
+// runnable skips t when the host lacks a feature variant id needs, and otherwise records that
+// the tests ran it.
+func runnable(t *testing.T, id variant.ID) {
 	t.Helper()
-	if cpu.Host().HasAll(needs) {
-		return
-	}
-	msg := fmt.Sprintf("host %v lacks %v", cpu.Host(), needs.Without(cpu.Host().Features()...))
-	if os.Getenv("JITSIM_FLAGSHIP") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
+	ran.Need(t, id)
 }
 
 func mustHex(s string) []byte {
@@ -141,7 +137,7 @@ var boundaryBlocks = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 31, 32, 33, 35
 func TestMain(m *testing.M) {
 	flag.Parse()
 	reduced = reduced || testing.Short()
-	os.Exit(m.Run())
+	os.Exit(ran.Main(m, Variants()))
 }
 
 func TestFIPS197Block(t *testing.T) {
@@ -154,8 +150,8 @@ func TestFIPS197Block(t *testing.T) {
 		enc, dec, _ := ExpandKey(mustHex(vec.key))
 		pt, ct := mustHex(vec.pt), mustHex(vec.ct)
 		for _, v := range BlockEncryptVariants {
-			t.Run(fmt.Sprintf("enc/%s/%d", v.Name, len(vec.key)*4), func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run(fmt.Sprintf("enc/%s/%d", v.Name(), len(vec.key)*4), func(t *testing.T) {
+				runnable(t, v.ID)
 				got := make([]byte, 16)
 				v.Fn(enc, got, pt)
 				if !bytes.Equal(got, ct) {
@@ -164,8 +160,8 @@ func TestFIPS197Block(t *testing.T) {
 			})
 		}
 		for _, v := range BlockDecryptVariants {
-			t.Run(fmt.Sprintf("dec/%s/%d", v.Name, len(vec.key)*4), func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run(fmt.Sprintf("dec/%s/%d", v.Name(), len(vec.key)*4), func(t *testing.T) {
+				runnable(t, v.ID)
 				got := make([]byte, 16)
 				v.Fn(dec, got, ct)
 				if !bytes.Equal(got, pt) {
@@ -208,24 +204,24 @@ func TestSP80038A(t *testing.T) {
 	for _, vec := range sp38aVectors {
 		enc, dec, _ := ExpandKey(mustHex(vec.key))
 		for _, v := range ECBEncryptVariants {
-			t.Run(vec.name+"/ECBEncrypt/"+v.Name, func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run(vec.name+"/ECBEncrypt/"+v.Name(), func(t *testing.T) {
+				runnable(t, v.ID)
 				got := make([]byte, len(pt))
 				v.Fn(enc, got, pt)
 				check(t, got, vec.ecb)
 			})
 		}
 		for _, v := range ECBDecryptVariants {
-			t.Run(vec.name+"/ECBDecrypt/"+v.Name, func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run(vec.name+"/ECBDecrypt/"+v.Name(), func(t *testing.T) {
+				runnable(t, v.ID)
 				got := make([]byte, len(pt))
 				v.Fn(dec, got, mustHex(vec.ecb))
 				check(t, got, sp38aPT)
 			})
 		}
 		for _, v := range CBCEncryptVariants {
-			t.Run(vec.name+"/CBCEncrypt/"+v.Name, func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run(vec.name+"/CBCEncrypt/"+v.Name(), func(t *testing.T) {
+				runnable(t, v.ID)
 				got := make([]byte, len(pt))
 				iv := [16]byte(mustHex(sp38aIV))
 				v.Fn(enc, &iv, got, pt)
@@ -234,8 +230,8 @@ func TestSP80038A(t *testing.T) {
 			})
 		}
 		for _, v := range CBCDecryptVariants {
-			t.Run(vec.name+"/CBCDecrypt/"+v.Name, func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run(vec.name+"/CBCDecrypt/"+v.Name(), func(t *testing.T) {
+				runnable(t, v.ID)
 				got := make([]byte, len(pt))
 				iv := [16]byte(mustHex(sp38aIV))
 				v.Fn(dec, &iv, got, mustHex(vec.cbc))
@@ -243,8 +239,8 @@ func TestSP80038A(t *testing.T) {
 			})
 		}
 		for _, v := range CTRVariants {
-			t.Run(vec.name+"/CTR/"+v.Name, func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run(vec.name+"/CTR/"+v.Name(), func(t *testing.T) {
+				runnable(t, v.ID)
 				got := make([]byte, len(pt))
 				ctr := [16]byte(mustHex(sp38aCtr))
 				var ec [16]byte
@@ -263,23 +259,22 @@ func TestSP80038A(t *testing.T) {
 type family struct {
 	name       string
 	blocksOnly bool
-	variants   []variant
+	variants   []view
 	oracle     func(k keyPair, iv []byte, src []byte) []byte
 }
 
-// variant is a family-agnostic test view: run processes src into dst with
-// iv (IV or counter) and returns the bytes reported and the updated iv.
-type variant struct {
-	name  string
-	needs cpu.Set
-	run   func(k keyPair, iv []byte, dst, src []byte) (int, []byte)
+// view is a family-agnostic test view of a variant: run processes src into dst
+// with iv (IV or counter) and returns the bytes reported and the updated iv.
+type view struct {
+	id  variant.ID
+	run func(k keyPair, iv []byte, dst, src []byte) (int, []byte)
 }
 
 func families() []family {
 	var fs []family
-	var v []variant
+	var v []view
 	for _, x := range CBCEncryptVariants {
-		v = append(v, variant{x.Name, x.Needs, func(k keyPair, iv, dst, src []byte) (int, []byte) {
+		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			st := [16]byte(iv)
 			n := x.Fn(k.enc, &st, dst, src)
 			return n, st[:]
@@ -292,7 +287,7 @@ func families() []family {
 	}})
 	v = nil
 	for _, x := range CBCDecryptVariants {
-		v = append(v, variant{x.Name, x.Needs, func(k keyPair, iv, dst, src []byte) (int, []byte) {
+		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			st := [16]byte(iv)
 			n := x.Fn(k.dec, &st, dst, src)
 			return n, st[:]
@@ -305,7 +300,7 @@ func families() []family {
 	}})
 	v = nil
 	for _, x := range ECBEncryptVariants {
-		v = append(v, variant{x.Name, x.Needs, func(k keyPair, iv, dst, src []byte) (int, []byte) {
+		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			return x.Fn(k.enc, dst, src), iv
 		}})
 	}
@@ -318,7 +313,7 @@ func families() []family {
 	}})
 	v = nil
 	for _, x := range ECBDecryptVariants {
-		v = append(v, variant{x.Name, x.Needs, func(k keyPair, iv, dst, src []byte) (int, []byte) {
+		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			return x.Fn(k.dec, dst, src), iv
 		}})
 	}
@@ -331,7 +326,7 @@ func families() []family {
 	}})
 	v = nil
 	for _, x := range CTRVariants {
-		v = append(v, variant{x.Name, x.Needs, func(k keyPair, iv, dst, src []byte) (int, []byte) {
+		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			ctr := [16]byte(iv)
 			var ec [16]byte
 			used := 16
@@ -371,8 +366,8 @@ func TestMatrix(t *testing.T) {
 	keys := testKeys(t)
 	for _, fam := range families() {
 		for _, v := range fam.variants {
-			t.Run(fam.name+"/"+v.name, func(t *testing.T) {
-				runnable(t, v.needs)
+			t.Run(fam.name+"/"+v.id.Name(), func(t *testing.T) {
+				runnable(t, v.id)
 				for ki, k := range keys {
 					ls := lengths(r, fam.blocksOnly)
 					if ki > 0 && !long { // other key sizes: boundaries only
@@ -419,8 +414,8 @@ func TestAlignmentAndInPlace(t *testing.T) {
 	}
 	for _, fam := range families() {
 		for _, v := range fam.variants {
-			t.Run(fam.name+"/"+v.name, func(t *testing.T) {
-				runnable(t, v.needs)
+			t.Run(fam.name+"/"+v.id.Name(), func(t *testing.T) {
+				runnable(t, v.id)
 				for _, b := range []int{1, 4, 5, 6, 7, 32, 33, 37} {
 					n := 16 * b
 					if !fam.blocksOnly {
@@ -438,7 +433,7 @@ func TestAlignmentAndInPlace(t *testing.T) {
 	}
 }
 
-func checkOne(t *testing.T, fam family, v variant, k keyPair, r *rand.Rand, n, ai, ao int) {
+func checkOne(t *testing.T, fam family, v view, k keyPair, r *rand.Rand, n, ai, ao int) {
 	t.Helper()
 	iv := random(r, 16)
 	if fam.name == "CTR" && r.IntN(4) == 0 {
@@ -462,7 +457,7 @@ func checkOne(t *testing.T, fam family, v variant, k keyPair, r *rand.Rand, n, a
 	dstOK(t)
 }
 
-func checkInPlace(t *testing.T, fam family, v variant, k keyPair, r *rand.Rand, n, a int) {
+func checkInPlace(t *testing.T, fam family, v view, k keyPair, r *rand.Rand, n, a int) {
 	t.Helper()
 	iv := random(r, 16)
 	b, ok := buf(n, a, 3)
@@ -490,8 +485,8 @@ func TestCTRStreaming(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	k := testKeys(t)[0]
 	for _, v := range CTRVariants {
-		t.Run(v.Name, func(t *testing.T) {
-			runnable(t, v.Needs)
+		t.Run(v.Name(), func(t *testing.T) {
+			runnable(t, v.ID)
 			for range 50 {
 				n := r.IntN(3000)
 				src := random(r, n)
@@ -521,8 +516,8 @@ func TestBlockMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, k := range testKeys(t) {
 		for _, v := range BlockEncryptVariants {
-			t.Run("enc/"+v.Name+"/"+k.name, func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run("enc/"+v.Name()+"/"+k.name, func(t *testing.T) {
+				runnable(t, v.ID)
 				for range 200 {
 					src := random(r, 16)
 					want := make([]byte, 16)
@@ -537,8 +532,8 @@ func TestBlockMatrix(t *testing.T) {
 			})
 		}
 		for _, v := range BlockDecryptVariants {
-			t.Run("dec/"+v.Name+"/"+k.name, func(t *testing.T) {
-				runnable(t, v.Needs)
+			t.Run("dec/"+v.Name()+"/"+k.name, func(t *testing.T) {
+				runnable(t, v.ID)
 				for range 200 {
 					src := random(r, 16)
 					want := make([]byte, 16)

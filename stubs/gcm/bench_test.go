@@ -41,7 +41,7 @@ func ctrThenGHASH(ctr aes.CTRFunc, gh GHASHFunc) GCMFunc {
 
 func findCTR(name string) (aes.CTRVariant, bool) {
 	for _, v := range aes.CTRVariants {
-		if v.Name == name && cpu.Host().HasAll(v.Needs) {
+		if v.Name() == name && cpu.Host().HasAll(v.Needs()) {
 			return v, true
 		}
 	}
@@ -57,10 +57,10 @@ type sealImpl struct {
 func sealImpls(withGeneric bool) []sealImpl {
 	var is []sealImpl
 	for _, v := range runnableGCM() {
-		if v.Name == "generic" && !withGeneric {
+		if v.Name() == "generic" && !withGeneric {
 			continue
 		}
-		is = append(is, sealImpl{v.Name, v.Fn})
+		is = append(is, sealImpl{v.Name(), v.Fn})
 	}
 	gh := bestGHASH()
 	for _, b := range []struct{ name, ctr string }{{"ctr+ghash", "aesni-parallel6"}, {"ctr-vaes+ghash", "vaes-avx512"}} {
@@ -151,10 +151,10 @@ func BenchmarkGHASH(b *testing.B) {
 			loopBytes(b, size, func() { std.Seal(out[:0], iv, nil, data) })
 		})
 		for _, v := range runnableGHASH() {
-			if v.Name == "generic" && !longTests() && size > 1024 {
+			if v.Name() == "generic" && !longTests() && size > 1024 {
 				continue
 			}
-			b.Run(fmt.Sprintf("impl=%s/size=%d", v.Name, size), func(b *testing.B) {
+			b.Run(fmt.Sprintf("impl=%s/size=%d", v.Name(), size), func(b *testing.B) {
 				var s [2]uint64
 				loopBytes(b, size, func() { v.Fn(&s, htbl, data, size/16) })
 			})

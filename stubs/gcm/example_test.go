@@ -26,7 +26,7 @@ func ExampleGHASHVariants() {
 	}
 	states := map[[2]uint64]bool{}
 	for _, v := range gcm.GHASHVariants {
-		if !cpu.Host().HasAll(v.Needs) {
+		if !cpu.Host().HasAll(v.Needs()) {
 			continue
 		}
 		var s [2]uint64

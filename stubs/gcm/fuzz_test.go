@@ -24,7 +24,7 @@ func FuzzGHASH(f *testing.F) {
 			got := [2]uint64{s0, s1}
 			v.Fn(&got, htbl, data, blocks)
 			if got != want {
-				t.Fatalf("%s: H=%x blocks=%d: state %x, generic %x", v.Name, h[:16], blocks, got, want)
+				t.Fatalf("%s: H=%x blocks=%d: state %x, generic %x", v.Name(), h[:16], blocks, got, want)
 			}
 		}
 	})
@@ -47,11 +47,11 @@ func FuzzGCM(f *testing.F) {
 			c := newConstruction(t, key, v.Fn, bestGHASH().Fn)
 			got := c.seal(make([]byte, len(pt)+16), iv, pt, aad)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("%s: len %d: Seal differs from crypto/cipher at %d", v.Name, len(pt), firstDiff(got, want))
+				t.Fatalf("%s: len %d: Seal differs from crypto/cipher at %d", v.Name(), len(pt), firstDiff(got, want))
 			}
 			back, ok := c.open(make([]byte, len(pt)), iv, want, aad)
 			if !ok || !bytes.Equal(back, pt) {
-				t.Fatalf("%s: len %d: Open failed (tag ok %v)", v.Name, len(pt), ok)
+				t.Fatalf("%s: len %d: Open failed (tag ok %v)", v.Name(), len(pt), ok)
 			}
 		}
 	})

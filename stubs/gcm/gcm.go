@@ -20,17 +20,15 @@
 //
 // # Variants
 //
-// amd64: ghash_processBlocks as one block per PCLMULQDQ reduction
-// ("pclmul-1block", generate_ghash_processBlocks, JDK-8073108) and eight
-// ("avx-8block", generate_avx_ghash_processBlocks); galoisCounterMode_AESCrypt
-// as AES rounds of eight xmm blocks interleaved with the GHASH of eight
-// ("avx2-interleaved8", generate_avx2_galoisCounterMode_AESCrypt,
-// JDK-8314901) and as the VAES/VPCLMULQDQ kernel on zmm registers, 32 blocks
-// per reduction ("vaes-avx512", generate_galoisCounterMode_AESCrypt,
-// JDK-8267125); the same kernel on ymm registers, 16 blocks
-// ("vaes-avx512-ymm"), is kept as the measured alternative. arm64: PMULL
-// GHASH ("pmull-8block") and AES-then-GHASH GCM over 8 blocks
-// ("aes-pmull-8block", JDK-8271567). Every list starts with the generic twin.
+// Every variant is declared once, in variants.go, under an exported ID (see
+// stubs/variant) that carries its entry, name, architecture and Needs, the CPU
+// features its code uses: on amd64 the one-block PCLMULQDQ and eight-block AVX
+// GHASH, the AVX2-interleaved GCM and the VAES/VPCLMULQDQ GCM on zmm registers
+// (and on ymm, kept as the measured alternative); on arm64 the PMULL GHASH and
+// AES-then-GHASH GCM. GHASHVariants and GCMVariants list the ones built into
+// this binary, the generic twin first; GHASHCode and GCMCode look a variant's
+// code up by its ID, and FillTable fills a subkey table as a variant's code
+// would on first use.
 //
 // # Generated assembly
 //
@@ -47,16 +45,15 @@
 // go test ./stubs/gcm runs every variant the host can run against the GCM
 // specification's test cases 1–18, crypto/cipher and the generic twins;
 // JITSIM_LONG=1 widens the random-length and (under qemu) the length and
-// alignment matrices; JITSIM_REQUIRE_ALL=1 turns a variant the host cannot run
-// into a failure instead of a skip.
+// alignment matrices; JITSIM_REQUIRE_ALL=1 (set by CI) makes a variant whose
+// features the host reports but that no test ran a failure, and lists each
+// variant the host cannot run with the features it lacks.
 package gcm
 
 //go:generate sh -c "cd _asm && go run . -out ../gcm_amd64.s -pkg gcm"
 //go:generate go run gcm_arm64_gen.go -out gcm_arm64.s
 
-import (
-	"github.com/jitsim/jitsim/stubs/cpu"
-)
+import "github.com/jitsim/jitsim/stubs/variant"
 
 // HtblLen is the minimum length of the subkey table every GHASH and GCM stub
 // takes: H itself (2 words), H¹…H³² in the asm stubs' private layout
@@ -87,41 +84,20 @@ type GHASHFunc func(state *[2]uint64, htbl []uint64, data []byte, blocks int)
 // means encryption, so in-place (dst == src) is always encryption.
 type GCMFunc func(xk []uint32, ctr *[16]byte, state *[2]uint64, htbl []uint64, dst, src, ct []byte) int
 
-// GHASHVariant is one implementation of the ghash_processBlocks stub.
-type GHASHVariant struct {
-	Stub      string  // HotSpot StubRoutines entry: "ghash_processBlocks"
-	Name      string  // e.g. "pclmul-1block", "avx-8block", "generic"
-	Generator string  // HotSpot generator it models
-	Needs     cpu.Set // CPU features the code uses; empty for generic
-	Fn        GHASHFunc
-}
+// GHASHVariant is one implementation of the ghash_processBlocks stub: its ID (declared in
+// variants.go) and its code.
+type GHASHVariant = variant.Impl[GHASHFunc]
 
 // GCMVariant is one implementation of the galoisCounterMode_AESCrypt stub.
-type GCMVariant struct {
-	Stub      string  // HotSpot StubRoutines entry: "galoisCounterMode_AESCrypt"
-	Name      string  // e.g. "avx2-interleaved8", "vaes-avx512", "generic"
-	Generator string  // HotSpot generator it models
-	Needs     cpu.Set // CPU features the code uses; empty for generic
-	Fn        GCMFunc
-}
+type GCMVariant = variant.Impl[GCMFunc]
 
 // GHASHVariants lists every GHASH stub built into this binary, generic first.
 // Callers run a variant only if its Needs are a subset of cpu.Host().
-var GHASHVariants = append([]GHASHVariant{{
-	Stub:      "ghash_processBlocks",
-	Name:      "generic",
-	Generator: "GHASH.processBlocks (Java body: blockMult per block)",
-	Fn:        GHASHGeneric,
-}}, archGHASHVariants...)
+var GHASHVariants = append([]GHASHVariant{{ID: genericGHASH, Fn: GHASHGeneric}}, archGHASHVariants...)
 
 // GCMVariants lists every GCM stub built into this binary, generic first.
 // Callers run a variant only if its Needs are a subset of cpu.Host().
-var GCMVariants = append([]GCMVariant{{
-	Stub:      "galoisCounterMode_AESCrypt",
-	Name:      "generic",
-	Generator: "GaloisCounterMode.implGCMCrypt0 (Java body: GCTR then GHASH)",
-	Fn:        GCMGeneric,
-}}, archGCMVariants...)
+var GCMVariants = append([]GCMVariant{{ID: genericGCM, Fn: GCMGeneric}}, archGCMVariants...)
 
 func checkGHASHArgs(state *[2]uint64, htbl []uint64, data []byte, blocks int) {
 	if state == nil {

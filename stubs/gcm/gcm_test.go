@@ -47,9 +47,9 @@ func TestGCMSpecVectors(t *testing.T) {
 	}
 	for _, g := range GCMVariants {
 		for _, h := range GHASHVariants {
-			t.Run(g.Name+"/"+h.Name, func(t *testing.T) {
-				skipUnlessRunnable(t, g.Name, g.Needs)
-				skipUnlessRunnable(t, h.Name, h.Needs)
+			t.Run(g.Name()+"/"+h.Name(), func(t *testing.T) {
+				runnable(t, g.ID)
+				runnable(t, h.ID)
 				for _, v := range vecs {
 					c := newConstruction(t, v.key, g.Fn, h.Fn)
 					got := c.seal(make([]byte, len(v.p)+16), v.iv, v.p, v.a)
@@ -85,8 +85,8 @@ func TestGHASHVariants(t *testing.T) {
 		maxBlocks, aligns = 2*maxPowers+1, 4
 	}
 	for _, v := range GHASHVariants {
-		t.Run(v.Name, func(t *testing.T) {
-			skipUnlessRunnable(t, v.Name, v.Needs)
+		t.Run(v.Name(), func(t *testing.T) {
+			runnable(t, v.ID)
 			htbl := make([]uint64, HtblLen)
 			for trial := range 4 {
 				clear(htbl)
@@ -121,8 +121,8 @@ func TestGHASHKnownAnswer(t *testing.T) {
 	htbl[0], htbl[1] = h[0], h[1]
 	data := append(mustHex(t, "0388dace60b6a392f328c2b971b2fe78"), mustHex(t, "00000000000000000000000000000080")...)
 	for _, v := range GHASHVariants {
-		t.Run(v.Name, func(t *testing.T) {
-			skipUnlessRunnable(t, v.Name, v.Needs)
+		t.Run(v.Name(), func(t *testing.T) {
+			runnable(t, v.ID)
 			var s [2]uint64
 			v.Fn(&s, htbl, data, 2)
 			if s != [2]uint64{0xf38cbb1ad69223dc, 0xc3457ae5b6b0f885} {
@@ -170,8 +170,8 @@ func TestGCMStubAgainstGeneric(t *testing.T) {
 		aligns = 3
 	}
 	for _, v := range GCMVariants {
-		t.Run(v.Name, func(t *testing.T) {
-			skipUnlessRunnable(t, v.Name, v.Needs)
+		t.Run(v.Name(), func(t *testing.T) {
+			runnable(t, v.ID)
 			for _, ks := range []int{16, 24, 32} {
 				xk, _, _ := aes.ExpandKey(randBytes(r, ks))
 				htbl := make([]uint64, HtblLen)
@@ -247,13 +247,13 @@ func TestGCMAgainstStdlib(t *testing.T) {
 	}
 	pt := randBytes(r, 1<<20)
 	for _, v := range GCMVariants {
-		t.Run(v.Name, func(t *testing.T) {
-			skipUnlessRunnable(t, v.Name, v.Needs)
+		t.Run(v.Name(), func(t *testing.T) {
+			runnable(t, v.ID)
 			c := newConstruction(t, key, v.Fn, bestGHASH().Fn)
 			out := make([]byte, 1<<20+16)
 			back := make([]byte, 1<<20)
 			for _, n := range lengths {
-				if v.Name == "generic" && n > 8192 && reduced() {
+				if v.Name() == "generic" && n > 8192 && reduced() {
 					continue
 				}
 				want := std.Seal(nil, iv, pt[:n], aad)
@@ -276,8 +276,8 @@ func TestGCMInPlace(t *testing.T) {
 	key, iv := randBytes(r, 32), randBytes(r, 12)
 	std := stdGCM(t, key, 12)
 	for _, v := range GCMVariants {
-		t.Run(v.Name, func(t *testing.T) {
-			skipUnlessRunnable(t, v.Name, v.Needs)
+		t.Run(v.Name(), func(t *testing.T) {
+			runnable(t, v.ID)
 			c := newConstruction(t, key, v.Fn, bestGHASH().Fn)
 			for _, n := range boundaryLengths() {
 				pt := randBytes(r, n)
@@ -320,8 +320,8 @@ func TestMisuse(t *testing.T) {
 	}
 	for _, v := range GCMVariants {
 		for _, c := range cases {
-			t.Run(v.Name+"/"+c.name, func(t *testing.T) {
-				skipUnlessRunnable(t, v.Name, v.Needs)
+			t.Run(v.Name()+"/"+c.name, func(t *testing.T) {
+				runnable(t, v.ID)
 				defer func() {
 					msg, _ := recover().(string)
 					if !strings.HasPrefix(msg, "stubs/gcm: ") {
@@ -333,8 +333,8 @@ func TestMisuse(t *testing.T) {
 		}
 	}
 	for _, v := range GHASHVariants {
-		t.Run(v.Name+"/short data", func(t *testing.T) {
-			skipUnlessRunnable(t, v.Name, v.Needs)
+		t.Run(v.Name()+"/short data", func(t *testing.T) {
+			runnable(t, v.ID)
 			defer func() {
 				msg, _ := recover().(string)
 				if !strings.HasPrefix(msg, "stubs/gcm: ") {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/internal/varianttest"
+	"github.com/jitsim/jitsim/stubs/variant"
 )
 
 // longTests reports whether JITSIM_LONG=1 asks for the full matrices.
@@ -20,27 +22,22 @@ func longTests() bool { return os.Getenv("JITSIM_LONG") == "1" }
 // arm64 tests run in qemu-aarch64) unless JITSIM_LONG=1.
 func reduced() bool { return runtime.GOARCH != "amd64" && !longTests() }
 
-// mustRun reports whether a variant whose Needs are missing on this host is a
-// test failure rather than a skip: on amd64 every amd64 variant must run on
-// the project's reference machine, which the CI marks with JITSIM_REQUIRE_ALL=1.
-func mustRun() bool { return os.Getenv("JITSIM_REQUIRE_ALL") == "1" }
+// ran records the variants the tests ran: under JITSIM_REQUIRE_ALL=1 (the CI), a variant the
+// host can run but no test ran fails the package, and each one the host cannot run is listed.
+var ran varianttest.Ran
 
-func skipUnlessRunnable(t *testing.T, name string, needs cpu.Set) bool {
+func TestMain(m *testing.M) { os.Exit(ran.Main(m, Variants())) }
+
+// runnable skips t unless the host can run variant id.
+func runnable(t *testing.T, id variant.ID) {
 	t.Helper()
-	if cpu.Host().HasAll(needs) {
-		return true
-	}
-	if mustRun() {
-		t.Fatalf("variant %s needs %v; host has %v", name, needs, cpu.Host())
-	}
-	t.Skipf("variant %s needs %v; host has %v", name, needs, cpu.Host())
-	return false
+	ran.Need(t, id)
 }
 
 func runnableGHASH() []GHASHVariant {
 	var vs []GHASHVariant
 	for _, v := range GHASHVariants {
-		if cpu.Host().HasAll(v.Needs) {
+		if ran.Runnable(v.ID) {
 			vs = append(vs, v)
 		}
 	}
@@ -50,7 +47,7 @@ func runnableGHASH() []GHASHVariant {
 func runnableGCM() []GCMVariant {
 	var vs []GCMVariant
 	for _, v := range GCMVariants {
-		if cpu.Host().HasAll(v.Needs) {
+		if ran.Runnable(v.ID) {
 			vs = append(vs, v)
 		}
 	}
@@ -255,7 +252,7 @@ func readSpecVectors(t *testing.T) []specVector {
 func bestBlock() aes.BlockFunc {
 	f := aes.BlockEncryptVariants[0].Fn
 	for _, v := range aes.BlockEncryptVariants {
-		if cpu.Host().HasAll(v.Needs) {
+		if cpu.Host().HasAll(v.Needs()) {
 			f = v.Fn
 		}
 	}

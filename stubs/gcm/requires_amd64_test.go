@@ -33,10 +33,10 @@ func TestNeedsCoverAsmRequires(t *testing.T) {
 	}
 	needs := map[string]cpu.Set{}
 	for _, v := range GHASHVariants {
-		needs[v.Name] = v.Needs
+		needs[v.Name()] = v.Needs()
 	}
 	for _, v := range GCMVariants {
-		needs[v.Name] = v.Needs
+		needs[v.Name()] = v.Needs()
 	}
 	f, err := os.Open("gcm_amd64.s")
 	if err != nil {
