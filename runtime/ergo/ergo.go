@@ -24,10 +24,11 @@ import (
 //     else activeProcessors);
 //  2. the CPU pass of VM_Version::get_processor_features (src/hotspot/cpu/x86/vm_version_x86.cpp)
 //     or VM_Version::initialize (src/hotspot/cpu/aarch64/vm_version_aarch64.cpp): UseSSE and
-//     UseAVX are limited to what model has, then UseAES, UseAESIntrinsics, UseAESCTRIntrinsics,
-//     UseCLMUL, UseGHASHIntrinsics, UseSSE42Intrinsics and UseVectorizedMismatchIntrinsic
-//     are turned on where the CPU and the flags they need allow it, and off (with HotSpot's
-//     warning when the user asked for them) where not.
+//     UseAVX are limited to what model has (cpu.Mask gives the limits), then UseAES,
+//     UseAESIntrinsics, UseAESCTRIntrinsics, UseCLMUL, UseGHASHIntrinsics, UseSSE42Intrinsics
+//     and UseVectorizedMismatchIntrinsic are turned on where the features the mask leaves and
+//     the flags they need allow it, and off (with HotSpot's warning when the user asked for
+//     them) where not.
 //
 // The CPU pass reads model's full feature set (model.Features): the model clock may simulate
 // a CPU the host lacks, and which stubs can really run is the caller's decision
@@ -99,31 +100,22 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	return e, nil
 }
 
-// EffectiveFeatures returns the CPU features HotSpot keeps after the UseAVX and UseSSE flags
-// of an already settled set have masked them (the feature bits vm_version_x86.cpp clears
-// below the chosen levels). The AVX bits follow UseAVX alone: JDK 17 keeps UseAVX=3, and so
-// its AVX bits, under -XX:UseSSE=3 (recorded), while JDK 25 has already lowered UseAVX to 0
-// there; this is why cpu.ClampSSE, which also drops AVX, is not used. On arm64 it returns
-// model.Features unchanged.
-func EffectiveFeatures(set *flags.Set, model cpu.Model) cpu.Set {
-	f := model.Features
-	if set.Has("UseAVX") {
-		f = cpu.ClampAVX(f, int(set.Int("UseAVX")))
-	}
+// Mask returns the CPU-feature mask of a settled set's UseSSE and UseAVX levels: what the
+// ergonomics' switches and the stub selection see of a CPU. A set without the level flags
+// (arm64) masks nothing.
+func Mask(set *flags.Set) cpu.Mask {
+	m := cpu.Mask{Release: set.JDK(), UseSSE: maxLevel, UseAVX: maxLevel}
 	if set.Has("UseSSE") {
-		sse := set.Int("UseSSE")
-		if sse < 4 {
-			f = f.Without(cpu.SSE41, cpu.SSE42)
-		}
-		if sse < 3 {
-			f = f.Without(cpu.SSE3, cpu.SSSE3)
-		}
-		if sse < 2 {
-			f = f.Without(cpu.SSE2)
-		}
+		m.UseSSE = int(set.Int("UseSSE"))
 	}
-	return f
+	if set.Has("UseAVX") {
+		m.UseAVX = int(set.Int("UseAVX"))
+	}
+	return m
 }
+
+// maxLevel is a level above every rung of UseSSE and UseAVX (HotSpot's own "use all" value).
+const maxLevel = 99
 
 // ergo is one run of Ergonomics.
 type ergo struct {
@@ -175,11 +167,12 @@ type cpuRules struct {
 }
 
 // levelRule is an integer "use up to level N" flag (UseSSE, UseAVX): its limit is the highest
-// rung of ladder whose feature the CPU has, a value left at its default becomes the limit, a
-// value above it is cut down to it (with warning text when tooHigh is set).
+// level the CPU supports (cpu.SSELimit, cpu.Mask.AVXLimit), a value left at its default becomes
+// the limit, a value above it is cut down to it (with warning text when tooHigh is set).
 type levelRule struct {
-	flag   string
-	ladder []rung // highest level first; below the last rung the limit is 0
+	flag string
+	// avx: the limit is UseAVX's, read through the mask of the UseSSE level settled before.
+	avx bool
 	// floor is the lowest value the VM accepts; a lower value is raised silently by plain
 	// assignment (64-bit HotSpot needs SSE2, "if (UseSSE < 2) UseSSE = 2" under _LP64 in 8u
 	// and mainline: -XX:UseSSE=0 and =1 both end as 2 {command line}, checked on JDK 17 and 25).
@@ -187,18 +180,9 @@ type levelRule struct {
 	// tooHigh formats the warning for a value above the limit (value, limit); "" is silent
 	// (JDK 8).
 	tooHigh string
-	// gate, when set, forces the limit to 0 while the gate flag is below gateMin, with its
-	// own warning (value): JDK 25's UseAVX needs UseSSE=4. JDK 17 has no such link (checked:
-	// -XX:UseSSE=3 leaves UseAVX=3).
-	gate     string
-	gateMin  int64
-	gateWarn string
-}
-
-// rung is one step of a level ladder: level needs feature.
-type rung struct {
-	level   int64
-	feature cpu.Feature
+	// needsSSE4 formats the warning (value) for a value the mask turns off because UseSSE is
+	// below 4 (cpu.Mask.AVXNeedsSSE4: JDK 25).
+	needsSSE4 string
 }
 
 // switchRule is a boolean flag the CPU pass turns on by default when all its needs hold.
@@ -300,38 +284,23 @@ var x86Switches = []switchRule{
 	}},
 }
 
-// sseLadder is UseSSE's limit: 4 with SSE4.1, 3 with SSE3, 2 with SSE2 (jitsim's feature set
-// has no SSE1 bit; every x86-64 CPU has SSE2).
-var sseLadder = []rung{{4, cpu.SSE41}, {3, cpu.SSE3}, {2, cpu.SSE2}}
-
-// x86Modern is JDK 17 (and 21, which follows 17 where it could not be observed).
+// x86Modern is the x86 port from JDK 17 on; the release differences of the levels are the
+// CPU-feature mask's (cpu.Mask: JDK 25's UseAVX needs UseSSE=4, 17 and 21 have no such link).
 var x86Modern = cpuRules{
 	levels: []levelRule{
-		{flag: "UseSSE", ladder: sseLadder, floor: 2,
-			tooHigh: "UseSSE=%d is not supported on this CPU, setting it to UseSSE=%d"},
-		{flag: "UseAVX", ladder: []rung{{3, cpu.AVX512F}, {2, cpu.AVX2}, {1, cpu.AVX}},
-			tooHigh: "UseAVX=%d is not supported on this CPU, setting it to UseAVX=%d"},
+		{flag: "UseSSE", floor: 2, tooHigh: "UseSSE=%d is not supported on this CPU, setting it to UseSSE=%d"},
+		{flag: "UseAVX", avx: true, tooHigh: "UseAVX=%d is not supported on this CPU, setting it to UseAVX=%d",
+			needsSSE4: "UseAVX=%d requires UseSSE=4, setting it to UseAVX=0"},
 	},
 	switches: x86Switches,
 }
 
-// x86JDK25 adds mainline's link between UseAVX and UseSSE.
-var x86JDK25 = cpuRules{
-	levels: []levelRule{
-		x86Modern.levels[0],
-		{flag: "UseAVX", ladder: x86Modern.levels[1].ladder, tooHigh: x86Modern.levels[1].tooHigh,
-			gate: "UseSSE", gateMin: 4, gateWarn: "UseAVX=%d requires UseSSE=4, setting it to UseAVX=0"},
-	},
-	switches: x86Switches,
-}
-
-// x86JDK8 is 8u's vm_version_x86.cpp: silent clamps and no AVX-512, so UseAVX is at most 2
-// (hotspot.md §3.3). Like JDK 17, no UseSSE/UseAVX link. Not observed here: no JDK 8 on this
-// machine.
+// x86JDK8 is 8u's vm_version_x86.cpp: silent clamps (its AVX limit of 2 is the mask's, hotspot.md
+// §3.3). Not observed here: no JDK 8 on this machine.
 var x86JDK8 = cpuRules{
 	levels: []levelRule{
-		{flag: "UseSSE", ladder: sseLadder, floor: 2},
-		{flag: "UseAVX", ladder: []rung{{2, cpu.AVX2}, {1, cpu.AVX}}},
+		{flag: "UseSSE", floor: 2},
+		{flag: "UseAVX", avx: true},
 	},
 	switches: x86Switches,
 }
@@ -381,19 +350,27 @@ var aarch64Legacy = cpuRules{
 	warnIfOn: true,
 }
 
-// rulesFor returns the CPU pass of a profile and architecture.
+// cpuRuleRows says which rule table each architecture and release runs.
+var cpuRuleRows = []struct {
+	arch     jdk.Arch
+	releases jdk.Set
+	rules    *cpuRules
+}{
+	{jdk.AMD64, jdk.Before(jdk.R17), &x86JDK8},
+	{jdk.AMD64, jdk.Since(jdk.R17), &x86Modern},
+	{jdk.ARM64, jdk.Before(jdk.R17), &aarch64Legacy},
+	{jdk.ARM64, jdk.Since(jdk.R17), &aarch64Rules},
+}
+
+// rulesFor returns the CPU pass of a profile and architecture (none for a pair jitsim does not
+// model).
 func rulesFor(j jdk.Release, a jdk.Arch) *cpuRules {
-	switch {
-	case a == jdk.ARM64 && j <= jdk.R8u:
-		return &aarch64Legacy
-	case a == jdk.ARM64:
-		return &aarch64Rules
-	case j <= jdk.R8u:
-		return &x86JDK8
-	case j >= jdk.R25:
-		return &x86JDK25
+	for _, r := range cpuRuleRows {
+		if r.arch == a && r.releases.Has(j) {
+			return r.rules
+		}
 	}
-	return &x86Modern
+	return &cpuRules{}
 }
 
 // cpuPass runs the rule table of the set's profile against model.
@@ -402,7 +379,7 @@ func (e *ergo) cpuPass(model cpu.Model) {
 	for i := range rules.levels {
 		e.level(&rules.levels[i], model.Features)
 	}
-	e.feats = EffectiveFeatures(e.set, model)
+	e.feats = Mask(e.set).Apply(model.Features)
 	for i := range rules.switches {
 		e.toggle(&rules.switches[i], rules.warnIfOn)
 	}
@@ -414,16 +391,10 @@ func (e *ergo) level(r *levelRule, feats cpu.Set) {
 	if !s.Has(r.flag) {
 		return
 	}
-	limit := int64(0)
-	for _, g := range r.ladder {
-		if feats.Has(g.feature) {
-			limit = g.level
-			break
-		}
-	}
-	gated := r.gate != "" && s.Has(r.gate) && s.Int(r.gate) < r.gateMin
-	if gated {
-		limit = 0
+	limit, gated := int64(cpu.SSELimit(feats)), false
+	if r.avx {
+		m := Mask(s)
+		limit, gated = int64(m.AVXLimit(feats)), m.AVXNeedsSSE4()
 	}
 	v := s.Int(r.flag)
 	if v < r.floor {
@@ -434,8 +405,8 @@ func (e *ergo) level(r *levelRule, feats cpu.Set) {
 	case s.IsDefault(r.flag):
 		e.setDefault(r.flag, strconv.FormatInt(limit, 10))
 	case v > limit:
-		if gated && r.gateWarn != "" {
-			e.warn(r.gateWarn, v)
+		if gated && r.needsSSE4 != "" {
+			e.warn(r.needsSSE4, v)
 		} else if r.tooHigh != "" {
 			e.warn(r.tooHigh, v, limit)
 		}

@@ -550,16 +550,10 @@ func FuzzErgonomics(f *testing.F) {
 			if has("UseGHASHIntrinsics") && (!has("UseCLMUL") || set.Int("UseSSE") < 3 || !m.Features.Has(cpu.PCLMULQDQ)) {
 				t.Errorf("%s %s %v: UseGHASHIntrinsics on without CLMUL/SSE3", m.Name, j, args)
 			}
-			for _, r := range rulesFor(j, arch).levels {
-				limit := int64(0)
-				for _, g := range r.ladder {
-					if m.Features.Has(g.feature) {
-						limit = g.level
-						break
-					}
-				}
-				if v := set.Int(r.flag); v > limit {
-					t.Errorf("%s %s %v: %s=%d above the CPU's %d", m.Name, j, args, r.flag, v, limit)
+			limits := map[string]int{"UseSSE": cpu.SSELimit(m.Features), "UseAVX": Mask(set).AVXLimit(m.Features)}
+			for flag, limit := range limits {
+				if v := set.Int(flag); v > int64(limit) {
+					t.Errorf("%s %s %v: %s=%d above the CPU's %d", m.Name, j, args, flag, v, limit)
 				}
 			}
 		} else if has("UseGHASHIntrinsics") && !m.Features.Has(cpu.PMULL) {
@@ -658,9 +652,11 @@ func TestErgonomicsScaledRange(t *testing.T) {
 	}
 }
 
-// TestEffectiveFeatures checks the feature masks of settled sets: JDK 17 keeps the AVX bits
-// under -XX:UseSSE=3 (UseAVX stays 3), JDK 25 drops them with UseAVX.
-func TestEffectiveFeatures(t *testing.T) {
+// TestMask checks the CPU-feature mask of settled sets, what the switches and the stub
+// selection see: JDK 17 keeps the AVX bits under -XX:UseSSE=3 (UseAVX stays 3), JDK 25 drops
+// them with UseAVX. runtime's TestStubMaskRecorded checks the same against the real JVMs'
+// stubs.
+func TestMask(t *testing.T) {
 	icelake := recordingHost(t)
 	tests := []struct {
 		jdk      jdk.Release
@@ -673,6 +669,7 @@ func TestEffectiveFeatures(t *testing.T) {
 		{jdk.R17, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.AVX512F, cpu.AVX2, cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.SSE41, cpu.SSE42}},
 		{jdk.R25, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX512F, cpu.SSE41}},
 		{jdk.R25, []string{"-XX:UseSSE=2"}, []cpu.Feature{cpu.SSE2, cpu.AES}, []cpu.Feature{cpu.SSE3, cpu.SSSE3, cpu.AVX}},
+		{jdk.R8u, nil, []cpu.Feature{cpu.AVX2, cpu.AES}, []cpu.Feature{cpu.AVX512F, cpu.VAES}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s %v", tt.jdk, tt.args), func(t *testing.T) {
@@ -680,7 +677,7 @@ func TestEffectiveFeatures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := EffectiveFeatures(set, icelake)
+			f := Mask(set).Apply(icelake.Features)
 			for _, h := range tt.has {
 				if !f.Has(h) {
 					t.Errorf("%s missing from %s", h, f)
@@ -694,7 +691,7 @@ func TestEffectiveFeatures(t *testing.T) {
 		})
 	}
 	n1 := lookupModel(t, "neoverse-n1")
-	if got := EffectiveFeatures(flags.NewSet(jdk.R25, jdk.ARM64), n1); got != n1.Features {
+	if got := Mask(flags.NewSet(jdk.R25, jdk.ARM64)).Apply(n1.Features); got != n1.Features {
 		t.Errorf("arm64: %s, want the model's %s", got, n1.Features)
 	}
 }
