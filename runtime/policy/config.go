@@ -61,10 +61,10 @@ const (
 // Build one with DefaultConfig, set what the command line set (and list
 // those names in Explicit), then run Ergonomics before handing it to New.
 type Config struct {
-	// JDK selects version-specific behaviour: strict ">" predicates and the
-	// legacy non-tiered policy in JDK 8, the JDK 17 vs 25 differences in
-	// the level-2 transition, and output formats.
+	// JDK is the release; its row (release.go) holds every behaviour of the
+	// policy that differs between releases.
 	JDK jdk.Release
+	rel *release
 
 	// Exec is -Xmixed (default), -Xint or -Xcomp.
 	Exec ExecMode
@@ -141,6 +141,7 @@ type Config struct {
 func DefaultConfig(rel jdk.Release) Config {
 	return Config{
 		JDK:                                 rel,
+		rel:                                 releaseOf(rel),
 		Exec:                                Mixed,
 		BackgroundCompilation:               true,
 		UseCompiler:                         true,
@@ -309,9 +310,6 @@ func (c *Config) c1Only() bool {
 	if c.interpreterOnly() {
 		return false
 	}
-	if !c.JDK.Modern() {
-		return c.TieredCompilation && c.TieredStopAtLevel >= 1 && c.TieredStopAtLevel < 4
-	}
 	degraded := c.TieredCompilation && c.TieredStopAtLevel >= 1 && c.TieredStopAtLevel < 4
 	return degraded || c.CompilationMode == ModeQuickOnly
 }
@@ -326,13 +324,11 @@ func (c *Config) c1SimpleOnly() bool {
 }
 
 // c2Only reports CompilerConfig::is_c2_or_jvmci_compiler_only: high-only
-// mode, which is also what -XX:-TieredCompilation means from JDK 17 on.
+// mode, which is also what -XX:-TieredCompilation means from JDK 17 on (and
+// the non-tiered policy in JDK 8, which has no CompilationMode).
 func (c *Config) c2Only() bool {
 	if c.interpreterOnly() {
 		return false
-	}
-	if !c.JDK.Modern() {
-		return !c.TieredCompilation
 	}
 	return !c.TieredCompilation || c.CompilationMode == ModeHighOnly || c.CompilationMode == ModeHighOnlyQuickInternal
 }
@@ -345,7 +341,15 @@ func (c *Config) interpreterOnly() bool {
 
 // legacy reports whether the JDK 8 non-tiered policy (SimpleCompPolicy)
 // is in force.
-func (c *Config) legacy() bool { return !c.JDK.Modern() && !c.TieredCompilation }
+func (c *Config) legacy() bool { return c.rel.nonTiered && !c.TieredCompilation }
+
+// check reports a Config without a release row.
+func (c *Config) check() error {
+	if c.rel == nil {
+		return fmt.Errorf("%w: no policy row for JDK %v", ErrConfig, c.JDK)
+	}
+	return nil
+}
 
 // Ergonomics applies HotSpot's startup adjustments to a configuration and
 // reports every value it changed, with the origin PrintFlagsFinal shows.
@@ -547,7 +551,7 @@ func (c *Config) validate() error {
 	bad := func(format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrConfig}, a...)...))
 	}
-	if !c.JDK.Valid() {
+	if !c.JDK.Valid() || c.rel == nil || c.rel.rel != c.JDK {
 		bad("unsupported JDK %v (want 8, 8u, 17, 21 or 25)", c.JDK)
 	}
 	if c.CompileThresholdScaling < 0 || math.IsNaN(c.CompileThresholdScaling) {

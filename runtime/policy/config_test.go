@@ -384,3 +384,21 @@ func TestNewThreadCounts(t *testing.T) {
 		t.Errorf("-Xint with no threads: %v", err)
 	}
 }
+
+// TestReleaseRows checks that every release has exactly one policy row and a thread count.
+func TestReleaseRows(t *testing.T) {
+	for _, r := range jdk.All() {
+		n := 0
+		for _, row := range releases {
+			if row.rel == r {
+				n++
+				if row.tieredThreads == nil {
+					t.Errorf("JDK %s: no thread count", r)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("JDK %s has %d policy rows, want 1", r, n)
+		}
+	}
+}
