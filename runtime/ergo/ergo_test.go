@@ -13,7 +13,6 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
-	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -574,9 +573,9 @@ func FuzzErgonomics(f *testing.F) {
 	})
 }
 
-// ExampleErgonomics settles -XX:UseAVX=3 on a Sandy Bridge model (AVX, no AVX2 or AVX-512)
+// ExampleSettle settles -XX:UseAVX=3 on a Sandy Bridge model (AVX, no AVX2 or AVX-512)
 // for JDK 25 and prints the warning the way java does, then the settled rows.
-func ExampleErgonomics() {
+func ExampleSettle() {
 	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: []string{"-XX:UseAVX=3", "-version"}})
 	if err != nil {
 		fmt.Println(err)
@@ -604,52 +603,6 @@ func ExampleErgonomics() {
 	// UseSSE = 4 {default}
 	// UseAES = true {default}
 	// CICompilerCount = 3 {ergonomic}
-}
-
-// TestErgonomicsScaledRange checks the range handling of ergonomic policy values directly
-// (the path used when flags.Parse leaves CompileThresholdScaling to the policy pass), against
-// what java 17 and 25 print for -XX:CompileThresholdScaling=2048.0 and 100000.0.
-func TestErgonomicsScaledRange(t *testing.T) {
-	tests := []struct {
-		jdk    jdk.Release
-		change policy.Change
-		scale  float64
-		want   string // value set; "" when rejected
-		line   string // range line printed
-	}{
-		{jdk.R17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 2048, "",
-			"intx Tier23InlineeNotifyFreqLog=31 is outside the allowed range [ 0 ... 30 ]"},
-		{jdk.R17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "",
-			"intx Tier23InlineeNotifyFreqLog=32 is outside the allowed range [ 0 ... 30 ]"},
-		{jdk.R17, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "",
-			"intx Tier3BackEdgeThreshold=6000000000 is outside the allowed range [ 0 ... 2147483647 ]"},
-		{jdk.R17, policy.Change{Flag: "Tier2BackedgeNotifyFreqLog", Old: "14", New: "25"}, 2048, "25", ""},
-		{jdk.R25, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "30", ""},
-		{jdk.R25, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "2147483647", ""},
-		{jdk.R25, policy.Change{Flag: "CompileThreshold", Old: "10000", New: "1000000000"}, 100000, "1000000000", ""},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s/%s/%g", tt.jdk, tt.change.Flag, tt.scale), func(t *testing.T) {
-			e := &ergo{set: flags.NewSet(tt.jdk, jdk.AMD64)}
-			tt.change.Origin = policy.OriginErgonomic
-			got, ok := e.inRange(tt.change, tt.scale)
-			if tt.want == "" {
-				if ok {
-					t.Fatalf("accepted %s, want rejected", got)
-				}
-			} else if !ok || got != tt.want {
-				t.Fatalf("got %q (accepted %v), want %q", got, ok, tt.want)
-			}
-			e.reportRejected([]string{tt.change.Flag})
-			var lines []string
-			for _, l := range e.out {
-				lines = append(lines, l.text)
-			}
-			if want := []string{tt.line}; tt.line != "" && !slices.Equal(lines, want) || tt.line == "" && len(lines) > 0 {
-				t.Errorf("printed %q, want %q", lines, tt.line)
-			}
-		})
-	}
 }
 
 // TestMask checks the CPU-feature mask of settled sets, what the switches and the stub

@@ -39,10 +39,10 @@ type Policy struct {
 	cacheRF float64 // code cache reverse free ratio for C1 code; 0 = not modelled
 }
 
-// New returns a policy for an adjusted configuration (see Ergonomics)
-// with c1 and c2 compiler threads (see CompilerCounts).
+// New returns a policy for a configuration FromFlags built, with c1 and c2 compiler threads
+// (see CompilerCounts).
 func New(cfg Config, c1, c2 int) (*Policy, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.check(); err != nil {
 		return nil, err
 	}
 	if c1 < 0 || c2 < 0 {
@@ -412,7 +412,7 @@ func (p *Policy) thresholdScale(level Level, feedback int64) float64 {
 		tiered = p.cfg.TieredStopAtLevel == 4
 	}
 	if tiered && level.IsC1() && p.cacheRF > 0 {
-		at := 100.0 / (100.0 - float64(p.cfg.IncreaseFirstTierCompileThresholdAt))
+		at := 100.0 / (100.0 - increaseFirstTierCompileThresholdAt)
 		if p.cacheRF > at {
 			k *= math.Exp(p.cacheRF - at)
 		}
@@ -654,7 +654,7 @@ func (p *Policy) callCheck(m *Method, now time.Duration) *Task {
 
 // canBeCompiled is CompilationPolicy::can_be_compiled.
 func (p *Policy) canBeCompiled(m *Method, l Level) bool {
-	if p.cfg.DontCompileHugeMethods && int64(m.info.CodeSize) > p.cfg.HugeMethodLimit {
+	if m.info.CodeSize > hugeMethodLimit {
 		return false
 	}
 	return !m.notCompilable(l)

@@ -3,8 +3,6 @@ package policy
 import (
 	"fmt"
 	"math/bits"
-
-	"github.com/jitsim/jitsim/jdk"
 )
 
 // CompilerCounts returns the number of C1 and C2 compiler threads HotSpot
@@ -53,27 +51,4 @@ func CompilerCounts(activeProcessors int, cfg Config) (c1, c2 int, err error) {
 	c1 = max(count/3, 1)
 	c2 = max(count-c1, 1)
 	return c1, c2, nil
-}
-
-// CICompilerCountFlag returns the value and origin PrintFlagsFinal shows
-// for CICompilerCount: the ergonomic c1+c2 of CompilerCounts; with -Xint
-// (or another interpreter-only setting) JDK 21+ set it to 0 {ergonomic}
-// while JDK 8 and 17 leave the declared default 2 (measured: JDK 17.0.15
-// prints 2 {default}, 25.0.3 prints 0 {ergonomic}; JDK 8 and 21 not
-// measured). A value set on the command line is returned as is.
-func CICompilerCountFlag(activeProcessors int, cfg Config) (int64, Origin, error) {
-	if cfg.Explicit["CICompilerCount"] {
-		return cfg.CICompilerCount, OriginCommandLine, nil
-	}
-	if cfg.interpreterOnly() {
-		if cfg.JDK <= jdk.R17 {
-			return 2, OriginDefault, nil
-		}
-		return 0, OriginErgonomic, nil
-	}
-	c1, c2, err := CompilerCounts(activeProcessors, cfg)
-	if err != nil {
-		return 0, OriginDefault, err
-	}
-	return int64(c1 + c2), OriginErgonomic, nil
 }
