@@ -75,6 +75,15 @@ func (p *parser) applyModes() {
 			_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
 		}
 		p.tieredInlining(tiered)
+		if stop := s.Int("TieredStopAtLevel"); p.res.Mode == Compiled && tiered && (stop < 1 || stop > 3) {
+			// -Xcomp with C2: AdvancedThresholdPolicy::initialize assigns plainly what 17
+			// sets as {command line} below, and only where the user left the flags alone.
+			for _, name := range []string{"Tier3InvokeNotifyFreqLog", "Tier4InvocationThreshold"} {
+				if s.IsDefault(name) {
+					_ = s.SetDefault(name, "0")
+				}
+			}
+		}
 		return
 	}
 	tiered := s.Bool("TieredCompilation")
@@ -240,6 +249,14 @@ var scaledFlags = []struct {
 // OpenJDK 17.0.15 lets 31 through (and then rejects it as out of range).
 var maxFreqBits = from(int64(32), jdk.R25, int64(30))
 
+// scaledClamps: a scaled value outside its flag's range is clamped to the range silently
+// (Temurin 25.0.3), where OpenJDK 17.0.15 refuses it with the range message and keeps the old
+// value; a scaled CompileThreshold above its constraint is refused on 25 with the constraint's
+// message (the VM runs on), while 17 stores it and its constraint check stops the VM. Both
+// checked with -XX:CompileThresholdScaling=100000, 1000000 and 10000000; 21 follows 17 (not
+// observed).
+var scaledClamps = from(false, jdk.R25, true)
+
 // scaleThresholds applies CompileThresholdScaling with FLAG_SET_ERGO (so PrintFlagsFinal shows
 // the scaled values as {ergonomic}); the tier policy reads the scaled flags.
 func (p *parser) scaleThresholds() {
@@ -249,7 +266,12 @@ func (p *parser) scaleThresholds() {
 		return
 	}
 	if ct := s.Int("CompileThreshold"); ct > 0 {
-		p.setErgoChecked("CompileThreshold", scaledThreshold(ct, scale))
+		v := scaledThreshold(ct, scale)
+		if v > maxCompileThreshold && scaledClamps.At(p.o.JDK) {
+			p.notice(fmt.Sprintf("CompileThreshold (%d) must be between 0 and %d\n", v, maxCompileThreshold))
+		} else {
+			p.setErgoChecked("CompileThreshold", v)
+		}
 	}
 	for _, f := range scaledFlags {
 		v := s.Int(f.name)
@@ -262,13 +284,17 @@ func (p *parser) scaleThresholds() {
 	}
 }
 
-// setErgoChecked is FLAG_SET_ERGO with its range check: an out-of-range value is reported
-// (as HotSpot prints it) and not set, and the VM carries on.
+// setErgoChecked is FLAG_SET_ERGO of a scaled value with its range check: an out-of-range
+// value is clamped (scaledClamps) or reported (as HotSpot prints it) and not set, and the VM
+// carries on.
 func (p *parser) setErgoChecked(name string, v int64) {
 	e := p.set.entries[name]
 	if r := e.flag.RangeAt(p.o.JDK); !inRange(e.typ, r, value{i: v}) {
-		p.notice(rangeMessage(e.flag, e.typ, r, value{i: v}))
-		return
+		if !scaledClamps.At(p.o.JDK) {
+			p.notice(rangeMessage(e.flag, e.typ, r, value{i: v}))
+			return
+		}
+		v = min(max(v, r.Min), r.Max)
 	}
 	_ = p.set.SetErgo(name, fmt.Sprint(v))
 }

@@ -81,6 +81,12 @@ func TestStartupRules(t *testing.T) {
 		// NonTieredCompPolicy leaves CICompilerCountPerCPU off.
 		{jdk.R8, []string{"-XX:-TieredCompilation"}, map[string]string{"InlineSmallCode": "1000 {default}"},
 			[]string{"Tier3InvocationThreshold", "Tier0ProfilingStartPercentage", "CICompilerCountPerCPU"}},
+		// JDK 8's -Xcomp assigns plainly in AdvancedThresholdPolicy::initialize, with C2 only.
+		{jdk.R8, []string{"-Xcomp"}, map[string]string{
+			"Tier3InvokeNotifyFreqLog": "0 {default}", "Tier4InvocationThreshold": "0 {default}"}, nil},
+		{jdk.R8u, []string{"-Xcomp", "-XX:TieredStopAtLevel=3"}, nil, []string{"Tier3InvokeNotifyFreqLog", "Tier4InvocationThreshold"}},
+		{jdk.R8u, []string{"-Xcomp", "-XX:Tier4InvocationThreshold=7"}, map[string]string{
+			"Tier3InvokeNotifyFreqLog": "0 {default}", "Tier4InvocationThreshold": "7 {command line}"}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s %v", tc.jdk, tc.args), func(t *testing.T) {
@@ -135,7 +141,8 @@ func TestCompilerCountWarning(t *testing.T) {
 // TestHugeScaling checks what OpenJDK 17.0.15 and Temurin 25.0.3 print for huge
 // CompileThresholdScaling values: 17 refuses out-of-range scaled values with a message each
 // (in CompilerConfig::set_compilation_policy_flags' order) and keeps the old ones, and stops
-// when CompileThreshold leaves its range; 25 caps the scaled notification logs at 30.
+// when CompileThreshold leaves its range; 25 clamps the scaled flags to their ranges and only
+// refuses CompileThreshold, with its constraint's message, and runs on.
 func TestHugeScaling(t *testing.T) {
 	outside := func(name string, v, top int64) string {
 		return fmt.Sprintf("intx %s=%d is outside the allowed range [ 0 ... %d ]\n", name, v, top)
@@ -156,12 +163,24 @@ func TestHugeScaling(t *testing.T) {
 			map[string]string{"CompileThreshold": "1000000000 {ergonomic}", "Tier0InvokeNotifyFreqLog": "23 {ergonomic}",
 				"Tier23InlineeNotifyFreqLog": "20 {default}", "Tier3BackEdgeThreshold": "60000 {default}",
 				"Tier4BackEdgeThreshold": "40000 {default}", "Tier4InvocationThreshold": "500000000 {ergonomic}"}},
+		{jdk.R25, "100000", nil, "",
+			map[string]string{"CompileThreshold": "1000000000 {ergonomic}", "Tier0InvokeNotifyFreqLog": "23 {ergonomic}",
+				"Tier23InlineeNotifyFreqLog": "30 {ergonomic}", "Tier3BackEdgeThreshold": "2147483647 {ergonomic}",
+				"Tier4BackEdgeThreshold": "2147483647 {ergonomic}", "Tier4InvocationThreshold": "500000000 {ergonomic}"}},
 		{jdk.R17, "1000000", []string{outside("Tier3BackEdgeThreshold", 60000000000, maxJint),
 			outside("Tier2BackedgeNotifyFreqLog", 32, 30), outside("Tier3BackedgeNotifyFreqLog", 32, 30),
 			outside("Tier23InlineeNotifyFreqLog", 32, 30), outside("Tier4InvocationThreshold", 5000000000, maxJint),
 			outside("Tier4CompileThreshold", 15000000000, maxJint), outside("Tier4BackEdgeThreshold", 40000000000, maxJint)},
 			"OnStackReplacePercentage cannot be validated because CompileThreshold value is invalid\n" +
 				"CompileThreshold (10000000000) must be between 0 and 1073741823\n", nil},
+		{jdk.R25, "1000000", []string{"CompileThreshold (10000000000) must be between 0 and 1073741823\n"}, "",
+			map[string]string{"CompileThreshold": "10000 {default}", "Tier0InvokeNotifyFreqLog": "26 {ergonomic}",
+				"Tier3CompileThreshold": "2000000000 {ergonomic}", "Tier3InvocationThreshold": "200000000 {ergonomic}",
+				"Tier4CompileThreshold": "2147483647 {ergonomic}", "Tier4InvocationThreshold": "2147483647 {ergonomic}"}},
+		{jdk.R25, "10000000", []string{"CompileThreshold (100000000000) must be between 0 and 1073741823\n"}, "",
+			map[string]string{"CompileThreshold": "10000 {default}", "Tier0InvokeNotifyFreqLog": "30 {ergonomic}",
+				"Tier3CompileThreshold": "2147483647 {ergonomic}", "Tier3InvocationThreshold": "2000000000 {ergonomic}",
+				"Tier3MinInvocationThreshold": "1000000000 {ergonomic}", "Tier4InvocationThreshold": "2147483647 {ergonomic}"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.jdk.String()+"/"+tt.scale, func(t *testing.T) {
