@@ -46,13 +46,6 @@ func (p *parser) applyModes() {
 			e.v, e.origin = v, CommandLine
 		}
 	}
-	// CompilationPolicy::initialize: when compilers run, the per-CPU thread count applies
-	// unless the user chose a count (FLAG_SET_DEFAULT, so the origin stays {default}).
-	defer func() {
-		if s.Bool("UseCompiler") && s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") {
-			setDef("CICompilerCountPerCPU", true)
-		}
-	}()
 	if j.Modern() && s.Float("CompileThresholdScaling") == 0 {
 		// "CompileThresholdScaling == 0.0 is equivalent to -Xint" (compilerDefinitions.cpp).
 		p.res.Mode = Interpreted
@@ -76,8 +69,20 @@ func (p *parser) applyModes() {
 		setDef("ClipInlining", false)
 	}
 	if !j.Modern() {
-		if p.res.Mode != Interpreted && s.Bool("TieredCompilation") && s.IsDefault("ReservedCodeCacheSize") {
+		// JDK 8 picks the tiered AdvancedThresholdPolicy by TieredCompilation alone.
+		tiered := s.Bool("TieredCompilation")
+		if p.res.Mode != Interpreted && tiered && s.IsDefault("ReservedCodeCacheSize") {
 			_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
+		}
+		p.tieredInlining(tiered)
+		if stop := s.Int("TieredStopAtLevel"); p.res.Mode == Compiled && tiered && (stop < 1 || stop > 3) {
+			// -Xcomp with C2: AdvancedThresholdPolicy::initialize assigns plainly what 17
+			// sets as {command line} below, and only where the user left the flags alone.
+			for _, name := range []string{"Tier3InvokeNotifyFreqLog", "Tier4InvocationThreshold"} {
+				if s.IsDefault(name) {
+					_ = s.SetDefault(name, "0")
+				}
+			}
 		}
 		return
 	}
@@ -102,6 +107,55 @@ func (p *parser) applyModes() {
 	fullTiered := tiered && stop == 4 && (mode == "default" || mode == "normal")
 	if fullTiered && s.IsDefault("ReservedCodeCacheSize") {
 		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
+	}
+	p.tieredInlining(fullTiered)
+}
+
+// tieredInlineSmallCode is InlineSmallCode when tiered code runs with C2: 2000 in JDK 8
+// (AdvancedThresholdPolicy::initialize), 2500 from 17 on (CompilerConfig::ergo_initialize).
+var tieredInlineSmallCode = from("2000", jdk.R17, "2500")
+
+// tieredInlining lets tiered code with C2 inline larger compiled callees than the declared
+// default (1000 bytes on x86), with FLAG_SET_DEFAULT, so PrintFlagsFinal keeps {default}.
+// Recorded on 17 and 25: 2500 with the default mode, 1000 with -Xint,
+// CompileThresholdScaling=0, TieredStopAtLevel<4, -TieredCompilation, quick-only and high-only.
+func (p *parser) tieredInlining(tieredWithC2 bool) {
+	s := p.set
+	if tieredWithC2 && s.Has("InlineSmallCode") && s.IsDefault("InlineSmallCode") {
+		_ = s.SetDefault("InlineSmallCode", tieredInlineSmallCode.At(p.o.JDK))
+	}
+}
+
+// interpretedCompilerCount: with no compiler (-Xint, CompileThresholdScaling=0,
+// TieredStopAtLevel=0) JDK 25 sets CICompilerCount=0 ergonomically; JDK 17 leaves it (both
+// recorded). 21 follows 17 (not observed).
+var interpretedCompilerCount = from(false, jdk.R25, true)
+
+// compilerThreadFlags is the flag side of CompilationPolicy::initialize (JDK 8:
+// AdvancedThresholdPolicy::initialize and NonTieredCompPolicy::initialize): when compilers
+// run, CICompilerCountPerCPU turns on unless the user chose a count (FLAG_SET_DEFAULT, so the
+// origin stays {default}), except under JDK 8's non-tiered policy. The count itself needs the
+// active processor count, which runtime/ergo has.
+func (p *parser) compilerThreadFlags() {
+	s, j := p.set, p.o.JDK
+	if !s.Bool("UseCompiler") {
+		if interpretedCompilerCount.At(j) {
+			_ = s.SetErgo("CICompilerCount", "0")
+		}
+		return
+	}
+	if s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") && (j.Modern() || s.Bool("TieredCompilation")) {
+		_ = s.SetDefault("CICompilerCountPerCPU", "true")
+	}
+}
+
+// compilerCountWarning is Arguments::check_vm_args_consistency's (8u and mainline): both
+// flags given, the per-CPU count wins. java prints it before the range messages of
+// CompileThresholdScaling; jitsim prints it after the parser's other notices.
+func (p *parser) compilerCountWarning() {
+	s := p.set
+	if s.WasSetOnCommandLine("CICompilerCount") && s.WasSetOnCommandLine("CICompilerCountPerCPU") && s.Bool("CICompilerCountPerCPU") {
+		p.warning("The VM option CICompilerCountPerCPU overrides CICompilerCount.")
 	}
 }
 
@@ -195,6 +249,14 @@ var scaledFlags = []struct {
 // OpenJDK 17.0.15 lets 31 through (and then rejects it as out of range).
 var maxFreqBits = from(int64(32), jdk.R25, int64(30))
 
+// scaledClamps: a scaled value outside its flag's range is clamped to the range silently
+// (Temurin 25.0.3), where OpenJDK 17.0.15 refuses it with the range message and keeps the old
+// value; a scaled CompileThreshold above its constraint is refused on 25 with the constraint's
+// message (the VM runs on), while 17 stores it and its constraint check stops the VM. Both
+// checked with -XX:CompileThresholdScaling=100000, 1000000 and 10000000; 21 follows 17 (not
+// observed).
+var scaledClamps = from(false, jdk.R25, true)
+
 // scaleThresholds applies CompileThresholdScaling with FLAG_SET_ERGO (so PrintFlagsFinal shows
 // the scaled values as {ergonomic}); the tier policy reads the scaled flags.
 func (p *parser) scaleThresholds() {
@@ -204,7 +266,12 @@ func (p *parser) scaleThresholds() {
 		return
 	}
 	if ct := s.Int("CompileThreshold"); ct > 0 {
-		p.setErgoChecked("CompileThreshold", scaledThreshold(ct, scale))
+		v := scaledThreshold(ct, scale)
+		if v > maxCompileThreshold && scaledClamps.At(p.o.JDK) {
+			p.notice(fmt.Sprintf("CompileThreshold (%d) must be between 0 and %d\n", v, maxCompileThreshold))
+		} else {
+			p.setErgoChecked("CompileThreshold", v)
+		}
 	}
 	for _, f := range scaledFlags {
 		v := s.Int(f.name)
@@ -217,13 +284,17 @@ func (p *parser) scaleThresholds() {
 	}
 }
 
-// setErgoChecked is FLAG_SET_ERGO with its range check: an out-of-range value is reported
-// (as HotSpot prints it) and not set, and the VM carries on.
+// setErgoChecked is FLAG_SET_ERGO of a scaled value with its range check: an out-of-range
+// value is clamped (scaledClamps) or reported (as HotSpot prints it) and not set, and the VM
+// carries on.
 func (p *parser) setErgoChecked(name string, v int64) {
 	e := p.set.entries[name]
 	if r := e.flag.RangeAt(p.o.JDK); !inRange(e.typ, r, value{i: v}) {
-		p.notice(rangeMessage(e.flag, e.typ, r, value{i: v}))
-		return
+		if !scaledClamps.At(p.o.JDK) {
+			p.notice(rangeMessage(e.flag, e.typ, r, value{i: v}))
+			return
+		}
+		v = min(max(v, r.Min), r.Max)
 	}
 	_ = p.set.SetErgo(name, fmt.Sprint(v))
 }

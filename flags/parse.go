@@ -149,7 +149,21 @@ func Parse(o Options) (*Set, *Result, error) {
 	if err := p.heapSizes(); err != nil {
 		return p.set, p.res, err
 	}
+	p.compilerCountWarning()
 	return p.set, p.res, nil
+}
+
+// Defaults returns the flags java starts with when it is given no options: the declared
+// defaults of NewSet after the start-up rules Parse applies (-Xmixed, tiered, the per-CPU
+// compiler count turned on), before any CPU ergonomics.
+func Defaults(j jdk.Release, a jdk.Arch) *Set {
+	if !j.Valid() || !a.Valid() {
+		return NewSet(j, a)
+	}
+	p := &parser{o: Options{JDK: j, Arch: a}, set: NewSet(j, a), res: &Result{}}
+	p.applyModes()
+	p.compilerThreadFlags()
+	return p.set
 }
 
 // minMaxHeap is the smallest -Xmx the VM starts with: below it JDK 17 and Temurin 25 stop
@@ -268,6 +282,7 @@ func (p *parser) run() error {
 		p.warning(".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.")
 	}
 	p.applyModes()
+	p.compilerThreadFlags()
 	return p.checkConstraints()
 }
 

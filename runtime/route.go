@@ -9,6 +9,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/ergo"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -77,21 +78,16 @@ type routeEnv struct {
 
 func (e *routeEnv) flagOn(name string) bool { return e.set.Has(name) && e.set.Bool(name) }
 
-// stubConfig is the stubs.Config of the flags.
+// stubConfig is the stubs.Config of the flags: the gate flags and the levels of the settled
+// set's CPU-feature mask (the one ergonomics used, ergo.Mask).
 func (e *routeEnv) stubConfig() stubs.Config {
-	c := stubs.Config{
+	m := ergo.Mask(e.set)
+	return stubs.Config{
 		JDK: e.jdk, Arch: e.model.Arch,
 		UseAES: e.flagOn("UseAES"), UseAESIntrinsics: e.flagOn("UseAESIntrinsics"),
 		UseAESCTRIntrinsics: e.flagOn("UseAESCTRIntrinsics"), UseGHASHIntrinsics: e.flagOn("UseGHASHIntrinsics"),
-		UseAVX: 99, UseSSE: 99,
+		UseAVX: m.UseAVX, UseSSE: m.UseSSE,
 	}
-	if e.set.Has("UseAVX") {
-		c.UseAVX = int(e.set.Int("UseAVX"))
-	}
-	if e.set.Has("UseSSE") {
-		c.UseSSE = int(e.set.Int("UseSSE"))
-	}
-	return c
 }
 
 // listed reports whether id appears in a DisableIntrinsic-style list

@@ -132,7 +132,7 @@ func New(cfg Config) (*VM, error) {
 		if !model.Arch.Valid() {
 			errs = append(errs, fmt.Errorf("runtime: CPU model %s: jitsim models no flags for architecture %v", model.Name, model.Arch))
 		}
-		set = flags.NewSet(rel, model.Arch)
+		set = flags.Defaults(rel, model.Arch)
 	} else if set.JDK() != rel {
 		errs = append(errs, fmt.Errorf("runtime: flag set is for JDK %s, the VM for JDK %s", set.JDK(), rel))
 	}
@@ -176,7 +176,7 @@ func New(cfg Config) (*VM, error) {
 		vm.warnings = w
 		vm.set, vm.env.set = set, set
 	}
-	pcfg, err := ergo.PolicyConfig(set)
+	pcfg, err := policy.FromFlags(set)
 	if err != nil {
 		return nil, err
 	}

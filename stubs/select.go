@@ -19,7 +19,7 @@ type Config struct {
 	UseAESIntrinsics    bool
 	UseAESCTRIntrinsics bool
 	UseGHASHIntrinsics  bool
-	UseAVX, UseSSE      int // x86 only; HotSpot's defaults are 99 (JDK 8) and 3/99 (17+)
+	UseAVX, UseSSE      int // x86 only, the settled levels (cpu.Mask); arm64 ignores them
 }
 
 // Variant is the answer of [Select]: a declared stub variant ([variant.ID]) with what the
@@ -61,8 +61,8 @@ func (c Config) flags() Flag {
 
 // Rule is one row of the selection table: HotSpot generates variant ID (for its entry,
 // on its architecture) when the JDK profile is one of Releases, every flag of Flags is on and
-// the (clamped) CPU has every feature of Requires. Requires is HotSpot's condition, not the
-// variant's: the features the code uses are the ID's Needs, which Requires must cover
+// the CPU as cpu.Mask leaves it has every feature of Requires. Requires is HotSpot's condition,
+// not the variant's: the features the code uses are the ID's Needs, which Requires must cover
 // (TestRulesCoverNeeds). Rules for one stub are tried in table order; the first match wins,
 // so the most specific variant comes first, as in HotSpot's if/else chains.
 type Rule struct {
@@ -106,32 +106,19 @@ func registerBuilt(ids ...variant.ID) {
 // Rules returns the selection table (a copy), for documentation and tests.
 func Rules() []Rule { return slices.Clone(rules) }
 
-// Clamp applies cfg's UseSSE/UseAVX masks to the CPU features, as HotSpot
-// does before any stub is chosen (vm_version_x86.cpp). JDK 8 supports no
-// AVX-512, so its profiles cap UseAVX at 2. Other architectures are unchanged.
-func Clamp(cfg Config, cpus cpu.Set) cpu.Set {
-	if cfg.Arch != jdk.AMD64 {
-		return cpus
-	}
-	avx := cfg.UseAVX
-	if !cfg.JDK.Modern() {
-		avx = min(avx, 2)
-	}
-	return cpu.ClampAVX(cpu.ClampSSE(cpus, cfg.UseSSE), avx)
-}
-
 // Select returns the variant HotSpot would have generated for the stub entry
 // under cfg on a CPU with features cpus, or false if that JDK/flag/CPU
 // combination generates no stub for it (the Java code runs instead). It
 // follows the generator choice of StubGenerator::generate_aes_stubs /
 // generate_ghash_stubs (x86_64) and generate_compiler_stubs (aarch64), after
-// the UseAVX/UseSSE clamps. The variant's code may not be built into this
+// cpu.Mask has hidden the features above cfg's UseSSE/UseAVX levels (give it the settled
+// levels, as PrintFlagsFinal shows them). The variant's code may not be built into this
 // binary (another GOARCH, or the purego tag); see [Runnable].
 func Select(stub string, cfg Config, cpus cpu.Set) (Variant, bool) {
 	if !cfg.JDK.Valid() {
 		return Variant{}, false
 	}
-	cpus = Clamp(cfg, cpus)
+	cpus = cpu.Mask{Release: cfg.JDK, UseSSE: cfg.UseSSE, UseAVX: cfg.UseAVX}.Apply(cpus)
 	f := cfg.flags()
 	for _, r := range rules {
 		if r.ID.Stub() != stub || r.ID.Arch() != cfg.Arch || !r.Releases.Has(cfg.JDK) || f&r.Flags != r.Flags || !cpus.HasAll(r.Requires) {

@@ -14,7 +14,7 @@ import (
 // CTR stub before JDK 9 (JDK-8143355) and aarch64 none before the JDK 18
 // rework (JDK-8271567).
 func init() {
-	// UseSSE > 2 keeps SSE3 and SSSE3 together (ClampSSE), and every AES-NI
+	// UseSSE > 2 keeps SSE3 and SSSE3 together (cpu.Mask), and every AES-NI
 	// part has SSSE3, whose PSHUFB the stubs use to byte-swap key words.
 	x86AES := cpu.Of(cpu.AES, cpu.SSSE3)
 	vaesCBC := x86AES.With(cpu.VAES, cpu.AVX512F, cpu.AVX512VL, cpu.AVX512DQ)

@@ -1,12 +1,12 @@
+// Package ergo settles what HotSpot derives from the CPU after the command line has been
+// parsed: VM_Version's CPU pass (UseSSE, UseAVX and the crypto intrinsic switches against a CPU
+// model) and the compiler thread count of CompilationPolicy::initialize (which needs the
+// active processor count). Every rule that derives flags from other flags alone is flags.Parse's.
 package ergo
 
 import (
 	"fmt"
-	"math/bits"
-	"sort"
 	"strconv"
-	"strings"
-	"sync"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
@@ -14,63 +14,50 @@ import (
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
-// Ergonomics settles the flags HotSpot derives from the CPU and from the compilation policy
-// after the command line has been parsed, in HotSpot's order:
+// Settle settles a parsed flag set against a CPU model and a processor count, in HotSpot's
+// order:
 //
-//  1. the policy pass (CompilerConfig::ergo_initialize from Arguments::apply_ergo, and
-//     CompilationPolicy::initialize, src/hotspot/share/compiler): whatever policy.Ergonomics
-//     changes (CompileThresholdScaling, the -XX:-TieredCompilation emulation, -Xcomp), then
-//     CICompilerCount from the active processor count (-XX:ActiveProcessorCount when set,
-//     else activeProcessors);
+//  1. the compiler thread count (CompilationPolicy::initialize, src/hotspot/share/compiler):
+//     with CICompilerCountPerCPU on (flags.Parse decides that), CICompilerCount becomes the
+//     count for the active processors (-XX:ActiveProcessorCount when set, else
+//     activeProcessors), with FLAG_SET_ERGO;
 //  2. the CPU pass of VM_Version::get_processor_features (src/hotspot/cpu/x86/vm_version_x86.cpp)
 //     or VM_Version::initialize (src/hotspot/cpu/aarch64/vm_version_aarch64.cpp): UseSSE and
-//     UseAVX are limited to what model has, then UseAES, UseAESIntrinsics, UseAESCTRIntrinsics,
-//     UseCLMUL, UseGHASHIntrinsics, UseSSE42Intrinsics and UseVectorizedMismatchIntrinsic
-//     are turned on where the CPU and the flags they need allow it, and off (with HotSpot's
-//     warning when the user asked for them) where not.
+//     UseAVX are limited to what model has (cpu.Mask gives the limits), then UseAES,
+//     UseAESIntrinsics, UseAESCTRIntrinsics, UseCLMUL, UseGHASHIntrinsics, UseSSE42Intrinsics
+//     and UseVectorizedMismatchIntrinsic are turned on where the features the mask leaves and
+//     the flags they need allow it, and off (with HotSpot's warning when the user asked for
+//     them) where not.
 //
 // The CPU pass reads model's full feature set (model.Features): the model clock may simulate
 // a CPU the host lacks, and which stubs can really run is the caller's decision
 // (cpu.Model.Runnable). Values flipped by the CPU pass keep their origin, as FLAG_SET_DEFAULT
 // and plain assignment do ({default} stays {default}, a clamped -XX:UseAVX=5 stays
-// {command line}); values the policy pass sets with FLAG_SET_ERGO print {ergonomic}, or
-// {command line, ergonomic} when the user had set them.
+// {command line}).
 //
 // warnings are HotSpot's warning texts in order, without the "<VM name> warning: " prefix
 // (flags.VMWarningPrefix) and without a newline; with -XX:-PrintWarnings there are none.
-// SettleStderr returns everything java prints, range notices included. err is non-nil
-// only for input jitsim cannot model (a model of another architecture than the set, an
-// invalid policy configuration, no processors); set may then be partly updated.
+// err is non-nil only for input jitsim cannot model (a model of another architecture than the
+// set, no processors); set may then be partly updated.
 func Settle(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []string, err error) {
 	e, err := ergonomics(set, model, activeProcessors)
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range e.out {
-		if l.warning {
-			warnings = append(warnings, l.text)
-		}
-	}
-	return warnings, nil
+	return e.out, nil
 }
 
-// SettleStderr is Settle returning the lines java writes to stderr while it settles
-// the flags, in order and without newlines: the warnings with flags.VMWarningPrefix (none
-// with -XX:-PrintWarnings), and the lines JDK 17 prints when a value the policy pass computes
-// falls outside the flag's range ("intx Tier23InlineeNotifyFreqLog=31 is outside the allowed
-// range [ 0 ... 30 ]", e.g. for -XX:CompileThresholdScaling=2048; JDK 17 then keeps the old
-// value, JDK 25 silently clamps it to the range).
+// SettleStderr is Settle returning the lines java writes to stderr while it settles the
+// flags, in order and without newlines: the warnings with flags.VMWarningPrefix (none with
+// -XX:-PrintWarnings). What java prints while it parses (range messages of
+// CompileThresholdScaling included) is flags.Parse's Result.Stderr.
 func SettleStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, err error) {
 	e, err := ergonomics(set, model, activeProcessors)
 	if err != nil {
 		return nil, err
 	}
-	for _, l := range e.out {
-		if l.warning {
-			stderr = append(stderr, flags.VMWarningPrefix+l.text)
-		} else {
-			stderr = append(stderr, l.text)
-		}
+	for _, w := range e.out {
+		stderr = append(stderr, flags.VMWarningPrefix+w)
 	}
 	return stderr, nil
 }
@@ -83,68 +70,45 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 		return nil, fmt.Errorf("ergonomics: CPU model %q is %s, the flags are for %s", model.Name, model.Arch, set.Arch())
 	}
 	e := &ergo{set: set}
-	if err := e.policyPass(activeProcessors); err != nil {
+	if err := e.compilerThreads(activeProcessors); err != nil {
 		return nil, err
 	}
 	e.cpuPass(model)
 	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
-		kept := e.out[:0]
-		for _, l := range e.out {
-			if !l.warning {
-				kept = append(kept, l)
-			}
-		}
-		e.out = kept
+		e.out = nil
 	}
 	return e, nil
 }
 
-// EffectiveFeatures returns the CPU features HotSpot keeps after the UseAVX and UseSSE flags
-// of an already settled set have masked them (the feature bits vm_version_x86.cpp clears
-// below the chosen levels). The AVX bits follow UseAVX alone: JDK 17 keeps UseAVX=3, and so
-// its AVX bits, under -XX:UseSSE=3 (recorded), while JDK 25 has already lowered UseAVX to 0
-// there; this is why cpu.ClampSSE, which also drops AVX, is not used. On arm64 it returns
-// model.Features unchanged.
-func EffectiveFeatures(set *flags.Set, model cpu.Model) cpu.Set {
-	f := model.Features
-	if set.Has("UseAVX") {
-		f = cpu.ClampAVX(f, int(set.Int("UseAVX")))
-	}
+// Mask returns the CPU-feature mask of a settled set's UseSSE and UseAVX levels: what the
+// ergonomics' switches and the stub selection see of a CPU. A set without the level flags
+// (arm64) masks nothing.
+func Mask(set *flags.Set) cpu.Mask {
+	m := cpu.Mask{Release: set.JDK(), UseSSE: maxLevel, UseAVX: maxLevel}
 	if set.Has("UseSSE") {
-		sse := set.Int("UseSSE")
-		if sse < 4 {
-			f = f.Without(cpu.SSE41, cpu.SSE42)
-		}
-		if sse < 3 {
-			f = f.Without(cpu.SSE3, cpu.SSSE3)
-		}
-		if sse < 2 {
-			f = f.Without(cpu.SSE2)
-		}
+		m.UseSSE = int(set.Int("UseSSE"))
 	}
-	return f
+	if set.Has("UseAVX") {
+		m.UseAVX = int(set.Int("UseAVX"))
+	}
+	return m
 }
 
-// ergo is one run of Ergonomics.
+// maxLevel is a level above every rung of UseSSE and UseAVX (HotSpot's own "use all" value).
+const maxLevel = 99
+
+// ergo is one run of the ergonomics.
 type ergo struct {
 	set *flags.Set
-	out []outLine
-	// pendingRange holds the range lines of the policy pass until they are sorted.
-	pendingRange []rangeLine
+	// out holds the warning texts in order.
+	out []string
 	// feats is the model's feature set as masked by the settled UseSSE/UseAVX levels; the
 	// switch rules test it (supports_sse4_1() and friends read the masked bits in HotSpot).
 	feats cpu.Set
 }
 
-// outLine is one line for stderr: a VM warning (printed after flags.VMWarningPrefix) or a
-// line printed as it is.
-type outLine struct {
-	text    string
-	warning bool
-}
-
 func (e *ergo) warn(format string, a ...any) {
-	e.out = append(e.out, outLine{text: fmt.Sprintf(format, a...), warning: true})
+	e.out = append(e.out, fmt.Sprintf(format, a...))
 }
 
 // setDefault changes a value the way FLAG_SET_DEFAULT does (origin kept). The flag exists:
@@ -175,11 +139,12 @@ type cpuRules struct {
 }
 
 // levelRule is an integer "use up to level N" flag (UseSSE, UseAVX): its limit is the highest
-// rung of ladder whose feature the CPU has, a value left at its default becomes the limit, a
-// value above it is cut down to it (with warning text when tooHigh is set).
+// level the CPU supports (cpu.SSELimit, cpu.Mask.AVXLimit), a value left at its default becomes
+// the limit, a value above it is cut down to it (with warning text when tooHigh is set).
 type levelRule struct {
-	flag   string
-	ladder []rung // highest level first; below the last rung the limit is 0
+	flag string
+	// avx: the limit is UseAVX's, read through the mask of the UseSSE level settled before.
+	avx bool
 	// floor is the lowest value the VM accepts; a lower value is raised silently by plain
 	// assignment (64-bit HotSpot needs SSE2, "if (UseSSE < 2) UseSSE = 2" under _LP64 in 8u
 	// and mainline: -XX:UseSSE=0 and =1 both end as 2 {command line}, checked on JDK 17 and 25).
@@ -187,18 +152,9 @@ type levelRule struct {
 	// tooHigh formats the warning for a value above the limit (value, limit); "" is silent
 	// (JDK 8).
 	tooHigh string
-	// gate, when set, forces the limit to 0 while the gate flag is below gateMin, with its
-	// own warning (value): JDK 25's UseAVX needs UseSSE=4. JDK 17 has no such link (checked:
-	// -XX:UseSSE=3 leaves UseAVX=3).
-	gate     string
-	gateMin  int64
-	gateWarn string
-}
-
-// rung is one step of a level ladder: level needs feature.
-type rung struct {
-	level   int64
-	feature cpu.Feature
+	// needsSSE4 formats the warning (value) for a value the mask turns off because UseSSE is
+	// below 4 (cpu.Mask.AVXNeedsSSE4: JDK 25).
+	needsSSE4 string
 }
 
 // switchRule is a boolean flag the CPU pass turns on by default when all its needs hold.
@@ -300,38 +256,23 @@ var x86Switches = []switchRule{
 	}},
 }
 
-// sseLadder is UseSSE's limit: 4 with SSE4.1, 3 with SSE3, 2 with SSE2 (jitsim's feature set
-// has no SSE1 bit; every x86-64 CPU has SSE2).
-var sseLadder = []rung{{4, cpu.SSE41}, {3, cpu.SSE3}, {2, cpu.SSE2}}
-
-// x86Modern is JDK 17 (and 21, which follows 17 where it could not be observed).
+// x86Modern is the x86 port from JDK 17 on; the release differences of the levels are the
+// CPU-feature mask's (cpu.Mask: JDK 25's UseAVX needs UseSSE=4, 17 and 21 have no such link).
 var x86Modern = cpuRules{
 	levels: []levelRule{
-		{flag: "UseSSE", ladder: sseLadder, floor: 2,
-			tooHigh: "UseSSE=%d is not supported on this CPU, setting it to UseSSE=%d"},
-		{flag: "UseAVX", ladder: []rung{{3, cpu.AVX512F}, {2, cpu.AVX2}, {1, cpu.AVX}},
-			tooHigh: "UseAVX=%d is not supported on this CPU, setting it to UseAVX=%d"},
+		{flag: "UseSSE", floor: 2, tooHigh: "UseSSE=%d is not supported on this CPU, setting it to UseSSE=%d"},
+		{flag: "UseAVX", avx: true, tooHigh: "UseAVX=%d is not supported on this CPU, setting it to UseAVX=%d",
+			needsSSE4: "UseAVX=%d requires UseSSE=4, setting it to UseAVX=0"},
 	},
 	switches: x86Switches,
 }
 
-// x86JDK25 adds mainline's link between UseAVX and UseSSE.
-var x86JDK25 = cpuRules{
-	levels: []levelRule{
-		x86Modern.levels[0],
-		{flag: "UseAVX", ladder: x86Modern.levels[1].ladder, tooHigh: x86Modern.levels[1].tooHigh,
-			gate: "UseSSE", gateMin: 4, gateWarn: "UseAVX=%d requires UseSSE=4, setting it to UseAVX=0"},
-	},
-	switches: x86Switches,
-}
-
-// x86JDK8 is 8u's vm_version_x86.cpp: silent clamps and no AVX-512, so UseAVX is at most 2
-// (hotspot.md §3.3). Like JDK 17, no UseSSE/UseAVX link. Not observed here: no JDK 8 on this
-// machine.
+// x86JDK8 is 8u's vm_version_x86.cpp: silent clamps (its AVX limit of 2 is the mask's, hotspot.md
+// §3.3). Not observed here: no JDK 8 on this machine.
 var x86JDK8 = cpuRules{
 	levels: []levelRule{
-		{flag: "UseSSE", ladder: sseLadder, floor: 2},
-		{flag: "UseAVX", ladder: []rung{{2, cpu.AVX2}, {1, cpu.AVX}}},
+		{flag: "UseSSE", floor: 2},
+		{flag: "UseAVX", avx: true},
 	},
 	switches: x86Switches,
 }
@@ -381,19 +322,27 @@ var aarch64Legacy = cpuRules{
 	warnIfOn: true,
 }
 
-// rulesFor returns the CPU pass of a profile and architecture.
+// cpuRuleRows says which rule table each architecture and release runs.
+var cpuRuleRows = []struct {
+	arch     jdk.Arch
+	releases jdk.Set
+	rules    *cpuRules
+}{
+	{jdk.AMD64, jdk.Before(jdk.R17), &x86JDK8},
+	{jdk.AMD64, jdk.Since(jdk.R17), &x86Modern},
+	{jdk.ARM64, jdk.Before(jdk.R17), &aarch64Legacy},
+	{jdk.ARM64, jdk.Since(jdk.R17), &aarch64Rules},
+}
+
+// rulesFor returns the CPU pass of a profile and architecture (none for a pair jitsim does not
+// model).
 func rulesFor(j jdk.Release, a jdk.Arch) *cpuRules {
-	switch {
-	case a == jdk.ARM64 && j <= jdk.R8u:
-		return &aarch64Legacy
-	case a == jdk.ARM64:
-		return &aarch64Rules
-	case j <= jdk.R8u:
-		return &x86JDK8
-	case j >= jdk.R25:
-		return &x86JDK25
+	for _, r := range cpuRuleRows {
+		if r.arch == a && r.releases.Has(j) {
+			return r.rules
+		}
 	}
-	return &x86Modern
+	return &cpuRules{}
 }
 
 // cpuPass runs the rule table of the set's profile against model.
@@ -402,7 +351,7 @@ func (e *ergo) cpuPass(model cpu.Model) {
 	for i := range rules.levels {
 		e.level(&rules.levels[i], model.Features)
 	}
-	e.feats = EffectiveFeatures(e.set, model)
+	e.feats = Mask(e.set).Apply(model.Features)
 	for i := range rules.switches {
 		e.toggle(&rules.switches[i], rules.warnIfOn)
 	}
@@ -414,16 +363,10 @@ func (e *ergo) level(r *levelRule, feats cpu.Set) {
 	if !s.Has(r.flag) {
 		return
 	}
-	limit := int64(0)
-	for _, g := range r.ladder {
-		if feats.Has(g.feature) {
-			limit = g.level
-			break
-		}
-	}
-	gated := r.gate != "" && s.Has(r.gate) && s.Int(r.gate) < r.gateMin
-	if gated {
-		limit = 0
+	limit, gated := int64(cpu.SSELimit(feats)), false
+	if r.avx {
+		m := Mask(s)
+		limit, gated = int64(m.AVXLimit(feats)), m.AVXNeedsSSE4()
 	}
 	v := s.Int(r.flag)
 	if v < r.floor {
@@ -434,8 +377,8 @@ func (e *ergo) level(r *levelRule, feats cpu.Set) {
 	case s.IsDefault(r.flag):
 		e.setDefault(r.flag, strconv.FormatInt(limit, 10))
 	case v > limit:
-		if gated && r.gateWarn != "" {
-			e.warn(r.gateWarn, v)
+		if gated && r.needsSSE4 != "" {
+			e.warn(r.needsSSE4, v)
 		} else if r.tooHigh != "" {
 			e.warn(r.tooHigh, v, limit)
 		}
@@ -498,310 +441,30 @@ func (e *ergo) toggle(r *switchRule, warnIfOn bool) {
 	}
 }
 
-// --- the policy pass -----------------------------------------------------------------------
+// --- the compiler thread count -------------------------------------------------------------
 
-// policyInt maps an integer flag to its policy.Config field (the names are HotSpot's).
-type policyInt struct {
-	name  string
-	field func(*policy.Config) *int64
-}
-
-// policyInts are the integer flags of the table that policy.Config models.
-var policyInts = []policyInt{
-	{"CICompilerCount", func(c *policy.Config) *int64 { return &c.CICompilerCount }},
-	{"CompileThreshold", func(c *policy.Config) *int64 { return &c.CompileThreshold }},
-	{"InterpreterProfilePercentage", func(c *policy.Config) *int64 { return &c.InterpreterProfilePercentage }},
-	{"OnStackReplacePercentage", func(c *policy.Config) *int64 { return &c.OnStackReplacePercentage }},
-	{"TieredStopAtLevel", func(c *policy.Config) *int64 { return &c.TieredStopAtLevel }},
-	{"Tier0InvokeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier0InvokeNotifyFreqLog }},
-	{"Tier0BackedgeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier0BackedgeNotifyFreqLog }},
-	{"Tier2InvokeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier2InvokeNotifyFreqLog }},
-	{"Tier2BackedgeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier2BackedgeNotifyFreqLog }},
-	{"Tier3InvokeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier3InvokeNotifyFreqLog }},
-	{"Tier3BackedgeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier3BackedgeNotifyFreqLog }},
-	{"Tier23InlineeNotifyFreqLog", func(c *policy.Config) *int64 { return &c.Tier23InlineeNotifyFreqLog }},
-	{"Tier3InvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier3InvocationThreshold }},
-	{"Tier3MinInvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier3MinInvocationThreshold }},
-	{"Tier3CompileThreshold", func(c *policy.Config) *int64 { return &c.Tier3CompileThreshold }},
-	{"Tier3BackEdgeThreshold", func(c *policy.Config) *int64 { return &c.Tier3BackEdgeThreshold }},
-	{"Tier4InvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier4InvocationThreshold }},
-	{"Tier4MinInvocationThreshold", func(c *policy.Config) *int64 { return &c.Tier4MinInvocationThreshold }},
-	{"Tier4CompileThreshold", func(c *policy.Config) *int64 { return &c.Tier4CompileThreshold }},
-	{"Tier4BackEdgeThreshold", func(c *policy.Config) *int64 { return &c.Tier4BackEdgeThreshold }},
-	{"Tier3DelayOn", func(c *policy.Config) *int64 { return &c.Tier3DelayOn }},
-	{"Tier3DelayOff", func(c *policy.Config) *int64 { return &c.Tier3DelayOff }},
-	{"Tier3LoadFeedback", func(c *policy.Config) *int64 { return &c.Tier3LoadFeedback }},
-	{"Tier4LoadFeedback", func(c *policy.Config) *int64 { return &c.Tier4LoadFeedback }},
-	{"Tier0Delay", func(c *policy.Config) *int64 { return &c.Tier0Delay }},
-	{"Tier0ProfilingStartPercentage", func(c *policy.Config) *int64 { return &c.Tier0ProfilingStartPercentage }},
-	{"TieredOldPercentage", func(c *policy.Config) *int64 { return &c.TieredOldPercentage }},
-	{"TieredCompileTaskTimeout", func(c *policy.Config) *int64 { return &c.TieredCompileTaskTimeout }},
-	{"TieredRateUpdateMinTime", func(c *policy.Config) *int64 { return &c.TieredRateUpdateMinTime }},
-	{"TieredRateUpdateMaxTime", func(c *policy.Config) *int64 { return &c.TieredRateUpdateMaxTime }},
-}
-
-// policyBools are the boolean flags policy.Config models.
-var policyBools = []struct {
-	name  string
-	field func(*policy.Config) *bool
-}{
-	{"BackgroundCompilation", func(c *policy.Config) *bool { return &c.BackgroundCompilation }},
-	{"TieredCompilation", func(c *policy.Config) *bool { return &c.TieredCompilation }},
-	{"UseOnStackReplacement", func(c *policy.Config) *bool { return &c.UseOnStackReplacement }},
-	{"ProfileInterpreter", func(c *policy.Config) *bool { return &c.ProfileInterpreter }},
-}
-
-var compilationModes = map[string]policy.CompilationMode{
-	"default":                  policy.ModeDefault,
-	"normal":                   policy.ModeDefault,
-	"quick-only":               policy.ModeQuickOnly,
-	"high-only":                policy.ModeHighOnly,
-	"high-only-quick-internal": policy.ModeHighOnlyQuickInternal,
-}
-
-// PolicyConfig returns the tiered-policy configuration a parsed flag set describes: every
-// policy knob the flag table has, the execution mode (-Xint leaves UseCompiler off, -Xcomp
-// UseInterpreter) and, in Explicit, the flags the user set.
-func PolicyConfig(set *flags.Set) (policy.Config, error) {
-	c := policy.DefaultConfig(set.JDK())
-	c.Explicit = map[string]bool{}
-	explicit := func(name string) {
-		if set.WasSetOnCommandLine(name) {
-			c.Explicit[name] = true
-		}
-	}
-	for _, f := range policyInts {
-		if set.Has(f.name) {
-			*f.field(&c) = set.Int(f.name)
-			explicit(f.name)
-		}
-	}
-	for _, f := range policyBools {
-		if set.Has(f.name) {
-			*f.field(&c) = set.Bool(f.name)
-			explicit(f.name)
-		}
-	}
-	if set.Has("CompilationMode") {
-		m, ok := compilationModes[set.String("CompilationMode")]
-		if !ok {
-			return c, fmt.Errorf("ergonomics: unsupported CompilationMode %q", set.String("CompilationMode"))
-		}
-		c.CompilationMode = m
-		explicit("CompilationMode")
-	}
-	if set.Has("CompileThresholdScaling") {
-		c.CompileThresholdScaling = set.Float("CompileThresholdScaling")
-		explicit("CompileThresholdScaling")
-	}
-	switch {
-	case !set.Bool("UseCompiler"):
-		c.Exec = policy.Int
-	case !set.Bool("UseInterpreter"):
-		c.Exec = policy.Comp
-	}
-	return c, nil
-}
-
-// interpreterOnly is CompilerConfig::is_interpreter_only: -Xint (or TieredStopAtLevel=0, which
-// also leaves UseCompiler off) or CompileThresholdScaling=0.
-func interpreterOnly(set *flags.Set) bool {
-	return !set.Bool("UseCompiler") || (set.Has("CompileThresholdScaling") && set.Float("CompileThresholdScaling") == 0)
-}
-
-// policyPass applies policy.Ergonomics to the set and settles the compiler thread count.
-func (e *ergo) policyPass(activeProcessors int) error {
+// compilerThreads sets CICompilerCount from the active processor count when
+// CICompilerCountPerCPU is on and the compilers run (flags.Parse settled both).
+func (e *ergo) compilerThreads(activeProcessors int) error {
 	s := e.set
-	// Arguments::check_vm_args_consistency (8u and mainline), which runs before any
-	// ergonomics: both flags given, the per-CPU count wins. flags.Parse does not print it.
-	if !s.IsDefault("CICompilerCount") && !s.IsDefault("CICompilerCountPerCPU") && s.Bool("CICompilerCountPerCPU") {
-		e.warn("The VM option CICompilerCountPerCPU overrides CICompilerCount.")
-	}
-	cfg, err := PolicyConfig(s)
-	if err != nil {
-		return err
-	}
-	out, changes := cfg, []policy.Change(nil)
-	if !parserScales() {
-		out, changes, err = policy.Ergonomics(cfg)
-		if err != nil {
-			return fmt.Errorf("ergonomics: %w", err)
-		}
-	}
-	var rejected []string
-	for _, c := range changes {
-		if !s.Has(c.Flag) {
-			continue
-		}
-		switch c.Origin {
-		case policy.OriginErgonomic:
-			v, ok := e.inRange(c, cfg.CompileThresholdScaling)
-			if !ok {
-				rejected = append(rejected, c.Flag)
-				continue
-			}
-			// FLAG_SET_ERGO marks the flag even when the value does not change.
-			e.setErgo(c.Flag, v)
-		default:
-			// {default} and {command line} changes (the -TieredCompilation emulation,
-			// -Xint, -Xcomp) are made by flags.Parse already; only a differing value is
-			// written, keeping the origin Parse gave.
-			if s.Value(c.Flag) != c.New {
-				e.setDefault(c.Flag, c.New)
-			}
-		}
-	}
-	e.reportRejected(rejected)
-	if s.Has("InlineSmallCode") && s.IsDefault("InlineSmallCode") && tieredWithC2(s) {
-		// CompilerConfig::ergo_initialize (JDK 8: AdvancedThresholdPolicy::initialize):
-		// tiered code with C2 may inline larger compiled callees than the declared default
-		// (1000 bytes on x86) — FLAG_SET_DEFAULT, so PrintFlagsFinal keeps {default}.
-		// Recorded on 17 and 25: 2500 with the default mode, 1000 with -Xint,
-		// CompileThresholdScaling=0, TieredStopAtLevel<4, -TieredCompilation, quick-only
-		// and high-only.
-		big := "2000"
-		if s.JDK() >= jdk.R17 {
-			big = "2500"
-		}
-		e.setDefault("InlineSmallCode", big)
-	}
 	if s.Has("ActiveProcessorCount") && s.Int("ActiveProcessorCount") > 0 {
 		activeProcessors = int(s.Int("ActiveProcessorCount"))
 	}
 	if activeProcessors < 1 {
 		return fmt.Errorf("ergonomics: active processor count %d must be at least 1", activeProcessors)
 	}
-	if interpreterOnly(s) {
-		// No compiler threads: JDK 25 sets CICompilerCount=0 ergonomically; JDK 17 leaves
-		// it alone (both checked with -Xint and CompileThresholdScaling=0). Neither turns on
-		// CICompilerCountPerCPU.
-		if s.IsDefault("CICompilerCountPerCPU") {
-			e.setDefault("CICompilerCountPerCPU", "false")
-		}
-		if s.JDK() >= jdk.R25 {
-			e.setErgo("CICompilerCount", "0")
-		}
+	if !s.Bool("CICompilerCountPerCPU") || !s.Bool("UseCompiler") {
 		return nil
 	}
-	// CompilationPolicy::initialize (JDK 8: AdvancedThresholdPolicy::initialize, tiered only;
-	// NonTieredCompPolicy leaves CICompilerCountPerCPU off): the per-CPU count applies unless
-	// the user chose a count (FLAG_SET_DEFAULT). flags.Parse turns it on for every profile;
-	// this also covers sets built with flags.NewSet.
-	if s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") {
-		auto := s.JDK() >= jdk.R17 || s.Bool("TieredCompilation")
-		e.setDefault("CICompilerCountPerCPU", strconv.FormatBool(auto))
+	cfg, err := policy.FromFlags(s)
+	if err != nil {
+		return fmt.Errorf("ergonomics: %w", err)
 	}
-	if !s.Bool("CICompilerCountPerCPU") {
-		return nil
-	}
-	out.CICompilerCount = 0
-	c1, c2, err := policy.CompilerCounts(activeProcessors, out)
+	cfg.CICompilerCount = 0 // the per-CPU count, not the flag's
+	c1, c2, err := policy.CompilerCounts(activeProcessors, cfg)
 	if err != nil {
 		return fmt.Errorf("ergonomics: %w", err)
 	}
 	e.setErgo("CICompilerCount", strconv.Itoa(c1+c2))
 	return nil
-}
-
-// parserScales reports whether flags.Parse applies CompileThresholdScaling itself. Parse
-// already models the rest of CompilerConfig::ergo_initialize (-Xint/-Xcomp mode flags, the
-// C2-only and legacy emulations); once it scales too, the whole of policy.Ergonomics has
-// been applied and running it again over the settled values would compound the scaling (and
-// take ergonomic values for explicit ones). The two passes were written side by side; asking
-// the parser once keeps the result right whichever of them scales.
-var parserScales = sync.OnceValue(func() bool {
-	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: []string{"-XX:CompileThresholdScaling=0.5"}})
-	return err == nil && set.Int("Tier2InvokeNotifyFreqLog") != flags.NewSet(jdk.R25, jdk.AMD64).Int("Tier2InvokeNotifyFreqLog")
-})
-
-// scalingOrder is the order in which CompilerConfig::set_compilation_policy_flags (JDK 17)
-// applies CompileThresholdScaling, and so the order of its range messages.
-var scalingOrder = []string{
-	"Tier0InvokeNotifyFreqLog", "Tier0BackedgeNotifyFreqLog",
-	"Tier3InvocationThreshold", "Tier3MinInvocationThreshold", "Tier3CompileThreshold", "Tier3BackEdgeThreshold",
-	"Tier2InvokeNotifyFreqLog", "Tier2BackedgeNotifyFreqLog", "Tier3InvokeNotifyFreqLog", "Tier3BackedgeNotifyFreqLog",
-	"Tier23InlineeNotifyFreqLog",
-	"Tier4InvocationThreshold", "Tier4MinInvocationThreshold", "Tier4CompileThreshold", "Tier4BackEdgeThreshold",
-	"CompileThreshold",
-}
-
-// inRange checks an ergonomic change against the flag's range the way FLAG_SET_ERGO does and
-// returns the value to set. JDK 17 rejects an out-of-range value (the flag keeps its value,
-// a range line is printed); JDK 25 clamps it to the range silently (both checked with
-// -XX:CompileThresholdScaling=2048.0 and 100000.0). policy.ScaledFreqLog caps a scaled
-// notification log at 30 (mainline's MIN2); JDK 17 caps at 32 instead, so the log is
-// recomputed from the old value there.
-func (e *ergo) inRange(c policy.Change, scale float64) (string, bool) {
-	f := flags.Lookup(c.Flag)
-	j := e.set.JDK()
-	if f == nil || j < jdk.R17 {
-		return c.New, true
-	}
-	r := f.RangeAt(j)
-	if r == nil || !isIntType(f.Type.At(j)) {
-		return c.New, true
-	}
-	v, err := strconv.ParseInt(c.New, 10, 64)
-	if err != nil {
-		return c.New, true
-	}
-	if j < jdk.R25 && strings.HasSuffix(c.Flag, "NotifyFreqLog") && scale > 0 && scale != 1 {
-		if old, err := strconv.ParseInt(c.Old, 10, 64); err == nil && old > 0 && old < 63 {
-			if f := policy.ScaledThreshold(int64(1)<<old, scale); f > 0 {
-				v = min(int64(bits.Len64(uint64(f))-1), jdk17MaxFreqBits)
-			}
-		}
-	}
-	if v >= r.Min && v <= r.Max {
-		return strconv.FormatInt(v, 10), true
-	}
-	if j >= jdk.R25 {
-		return strconv.FormatInt(min(max(v, r.Min), r.Max), 10), true
-	}
-	e.pendingRange = append(e.pendingRange, rangeLine{flag: c.Flag,
-		text: fmt.Sprintf("%s %s=%d is outside the allowed range [ %d ... %d ]", f.Type.At(j), c.Flag, v, r.Min, r.Max)})
-	return "", false
-}
-
-// jdk17MaxFreqBits caps JDK 17's scaled notification logs (scaled_freq_log returns
-// max_freq_bits above 2^max_freq_bits): 2^20·100000 prints Tier23InlineeNotifyFreqLog=32.
-const jdk17MaxFreqBits = 32
-
-// rangeLine is a range message waiting to be printed in HotSpot's order.
-type rangeLine struct{ flag, text string }
-
-// reportRejected prints the range lines of the rejected flags in scalingOrder.
-func (e *ergo) reportRejected(rejected []string) {
-	if len(rejected) == 0 {
-		return
-	}
-	pos := func(name string) int {
-		for i, n := range scalingOrder {
-			if n == name {
-				return i
-			}
-		}
-		return len(scalingOrder)
-	}
-	lines := e.pendingRange
-	sort.SliceStable(lines, func(a, b int) bool { return pos(lines[a].flag) < pos(lines[b].flag) })
-	for _, l := range lines {
-		e.out = append(e.out, outLine{text: l.text})
-	}
-	e.pendingRange = nil
-}
-
-func isIntType(t flags.Type) bool { return t == flags.Int || t == flags.Intx }
-
-// tieredWithC2 reports whether the settled flags run tiered compilation with both compilers
-// (CompilerConfig::is_tiered with C2; JDK 8: the AdvancedThresholdPolicy, chosen by
-// TieredCompilation alone).
-func tieredWithC2(s *flags.Set) bool {
-	if !s.Bool("TieredCompilation") {
-		return false
-	}
-	if s.JDK() < jdk.R17 {
-		return true
-	}
-	return !interpreterOnly(s) && s.Int("TieredStopAtLevel") >= 4 && s.String("CompilationMode") == "default"
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
-	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -550,16 +549,10 @@ func FuzzErgonomics(f *testing.F) {
 			if has("UseGHASHIntrinsics") && (!has("UseCLMUL") || set.Int("UseSSE") < 3 || !m.Features.Has(cpu.PCLMULQDQ)) {
 				t.Errorf("%s %s %v: UseGHASHIntrinsics on without CLMUL/SSE3", m.Name, j, args)
 			}
-			for _, r := range rulesFor(j, arch).levels {
-				limit := int64(0)
-				for _, g := range r.ladder {
-					if m.Features.Has(g.feature) {
-						limit = g.level
-						break
-					}
-				}
-				if v := set.Int(r.flag); v > limit {
-					t.Errorf("%s %s %v: %s=%d above the CPU's %d", m.Name, j, args, r.flag, v, limit)
+			limits := map[string]int{"UseSSE": cpu.SSELimit(m.Features), "UseAVX": Mask(set).AVXLimit(m.Features)}
+			for flag, limit := range limits {
+				if v := set.Int(flag); v > int64(limit) {
+					t.Errorf("%s %s %v: %s=%d above the CPU's %d", m.Name, j, args, flag, v, limit)
 				}
 			}
 		} else if has("UseGHASHIntrinsics") && !m.Features.Has(cpu.PMULL) {
@@ -580,9 +573,9 @@ func FuzzErgonomics(f *testing.F) {
 	})
 }
 
-// ExampleErgonomics settles -XX:UseAVX=3 on a Sandy Bridge model (AVX, no AVX2 or AVX-512)
+// ExampleSettle settles -XX:UseAVX=3 on a Sandy Bridge model (AVX, no AVX2 or AVX-512)
 // for JDK 25 and prints the warning the way java does, then the settled rows.
-func ExampleErgonomics() {
+func ExampleSettle() {
 	set, _, err := flags.Parse(flags.Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: []string{"-XX:UseAVX=3", "-version"}})
 	if err != nil {
 		fmt.Println(err)
@@ -612,55 +605,11 @@ func ExampleErgonomics() {
 	// CICompilerCount = 3 {ergonomic}
 }
 
-// TestErgonomicsScaledRange checks the range handling of ergonomic policy values directly
-// (the path used when flags.Parse leaves CompileThresholdScaling to the policy pass), against
-// what java 17 and 25 print for -XX:CompileThresholdScaling=2048.0 and 100000.0.
-func TestErgonomicsScaledRange(t *testing.T) {
-	tests := []struct {
-		jdk    jdk.Release
-		change policy.Change
-		scale  float64
-		want   string // value set; "" when rejected
-		line   string // range line printed
-	}{
-		{jdk.R17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 2048, "",
-			"intx Tier23InlineeNotifyFreqLog=31 is outside the allowed range [ 0 ... 30 ]"},
-		{jdk.R17, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "",
-			"intx Tier23InlineeNotifyFreqLog=32 is outside the allowed range [ 0 ... 30 ]"},
-		{jdk.R17, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "",
-			"intx Tier3BackEdgeThreshold=6000000000 is outside the allowed range [ 0 ... 2147483647 ]"},
-		{jdk.R17, policy.Change{Flag: "Tier2BackedgeNotifyFreqLog", Old: "14", New: "25"}, 2048, "25", ""},
-		{jdk.R25, policy.Change{Flag: "Tier23InlineeNotifyFreqLog", Old: "20", New: "30"}, 100000, "30", ""},
-		{jdk.R25, policy.Change{Flag: "Tier3BackEdgeThreshold", Old: "60000", New: "6000000000"}, 100000, "2147483647", ""},
-		{jdk.R25, policy.Change{Flag: "CompileThreshold", Old: "10000", New: "1000000000"}, 100000, "1000000000", ""},
-	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprintf("%s/%s/%g", tt.jdk, tt.change.Flag, tt.scale), func(t *testing.T) {
-			e := &ergo{set: flags.NewSet(tt.jdk, jdk.AMD64)}
-			tt.change.Origin = policy.OriginErgonomic
-			got, ok := e.inRange(tt.change, tt.scale)
-			if tt.want == "" {
-				if ok {
-					t.Fatalf("accepted %s, want rejected", got)
-				}
-			} else if !ok || got != tt.want {
-				t.Fatalf("got %q (accepted %v), want %q", got, ok, tt.want)
-			}
-			e.reportRejected([]string{tt.change.Flag})
-			var lines []string
-			for _, l := range e.out {
-				lines = append(lines, l.text)
-			}
-			if want := []string{tt.line}; tt.line != "" && !slices.Equal(lines, want) || tt.line == "" && len(lines) > 0 {
-				t.Errorf("printed %q, want %q", lines, tt.line)
-			}
-		})
-	}
-}
-
-// TestEffectiveFeatures checks the feature masks of settled sets: JDK 17 keeps the AVX bits
-// under -XX:UseSSE=3 (UseAVX stays 3), JDK 25 drops them with UseAVX.
-func TestEffectiveFeatures(t *testing.T) {
+// TestMask checks the CPU-feature mask of settled sets, what the switches and the stub
+// selection see: JDK 17 keeps the AVX bits under -XX:UseSSE=3 (UseAVX stays 3), JDK 25 drops
+// them with UseAVX. runtime's TestStubMaskRecorded checks the same against the real JVMs'
+// stubs.
+func TestMask(t *testing.T) {
 	icelake := recordingHost(t)
 	tests := []struct {
 		jdk      jdk.Release
@@ -673,6 +622,7 @@ func TestEffectiveFeatures(t *testing.T) {
 		{jdk.R17, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.AVX512F, cpu.AVX2, cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.SSE41, cpu.SSE42}},
 		{jdk.R25, []string{"-XX:UseSSE=3"}, []cpu.Feature{cpu.SSE3, cpu.AES}, []cpu.Feature{cpu.AVX, cpu.AVX512F, cpu.SSE41}},
 		{jdk.R25, []string{"-XX:UseSSE=2"}, []cpu.Feature{cpu.SSE2, cpu.AES}, []cpu.Feature{cpu.SSE3, cpu.SSSE3, cpu.AVX}},
+		{jdk.R8u, nil, []cpu.Feature{cpu.AVX2, cpu.AES}, []cpu.Feature{cpu.AVX512F, cpu.VAES}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s %v", tt.jdk, tt.args), func(t *testing.T) {
@@ -680,7 +630,7 @@ func TestEffectiveFeatures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := EffectiveFeatures(set, icelake)
+			f := Mask(set).Apply(icelake.Features)
 			for _, h := range tt.has {
 				if !f.Has(h) {
 					t.Errorf("%s missing from %s", h, f)
@@ -694,7 +644,7 @@ func TestEffectiveFeatures(t *testing.T) {
 		})
 	}
 	n1 := lookupModel(t, "neoverse-n1")
-	if got := EffectiveFeatures(flags.NewSet(jdk.R25, jdk.ARM64), n1); got != n1.Features {
+	if got := Mask(flags.NewSet(jdk.R25, jdk.ARM64)).Apply(n1.Features); got != n1.Features {
 		t.Errorf("arm64: %s, want the model's %s", got, n1.Features)
 	}
 }

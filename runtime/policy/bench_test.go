@@ -8,11 +8,7 @@ import (
 )
 
 func benchPolicy(b *testing.B) *Policy {
-	cfg, _, err := Ergonomics(DefaultConfig(jdk.R17))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := New(cfg, 1, 2)
+	p, err := New(cfgOf(b, jdk.R17), 1, 2)
 	if err != nil {
 		b.Fatal(err)
 	}

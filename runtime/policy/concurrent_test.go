@@ -17,11 +17,7 @@ import (
 func TestConcurrent(t *testing.T) {
 	for _, rel := range []jdk.Release{jdk.R8, jdk.R17, jdk.R25} {
 		t.Run(rel.String(), func(t *testing.T) {
-			cfg, _, err := Ergonomics(DefaultConfig(rel))
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := New(cfg, 1, 1)
+			p, err := New(cfgOf(t, rel), 1, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -111,13 +111,11 @@ func stateFor(t *testing.T, cfg Config, e recordedEvent, info MethodInfo) (*Poli
 // -XX:Tier3DelayOff=0), so they include the level-2 detour of
 // Congest.fresh at queues=0,25 and its way back to 3 once the method is old.
 func TestRecordedDecisions(t *testing.T) {
-	congest := func(c *Config) {
-		c.Tier4LoadFeedback, c.Tier3DelayOn, c.Tier3DelayOff = 1000, 1, 0
-	}
+	congest := []string{"-XX:Tier4LoadFeedback=1000", "-XX:Tier3DelayOn=1", "-XX:Tier3DelayOff=0"}
 	cases := []struct {
 		file string
 		jdk  jdk.Release
-		mod  func(*Config)
+		args []string
 		// wantLevels must all appear among the checked decisions.
 		wantLevels []Level
 	}{
@@ -129,10 +127,7 @@ func TestRecordedDecisions(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			cfg := DefaultConfig(tc.jdk)
-			if tc.mod != nil {
-				tc.mod(&cfg)
-			}
+			cfg := cfgOf(t, tc.jdk, tc.args...)
 			lines := readLines(t, tc.file)
 			byMethod := map[string][]recordedEvent{}
 			for _, l := range lines {

@@ -6,17 +6,19 @@
 // Every function cites the HotSpot function it follows; the formulas are
 // written out in the doc comments.
 //
-// The package imports only the standard library. It starts no goroutine
-// and reads no clock: every call takes now, the time since VM start, from
-// the caller's clock, so the same code serves a wall clock and the
-// deterministic model clock.
+// What differs between releases is one row per release (release.go).
+//
+// The package imports only the standard library, jdk and flags. It starts
+// no goroutine and reads no clock: every call takes now, the time since VM
+// start, from the caller's clock, so the same code serves a wall clock and
+// the deterministic model clock.
 //
 // # How the VM drives it
 //
-//  1. Build a Config (DefaultConfig, then the command line's values, named
-//     in Config.Explicit), run Ergonomics (the startup adjustments; the
-//     returned Changes are the values PrintFlagsFinal marks {ergonomic}),
-//     size the compiler pools with CompilerCounts, and call New.
+//  1. Build the Config with FromFlags from a flag set flags.Parse and
+//     runtime/ergo settled (every start-up rule between flags is flags';
+//     the policy only reads the result), size the compiler pools with
+//     CompilerCounts, and call New.
 //  2. One NewMethod per Java method.
 //  3. On every invocation call Invoke(m, level, now) and on every taken
 //     back-edge Backedge(m, level, bci, now), with the level of the code

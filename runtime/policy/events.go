@@ -114,7 +114,7 @@ func FormatTieredEvent(rel jdk.Release, e TieredEvent) string {
 		} else {
 			sb.WriteString(" status=idle")
 		}
-		if rel >= jdk.R25 {
+		if printRow(rel).trainingData {
 			sb.WriteString(" mtd: null")
 		}
 	}

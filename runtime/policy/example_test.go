@@ -4,16 +4,31 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/ergo"
 	"github.com/jitsim/jitsim/runtime/policy"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // A loop-free method called 6000 times by the interpreter and then by its
 // compiled code, with compiler threads that finish as soon as they look:
 // level 3 is requested at the 256th call, level 4 when the level-3 code's
-// MDO count reaches 5120.
+// MDO count reaches 5120. The configuration is JDK 17's with no options,
+// settled for 8 processors.
 func Example() {
-	cfg, _, err := policy.Ergonomics(policy.DefaultConfig(jdk.R17))
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R17, Arch: jdk.AMD64})
+	if err != nil {
+		panic(err)
+	}
+	model, err := cpu.Lookup("icelake-server")
+	if err != nil {
+		panic(err)
+	}
+	if _, err := ergo.Settle(set, model, 8); err != nil {
+		panic(err)
+	}
+	cfg, err := policy.FromFlags(set)
 	if err != nil {
 		panic(err)
 	}

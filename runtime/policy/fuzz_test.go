@@ -72,26 +72,22 @@ func FuzzPolicy(f *testing.F) {
 			return
 		}
 		sel := data[0]
-		cfg := DefaultConfig([]jdk.Release{jdk.R8, jdk.R17, jdk.R25}[int(sel)%3])
-		cfg.Explicit = map[string]bool{}
+		rel := []jdk.Release{jdk.R8, jdk.R17, jdk.R25}[int(sel)%3]
+		var args []string
 		switch sel / 3 % 6 {
 		case 1:
-			cfg.BackgroundCompilation = false
+			args = []string{"-XX:-BackgroundCompilation"}
 		case 2:
-			cfg.TieredCompilation = false
-			cfg.Explicit["TieredCompilation"] = true
+			args = []string{"-XX:-TieredCompilation"}
 		case 3:
-			cfg.TieredStopAtLevel = int64(sel / 18 % 4)
-			cfg.Explicit["TieredStopAtLevel"] = true
+			args = []string{fmt.Sprintf("-XX:TieredStopAtLevel=%d", sel/18%4)}
 		case 4:
-			cfg.Exec = Comp
+			args = []string{"-Xcomp"}
 		case 5:
-			cfg.Tier3InvocationThreshold, cfg.Tier4InvocationThreshold = 3, 7
+			args = []string{"-XX:Tier3InvocationThreshold=3", "-XX:Tier4InvocationThreshold=7"}
 		}
-		cfg, _, err := Ergonomics(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cfg := cfgOf(t, rel, args...)
+		cfg.CICompilerCount = 0 // the per-CPU count
 		c1, c2, err := CompilerCounts(int(data[1]%16)+1, cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -69,39 +69,20 @@ func TestRecordedJVM(t *testing.T) {
 	cases := []struct {
 		file string
 		jdk  jdk.Release
-		mod  func(*Config)
+		args []string // after -Xbatch
 	}{
-		{"hot_17_batch.txt", jdk.R17, func(c *Config) { c.BackgroundCompilation = false }},
-		{"hot_25_batch.txt", jdk.R25, func(c *Config) { c.BackgroundCompilation = false }},
-		{"hot_17_notiered_batch.txt", jdk.R17, func(c *Config) {
-			c.BackgroundCompilation = false
-			c.TieredCompilation = false
-			c.Explicit["TieredCompilation"] = true
-		}},
-		{"hot_25_notiered_batch.txt", jdk.R25, func(c *Config) {
-			c.BackgroundCompilation = false
-			c.TieredCompilation = false
-			c.Explicit["TieredCompilation"] = true
-		}},
-		{"hot_17_stop1_batch.txt", jdk.R17, func(c *Config) {
-			c.BackgroundCompilation = false
-			c.TieredStopAtLevel = 1
-			c.Explicit["TieredStopAtLevel"] = true
-		}},
-		{"hot_17_cts05_batch.txt", jdk.R17, func(c *Config) {
-			c.BackgroundCompilation = false
-			c.CompileThresholdScaling = 0.5
-			c.Explicit["CompileThresholdScaling"] = true
-		}},
+		{"hot_17_batch.txt", jdk.R17, nil},
+		{"hot_25_batch.txt", jdk.R25, nil},
+		{"hot_17_notiered_batch.txt", jdk.R17, []string{"-XX:-TieredCompilation"}},
+		{"hot_25_notiered_batch.txt", jdk.R25, []string{"-XX:-TieredCompilation"}},
+		{"hot_17_stop1_batch.txt", jdk.R17, []string{"-XX:TieredStopAtLevel=1"}},
+		{"hot_17_cts05_batch.txt", jdk.R17, []string{"-XX:CompileThresholdScaling=0.5"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			cfg := mustCfg(t, tc.jdk, tc.mod)
-			adj, _, err := Ergonomics(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c1, c2, err := CompilerCounts(2, adj)
+			cfg := cfgOf(t, tc.jdk, append([]string{"-Xbatch"}, tc.args...)...)
+			cfg.CICompilerCount = 0 // the per-CPU count of the recording machine's 2 CPUs
+			c1, c2, err := CompilerCounts(2, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +111,7 @@ func TestRecordedJVMXcomp(t *testing.T) {
 		jdk  jdk.Release
 	}{{"hot_17_xcomp.txt", jdk.R17}, {"hot_25_xcomp.txt", jdk.R25}} {
 		t.Run(tc.file, func(t *testing.T) {
-			cfg := mustCfg(t, tc.jdk, func(c *Config) { c.Exec = Comp })
+			cfg := cfgOf(t, tc.jdk, "-Xcomp")
 			s := newSim(t, cfg, 1, 1)
 			loop, main := NewMethod(hotLoop), NewMethod(hotMain)
 			mf := s.enter(main, 19)
@@ -186,7 +167,7 @@ func TestRecordedJVMBackground(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			s := newSim(t, mustCfg(t, tc.jdk, nil), 1, 1)
+			s := newSim(t, cfgOf(t, tc.jdk), 1, 1)
 			work := NewMethod(hotWork)
 			for c := 1; c <= tc.lastCall; c++ {
 				s.call(work)

@@ -5,8 +5,6 @@ import (
 	"math"
 	"sync"
 	"time"
-
-	"github.com/jitsim/jitsim/jdk"
 )
 
 // Policy is HotSpot's compilation policy as deterministic logic: the
@@ -41,10 +39,10 @@ type Policy struct {
 	cacheRF float64 // code cache reverse free ratio for C1 code; 0 = not modelled
 }
 
-// New returns a policy for an adjusted configuration (see Ergonomics)
-// with c1 and c2 compiler threads (see CompilerCounts).
+// New returns a policy for a configuration FromFlags built, with c1 and c2 compiler threads
+// (see CompilerCounts).
 func New(cfg Config, c1, c2 int) (*Policy, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.check(); err != nil {
 		return nil, err
 	}
 	if c1 < 0 || c2 < 0 {
@@ -239,7 +237,7 @@ func (p *Policy) OSREntry(m *Method, bci int, level Level) *Code {
 // osrEntry is the tail of CompilationPolicy::event for loop events (JDK
 // 17+) or its JDK 8 form.
 func (p *Policy) osrEntry(m *Method, bci int, level Level) *Code {
-	if !p.cfg.JDK.Modern() {
+	if p.cfg.rel.osrAnyHigher {
 		if m.highestOSR > level {
 			return m.lookupOSR(bci, m.highestOSR, false)
 		}
@@ -259,8 +257,10 @@ func (p *Policy) osrEntry(m *Method, bci int, level Level) *Code {
 
 // --- configuration queries (compilerDefinitions.hpp) -------------------
 
+// disableIntermediate is CompilerConfig::is_c2_or_jvmci_compiler_only inside the tiered
+// policy: C2 only, no levels 1 to 3 (the non-tiered JDK 8 policy has its own path).
 func (p *Policy) disableIntermediate() bool {
-	return p.cfg.JDK.Modern() && p.cfg.c2Only()
+	return !p.cfg.rel.nonTiered && p.cfg.c2Only()
 }
 
 func (p *Policy) compilerCount(l Level) int {
@@ -289,20 +289,20 @@ func (p *Policy) highestCompileLevel() Level {
 	if c.TieredCompilation {
 		level = min(level, Level(c.TieredStopAtLevel))
 	}
-	if c.JDK.Modern() {
-		switch {
-		case c.CompilationMode == ModeQuickOnly:
-			if level >= LevelLimitedProfile {
-				level = LevelSimple
-			}
-		case c.CompilationMode == ModeHighOnly || !c.TieredCompilation:
-			if level >= LevelSimple && level <= LevelFullProfile {
-				level = LevelNone
-			}
-		case c.CompilationMode == ModeHighOnlyQuickInternal:
-			if level == LevelLimitedProfile || level == LevelFullProfile {
-				level = LevelSimple
-			}
+	// JDK 8 has no CompilationMode, and its non-tiered level is 4 or 0: the caps below do not
+	// change its answer.
+	switch {
+	case c.CompilationMode == ModeQuickOnly:
+		if level >= LevelLimitedProfile {
+			level = LevelSimple
+		}
+	case c.CompilationMode == ModeHighOnly || !c.TieredCompilation:
+		if level >= LevelSimple && level <= LevelFullProfile {
+			level = LevelNone
+		}
+	case c.CompilationMode == ModeHighOnlyQuickInternal:
+		if level == LevelLimitedProfile || level == LevelFullProfile {
+			level = LevelSimple
 		}
 	}
 	return level
@@ -316,7 +316,6 @@ func (p *Policy) initialCompileLevel() Level {
 	switch {
 	case p.cfg.legacy():
 		l = LevelFullOptimization
-	case !p.cfg.JDK.Modern():
 	case p.cfg.CompilationMode == ModeQuickOnly:
 		l = LevelSimple
 	case p.disableIntermediate():
@@ -327,10 +326,10 @@ func (p *Policy) initialCompileLevel() Level {
 
 // --- predicates (CallPredicate / LoopPredicate) ------------------------
 
-// ge is the threshold comparison: ">=" since JDK 9, strict ">" in JDK 8
+// ge is the threshold comparison: ">=", or the release's strict ">"
 // (simpleThresholdPolicy.inline.hpp).
 func (p *Policy) ge(v int64, threshold float64) bool {
-	if !p.cfg.JDK.Modern() {
+	if p.cfg.rel.strictThresholds {
 		return float64(v) > threshold
 	}
 	return float64(v) >= threshold
@@ -409,11 +408,11 @@ func (p *Policy) thresholdScale(level Level, feedback int64) float64 {
 	}
 	k := float64(p.queueSize(level))/float64(feedback*int64(n)) + 1
 	tiered := p.cfg.TieredCompilation && !p.disableIntermediate()
-	if !p.cfg.JDK.Modern() {
+	if p.cfg.rel.cacheScaleByStop {
 		tiered = p.cfg.TieredStopAtLevel == 4
 	}
 	if tiered && level.IsC1() && p.cacheRF > 0 {
-		at := 100.0 / (100.0 - float64(p.cfg.IncreaseFirstTierCompileThresholdAt))
+		at := 100.0 / (100.0 - increaseFirstTierCompileThresholdAt)
 		if p.cacheRF > at {
 			k *= math.Exp(p.cacheRF - at)
 		}
@@ -427,12 +426,11 @@ func counts(m *Method) (int64, int64) {
 }
 
 // isOld is CompilationPolicy::is_old: TieredOldPercentage (1000%) of the
-// level-3 thresholds since JDK 17; fixed 50000 calls / 500000 back-edges
-// in JDK 8.
+// level-3 thresholds, or the release's fixed counts.
 func (p *Policy) isOld(m *Method) bool {
 	i, b := counts(m)
-	if !p.cfg.JDK.Modern() {
-		return i > 50000 || b > 500000
+	if r := p.cfg.rel; r.oldCalls > 0 {
+		return i > r.oldCalls || b > r.oldBackEdges
 	}
 	k := float64(p.cfg.TieredOldPercentage) / 100
 	return p.callScaled(m, LevelNone, i, b, k) || p.loopScaled(m, LevelNone, i, b, k)
@@ -451,13 +449,13 @@ func (p *Policy) isMethodProfiled(m *Method) bool {
 func (p *Policy) wouldProfile(d *methodData) bool { return d.wouldProfile != profileNo }
 
 // isTrivial is CompilationPolicy::is_trivial (accessors and constant
-// getters) plus, in JDK 8, small loop-free methods whose MDO found nothing
-// to profile (AdvancedThresholdPolicy::is_trivial).
+// getters) plus, where the release says so, small loop-free methods whose
+// MDO found nothing to profile (AdvancedThresholdPolicy::is_trivial).
 func (p *Policy) isTrivial(m *Method) bool {
 	if m.info.Trivial {
 		return true
 	}
-	if p.cfg.JDK.Modern() {
+	if !p.cfg.rel.wideTrivial {
 		return false
 	}
 	if m.info.HasLoops || m.info.CodeSize >= 15 {
@@ -477,7 +475,7 @@ func (p *Policy) shouldCreateMDO(m *Method, cur Level) bool {
 	}
 	i, b := counts(m)
 	k := float64(c.Tier0ProfilingStartPercentage) / 100
-	if !c.JDK.Modern() {
+	if c.rel.mdoDelayTier3 {
 		if p.queueSize(LevelFullOptimization) <= int(c.Tier3DelayOn)*p.compilerCount(LevelFullOptimization) {
 			return p.callScaled(m, LevelNone, i, b, k) || p.loopScaled(m, LevelNone, i, b, k)
 		}
@@ -542,21 +540,18 @@ func (p *Policy) common(pred predicate, m *Method, cur Level, disableFeedback bo
 	if next == cur {
 		return next
 	}
-	if !p.cfg.JDK.Modern() {
-		return min(next, Level(p.cfg.TieredStopAtLevel))
-	}
 	return p.limitLevel(next)
 }
 
 // fromLimitedProfile is the level-2 case: back to 3 once C2 is below
-// Tier3DelayOff per thread, or to 4 when already profiled. JDK 17/21 test
-// "profiled" first; JDK 25 (transition_from_limited_profile) only when 3
-// was chosen; JDK 8 stays at 2 while there is no MDO.
+// Tier3DelayOff per thread, or to 4 when already profiled (the release's
+// row says when it tests "profiled" and whether a method without MDO may
+// leave level 2).
 func (p *Policy) fromLimitedProfile(pred predicate, m *Method, cur Level, i, b int64, disableFeedback bool) Level {
 	c2q := p.queueSize(LevelFullOptimization)
 	n2 := p.compilerCount(LevelFullOptimization)
-	rel := p.cfg.JDK
-	if (rel == jdk.R17 || rel == jdk.R21 || !rel.Modern()) && p.isMethodProfiled(m) {
+	rel := p.cfg.rel
+	if rel.level2ProfiledFirst && p.isMethodProfiled(m) {
 		return LevelFullOptimization
 	}
 	next := cur
@@ -571,10 +566,10 @@ func (p *Policy) fromLimitedProfile(pred predicate, m *Method, cur Level, i, b i
 		} else {
 			next = LevelFullOptimization
 		}
-	} else if rel.Modern() && back() {
+	} else if !rel.level2WaitsForMDO && back() {
 		next = LevelFullProfile
 	}
-	if rel == jdk.R25 && next == LevelFullProfile && p.isMethodProfiled(m) {
+	if rel.level2ProfiledLast && next == LevelFullProfile && p.isMethodProfiled(m) {
 		next = LevelFullOptimization
 	}
 	return next
@@ -584,7 +579,7 @@ func (p *Policy) fromLimitedProfile(pred predicate, m *Method, cur Level, i, b i
 func (p *Policy) callEvent(m *Method, cur Level) Level {
 	osrLevel := min(m.highestOSR, p.common(loopPred, m, cur, true))
 	disable := false
-	if p.cfg.JDK.Modern() {
+	if p.cfg.rel.oldIgnoresLoad {
 		disable = p.isOld(m)
 	}
 	next := p.common(callPred, m, cur, disable)
@@ -659,7 +654,7 @@ func (p *Policy) callCheck(m *Method, now time.Duration) *Task {
 
 // canBeCompiled is CompilationPolicy::can_be_compiled.
 func (p *Policy) canBeCompiled(m *Method, l Level) bool {
-	if p.cfg.DontCompileHugeMethods && int64(m.info.CodeSize) > p.cfg.HugeMethodLimit {
+	if m.info.CodeSize > hugeMethodLimit {
 		return false
 	}
 	return !m.notCompilable(l)
@@ -715,9 +710,7 @@ func (p *Policy) compileIfRequired(m *Method, now time.Duration) (Decision, bool
 	if level == LevelNone || !p.canBeCompiled(m, level) {
 		return Decision{}, false
 	}
-	// JDK 25 prints a force-compile event (with counters); JDK 8 and 17
-	// print a plain compile event (both measured for 17 and 25).
-	if p.cfg.JDK >= jdk.R25 {
+	if p.cfg.rel.forceCompileEvent {
 		p.emit(EventForceCompile, m, InvocationEntryBCI, level, now)
 	} else {
 		p.emit(EventCompile, m, InvocationEntryBCI, level, now)

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,13 +38,6 @@ func (s *sim) backedgesUntilTask(f *frame, n int) (int, *Task) {
 	return 0, nil
 }
 
-func set(name string, f func(*Config)) func(*Config) {
-	return func(c *Config) {
-		f(c)
-		c.Explicit[name] = true
-	}
-}
-
 // TestNotificationPoints checks that transitions happen at the
 // notification point the formulas predict (hotspot.md §1.2, §1.3), and that
 // JDK 8's strict ">" differs from ">=" exactly where a threshold falls on a
@@ -52,7 +46,7 @@ func TestNotificationPoints(t *testing.T) {
 	cases := []struct {
 		name      string
 		jdk       jdk.Release
-		mod       func(*Config)
+		args      []string
 		loop      bool // back-edges in one interpreted frame instead of calls
 		perCall   int  // back-edges per call (call cases)
 		wantCount int
@@ -62,43 +56,39 @@ func TestNotificationPoints(t *testing.T) {
 		{name: "8 defaults: level 3 at call 256", jdk: jdk.R8, wantCount: 256, wantLevel: 3},
 		{name: "25 defaults: level 3 at call 256", jdk: jdk.R25, wantCount: 256, wantLevel: 3},
 		{name: "17 Tier3InvocationThreshold=256: >= fires at 256", jdk: jdk.R17,
-			mod: set("Tier3InvocationThreshold", func(c *Config) { c.Tier3InvocationThreshold = 256 }), wantCount: 256, wantLevel: 3},
+			args: []string{"-XX:Tier3InvocationThreshold=256"}, wantCount: 256, wantLevel: 3},
 		{name: "8 Tier3InvocationThreshold=256: > waits for 384", jdk: jdk.R8,
-			mod: set("Tier3InvocationThreshold", func(c *Config) { c.Tier3InvocationThreshold = 256 }), wantCount: 384, wantLevel: 3},
+			args: []string{"-XX:Tier3InvocationThreshold=256"}, wantCount: 384, wantLevel: 3},
 		// 20 back-edges per call: the loop notification at b=2048 (call
 		// 103) finds i>=100 and i+b>=2000 and asks for the normal entry.
 		{name: "17 min-invocation path via a loop event: call 103", jdk: jdk.R17, perCall: 20, wantCount: 103, wantLevel: 3},
 		{name: "8 min-invocation path via a loop event: call 103", jdk: jdk.R8, perCall: 20, wantCount: 103, wantLevel: 3},
 		{name: "17 Tier3MinInvocationThreshold=128: call event at 128", jdk: jdk.R17, perCall: 20,
-			mod: set("Tier3MinInvocationThreshold", func(c *Config) { c.Tier3MinInvocationThreshold = 128 }), wantCount: 128, wantLevel: 3},
+			args: []string{"-XX:Tier3MinInvocationThreshold=128"}, wantCount: 128, wantLevel: 3},
 		{name: "8 Tier3MinInvocationThreshold=128: > waits for the loop event at call 154", jdk: jdk.R8, perCall: 20,
-			mod: set("Tier3MinInvocationThreshold", func(c *Config) { c.Tier3MinInvocationThreshold = 128 }), wantCount: 154, wantLevel: 3},
+			args: []string{"-XX:Tier3MinInvocationThreshold=128"}, wantCount: 154, wantLevel: 3},
 		{name: "17 loop: OSR level 3 at back-edge 60416", jdk: jdk.R17, loop: true, wantCount: 60416, wantLevel: 3},
 		{name: "8 loop: OSR level 3 at back-edge 60416", jdk: jdk.R8, loop: true, wantCount: 60416, wantLevel: 3},
 		{name: "17 Tier3BackEdgeThreshold=61440: 61440", jdk: jdk.R17, loop: true,
-			mod: set("Tier3BackEdgeThreshold", func(c *Config) { c.Tier3BackEdgeThreshold = 61440 }), wantCount: 61440, wantLevel: 3},
+			args: []string{"-XX:Tier3BackEdgeThreshold=61440"}, wantCount: 61440, wantLevel: 3},
 		{name: "8 Tier3BackEdgeThreshold=61440: 62464", jdk: jdk.R8, loop: true,
-			mod: set("Tier3BackEdgeThreshold", func(c *Config) { c.Tier3BackEdgeThreshold = 61440 }), wantCount: 62464, wantLevel: 3},
+			args: []string{"-XX:Tier3BackEdgeThreshold=61440"}, wantCount: 62464, wantLevel: 3},
 		{name: "17 CompileThresholdScaling=0.5: level 3 at call 128", jdk: jdk.R17,
-			mod: set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = 0.5 }), wantCount: 128, wantLevel: 3},
+			args: []string{"-XX:CompileThresholdScaling=0.5"}, wantCount: 128, wantLevel: 3},
 		{name: "17 CompileThresholdScaling=0.5: OSR at 30208", jdk: jdk.R17, loop: true,
-			mod: set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = 0.5 }), wantCount: 30208, wantLevel: 3},
+			args: []string{"-XX:CompileThresholdScaling=0.5"}, wantCount: 30208, wantLevel: 3},
 		{name: "17 -TieredCompilation: C2 at call 6784 (MDO from 1664)", jdk: jdk.R17,
-			mod: set("TieredCompilation", func(c *Config) { c.TieredCompilation = false }), wantCount: 6784, wantLevel: 4},
+			args: []string{"-XX:-TieredCompilation"}, wantCount: 6784, wantLevel: 4},
 		{name: "17 quick-only: level 1 at 256", jdk: jdk.R17,
-			mod: set("CompilationMode", func(c *Config) { c.CompilationMode = ModeQuickOnly }), wantCount: 256, wantLevel: 1},
+			args: []string{"-XX:CompilationMode=quick-only"}, wantCount: 256, wantLevel: 1},
 		{name: "8 -TieredCompilation: legacy C2 at call 10000", jdk: jdk.R8,
-			mod: set("TieredCompilation", func(c *Config) { c.TieredCompilation = false }), wantCount: 10000, wantLevel: 4},
+			args: []string{"-XX:-TieredCompilation"}, wantCount: 10000, wantLevel: 4},
 		{name: "8 -TieredCompilation CompileThreshold=1500", jdk: jdk.R8,
-			mod: func(c *Config) {
-				c.TieredCompilation = false
-				c.CompileThreshold = 1500
-				c.Explicit["TieredCompilation"], c.Explicit["CompileThreshold"] = true, true
-			}, wantCount: 1500, wantLevel: 4},
+			args: []string{"-XX:-TieredCompilation", "-XX:CompileThreshold=1500"}, wantCount: 1500, wantLevel: 4},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t, mustCfg(t, tc.jdk, tc.mod), 1, 1)
+			s := newSim(t, cfgOf(t, tc.jdk, tc.args...), 1, 1)
 			var n int
 			var task *Task
 			switch {
@@ -143,22 +133,17 @@ func TestLevel3To4(t *testing.T) {
 	cases := []struct {
 		name    string
 		jdk     jdk.Release
-		mod     func(*Config)
+		args    []string
 		wantMDO int32
 	}{
 		{"17 defaults", jdk.R17, nil, 5120},
 		{"8 defaults", jdk.R8, nil, 5120},
-		{"17 Tier4InvocationThreshold=5120", jdk.R17, set("Tier4InvocationThreshold", func(c *Config) { c.Tier4InvocationThreshold = 5120 }), 5120},
-		{"8 Tier4InvocationThreshold=5120", jdk.R8, set("Tier4InvocationThreshold", func(c *Config) { c.Tier4InvocationThreshold = 5120 }), 6144},
+		{"17 Tier4InvocationThreshold=5120", jdk.R17, []string{"-XX:Tier4InvocationThreshold=5120"}, 5120},
+		{"8 Tier4InvocationThreshold=5120", jdk.R8, []string{"-XX:Tier4InvocationThreshold=5120"}, 6144},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t, mustCfg(t, tc.jdk, func(c *Config) {
-				c.BackgroundCompilation = false
-				if tc.mod != nil {
-					tc.mod(c)
-				}
-			}), 1, 1)
+			s := newSim(t, cfgOf(t, tc.jdk, append([]string{"-XX:-BackgroundCompilation"}, tc.args...)...), 1, 1)
 			m := NewMethod(plain)
 			n, task := s.callsUntilTask(m, 1000)
 			if n != 256 || task.Level != 3 {
@@ -187,11 +172,11 @@ func TestLevel3To4(t *testing.T) {
 func TestModesNeverCompile(t *testing.T) {
 	cases := []struct {
 		name string
-		mod  func(*Config)
+		args []string
 	}{
-		{"-Xint", func(c *Config) { c.Exec = Int }},
-		{"CompileThresholdScaling=0", set("CompileThresholdScaling", func(c *Config) { c.CompileThresholdScaling = 0 })},
-		{"TieredStopAtLevel=0", set("TieredStopAtLevel", func(c *Config) { c.TieredStopAtLevel = 0 })},
+		{"-Xint", []string{"-Xint"}},
+		{"CompileThresholdScaling=0", []string{"-XX:CompileThresholdScaling=0"}},
+		{"TieredStopAtLevel=0", []string{"-XX:TieredStopAtLevel=0"}},
 	}
 	for _, tc := range cases {
 		for _, rel := range []jdk.Release{jdk.R8, jdk.R17, jdk.R25} {
@@ -199,7 +184,7 @@ func TestModesNeverCompile(t *testing.T) {
 				if !rel.Modern() && strings.HasPrefix(tc.name, "CompileThresholdScaling") {
 					t.Skip("no CompileThresholdScaling in JDK 8")
 				}
-				s := newSim(t, mustCfg(t, rel, tc.mod), 1, 1)
+				s := newSim(t, cfgOf(t, rel, tc.args...), 1, 1)
 				m := NewMethod(plain)
 				if n, task := s.callsUntilTask(m, 50000); task != nil {
 					t.Fatalf("compile requested at call %d: %+v", n, task)
@@ -222,10 +207,7 @@ func TestModesNeverCompile(t *testing.T) {
 func TestStopAtLevel(t *testing.T) {
 	for _, stop := range []int64{1, 2, 3} {
 		t.Run("TieredStopAtLevel="+Level(stop).String(), func(t *testing.T) {
-			s := newSim(t, mustCfg(t, jdk.R17, set("TieredStopAtLevel", func(c *Config) {
-				c.TieredStopAtLevel = stop
-				c.BackgroundCompilation = false
-			})), 1, 0)
+			s := newSim(t, cfgOf(t, jdk.R17, []string{"-XX:TieredStopAtLevel=" + strconv.FormatInt(stop, 10), "-XX:-BackgroundCompilation"}...), 1, 0)
 			m := NewMethod(plain)
 			n, task := s.callsUntilTask(m, 1000)
 			if n != 256 || task.Level != Level(stop) {
@@ -256,7 +238,7 @@ func TestXcomp(t *testing.T) {
 		event string
 	}{{jdk.R17, "[compile level=3 [T.plain()V] @-1"}, {jdk.R25, "[force-compile level=3 [T.plain()V] @-1"}} {
 		t.Run(tc.jdk.String(), func(t *testing.T) {
-			s := newSim(t, mustCfg(t, tc.jdk, func(c *Config) { c.Exec = Comp }), 1, 1)
+			s := newSim(t, cfgOf(t, tc.jdk, "-Xcomp"), 1, 1)
 			m := NewMethod(plain)
 			d := s.p.Invoke(m, LevelNone, 0)
 			if d.Task == nil || d.Task.Level != LevelFullProfile || !d.Task.Blocking || d.Task.Reason != ReasonMustBeCompiled {
@@ -277,7 +259,7 @@ func TestXcomp(t *testing.T) {
 	}
 
 	// The JDK 8 non-tiered VM compiles with C2 at the first call.
-	s := newSim(t, mustCfg(t, jdk.R8, set("TieredCompilation", func(c *Config) { c.TieredCompilation = false; c.Exec = Comp })), 0, 1)
+	s := newSim(t, cfgOf(t, jdk.R8, []string{"-XX:-TieredCompilation", "-Xcomp"}...), 0, 1)
 	if d := s.p.Invoke(NewMethod(plain), LevelNone, 0); d.Task == nil || d.Task.Level != LevelFullOptimization {
 		t.Fatalf("JDK 8 -Xcomp first call: %+v", d.Task)
 	}
@@ -287,7 +269,7 @@ func TestXcomp(t *testing.T) {
 // level 4 exists while the normal entry runs at level 3, the next call
 // notification asks for level 4 without waiting for Tier4 thresholds.
 func TestOSRPromotesNormalEntry(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, func(c *Config) { c.BackgroundCompilation = false }), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17, "-XX:-BackgroundCompilation"), 1, 1)
 	m := NewMethod(looper)
 	if n, task := s.callsUntilTask(m, 1000); n != 256 || task.Level != 3 {
 		t.Fatalf("first compile at %d", n)
@@ -312,7 +294,7 @@ func TestOSRPromotesNormalEntry(t *testing.T) {
 // compiles that finish as soon as a compiler thread looks: OSR at 3, the
 // frame jumps into it, OSR at 4 from the level-3 loop's MDO count.
 func TestOSRInBackground(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R25, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R25), 1, 1)
 	m := NewMethod(looper)
 	f := s.enter(m, 5)
 	var levels []Level
@@ -336,7 +318,7 @@ func TestOSRInBackground(t *testing.T) {
 // tasks per C1 thread double the level-3 thresholds, so the sixth method is
 // requested at call 512 instead of 256.
 func TestLoadFeedback(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	// Each queued filler raises k by 0.2: 200·k crosses 256 at the third.
 	for i, want := range []int{256, 256, 384, 384, 384} {
 		if n, _ := s.callsUntilTask(NewMethod(plain), 1000); n != want {
@@ -350,7 +332,7 @@ func TestLoadFeedback(t *testing.T) {
 		t.Errorf("under load: requested at %d, want 512", n)
 	}
 	// With 2 C1 threads the same queue only scales by 1.5: 300 → 384.
-	s2 := newSim(t, mustCfg(t, jdk.R17, nil), 2, 1)
+	s2 := newSim(t, cfgOf(t, jdk.R17), 2, 1)
 	for i := 0; i < 5; i++ {
 		s2.callsUntilTask(NewMethod(plain), 1000)
 	}
@@ -381,7 +363,7 @@ func congestC2(t *testing.T, s *sim, n int) {
 // Old methods (TieredOldPercentage, 2000 calls by default) skip the
 // feedback on calls; the test raises it to watch the hysteresis alone.
 func TestLevel2Detour(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, set("TieredOldPercentage", func(c *Config) { c.TieredOldPercentage = 100000 })), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17, []string{"-XX:TieredOldPercentage=100000"}...), 1, 1)
 	s.step = 0 // keep the model clock still, so no queued filler goes stale
 	congestC2(t, s, 6)
 	if q := s.p.QueueLen(C2); q != 6 {
@@ -432,7 +414,7 @@ func TestLevel2Detour(t *testing.T) {
 // task whose method got profiled in the interpreter while it waited is
 // compiled at level 2 (update-in-queue), and then goes to 4.
 func TestQueueTimeDowngrade(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	m := NewMethod(plain)
 	s.callsUntilTask(m, 1000)
 	for i := 0; i < 6000; i++ {
@@ -457,7 +439,7 @@ func TestQueueTimeDowngrade(t *testing.T) {
 // for TieredCompileTaskTimeout ms is dropped, unless the method is old or
 // the task blocking; a later notification asks again.
 func TestStaleRemoval(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	s.now = 5 * time.Millisecond
 	cold := NewMethod(plain)
 	s.callsUntilTask(cold, 1000)
@@ -498,7 +480,7 @@ func TestStaleRemoval(t *testing.T) {
 // first (recompiles after deopt), then the largest (rate+1)(i+1)(b+1),
 // blocking tasks before all others.
 func TestQueueOrder(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	small, big, loopy := NewMethod(plain), NewMethod(plain), NewMethod(looper)
 	s.callsUntilTask(small, 1000)
 	s.callsUntilTask(big, 1000)
@@ -522,7 +504,7 @@ func TestQueueOrder(t *testing.T) {
 
 	// A method that reached level 4 and was deoptimized wins over a
 	// heavier one.
-	s = newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s = newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	re := NewMethod(plain)
 	s.callsUntilTask(re, 1000)
 	s.drain(C1)
@@ -548,7 +530,7 @@ func TestQueueOrder(t *testing.T) {
 	}
 
 	// Blocking tasks first.
-	s = newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s = newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	light, heavy2 := NewMethod(plain), NewMethod(plain)
 	for i := 0; i < 5000; i++ {
 		s.call(heavy2)
@@ -584,7 +566,7 @@ func names(ms []*Method) []string {
 // the method to level 0, and that after reprofile the 3→4 test starts over:
 // the next notification asks for level 3 again, not 4.
 func TestDeoptReprofile(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, func(c *Config) { c.BackgroundCompilation = false }), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17, "-XX:-BackgroundCompilation"), 1, 1)
 	m := NewMethod(plain)
 	s.callsUntilTask(m, 1000)
 	s.callsUntilTask(m, 10000)
@@ -600,7 +582,7 @@ func TestDeoptReprofile(t *testing.T) {
 		t.Fatalf("level after deopt %d", lvl)
 	}
 	// Without reprofiling, the profile is still good: straight to 4.
-	s2 := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s2 := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	m2 := NewMethod(plain)
 	s2.callsUntilTask(m2, 1000)
 	s2.drain(C1)
@@ -621,7 +603,7 @@ func TestDeoptReprofile(t *testing.T) {
 // compile is profiled in the interpreter and goes 0→4; one C2 cannot
 // compile goes to level 1.
 func TestNotCompilable(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	m := NewMethod(plain)
 	_, task := s.callsUntilTask(m, 1000)
 	if s.p.Next(C1, s.now) != task {
@@ -635,7 +617,7 @@ func TestNotCompilable(t *testing.T) {
 		t.Errorf("not C1-compilable: request after %d more calls: %+v, want level 4 at call 5376", n, task)
 	}
 
-	s = newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s = newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	m = NewMethod(noProf)
 	s.callsUntilTask(m, 1000)
 	s.drain(C1)
@@ -652,11 +634,11 @@ func TestNotCompilable(t *testing.T) {
 // TestTrivial checks trivial methods: accessors go to level 1 (JDK 17);
 // JDK 8's wider rule sends a tiny method with nothing to profile 0→3→1.
 func TestTrivial(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	if n, task := s.callsUntilTask(NewMethod(accessor), 1000); task == nil || task.Level != 1 || n != 128 {
 		t.Errorf("accessor: %d %+v, want level 1 at the first notification", n, task)
 	}
-	s = newSim(t, mustCfg(t, jdk.R8, func(c *Config) { c.BackgroundCompilation = false }), 1, 1)
+	s = newSim(t, cfgOf(t, jdk.R8, "-XX:-BackgroundCompilation"), 1, 1)
 	tiny := NewMethod(MethodInfo{Holder: "T", Name: "tiny", Signature: "()I", CodeSize: 4, NothingToProfile: true})
 	if _, task := s.callsUntilTask(tiny, 1000); task == nil || task.Level != 3 {
 		t.Fatalf("tiny first: %+v", task)
@@ -670,7 +652,7 @@ func TestTrivial(t *testing.T) {
 // 3300 events on, OSR once its taken count is a multiple of 1024 at or past
 // 10700.
 func TestLegacyOSR(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R8, set("TieredCompilation", func(c *Config) { c.TieredCompilation = false })), 0, 1)
+	s := newSim(t, cfgOf(t, jdk.R8, []string{"-XX:-TieredCompilation"}...), 0, 1)
 	m := NewMethod(looper)
 	f := s.enter(m, 3)
 	_, task := s.backedgesUntilTask(f, 100000)
@@ -686,7 +668,7 @@ func TestLegacyOSR(t *testing.T) {
 // TestIDsAndNotEntrant checks compile ids increase across both compilers
 // and that installs retire the older code.
 func TestIDsAndNotEntrant(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R25, func(c *Config) { c.BackgroundCompilation = false }), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R25, "-XX:-BackgroundCompilation"), 1, 1)
 	a, b := NewMethod(plain), NewMethod(noProf)
 	_, t1 := s.callsUntilTask(a, 1000)
 	_, t2 := s.callsUntilTask(b, 1000)
@@ -709,7 +691,7 @@ func TestIDsAndNotEntrant(t *testing.T) {
 // thresholds grow by e^(3−2), so level 3 comes at call 640 (200·e ≈ 544),
 // while C2 thresholds are untouched.
 func TestCodeCacheFactor(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R17, nil), 1, 1)
+	s := newSim(t, cfgOf(t, jdk.R17), 1, 1)
 	s.p.SetCodeCacheReverseFreeRatio(3)
 	if k := s.p.ThresholdScale(LevelFullProfile); k < 2.718 || k > 2.719 {
 		t.Errorf("k3 = %v, want e", k)
@@ -731,10 +713,7 @@ func TestCodeCacheFactor(t *testing.T) {
 // thresholds, and C2 compiles when the MDO passes them; PrintCompilation
 // keeps the tier column.
 func TestHighOnly(t *testing.T) {
-	s := newSim(t, mustCfg(t, jdk.R25, set("CompilationMode", func(c *Config) {
-		c.CompilationMode = ModeHighOnly
-		c.BackgroundCompilation = false
-	})), 0, 1)
+	s := newSim(t, cfgOf(t, jdk.R25, []string{"-XX:CompilationMode=high-only", "-XX:-BackgroundCompilation"}...), 0, 1)
 	m := NewMethod(plain)
 	n, task := s.callsUntilTask(m, 10000)
 	if task == nil || task.Level != 4 || n != 6784 {

@@ -43,7 +43,7 @@ type CompileLine struct {
 func FormatCompilation(rel jdk.Release, l CompileLine) string {
 	var sb strings.Builder
 	millis := l.Time.Milliseconds()
-	if rel <= jdk.R17 {
+	if printRow(rel).paddedTimestamp {
 		fmt.Fprintf(&sb, "%7d ", millis)
 	} else {
 		fmt.Fprintf(&sb, "%d ", millis)
@@ -105,7 +105,7 @@ func (p *Policy) NotEntrantLine(n NotEntrant, now time.Duration) string {
 	c := n.Code
 	info := c.Method.info
 	msg := "made not entrant"
-	if p.cfg.JDK >= jdk.R25 && n.Reason != "" {
+	if p.cfg.rel.notEntrantReason && n.Reason != "" {
 		msg += ": " + n.Reason
 	}
 	return FormatCompilation(p.cfg.JDK, CompileLine{

@@ -139,7 +139,7 @@ func (p *Policy) Next(c Compiler, now time.Duration) *Task {
 		return nil
 	}
 	if maxTask.Level == LevelFullProfile && p.cfg.TieredStopAtLevel > 3 && p.isMethodProfiled(maxTask.Method) &&
-		(!p.cfg.JDK.Modern() || p.cfg.Exec != Comp) {
+		(!p.cfg.rel.xcompKeepsLevel3 || p.cfg.Exec != Comp) {
 		maxTask.Level = LevelLimitedProfile
 		m := maxTask.Method
 		complete := false
@@ -148,7 +148,7 @@ func (p *Policy) Next(c Compiler, now time.Duration) *Task {
 		} else {
 			complete = m.code != nil && m.code.Level == LevelLimitedProfile
 		}
-		if complete && p.cfg.JDK.Modern() {
+		if complete && p.cfg.rel.dropsDoneLevel2 {
 			p.emit(EventRemoveFromQueue, m, maxTask.BCI, maxTask.Level, now)
 			p.removeTask(maxTask)
 			m.queued = nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 )
 
@@ -24,27 +25,34 @@ type sim struct {
 
 func newSim(t *testing.T, cfg Config, c1, c2 int) *sim {
 	t.Helper()
-	adj, _, err := Ergonomics(cfg)
-	if err != nil {
-		t.Fatalf("Ergonomics: %v", err)
-	}
-	p, err := New(adj, c1, c2)
+	p, err := New(cfg, c1, c2)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
 	s := &sim{t: t, p: p, step: time.Microsecond}
-	p.SetTrace(func(e TieredEvent) { s.out = append(s.out, FormatTieredEvent(adj.JDK, e)) })
+	p.SetTrace(func(e TieredEvent) { s.out = append(s.out, FormatTieredEvent(cfg.JDK, e)) })
 	return s
 }
 
-func mustCfg(t *testing.T, rel jdk.Release, mod func(*Config)) Config {
+// cfgOf returns the configuration java runs with for the options args on release rel
+// (x86_64, diagnostic options unlocked): the flag set flags.Parse settles, read by FromFlags.
+func cfgOf(t testing.TB, rel jdk.Release, args ...string) Config {
 	t.Helper()
-	c := DefaultConfig(rel)
-	c.Explicit = map[string]bool{}
-	if mod != nil {
-		mod(&c)
+	c, err := configOf(rel, args...)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return c
+}
+
+// configOf is cfgOf returning the error.
+func configOf(rel jdk.Release, args ...string) (Config, error) {
+	set, _, err := flags.Parse(flags.Options{JDK: rel, Arch: jdk.AMD64,
+		Args: append([]string{"-XX:+UnlockDiagnosticVMOptions"}, args...)})
+	if err != nil {
+		return Config{}, fmt.Errorf("JDK %s %v: %w", rel, args, err)
+	}
+	return FromFlags(set)
 }
 
 // compile runs task t (already handed out by Next or about to be) to

@@ -3,8 +3,6 @@ package policy
 import (
 	"fmt"
 	"math/bits"
-
-	"github.com/jitsim/jitsim/jdk"
 )
 
 // CompilerCounts returns the number of C1 and C2 compiler threads HotSpot
@@ -14,11 +12,8 @@ import (
 // (JDK 8):
 //
 //	log_cpu = floor(log2(cpus)), loglog_cpu = floor(log2(max(log_cpu, 1)))
-//	count   = max(log_cpu·loglog_cpu·3/2, min)   JDK 17+; min = 2 in JDK 17,
-//	          and 1 for a single compiler in JDK 21+ (checked: JDK 25 prints
-//	          CICompilerCount=1 for -XX:-TieredCompilation on 2 CPUs, JDK 17 prints 2)
-//	count   = max(log_cpu·loglog_cpu, 1)·3/2     JDK 8 tiered
-//	count   = max(log_cpu − 1, 1)                JDK 8 non-tiered (C2 only)
+//	count   = the release's tiered count (release.tieredThreads), or
+//	          max(log_cpu − 1, 1) for JDK 8's non-tiered policy (C2 only)
 //	c1 = max(count/3, 1), c2 = max(count − c1, 1); a C1-only or C2-only
 //	configuration gives every thread to its one compiler.
 //
@@ -27,6 +22,9 @@ import (
 // binds at the default 240 MB and is not modelled. Interpreter-only
 // configurations get (0, 0).
 func CompilerCounts(activeProcessors int, cfg Config) (c1, c2 int, err error) {
+	if err := cfg.check(); err != nil {
+		return 0, 0, err
+	}
 	if activeProcessors < 1 {
 		return 0, 0, fmt.Errorf("%w: active processor count %d must be at least 1", ErrConfig, activeProcessors)
 	}
@@ -38,17 +36,10 @@ func CompilerCounts(activeProcessors int, cfg Config) (c1, c2 int, err error) {
 	single := cfg.c1Only() || cfg.c2Only()
 	count := int(cfg.CICompilerCount)
 	if count == 0 {
-		switch {
-		case cfg.legacy():
+		if cfg.legacy() {
 			count = max(logCPU-1, 1)
-		case !cfg.JDK.Modern():
-			count = max(logCPU*logLogCPU, 1) * 3 / 2
-		default:
-			minCount := 2
-			if single && cfg.JDK != jdk.R17 {
-				minCount = 1
-			}
-			count = max(logCPU*logLogCPU*3/2, minCount)
+		} else {
+			count = cfg.rel.tieredThreads(logCPU, logLogCPU, single)
 		}
 	}
 	switch {
@@ -60,27 +51,4 @@ func CompilerCounts(activeProcessors int, cfg Config) (c1, c2 int, err error) {
 	c1 = max(count/3, 1)
 	c2 = max(count-c1, 1)
 	return c1, c2, nil
-}
-
-// CICompilerCountFlag returns the value and origin PrintFlagsFinal shows
-// for CICompilerCount: the ergonomic c1+c2 of CompilerCounts; with -Xint
-// (or another interpreter-only setting) JDK 21+ set it to 0 {ergonomic}
-// while JDK 8 and 17 leave the declared default 2 (measured: JDK 17.0.15
-// prints 2 {default}, 25.0.3 prints 0 {ergonomic}; JDK 8 and 21 not
-// measured). A value set on the command line is returned as is.
-func CICompilerCountFlag(activeProcessors int, cfg Config) (int64, Origin, error) {
-	if cfg.Explicit["CICompilerCount"] {
-		return cfg.CICompilerCount, OriginCommandLine, nil
-	}
-	if cfg.interpreterOnly() {
-		if cfg.JDK <= jdk.R17 {
-			return 2, OriginDefault, nil
-		}
-		return 0, OriginErgonomic, nil
-	}
-	c1, c2, err := CompilerCounts(activeProcessors, cfg)
-	if err != nil {
-		return 0, OriginDefault, err
-	}
-	return int64(c1 + c2), OriginErgonomic, nil
 }

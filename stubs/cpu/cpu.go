@@ -4,8 +4,8 @@
 //
 // A model can only remove features from real execution, never add them:
 // [Model.Runnable] is the model's set intersected with [Host]. HotSpot's
-// UseAVX/UseSSE clamps are masks of the same kind ([ClampAVX], [ClampSSE],
-// after src/hotspot/cpu/x86/vm_version_x86.cpp, VM_Version::get_processor_features).
+// UseAVX/UseSSE levels are a mask of the same kind ([Mask], after
+// src/hotspot/cpu/x86/vm_version_x86.cpp, VM_Version::get_processor_features).
 //
 // This is the only package of jitsim that imports golang.org/x/sys/cpu.
 package cpu
@@ -228,38 +228,4 @@ func Normalize(s Set) Set {
 		}
 		s = t
 	}
-}
-
-// ClampAVX masks s as HotSpot masks its CPU feature bits for -XX:UseAVX=n
-// (vm_version_x86.cpp): below 3 every AVX-512 bit goes, including the
-// AVX-512 forms of VAES and VPCLMULQDQ; below 2 AVX2; below 1 AVX. Non-x86
-// features are untouched.
-func ClampAVX(s Set, useAVX int) Set {
-	if useAVX < 3 {
-		s = s.Without(AVX512F, AVX512BW, AVX512VL, AVX512DQ, VAES, VPCLMULQDQ)
-	}
-	if useAVX < 2 {
-		s = s.Without(AVX2)
-	}
-	if useAVX < 1 {
-		s = s.Without(AVX)
-	}
-	return s
-}
-
-// ClampSSE masks s as HotSpot does for -XX:UseSSE=n: below 4 SSE4.1 and
-// SSE4.2 go, and with them every AVX level (HotSpot caps UseAVX at 0 when
-// UseSSE < 4); below 3 SSE3 and SSSE3; below 2 SSE2. The AES and PCLMULQDQ
-// bits stay (HotSpot tests UseSSE in the flag ergonomics instead).
-func ClampSSE(s Set, useSSE int) Set {
-	if useSSE < 4 {
-		s = ClampAVX(s, 0).Without(SSE41, SSE42)
-	}
-	if useSSE < 3 {
-		s = s.Without(SSE3, SSSE3)
-	}
-	if useSSE < 2 {
-		s = s.Without(SSE2)
-	}
-	return s
 }

@@ -130,29 +130,3 @@ func TestSetOps(t *testing.T) {
 		t.Error("ParseFeature(mmx) succeeded")
 	}
 }
-
-func TestClamps(t *testing.T) {
-	ice, _ := Lookup("icelake-server")
-	all := ice.Features
-	tests := []struct {
-		name string
-		got  Set
-		want Set
-	}{
-		{"AVX3", ClampAVX(all, 3), all},
-		{"AVX2", ClampAVX(all, 2), x86AVX2},
-		{"AVX1", ClampAVX(all, 1), x86AVX},
-		{"AVX0", ClampAVX(all, 0), x86SSE42.With(AES, PCLMULQDQ)},
-		{"SSE4", ClampSSE(all, 4), all},
-		{"SSE3", ClampSSE(all, 3), Of(SSE2, SSE3, SSSE3, AES, PCLMULQDQ)},
-		{"SSE2", ClampSSE(all, 2), Of(SSE2, AES, PCLMULQDQ)},
-		{"ARMuntouched", ClampSSE(ClampAVX(Of(ASIMD, PMULL), 0), 0), Of(ASIMD, PMULL)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.got != tt.want {
-				t.Errorf("got %v, want %v", tt.got, tt.want)
-			}
-		})
-	}
-}

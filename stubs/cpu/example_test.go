@@ -3,6 +3,7 @@ package cpu_test
 import (
 	"fmt"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -12,7 +13,7 @@ func ExampleLookup() {
 		panic(err)
 	}
 	fmt.Println(m.Arch, m.Cores, m.Features)
-	fmt.Println(cpu.ClampAVX(m.Features, 1).Has(cpu.AVX2))
+	fmt.Println(cpu.Mask{Release: jdk.R25, UseSSE: 4, UseAVX: 1}.Apply(m.Features).Has(cpu.AVX2))
 	// Output:
 	// amd64 10 aes,avx,avx2,pclmulqdq,sse2,sse3,sse4.1,sse4.2,ssse3
 	// false
