@@ -18,6 +18,7 @@ var layers = []struct {
 }{
 	{"jdk", 0}, // the release and architecture: the lowest leaf
 	{"flags", 5},
+	{"jvmharness", 5}, // the Java programs run on real JVMs, and the source launcher: a leaf
 	{"stubs/cpu", 10},
 	{"stubs/aes", 20},
 	{"stubs/gcm", 30},
