@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -251,16 +252,16 @@ func (r *seriesRecorder) Iteration(it scenario.Iteration) {
 	}
 }
 
-// run returns the fork's series. The followed methods are the intrinsic
-// candidates the run called plus every method with a compile event; only
-// their levels and events are kept.
+// run returns the fork's series (warmup.Run.File). The followed methods are
+// the intrinsic candidates the run called plus every method with a compile
+// event; only their levels and events are kept.
 func (r *seriesRecorder) run(label string, fork int, scen string, s *vmSpec) warmup.Run {
 	if r.unsub != nil {
 		r.unsub()
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	follow := map[string]bool{}
+	follow := map[string]bool{} // the intrinsic candidates the run called; File adds those with events
 	if r.vm != nil && len(r.its) > 0 {
 		last := r.its[len(r.its)-1].Levels
 		for _, m := range r.vm.IntrinsicMethods() {
@@ -269,39 +270,13 @@ func (r *seriesRecorder) run(label string, fork int, scen string, s *vmSpec) war
 			}
 		}
 	}
-	for _, e := range r.events {
-		follow[e.Method] = true
-	}
 	run := warmup.Run{Label: label, Fork: fork, Scenario: scen, Flags: s.args, CPU: s.model.Name, JDK: s.jdk.String(),
 		Clock: s.clockKind(), Iterations: r.its}
-	for m := range follow {
-		run.Methods = append(run.Methods, m)
+	events := make([]warmup.Event, len(r.events))
+	for i, e := range r.events {
+		events[i] = warmup.Event{Kind: warmup.EventKind(e.Kind.String()), Method: e.Method, Level: int(e.Level), At: e.At,
+			CompileID: e.CompileID, Detail: e.Detail, BCI: max(e.BCI, 0)}
 	}
-	sort.Strings(run.Methods)
-	for i := range run.Iterations {
-		lv := map[string]int{}
-		for m, l := range run.Iterations[i].Levels {
-			if follow[m] {
-				lv[m] = l
-			}
-		}
-		run.Iterations[i].Levels = lv
-	}
-	n := len(run.Iterations)
-	sort.SliceStable(r.events, func(i, j int) bool { return r.events[i].At < r.events[j].At })
-	for _, e := range r.events {
-		if n == 0 {
-			break
-		}
-		// The first iteration that ends at or after the event.
-		i := sort.Search(n, func(i int) bool { return run.Iterations[i].Start+run.Iterations[i].Duration >= e.At })
-		i = min(i, n-1)
-		we := warmup.Event{Kind: warmup.EventKind(e.Kind.String()), Method: e.Method, Level: int(e.Level), At: e.At,
-			CompileID: e.CompileID, Detail: e.Detail}
-		if e.BCI >= 0 {
-			we.BCI = e.BCI
-		}
-		run.Iterations[i].Events = append(run.Iterations[i].Events, we)
-	}
+	run.File(events, slices.Sorted(maps.Keys(follow)))
 	return run
 }
