@@ -33,6 +33,7 @@ var layers = []struct {
 	{"tiers/c1", 80},
 	{"tiers/c2", 80},
 	{"tiers/internal", 75}, // wazero glue and test helpers shared by the three tiers
+	{"runtime/setup", 72},  // a run's configuration, resolved once: flags, ergonomics, profile → jrt.Config
 	{"calibrate", 85},      // this host's primitives timed on the tiers it is given, into a cost profile
 	{"scenario", 90},
 	{"warmup", 100},
