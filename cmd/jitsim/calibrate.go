@@ -17,11 +17,10 @@ import (
 	stubaes "github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/gcm"
-	"github.com/jitsim/jitsim/tiers"
 )
 
 // jitsim calibrate measures this host's primitives into a cost profile (package calibrate,
-// docs/model.md §4) on the real tiers, with the stub probes below.
+// docs/model.md §4) on the command's tiers, with the stub probes below.
 
 // calibrateOptions are the command's options.
 type calibrateOptions struct {
@@ -35,7 +34,7 @@ type calibrateOptions struct {
 	size   int
 }
 
-func newCalibrateCommand(status *int) *cobra.Command {
+func (d deps) newCalibrateCommand(status *int) *cobra.Command {
 	var o calibrateOptions
 	cmd := &cobra.Command{
 		Use:   "calibrate [--out FILE.json] [--quick] [--jdk=17]",
@@ -49,7 +48,7 @@ source. The table goes to stdout; --out writes the profile as JSON, which the mo
 (model.LoadProfileFile). --quick takes 3 short rounds instead of 7 of 50 ms.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			*status = runCalibrate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*status = d.runCalibrate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
@@ -61,11 +60,11 @@ source. The table goes to stdout; --out writes the profile as JSON, which the mo
 }
 
 // runCalibrate is `jitsim calibrate`; it returns the exit status.
-func runCalibrate(ctx context.Context, o calibrateOptions, stdout, stderr io.Writer) int {
+func (d deps) runCalibrate(ctx context.Context, o calibrateOptions, stdout, stderr io.Writer) int {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	prof, err := calibrateHost(ctx, o, stderr)
+	prof, err := d.calibrateHost(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim calibrate:", err)
 		return 1
@@ -88,7 +87,7 @@ func runCalibrate(ctx context.Context, o calibrateOptions, stdout, stderr io.Wri
 // calibrateHost turns the options into calibrate.Host's: the rounds and payload size
 // (--quick: 3 rounds of 10 ms over 4 KiB; else 7 of 50 ms over 16 KiB), the JDK profile's
 // reference methods, the tiers, and the stub probes.
-func calibrateHost(ctx context.Context, o calibrateOptions, progress io.Writer) (model.Profile, error) {
+func (d deps) calibrateHost(ctx context.Context, o calibrateOptions, progress io.Writer) (model.Profile, error) {
 	copts := model.CalibrateOptions{Describe: calibrate.HostDescription()}
 	size := 16 << 10
 	if o.quick {
@@ -109,7 +108,7 @@ func calibrateHost(ctx context.Context, o calibrateOptions, progress io.Writer) 
 	if err != nil {
 		return model.Profile{}, err
 	}
-	return calibrate.Host(ctx, calibrate.Options{Table: tab, Tiers: tiers.Default(), Workload: w, Stubs: sp, Timing: copts, Progress: progress})
+	return calibrate.Host(ctx, calibrate.Options{Table: tab, Tiers: d.tiers(), Workload: w, Stubs: sp, Timing: copts, Progress: progress})
 }
 
 // calibState is the calibration workload as stubProbes reads it, until the stub probes are

@@ -23,7 +23,7 @@ func TestCalibrateRoundTrip(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "host.json")
 	var stdout, stderr bytes.Buffer
 	o := calibrateOptions{out: out, jdk: "17", rounds: 1, round: time.Millisecond, size: 1 << 10}
-	if st := runCalibrate(context.Background(), o, &stdout, &stderr); st != 0 {
+	if st := wired().runCalibrate(context.Background(), o, &stdout, &stderr); st != 0 {
 		t.Fatalf("status %d: %s", st, stderr.String())
 	}
 	got, err := model.LoadProfileFile(out)

@@ -21,7 +21,7 @@ func jvmRun(ctx context.Context, java string, s *vmSpec, fork int, props map[str
 		return warmup.Run{}, fmt.Errorf("--jvm needs the three arguments warmupIterations iterations opsPerIteration (got %q)", args)
 	}
 	var opts []string
-	for _, a := range s.args {
+	for _, a := range s.Options {
 		if !strings.HasPrefix(a, "-D") {
 			opts = append(opts, a)
 		}
@@ -52,6 +52,6 @@ func jvmRun(ctx context.Context, java string, s *vmSpec, fork int, props map[str
 		return run, fmt.Errorf("%s: %w", java, err)
 	}
 	run.Label, run.Fork, run.Scenario, run.Flags, run.CPU, run.JDK, run.Clock =
-		"java: "+s.label, fork, "AESGCMBench", s.args, "host", jvmharness.Version(ctx, java), "wall"
+		"java: "+s.label, fork, "AESGCMBench", s.Options, "host", jvmharness.Version(ctx, java), "wall"
 	return run, nil
 }
