@@ -8,14 +8,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jitsim/jitsim/flags"
-	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/runtime/ergo"
+	"github.com/jitsim/jitsim/runtime/setup"
 )
 
 // FileEnv is what RunFile needs besides the file: the tiers to run on
 // (tiers.Default() in the CLI), where output goes, and optional additions.
+// Each variant's configuration is resolved once, by setup.Resolve.
 type FileEnv struct {
 	Tiers  []jrt.Tier
 	Stdout io.Writer // the scenario's output and PrintCompilation & co.
@@ -28,6 +27,8 @@ type FileEnv struct {
 	Args []string
 	// Threads, when > 0, is --threads: it wins over the file's threads.
 	Threads int
+	// NewClock, when set, makes each VM's wall clock (jrt.WallClock when nil).
+	NewClock func() jrt.Clock
 	// Observer, when set, returns the observer for one variant's run.
 	Observer func(variant string) Observer
 	// CheckOutput forces checkOutput=true.
@@ -37,44 +38,32 @@ type FileEnv struct {
 	Results func(Results)
 }
 
-// Config parses the run's VM options (plus extra ones after them) for its
-// profile and CPU model, settles them with the runtime's ergonomics, and
-// returns the VM configuration together with the -D properties (the run's
-// merged with the extra options') and the lines java would print to
-// stderr before the program starts. A bad option is a *flags.Error.
-func (r Run) Config(tiers []jrt.Tier, clock jrt.Clock, out io.Writer, extra ...string) (jrt.Config, map[string]string, []string, error) {
-	set, res, err := flags.Parse(flags.Options{JDK: r.JDK, Arch: r.CPU.Arch, Args: slices.Concat(r.Options, extra)})
-	var stderr []string
-	if res != nil {
-		stderr = append(stderr, res.Stderr...)
-	}
+// resolve resolves the run's configuration once (setup.Resolve): its VM
+// options plus extra ones after them, for its release, CPU model and clock,
+// on tiers. It returns the configuration and the -D properties (the run's,
+// then the options'). On an error the Run still holds what java printed
+// before it stopped; a bad option is a *flags.Error.
+func (r Run) resolve(tiers []jrt.Tier, newClock func() jrt.Clock, threads int, extra ...string) (*setup.Run, map[string]string, error) {
+	sr, err := setup.Resolve(setup.Request{JDK: r.JDK, CPU: r.CPU, Options: slices.Concat(r.Options, extra), Clock: r.Clock,
+		Threads: threads, Tiers: tiers, NewClock: newClock})
 	if err != nil {
-		return jrt.Config{}, nil, stderr, err
-	}
-	lines, err := ergo.SettleStderr(set, r.CPU, r.CPU.Cores)
-	if err != nil {
-		return jrt.Config{}, nil, stderr, err
-	}
-	for _, l := range lines {
-		stderr = append(stderr, l+"\n")
+		return sr, nil, err
 	}
 	props := map[string]string{}
 	for k, v := range r.Props {
 		props[k] = v
 	}
-	for _, p := range res.Properties {
+	for _, p := range sr.Result.Properties {
 		props[p.Name] = p.Value
 	}
-	cfg := jrt.NewConfig().WithJDK(r.JDK).WithSettledFlags(set).WithCPU(r.CPU).WithActiveProcessors(r.CPU.Cores).WithMaxHeapSize(res.MaxHeapSize).
-		WithTiers(tiers...).WithClock(clock).WithOutput(out)
-	return cfg, props, stderr, nil
+	return sr, props, nil
 }
 
 // RunFile runs every variant of f in file order, each on fresh VMs of its
 // options, printing a header before each and the published numbers after
 // it, and returns the errors of all failed variants. On the model clock
 // (clock = "model") each variant's VMs price everything with the file's
-// CPU model's cost profile (ModelConfig), so the output is the same on
+// CPU model's cost profile (setup.Resolve), so the output is the same on
 // every run and every machine.
 func RunFile(ctx context.Context, f *File, env FileEnv) error {
 	stdout, stderr := env.Stdout, env.Stderr
@@ -129,27 +118,29 @@ func RunFile(ctx context.Context, f *File, env FileEnv) error {
 
 // runVariant runs one Run.
 func runVariant(ctx context.Context, r Run, env FileEnv, stdout, stderr io.Writer) error {
-	clock := jrt.WallClock()
-	cfg, props, notes, err := r.Config(env.Tiers, clock, stdout, env.Options...)
-	for _, l := range notes {
-		io.WriteString(stderr, l)
-	}
-	if err != nil {
-		return err
-	}
-	if r.Clock == ClockModel {
-		if cfg, err = ModelConfig(cfg, r.CPU.Name, ""); err != nil {
-			return err
-		}
-	} else if r.CPU.Arch != jdk.HostArch() {
-		return fmt.Errorf("cpu = %q: a %s CPU model cannot run on the wall clock of this %s host; use clock = %q",
-			r.CPU.Name, r.CPU.Arch, jdk.HostArch(), ClockModel)
-	}
 	threads := env.Threads
 	if threads == 0 {
 		threads = r.Threads
 	}
-	e := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: threads, Clock: clock, ClockKind: r.Clock,
+	sr, props, err := r.resolve(env.Tiers, env.NewClock, threads, env.Options...)
+	// What java prints before the program starts: the parse's notices, then the ergonomics'.
+	if sr.Result != nil {
+		for _, l := range sr.Result.Stderr {
+			io.WriteString(stderr, l)
+		}
+	}
+	for _, l := range sr.Warnings {
+		io.WriteString(stderr, l+"\n")
+	}
+	if err != nil {
+		return err
+	}
+	if err := setup.Runnable(r.CPU, sr.Clock); err != nil {
+		return fmt.Errorf("cpu = %q: %w; use clock = %q", r.CPU.Name, err, ClockModel)
+	}
+	clock := sr.NewClock()
+	cfg := sr.Config(clock, stdout)
+	e := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: sr.Threads, Clock: clock, ClockKind: sr.Clock,
 		CheckOutput: env.CheckOutput}
 	if env.Observer != nil {
 		e.Observer = env.Observer(r.Variant)

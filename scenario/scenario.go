@@ -36,7 +36,7 @@ import (
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/runtime/setup"
 )
 
 // Scenario is one runnable workload: a name as `jitsim run` takes it, a
@@ -95,26 +95,19 @@ type ObserverFunc func(Iteration)
 // Iteration implements Observer.
 func (f ObserverFunc) Iteration(it Iteration) { f(it) }
 
-// Clock kinds a run can use (design.md §1).
+// Clock kinds a run can use (design.md §1; setup owns them).
 const (
-	ClockWall  = "wall"
-	ClockModel = "model"
+	ClockWall  = setup.ClockWall
+	ClockModel = setup.ClockModel
 )
 
 // ModelConfig returns cfg set up for a ClockModel run on the CPU model
-// named cpuName: the VM prices everything it runs with that CPU's cost
-// profile (model.Lookup), or with the profile in the JSON file
-// profileFile when it is not "" (model.LoadProfileFile: what `jitsim
-// calibrate --out` writes; its errors read FILE:LINE: …). Each VM made
-// from the result has a scheduler of its own.
+// named cpuName, priced by setup.CostProfile(cpuName, profileFile): that
+// CPU's cost profile, or the one in the JSON file profileFile when it is
+// not "" (what `jitsim calibrate --out` writes; its errors read
+// FILE:LINE: …). Each VM made from the result has a scheduler of its own.
 func ModelConfig(cfg jrt.Config, cpuName, profileFile string) (jrt.Config, error) {
-	var p model.Profile
-	var err error
-	if profileFile != "" {
-		p, err = model.LoadProfileFile(profileFile)
-	} else {
-		p, err = model.Lookup(cpuName)
-	}
+	p, err := setup.CostProfile(cpuName, profileFile)
 	if err != nil {
 		return cfg, err
 	}

@@ -1,8 +1,9 @@
 // Package warmup holds the study tools of jitsim that need no VM: the
 // per-iteration series a run records, changepoint detection (PELT),
 // warmup_stats-style classification of a run into flat / warmup / slowdown /
-// no steady state, the importer of HotSpot -XX:+PrintCompilation logs, and
-// the writers for series.csv, summary.json, warmup.png, warmup.svg,
+// no steady state, the importer of HotSpot -XX:+PrintCompilation logs, the
+// reader of a real JVM's run beside a study (ParseJVMOutput), and the
+// writers for series.csv, summary.json, warmup.png, warmup.svg,
 // timeline.png, timeline.svg (the compile timeline), report.html and the
 // terminal summary. docs/warmup.md says how to use them.
 //

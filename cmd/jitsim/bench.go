@@ -40,14 +40,14 @@ stdout, JMH's console output on stderr). -D properties pass to the scenario.
 Example:
   jitsim bench -f 2 -wi 3 -i 5 -w 200ms -r 200ms -bm avgt -p dataSize=1024,16384 AESGCMBench`
 
-func newBenchCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
+func (d deps) newBenchCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
 	return &cobra.Command{
 		Use:                "bench [JMH options] [--jdk=…] [--cpu=…] [--format=text|benchstat] [VM options…] SCENARIO",
 		Short:              "Run a benchmark scenario the way JMH runs a benchmark",
 		Long:               benchLong,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			*status = runBench(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*status = d.runBench(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
@@ -74,7 +74,7 @@ type benchRun struct {
 }
 
 // runBench is `jitsim bench`; it returns the exit status.
-func runBench(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "jitsim bench: "+format+"\n", a...)
 		return code
@@ -122,11 +122,11 @@ func runBench(args []string, getenv func(string) (string, bool), stdout, stderr 
 		}
 	}
 	vmArgs := append(append([]string{}, opts.JVMArgs...), o.vm...)
-	spec, err := settle(optionLabel(vmArgs), rel, o.last("cpu", "host"), vmArgs, getenv, stderr)
+	spec, err := d.settle(optionLabel(vmArgs), rel, o.last("cpu", "host"), vmArgs, getenv, stderr)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	base := scenario.PropsFrom(spec.res.Properties)
+	base := scenario.PropsFrom(spec.Result.Properties)
 	for _, p := range opts.Params {
 		if _, ok := scen.Prop(p.Name); !ok || p.Name == "threads" || p.Name == "checkOutput" {
 			return fail(2, "-p %s: %s has no parameter %q", p.Name, scen.Name, p.Name)
@@ -193,7 +193,7 @@ combos:
 		// Only what two runs to compare share goes into the config lines:
 		// benchstat puts results with different configs in different tables,
 		// so the JDK and VM options are the files' names to give, not keys.
-		cfg := map[string]string{"goos": "linux", "goarch": spec.cpu.Arch.String(), "cpu": spec.model.Name}
+		cfg := map[string]string{"goos": "linux", "goarch": spec.CPU.Arch.String(), "cpu": spec.CPU.Name}
 		if err := bench.WriteBenchstat(stdout, results, cfg, bytesPerOp); err != nil {
 			return fail(1, "%v", err)
 		}
@@ -281,8 +281,8 @@ func (b *benchRun) setUnit() {
 func (b *benchRun) result() bench.Result {
 	forks := max(b.opts.Forks, 1)
 	r := bench.Result{JMHVersion: jmhVersion, Benchmark: benchmarkFullName(b.scen.BenchmarkMethod(b.props)), Mode: b.mode,
-		Threads: max(b.opts.Threads, 1), Forks: forks, JVM: "jitsim", JVMArgs: b.spec.args, JDKVersion: b.spec.jdk.String(),
-		VMName: "jitsim 64-Bit Server VM model", VMVersion: Version + " (CPU model " + b.spec.model.Name + ")",
+		Threads: max(b.opts.Threads, 1), Forks: forks, JVM: "jitsim", JVMArgs: b.spec.Options, JDKVersion: b.spec.JDK.String(),
+		VMName: "jitsim 64-Bit Server VM model", VMVersion: Version + " (CPU model " + b.spec.CPU.Name + ")",
 		WarmupIterations: b.opts.WarmupIterations, WarmupTime: bench.JMHTime(b.opts.WarmupTime), WarmupBatchSize: b.opts.WarmupBatchSize,
 		MeasurementIterations: b.opts.MeasurementIterations, MeasurementTime: bench.JMHTime(b.opts.MeasurementTime),
 		MeasurementBatchSize: b.opts.MeasurementBatchSize, Params: b.params, Primary: bench.Metric{Unit: b.unit}}
@@ -332,13 +332,13 @@ func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error
 // fork runs one fork on a fresh VM and returns its measurement scores; when
 // it stops early with an error, the scores of the iterations that ended.
 func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
-	clock := jrt.WallClock()
-	vm, err := b.spec.newVM(clock, io.Discard)
+	clock := b.spec.NewClock()
+	vm, err := b.spec.NewVM(clock, io.Discard)
 	if err != nil {
 		return nil, err
 	}
 	defer vm.Close()
-	env := scenario.Env{VM: vm, Threads: max(b.opts.Threads, 1), Clock: clock, ClockKind: scenario.ClockWall}
+	env := scenario.Env{VM: vm, Threads: max(b.opts.Threads, 1), Clock: clock, ClockKind: b.spec.Clock}
 	batch := 1 // operations per batch, grown while batches are short
 	var scores []float64
 	for i := range b.opts.WarmupIterations + b.opts.MeasurementIterations {

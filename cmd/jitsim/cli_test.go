@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // jitsim runs the command in-process with an empty environment.
@@ -18,24 +19,30 @@ func jitsim(args ...string) (exit int, stdout, stderr string) {
 	return exit, o.String(), e.String()
 }
 
-type fakeCPUs struct{}
-
-func (fakeCPUs) Lookup(name string) (CPUModel, error) {
-	if name == "neoverse-n1" {
-		return CPUModel{Name: name, Arch: jdk.ARM64, Description: "Arm Neoverse N1"}, nil
-	}
-	return hostOnly{}.Lookup(name)
+// fakeCPUs are CPU models without features, so that the ergonomics leave the CPU-dependent
+// flags at their declared defaults (what the real CPU models settle is TestMatchesRecordedJVMs'
+// business).
+var fakeCPUs = []cpu.Model{
+	{Name: "host", Arch: jdk.AMD64, Description: "host amd64", Cores: 1},
+	{Name: "neoverse-n1", Arch: jdk.ARM64, Description: "Arm Neoverse N1", Cores: 1},
 }
 
-func (fakeCPUs) Names() []string { return []string{"host", "neoverse-n1"} }
+func lookupFakeCPU(name string) (cpu.Model, error) {
+	for _, m := range fakeCPUs {
+		if m.Name == name {
+			return m, nil
+		}
+	}
+	return cpu.Model{}, fmt.Errorf("unknown CPU model %q (known: host, neoverse-n1)", name)
+}
 
 type fakeScenarios struct{ ran *string }
 
 func (fakeScenarios) Names() []string { return []string{"TestAESMain"} }
 
-func (f fakeScenarios) Run(ctx RunContext, name string, file bool, args []string) int {
-	v, _ := ctx.Result.Property("mode")
-	*f.ran = fmt.Sprintf("%s file=%v args=%q mode=%s jdk=%s", name, file, args, v, ctx.Flags.JDK())
+func (f fakeScenarios) Run(rc runContext, name string, file bool, args []string) int {
+	v, _ := rc.run.Result.Property("mode")
+	*f.ran = fmt.Sprintf("%s file=%v args=%q mode=%s jdk=%s", name, file, args, v, rc.run.Flags.JDK())
 	return 0
 }
 
@@ -46,11 +53,13 @@ func TestCommandLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ran string
-	defer func(c CPUCatalog, s ScenarioCatalog, e Ergonomics) {
-		cpuCatalog, scenarioCatalog, ergonomics = c, s, e
-	}(cpuCatalog, scenarioCatalog, ergonomics)
-	// Declared defaults only: the CPU-dependent values are TestMatchesRecordedJVMs' business.
-	cpuCatalog, scenarioCatalog, ergonomics = fakeCPUs{}, fakeScenarios{&ran}, nil
+	d := wired()
+	d.lookupCPU, d.cpus, d.scenarios = lookupFakeCPU, func() []cpu.Model { return fakeCPUs }, fakeScenarios{&ran}
+	jitsim := func(args ...string) (exit int, stdout, stderr string) {
+		var o, e bytes.Buffer
+		exit = d.execute(args, strings.NewReader(""), &o, &e, func(string) (string, bool) { return "", false })
+		return exit, o.String(), e.String()
+	}
 
 	tests := []struct {
 		name       string

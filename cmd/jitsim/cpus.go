@@ -7,41 +7,32 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jitsim/jitsim/runtime/model"
-	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // newCPUsCommand is `jitsim cpus`: every CPU model --cpu accepts, its architecture and the
 // part it stands for, then its features (stubs/cpu) and where the model clock's costs for it
 // come from (runtime/model's profile source; docs/model.md §2). `jitsim calibrate` writes a
 // profile of this host for --profile.
-func newCPUsCommand() *cobra.Command {
+func (d deps) newCPUsCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "cpus",
 		Short: "List the CPU models --cpu accepts, with their features and cost-profile sources",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
-			for _, n := range cpuCatalog.Names() {
-				m, err := cpuCatalog.Lookup(n)
-				if err != nil {
-					return err
-				}
+			for _, m := range d.cpus() {
 				if _, err := fmt.Fprintf(w, "%-20s %-6s %s\n", m.Name, m.Arch, m.Description); err != nil {
 					return err
 				}
-				spec, ok := m.Spec.(cpu.Model)
-				if !ok {
-					continue // a catalog without stubs/cpu facts (hostOnly)
-				}
-				fmt.Fprintf(w, "    features: %s\n", spec.Features)
-				p, err := model.Lookup(spec.Name)
+				fmt.Fprintf(w, "    features: %s\n", m.Features)
+				p, err := model.Lookup(m.Name)
 				if err != nil {
 					fmt.Fprintf(w, "    costs:    no cost profile (%v); --clock=model needs one\n", err)
 					continue
 				}
 				fmt.Fprintf(w, "    costs:    %d rows at %.1f GHz (docs/model.md §7); Java code: %s; stubs: %s\n", len(p.Rows), p.GHz,
 					rowKind(p, func(r model.Row) bool { return r.What == model.WhatC2 }), rowKind(p, func(r model.Row) bool { return strings.HasPrefix(r.What, "stub:") }))
-				fmt.Fprintf(w, "    sources:  %s\n", strings.TrimPrefix(p.Source, spec.Description+". "))
+				fmt.Fprintf(w, "    sources:  %s\n", strings.TrimPrefix(p.Source, m.Description+". "))
 			}
 			_, err := fmt.Fprintln(w, "\n'jitsim calibrate --out FILE.json' measures this host's costs into a profile file.")
 			return err

@@ -18,6 +18,7 @@ var layers = []struct {
 }{
 	{"jdk", 0}, // the release and architecture: the lowest leaf
 	{"flags", 5},
+	{"jvmharness", 5}, // the Java programs run on real JVMs, and the source launcher: a leaf
 	{"stubs/cpu", 10},
 	{"stubs/variant", 15}, // the stub variants' IDs: entry, name, architecture, CPU features
 	{"stubs/aes", 20},
@@ -34,6 +35,8 @@ var layers = []struct {
 	{"tiers/c1", 80},
 	{"tiers/c2", 80},
 	{"tiers/internal", 75}, // wazero glue and test helpers shared by the three tiers
+	{"runtime/setup", 72},  // a run's configuration, resolved once: flags, ergonomics, profile → jrt.Config
+	{"calibrate", 85},      // this host's primitives timed on the tiers it is given, into a cost profile
 	{"scenario", 90},
 	{"warmup", 100},
 	{"report", 100},

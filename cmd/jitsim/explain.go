@@ -15,14 +15,13 @@ import (
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/stubs/cpu"
-	"github.com/jitsim/jitsim/tiers"
+	"github.com/jitsim/jitsim/runtime/setup"
 )
 
 // newExplainCommand is `jitsim explain`: for one method or intrinsic, what code runs at each
 // level 0..4 and where a call from code at that level goes (stub variant or Java), and why. It
 // asks the runtime's one dispatch decision (VM.Explain), so what it prints is what Route does.
-func newExplainCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
+func (d deps) newExplainCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
 	var jdkName, cpuName string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -40,13 +39,13 @@ The name is a HotSpot intrinsic ID (_ghash_processBlocks), jitsim's Go-cased nam
 it when the short class name is unambiguous. VM options are java's, as for 'jitsim run'.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			*status = explain(*split, jdkName, cpuName, asJSON, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*status = d.explain(*split, jdkName, cpuName, asJSON, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&jdkName, "jdk", jdk.Default.String(), "JDK profile: "+profileList())
-	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(cpuCatalog.Names(), ", ")+" (see 'jitsim cpus')")
+	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(d.cpuNames(), ", ")+" (see 'jitsim cpus')")
 	f.BoolVar(&asJSON, "json", false, "print JSON instead of the tree")
 	return cmd
 }
@@ -106,13 +105,13 @@ var levelCode = [...]string{
 }
 
 // explain is `jitsim explain` after jitsim's own options are known; it returns the exit status.
-func explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+func (d deps) explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
 	rel, err := jdk.Parse(jdkName)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim explain: --jdk:", err)
 		return 2
 	}
-	model, err := cpuCatalog.Lookup(cpuName)
+	model, err := d.lookupCPU(cpuName)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim explain: --cpu:", err)
 		return 2
@@ -125,39 +124,26 @@ func explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv func(string
 		fmt.Fprintf(stderr, "jitsim explain: one name at a time; %q follows %q\n", a.rest[0], a.scenario)
 		return 2
 	}
-	set, res, err := flags.Parse(flags.Options{JDK: rel, Arch: model.Arch, Args: a.vm, Getenv: getenv, ReadFile: os.ReadFile})
-	for _, s := range res.Stderr {
+	// As `jitsim run` does: the configuration resolved once, HotSpot's warnings printed, the
+	// VM started with the settled values. Nothing runs, so the wall clock takes any CPU model.
+	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: model, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile,
+		Tiers: d.tiers(), NewClock: d.wallClock})
+	for _, s := range r.Result.Stderr {
 		io.WriteString(stderr, s)
 	}
 	if err != nil {
 		var fe *flags.Error
-		if !errors.As(err, &fe) {
-			fmt.Fprintln(stderr, "jitsim explain:", err)
-			return 1
+		if r.Flags == nil && errors.As(err, &fe) {
+			io.WriteString(stderr, fe.Text)
+			return flags.ExitStatus
 		}
-		io.WriteString(stderr, fe.Text)
-		return flags.ExitStatus
+		fmt.Fprintln(stderr, "jitsim explain:", err)
+		return 1
 	}
-	spec, ok := model.Spec.(cpu.Model)
-	if !ok {
-		if spec, err = cpu.Lookup(model.Name); err != nil {
-			fmt.Fprintln(stderr, "jitsim explain: --cpu:", err)
-			return 2
-		}
+	for _, l := range r.Warnings {
+		fmt.Fprintln(stderr, l)
 	}
-	cfg := jrt.NewConfig().WithCPU(spec).WithTiers(tiers.Default()...)
-	if ergonomics != nil {
-		// As `jitsim run` does: the wired ergonomics print HotSpot's warnings, the VM takes
-		// the settled values as they are.
-		if err := ergonomics(set, model, stderr); err != nil {
-			fmt.Fprintln(stderr, "jitsim explain:", err)
-			return 1
-		}
-		cfg = cfg.WithSettledFlags(set)
-	} else {
-		cfg = cfg.WithFlags(set)
-	}
-	vm, err := jrt.New(cfg)
+	vm, err := r.NewVM(r.NewClock(), io.Discard)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim explain:", err)
 		return 1

@@ -39,20 +39,9 @@ type recording struct {
 	} `json:"jvms"`
 }
 
-// recordingMachine is a CPU catalog holding one model: the machine the recording was made on
-// (its features and CPU count as the recorder saved them), so the runtime's ergonomics settle
-// the CPU-dependent rows as java did there, whatever machine runs the test.
-type recordingMachine struct{ model cpu.Model }
-
-func (r recordingMachine) Lookup(name string) (CPUModel, error) {
-	if name != r.model.Name {
-		return CPUModel{}, fmt.Errorf("unknown CPU model %q", name)
-	}
-	return CPUModel{Name: name, Arch: jdk.AMD64, Description: r.model.Description, Spec: r.model}, nil
-}
-
-func (r recordingMachine) Names() []string { return []string{r.model.Name} }
-
+// recordingModel is the one CPU model of the recorded runs: the machine the recording was made
+// on (its features and CPU count as the recorder saved them), so the runtime's ergonomics
+// settle the CPU-dependent rows as java did there, whatever machine runs the test.
 func recordingModel(t *testing.T, rec *recording) cpu.Model {
 	t.Helper()
 	var fs cpu.Set
@@ -150,8 +139,15 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 		}
 	}
 	t.Chdir(dir)
-	defer func(c CPUCatalog, e Ergonomics) { cpuCatalog, ergonomics = c, e }(cpuCatalog, ergonomics)
-	cpuCatalog, ergonomics = recordingMachine{recordingModel(t, rec)}, runtimeErgonomics
+	machine := recordingModel(t, rec)
+	d := wired()
+	d.cpus = func() []cpu.Model { return []cpu.Model{machine} }
+	d.lookupCPU = func(name string) (cpu.Model, error) {
+		if name != machine.Name {
+			return cpu.Model{}, fmt.Errorf("unknown CPU model %q", name)
+		}
+		return machine, nil
+	}
 	matched, total := 0, 0
 	for _, rel := range []string{"17", "25"} {
 		jvm, ok := rec.JVMs[rel]
@@ -170,7 +166,7 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				var stdout, stderr bytes.Buffer
 				env := func(k string) (string, bool) { v, ok := c.Env[k]; return v, ok }
 				args := append(append([]string{"run", "--jdk=" + rel, "--cpu=recording-machine"}, c.Args...), "-version")
-				exit := run(args, strings.NewReader(""), &stdout, &stderr, env)
+				exit := d.execute(args, strings.NewReader(""), &stdout, &stderr, env)
 				var problems []string
 				if exit != want.Exit {
 					problems = append(problems, "exit status")

@@ -12,91 +12,32 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // Version is jitsim's own version.
 const Version = "0.1.0-dev"
 
-// CPUModel is what the command needs to know about a --cpu name.
-type CPUModel struct {
-	// Name is the model's name as --cpu takes it.
-	Name string
-	// Arch is the model's architecture; it decides which flags exist (UseAVX is x86-only).
-	Arch jdk.Arch
-	// Description is shown in the version banner.
-	Description string
-	// Spec is the catalog's own description of the model (a stubs/cpu.Model for the real
-	// catalog), handed back to the ergonomics.
-	Spec any
-}
-
-// CPUCatalog resolves --cpu names. wire.go installs the models of package stubs/cpu; hostOnly
-// is the fallback that knows only "host".
-type CPUCatalog interface {
-	Lookup(name string) (CPUModel, error)
-	Names() []string
-}
-
-// ScenarioCatalog lists and runs scenarios. The default is empty; the scenario package is
-// wired in by assigning scenarioCatalog.
-type ScenarioCatalog interface {
+// scenarioCatalog lists and runs scenarios: package scenario's (scenarioRunner), or a
+// test's.
+type scenarioCatalog interface {
 	// Names returns the scenario names, sorted.
 	Names() []string
 	// Run runs a scenario by name, or a scenario file when file is true.
-	Run(ctx RunContext, nameOrFile string, file bool, args []string) int
+	Run(rc runContext, nameOrFile string, file bool, args []string) int
 }
 
-// RunContext is what a scenario run gets from the command line.
-type RunContext struct {
-	Flags  *flags.Set
-	Result *flags.Result
-	CPU    CPUModel
-	Clock  string
-	// ProfileFile is --profile: a cost profile (what 'jitsim calibrate --out'
-	// writes) that replaces the CPU model's on the model clock; "" keeps it.
-	ProfileFile string
-	// Threads is --threads (0: the scenario's own default).
-	Threads int
-	// VMArgs are the command line's VM options as written, for scenario files, whose
-	// variants parse them again after their own options.
-	VMArgs []string
-	Stdout io.Writer
-	Stderr io.Writer
-}
-
-// Ergonomics adjusts flags for a CPU model after parsing (vm_version_*.cpp): it uses
-// Set.SetDefault/SetErgo and writes HotSpot's warnings to warn. wire.go installs the
-// runtime's; nil skips ergonomics (declared defaults stay).
-type Ergonomics func(s *flags.Set, cpu CPUModel, warn io.Writer) error
-
-var (
-	cpuCatalog      CPUCatalog      = hostOnly{}
-	scenarioCatalog ScenarioCatalog = noScenarios{}
-	ergonomics      Ergonomics
-)
-
-type hostOnly struct{}
-
-func (hostOnly) Lookup(name string) (CPUModel, error) {
-	if name != "host" {
-		return CPUModel{}, fmt.Errorf("unknown CPU model %q (known: host)", name)
-	}
-	arch := jdk.AMD64
-	if goruntime.GOARCH == "arm64" {
-		arch = jdk.ARM64
-	}
-	return CPUModel{Name: "host", Arch: arch, Description: "host " + goruntime.GOARCH}, nil
-}
-
-func (hostOnly) Names() []string { return []string{"host"} }
-
-type noScenarios struct{}
-
-func (noScenarios) Names() []string { return nil }
-
-func (noScenarios) Run(ctx RunContext, name string, file bool, args []string) int {
-	fmt.Fprintf(ctx.Stderr, "jitsim: cannot run %q: no scenario runner is built into this jitsim yet\n", name)
-	return 1
+// runContext is what a scenario run gets from the command line.
+type runContext struct {
+	// run is the command line's configuration, resolved once (setup.Resolve): flags after
+	// ergonomics, CPU model, clock, profile, threads, tiers; run.Options are the VM options
+	// as written, which a scenario file's variants parse again after their own.
+	run *setup.Run
+	// unpriced is why the run has no cost profile for the model clock (Resolve's last
+	// step failed): it stops a named scenario, not -version.
+	unpriced       error
+	stdout, stderr io.Writer
 }
 
 // javaProgramOptions are java options that name a Java program to run; jitsim runs its own
@@ -152,8 +93,8 @@ func splitRunArgs(args []string) (runArgs, error) {
 	return r, nil
 }
 
-// run is main without the process: it returns the exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) (string, bool)) int {
+// execute runs the command line on d's packages and returns the exit status.
+func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) (string, bool)) int {
 	status := 0
 	var split runArgs
 	if len(args) > 0 && (args[0] == "run" || args[0] == "explain") {
@@ -176,9 +117,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newRunCommand(&split, getenv, &status), newExplainCommand(&split, getenv, &status), newScenariosCommand(), newCPUsCommand(), newVersionCommand())
-	root.AddCommand(newWarmupCommand(getenv, &status), newBenchCommand(getenv, &status), newSweepCommand(getenv, &status))
-	root.AddCommand(newCalibrateCommand(&status))
+	root.AddCommand(d.newRunCommand(&split, getenv, &status), d.newExplainCommand(&split, getenv, &status), d.newScenariosCommand(),
+		d.newCPUsCommand(), newVersionCommand())
+	root.AddCommand(d.newWarmupCommand(getenv, &status), d.newBenchCommand(getenv, &status), d.newSweepCommand(getenv, &status))
+	root.AddCommand(d.newCalibrateCommand(&status))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
@@ -207,13 +149,13 @@ func profileList() string {
 	return strings.Join(s, ", ")
 }
 
-func newScenariosCommand() *cobra.Command {
+func (d deps) newScenariosCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "scenarios",
 		Short: "List the scenarios jitsim can run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, n := range scenarioCatalog.Names() {
+			for _, n := range d.scenarios.Names() {
 				if _, err := fmt.Fprintln(cmd.OutOrStdout(), n); err != nil {
 					return err
 				}
@@ -223,7 +165,7 @@ func newScenariosCommand() *cobra.Command {
 	}
 }
 
-func newRunCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
+func (d deps) newRunCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
 	var jdkName, cpuName, clock, profile string
 	var threads int
 	cmd := &cobra.Command{
@@ -244,14 +186,14 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 				*status = 2
 				return nil
 			}
-			*status = runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads},
+			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads},
 				getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&jdkName, "jdk", jdk.Default.String(), "JDK profile: "+profileList())
-	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(cpuCatalog.Names(), ", ")+" (see 'jitsim cpus')")
+	f.StringVar(&cpuName, "cpu", "host", "CPU model: "+strings.Join(d.cpuNames(), ", ")+" (see 'jitsim cpus')")
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
 	f.StringVar(&profile, "profile", "", "cost profile JSON for the model clock (from 'jitsim calibrate --out'); default: the CPU model's")
 	f.IntVar(&threads, "threads", 0, "application threads (0: the scenario's default)")
@@ -264,32 +206,36 @@ type runOpts struct {
 	threads                  int
 }
 
-// runVM is `jitsim run` after jitsim's own options are known.
-func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
-	jdkName, cpuName, clock, threads := o.jdk, o.cpu, o.clock, o.threads
-	rel, err := jdk.Parse(jdkName)
+// runVM is `jitsim run` after jitsim's own options are known. It resolves the command
+// line's configuration once and prints what java prints, in java's order: the parse's
+// notices, an option error (exit 1), -XX:+PrintFlagsInitial (which exits before any
+// ergonomics), the ergonomics' warnings, the flag tables, the -version banner; then it runs
+// the scenario or scenario file.
+func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+	rel, err := jdk.Parse(o.jdk)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim run: --jdk:", err)
 		return 2
 	}
-	if clock != "wall" && clock != "model" {
-		fmt.Fprintf(stderr, "jitsim run: --clock: unknown clock %q (want wall or model)\n", clock)
+	if o.clock != setup.ClockWall && o.clock != setup.ClockModel {
+		fmt.Fprintf(stderr, "jitsim run: --clock: unknown clock %q (want wall or model)\n", o.clock)
 		return 2
 	}
-	if o.profile != "" && clock != "model" {
+	if o.profile != "" && o.clock != setup.ClockModel {
 		fmt.Fprintf(stderr, "jitsim run: --profile=%s: a cost profile prices the model clock; add --clock=model\n", o.profile)
 		return 2
 	}
-	cpu, err := cpuCatalog.Lookup(cpuName)
+	m, err := d.lookupCPU(o.cpu)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim run: --cpu:", err)
 		return 2
 	}
-	set, res, err := flags.Parse(flags.Options{JDK: rel, Arch: cpu.Arch, Args: a.vm, Getenv: getenv, ReadFile: os.ReadFile})
-	for _, s := range res.Stderr {
+	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile, Clock: o.clock,
+		ProfileFile: o.profile, Threads: o.threads, Tiers: d.tiers(), NewClock: d.wallClock})
+	for _, s := range r.Result.Stderr {
 		io.WriteString(stderr, s)
 	}
-	if err != nil {
+	if r.Flags == nil {
 		var fe *flags.Error
 		if !errors.As(err, &fe) {
 			fmt.Fprintln(stderr, "jitsim run:", err)
@@ -308,16 +254,18 @@ func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, std
 		}
 		return flags.ExitStatus
 	}
+	set := r.Flags
 	if set.Bool("PrintFlagsInitial") {
 		// HotSpot prints the initial values and exits at once (Arguments::parse).
 		set.PrintFlagsInitial(stdout)
 		return 0
 	}
-	if ergonomics != nil {
-		if err := ergonomics(set, cpu, stderr); err != nil {
-			fmt.Fprintln(stderr, "jitsim run:", err)
-			return 1
-		}
+	if !r.Settled {
+		fmt.Fprintln(stderr, "jitsim run:", err)
+		return 1
+	}
+	for _, l := range r.Warnings {
+		fmt.Fprintln(stderr, l)
 	}
 	switch {
 	case set.Has("PrintFlagsRanges") && set.Bool("PrintFlagsRanges"):
@@ -329,37 +277,28 @@ func runVM(a runArgs, o runOpts, getenv func(string) (string, bool), stdout, std
 	if set.Bool("PrintCommandLineFlags") {
 		set.PrintCommandLineFlags(stdout)
 	}
-	if res.Version {
-		printBanner(stderr, rel, cpu, res.Mode)
+	if r.Result.Version {
+		printBanner(stderr, rel, m, r.Result.Mode)
 		return 0
 	}
 	if a.scenario == "" {
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
-	rc := RunContext{Flags: set, Result: res, CPU: cpu, Clock: clock, ProfileFile: o.profile, Threads: threads, VMArgs: a.vm, Stdout: stdout, Stderr: stderr}
-	if isScenario(a.scenario) {
-		return scenarioCatalog.Run(rc, a.scenario, false, a.rest)
+	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr}
+	if d.isScenario(a.scenario) {
+		return d.scenarios.Run(rc, a.scenario, false, a.rest)
 	}
 	if st, err := os.Stat(a.scenario); err == nil && !st.IsDir() {
-		return scenarioCatalog.Run(rc, a.scenario, true, a.rest)
+		return d.scenarios.Run(rc, a.scenario, true, a.rest)
 	}
 	fmt.Fprintf(stderr, "jitsim run: %q is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs\n", a.scenario)
 	return 1
 }
 
-func isScenario(name string) bool {
-	for _, n := range scenarioCatalog.Names() {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
 // printBanner prints java -version's three lines in jitsim's words (to stderr, as java does).
-func printBanner(w io.Writer, rel jdk.Release, cpu CPUModel, mode flags.Mode) {
+func printBanner(w io.Writer, rel jdk.Release, m cpu.Model, mode flags.Mode) {
 	fmt.Fprintf(w, "jitsim version \"%s\" (JDK %s profile)\n", Version, rel)
-	fmt.Fprintf(w, "jitsim Runtime Environment (models OpenJDK %s; CPU model %s: %s)\n", rel, cpu.Name, cpu.Description)
-	fmt.Fprintf(w, "jitsim 64-Bit Server VM model (JDK %s profile, %s, %s)\n", rel, cpu.Arch, mode)
+	fmt.Fprintf(w, "jitsim Runtime Environment (models OpenJDK %s; CPU model %s: %s)\n", rel, m.Name, m.Description)
+	fmt.Fprintf(w, "jitsim 64-Bit Server VM model (JDK %s profile, %s, %s)\n", rel, m.Arch, mode)
 }

@@ -8,16 +8,13 @@ import (
 	"strconv"
 
 	"github.com/jitsim/jitsim/jce"
-	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
-	"github.com/jitsim/jitsim/stubs/cpu"
-	"github.com/jitsim/jitsim/tiers"
 )
 
-// The scenario catalog is package scenario's, run on the three real tiers.
-func init() { scenarioCatalog = scenarioRunner{} }
-
+// scenarioRunner is package scenario's catalog, run on the tiers and clock of the command
+// line's resolved configuration.
 type scenarioRunner struct{}
 
 func (scenarioRunner) Names() []string {
@@ -33,14 +30,14 @@ func (scenarioRunner) Names() []string {
 // variant's own). Java exceptions and bad properties end the run with status 1; SIGINT or
 // SIGTERM stops it after the current iteration with status 130 or 143; a panic is a jitsim
 // bug, reported with the command line that reproduces it (status 70).
-func (scenarioRunner) Run(rc RunContext, nameOrFile string, file bool, args []string) int {
-	return guardInternal(reproLine(rc, nameOrFile, args), rc.Stderr, os.LookupEnv, func() int {
+func (scenarioRunner) Run(rc runContext, nameOrFile string, file bool, args []string) int {
+	return guardInternal(reproLine(rc, nameOrFile, args), rc.stderr, os.LookupEnv, func() int {
 		return runScenario(rc, nameOrFile, file, args)
 	})
 }
 
-func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int {
-	sig := notifyStop(context.Background(), rc.Stderr)
+func runScenario(rc runContext, nameOrFile string, file bool, args []string) int {
+	sig := notifyStop(context.Background(), rc.stderr)
 	defer sig.stop()
 	ctx := sig.ctx
 	var err error
@@ -52,7 +49,7 @@ func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int
 	if s := sig.caught(); s != nil {
 		// What was measured has been written as it was measured (stdout is not
 		// buffered); the run stopped at the first iteration boundary after the signal.
-		fmt.Fprintf(rc.Stderr, "jitsim run: %s: stopped by %s\n", nameOrFile, signalName(s))
+		fmt.Fprintf(rc.stderr, "jitsim run: %s: stopped by %s\n", nameOrFile, signalName(s))
 		return signalStatus(s)
 	}
 	if err == nil {
@@ -66,10 +63,10 @@ func runScenario(rc RunContext, nameOrFile string, file bool, args []string) int
 	}
 	var je *jce.JavaException
 	if errors.As(err, &je) {
-		fmt.Fprintf(rc.Stderr, "Exception in thread \"main\" %s\n", je.Error())
+		fmt.Fprintf(rc.stderr, "Exception in thread \"main\" %s\n", je.Error())
 		return 1
 	}
-	fmt.Fprintln(rc.Stderr, "jitsim run:", err)
+	fmt.Fprintln(rc.stderr, "jitsim run:", err)
 	return 1
 }
 
@@ -99,16 +96,16 @@ func checkSizeProperties(prop func(string) (string, bool)) error {
 }
 
 // commandLineProperty is a -D property of the command line.
-func commandLineProperty(rc RunContext) func(string) (string, bool) {
+func commandLineProperty(rc runContext) func(string) (string, bool) {
 	return func(name string) (string, bool) {
-		if rc.Result == nil {
+		if rc.run.Result == nil {
 			return "", false
 		}
-		return rc.Result.Property(name)
+		return rc.run.Result.Property(name)
 	}
 }
 
-func runNamedScenario(ctx context.Context, rc RunContext, name string, args []string) error {
+func runNamedScenario(ctx context.Context, rc runContext, name string, args []string) error {
 	s, ok := scenario.Lookup(name)
 	if !ok {
 		return fmt.Errorf("unknown scenario %q", name)
@@ -116,67 +113,46 @@ func runNamedScenario(ctx context.Context, rc RunContext, name string, args []st
 	if err := checkSizeProperties(commandLineProperty(rc)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	model, ok := rc.CPU.Spec.(cpu.Model)
-	if !ok {
-		var err error
-		if model, err = cpu.Lookup(rc.CPU.Name); err != nil {
-			return err
-		}
+	r := rc.run
+	if err := setup.Runnable(r.CPU, r.Clock); err != nil {
+		return fmt.Errorf("--cpu=%s: %w; use --clock=model", r.CPU.Name, err)
 	}
-	if rc.Clock != scenario.ClockModel && rc.CPU.Arch != hostArch() {
-		return fmt.Errorf("--cpu=%s: a %s CPU model cannot run on the wall clock of this %s host; use --clock=model",
-			model.Name, rc.CPU.Arch, hostArch())
+	if rc.unpriced != nil {
+		return rc.unpriced
 	}
-	clock := jrt.WallClock()
-	cfg := jrt.NewConfig().WithJDK(rc.Flags.JDK()).WithSettledFlags(rc.Flags).WithCPU(model).WithMaxHeapSize(rc.Result.MaxHeapSize).
-		WithActiveProcessors(model.Cores).WithTiers(tiers.Default()...).WithClock(clock).WithOutput(rc.Stdout)
-	if rc.Clock == scenario.ClockModel {
-		// Every cost from the CPU model's profile; the
-		// bytes are still computed by this host's code, and the flags, stub
-		// choices and compiler counts are the modelled CPU's VM's.
-		var err error
-		if cfg, err = scenario.ModelConfig(cfg, model.Name, rc.ProfileFile); err != nil {
-			return err
-		}
-	}
-	env := scenario.Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: rc.Threads, Clock: clock,
-		ClockKind: rc.Clock}
-	return s.Run(ctx, env, scenario.PropsFrom(rc.Result.Properties), args, rc.Stdout)
+	clock := r.NewClock()
+	cfg := r.Config(clock, rc.stdout)
+	env := scenario.Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: r.Threads, Clock: clock, ClockKind: r.Clock}
+	return s.Run(ctx, env, scenario.PropsFrom(r.Result.Properties), args, rc.stdout)
 }
 
-func runScenarioFile(ctx context.Context, rc RunContext, path string, args []string) error {
-	if rc.ProfileFile != "" {
-		return fmt.Errorf("--profile=%s: a scenario file prices each of its runs with its own cpu's profile; --profile applies to a scenario name", rc.ProfileFile)
+func runScenarioFile(ctx context.Context, rc runContext, path string, args []string) error {
+	r := rc.run
+	if r.ProfileFile != "" {
+		return fmt.Errorf("--profile=%s: a scenario file prices each of its runs with its own cpu's profile; --profile applies to a scenario name", r.ProfileFile)
 	}
 	f, err := scenario.LoadFile(path)
 	if err != nil {
 		return err
 	}
 	cl := commandLineProperty(rc)
-	for _, r := range f.Runs() {
+	for _, v := range f.Runs() {
 		// A -D on the command line applies after the variant's own properties.
 		err := checkSizeProperties(func(name string) (string, bool) {
-			if v, ok := cl(name); ok {
-				return v, true
+			if val, ok := cl(name); ok {
+				return val, true
 			}
-			v, ok := r.Props[name]
-			return v, ok
+			val, ok := v.Props[name]
+			return val, ok
 		})
 		if err != nil {
-			return fmt.Errorf("%s, variant %q: %w", path, r.Variant, err)
+			return fmt.Errorf("%s, variant %q: %w", path, v.Variant, err)
 		}
 	}
-	env := scenario.FileEnv{Tiers: tiers.Default(), Stdout: rc.Stdout, Stderr: rc.Stderr, Options: rc.VMArgs,
-		Threads: rc.Threads}
+	env := scenario.FileEnv{Tiers: r.Tiers, NewClock: r.Request.NewClock, Stdout: rc.stdout, Stderr: rc.stderr, Options: r.Options,
+		Threads: r.Threads}
 	if len(args) > 0 {
 		env.Args = args
 	}
 	return scenario.RunFile(ctx, f, env)
-}
-
-func hostArch() jdk.Arch {
-	if jdk.HostArch() == jdk.ARM64 {
-		return jdk.ARM64
-	}
-	return jdk.AMD64
 }

@@ -157,21 +157,22 @@ func shellLine(words []string) string {
 // reproLine rebuilds the `jitsim run` command line of a scenario run from
 // what the run was given: jitsim's own options, the VM options as written,
 // the scenario and its arguments.
-func reproLine(rc RunContext, nameOrFile string, args []string) []string {
+func reproLine(rc runContext, nameOrFile string, args []string) []string {
+	r := rc.run
 	line := []string{"jitsim", "run"}
-	if rc.Flags != nil {
-		line = append(line, "--jdk="+rc.Flags.JDK().String())
+	if r.Flags != nil {
+		line = append(line, "--jdk="+r.JDK.String())
 	}
-	if rc.CPU.Name != "" {
-		line = append(line, "--cpu="+rc.CPU.Name)
+	if r.CPU.Name != "" {
+		line = append(line, "--cpu="+r.CPU.Name)
 	}
-	if rc.Clock != "" {
-		line = append(line, "--clock="+rc.Clock)
+	if r.Clock != "" {
+		line = append(line, "--clock="+r.Clock)
 	}
-	if rc.Threads != 0 {
-		line = append(line, fmt.Sprintf("--threads=%d", rc.Threads))
+	if r.Threads != 0 {
+		line = append(line, fmt.Sprintf("--threads=%d", r.Threads))
 	}
-	line = append(line, rc.VMArgs...)
+	line = append(line, r.Options...)
 	line = append(line, nameOrFile)
 	return append(line, args...)
 }

@@ -12,6 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // buildJitsim builds the command into a temporary directory, once per test binary.
@@ -218,21 +221,22 @@ func TestSignalStatus(t *testing.T) {
 	}
 }
 
-// TestScenarioRunnerPanics breaks an invariant of the real scenario runner (a RunContext
-// without settled flags, which runVM never builds) and checks that the panic becomes the
-// internal-error message and status 70.
+// TestScenarioRunnerPanics breaks an invariant of the real scenario runner (a configuration
+// that setup.Resolve did not settle, which runVM never hands on) and checks that the panic
+// becomes the internal-error message and status 70.
 func TestScenarioRunnerPanics(t *testing.T) {
-	cpuModel, err := cpuCatalog.Lookup("host")
+	cpuModel, err := cpu.Lookup("host")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	rc := RunContext{CPU: cpuModel, Clock: "wall", VMArgs: []string{"-Dmode=GCM"}, Stdout: &bytes.Buffer{}, Stderr: &stderr}
+	r := &setup.Run{Request: setup.Request{CPU: cpuModel, Clock: "wall", Options: []string{"-Dmode=GCM"}}}
+	rc := runContext{run: r, stdout: &bytes.Buffer{}, stderr: &stderr}
 	got := scenarioRunner{}.Run(rc, "TestAESMain", false, []string{"1", "0"})
 	if got != exitInternal {
 		t.Errorf("status %d, want %d", got, exitInternal)
 	}
-	want := "jitsim: internal error (a jitsim bug): runtime error: invalid memory address or nil pointer dereference — reproduce with: jitsim run --cpu=host --clock=wall -Dmode=GCM TestAESMain 1 0\n"
+	want := "jitsim: internal error (a jitsim bug): BUG: setup: a VM configuration of a run whose flags are not settled — reproduce with: jitsim run --cpu=host --clock=wall -Dmode=GCM TestAESMain 1 0\n"
 	if !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("stderr:\n%s\nwant it to start with:\n%s", stderr.String(), want)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
-	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/sweep"
 )
@@ -43,21 +42,21 @@ their directories into what one unsharded run writes (cells, statuses, operation
 timings differ run to run). Writes DIR/sweep.json and DIR/sweep.csv (default sweep-out, or
 sweep-out-I-of-N for a shard; merge: sweep-merged).`
 
-func newSweepCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
+func (d deps) newSweepCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
 	return &cobra.Command{
 		Use:                "sweep FILE [--shard I/N] [--out DIR] [--jobs N] | sweep merge [--out DIR] DIR…",
 		Short:              "Run a matrix of scenario runs (sharded), or merge shard outputs",
 		Long:               sweepLong,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			*status = runSweep(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*status = d.runSweep(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
 }
 
 // runSweep is `jitsim sweep`; it returns the exit status.
-func runSweep(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "jitsim sweep: "+format+"\n", a...)
 		return code
@@ -115,7 +114,7 @@ func runSweep(args []string, getenv func(string) (string, bool), stdout, stderr 
 		}
 	}
 	for _, c := range plan.CPUs {
-		if _, err := cpuCatalog.Lookup(c); err != nil {
+		if _, err := d.lookupCPU(c); err != nil {
 			return fail(1, "%s: cpus: %v", o.scenario, err)
 		}
 	}
@@ -142,7 +141,7 @@ func runSweep(args []string, getenv func(string) (string, bool), stdout, stderr 
 	sig := notifyStop(context.Background(), stderr)
 	defer sig.stop()
 	prog := newProgress(stderr, getenv)
-	results := runCells(sig.ctx, scen, plan, cells, jobs, getenv, prog)
+	results := d.runCells(sig.ctx, scen, plan, cells, jobs, getenv, prog)
 	prog.wait()
 	out := sweep.Output{Name: plan.Name, Scenario: plan.Scenario, PlanSHA256: sum, Shards: []string{shard.String()},
 		PlanCells: len(plan.Cells()), Cells: results}
@@ -169,7 +168,7 @@ func runSweep(args []string, getenv func(string) (string, bool), stdout, stderr 
 // cell starts and a cell cut short is left out, so every result returned is
 // a whole cell's outcome. A panic in a worker is carried to the caller's
 // goroutine (workerPanics) after every worker has ended.
-func runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, cells []sweep.Cell, jobs int,
+func (d deps) runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, cells []sweep.Cell, jobs int,
 	getenv func(string) (string, bool), prog *progress) []sweep.Result {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -186,7 +185,7 @@ func runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, cel
 			defer wg.Done()
 			defer panics.catch()
 			for i := range next {
-				results[i] = runCell(ctx, scen, plan, cells[i], getenv)
+				results[i] = d.runCell(ctx, scen, plan, cells[i], getenv)
 				// An error while ctx is cancelled may be the cancellation.
 				complete[i] = results[i].Status == "ok" || ctx.Err() == nil
 				bar.inc()
@@ -215,7 +214,7 @@ feed:
 
 // runCell runs one cell on a fresh VM with every output checked against
 // crypto/cipher. A failure is the cell's outcome, not the sweep's.
-func runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sweep.Cell, getenv func(string) (string, bool)) sweep.Result {
+func (d deps) runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sweep.Cell, getenv func(string) (string, bool)) sweep.Result {
 	r := sweep.Result{Cell: c, Status: "ok"}
 	failed := func(err error) sweep.Result {
 		r.Status, r.Error, r.Iterations, r.Ops, r.Bytes, r.Verified, r.DurationNS = "error", err.Error(), 0, 0, 0, false, 0
@@ -227,19 +226,19 @@ func runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sw
 	}
 	// Ergonomics warnings are the same for every run of a cell; they are
 	// not part of its outcome.
-	spec, err := settle(optionLabel(strings.Fields(c.Options)), rel, c.CPU, strings.Fields(c.Options), getenv, io.Discard)
+	spec, err := d.settle(optionLabel(strings.Fields(c.Options)), rel, c.CPU, strings.Fields(c.Options), getenv, io.Discard)
 	if err != nil {
 		return failed(err)
 	}
-	props := scenario.PropsFrom(spec.res.Properties)
+	props := scenario.PropsFrom(spec.Result.Properties)
 	for k, v := range plan.Props {
 		props[k] = v
 	}
 	if plan.SizeProperty != "" {
 		props[plan.SizeProperty] = strconv.Itoa(c.Size)
 	}
-	clock := jrt.WallClock()
-	vm, err := spec.newVM(clock, io.Discard)
+	clock := spec.NewClock()
+	vm, err := spec.NewVM(clock, io.Discard)
 	if err != nil {
 		return failed(err)
 	}
@@ -253,7 +252,7 @@ func runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sw
 		r.DurationNS += it.Duration.Nanoseconds()
 		mu.Unlock()
 	})
-	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: scenario.ClockWall, Observer: obs, CheckOutput: true}
+	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: spec.Clock, Observer: obs, CheckOutput: true}
 	if err := scen.Run(ctx, env, props, plan.Args, io.Discard); err != nil {
 		var je *jce.JavaException
 		if errors.As(err, &je) {

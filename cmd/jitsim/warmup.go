@@ -13,6 +13,7 @@ import (
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/warmup"
 )
@@ -59,14 +60,14 @@ Example:
   jitsim warmup --forks=2 --compare '' --compare '-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics' \
       --compare -Xint --compare -XX:TieredStopAtLevel=1 -DdataSize=16384 AESGCMBench 0 40 5`
 
-func newWarmupCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
+func (d deps) newWarmupCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
 	return &cobra.Command{
 		Use:                "warmup [--compare 'OPTIONS']… [--forks=N] [--out=DIR] [--jdk=…] [--cpu=…] [VM options…] SCENARIO [args…]",
 		Short:              "Compare a scenario's warm-up under several option sets: series, analysis, charts, report",
 		Long:               warmupLong,
 		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			*status = runWarmup(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			*status = d.runWarmup(args, getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
 	}
@@ -79,7 +80,7 @@ var (
 )
 
 // runWarmup is `jitsim warmup`; it returns the exit status.
-func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
+func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr io.Writer) int {
 	fail := func(code int, format string, a ...any) int {
 		fmt.Fprintf(stderr, "jitsim warmup: "+format+"\n", a...)
 		return code
@@ -107,12 +108,12 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 	if !ok {
 		return fail(1, "%q is not a jitsim scenario (see 'jitsim scenarios'); jitsim runs its own scenarios, not Java programs", o.scenario)
 	}
-	clock := o.last("clock", scenario.ClockWall)
-	if clock != scenario.ClockWall && clock != scenario.ClockModel {
+	clock := o.last("clock", setup.ClockWall)
+	if clock != setup.ClockWall && clock != setup.ClockModel {
 		return fail(2, "--clock=%s: want wall or model", clock)
 	}
 	profile := o.last("profile", "")
-	if profile != "" && clock != scenario.ClockModel {
+	if profile != "" && clock != setup.ClockModel {
 		return fail(2, "--profile needs --clock=model")
 	}
 	compares := o.vals["compare"]
@@ -128,13 +129,13 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 			return fail(2, "--compare %q is given twice", c)
 		}
 		seen[label] = true
-		s, err := settleOn(clock, profile, label, rel, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
+		s, err := d.settleOn(clock, profile, label, rel, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
 		if err != nil {
 			return fail(1, "%v", err)
 		}
 		specs = append(specs, s)
 	}
-	props := scenario.PropsFrom(specs[0].res.Properties)
+	props := scenario.PropsFrom(specs[0].Result.Properties)
 	for _, c := range compares {
 		for _, a := range strings.Fields(c) {
 			if strings.HasPrefix(a, "-D") {
@@ -173,7 +174,7 @@ func runWarmup(args []string, getenv func(string) (string, bool), stdout, stderr
 		return fail(1, "%v", err)
 	}
 	dir := o.last("out", "warmup-out")
-	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].model.Name))
+	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].CPU.Name))
 	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports}
 	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
@@ -238,8 +239,8 @@ func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, f
 // warmupFork runs one fork of one option set and returns its series.
 func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int, props map[string]string,
 	args []string, out io.Writer, prog *progress) (warmup.Run, error) {
-	clock := jrt.WallClock()
-	vm, err := s.newVM(clock, out)
+	clock := s.NewClock()
+	vm, err := s.NewVM(clock, out)
 	if err != nil {
 		return warmup.Run{}, err
 	}
@@ -249,8 +250,8 @@ func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int
 	rec := &seriesRecorder{onIter: b.inc}
 	// NewVM gives the Parquet job its writer VM, so that writing the pages
 	// does not warm the reader's.
-	newVM := func() (*jrt.VM, error) { return s.newVM(jrt.WallClock(), io.Discard) }
-	env := scenario.Env{VM: vm, NewVM: newVM, Threads: 1, Clock: clock, ClockKind: s.clockKind(), Observer: rec}
+	newVM := func() (*jrt.VM, error) { return s.NewVM(s.NewClock(), io.Discard) }
+	env := scenario.Env{VM: vm, NewVM: newVM, Threads: 1, Clock: clock, ClockKind: s.Clock, Observer: rec}
 	if err := scen.Run(ctx, env, props, args, out); err != nil {
 		if ctx.Err() != nil { // stopped by a signal: the iterations that ended
 			return rec.run(s.label, fork, scen.Name, s), err

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,10 +14,8 @@ import (
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
-	costmodel "github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
-	"github.com/jitsim/jitsim/stubs/cpu"
-	"github.com/jitsim/jitsim/tiers"
 	"github.com/jitsim/jitsim/warmup"
 )
 
@@ -103,28 +102,11 @@ func splitOwn(args []string, withValue, switches map[string]bool) (ownOpts, erro
 	return o, nil
 }
 
-// vmSpec is one VM configuration of a study: JDK profile, CPU model and the
-// java options, settled by flags.Parse and the ergonomics.
+// vmSpec is one option set of a study: its label and its configuration, resolved once
+// (setup.Resolve) from the JDK profile, the CPU model and the option set's java options.
 type vmSpec struct {
 	label string // the option set as the user wrote it ("default" when empty)
-	jdk   jdk.Release
-	cpu   CPUModel
-	model cpu.Model
-	args  []string
-	set   *flags.Set
-	res   *flags.Result
-	// clock is scenario.ClockWall ("") or scenario.ClockModel; on the
-	// model clock profile, when not "", names a cost profile file
-	// (model.LoadProfileFile) that replaces the CPU model's own.
-	clock, profile string
-}
-
-// clockKind is the spec's clock for scenario.Env and the series.
-func (s *vmSpec) clockKind() string {
-	if s.clock == scenario.ClockModel {
-		return scenario.ClockModel
-	}
-	return scenario.ClockWall
+	*setup.Run
 }
 
 // optionLabel names an option set in tables and files.
@@ -135,77 +117,39 @@ func optionLabel(opts []string) string {
 	return strings.Join(opts, " ")
 }
 
-// settle parses args for jdk and cpuName, runs the ergonomics (their
-// warnings go to stderr, once per spec) and returns the spec. A HotSpot
-// option error is returned with HotSpot's text.
-func settle(label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
-	return settleOn(scenario.ClockWall, "", label, rel, cpuName, args, getenv, stderr)
+// settle is settleOn for a VM on the wall clock.
+func (d deps) settle(label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
+	return d.settleOn(setup.ClockWall, "", label, rel, cpuName, args, getenv, stderr)
 }
 
-// settleOn is settle for a VM on the given clock (scenario.ClockWall or
-// ClockModel, with an optional cost profile file for the model): only the
-// model clock runs a CPU model of another architecture than the host's.
-func settleOn(clock, profile, label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
-	c, err := cpuCatalog.Lookup(cpuName)
+// settleOn resolves the option set's configuration on the given clock
+// (setup.ClockWall or ClockModel, with an optional cost profile file for the
+// model): only the model clock runs a CPU model of another architecture
+// than the host's. The ergonomics' warnings go to stderr, once per spec. A
+// HotSpot option error is returned with HotSpot's text.
+func (d deps) settleOn(clock, profile, label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
+	m, err := d.lookupCPU(cpuName)
 	if err != nil {
 		return nil, fmt.Errorf("--cpu: %w", err)
 	}
-	model, ok := c.Spec.(cpu.Model)
-	if !ok {
-		if model, err = cpu.Lookup(c.Name); err != nil {
-			return nil, err
-		}
+	if err := setup.Runnable(m, clock); err != nil {
+		return nil, fmt.Errorf("--cpu=%s: %w (run and warmup take --clock=model)", m.Name, err)
 	}
-	if c.Arch != hostArch() && clock != scenario.ClockModel {
-		return nil, fmt.Errorf("--cpu=%s: a %s CPU model cannot run on the wall clock of this %s host (run and warmup take --clock=model)",
-			model.Name, c.Arch, hostArch())
+	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: args, Getenv: getenv, ReadFile: os.ReadFile, Clock: clock,
+		ProfileFile: profile, Tiers: d.tiers(), NewClock: d.wallClock})
+	for _, l := range r.Warnings {
+		fmt.Fprintln(stderr, l)
 	}
-	set, res, err := flags.Parse(flags.Options{JDK: rel, Arch: c.Arch, Args: args, Getenv: getenv, ReadFile: os.ReadFile})
-	if err != nil {
-		var fe *flags.Error
-		if errors.As(err, &fe) {
-			return nil, fmt.Errorf("options %q: %s", label, strings.TrimSpace(fe.Text))
-		}
+	var fe *flags.Error
+	switch {
+	case err == nil:
+		return &vmSpec{label: label, Run: r}, nil
+	case r.Flags == nil && errors.As(err, &fe):
+		return nil, fmt.Errorf("options %q: %s", label, strings.TrimSpace(fe.Text))
+	case !r.Settled:
 		return nil, fmt.Errorf("options %q: %w", label, err)
 	}
-	if ergonomics != nil {
-		if err := ergonomics(set, c, stderr); err != nil {
-			return nil, fmt.Errorf("options %q: %w", label, err)
-		}
-	}
-	spec := &vmSpec{label: label, jdk: rel, cpu: c, model: model, args: args, set: set, res: res, clock: clock, profile: profile}
-	if clock == scenario.ClockModel {
-		if _, err := spec.costs(); err != nil { // a bad profile file fails here, as FILE:LINE
-			return nil, err
-		}
-	}
-	return spec, nil
-}
-
-// newVM makes a fresh VM of the spec on the real tiers, on clock (on the
-// model clock, its own scheduler's virtual time instead: every cost from
-// the CPU model's profile or the spec's profile file), with its diagnostic
-// output (PrintCompilation…) to out.
-func (s *vmSpec) newVM(clock jrt.Clock, out io.Writer) (*jrt.VM, error) {
-	cfg := jrt.NewConfig().WithJDK(s.jdk).WithSettledFlags(s.set).WithCPU(s.model).WithMaxHeapSize(s.res.MaxHeapSize).
-		WithActiveProcessors(s.model.Cores).WithTiers(tiers.Default()...).WithClock(clock).WithOutput(out)
-	if s.clock == scenario.ClockModel {
-		p, err := s.costs()
-		if err != nil {
-			return nil, err
-		}
-		cfg = cfg.WithModel(p)
-	}
-	return jrt.New(cfg)
-}
-
-// costs is the model clock's cost profile: the profile file's, else the
-// CPU model's.
-func (s *vmSpec) costs() (costmodel.Profile, error) {
-	if s.profile != "" {
-		return costmodel.LoadProfileFile(s.profile)
-	}
-	return costmodel.Lookup(s.model.Name)
+	return nil, err // the cost profile, as FILE:LINE for a bad file
 }
 
 // seriesRecorder is the scenario Observer of one fork: it turns application
@@ -251,16 +195,16 @@ func (r *seriesRecorder) Iteration(it scenario.Iteration) {
 	}
 }
 
-// run returns the fork's series. The followed methods are the intrinsic
-// candidates the run called plus every method with a compile event; only
-// their levels and events are kept.
+// run returns the fork's series (warmup.Run.File). The followed methods are
+// the intrinsic candidates the run called plus every method with a compile
+// event; only their levels and events are kept.
 func (r *seriesRecorder) run(label string, fork int, scen string, s *vmSpec) warmup.Run {
 	if r.unsub != nil {
 		r.unsub()
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	follow := map[string]bool{}
+	follow := map[string]bool{} // the intrinsic candidates the run called; File adds those with events
 	if r.vm != nil && len(r.its) > 0 {
 		last := r.its[len(r.its)-1].Levels
 		for _, m := range r.vm.IntrinsicMethods() {
@@ -269,39 +213,13 @@ func (r *seriesRecorder) run(label string, fork int, scen string, s *vmSpec) war
 			}
 		}
 	}
-	for _, e := range r.events {
-		follow[e.Method] = true
+	run := warmup.Run{Label: label, Fork: fork, Scenario: scen, Flags: s.Options, CPU: s.CPU.Name, JDK: s.JDK.String(),
+		Clock: s.Clock, Iterations: r.its}
+	events := make([]warmup.Event, len(r.events))
+	for i, e := range r.events {
+		events[i] = warmup.Event{Kind: warmup.EventKind(e.Kind.String()), Method: e.Method, Level: int(e.Level), At: e.At,
+			CompileID: e.CompileID, Detail: e.Detail, BCI: max(e.BCI, 0)}
 	}
-	run := warmup.Run{Label: label, Fork: fork, Scenario: scen, Flags: s.args, CPU: s.model.Name, JDK: s.jdk.String(),
-		Clock: s.clockKind(), Iterations: r.its}
-	for m := range follow {
-		run.Methods = append(run.Methods, m)
-	}
-	sort.Strings(run.Methods)
-	for i := range run.Iterations {
-		lv := map[string]int{}
-		for m, l := range run.Iterations[i].Levels {
-			if follow[m] {
-				lv[m] = l
-			}
-		}
-		run.Iterations[i].Levels = lv
-	}
-	n := len(run.Iterations)
-	sort.SliceStable(r.events, func(i, j int) bool { return r.events[i].At < r.events[j].At })
-	for _, e := range r.events {
-		if n == 0 {
-			break
-		}
-		// The first iteration that ends at or after the event.
-		i := sort.Search(n, func(i int) bool { return run.Iterations[i].Start+run.Iterations[i].Duration >= e.At })
-		i = min(i, n-1)
-		we := warmup.Event{Kind: warmup.EventKind(e.Kind.String()), Method: e.Method, Level: int(e.Level), At: e.At,
-			CompileID: e.CompileID, Detail: e.Detail}
-		if e.BCI >= 0 {
-			we.BCI = e.BCI
-		}
-		run.Iterations[i].Events = append(run.Iterations[i].Events, we)
-	}
+	run.File(events, slices.Sorted(maps.Keys(follow)))
 	return run
 }

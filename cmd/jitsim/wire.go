@@ -1,62 +1,54 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
-	"github.com/jitsim/jitsim/flags"
-	"github.com/jitsim/jitsim/jdk"
-	"github.com/jitsim/jitsim/runtime/ergo"
+	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/tiers"
 )
 
-// The command's seams wired to the real packages: --cpu names come from stubs/cpu, and the
-// ergonomics after parsing are the runtime's (policy pass, then vm_version's CPU pass).
-func init() {
-	cpuCatalog = stubsCPU{}
-	ergonomics = runtimeErgonomics
+// deps are what the commands run on, handed to each command when the command tree is built:
+// run wires the real packages, a test builds its own.
+type deps struct {
+	// lookupCPU resolves a --cpu name; cpus lists every model in order (jitsim cpus, the
+	// help texts).
+	lookupCPU func(name string) (cpu.Model, error)
+	cpus      func() []cpu.Model
+	// scenarios lists and runs what `jitsim run` names.
+	scenarios scenarioCatalog
+	// tiers are the execution tiers of every VM and of calibration.
+	tiers func() []jrt.Tier
+	// wallClock makes each VM's wall clock.
+	wallClock func() jrt.Clock
 }
 
-type stubsCPU struct{}
-
-func (stubsCPU) Lookup(name string) (CPUModel, error) {
-	m, err := cpu.Lookup(name)
-	if err != nil {
-		return CPUModel{}, err
-	}
-	arch := jdk.AMD64
-	if m.Arch == jdk.ARM64 {
-		arch = jdk.ARM64
-	}
-	return CPUModel{Name: m.Name, Arch: arch, Description: m.Description, Spec: m}, nil
+// wired returns the real packages: the CPU models of stubs/cpu, package scenario's catalog,
+// the three tiers and the real wall clock.
+func wired() deps {
+	return deps{lookupCPU: cpu.Lookup, cpus: cpu.Models, scenarios: scenarioRunner{}, tiers: tiers.Default, wallClock: jrt.WallClock}
 }
 
-func (stubsCPU) Names() []string {
+// run is main without the process, on the real packages: it returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) (string, bool)) int {
+	return wired().execute(args, stdin, stdout, stderr, getenv)
+}
+
+// cpuNames lists the --cpu names for help texts.
+func (d deps) cpuNames() []string {
 	var names []string
-	for _, m := range cpu.Models() {
+	for _, m := range d.cpus() {
 		names = append(names, m.Name)
 	}
 	return names
 }
 
-// runtimeErgonomics runs jrt.ErgonomicsStderr for the model (its Cores as the active
-// processor count) and prints what java would.
-func runtimeErgonomics(s *flags.Set, c CPUModel, stderr io.Writer) error {
-	m, ok := c.Spec.(cpu.Model)
-	if !ok {
-		var err error
-		if m, err = cpu.Lookup(c.Name); err != nil {
-			return err
+// isScenario reports whether name is one of the catalog's scenarios.
+func (d deps) isScenario(name string) bool {
+	for _, n := range d.scenarios.Names() {
+		if n == name {
+			return true
 		}
 	}
-	lines, err := ergo.SettleStderr(s, m, m.Cores)
-	if err != nil {
-		return err
-	}
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(stderr, l); err != nil {
-			return err
-		}
-	}
-	return nil
+	return false
 }

@@ -1,18 +1,21 @@
 package model
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"time"
+
+	stubaes "github.com/jitsim/jitsim/stubs/aes"
 )
 
 // Probe is one host primitive for Calibrate to time: Run executes Units
 // units (bytes, blocks, calls or bytecode bytes, as Unit says) of What for
-// Family. The CLI builds probes from the real tiers (tiers/interp, c1, c2
-// running a reference method), the stubs and the VM's dispatcher, so this
-// package needs none of them.
+// Family. Package calibrate builds probes from the real tiers (a reference
+// method run at each level) and the VM's dispatcher, the stub probes run
+// the stubs, so this package needs no tier and no VM.
 type Probe struct {
 	What, Family string
 	Unit         Unit
@@ -20,6 +23,32 @@ type Probe struct {
 	Run          func() error
 	// Note says what Run does, for the row's Source.
 	Note string
+}
+
+// Workload is the data every calibration probe works on: an AES-128 key with
+// its encryption and decryption schedules (the JDK's expanded-key words), a
+// payload In to read and a buffer Out as large to write, a zero IV, and
+// GHASH's hash subkey H for the key.
+type Workload struct {
+	Key, In, Out, IV []byte
+	KE, KD           []uint32
+	H                [2]uint64
+}
+
+// NewWorkload returns the workload with a payload of size bytes.
+func NewWorkload(size int) *Workload {
+	w := &Workload{Key: []byte("jitsim calibrate"), In: make([]byte, size), Out: make([]byte, size), IV: make([]byte, 16)}
+	for i := range w.In {
+		w.In[i] = byte(i*7 + 3)
+	}
+	var err error
+	if w.KE, w.KD, err = stubaes.ExpandKey(w.Key); err != nil {
+		panic("BUG: model: calibration key: " + err.Error())
+	}
+	var hb [16]byte
+	stubaes.EncryptBlockGeneric(w.KE, hb[:], hb[:])
+	w.H = [2]uint64{binary.BigEndian.Uint64(hb[:]), binary.BigEndian.Uint64(hb[8:])}
+	return w
 }
 
 // CalibrateOptions tune Calibrate. Zero values take the defaults.

@@ -48,8 +48,8 @@
 //
 // # Verification
 //
-// testdata/jvm holds a small Java program and what JDK 17.0.15 and
-// Temurin 25.0.3 printed for it with PrintCompilation and PrintTieredEvents;
+// testdata/jvm holds what JDK 17.0.15 and Temurin 25.0.3 printed with
+// PrintCompilation and PrintTieredEvents for small Java programs (jvmharness);
 // the tests replay the same call sequence through the policy and compare
 // the transcripts line by line (no JVM needed). FuzzPolicy checks the
 // bookkeeping under random event sequences.

@@ -1,10 +1,12 @@
 #!/bin/sh
 # run.sh records the JVM measurements behind jitsim's host cost profile.
 # Usage: sh run.sh OUTDIR   (needs javac/java 17 on PATH and JAVA25 set to a JDK 25 java)
+# Cost.java is jvmharness's; it is compiled with javac here rather than run by the source
+# launcher, so that -XX:+CITime's compile speeds count Cost's compiles and not javac's.
 set -eu
 out=${1:?usage: run.sh OUTDIR}
 mkdir -p "$out/classes"
-javac -d "$out/classes" "$(dirname "$0")/Cost.java"
+javac -d "$out/classes" "$(dirname "$0")/../../../../jvmharness/Cost.java"
 J17=java
 J25=${JAVA25:?set JAVA25 to a JDK 25 java binary}
 P="-DwarmMs=1500 -DmeasureMs=1000 -XX:+CITime -cp $out/classes"

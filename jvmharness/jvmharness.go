@@ -1,0 +1,115 @@
+// Package jvmharness holds the Java programs jitsim runs on real JVMs, and runs them. Which
+// Java programs does the project run on a real java, and how? Each is one source file in this
+// directory, embedded, and run with the JDK's source launcher (`java File.java`, JDK 11+), so
+// no harness needs a build step or a class path:
+//
+//   - Cost.java times the JDK's AES modes, GHASH and a call in thread CPU time: the
+//     measurements behind the host cost profile (runtime/model/testdata/jvm) and what a
+//     calibration or validation against the user's JVM runs;
+//   - Hot.java and Congest.java drive HotSpot's tier policy for the recordings the policy's
+//     tests replay (runtime/policy/testdata/jvm; Congest.java is written by gen_congest.py);
+//   - JitsimGCMWarmup.java is AESGCMBench's loop, the real-JVM side of `jitsim warmup --jvm`
+//     (package warmup reads what it prints).
+//
+// The package is a leaf: it knows java's command line, not what the programs measure.
+package jvmharness
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// sources are the programs' Java files.
+//
+//go:embed *.java
+var sources embed.FS
+
+// Program is one harness program, named by its public class; its source is Class.java.
+type Program string
+
+// The harness programs.
+const (
+	// Cost prints one "row" line per steady-state measurement (-Dsize, -DwarmMs, -DmeasureMs).
+	Cost Program = "Cost"
+	// Hot calls a loop-free method, then runs one long loop (OSR): args calls, iterations.
+	Hot Program = "Hot"
+	// Congest fills the C2 queue: args rounds, freshFrom, freshCalls.
+	Congest Program = "Congest"
+	// GCMWarmup runs AESGCMBench's loop and prints each iteration's start and duration on
+	// stderr: args warmupIterations, iterations, opsPerIteration; -DdataSize, -DkeyLength, -Dop.
+	GCMWarmup Program = "JitsimGCMWarmup"
+)
+
+// Programs lists every harness program.
+func Programs() []Program { return []Program{Cost, Hot, Congest, GCMWarmup} }
+
+// File is the program's source file name (Class.java).
+func (p Program) File() string { return string(p) + ".java" }
+
+// Source returns the program's Java source.
+func (p Program) Source() ([]byte, error) {
+	b, err := sources.ReadFile(p.File())
+	if err != nil {
+		return nil, fmt.Errorf("jvmharness: no program %q", string(p))
+	}
+	return b, nil
+}
+
+// Output is what a program printed.
+type Output struct {
+	Stdout, Stderr []byte
+}
+
+// Run runs p on the real JVM java (a path or a name on PATH): it writes the program's source
+// into a new temporary directory and runs
+//
+//	java VMOPTIONS… DIR/Class.java ARGS…
+//
+// in the current directory, returning what the program printed. A JVM that exits with an
+// error is an error holding the command line and its standard error. Cancelling ctx kills
+// the JVM.
+func Run(ctx context.Context, java string, p Program, vmOptions []string, args ...string) (Output, error) {
+	src, err := p.Source()
+	if err != nil {
+		return Output{}, err
+	}
+	dir, err := os.MkdirTemp("", "jitsim-jvm-")
+	if err != nil {
+		return Output{}, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, p.File())
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		return Output{}, err
+	}
+	cmdArgs := append(append(append([]string{}, vmOptions...), file), args...)
+	cmd := exec.CommandContext(ctx, java, cmdArgs...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return Output{Stdout: out, Stderr: stderr.Bytes()}, fmt.Errorf("%s %s: %v\n%s", java, strings.Join(cmdArgs, " "), err, stderr.String())
+	}
+	return Output{Stdout: out, Stderr: stderr.Bytes()}, nil
+}
+
+// Version returns the "17.0.15"-style java.version the JVM reports, or "" when it reports
+// none.
+func Version(ctx context.Context, java string) string {
+	out, err := exec.CommandContext(ctx, java, "-XshowSettings:properties", "-version").CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(l), " = "); ok && k == "java.version" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,62 @@
+package jvmharness
+
+import (
+	"context"
+	"io/fs"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestProgramsMatchSources checks that every embedded Java file is a listed program and every
+// program has its file, declaring the public class the source launcher runs.
+func TestProgramsMatchSources(t *testing.T) {
+	files, err := fs.Glob(sources, "*.java")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, p := range Programs() {
+		listed = append(listed, p.File())
+		src, err := p.Source()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(src), "public class "+string(p)+" ") {
+			t.Errorf("%s does not declare public class %s", p.File(), p)
+		}
+	}
+	slices.Sort(files)
+	slices.Sort(listed)
+	if !slices.Equal(files, listed) {
+		t.Errorf("embedded %v, listed %v", files, listed)
+	}
+	if _, err := Program("Nope").Source(); err == nil {
+		t.Error("an unknown program has a source")
+	}
+}
+
+// TestRunOnJava runs Hot with a few calls on the java on PATH (skipped without one) through
+// the source launcher, and a program whose JVM fails.
+func TestRunOnJava(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	ctx := context.Background()
+	out, err := Run(ctx, java, Hot, []string{"-Xint"}, "100", "1000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(out.Stdout); got != "done true\n" {
+		t.Errorf("Hot printed %q", got)
+	}
+	if v := Version(ctx, java); v == "" {
+		t.Errorf("java.version %q", v)
+	}
+	_, err = Run(ctx, java, Hot, []string{"-XX:+NoSuchOption"})
+	if err == nil || !strings.Contains(err.Error(), "Hot.java") || !strings.Contains(err.Error(), "NoSuchOption") {
+		t.Errorf("a failing JVM: %v", err)
+	}
+}

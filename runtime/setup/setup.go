@@ -1,0 +1,181 @@
+// Package setup resolves a run's configuration once, in one place, for every command and
+// scenario file that makes a VM. Given a release, a CPU model, java's VM options, a clock and
+// a cost profile, which flags does the run have after ergonomics, what does java print while
+// it starts, what does the model clock price with, and what jrt.Config does every VM of the
+// run start from? Resolve answers all of it in one pass — parse (flags), ergonomics against
+// the CPU model (runtime/ergo), the cost profile (runtime/model) — and the Run it returns is
+// handed down to whatever makes the VMs. See RATIONALE.md, "Why is a run's configuration
+// resolved in one package above runtime?".
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/ergo"
+	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// The clocks a run can be timed on (design.md §1).
+const (
+	// ClockWall measures this host's real time.
+	ClockWall = "wall"
+	// ClockModel is the deterministic virtual time of a CPU model's cost profile.
+	ClockModel = "model"
+)
+
+// Request is what a run's configuration is resolved from: what a command line or a scenario
+// file's variant says.
+type Request struct {
+	// JDK is the release (--jdk).
+	JDK jdk.Release
+	// CPU is the CPU model (--cpu, looked up by the caller); its architecture decides which
+	// flags exist, its features and Cores what the ergonomics settle.
+	CPU cpu.Model
+	// Options are the VM options as written, -D properties included (flags.Parse).
+	Options []string
+	// Getenv looks up JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS; nil: none is set.
+	Getenv func(string) (string, bool)
+	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil: os.ReadFile.
+	ReadFile func(string) ([]byte, error)
+	// Clock is ClockWall ("" is the same) or ClockModel.
+	Clock string
+	// ProfileFile, on the model clock, names a cost profile file (what `jitsim calibrate
+	// --out` writes) that replaces the CPU model's own; "" keeps it.
+	ProfileFile string
+	// Threads is the number of application threads (0: the scenario's default).
+	Threads int
+	// Tiers are the execution tiers of every VM of the run (tiers.Default()).
+	Tiers []jrt.Tier
+	// NewClock makes the wall clock of each VM; nil: jrt.WallClock.
+	NewClock func() jrt.Clock
+}
+
+// Run is a resolved configuration: the request and everything that follows from it.
+type Run struct {
+	Request
+	// Flags are the parsed VM options, nil when parsing failed; Settled says whether the
+	// ergonomics have settled them.
+	Flags *flags.Set
+	// Result is what parsing found besides flag values: -D properties, -Xmx, -version, and
+	// the lines java prints to stderr while parsing (Result.Stderr, each ending in a newline).
+	Result *flags.Result
+	// Settled reports that the ergonomics ran: Flags hold the values the VM starts with.
+	Settled bool
+	// Warnings are the lines the ergonomics print to stderr (HotSpot's warnings and range
+	// notices), without newlines.
+	Warnings []string
+	// Profile is the model clock's cost profile; nil on the wall clock.
+	Profile *model.Profile
+}
+
+// Resolve resolves a run's configuration: it parses the VM options for the release on the
+// CPU model's architecture, settles them with the ergonomics against the CPU model (its Cores
+// as the active processor count), and on the model clock loads the cost profile
+// (CostProfile). Each step runs only after the one before it succeeded; on an error the Run
+// holds what the earlier steps resolved — the parse's Stderr lines for a bad option (a
+// *flags.Error), the settled flags for a bad profile — so that a caller prints what java
+// prints before it stops. Whether the CPU model can run code on this host is Runnable's
+// question, asked by callers that run code (a -version run and `jitsim explain` run none).
+func Resolve(q Request) (*Run, error) {
+	r := &Run{Request: q}
+	switch r.Clock {
+	case "":
+		r.Clock = ClockWall
+	case ClockWall, ClockModel:
+	default:
+		return r, fmt.Errorf("setup: unknown clock %q (want %q or %q)", r.Clock, ClockWall, ClockModel)
+	}
+	if r.ProfileFile != "" && r.Clock != ClockModel {
+		return r, fmt.Errorf("setup: cost profile %s: a cost profile prices the model clock", r.ProfileFile)
+	}
+	set, res, err := flags.Parse(flags.Options{JDK: q.JDK, Arch: q.CPU.Arch, Args: q.Options, Getenv: q.Getenv, ReadFile: q.ReadFile})
+	r.Result = res
+	if err != nil {
+		return r, err
+	}
+	r.Flags = set
+	lines, err := ergo.SettleStderr(set, q.CPU, q.CPU.Cores)
+	if err != nil {
+		return r, err
+	}
+	r.Settled, r.Warnings = true, lines
+	if r.Clock == ClockModel {
+		p, err := CostProfile(q.CPU.Name, q.ProfileFile)
+		if err != nil {
+			return r, err
+		}
+		r.Profile = &p
+	}
+	return r, nil
+}
+
+// CostProfile returns the model clock's cost profile for the CPU model named cpuName: the
+// profile in the JSON file file when it is not "" (model.LoadProfileFile; its errors read
+// FILE:LINE: …), else the CPU model's own (model.Lookup).
+func CostProfile(cpuName, file string) (model.Profile, error) {
+	if file != "" {
+		return model.LoadProfileFile(file)
+	}
+	return model.Lookup(cpuName)
+}
+
+// HostError is a CPU model that cannot run code on this host's wall clock.
+type HostError struct {
+	CPU  cpu.Model
+	Host jdk.Arch
+}
+
+// Error says what cannot run where; the caller adds how to ask for the model clock.
+func (e *HostError) Error() string {
+	return fmt.Sprintf("a %s CPU model cannot run on the wall clock of this %s host", e.CPU.Arch, e.Host)
+}
+
+// Runnable reports whether a run of the CPU model m on clock can execute code on this host:
+// the wall clock measures this host's own code, so it runs only a model of the host's
+// architecture; the model clock runs any. The error is a *HostError.
+func Runnable(m cpu.Model, clock string) error {
+	if clock != ClockModel && m.Arch != jdk.HostArch() {
+		return &HostError{CPU: m, Host: jdk.HostArch()}
+	}
+	return nil
+}
+
+// errUnsettled is a Run used before Resolve settled it.
+var errUnsettled = errors.New("BUG: setup: a VM configuration of a run whose flags are not settled")
+
+// Config returns the configuration of one VM of the run: the release, the settled flags, the
+// CPU model and its Cores, the Java heap from -Xmx, the tiers, clock (on the model clock the
+// VM's scheduler keeps time instead) and out for the diagnostic output (PrintCompilation and
+// the other -XX:+Print… flags). It panics on a Run that Resolve did not finish.
+func (r *Run) Config(clock jrt.Clock, out io.Writer) jrt.Config {
+	if !r.Settled || r.Clock == ClockModel && r.Profile == nil {
+		panic(errUnsettled)
+	}
+	cfg := jrt.NewConfig().WithJDK(r.JDK).WithSettledFlags(r.Flags).WithCPU(r.CPU).WithMaxHeapSize(r.Result.MaxHeapSize).
+		WithActiveProcessors(r.CPU.Cores).WithTiers(r.Tiers...).WithClock(clock).WithOutput(out)
+	if r.Profile != nil {
+		// Every cost from the profile; the bytes are still computed by this host's code,
+		// and the flags, stub choices and compiler counts are the modelled CPU's VM's.
+		cfg = cfg.WithModel(*r.Profile)
+	}
+	return cfg
+}
+
+// NewClock returns a fresh wall clock for one VM of the run (Request.NewClock).
+func (r *Run) NewClock() jrt.Clock {
+	if r.Request.NewClock != nil {
+		return r.Request.NewClock()
+	}
+	return jrt.WallClock()
+}
+
+// NewVM starts a VM of Config(clock, out).
+func (r *Run) NewVM(clock jrt.Clock, out io.Writer) (*jrt.VM, error) {
+	return jrt.New(r.Config(clock, out))
+}
