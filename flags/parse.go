@@ -525,7 +525,7 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 			pre, post = "(+/-)", ""
 		}
 		end := "\n"
-		if j == jdk.R17 || j == jdk.R21 {
+		if j.Modern() && !behavesLike25(j) {
 			end = " " // JDK 9-17 print the suggestion without a newline
 		}
 		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.flag.Name, post, end)

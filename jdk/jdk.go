@@ -87,7 +87,13 @@ func MustParse(s string) Release {
 }
 
 // All returns every release, oldest first.
-func All() []Release { return []Release{R8, R8u, R17, R21, R25} }
+func All() []Release {
+	rs := make([]Release, numRelease)
+	for i := range rs {
+		rs[i] = Release(i)
+	}
+	return rs
+}
 
 // Names returns every release's name, oldest first.
 func Names() []string { return append([]string(nil), names[:]...) }

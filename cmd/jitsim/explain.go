@@ -25,7 +25,7 @@ func (d deps) newExplainCommand(split *runArgs, getenv func(string) (string, boo
 	var jdkName, cpuName string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "explain [--jdk=8|8u|17|21|25] [--cpu=NAME] [--json] [VM options…] (Class::method | intrinsic ID)",
+		Use:   "explain [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--json] [VM options…] (Class::method | intrinsic ID)",
 		Short: "Explain where a call to a method or intrinsic goes at each compilation level",
 		Long: `Explain prints, for compilation levels 0..4, what code a method runs at that level
 (interpreted module, C1 level-N code, C2 code) and where a call to it from code at that level

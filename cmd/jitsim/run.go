@@ -169,7 +169,7 @@ func (d deps) newRunCommand(split *runArgs, getenv func(string) (string, bool), 
 	var jdkName, cpuName, clock, profile string
 	var threads int
 	cmd := &cobra.Command{
-		Use:   "run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
+		Use:   "run [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
 		Short: "Run a scenario, or check a java command line with -version",
 		Long: `Run a scenario (a name from 'jitsim scenarios' or a scenario file) as java would run a
 main class, with java's VM options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Xint, -Xcomp,

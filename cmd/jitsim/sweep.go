@@ -18,7 +18,7 @@ import (
 	"github.com/jitsim/jitsim/sweep"
 )
 
-const sweepLong = `Run a matrix of short scenario runs: option sets × CPU models × sizes × JDK profiles.
+const sweepLongText = `Run a matrix of short scenario runs: option sets × CPU models × sizes × JDK profiles.
 
   jitsim sweep FILE [--shard I/N] [--out DIR] [--jobs N]
   jitsim sweep merge [--out DIR] DIR…
@@ -31,7 +31,7 @@ FILE is TOML:
   props = { op = "encrypt" }          # -D properties of every cell
   size_property = "dataSize"
   sizes = [16, 1024, 16384]
-  jdks = ["8u", "17", "21", "25"]
+  jdks = [JDKS]
   cpus = ["host"]
   options = ["", "-Xint", "-XX:TieredStopAtLevel=1"]
 
@@ -41,6 +41,9 @@ every N-th cell by sorted id starting at the I-th, so N machines can split a swe
 their directories into what one unsharded run writes (cells, statuses, operations and bytes;
 timings differ run to run). Writes DIR/sweep.json and DIR/sweep.csv (default sweep-out, or
 sweep-out-I-of-N for a shard; merge: sweep-merged).`
+
+// sweepLong is the help text; its example sweeps every release from 8u on.
+var sweepLong = strings.Replace(sweepLongText, "JDKS", `"`+strings.Join(jdk.Names()[1:], `", "`)+`"`, 1)
 
 func (d deps) newSweepCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
 	return &cobra.Command{

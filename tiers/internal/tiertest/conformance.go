@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
@@ -269,12 +270,21 @@ type Plan struct {
 	Random   []int // extra lengths
 }
 
+// newestFirst lists the releases of s, newest first.
+func newestFirst(s jdk.Set) []jdk.Release {
+	rs := s.Releases()
+	slices.Reverse(rs)
+	return rs
+}
+
 // DefaultPlan is the matrix for a level: the compiled levels run every
 // length to 1024 and random lengths to 1 MiB; level 0 (≈1 MB/s) a stride
 // and up to 64 KiB. JITSIM_LONG=1 runs everything on every profile.
 func DefaultPlan(level jrt.Level) Plan {
 	rng := rand.New(rand.NewPCG(uint64(level), 7))
-	p := Plan{Profiles: []jdk.Release{jdk.R25, jdk.R21, jdk.R17, jdk.R8}, MaxLen: 1024, Step: 1}
+	// Every release but 8u (its reference code is 8's or 17's), newest first; level 0 only the
+	// two newest unless JITSIM_LONG=1.
+	p := Plan{Profiles: newestFirst(jdk.AllReleases &^ jdk.Of(jdk.R8u)), MaxLen: 1024, Step: 1}
 	if level == jrt.LevelNone {
 		p.Step = 37
 		p.Random = []int{7680 + 16*rng.IntN(16) + 5}
@@ -284,7 +294,7 @@ func DefaultPlan(level jrt.Level) Plan {
 			p.Profiles = jdk.All()
 		}
 		if !Long() {
-			p.Profiles = []jdk.Release{jdk.R25, jdk.R21}
+			p.Profiles = p.Profiles[:2]
 		}
 		return p
 	}
