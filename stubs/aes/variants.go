@@ -89,24 +89,17 @@ var (
 	CTRARMv8x4 = asm(StubCTR, "armv8-aes-4wide", jdk.ARM64, needsARMv8)
 )
 
-// variants holds every variant declared above, in declaration order.
-var variants []variant.ID
+// declared holds every variant declared above, in declaration order.
+var declared variant.List
 
-func generic(stub string) variant.ID {
-	id := variant.Generic(stub)
-	variants = append(variants, id)
-	return id
-}
-
-func asm(stub, name string, arch jdk.Arch, needs cpu.Set) variant.ID {
-	id := variant.Declare(stub, name, arch, needs)
-	variants = append(variants, id)
-	return id
-}
+var (
+	generic = declared.Generic
+	asm     = declared.Declare
+)
 
 // Variants returns every AES variant, of every architecture, whether or not this binary
 // has its code, in declaration order: by entry, each entry's generic twin first.
-func Variants() []variant.ID { return slices.Clone(variants) }
+func Variants() []variant.ID { return declared.IDs() }
 
 // Built returns the variants whose code is in this binary, in the order of the variant lists.
 func Built() []variant.ID {

@@ -1,8 +1,6 @@
 package gcm
 
 import (
-	"slices"
-
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/variant"
@@ -53,24 +51,17 @@ var (
 	GCMPMULL = asm(StubGCM, "aes-pmull-8block", jdk.ARM64, cpu.Of(cpu.ASIMD, cpu.ARM_AES, cpu.PMULL))
 )
 
-// variants holds every variant declared above, in declaration order.
-var variants []variant.ID
+// declared holds every variant declared above, in declaration order.
+var declared variant.List
 
-func generic(stub string) variant.ID {
-	id := variant.Generic(stub)
-	variants = append(variants, id)
-	return id
-}
-
-func asm(stub, name string, arch jdk.Arch, needs cpu.Set) variant.ID {
-	id := variant.Declare(stub, name, arch, needs)
-	variants = append(variants, id)
-	return id
-}
+var (
+	generic = declared.Generic
+	asm     = declared.Declare
+)
 
 // Variants returns every GHASH and GCM variant, of every architecture, whether or not this
 // binary has its code, in declaration order: by entry, each entry's generic twin first.
-func Variants() []variant.ID { return slices.Clone(variants) }
+func Variants() []variant.ID { return declared.IDs() }
 
 // Built returns the variants whose code is in this binary, in the order of the variant lists.
 func Built() []variant.ID { return append(variant.IDs(GHASHVariants), variant.IDs(GCMVariants)...) }

@@ -51,6 +51,27 @@ func Generic(stub string) ID {
 	return ID{&info{stub: stub, name: genericName}}
 }
 
+// List is a stub package's declarations in declaration order: it declares each variant with
+// [Declare] or [Generic] and keeps its ID, so the package can list every variant it declared.
+type List struct{ ids []ID }
+
+// Declare declares an assembly variant, as [Declare] does, and appends it to the list.
+func (l *List) Declare(stub, name string, arch jdk.Arch, needs cpu.Set) ID {
+	id := Declare(stub, name, arch, needs)
+	l.ids = append(l.ids, id)
+	return id
+}
+
+// Generic declares the generic twin of stub, as [Generic] does, and appends it to the list.
+func (l *List) Generic(stub string) ID {
+	id := Generic(stub)
+	l.ids = append(l.ids, id)
+	return id
+}
+
+// IDs returns the declared variants in declaration order (a copy).
+func (l *List) IDs() []ID { return append([]ID(nil), l.ids...) }
+
 // Stub returns the HotSpot StubRoutines entry the variant implements ("counterMode_AESCrypt").
 func (id ID) Stub() string {
 	if id.v == nil {
