@@ -35,6 +35,7 @@ func TestFlagsDoc(t *testing.T) {
 func FlagsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# Flags jitsim models\n\n")
+	b.WriteString("Which -XX flags does each JDK profile know, with what type, kind, default and range?\n")
 	b.WriteString("Generated from the table in `flags/table.go` (`go test ./flags -run TestFlagsDoc -update`).\n")
 	b.WriteString("Values are declared defaults, before ergonomics; the CPU-dependent ones (UseAES*, UseGHASHIntrinsics,\n")
 	b.WriteString("UseCLMUL, UseAVX, UseSSE, UseSSE42Intrinsics, UseVectorizedMismatchIntrinsic, CICompilerCount) are set\n")

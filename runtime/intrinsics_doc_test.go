@@ -37,8 +37,11 @@ func TestIntrinsicsDoc(t *testing.T) {
 func IntrinsicsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# Crypto intrinsics jitsim models\n\n")
-	b.WriteString("Generated from the intrinsic table in `runtime/intrinsics.go` and the stub selection table of\n")
-	b.WriteString("package `stubs` (`go test ./runtime -run TestIntrinsicsDoc -update`). `jitsim explain ID` shows\n")
+	b.WriteString("Which JDK methods can a call reach a stub instead of, from which caller levels, under which flags,\n")
+	b.WriteString("and which stub variant does each release generate on which CPU? Generated from the intrinsic table\n")
+	b.WriteString("in `runtime/intrinsics.go`, the method table of package `bytecode` (which method each intrinsic\n")
+	b.WriteString("replaces, per release) and the stub selection table of package `stubs`\n")
+	b.WriteString("(`go test ./runtime -run TestIntrinsicsDoc -update`). `jitsim explain ID` shows\n")
 	b.WriteString("the decision for one JDK, CPU model and flag set; docs/dispatch.md explains the path of a call.\n\n")
 	b.WriteString("A call from code at a caller level in the row's levels goes to the stub when the JDK profile has\n")
 	b.WriteString("the intrinsic, InlineNatives is on, every gate flag is on, DisableIntrinsic/ControlIntrinsic do\n")
