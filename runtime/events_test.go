@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jitsim/jitsim/jdk"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
@@ -23,31 +21,8 @@ import (
 func TestCompilerPanicLogged(t *testing.T) {
 	for _, clock := range []string{"wall", "model"} {
 		t.Run(clock, func(t *testing.T) {
-			body := func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil }
-			ts := fakeTiers(body)
-			ts[1] = &panicTier{fakeTier{name: "c1", levels: []Level{LevelSimple, LevelLimitedProfile, LevelFullProfile}, body: body}}
 			core, logs := observer.New(zapcore.DebugLevel)
-			cfg := NewConfig().WithJDK(jdk.R17).WithFlags(parseFlags(t, jdk.R17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
-				WithCPU(hostModel(t)).WithTiers(ts...).WithLogger(zap.New(core))
-			if clock == "model" {
-				cfg = cfg.WithModel(mustProfile(t, "host"))
-			}
-			vm, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := vm.Method("AESCrypt.implEncryptBlock")
-			if err != nil {
-				t.Fatal(err)
-			}
-			th := vm.NewThread("main")
-			th.Enter()
-			for i := 0; i < 100000; i++ {
-				if _, err := vm.CallAs(context.Background(), th, m, argsFor(m, 0)); err != nil {
-					break
-				}
-			}
-			th.Exit()
+			vm, _ := runPanickingC1(t, clock, NewConfig().WithLogger(zap.New(core)))
 			_ = vm.Close()
 			es := logs.FilterMessage("compiler thread panicked").All()
 			if len(es) != 1 {

@@ -112,35 +112,44 @@ func (p *panicTier) Compile(context.Context, CompileRequest) (Code, error) {
 	panic("injected compiler bug")
 }
 
+// runPanickingC1 starts a VM on clock ("wall" or "model") from cfg with -Xbatch,
+// TieredStopAtLevel=1 and a C1 whose compiles panic, calls AESCrypt.implEncryptBlock
+// until a call fails (at most 100 000 calls), and returns the VM and that call's error.
+func runPanickingC1(t *testing.T, clock string, cfg Config) (*VM, error) {
+	t.Helper()
+	body := func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil }
+	ts := fakeTiers(body)
+	ts[1] = &panicTier{fakeTier{name: "c1", levels: []Level{LevelSimple, LevelLimitedProfile, LevelFullProfile}, body: body}}
+	cfg = cfg.WithJDK(jdk.R17).WithFlags(parseFlags(t, jdk.R17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
+		WithCPU(hostModel(t)).WithTiers(ts...)
+	if clock == "model" {
+		cfg = cfg.WithModel(mustProfile(t, "host"))
+	}
+	vm, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := vm.Method("AESCrypt.implEncryptBlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := vm.NewThread("main")
+	th.Enter()
+	var callErr error
+	for i := 0; i < 100000 && callErr == nil; i++ {
+		_, callErr = vm.CallAs(context.Background(), th, m, argsFor(m, 0))
+	}
+	th.Exit()
+	return vm, callErr
+}
+
 // TestCompilerPanicIsInternalError injects a tier whose C1 compiles panic:
 // on both clocks the process survives, the VM reports one internal error
 // naming the method, and later calls and Close return it.
 func TestCompilerPanicIsInternalError(t *testing.T) {
 	for _, clock := range []string{"wall", "model"} {
 		t.Run(clock, func(t *testing.T) {
-			body := func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil }
-			ts := fakeTiers(body)
-			ts[1] = &panicTier{fakeTier{name: "c1", levels: []Level{LevelSimple, LevelLimitedProfile, LevelFullProfile}, body: body}}
-			cfg := NewConfig().WithJDK(jdk.R17).WithFlags(parseFlags(t, jdk.R17, "-Xbatch", "-XX:TieredStopAtLevel=1")).
-				WithCPU(hostModel(t)).WithTiers(ts...)
-			if clock == "model" {
-				cfg = cfg.WithModel(mustProfile(t, "host"))
-			}
-			vm, err := New(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := vm.Method("AESCrypt.implEncryptBlock")
-			if err != nil {
-				t.Fatal(err)
-			}
-			th := vm.NewThread("main")
-			th.Enter()
-			var callErr error
-			for i := 0; i < 100000 && callErr == nil; i++ {
-				_, callErr = vm.CallAs(context.Background(), th, m, argsFor(m, 0))
-			}
-			th.Exit()
+			vm, callErr := runPanickingC1(t, clock, NewConfig())
 			for _, e := range []struct {
 				what string
 				err  error
