@@ -116,6 +116,20 @@ func Of(rs ...Release) Set {
 // Since returns the releases from r on (r included).
 func Since(r Release) Set { return AllReleases &^ (1<<r - 1) }
 
+// SinceFeature returns the modelled releases whose Java feature number is at least n: "JDK n
+// and later" for a change HotSpot made in a release jitsim may not model (a stub generator
+// added in JDK 18 is in 21 and 25). A fact written this way names no modelled release, so
+// adding or removing one leaves it alone.
+func SinceFeature(n int) Set {
+	var s Set
+	for _, r := range All() {
+		if r.Feature() >= n {
+			s |= 1 << r
+		}
+	}
+	return s
+}
+
 // Before returns the releases older than r.
 func Before(r Release) Set { return Set(1<<r - 1) }
 

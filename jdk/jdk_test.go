@@ -27,6 +27,12 @@ func TestSets(t *testing.T) {
 		{Range(R8u, R21), "8u, 17"},
 		{Range(R21, Release(255)), "21, 25"},
 		{Of(R8, R25), "8, 25"},
+		{SinceFeature(18), "21, 25"},
+		{SinceFeature(22), "25"},
+		{SinceFeature(9), "17, 21, 25"},
+		{SinceFeature(8), "all"},
+		{SinceFeature(26), ""},
+		{Since(R8u) &^ SinceFeature(18), "8u, 17"},
 		{Since(R8), "all"},
 		{0, ""},
 	}
