@@ -1,11 +1,13 @@
 package stubs
 
 import (
-	"fmt"
+	"cmp"
 	"slices"
 
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
 	"github.com/jitsim/jitsim/stubs/variant"
 )
 
@@ -34,15 +36,15 @@ type Variant struct {
 	Condition string  // the HotSpot condition that selects it, in words
 }
 
-// Flag is an intrinsic-gating flag of [Config], as a bit for rule tables.
-type Flag uint8
+// Flag is an intrinsic-gating flag of [Config], as a bit for rule tables (variant.Flag).
+type Flag = variant.Flag
 
 // The gating flags.
 const (
-	UseAES Flag = 1 << iota
-	UseAESIntrinsics
-	UseAESCTRIntrinsics
-	UseGHASHIntrinsics
+	UseAES              = variant.UseAES
+	UseAESIntrinsics    = variant.UseAESIntrinsics
+	UseAESCTRIntrinsics = variant.UseAESCTRIntrinsics
+	UseGHASHIntrinsics  = variant.UseGHASHIntrinsics
 )
 
 func (c Config) flags() Flag {
@@ -59,48 +61,58 @@ func (c Config) flags() Flag {
 	return f
 }
 
-// Rule is one row of the selection table: HotSpot generates variant ID (for its entry,
-// on its architecture) when the JDK profile is one of Releases, every flag of Flags is on and
-// the CPU as cpu.Mask leaves it has every feature of Requires. Requires is HotSpot's condition,
-// not the variant's: the features the code uses are the ID's Needs, which Requires must cover
-// (TestRulesCoverNeeds). Rules for one stub are tried in table order; the first match wins,
-// so the most specific variant comes first, as in HotSpot's if/else chains.
+// Rule is one row of the selection table: a variant's declared rule (variant.Rule) with its
+// ID. HotSpot generates the variant (for its entry, on its architecture) when the release is
+// one of Releases, every flag of Flags is on and the CPU as cpu.Mask leaves it has every
+// feature of Requires.
 type Rule struct {
-	ID        variant.ID
-	Generator string
-	Releases  jdk.Set // the releases that generate this stub with this generator
-	Flags     Flag
-	Requires  cpu.Set
-	Condition string
+	ID variant.ID
+	variant.Rule
 }
 
-var (
-	rules []Rule
-	built = map[variant.ID]bool{}
-	twins = map[string]variant.ID{} // stub entry → its generic twin
-)
+// rules is the selection table, in the order Select tries it: by stub package and entry,
+// amd64 before arm64, then the variant whose rule requires the most CPU features first — a
+// stub generator tests the widest vector features first and falls back to narrower code, as
+// HotSpot's if/else chains do (TestRuleOrderUnambiguous) — then declaration order.
+var rules = collect(aes.Variants(), gcm.Variants())
 
-// register adds selection rules; each variants_*.go file calls it from init.
-func register(rs ...Rule) {
-	for _, r := range rs {
-		if r.ID.Arch() == 0 || r.Generator == "" || r.Releases == 0 || r.Condition == "" {
-			panic(fmt.Sprintf("BUG: stubs: incomplete selection rule %+v", r))
+// built is the set of variants whose code is in this binary; twins maps a stub entry to its
+// generic twin.
+var built, twins = builtSet(aes.Built(), gcm.Built())
+
+func collect(lists ...[]variant.ID) []Rule {
+	var rs []Rule
+	for _, l := range lists {
+		for _, id := range l {
+			for _, r := range id.Rules() {
+				rs = append(rs, Rule{id, r})
+			}
 		}
-		rules = append(rules, r)
 	}
+	entry := map[string]int{}
+	for i, r := range rs {
+		if _, ok := entry[r.ID.Stub()]; !ok {
+			entry[r.ID.Stub()] = i
+		}
+	}
+	slices.SortStableFunc(rs, func(a, b Rule) int {
+		return cmp.Or(cmp.Compare(entry[a.ID.Stub()], entry[b.ID.Stub()]), cmp.Compare(a.ID.Arch(), b.ID.Arch()),
+			cmp.Compare(len(b.Requires.Features()), len(a.Requires.Features())))
+	})
+	return rs
 }
 
-// registerBuilt records the variants whose code a stub package built into this binary.
-func registerBuilt(ids ...variant.ID) {
-	for _, id := range ids {
-		if built[id] {
-			panic("BUG: stubs: variant " + id.String() + " registered twice")
-		}
-		built[id] = true
-		if id.IsGeneric() {
-			twins[id.Stub()] = id
+func builtSet(lists ...[]variant.ID) (map[variant.ID]bool, map[string]variant.ID) {
+	b, t := map[variant.ID]bool{}, map[string]variant.ID{}
+	for _, l := range lists {
+		for _, id := range l {
+			b[id] = true
+			if id.IsGeneric() {
+				t[id.Stub()] = id
+			}
 		}
 	}
+	return b, t
 }
 
 // Rules returns the selection table (a copy), for documentation and tests.

@@ -213,3 +213,26 @@ func TestVariantsDeclaredOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleOrderUnambiguous: Select tries an entry's rules widest first (the variant whose rule
+// requires the most CPU features). Two rules of different variants that could both match —
+// same entry and architecture, a release and a flag set in common — must differ in that
+// count, so the order says which HotSpot generates; and a rule tried later must not require
+// everything an earlier one does (it could never win).
+func TestRuleOrderUnambiguous(t *testing.T) {
+	rs := Rules()
+	for i, a := range rs {
+		for _, b := range rs[i+1:] {
+			if a.ID == b.ID || a.ID.Stub() != b.ID.Stub() || a.ID.Arch() != b.ID.Arch() || a.Releases&b.Releases == 0 {
+				continue
+			}
+			na, nb := len(a.Requires.Features()), len(b.Requires.Features())
+			if na <= nb {
+				t.Errorf("%s (%d features) is tried before %s (%d features): the order does not say which wins", a.ID, na, b.ID, nb)
+			}
+			if b.Requires.HasAll(a.Requires) {
+				t.Errorf("%s can never be selected: %s, tried first, requires no more than it", b.ID, a.ID)
+			}
+		}
+	}
+}

@@ -50,12 +50,12 @@ func TestCalibrateRoundTrip(t *testing.T) {
 		}
 		want = append(want, key{model.WhatCall, what, "call"})
 	}
-	for _, v := range stubaes.CTRVariants {
+	for _, v := range stubaes.CTRVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			want = append(want, key{model.Stub(v.Name()), v.Stub(), "byte"})
 		}
 	}
-	for _, v := range gcm.GCMVariants {
+	for _, v := range gcm.GCMVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			want = append(want, key{model.Stub(v.Name()), v.Stub(), "byte"})
 		}

@@ -35,7 +35,7 @@ func TestCalibrateStubs(t *testing.T) {
 	cipher.NewCTR(blk, iv).XORKeyStream(want, src)
 
 	var probes []model.Probe
-	for _, v := range jaes.CTRVariants {
+	for _, v := range jaes.CTRVariants() {
 		if !cpu.Host().HasAll(v.Needs()) {
 			continue
 		}

@@ -4,9 +4,7 @@ import (
 	"fmt"
 
 	"github.com/jitsim/jitsim/jdk"
-	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
-	"github.com/jitsim/jitsim/stubs/gcm"
 	"github.com/jitsim/jitsim/stubs/variant"
 )
 
@@ -83,47 +81,24 @@ func hostJavaRows() []Row {
 	return rows
 }
 
-// hostStubMeasures maps each x86 stub variant to the JVM run and mode that
-// exercised it on the host (UseAVX=3 by default there; UseAVX=2 selects the
-// AVX2/AES-NI variants, UseAVX=0 the one-block GHASH). The block stubs are
-// measured through AES/ECB under UseAVX=2, where JDK 17 has no ECB stub and
-// its Java ECB loop calls the block stub per block (loop included).
-var hostStubMeasures = []struct {
-	id        variant.ID
-	run, mode string
-}{
-	{aes.EncryptBlockAESNI, "jdk17_c2_avx2", "ecb-enc"},
-	{aes.DecryptBlockAESNI, "jdk17_c2_avx2", "ecb-dec"},
-	{aes.CBCEncryptAESNI, "jdk17_c2_default", "cbc-enc"},
-	{aes.CBCDecryptAESNI4, "jdk17_c2_avx2", "cbc-dec"},
-	{aes.CBCDecryptVAES, "jdk17_c2_default", "cbc-dec"},
-	{aes.ECBEncryptVAES, "jdk17_c2_default", "ecb-enc"},
-	{aes.ECBDecryptVAES, "jdk17_c2_default", "ecb-dec"},
-	{aes.CTRAESNI6, "jdk17_c2_avx2", "ctr"},
-	{aes.CTRVAES, "jdk17_c2_default", "ctr"},
-	{gcm.GHASHPCLMUL, "jdk17_c2_avx0", "gmac"},
-	{gcm.GHASHAVX8, "jdk17_c2_default", "gmac"},
-	{gcm.GCMAVX2, "jdk25_c2_avx2", "gcm-enc"},
-	{gcm.GCMVAES, "jdk25_c2_default", "gcm-enc"},
-}
-
-// hostStubRows are the host's stub costs: per byte as the JVM measured
-// them, per call from the prologue estimate at the host clock. On a
-// non-amd64 host the x86 measurements do not apply and the formulas run.
+// hostStubRows are the host's stub costs: per byte as the JVM run the variant declares
+// (variant.Spec.Host) measured them — UseAVX=3 by default there; UseAVX=2 selects the
+// AVX2/AES-NI variants, UseAVX=0 the one-block GHASH — and per call from the prologue
+// estimate at the host clock. On a non-amd64 host the x86 measurements do not apply and the
+// formulas run.
 func hostStubRows(m cpu.Model, u uarch) []Row {
 	if m.Arch != jdk.AMD64 {
 		return stubRows(m, u)
 	}
 	var rows []Row
-	for _, h := range hostStubMeasures {
-		ps, src := jvm(jvmRows, h.run, h.mode)
-		rows = append(rows, Row{Stub(h.id.Name()), h.id.Stub(), PerByte, ps, src + " (the whole Cipher call at 16 KiB, Java glue included)"})
-		for _, s := range stubShapes {
-			if s.id == h.id {
-				rows = append(rows, Row{Stub(h.id.Name()), h.id.Stub(), PerCall, cyclesToPs(s.perCall, u.mhz),
-					fmt.Sprintf("estimate: %.0f cycles of stub prologue/epilogue at %d MHz (instruction count, not measured)", float64(s.perCall)/100, u.mhz)})
-			}
+	for _, id := range stubVariants() {
+		h := id.Host()
+		if h == (variant.JVMRun{}) {
+			continue
 		}
+		ps, src := jvm(jvmRows, h.Run, h.Mode)
+		rows = append(rows, Row{Stub(id.Name()), id.Stub(), PerByte, ps, src + " (the whole Cipher call at 16 KiB, Java glue included)"},
+			perCallRow(id, u))
 	}
 	return rows
 }

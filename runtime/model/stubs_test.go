@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -12,42 +13,28 @@ import (
 )
 
 // TestSelectableVariantsComplete: every variant a selection rule can pick (every ID of
-// stubs.Rules) has exactly one cost shape, a calibration prober for its entry and — for the
-// architecture of the recording host, amd64 — exactly one host measurement; the model prices
-// and measures no variant that no rule picks. The features agree by construction: the shapes,
-// measurements and probes hold the variant's ID, whose Needs are the one feature set, and
-// stubs.TestRulesCoverNeeds checks each rule's condition covers them.
+// stubs.Rules) has a cost shape and — for the architecture of the recording host, amd64 — a
+// host measurement the recorded JVM runs hold; the model prices and measures no variant that
+// no rule picks. The shape, the measurement and the prober are fields of the variant's one
+// declaration (variant.Spec), so they cannot disagree with its features or entry.
 func TestSelectableVariantsComplete(t *testing.T) {
 	selectable := map[variant.ID]bool{}
 	for _, r := range stubs.Rules() {
 		selectable[r.ID] = true
 	}
-	shapes, measures := map[variant.ID]int{}, map[variant.ID]int{}
-	for _, s := range stubShapes {
-		shapes[s.id]++
-	}
-	for _, h := range hostStubMeasures {
-		measures[h.id]++
-	}
-	for id := range selectable {
-		if shapes[id] != 1 {
-			t.Errorf("%s: %d cost shapes, want 1", id, shapes[id])
+	for _, id := range stubVariants() {
+		c, h := id.Cost(), id.Host()
+		hasShape, hasHost := c.PerBlock != nil, h != (variant.JVMRun{})
+		switch {
+		case selectable[id] && !hasShape:
+			t.Errorf("%s: selectable, no cost shape", id)
+		case !selectable[id] && (hasShape || hasHost):
+			t.Errorf("%s: a cost shape or host measurement, but no rule selects it", id)
+		case selectable[id] && hasHost != (id.Arch() == jdk.AMD64):
+			t.Errorf("%s: host measurement %v on %v, want one exactly for amd64", id, h, id.Arch())
 		}
-		if _, ok := stubProbers[id.Stub()]; !ok {
-			t.Errorf("%s: no calibration prober for %s", id, id.Stub())
-		}
-		if want := map[bool]int{true: 1, false: 0}[id.Arch() == jdk.AMD64]; measures[id] != want {
-			t.Errorf("%s: %d host measurements, want %d", id, measures[id], want)
-		}
-	}
-	for id := range shapes {
-		if !selectable[id] {
-			t.Errorf("cost shape for %s, which no rule selects", id)
-		}
-	}
-	for id := range measures {
-		if !selectable[id] {
-			t.Errorf("host measurement for %s, which no rule selects", id)
+		if hasHost && !slices.ContainsFunc(jvmRows, func(r jvmRow) bool { return r.run == h.Run && r.mode == h.Mode }) {
+			t.Errorf("%s: host measurement %v is not in the recorded JVM runs", id, h)
 		}
 	}
 }

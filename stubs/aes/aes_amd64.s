@@ -104,6 +104,8 @@ encryptBlockAESNI_last1:
 	MOVOU      X0, (DI)
 	RET
 
+	// bind: bindBlockEncrypt(EncryptBlockAESNI, encryptBlockAESNI)
+
 // func decryptBlockAESNI(nr int, xk *uint32, dst *byte, src *byte)
 // Requires: AES, SSE2, SSSE3
 TEXT ·decryptBlockAESNI(SB), NOSPLIT, $0-32
@@ -169,6 +171,8 @@ decryptBlockAESNI_last1:
 	AESDECLAST X14, X0
 	MOVOU      X0, (DI)
 	RET
+
+	// bind: bindBlockDecrypt(DecryptBlockAESNI, decryptBlockAESNI)
 
 // func cbcEncryptAESNI(nr int, xk *uint32, iv *[16]byte, dst *byte, src *byte, n int)
 // Requires: AES, SSE2, SSSE3
@@ -250,6 +254,8 @@ cbcEncryptAESNI_last1:
 cbcEncryptAESNI_done:
 	MOVOU X0, (R8)
 	RET
+
+	// bind: bindCBCEncrypt(CBCEncryptAESNI, cbcEncryptAESNI)
 
 // func cbcDecryptAESNI4(nr int, xk *uint32, iv *[16]byte, dst *byte, src *byte, n int)
 // Requires: AES, SSE2, SSSE3
@@ -454,6 +460,8 @@ cbcDecryptAESNI4_last2:
 cbcDecryptAESNI4_done:
 	MOVOU X8, (R8)
 	RET
+
+	// bind: bindCBCDecrypt(CBCDecryptAESNI4, cbcDecryptAESNI4)
 
 // func ctrAESNI6(nr int, xk *uint32, ctr *[16]byte, dst *byte, src *byte, n int)
 // Requires: AES, SSE2, SSSE3
@@ -712,6 +720,8 @@ ctrAESNI6_last2:
 ctrAESNI6_done:
 	RET
 
+	// bind: bindCTR(CTRAESNI6, ctrAESNI6, encryptBlockAESNI)
+
 // func ecbEncryptAVX4(nr int, xk *uint32, dst *byte, src *byte, n int)
 // Requires: AES, AVX, SSE2
 TEXT ·ecbEncryptAVX4(SB), NOSPLIT, $0-40
@@ -901,6 +911,8 @@ ecbEncryptAVX4_last2:
 ecbEncryptAVX4_done:
 	RET
 
+	// bind: bindECBEncrypt(ECBEncryptAVX4, ecbEncryptAVX4)
+
 // func ecbDecryptAVX4(nr int, xk *uint32, dst *byte, src *byte, n int)
 // Requires: AES, AVX, SSE2
 TEXT ·ecbDecryptAVX4(SB), NOSPLIT, $0-40
@@ -1089,6 +1101,8 @@ ecbDecryptAVX4_last2:
 
 ecbDecryptAVX4_done:
 	RET
+
+	// bind: bindECBDecrypt(ECBDecryptAVX4, ecbDecryptAVX4)
 
 // func ecbEncryptVAES(nr int, xk *uint32, dst *byte, src *byte, n int)
 // Requires: AVX, AVX512F, VAES
@@ -1376,6 +1390,8 @@ ecbEncryptVAES_done:
 	VZEROUPPER
 	RET
 
+	// bind: bindECBEncrypt(ECBEncryptVAES, ecbEncryptVAES)
+
 // func ecbDecryptVAES(nr int, xk *uint32, dst *byte, src *byte, n int)
 // Requires: AVX, AVX512F, VAES
 TEXT ·ecbDecryptVAES(SB), NOSPLIT, $0-40
@@ -1661,6 +1677,8 @@ ecbDecryptVAES_last3:
 ecbDecryptVAES_done:
 	VZEROUPPER
 	RET
+
+	// bind: bindECBDecrypt(ECBDecryptVAES, ecbDecryptVAES)
 
 // func cbcDecryptVAES(nr int, xk *uint32, iv *[16]byte, dst *byte, src *byte, n int)
 // Requires: AVX, AVX512F, VAES
@@ -1990,6 +2008,8 @@ cbcDecryptVAES_ret:
 	VZEROUPPER
 	RET
 
+	// bind: bindCBCDecrypt(CBCDecryptVAES, cbcDecryptVAES)
+
 // func ctrVAES(nr int, xk *uint32, ctr *[16]byte, dst *byte, src *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, VAES
 TEXT ·ctrVAES(SB), NOSPLIT, $0-48
@@ -2303,3 +2323,5 @@ ctrVAES_last3:
 ctrVAES_done:
 	VZEROUPPER
 	RET
+
+	// bind: bindCTR(CTRVAES, ctrVAES, encryptBlockAESNI)

@@ -80,6 +80,7 @@ encryptBlockARMv8_r1_10:
 	VEOR	V30.B16, V0.B16, V0.B16
 	VST1	[V0.B16], (R3)
 	RET
+	// bind: bindBlockEncrypt(EncryptBlockARMv8, encryptBlockARMv8)
 
 // func decryptBlockARMv8(nr int, xk *uint32, dst, src *byte)
 TEXT ·decryptBlockARMv8(SB), NOSPLIT, $0-32
@@ -157,6 +158,7 @@ decryptBlockARMv8_r2_10:
 	VEOR	V30.B16, V0.B16, V0.B16
 	VST1	[V0.B16], (R3)
 	RET
+	// bind: bindBlockDecrypt(DecryptBlockARMv8, decryptBlockARMv8)
 
 // func cbcEncryptARMv8(nr int, xk *uint32, iv *[16]byte, dst, src *byte, n int)
 TEXT ·cbcEncryptARMv8(SB), NOSPLIT, $0-48
@@ -242,6 +244,7 @@ cbcEncryptARMv8_r3_10:
 	BNE	cbcEncryptARMv8_loop
 	VST1	[V0.B16], (R5)
 	RET
+	// bind: bindCBCEncrypt(CBCEncryptARMv8, cbcEncryptARMv8)
 
 // func cbcDecryptARMv8(nr int, xk *uint32, iv *[16]byte, dst, src *byte, n int)
 TEXT ·cbcDecryptARMv8(SB), NOSPLIT, $0-48
@@ -329,6 +332,7 @@ cbcDecryptARMv8_r4_10:
 	BNE	cbcDecryptARMv8_loop
 	VST1	[V2.B16], (R5)
 	RET
+	// bind: bindCBCDecrypt(CBCDecryptARMv8, cbcDecryptARMv8)
 
 // func ctrARMv8x4(nr int, xk *uint32, ctr *[16]byte, dst, src *byte, n int)
 TEXT ·ctrARMv8x4(SB), NOSPLIT, $0-48
@@ -564,3 +568,4 @@ ctrARMv8x4_r6_10:
 	B	ctrARMv8x4_loop1
 ctrARMv8x4_done:
 	RET
+	// bind: bindCTR(CTRARMv8x4, ctrARMv8x4, encryptBlockARMv8)

@@ -31,14 +31,24 @@ func main() {
 	p("")
 	p("#include \"textflag.h\"")
 	block("encryptBlockARMv8", false)
+	bind("bindBlockEncrypt(EncryptBlockARMv8, encryptBlockARMv8)")
 	block("decryptBlockARMv8", true)
+	bind("bindBlockDecrypt(DecryptBlockARMv8, decryptBlockARMv8)")
 	cbcEncrypt()
+	bind("bindCBCEncrypt(CBCEncryptARMv8, cbcEncryptARMv8)")
 	cbcDecrypt()
+	bind("bindCBCDecrypt(CBCDecryptARMv8, cbcDecryptARMv8)")
 	ctr4()
+	bind("bindCTR(CTRARMv8x4, ctrARMv8x4, encryptBlockARMv8)")
 	if err := os.WriteFile("aes_arm64.s", out.Bytes(), 0o644); err != nil {
 		panic(err)
 	}
 }
+
+// bind records, after the function just generated, the Go statement that
+// attaches it to its variant ID; stubs/internal/gluegen turns these lines and
+// the "// func" prototypes into zcode_arm64.go.
+func bind(stmt string) { p("\t// bind: %s", stmt) }
 
 func v(i int) string { return fmt.Sprintf("V%d.B16", i) }
 

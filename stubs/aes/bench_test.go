@@ -61,7 +61,7 @@ func BenchmarkCTR(b *testing.B) {
 	enc, _, std := benchKey(b)
 	iv := make([]byte, 16)
 	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCTR(std, iv).XORKeyStream }}}
-	for _, v := range CTRVariants {
+	for _, v := range CTRVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			impls = append(impls, benchImpl{v.Name(), func() func(dst, src []byte) {
 				var ctr, ec [16]byte
@@ -77,7 +77,7 @@ func BenchmarkCBCEncrypt(b *testing.B) {
 	enc, _, std := benchKey(b)
 	iv := make([]byte, 16)
 	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCBCEncrypter(std, iv).CryptBlocks }}}
-	for _, v := range CBCEncryptVariants {
+	for _, v := range CBCEncryptVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			impls = append(impls, benchImpl{v.Name(), func() func(dst, src []byte) {
 				var st [16]byte
@@ -92,7 +92,7 @@ func BenchmarkCBCDecrypt(b *testing.B) {
 	_, dec, std := benchKey(b)
 	iv := make([]byte, 16)
 	impls := []benchImpl{{"stdlib", func() func(dst, src []byte) { return cipher.NewCBCDecrypter(std, iv).CryptBlocks }}}
-	for _, v := range CBCDecryptVariants {
+	for _, v := range CBCDecryptVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			impls = append(impls, benchImpl{v.Name(), func() func(dst, src []byte) {
 				var st [16]byte
@@ -110,7 +110,7 @@ func BenchmarkECBEncrypt(b *testing.B) {
 			std.Encrypt(dst[i:], src[i:])
 		}
 	})}}
-	for _, v := range ECBEncryptVariants {
+	for _, v := range ECBEncryptVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			impls = append(impls, benchImpl{v.Name(), fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
 		}
@@ -125,7 +125,7 @@ func BenchmarkECBDecrypt(b *testing.B) {
 			std.Decrypt(dst[i:], src[i:])
 		}
 	})}}
-	for _, v := range ECBDecryptVariants {
+	for _, v := range ECBDecryptVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			impls = append(impls, benchImpl{v.Name(), fixed(func(dst, src []byte) { v.Fn(dec, dst, src) })})
 		}
@@ -137,7 +137,7 @@ func BenchmarkECBDecrypt(b *testing.B) {
 func BenchmarkBlock(b *testing.B) {
 	enc, _, std := benchKey(b)
 	impls := []benchImpl{{"stdlib", fixed(std.Encrypt)}}
-	for _, v := range BlockEncryptVariants {
+	for _, v := range BlockEncryptVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			impls = append(impls, benchImpl{v.Name(), fixed(func(dst, src []byte) { v.Fn(enc, dst, src) })})
 		}

@@ -11,7 +11,7 @@ import (
 // pick returns the last (most specialised) variant the host can run; the
 // generic twin is always first, so there is always one.
 func pickCTR() aes.CTRVariant {
-	vs := aes.CTRVariants
+	vs := aes.CTRVariants()
 	for i := len(vs) - 1; i >= 0; i-- {
 		if cpu.Host().HasAll(vs[i].Needs()) {
 			return vs[i]
@@ -59,7 +59,7 @@ func ExampleCTRFunc() {
 func ExampleCBCFunc() {
 	key, _ := hex.DecodeString("2b7e151628aed2a6abf7158809cf4f3c")
 	_, dec, _ := aes.ExpandKey(key)
-	for _, v := range aes.CBCDecryptVariants {
+	for _, v := range aes.CBCDecryptVariants() {
 		if !cpu.Host().HasAll(v.Needs()) {
 			continue
 		}

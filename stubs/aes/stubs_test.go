@@ -149,7 +149,7 @@ func TestFIPS197Block(t *testing.T) {
 	for _, vec := range vectors {
 		enc, dec, _ := ExpandKey(mustHex(vec.key))
 		pt, ct := mustHex(vec.pt), mustHex(vec.ct)
-		for _, v := range BlockEncryptVariants {
+		for _, v := range BlockEncryptVariants() {
 			t.Run(fmt.Sprintf("enc/%s/%d", v.Name(), len(vec.key)*4), func(t *testing.T) {
 				runnable(t, v.ID)
 				got := make([]byte, 16)
@@ -159,7 +159,7 @@ func TestFIPS197Block(t *testing.T) {
 				}
 			})
 		}
-		for _, v := range BlockDecryptVariants {
+		for _, v := range BlockDecryptVariants() {
 			t.Run(fmt.Sprintf("dec/%s/%d", v.Name(), len(vec.key)*4), func(t *testing.T) {
 				runnable(t, v.ID)
 				got := make([]byte, 16)
@@ -203,7 +203,7 @@ func TestSP80038A(t *testing.T) {
 	}
 	for _, vec := range sp38aVectors {
 		enc, dec, _ := ExpandKey(mustHex(vec.key))
-		for _, v := range ECBEncryptVariants {
+		for _, v := range ECBEncryptVariants() {
 			t.Run(vec.name+"/ECBEncrypt/"+v.Name(), func(t *testing.T) {
 				runnable(t, v.ID)
 				got := make([]byte, len(pt))
@@ -211,7 +211,7 @@ func TestSP80038A(t *testing.T) {
 				check(t, got, vec.ecb)
 			})
 		}
-		for _, v := range ECBDecryptVariants {
+		for _, v := range ECBDecryptVariants() {
 			t.Run(vec.name+"/ECBDecrypt/"+v.Name(), func(t *testing.T) {
 				runnable(t, v.ID)
 				got := make([]byte, len(pt))
@@ -219,7 +219,7 @@ func TestSP80038A(t *testing.T) {
 				check(t, got, sp38aPT)
 			})
 		}
-		for _, v := range CBCEncryptVariants {
+		for _, v := range CBCEncryptVariants() {
 			t.Run(vec.name+"/CBCEncrypt/"+v.Name(), func(t *testing.T) {
 				runnable(t, v.ID)
 				got := make([]byte, len(pt))
@@ -229,7 +229,7 @@ func TestSP80038A(t *testing.T) {
 				check(t, iv[:], vec.cbc[len(vec.cbc)-32:])
 			})
 		}
-		for _, v := range CBCDecryptVariants {
+		for _, v := range CBCDecryptVariants() {
 			t.Run(vec.name+"/CBCDecrypt/"+v.Name(), func(t *testing.T) {
 				runnable(t, v.ID)
 				got := make([]byte, len(pt))
@@ -238,7 +238,7 @@ func TestSP80038A(t *testing.T) {
 				check(t, got, sp38aPT)
 			})
 		}
-		for _, v := range CTRVariants {
+		for _, v := range CTRVariants() {
 			t.Run(vec.name+"/CTR/"+v.Name(), func(t *testing.T) {
 				runnable(t, v.ID)
 				got := make([]byte, len(pt))
@@ -273,7 +273,7 @@ type view struct {
 func families() []family {
 	var fs []family
 	var v []view
-	for _, x := range CBCEncryptVariants {
+	for _, x := range CBCEncryptVariants() {
 		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			st := [16]byte(iv)
 			n := x.Fn(k.enc, &st, dst, src)
@@ -286,7 +286,7 @@ func families() []family {
 		return out
 	}})
 	v = nil
-	for _, x := range CBCDecryptVariants {
+	for _, x := range CBCDecryptVariants() {
 		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			st := [16]byte(iv)
 			n := x.Fn(k.dec, &st, dst, src)
@@ -299,7 +299,7 @@ func families() []family {
 		return out
 	}})
 	v = nil
-	for _, x := range ECBEncryptVariants {
+	for _, x := range ECBEncryptVariants() {
 		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			return x.Fn(k.enc, dst, src), iv
 		}})
@@ -312,7 +312,7 @@ func families() []family {
 		return out
 	}})
 	v = nil
-	for _, x := range ECBDecryptVariants {
+	for _, x := range ECBDecryptVariants() {
 		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			return x.Fn(k.dec, dst, src), iv
 		}})
@@ -325,7 +325,7 @@ func families() []family {
 		return out
 	}})
 	v = nil
-	for _, x := range CTRVariants {
+	for _, x := range CTRVariants() {
 		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			ctr := [16]byte(iv)
 			var ec [16]byte
@@ -484,7 +484,7 @@ func firstDiff(a, b []byte) int {
 func TestCTRStreaming(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	k := testKeys(t)[0]
-	for _, v := range CTRVariants {
+	for _, v := range CTRVariants() {
 		t.Run(v.Name(), func(t *testing.T) {
 			runnable(t, v.ID)
 			for range 50 {
@@ -515,7 +515,7 @@ func TestCTRStreaming(t *testing.T) {
 func TestBlockMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, k := range testKeys(t) {
-		for _, v := range BlockEncryptVariants {
+		for _, v := range BlockEncryptVariants() {
 			t.Run("enc/"+v.Name()+"/"+k.name, func(t *testing.T) {
 				runnable(t, v.ID)
 				for range 200 {
@@ -531,7 +531,7 @@ func TestBlockMatrix(t *testing.T) {
 				}
 			})
 		}
-		for _, v := range BlockDecryptVariants {
+		for _, v := range BlockDecryptVariants() {
 			t.Run("dec/"+v.Name()+"/"+k.name, func(t *testing.T) {
 				runnable(t, v.ID)
 				for range 200 {
@@ -555,12 +555,12 @@ func TestMisusePanics(t *testing.T) {
 		name string
 		f    func()
 	}{
-		{"short dst block", func() { BlockEncryptVariants[0].Fn(k.enc, make([]byte, 15), make([]byte, 16)) }},
-		{"bad key", func() { BlockEncryptVariants[0].Fn(k.enc[:40], make([]byte, 16), make([]byte, 16)) }},
-		{"partial CBC", func() { CBCEncryptVariants[0].Fn(k.enc, new([16]byte), make([]byte, 17), make([]byte, 17)) }},
+		{"short dst block", func() { BlockEncryptVariants()[0].Fn(k.enc, make([]byte, 15), make([]byte, 16)) }},
+		{"bad key", func() { BlockEncryptVariants()[0].Fn(k.enc[:40], make([]byte, 16), make([]byte, 16)) }},
+		{"partial CBC", func() { CBCEncryptVariants()[0].Fn(k.enc, new([16]byte), make([]byte, 17), make([]byte, 17)) }},
 		{"short dst CTR", func() {
 			u := 16
-			CTRVariants[0].Fn(k.enc, new([16]byte), new([16]byte), &u, make([]byte, 3), make([]byte, 4))
+			CTRVariants()[0].Fn(k.enc, new([16]byte), new([16]byte), &u, make([]byte, 3), make([]byte, 4))
 		}},
 	}
 	for _, tt := range tests {

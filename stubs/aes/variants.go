@@ -1,17 +1,20 @@
 package aes
 
 import (
-	"slices"
+	"errors"
+	"fmt"
 
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/stubs/variant"
 )
 
-// Which variants do the AES stubs have, and what does each one's code need? This file is the
-// one declaration of each: its StubRoutines entry, its name, the architecture of its assembly
-// and the CPU features that assembly uses. The code itself is in stubs_amd64.go and
-// stubs_arm64.go (built for one GOARCH each, not under the purego tag) and block_generic.go.
+// Which variants do the AES stubs have? Each entry's file declares the entry and its
+// variants once (block.go, cbc.go, ecb.go, ctr.go): name, architecture, the CPU features the
+// code uses, HotSpot's selection rules, the model clock's cost shape and the recorded JVM run
+// that measured it. The assembly is attached to each ID by the generated zcode_amd64.go and
+// zcode_arm64.go (built for one GOARCH each, not under the purego tag). This file holds what
+// the entries share.
 
 // Feature sets the generated code uses: avo's "Requires" lines on amd64, plus SSSE3 for the
 // PSHUFB that byte-swaps the JDK's key words (the VAES stubs also use VEX-encoded AVX, which
@@ -24,104 +27,63 @@ var (
 	needsARMv8     = cpu.Of(cpu.ASIMD, cpu.ARM_AES)
 )
 
-// The variants of each entry: the generic Go twin (EncryptBlockGeneric, …, CTRGeneric) first,
-// then the assembly. HotSpot's aarch64 port has no ECB stub, so arm64 has no ECB variant.
+// HotSpot's conditions (hotspot.md §2.4–2.6: StubGenerator::generate_aes_stubs in
+// stubGenerator_x86_64_aes.cpp, generate_compiler_stubs in stubGenerator_aarch64.cpp, and the
+// ergonomics of vm_version_x86.cpp §3.2): x86 AES intrinsics need AES-NI, UseAES and
+// UseSSE > 2; the CTR intrinsic needs SSE4.1 and UseAESIntrinsics; x86 has no CTR stub before
+// JDK 9 (JDK-8143355) and aarch64 none before the JDK 18 rework (JDK-8271567). UseSSE > 2
+// keeps SSE3 and SSSE3 together (cpu.Mask), and every AES-NI part has SSSE3, whose PSHUFB the
+// stubs use to byte-swap key words.
 var (
-	genericEncryptBlock = generic(StubEncryptBlock)
-	// EncryptBlockAESNI is aescrypt_encryptBlock for AES-NI.
-	EncryptBlockAESNI = asm(StubEncryptBlock, "aesni", jdk.AMD64, needsAESNI)
-	// EncryptBlockARMv8 is aescrypt_encryptBlock for the Armv8 Cryptographic Extension.
-	EncryptBlockARMv8 = asm(StubEncryptBlock, "armv8-aes", jdk.ARM64, needsARMv8)
+	reqAESNI   = cpu.Of(cpu.AES, cpu.SSSE3)
+	reqVAESCBC = reqAESNI.With(cpu.VAES, cpu.AVX512F, cpu.AVX512VL, cpu.AVX512DQ)
+	reqARM     = cpu.Of(cpu.ARM_AES)
 )
 
-var (
-	genericDecryptBlock = generic(StubDecryptBlock)
-	// DecryptBlockAESNI is aescrypt_decryptBlock for AES-NI; it takes the decryption schedule.
-	DecryptBlockAESNI = asm(StubDecryptBlock, "aesni", jdk.AMD64, needsAESNI)
-	// DecryptBlockARMv8 is aescrypt_decryptBlock for Armv8; it takes the decryption schedule.
-	DecryptBlockARMv8 = asm(StubDecryptBlock, "armv8-aes", jdk.ARM64, needsARMv8)
+const (
+	x86Flags  = variant.UseAES | variant.UseAESIntrinsics
+	blockCond = "UseAESIntrinsics (x86: UseAES, AES-NI, UseSSE > 2)"
+	vaesCond  = "UseAESIntrinsics and avx512_vaes && avx512vl && avx512dq (UseAVX = 3)"
+	armCond   = "UseAESIntrinsics (aarch64 AES feature)"
 )
 
-var (
-	genericCBCEncrypt = generic(StubCBCEncrypt)
-	// CBCEncryptAESNI is cipherBlockChaining_encryptAESCrypt for AES-NI (serial).
-	CBCEncryptAESNI = asm(StubCBCEncrypt, "aesni", jdk.AMD64, needsAESNI)
-	// CBCEncryptARMv8 is cipherBlockChaining_encryptAESCrypt for Armv8.
-	CBCEncryptARMv8 = asm(StubCBCEncrypt, "armv8-aes", jdk.ARM64, needsARMv8)
-)
+// rule is a selection rule of every release from since on.
+func rule(generator string, since jdk.Release, flags variant.Flag, requires cpu.Set, condition string) []variant.Rule {
+	return []variant.Rule{{Generator: generator, Releases: jdk.Since(since), Flags: flags, Requires: requires, Condition: condition}}
+}
 
-var (
-	genericCBCDecrypt = generic(StubCBCDecrypt)
-	// CBCDecryptAESNI4 is cipherBlockChaining_decryptAESCrypt, AES-NI four blocks at a time.
-	CBCDecryptAESNI4 = asm(StubCBCDecrypt, "aesni-parallel4", jdk.AMD64, needsAESNI)
-	// CBCDecryptVAES is cipherBlockChaining_decryptAESCrypt, AVX-512 VAES 32 blocks at a time.
-	CBCDecryptVAES = asm(StubCBCDecrypt, "vaes-avx512", jdk.AMD64, needsVAES)
-	// CBCDecryptARMv8 is cipherBlockChaining_decryptAESCrypt for Armv8 (one block per
-	// iteration, as HotSpot's).
-	CBCDecryptARMv8 = asm(StubCBCDecrypt, "armv8-aes", jdk.ARM64, needsARMv8)
-)
-
-var (
-	genericECBEncrypt = generic(StubECBEncrypt)
-	// ECBEncryptAVX4 is electronicCodeBook_encryptAESCrypt as JDK-8376164's AVX2 stub, four
-	// blocks at a time (generator name unverified; no selection rule picks it).
-	ECBEncryptAVX4 = asm(StubECBEncrypt, "avx2-parallel4", jdk.AMD64, needsAVX)
-	// ECBEncryptVAES is electronicCodeBook_encryptAESCrypt for AVX-512 VAES.
-	ECBEncryptVAES = asm(StubECBEncrypt, "vaes-avx512", jdk.AMD64, needsVAES)
-)
-
-var (
-	genericECBDecrypt = generic(StubECBDecrypt)
-	// ECBDecryptAVX4 is electronicCodeBook_decryptAESCrypt as JDK-8376164's AVX2 stub (no
-	// selection rule picks it).
-	ECBDecryptAVX4 = asm(StubECBDecrypt, "avx2-parallel4", jdk.AMD64, needsAVX)
-	// ECBDecryptVAES is electronicCodeBook_decryptAESCrypt for AVX-512 VAES.
-	ECBDecryptVAES = asm(StubECBDecrypt, "vaes-avx512", jdk.AMD64, needsVAES)
-)
-
-var (
-	genericCTR = generic(StubCTR)
-	// CTRAESNI6 is counterMode_AESCrypt, AES-NI six blocks at a time.
-	CTRAESNI6 = asm(StubCTR, "aesni-parallel6", jdk.AMD64, needsAESNI)
-	// CTRVAES is counterMode_AESCrypt, AVX-512 VAES 32 blocks at a time.
-	CTRVAES = asm(StubCTR, "vaes-avx512", jdk.AMD64, needsVAESShufB)
-	// CTRARMv8x4 is counterMode_AESCrypt for Armv8, four blocks at a time.
-	CTRARMv8x4 = asm(StubCTR, "armv8-aes-4wide", jdk.ARM64, needsARMv8)
-)
-
-// declared holds every variant declared above, in declaration order.
+// declared holds every entry and variant of the package, in declaration order.
 var declared variant.List
-
-var (
-	generic = declared.Generic
-	asm     = declared.Declare
-)
 
 // Variants returns every AES variant, of every architecture, whether or not this binary
 // has its code, in declaration order: by entry, each entry's generic twin first.
 func Variants() []variant.ID { return declared.IDs() }
 
-// Built returns the variants whose code is in this binary, in the order of the variant lists.
-func Built() []variant.ID {
-	return slices.Concat(variant.IDs(BlockEncryptVariants, BlockDecryptVariants), variant.IDs(CBCEncryptVariants, CBCDecryptVariants),
-		variant.IDs(ECBEncryptVariants, ECBDecryptVariants), variant.IDs(CTRVariants))
+// Built returns the variants whose code is in this binary, in declaration order.
+func Built() []variant.ID { return declared.Built() }
+
+// same reports whether a variant's output equals its generic twin's.
+func same(a, b []byte) error {
+	if string(a) != string(b) {
+		return errDiffers
+	}
+	return nil
 }
 
-// BlockCode returns the code of a block-stub variant (aescrypt_encryptBlock or
-// aescrypt_decryptBlock), or false when id is none built into this binary.
-func BlockCode(id variant.ID) (BlockFunc, bool) {
-	return variant.Find(id, BlockEncryptVariants, BlockDecryptVariants)
-}
+var errDiffers = errors.New("output differs from the generic twin")
 
-// CBCCode returns the code of a CBC variant, or false when id is none built into this binary.
-func CBCCode(id variant.ID) (CBCFunc, bool) {
-	return variant.Find(id, CBCEncryptVariants, CBCDecryptVariants)
+// probeKey checks a probe's payload (a positive multiple of 16 bytes) and returns key's
+// encryption or decryption schedule.
+func probeKey(key, payload []byte, decrypt bool) ([]uint32, error) {
+	if len(payload) < BlockSize || len(payload)%BlockSize != 0 {
+		return nil, fmt.Errorf("stub probe payload of %d bytes, want a positive multiple of 16", len(payload))
+	}
+	enc, dec, err := ExpandKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("stub probe key: %w", err)
+	}
+	if decrypt {
+		return dec, nil
+	}
+	return enc, nil
 }
-
-// ECBCode returns the code of an ECB variant, or false when id is none built into this binary.
-func ECBCode(id variant.ID) (ECBFunc, bool) {
-	return variant.Find(id, ECBEncryptVariants, ECBDecryptVariants)
-}
-
-// CTRCode returns the code of a CTR variant, or false when id is none built into this binary.
-func CTRCode(id variant.ID) (CTRFunc, bool) { return variant.Find(id, CTRVariants) }

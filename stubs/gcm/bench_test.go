@@ -40,7 +40,7 @@ func ctrThenGHASH(ctr aes.CTRFunc, gh GHASHFunc) GCMFunc {
 }
 
 func findCTR(name string) (aes.CTRVariant, bool) {
-	for _, v := range aes.CTRVariants {
+	for _, v := range aes.CTRVariants() {
 		if v.Name() == name && cpu.Host().HasAll(v.Needs()) {
 			return v, true
 		}

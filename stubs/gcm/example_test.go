@@ -25,7 +25,7 @@ func ExampleGHASHVariants() {
 		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80,
 	}
 	states := map[[2]uint64]bool{}
-	for _, v := range gcm.GHASHVariants {
+	for _, v := range gcm.GHASHVariants() {
 		if !cpu.Host().HasAll(v.Needs()) {
 			continue
 		}

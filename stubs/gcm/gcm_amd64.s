@@ -159,6 +159,8 @@ pclmulDone:
 	MOVOU  X0, (DI)
 	RET
 
+	// bind: bindGHASH(GHASHPCLMUL, ghashPCLMUL)
+
 // func ghashAVX8(state *[2]uint64, htbl *uint64, data *byte, blocks int)
 // Requires: AVX, PCLMULQDQ
 TEXT ·ghashAVX8(SB), NOSPLIT, $0-32
@@ -308,6 +310,8 @@ avx8Done:
 	VPSHUFD $0x4e, X11, X11
 	VMOVDQU X11, (R9)
 	RET
+
+	// bind: bindGHASH(GHASHAVX8, ghashAVX8)
 
 // func gcmEncAVX2(xk *uint32, rounds int, ctr *[16]byte, state *[2]uint64, htbl *uint64, dst *byte, src *byte, chunks int)
 // Requires: AES, AVX, PCLMULQDQ
@@ -1436,6 +1440,8 @@ gcmDecAVX2Done:
 	VZEROUPPER
 	RET
 
+	// bind: bindGCM(GCMAVX2, gcmEncAVX2, gcmDecAVX2, 8*16)
+
 // func gcmEncVAES(xk *uint32, rounds int, ctr *[16]byte, state *[2]uint64, htbl *uint64, dst *byte, src *byte, chunks int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·gcmEncVAES(SB), $480-64
@@ -2433,6 +2439,8 @@ gcmDecVAESDone:
 	VMOVDQU X8, (R8)
 	VZEROUPPER
 	RET
+
+	// bind: bindGCM(GCMVAESYMM, gcmEncVAES, gcmDecVAES, 16*16)
 
 // func gcmEncVAES512(xk *uint32, rounds int, ctr *[16]byte, state *[2]uint64, htbl *uint64, dst *byte, src *byte, chunks int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, PCLMULQDQ, VAES, VPCLMULQDQ
@@ -3443,3 +3451,5 @@ gcmDecVAES512Done:
 	VMOVDQU X8, (R8)
 	VZEROUPPER
 	RET
+
+	// bind: bindGCM(GCMVAES, gcmEncVAES512, gcmDecVAES512, 32*16)

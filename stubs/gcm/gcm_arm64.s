@@ -171,6 +171,7 @@ ghashDone:
 	VST1 [V8.B16], (R3)
 	RET
 
+	// bind: bindGHASH(GHASHPMULL, ghashPMULL)
 // func gcmPMULL(xk *uint32, rounds int, ctr *[16]byte, state *[2]uint64, htbl *uint64, dst, src, ct *byte, chunks int)
 TEXT ·gcmPMULL(SB), NOSPLIT, $0-72
 	MOVD xk+0(FP), R0
@@ -608,3 +609,4 @@ gcmDone:
 	REVW R9, R10
 	MOVW R10, 12(R2)
 	RET
+	// bind: bindGCMCT(GCMPMULL, gcmPMULL, 8*16)

@@ -1,12 +1,12 @@
 //go:build ignore
 
 // This program generates gcm_arm64.s: the arm64 GHASH and GCM stubs, in the
-// same GF(2^128) representation as the amd64 ones (see htbl_asm.go), so both
+// same GF(2^128) representation as the amd64 ones (see htbl.go), so both
 // read one subkey-table layout. Run it with
 //
 //	go run gcm_arm64_gen.go -out gcm_arm64.s
 //
-// (the //go:generate line in gcm_arm64.go).
+// (the //go:generate line in gcm.go).
 //
 // Register plan (vector): V0–V7 AES states, then ciphertext blocks being
 // hashed; V8 GHASH state; V9–V11 lo/hi/middle accumulators; V12 temporary;
@@ -23,7 +23,7 @@ import (
 	"os"
 )
 
-// Offsets in the subkey table; must match htbl_asm.go.
+// Offsets in the subkey table; must match htbl.go.
 const maxPowers = 32
 
 func powerOff(k int) int { return 8 * (2 + 2*(maxPowers-k)) }
@@ -34,6 +34,11 @@ func p(format string, args ...any) { fmt.Fprintf(&out, "\t"+format+"\n", args...
 func label(l string)               { fmt.Fprintf(&out, "%s:\n", l) }
 func comment(c string)             { fmt.Fprintf(&out, "\t// %s\n", c) }
 
+// bind records, after the function just generated, the Go statement that
+// attaches it to its variant ID; stubs/internal/gluegen turns these lines and
+// the "// func" prototypes into zcode_arm64.go.
+func bind(stmt string) { comment("bind: " + stmt) }
+
 func main() {
 	outFile := flag.String("out", "gcm_arm64.s", "output file")
 	flag.Parse()
@@ -43,7 +48,9 @@ func main() {
 	out.WriteString("DATA gcmPolyARM64<>+8(SB)/8, $0x0000000000000000\n")
 	out.WriteString("GLOBL gcmPolyARM64<>(SB), (NOPTR+RODATA), $16\n\n")
 	ghash()
+	bind("bindGHASH(GHASHPMULL, ghashPMULL)")
 	gcm()
+	bind("bindGCMCT(GCMPMULL, gcmPMULL, 8*16)")
 	if err := os.WriteFile(*outFile, out.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func runnable(t *testing.T, id variant.ID) {
 
 func runnableGHASH() []GHASHVariant {
 	var vs []GHASHVariant
-	for _, v := range GHASHVariants {
+	for _, v := range GHASHVariants() {
 		if ran.Runnable(v.ID) {
 			vs = append(vs, v)
 		}
@@ -46,7 +46,7 @@ func runnableGHASH() []GHASHVariant {
 
 func runnableGCM() []GCMVariant {
 	var vs []GCMVariant
-	for _, v := range GCMVariants {
+	for _, v := range GCMVariants() {
 		if ran.Runnable(v.ID) {
 			vs = append(vs, v)
 		}
@@ -250,8 +250,8 @@ func readSpecVectors(t *testing.T) []specVector {
 
 // bestBlock is the last runnable single-block AES stub (for H and E(K, J0)).
 func bestBlock() aes.BlockFunc {
-	f := aes.BlockEncryptVariants[0].Fn
-	for _, v := range aes.BlockEncryptVariants {
+	f := aes.BlockEncryptVariants()[0].Fn
+	for _, v := range aes.BlockEncryptVariants() {
 		if cpu.Host().HasAll(v.Needs()) {
 			f = v.Fn
 		}

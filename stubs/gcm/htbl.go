@@ -1,5 +1,3 @@
-//go:build (amd64 || arm64) && !purego
-
 package gcm
 
 // fillPowers writes H¹…H³² into htbl[2:HtblLen] in the layout the asm stubs

@@ -32,10 +32,10 @@ func TestNeedsCoverAsmRequires(t *testing.T) {
 		"AVX512DQ": cpu.AVX512DQ, "VAES": cpu.VAES, "VPCLMULQDQ": cpu.VPCLMULQDQ,
 	}
 	needs := map[string]cpu.Set{}
-	for _, v := range GHASHVariants {
+	for _, v := range GHASHVariants() {
 		needs[v.Name()] = v.Needs()
 	}
-	for _, v := range GCMVariants {
+	for _, v := range GCMVariants() {
 		needs[v.Name()] = v.Needs()
 	}
 	f, err := os.Open("gcm_amd64.s")

@@ -1,78 +1,29 @@
 package gcm
 
 import (
-	"github.com/jitsim/jitsim/jdk"
-	"github.com/jitsim/jitsim/stubs/cpu"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/variant"
 )
 
-// Which variants do the GHASH and GCM stubs have, and what does each one's code need? This
-// file is the one declaration of each: its StubRoutines entry, its name, the architecture of
-// its assembly and the CPU features that assembly uses (avo's "Requires" lines on amd64,
-// TestNeedsCoverAsmRequires). The code is in gcm_amd64.go and gcm_arm64.go (one GOARCH each,
-// not under the purego tag), ghash_generic.go and gcm_generic.go.
+// Which variants do the GHASH and GCM stubs have? Each entry's file declares the entry and
+// its variants once (ghash.go, aesgcm.go): name, architecture, the CPU features the code uses
+// (avo's "Requires" lines on amd64, TestNeedsCoverAsmRequires), HotSpot's selection rules,
+// the model clock's cost shape and the recorded JVM run that measured it. The assembly is
+// attached to each ID by the generated zcode_amd64.go and zcode_arm64.go (one GOARCH each,
+// not under the purego tag). This file holds what the entries share.
 
-// HotSpot StubRoutines entry names.
-const (
-	StubGHASH = "ghash_processBlocks"
-	StubGCM   = "galoisCounterMode_AESCrypt"
-)
-
-// The ghash_processBlocks variants: the generic twin (GHASHGeneric, the Java body: blockMult
-// per block) first, then the assembly.
-var (
-	genericGHASH = generic(StubGHASH)
-	// GHASHPCLMUL is one block per PCLMULQDQ reduction (generate_ghash_processBlocks, JDK-8073108).
-	GHASHPCLMUL = asm(StubGHASH, "pclmul-1block", jdk.AMD64, cpu.Of(cpu.SSE2, cpu.SSSE3, cpu.PCLMULQDQ))
-	// GHASHAVX8 is eight blocks per reduction with H¹…H⁸ (generate_avx_ghash_processBlocks).
-	GHASHAVX8 = asm(StubGHASH, "avx-8block", jdk.AMD64, cpu.Of(cpu.AVX, cpu.PCLMULQDQ))
-	// GHASHPMULL is the arm64 PMULL GHASH, eight blocks per reduction
-	// (generate_ghash_processBlocks_wide).
-	GHASHPMULL = asm(StubGHASH, "pmull-8block", jdk.ARM64, cpu.Of(cpu.ASIMD, cpu.PMULL))
-)
-
-// The galoisCounterMode_AESCrypt variants: the generic twin (GCMGeneric, the Java body of
-// implGCMCrypt0: GCTR then GHASH) first, then the assembly.
-var (
-	genericGCM = generic(StubGCM)
-	// GCMAVX2 is AES rounds of eight xmm blocks interleaved with the GHASH of eight
-	// (generate_avx2_galoisCounterMode_AESCrypt, JDK-8314901). Its code uses VEX-encoded AVX
-	// only; HotSpot generates it when the CPU has AVX2, which the selection rule says.
-	GCMAVX2 = asm(StubGCM, "avx2-interleaved8", jdk.AMD64, cpu.Of(cpu.AVX, cpu.AES, cpu.PCLMULQDQ))
-	// GCMVAESYMM is the VAES/VPCLMULQDQ kernel on ymm registers, 16 blocks per reduction: the
-	// measured alternative to GCMVAES, which no selection rule picks.
-	GCMVAESYMM = asm(StubGCM, "vaes-avx512-ymm", jdk.AMD64,
-		cpu.Of(cpu.AVX2, cpu.AVX512F, cpu.AVX512VL, cpu.AVX512BW, cpu.VAES, cpu.VPCLMULQDQ))
-	// GCMVAES is the VAES/VPCLMULQDQ kernel on zmm registers, 32 blocks per reduction
-	// (generate_galoisCounterMode_AESCrypt, JDK-8267125).
-	GCMVAES = asm(StubGCM, "vaes-avx512", jdk.AMD64, cpu.Of(cpu.AVX2, cpu.AVX512F, cpu.AVX512BW, cpu.VAES, cpu.VPCLMULQDQ))
-	// GCMPMULL is AES-then-GHASH over eight blocks on arm64 (generate_galoisCounterMode_AESCrypt,
-	// JDK-8271567).
-	GCMPMULL = asm(StubGCM, "aes-pmull-8block", jdk.ARM64, cpu.Of(cpu.ASIMD, cpu.ARM_AES, cpu.PMULL))
-)
-
-// declared holds every variant declared above, in declaration order.
+// declared holds every entry and variant of the package, in declaration order.
 var declared variant.List
-
-var (
-	generic = declared.Generic
-	asm     = declared.Declare
-)
 
 // Variants returns every GHASH and GCM variant, of every architecture, whether or not this
 // binary has its code, in declaration order: by entry, each entry's generic twin first.
 func Variants() []variant.ID { return declared.IDs() }
 
-// Built returns the variants whose code is in this binary, in the order of the variant lists.
-func Built() []variant.ID { return append(variant.IDs(GHASHVariants), variant.IDs(GCMVariants)...) }
-
-// GHASHCode returns the code of a ghash_processBlocks variant, or false when id is none built
-// into this binary.
-func GHASHCode(id variant.ID) (GHASHFunc, bool) { return variant.Find(id, GHASHVariants) }
-
-// GCMCode returns the code of a galoisCounterMode_AESCrypt variant, or false when id is none
-// built into this binary.
-func GCMCode(id variant.ID) (GCMFunc, bool) { return variant.Find(id, GCMVariants) }
+// Built returns the variants whose code is in this binary, in declaration order.
+func Built() []variant.ID { return declared.Built() }
 
 // FillTable writes into htbl[2:HtblLen] what variant id's code keeps there for the H in
 // htbl[0:2] — the powers of H that every assembly variant of this binary computes on its
@@ -90,4 +41,30 @@ func FillTable(id variant.ID, htbl []uint64) {
 		return
 	}
 	fillPowers(htbl)
+}
+
+// probeData is what the calibration probes work on: the key's encryption schedule and its
+// GHASH subkey H.
+type probeData struct {
+	ke []uint32
+	h  [2]uint64
+}
+
+func newProbeData(key, payload []byte) (*probeData, error) {
+	if len(payload) < 16 || len(payload)%16 != 0 {
+		return nil, fmt.Errorf("stub probe payload of %d bytes, want a positive multiple of 16", len(payload))
+	}
+	ke, _, err := aes.ExpandKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("stub probe key: %w", err)
+	}
+	var hb [16]byte
+	aes.EncryptBlockGeneric(ke, hb[:], hb[:])
+	return &probeData{ke: ke, h: [2]uint64{binary.BigEndian.Uint64(hb[:]), binary.BigEndian.Uint64(hb[8:])}}, nil
+}
+
+func (d *probeData) newHtbl() []uint64 {
+	t := make([]uint64, HtblLen)
+	t[0], t[1] = d.h[0], d.h[1]
+	return t
 }

@@ -1,15 +1,18 @@
-// Package variant names jitsim's stub variants. A variant is one implementation of a HotSpot
-// StubRoutines entry (the AES-NI code of counterMode_AESCrypt, the generic Go twin of
-// ghash_processBlocks, …). The stub package that implements a variant declares it once, with
-// [Declare], under an exported [ID] that carries its entry, its name, the architecture its code is
-// built for and the CPU features that code uses. Everything else that speaks of the variant holds
-// the ID: the selection rules (package stubs), the cost shapes, host measurements and calibration
-// probes of the model clock (runtime/model), and the typed lookups of its code (aes.CTRCode,
-// gcm.GHASHCode, …).
+// Package variant names jitsim's stub variants and holds each one's declaration. A variant is
+// one implementation of a HotSpot StubRoutines entry (the AES-NI code of counterMode_AESCrypt,
+// the generic Go twin of ghash_processBlocks, …). The stub package that implements an entry
+// declares it once with [List.Entry], and each of its variants once, with [Entry.Asm] or
+// [Entry.Generic], under an exported [ID]. The declaration ([Spec]) is every fact jitsim
+// keeps about the variant besides its code: its name, the architecture its code is built for,
+// the CPU features that code uses, the selection rules under which HotSpot generates it, its
+// cost shape for the model clock and the recorded JVM run that measured it. Everything else
+// holds the ID: the selection (package stubs), the model clock's prices (runtime/model), the
+// calibration probes (the entry's [Prober]) and the typed lookups of its code ([Code]).
 package variant
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -20,101 +23,243 @@ import (
 type ID struct{ v *info }
 
 type info struct {
-	stub, name string
-	arch       jdk.Arch
-	needs      cpu.Set
+	entry *Entry
+	spec  Spec
+	seq   int  // declaration order within its list
+	built bool // a Code registry holds its code in this binary
 }
 
-// Declare returns the ID of the variant name of the StubRoutines entry stub, whose code is
-// assembly for arch using the CPU features needs. It panics on a declaration that
-// contradicts itself (a feature of another architecture): declarations are code, not input.
-func Declare(stub, name string, arch jdk.Arch, needs cpu.Set) ID {
-	if stub == "" || name == "" || name == genericName || arch == 0 {
-		panic(fmt.Sprintf("BUG: stubs/variant: incomplete declaration %q/%q for %v", stub, name, arch))
+// Spec is the declaration of one assembly variant.
+type Spec struct {
+	// Name is the variant's name within its entry ("vaes-avx512").
+	Name string
+	// Arch is the architecture its assembly is built for.
+	Arch jdk.Arch
+	// Needs are the CPU features its code uses: the one feature set that says whether a CPU
+	// can run it.
+	Needs cpu.Set
+	// Rules are the conditions under which HotSpot generates it (none: no release selects
+	// it, a measured alternative).
+	Rules []Rule
+	// Cost is its price on the model clock, from a CPU's instruction table. Every variant
+	// a rule selects has one.
+	Cost Cost
+	// Host names the recorded JVM run that exercised it on the recording host (zero: none;
+	// the cost formula prices it there too).
+	Host JVMRun
+}
+
+// Rule is one condition under which HotSpot generates a variant: the release is one of
+// Releases, every flag of Flags is on and the CPU, as cpu.Mask leaves it, has every feature
+// of Requires. Requires is HotSpot's condition, not the variant's: the features the code uses
+// are its Needs, which Requires must cover (stubs.TestRulesCoverNeeds).
+type Rule struct {
+	Generator string  // the HotSpot stub generator it models
+	Releases  jdk.Set // the releases that generate it with this generator
+	Flags     Flag
+	Requires  cpu.Set
+	Condition string // HotSpot's condition, in words
+}
+
+// Flag is an intrinsic-gating flag, as a bit for rules.
+type Flag uint8
+
+// The gating flags.
+const (
+	UseAES Flag = 1 << iota
+	UseAESIntrinsics
+	UseAESCTRIntrinsics
+	UseGHASHIntrinsics
+)
+
+// Insn is what a cost shape reads of a microarchitecture: the latency and reciprocal
+// throughput of the instructions the crypto stubs are made of, in cycles ×100 (50 = 0.5
+// cycles). AES* is AESENC/AESDEC (x86) or a fused AESE+AESMC pair (arm64) on 128 bits;
+// VAESTp the 512-bit VAES form (4 blocks); CLMUL* PCLMULQDQ or PMULL/PMULL2 (64×64);
+// VCLMULTp the 512-bit VPCLMULQDQ form (4 products). Zero means the CPU has no such form.
+type Insn struct {
+	AESLat, AESTp, VAESTp, CLMULLat, CLMULTp, VCLMULTp int64
+}
+
+// CostRounds is the AES round count the cost shapes assume: AES-128 (a key array of 44
+// ints), the seeds' key size.
+const CostRounds = 10
+
+// Par is the cost per block of p independent AES chains: bound by throughput or by
+// latency/p, whichever is larger (cycles ×100).
+func (u Insn) Par(p int64) int64 { return max(CostRounds*u.AESTp, CostRounds*u.AESLat/p) }
+
+// Per-call overheads (cycles ×100): an estimate from the instruction count of each kind of
+// stub's prologue and epilogue — stack frame, loading the 11 round keys, length checks, the
+// tail loop's set-up — not measured.
+const (
+	CallBlock = 2000  // single-block stubs: ~20 cycles
+	CallBulk  = 4000  // multi-block stubs: ~40 cycles
+	CallGCM   = 10000 // combined GCM stubs: ~100 cycles (H-power table loads, counter set-up)
+)
+
+// Cost is a variant's cost as a function of a microarchitecture's instruction table:
+// cycles per 16-byte block and per call, ×100. Formula says how, in words.
+type Cost struct {
+	PerBlock func(Insn) int64
+	PerCall  int64
+	Formula  string
+}
+
+// JVMRun names a recorded real-JVM measurement (runtime/model's testdata/jvm): the run (a
+// flag set on one release) and the mode that exercised the variant.
+type JVMRun struct{ Run, Mode string }
+
+// Prober builds the calibration probe of variant id of its entry: run times the variant's
+// code over payload (whole 16-byte blocks) with the AES key key; before it is used, the
+// probe checks the code's output against the entry's generic twin and returns the error if
+// they differ. ok is false when this binary lacks id's code.
+type Prober func(id ID, key, payload []byte) (run func(), ok bool, err error)
+
+// Entry is one StubRoutines entry a stub package implements, with its variants.
+type Entry struct {
+	list    *List
+	stub    string
+	probe   Prober
+	generic ID
+}
+
+// List is a stub package's declarations in declaration order: it declares each entry with
+// [List.Entry] and each entry's variants through it, so the package can list every variant
+// it declared.
+type List struct{ ids []ID }
+
+// Entry declares the StubRoutines entry stub, whose variants are timed by probe.
+func (l *List) Entry(stub string, probe Prober) *Entry {
+	if stub == "" || probe == nil {
+		panic(fmt.Sprintf("BUG: stubs/variant: incomplete entry %q", stub))
 	}
-	for _, f := range needs.Features() {
-		if f.Arch() != arch {
-			panic(fmt.Sprintf("BUG: stubs/variant: %s/%s for %v needs %v, a feature of %v", stub, name, arch, f, f.Arch()))
-		}
-	}
-	return ID{&info{stub, name, arch, needs}}
+	return &Entry{list: l, stub: stub, probe: probe}
+}
+
+// Stub returns the entry's StubRoutines name.
+func (e *Entry) Stub() string { return e.stub }
+
+func (e *Entry) add(s Spec) ID {
+	id := ID{&info{entry: e, spec: s, seq: len(e.list.ids)}}
+	e.list.ids = append(e.list.ids, id)
+	return id
 }
 
 const genericName = "generic"
 
-// Generic returns the ID of the generic Go twin of the entry stub: portable code that needs
-// no CPU feature and stands for the Java method the stub replaces.
-func Generic(stub string) ID {
-	if stub == "" {
-		panic("BUG: stubs/variant: generic twin of no stub")
+// Generic declares the generic Go twin of the entry: portable code that needs no CPU
+// feature and stands for the Java method the stub replaces. An entry has one.
+func (e *Entry) Generic() ID {
+	if e.generic.v != nil {
+		panic("BUG: stubs/variant: two generic twins of " + e.stub)
 	}
-	return ID{&info{stub: stub, name: genericName}}
+	e.generic = e.add(Spec{Name: genericName})
+	return e.generic
 }
 
-// List is a stub package's declarations in declaration order: it declares each variant with
-// [Declare] or [Generic] and keeps its ID, so the package can list every variant it declared.
-type List struct{ ids []ID }
-
-// Declare declares an assembly variant, as [Declare] does, and appends it to the list.
-func (l *List) Declare(stub, name string, arch jdk.Arch, needs cpu.Set) ID {
-	id := Declare(stub, name, arch, needs)
-	l.ids = append(l.ids, id)
-	return id
-}
-
-// Generic declares the generic twin of stub, as [Generic] does, and appends it to the list.
-func (l *List) Generic(stub string) ID {
-	id := Generic(stub)
-	l.ids = append(l.ids, id)
-	return id
+// Asm declares an assembly variant of the entry. It panics on a declaration that
+// contradicts itself (a feature of another architecture, a rule with no condition, a
+// selectable variant with no cost): declarations are code, not input.
+func (e *Entry) Asm(s Spec) ID {
+	if s.Name == "" || s.Name == genericName || s.Arch == 0 {
+		panic(fmt.Sprintf("BUG: stubs/variant: incomplete declaration %q/%q for %v", e.stub, s.Name, s.Arch))
+	}
+	for _, f := range s.Needs.Features() {
+		if f.Arch() != s.Arch {
+			panic(fmt.Sprintf("BUG: stubs/variant: %s/%s for %v needs %v, a feature of %v", e.stub, s.Name, s.Arch, f, f.Arch()))
+		}
+	}
+	for _, r := range s.Rules {
+		if r.Generator == "" || r.Releases == 0 || r.Condition == "" {
+			panic(fmt.Sprintf("BUG: stubs/variant: incomplete rule of %s/%s: %+v", e.stub, s.Name, r))
+		}
+	}
+	if len(s.Rules) > 0 && (s.Cost.PerBlock == nil || s.Cost.PerCall == 0 || s.Cost.Formula == "") {
+		panic(fmt.Sprintf("BUG: stubs/variant: %s/%s is selectable but has no cost shape", e.stub, s.Name))
+	}
+	return e.add(s)
 }
 
 // IDs returns the declared variants in declaration order (a copy).
-func (l *List) IDs() []ID { return append([]ID(nil), l.ids...) }
+func (l *List) IDs() []ID { return slices.Clone(l.ids) }
+
+// Built returns the declared variants whose code is in this binary, in declaration order.
+func (l *List) Built() []ID {
+	var ids []ID
+	for _, id := range l.ids {
+		if id.v.built {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
 
 // Stub returns the HotSpot StubRoutines entry the variant implements ("counterMode_AESCrypt").
 func (id ID) Stub() string {
 	if id.v == nil {
 		return ""
 	}
-	return id.v.stub
+	return id.v.entry.stub
 }
 
 // Name returns the variant's name within its entry ("vaes-avx512", "generic").
-func (id ID) Name() string {
-	if id.v == nil {
-		return ""
-	}
-	return id.v.name
-}
+func (id ID) Name() string { return id.spec().Name }
 
 // Arch returns the architecture the variant's assembly is built for; zero for a generic twin,
 // which is built everywhere.
-func (id ID) Arch() jdk.Arch {
-	if id.v == nil {
-		return 0
-	}
-	return id.v.arch
-}
+func (id ID) Arch() jdk.Arch { return id.spec().Arch }
 
-// Needs returns the CPU features the variant's code uses: the one feature set that says
-// whether a CPU can run it. A generic twin needs none.
-func (id ID) Needs() cpu.Set {
-	if id.v == nil {
-		return 0
-	}
-	return id.v.needs
-}
+// Needs returns the CPU features the variant's code uses. A generic twin needs none.
+func (id ID) Needs() cpu.Set { return id.spec().Needs }
+
+// Rules returns the variant's selection rules (a copy).
+func (id ID) Rules() []Rule { return slices.Clone(id.spec().Rules) }
+
+// Cost returns the variant's cost shape (zero for one no rule selects).
+func (id ID) Cost() Cost { return id.spec().Cost }
+
+// Host returns the recorded JVM run that measured the variant (zero: none).
+func (id ID) Host() JVMRun { return id.spec().Host }
 
 // IsGeneric reports whether id is a generic Go twin.
-func (id ID) IsGeneric() bool { return id.v != nil && id.v.arch == 0 }
+func (id ID) IsGeneric() bool { return id.v != nil && id.v.spec.Arch == 0 }
+
+// Twin returns the generic twin of id's entry (the zero ID for the zero ID).
+func (id ID) Twin() ID {
+	if id.v == nil {
+		return ID{}
+	}
+	return id.v.entry.generic
+}
+
+// Probe builds id's calibration probe with its entry's [Prober].
+func (id ID) Probe(key, payload []byte) (run func(), ok bool, err error) {
+	if id.v == nil {
+		return nil, false, nil
+	}
+	return id.v.entry.probe(id, key, payload)
+}
+
+// Before reports whether id was declared before other in their stub package (false for
+// variants of different packages or the zero ID).
+func (id ID) Before(other ID) bool {
+	return id.v != nil && other.v != nil && id.v.entry.list == other.v.entry.list && id.v.seq < other.v.seq
+}
 
 // String returns "stub/name" ("counterMode_AESCrypt/vaes-avx512"), or "none" for the zero ID.
 func (id ID) String() string {
 	if id.v == nil {
 		return "none"
 	}
-	return id.v.stub + "/" + id.v.name
+	return id.v.entry.stub + "/" + id.v.spec.Name
+}
+
+func (id ID) spec() Spec {
+	if id.v == nil {
+		return Spec{}
+	}
+	return id.v.spec
 }
 
 // Impl is one variant's code in this binary: its ID and its function, of the stub family's
@@ -124,8 +269,37 @@ type Impl[F any] struct {
 	Fn F
 }
 
-// Find returns the function of variant id from lists, or false when none of them has it
-// (another family's variant, or one whose code is not built into this binary).
+// Code holds the code of one entry's variants that are built into this binary, of the
+// entry's signature F. The entry's file adds the generic twin, the generated per-architecture
+// files the assembly, each from an init function; readers use it after initialisation.
+type Code[F any] struct{ impls []Impl[F] }
+
+// Add records fn as the code of variant id.
+func (c *Code[F]) Add(id ID, fn F) {
+	if id.v == nil || id.v.built {
+		panic("BUG: stubs/variant: code for " + id.String() + " added twice or for no variant")
+	}
+	id.v.built = true
+	c.impls = append(c.impls, Impl[F]{id, fn})
+	slices.SortStableFunc(c.impls, func(a, b Impl[F]) int { return a.v.seq - b.v.seq })
+}
+
+// Impls returns the built variants in declaration order, the generic twin first (a copy).
+func (c *Code[F]) Impls() []Impl[F] { return slices.Clone(c.impls) }
+
+// Find returns the function of variant id, or false when id's code is not in c (another
+// entry's variant, or one not built into this binary).
+func (c *Code[F]) Find(id ID) (F, bool) {
+	for _, i := range c.impls {
+		if i.ID == id {
+			return i.Fn, true
+		}
+	}
+	var zero F
+	return zero, false
+}
+
+// Find returns the function of variant id from lists, or false when none of them has it.
 func Find[F any](id ID, lists ...[]Impl[F]) (F, bool) {
 	for _, l := range lists {
 		for _, i := range l {

@@ -7,29 +7,60 @@ import (
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
+func noProbe(ID, []byte, []byte) (func(), bool, error) { return nil, false, nil }
+
+var testCost = Cost{PerBlock: func(u Insn) int64 { return u.Par(6) }, PerCall: CallBulk, Formula: "six chains"}
+
 func TestIDs(t *testing.T) {
-	a := Declare("counterMode_AESCrypt", "aesni-parallel6", jdk.AMD64, cpu.Of(cpu.AES, cpu.SSSE3))
-	b := Declare("counterMode_AESCrypt", "aesni-parallel6", jdk.AMD64, cpu.Of(cpu.AES, cpu.SSSE3))
-	g := Generic("counterMode_AESCrypt")
+	var l List
+	e := l.Entry("counterMode_AESCrypt", noProbe)
+	g := e.Generic()
+	a := e.Asm(Spec{Name: "aesni-parallel6", Arch: jdk.AMD64, Needs: cpu.Of(cpu.AES, cpu.SSSE3)})
+	b := e.Asm(Spec{Name: "aesni-parallel6", Arch: jdk.AMD64, Needs: cpu.Of(cpu.AES, cpu.SSSE3),
+		Rules: []Rule{{Generator: "gen", Releases: jdk.Since(jdk.R17), Flags: UseAES, Requires: cpu.Of(cpu.AES), Condition: "c"}},
+		Cost:  testCost, Host: JVMRun{"run", "ctr"}})
 	if a == b {
 		t.Error("two declarations share an ID")
 	}
 	if a.String() != "counterMode_AESCrypt/aesni-parallel6" || a.Arch() != jdk.AMD64 || a.Needs() != cpu.Of(cpu.AES, cpu.SSSE3) || a.IsGeneric() {
 		t.Errorf("declared %v %v %v generic=%v", a, a.Arch(), a.Needs(), a.IsGeneric())
 	}
-	if !g.IsGeneric() || g.Name() != "generic" || g.Needs() != 0 || g.Arch() != 0 {
-		t.Errorf("generic twin %v %v %v", g, g.Arch(), g.Needs())
+	if !g.IsGeneric() || g.Name() != "generic" || g.Needs() != 0 || g.Arch() != 0 || a.Twin() != g || g.Twin() != g {
+		t.Errorf("generic twin %v %v %v, twin of a %v", g, g.Arch(), g.Needs(), a.Twin())
+	}
+	if len(b.Rules()) != 1 || b.Host() != (JVMRun{"run", "ctr"}) || b.Cost().PerBlock(Insn{AESLat: 600, AESTp: 100}) != 1000 {
+		t.Errorf("b's declaration: %v %v", b.Rules(), b.Host())
+	}
+	if !g.Before(a) || !a.Before(b) || b.Before(a) {
+		t.Error("Before does not follow declaration order")
 	}
 	var zero ID
-	if zero.String() != "none" || zero.Stub() != "" || zero.IsGeneric() || zero.Needs() != 0 {
+	if zero.String() != "none" || zero.Stub() != "" || zero.IsGeneric() || zero.Needs() != 0 || zero.Twin() != zero {
 		t.Errorf("zero ID %v", zero)
+	}
+	if ids := l.IDs(); len(ids) != 3 || ids[0] != g || ids[2] != b {
+		t.Errorf("IDs = %v", ids)
+	}
+
+	// Code keeps declaration order whatever the order of Add, and marks its IDs built.
+	var c Code[int]
+	c.Add(b, 3)
+	c.Add(g, 1)
+	if f, ok := c.Find(g); !ok || f != 1 {
+		t.Errorf("Find(generic) = %v, %v", f, ok)
+	}
+	if _, ok := c.Find(a); ok {
+		t.Error("Find found an ID the code lacks")
+	}
+	if im := c.Impls(); len(im) != 2 || im[0].ID != g || im[1].ID != b {
+		t.Errorf("Impls = %v", im)
+	}
+	if built := l.Built(); len(built) != 2 || built[0] != g || built[1] != b {
+		t.Errorf("Built = %v", built)
 	}
 	impls := []Impl[int]{{ID: a, Fn: 1}, {ID: g, Fn: 2}}
 	if f, ok := Find(g, impls); !ok || f != 2 {
 		t.Errorf("Find(generic) = %v, %v", f, ok)
-	}
-	if _, ok := Find(b, impls); ok {
-		t.Error("Find found an ID the lists lack")
 	}
 	if ids := IDs(impls); len(ids) != 2 || ids[0] != a || ids[1] != g {
 		t.Errorf("IDs = %v", ids)
@@ -37,10 +68,22 @@ func TestIDs(t *testing.T) {
 }
 
 func TestDeclareRejectsContradictions(t *testing.T) {
-	for name, f := range map[string]func(){
-		"feature of another arch": func() { Declare("ghash_processBlocks", "x", jdk.AMD64, cpu.Of(cpu.PMULL)) },
-		"no arch":                 func() { Declare("ghash_processBlocks", "x", 0, 0) },
-		"named generic":           func() { Declare("ghash_processBlocks", "generic", jdk.AMD64, 0) },
+	rule := []Rule{{Generator: "gen", Releases: jdk.Since(jdk.R17), Condition: "c"}}
+	for name, f := range map[string]func(e *Entry){
+		"feature of another arch": func(e *Entry) { e.Asm(Spec{Name: "x", Arch: jdk.AMD64, Needs: cpu.Of(cpu.PMULL)}) },
+		"no arch":                 func(e *Entry) { e.Asm(Spec{Name: "x"}) },
+		"named generic":           func(e *Entry) { e.Asm(Spec{Name: "generic", Arch: jdk.AMD64}) },
+		"selectable, no cost":     func(e *Entry) { e.Asm(Spec{Name: "x", Arch: jdk.AMD64, Rules: rule}) },
+		"rule without condition": func(e *Entry) {
+			e.Asm(Spec{Name: "x", Arch: jdk.AMD64, Rules: []Rule{{Generator: "gen", Releases: jdk.Since(jdk.R17)}}, Cost: testCost})
+		},
+		"two generic twins": func(e *Entry) { e.Generic(); e.Generic() },
+		"code added twice": func(e *Entry) {
+			var c Code[int]
+			id := e.Generic()
+			c.Add(id, 1)
+			c.Add(id, 2)
+		},
 	} {
 		func() {
 			defer func() {
@@ -48,7 +91,8 @@ func TestDeclareRejectsContradictions(t *testing.T) {
 					t.Errorf("%s: no panic", name)
 				}
 			}()
-			f()
+			var l List
+			f(l.Entry("ghash_processBlocks", noProbe))
 		}()
 	}
 }

@@ -1,7 +1,9 @@
 // Command _asm generates stubs/aes/aes_amd64.s, jitsim's amd64 AES stubs,
 // with avo. Each TEXT models one HotSpot x86_64 stub generator
-// (src/hotspot/cpu/x86/stubGenerator_x86_64_aes.cpp); the Go prototypes and
-// the Needs of each variant live in ../stubs_amd64.go.
+// (src/hotspot/cpu/x86/stubGenerator_x86_64_aes.cpp). After each TEXT, a
+// "bind:" comment attaches the kernel to the variant ID it implements (declared
+// with its Needs in the entry's file); stubs/internal/gluegen turns those lines
+// and the prototypes into ../zcode_amd64.go.
 //
 // Key handling, as in HotSpot: the stubs take the JDK's expanded-key words
 // (big-endian int[] K) and byte-swap each round key as they load it (PSHUFB
@@ -45,18 +47,33 @@ func main() {
 	}
 
 	blockAESNI("encryptBlockAESNI", false)
+	bind("bindBlockEncrypt(EncryptBlockAESNI, encryptBlockAESNI)")
 	blockAESNI("decryptBlockAESNI", true)
+	bind("bindBlockDecrypt(DecryptBlockAESNI, decryptBlockAESNI)")
 	cbcEncryptAESNI()
+	bind("bindCBCEncrypt(CBCEncryptAESNI, cbcEncryptAESNI)")
 	cbcDecryptAESNI4()
+	bind("bindCBCDecrypt(CBCDecryptAESNI4, cbcDecryptAESNI4)")
 	ctrAESNI6()
+	bind("bindCTR(CTRAESNI6, ctrAESNI6, encryptBlockAESNI)")
 	ecbAVX4("ecbEncryptAVX4", false)
+	bind("bindECBEncrypt(ECBEncryptAVX4, ecbEncryptAVX4)")
 	ecbAVX4("ecbDecryptAVX4", true)
+	bind("bindECBDecrypt(ECBDecryptAVX4, ecbDecryptAVX4)")
 	ecbVAES("ecbEncryptVAES", false)
+	bind("bindECBEncrypt(ECBEncryptVAES, ecbEncryptVAES)")
 	ecbVAES("ecbDecryptVAES", true)
+	bind("bindECBDecrypt(ECBDecryptVAES, ecbDecryptVAES)")
 	cbcDecryptVAES()
+	bind("bindCBCDecrypt(CBCDecryptVAES, cbcDecryptVAES)")
 	ctrVAES()
+	bind("bindCTR(CTRVAES, ctrVAES, encryptBlockAESNI)")
 	Generate()
 }
+
+// bind records, in the function just generated, the Go statement that attaches
+// it to its variant (see the package comment).
+func bind(stmt string) { Comment("bind: " + stmt) }
 
 // --- AES-NI (SSE) helpers ---------------------------------------------------
 

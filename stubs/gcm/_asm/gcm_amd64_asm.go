@@ -4,13 +4,13 @@
 //
 //	go run . -out ../gcm_amd64.s -pkg gcm
 //
-// (the //go:generate line in stubs/gcm/gcm_amd64.go does exactly that).
+// (the //go:generate line in stubs/gcm/gcm.go does exactly that).
 //
 // All the stubs work in one representation of GF(2^128): a GHASH block is
 // loaded and byte-reversed (VPSHUFB), which turns GCM's reflected bit order
 // into a 128-bit integer whose carry-less products need no bit reversal; the
 // precomputed powers of H in the subkey table are pre-multiplied by the
-// integer 2 (see stubs/gcm/htbl_asm.go), so the 256-bit product is already
+// integer 2 (see stubs/gcm/htbl.go), so the 256-bit product is already
 // aligned, and the reduction modulo x^128+x^7+x^2+x+1 folds the low half
 // twice with one carry-less multiply by 0xC2<<56 each (the "Montgomery"
 // style reduction Intel's GCM white paper describes).
@@ -80,13 +80,25 @@ func main() {
 	}
 
 	ghashPCLMUL()
+	bind("bindGHASH(GHASHPCLMUL, ghashPCLMUL)")
 	ghashAVX8()
-	for _, f := range []flavor{xmmAVX, ymmVAES, zmmVAES} {
-		gcmKernel(f, true)
-		gcmKernel(f, false)
+	bind("bindGHASH(GHASHAVX8, ghashAVX8)")
+	for _, k := range []struct {
+		f  flavor
+		id string // the variant the kernel pair implements
+	}{{xmmAVX, "GCMAVX2"}, {ymmVAES, "GCMVAESYMM"}, {zmmVAES, "GCMVAES"}} {
+		gcmKernel(k.f, true)
+		gcmKernel(k.f, false)
+		bind(fmt.Sprintf("bindGCM(%s, gcmEnc%s, gcmDec%s, %d*16)", k.id, k.f.name, k.f.name, 8*k.f.w))
 	}
 	Generate()
 }
+
+// bind records, in the function just generated, the Go statement that attaches
+// it to its variant ID (declared with its Needs in the entry's file);
+// stubs/internal/gluegen turns these lines and the prototypes into
+// ../zcode_amd64.go.
+func bind(stmt string) { Comment("bind: " + stmt) }
 
 // ghashPCLMUL models generate_ghash_processBlocks (JDK-8073108): one block
 // per iteration, SSE PCLMULQDQ, one reduction per block.

@@ -1,0 +1,147 @@
+package aes
+
+import (
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/variant"
+)
+
+// The single-block entries, aescrypt_encryptBlock and aescrypt_decryptBlock: their shape,
+// generic twins, variants and probes.
+
+// HotSpot StubRoutines entry names.
+const (
+	StubEncryptBlock = "aescrypt_encryptBlock"
+	StubDecryptBlock = "aescrypt_decryptBlock"
+)
+
+// BlockFunc encrypts or decrypts one 16-byte block from src into dst with the
+// expanded key xk (the StubRoutines::aescrypt_encryptBlock/decryptBlock shape).
+type BlockFunc func(xk []uint32, dst, src []byte)
+
+// BlockVariant is one implementation of a block stub: its ID and its code.
+type BlockVariant = variant.Impl[BlockFunc]
+
+var (
+	entryEncryptBlock = declared.Entry(StubEncryptBlock, blockProber(false))
+	entryDecryptBlock = declared.Entry(StubDecryptBlock, blockProber(true))
+)
+
+var (
+	genericEncryptBlock = entryEncryptBlock.Generic()
+	// EncryptBlockAESNI is aescrypt_encryptBlock for AES-NI.
+	EncryptBlockAESNI = entryEncryptBlock.Asm(variant.Spec{Name: "aesni", Arch: jdk.AMD64, Needs: needsAESNI,
+		Rules: rule("generate_aescrypt_encryptBlock", jdk.R8, x86Flags, reqAESNI, blockCond),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
+			Formula: "10 dependent AESENC (latency-bound) + ~6 cycles load/whiten/store"},
+		// Measured through AES/ECB under UseAVX=2, where JDK 17 has no ECB stub and its Java
+		// ECB loop calls the block stub per block (loop included).
+		Host: variant.JVMRun{Run: "jdk17_c2_avx2", Mode: "ecb-enc"}})
+	// EncryptBlockARMv8 is aescrypt_encryptBlock for the Armv8 Cryptographic Extension.
+	EncryptBlockARMv8 = entryEncryptBlock.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
+		Rules: rule("generate_aescrypt_encryptBlock", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
+			Formula: "10 dependent AESE+AESMC pairs (latency-bound) + ~6 cycles load/store"}})
+)
+
+var (
+	genericDecryptBlock = entryDecryptBlock.Generic()
+	// DecryptBlockAESNI is aescrypt_decryptBlock for AES-NI; it takes the decryption schedule.
+	DecryptBlockAESNI = entryDecryptBlock.Asm(variant.Spec{Name: "aesni", Arch: jdk.AMD64, Needs: needsAESNI,
+		Rules: rule("generate_aescrypt_decryptBlock", jdk.R8, x86Flags, reqAESNI, blockCond),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
+			Formula: "10 dependent AESDEC (latency-bound) + ~6 cycles load/whiten/store"},
+		Host: variant.JVMRun{Run: "jdk17_c2_avx2", Mode: "ecb-dec"}})
+	// DecryptBlockARMv8 is aescrypt_decryptBlock for Armv8; it takes the decryption schedule.
+	DecryptBlockARMv8 = entryDecryptBlock.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
+		Rules: rule("generate_aescrypt_decryptBlock", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
+			Formula: "10 dependent AESD+AESIMC pairs (latency-bound) + ~6 cycles load/store"}})
+)
+
+// The code of each block variant built into this binary: the generic twins here, the
+// assembly from zcode_*.go.
+var blockEncryptCode, blockDecryptCode variant.Code[BlockFunc]
+
+func init() {
+	blockEncryptCode.Add(genericEncryptBlock, EncryptBlockGeneric)
+	blockDecryptCode.Add(genericDecryptBlock, DecryptBlockGeneric)
+}
+
+// BlockEncryptVariants lists the aescrypt_encryptBlock variants built into this binary,
+// the generic twin first; callers pick one whose Needs are within the CPU's features.
+func BlockEncryptVariants() []BlockVariant { return blockEncryptCode.Impls() }
+
+// BlockDecryptVariants lists the aescrypt_decryptBlock variants built into this binary.
+func BlockDecryptVariants() []BlockVariant { return blockDecryptCode.Impls() }
+
+// BlockCode returns the code of a block-stub variant (aescrypt_encryptBlock or
+// aescrypt_decryptBlock), or false when id is none built into this binary.
+func BlockCode(id variant.ID) (BlockFunc, bool) {
+	if f, ok := blockEncryptCode.Find(id); ok {
+		return f, true
+	}
+	return blockDecryptCode.Find(id)
+}
+
+// EncryptBlockGeneric is the generic twin of aescrypt_encryptBlock.
+func EncryptBlockGeneric(xk []uint32, dst, src []byte) {
+	nr := checkBlock(xk, dst, src)
+	encryptBlock(nr, xk, dst, src)
+}
+
+// DecryptBlockGeneric is the generic twin of aescrypt_decryptBlock; xk is the
+// decryption schedule.
+func DecryptBlockGeneric(xk []uint32, dst, src []byte) {
+	nr := checkBlock(xk, dst, src)
+	decryptBlock(nr, xk, dst, src)
+}
+
+func checkBlock(xk []uint32, dst, src []byte) int {
+	nr := rounds(xk)
+	if len(src) < BlockSize {
+		panic("stubs/aes: input not full block")
+	}
+	if len(dst) < BlockSize {
+		panic("stubs/aes: output not full block")
+	}
+	return nr
+}
+
+// blockKernel is the assembly's shape of a block stub.
+type blockKernel func(nr int, xk *uint32, dst, src *byte)
+
+// blockAsm wraps a block kernel as a BlockFunc: argument checks, then the assembly.
+func blockAsm(k blockKernel) BlockFunc {
+	return func(xk []uint32, dst, src []byte) {
+		nr := checkBlock(xk, dst, src)
+		k(nr, &xk[0], &dst[0], &src[0])
+	}
+}
+
+func bindBlockEncrypt(id variant.ID, k blockKernel) { blockEncryptCode.Add(id, blockAsm(k)) }
+func bindBlockDecrypt(id variant.ID, k blockKernel) { blockDecryptCode.Add(id, blockAsm(k)) }
+
+// blockProber times a block stub once per 16-byte block of the payload.
+func blockProber(decrypt bool) variant.Prober {
+	return func(id variant.ID, key, payload []byte) (func(), bool, error) {
+		fn, ok := BlockCode(id)
+		g, gok := BlockCode(id.Twin())
+		if !ok || !gok {
+			return nil, false, nil
+		}
+		k, err := probeKey(key, payload, decrypt)
+		if err != nil {
+			return nil, true, err
+		}
+		out := make([]byte, len(payload))
+		run := func() {
+			for i := 0; i < len(payload); i += BlockSize {
+				fn(k, out[i:i+BlockSize], payload[i:i+BlockSize])
+			}
+		}
+		want := make([]byte, BlockSize)
+		g(k, want, payload[:BlockSize])
+		fn(k, out[:BlockSize], payload[:BlockSize])
+		return run, true, same(out[:BlockSize], want)
+	}
+}

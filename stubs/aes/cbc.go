@@ -1,0 +1,161 @@
+package aes
+
+import (
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/variant"
+)
+
+// The CBC entries, cipherBlockChaining_encryptAESCrypt and
+// cipherBlockChaining_decryptAESCrypt: their shape, generic twins, variants and probes.
+
+// HotSpot StubRoutines entry names.
+const (
+	StubCBCEncrypt = "cipherBlockChaining_encryptAESCrypt"
+	StubCBCDecrypt = "cipherBlockChaining_decryptAESCrypt"
+)
+
+// CBCFunc encrypts or decrypts len(src) bytes (a multiple of 16) in CBC mode
+// (NIST SP 800-38A §6.2), updates iv to the last ciphertext block and returns
+// the number of bytes processed, as StubRoutines::cipherBlockChaining_*AESCrypt.
+type CBCFunc func(xk []uint32, iv *[16]byte, dst, src []byte) int
+
+// CBCVariant is one implementation of a CBC stub.
+type CBCVariant = variant.Impl[CBCFunc]
+
+var (
+	entryCBCEncrypt = declared.Entry(StubCBCEncrypt, cbcProber(false))
+	entryCBCDecrypt = declared.Entry(StubCBCDecrypt, cbcProber(true))
+)
+
+var (
+	genericCBCEncrypt = entryCBCEncrypt.Generic()
+	// CBCEncryptAESNI is cipherBlockChaining_encryptAESCrypt for AES-NI (serial).
+	CBCEncryptAESNI = entryCBCEncrypt.Asm(variant.Spec{Name: "aesni", Arch: jdk.AMD64, Needs: needsAESNI,
+		Rules: rule("generate_cipherBlockChaining_encryptAESCrypt", jdk.R8, x86Flags, reqAESNI, blockCond),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 400 }, PerCall: variant.CallBulk,
+			Formula: "CBC encryption is one serial chain: 10 × AESENC latency + ~4 cycles (load, XOR with the previous block, store)"},
+		Host: variant.JVMRun{Run: "jdk17_c2_default", Mode: "cbc-enc"}})
+	// CBCEncryptARMv8 is cipherBlockChaining_encryptAESCrypt for Armv8.
+	CBCEncryptARMv8 = entryCBCEncrypt.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
+		Rules: rule("generate_cipherBlockChaining_encryptAESCrypt", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 400 }, PerCall: variant.CallBulk,
+			Formula: "one serial chain: 10 × AESE+AESMC latency + ~4 cycles"}})
+)
+
+var (
+	genericCBCDecrypt = entryCBCDecrypt.Generic()
+	// CBCDecryptAESNI4 is cipherBlockChaining_decryptAESCrypt, AES-NI four blocks at a time.
+	CBCDecryptAESNI4 = entryCBCDecrypt.Asm(variant.Spec{Name: "aesni-parallel4", Arch: jdk.AMD64, Needs: needsAESNI,
+		Rules: rule("generate_cipherBlockChaining_decryptAESCrypt_Parallel", jdk.R8, x86Flags, reqAESNI,
+			blockCond+", no AVX-512 VAES with VL+DQ"),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return u.Par(4) + 200 }, PerCall: variant.CallBulk,
+			Formula: "4 blocks in flight: max(10 × AESDEC throughput, 10 × latency / 4) + ~2 cycles XOR/store"},
+		Host: variant.JVMRun{Run: "jdk17_c2_avx2", Mode: "cbc-dec"}})
+	// CBCDecryptVAES is cipherBlockChaining_decryptAESCrypt, AVX-512 VAES 32 blocks at a time.
+	CBCDecryptVAES = entryCBCDecrypt.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAES,
+		Rules: rule("generate_cipherBlockChaining_decryptVectorAESCrypt", jdk.R17, x86Flags, reqVAESCBC, vaesCond),
+		Cost: variant.Cost{PerBlock: vaes32, PerCall: variant.CallBulk,
+			Formula: "32 blocks in flight in zmm registers: max(10 × VAESDEC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
+		Host: variant.JVMRun{Run: "jdk17_c2_default", Mode: "cbc-dec"}})
+	// CBCDecryptARMv8 is cipherBlockChaining_decryptAESCrypt for Armv8 (one block per
+	// iteration, as HotSpot's).
+	CBCDecryptARMv8 = entryCBCDecrypt.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
+		Rules: rule("generate_cipherBlockChaining_decryptAESCrypt", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 400 }, PerCall: variant.CallBulk,
+			Formula: "HotSpot's aarch64 CBC decryption runs one block per iteration: 10 × AESD+AESIMC latency + ~4 cycles"}})
+)
+
+// vaes32 is the per-block cost of 32 blocks in flight in zmm registers.
+func vaes32(u variant.Insn) int64 {
+	return max(variant.CostRounds*u.VAESTp/4, variant.CostRounds*u.AESLat/32) + 100
+}
+
+// The code of each CBC variant built into this binary.
+var cbcEncryptCode, cbcDecryptCode variant.Code[CBCFunc]
+
+func init() {
+	cbcEncryptCode.Add(genericCBCEncrypt, CBCEncryptGeneric)
+	cbcDecryptCode.Add(genericCBCDecrypt, CBCDecryptGeneric)
+}
+
+// CBCEncryptVariants lists the CBC encryption variants built into this binary, generic first.
+func CBCEncryptVariants() []CBCVariant { return cbcEncryptCode.Impls() }
+
+// CBCDecryptVariants lists the CBC decryption variants built into this binary, generic first.
+func CBCDecryptVariants() []CBCVariant { return cbcDecryptCode.Impls() }
+
+// CBCCode returns the code of a CBC variant, or false when id is none built into this binary.
+func CBCCode(id variant.ID) (CBCFunc, bool) {
+	if f, ok := cbcEncryptCode.Find(id); ok {
+		return f, true
+	}
+	return cbcDecryptCode.Find(id)
+}
+
+// CBCEncryptGeneric is the generic twin of cipherBlockChaining_encryptAESCrypt.
+func CBCEncryptGeneric(xk []uint32, iv *[16]byte, dst, src []byte) int {
+	nr := checkBlocks(xk, dst, src)
+	var x [16]byte
+	for i := 0; i < len(src); i += BlockSize {
+		for j := range 16 {
+			x[j] = src[i+j] ^ iv[j]
+		}
+		encryptBlock(nr, xk, iv[:], x[:])
+		copy(dst[i:i+BlockSize], iv[:])
+	}
+	return len(src)
+}
+
+// CBCDecryptGeneric is the generic twin of cipherBlockChaining_decryptAESCrypt;
+// xk is the decryption schedule. In place is allowed.
+func CBCDecryptGeneric(xk []uint32, iv *[16]byte, dst, src []byte) int {
+	nr := checkBlocks(xk, dst, src)
+	var c, p [16]byte
+	for i := 0; i < len(src); i += BlockSize {
+		copy(c[:], src[i:i+BlockSize])
+		decryptBlock(nr, xk, p[:], c[:])
+		for j := range 16 {
+			dst[i+j] = p[j] ^ iv[j]
+		}
+		*iv = c
+	}
+	return len(src)
+}
+
+// cbcKernel is the assembly's shape of a CBC stub; n is a byte count, a multiple of 16.
+type cbcKernel func(nr int, xk *uint32, iv *[16]byte, dst, src *byte, n int)
+
+// cbcAsm wraps a CBC kernel as a CBCFunc: argument checks, then the assembly.
+func cbcAsm(k cbcKernel) CBCFunc {
+	return func(xk []uint32, iv *[16]byte, dst, src []byte) int {
+		nr := checkBlocks(xk, dst, src)
+		if len(src) > 0 {
+			k(nr, &xk[0], iv, &dst[0], &src[0], len(src))
+		}
+		return len(src)
+	}
+}
+
+func bindCBCEncrypt(id variant.ID, k cbcKernel) { cbcEncryptCode.Add(id, cbcAsm(k)) }
+func bindCBCDecrypt(id variant.ID, k cbcKernel) { cbcDecryptCode.Add(id, cbcAsm(k)) }
+
+func cbcProber(decrypt bool) variant.Prober {
+	return func(id variant.ID, key, payload []byte) (func(), bool, error) {
+		fn, ok := CBCCode(id)
+		g, gok := CBCCode(id.Twin())
+		if !ok || !gok {
+			return nil, false, nil
+		}
+		k, err := probeKey(key, payload, decrypt)
+		if err != nil {
+			return nil, true, err
+		}
+		out := make([]byte, len(payload))
+		run := func() { var iv [16]byte; fn(k, &iv, out, payload) }
+		want := make([]byte, len(payload))
+		var a, b [16]byte
+		g(k, &a, want, payload)
+		fn(k, &b, out, payload)
+		return run, true, same(out, want)
+	}
+}
