@@ -123,25 +123,9 @@ func bindBlockDecrypt(id variant.ID, k blockKernel) { blockDecryptCode.Add(id, b
 
 // blockProber times a block stub once per 16-byte block of the payload.
 func blockProber(decrypt bool) variant.Prober {
-	return func(id variant.ID, key, payload []byte) (func(), bool, error) {
-		fn, ok := BlockCode(id)
-		g, gok := BlockCode(id.Twin())
-		if !ok || !gok {
-			return nil, false, nil
+	return prober(BlockCode, decrypt, func(f BlockFunc, k []uint32, out, in []byte) {
+		for i := 0; i < len(in); i += BlockSize {
+			f(k, out[i:i+BlockSize], in[i:i+BlockSize])
 		}
-		k, err := probeKey(key, payload, decrypt)
-		if err != nil {
-			return nil, true, err
-		}
-		out := make([]byte, len(payload))
-		run := func() {
-			for i := 0; i < len(payload); i += BlockSize {
-				fn(k, out[i:i+BlockSize], payload[i:i+BlockSize])
-			}
-		}
-		want := make([]byte, BlockSize)
-		g(k, want, payload[:BlockSize])
-		fn(k, out[:BlockSize], payload[:BlockSize])
-		return run, true, same(out[:BlockSize], want)
-	}
+	})
 }

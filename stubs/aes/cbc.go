@@ -140,22 +140,5 @@ func bindCBCEncrypt(id variant.ID, k cbcKernel) { cbcEncryptCode.Add(id, cbcAsm(
 func bindCBCDecrypt(id variant.ID, k cbcKernel) { cbcDecryptCode.Add(id, cbcAsm(k)) }
 
 func cbcProber(decrypt bool) variant.Prober {
-	return func(id variant.ID, key, payload []byte) (func(), bool, error) {
-		fn, ok := CBCCode(id)
-		g, gok := CBCCode(id.Twin())
-		if !ok || !gok {
-			return nil, false, nil
-		}
-		k, err := probeKey(key, payload, decrypt)
-		if err != nil {
-			return nil, true, err
-		}
-		out := make([]byte, len(payload))
-		run := func() { var iv [16]byte; fn(k, &iv, out, payload) }
-		want := make([]byte, len(payload))
-		var a, b [16]byte
-		g(k, &a, want, payload)
-		fn(k, &b, out, payload)
-		return run, true, same(out, want)
-	}
+	return prober(CBCCode, decrypt, func(f CBCFunc, k []uint32, out, in []byte) { var iv [16]byte; f(k, &iv, out, in) })
 }

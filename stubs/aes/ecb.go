@@ -111,20 +111,5 @@ func bindECBEncrypt(id variant.ID, k ecbKernel) { ecbEncryptCode.Add(id, ecbAsm(
 func bindECBDecrypt(id variant.ID, k ecbKernel) { ecbDecryptCode.Add(id, ecbAsm(k)) }
 
 func ecbProber(decrypt bool) variant.Prober {
-	return func(id variant.ID, key, payload []byte) (func(), bool, error) {
-		fn, ok := ECBCode(id)
-		g, gok := ECBCode(id.Twin())
-		if !ok || !gok {
-			return nil, false, nil
-		}
-		k, err := probeKey(key, payload, decrypt)
-		if err != nil {
-			return nil, true, err
-		}
-		out, want := make([]byte, len(payload)), make([]byte, len(payload))
-		run := func() { fn(k, out, payload) }
-		g(k, want, payload)
-		fn(k, out, payload)
-		return run, true, same(out, want)
-	}
+	return prober(ECBCode, decrypt, func(f ECBFunc, k []uint32, out, in []byte) { f(k, out, in) })
 }

@@ -1,6 +1,7 @@
 package aes
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -62,15 +63,31 @@ func Variants() []variant.ID { return declared.IDs() }
 // Built returns the variants whose code is in this binary, in declaration order.
 func Built() []variant.ID { return declared.Built() }
 
-// same reports whether a variant's output equals its generic twin's.
-func same(a, b []byte) error {
-	if string(a) != string(b) {
-		return errDiffers
+// prober builds an entry's calibration prober from its typed code lookup and call, which runs
+// a variant's code f over in into out with the schedule k from a fresh chaining state: the
+// timed run calls it once; before that, one call's output is checked against the generic
+// twin's.
+func prober[F any](code func(variant.ID) (F, bool), decrypt bool, call func(f F, k []uint32, out, in []byte)) variant.Prober {
+	return func(id variant.ID, key, payload []byte) (func(), bool, error) {
+		f, ok := code(id)
+		twin, tok := code(id.Twin())
+		if !ok || !tok {
+			return nil, false, nil
+		}
+		k, err := probeKey(key, payload, decrypt)
+		if err != nil {
+			return nil, true, err
+		}
+		out, want := make([]byte, len(payload)), make([]byte, len(payload))
+		run := func() { call(f, k, out, payload) }
+		call(twin, k, want, payload)
+		run()
+		if !bytes.Equal(out, want) {
+			return run, true, errors.New("output differs from the generic twin")
+		}
+		return run, true, nil
 	}
-	return nil
 }
-
-var errDiffers = errors.New("output differs from the generic twin")
 
 // probeKey checks a probe's payload (a positive multiple of 16 bytes) and returns key's
 // encryption or decryption schedule.
