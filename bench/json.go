@@ -185,7 +185,7 @@ func WriteJSON(out io.Writer, results []Result) error {
 		w.metric(`"primaryMetric" : `, r.Primary, true)
 		w.line(`"secondaryMetrics" : {`)
 		w.indent++
-		for j, s := range r.Secondary {
+		for j, s := range r.sortedSecondary() {
 			w.metric(quote(s.Label)+" : ", s.Metric, j < len(r.Secondary)-1)
 		}
 		w.indent--

@@ -104,6 +104,14 @@ func (r Result) sortedParams() []Param {
 	return ps
 }
 
+// sortedSecondary returns the secondary metrics ordered by label, as JMH
+// keeps them (a TreeMap) in every result format.
+func (r Result) sortedSecondary() []NamedMetric {
+	ss := append([]NamedMetric(nil), r.Secondary...)
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Label < ss[j].Label })
+	return ss
+}
+
 // Stats are the summary statistics JMH derives from a metric's samples
 // (org.openjdk.jmh.util.ListStatistics and AbstractStatistics).
 type Stats struct {

@@ -31,7 +31,8 @@ CBCThroughput), with JMH's own single-dash options:
   -bm MODE[,MODE]    thrpt, avgt, ss (sample is not supported)
   -tu UNIT           ns, us, ms, s, m, hr
   -p NAME=V1,V2      run every value of a scenario property (dataSize, keyLength, op, …)
-  -rf json|text      write a result file (-rff FILE; default jmh-result.json)
+  -rf FORMAT         write a result file in JMH 1.37's layout: text, csv, scsv, json or
+                     latex (-rff FILE; default jmh-result.FORMAT; -rff alone writes csv)
   -jvmArgs 'OPTS'    VM options (or write them directly: -XX:…)
 
 and jitsim's own --jdk, --cpu and --format=text|benchstat (benchstat: Go benchmark lines on
@@ -200,11 +201,7 @@ combos:
 	}
 	if opts.ResultFile != "" {
 		var b bytes.Buffer
-		if opts.ResultFormat == "json" {
-			err = bench.WriteJSON(&b, results)
-		} else {
-			err = bench.WriteText(&b, results)
-		}
+		err = bench.Write(&b, opts.ResultFormat, results)
 		if err == nil {
 			err = os.WriteFile(opts.ResultFile, b.Bytes(), 0o644)
 		}
