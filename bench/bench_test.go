@@ -297,7 +297,7 @@ func TestBenchstatLinesParse(t *testing.T) {
 		Primary: Metric{Unit: "us/op", RawData: [][]float64{{8.1, 8.3}, {8.2}}}}
 	var b bytes.Buffer
 	err := WriteBenchstat(&b, []Result{thr, avg}, map[string]string{"goos": "linux", "cpu": "Intel Xeon"},
-		map[string]int64{thr.Benchmark: 1024})
+		map[string]int64{thr.Benchmark: 1024}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,10 +347,10 @@ func TestBenchstatLinesParse(t *testing.T) {
 func TestBenchstatRejectsBadUnits(t *testing.T) {
 	r := docResult()
 	r.Primary.Unit = "widgets"
-	if err := WriteBenchstat(&bytes.Buffer{}, []Result{r}, nil, nil); err == nil {
+	if err := WriteBenchstat(&bytes.Buffer{}, []Result{r}, nil, nil, false); err == nil {
 		t.Error("no error for a throughput unit that is not ops/<unit>")
 	}
-	if err := WriteBenchstat(&bytes.Buffer{}, nil, map[string]string{"Bad Key": "x"}, nil); err == nil {
+	if err := WriteBenchstat(&bytes.Buffer{}, nil, map[string]string{"Bad Key": "x"}, nil, false); err == nil {
 		t.Error("no error for a config key with a blank")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
 )
 
@@ -35,15 +36,25 @@ CBCThroughput), with JMH's own single-dash options:
                      latex (-rff FILE; default jmh-result.FORMAT; -rff alone writes csv)
   -jvmArgs 'OPTS'    VM options (or write them directly: -XX:…)
 
-and jitsim's own --jdk, --cpu and --format=text|benchstat (benchstat: Go benchmark lines on
-stdout, JMH's console output on stderr). -D properties pass to the scenario.
+and jitsim's own options:
+
+  --jdk, --cpu       JDK profile and CPU model, as for 'jitsim run'
+  --clock wall|model the clock iterations are timed on (default wall): on the model clock
+                     every cost comes from the CPU model's profile, any CPU model runs, and
+                     scores are deterministic (every fork gives the same numbers)
+  --profile FILE     with --clock=model, a cost profile file ('jitsim calibrate --out')
+  --format text|benchstat
+                     benchstat: Go benchmark lines on stdout (with "Unit … assume=exact"
+                     on the model clock), JMH's console output on stderr
+
+-D properties pass to the scenario.
 
 Example:
   jitsim bench -f 2 -wi 3 -i 5 -w 200ms -r 200ms -bm avgt -p dataSize=1024,16384 AESGCMBench`
 
 func (d deps) newBenchCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
 	return &cobra.Command{
-		Use:                "bench [JMH options] [--jdk=…] [--cpu=…] [--format=text|benchstat] [VM options…] SCENARIO",
+		Use:                "bench [JMH options] [--jdk=…] [--cpu=…] [--clock=wall|model [--profile=FILE]] [--format=text|benchstat] [VM options…] SCENARIO",
 		Short:              "Run a benchmark scenario the way JMH runs a benchmark",
 		Long:               benchLong,
 		DisableFlagParsing: true,
@@ -90,9 +101,17 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	o, err := splitOwn(rest, map[string]bool{"jdk": true, "cpu": true, "format": true}, nil)
+	o, err := splitOwn(rest, map[string]bool{"jdk": true, "cpu": true, "format": true, "clock": true, "profile": true}, nil)
 	if err != nil {
 		return fail(2, "%v", err)
+	}
+	clock := o.last("clock", setup.ClockWall)
+	if clock != setup.ClockWall && clock != setup.ClockModel {
+		return fail(2, "--clock=%s: want wall or model", clock)
+	}
+	profile := o.last("profile", "")
+	if profile != "" && clock != setup.ClockModel {
+		return fail(2, "--profile=%s: a cost profile prices the model clock; add --clock=model", profile)
 	}
 	format := o.last("format", "text")
 	if format != "text" && format != "benchstat" {
@@ -123,7 +142,7 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 		}
 	}
 	vmArgs := append(append([]string{}, opts.JVMArgs...), o.vm...)
-	spec, err := d.settle(optionLabel(vmArgs), rel, o.last("cpu", "host"), vmArgs, getenv, stderr)
+	spec, err := d.settleOn(clock, profile, optionLabel(vmArgs), rel, o.last("cpu", "host"), vmArgs, getenv, stderr)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -195,7 +214,10 @@ combos:
 		// benchstat puts results with different configs in different tables,
 		// so the JDK and VM options are the files' names to give, not keys.
 		cfg := map[string]string{"goos": "linux", "goarch": spec.CPU.Arch.String(), "cpu": spec.CPU.Name}
-		if err := bench.WriteBenchstat(stdout, results, cfg, bytesPerOp); err != nil {
+		// On the model clock a score is exact: the same on every run, so
+		// benchstat is told not to look for noise between them.
+		exact := spec.Clock == setup.ClockModel
+		if err := bench.WriteBenchstat(stdout, results, cfg, bytesPerOp, exact); err != nil {
 			return fail(1, "%v", err)
 		}
 	}
@@ -279,7 +301,7 @@ func (b *benchRun) result() bench.Result {
 	forks := max(b.opts.Forks, 1)
 	r := bench.Result{JMHVersion: jmhVersion, Benchmark: benchmarkFullName(b.scen.BenchmarkMethod(b.props)), Mode: b.mode,
 		Threads: max(b.opts.Threads, 1), Forks: forks, JVM: "jitsim", JVMArgs: b.spec.Options, JDKVersion: b.spec.JDK.String(),
-		VMName: "jitsim 64-Bit Server VM model", VMVersion: Version + " (CPU model " + b.spec.CPU.Name + ")",
+		VMName: "jitsim 64-Bit Server VM model", VMVersion: Version + " (CPU model " + b.spec.CPU.Name + clockNote(b.spec.Clock) + ")",
 		WarmupIterations: b.opts.WarmupIterations, WarmupTime: bench.JMHTime(b.opts.WarmupTime), WarmupBatchSize: b.opts.WarmupBatchSize,
 		MeasurementIterations: b.opts.MeasurementIterations, MeasurementTime: bench.JMHTime(b.opts.MeasurementTime),
 		MeasurementBatchSize: b.opts.MeasurementBatchSize, Params: b.params, Primary: bench.Metric{Unit: b.unit}}
@@ -289,6 +311,14 @@ func (b *benchRun) result() bench.Result {
 		r.WarmupBatchSize, r.MeasurementBatchSize = 1, 1
 	}
 	return r
+}
+
+// clockNote is what the VM version adds for the model clock.
+func clockNote(clock string) string {
+	if clock == setup.ClockModel {
+		return ", model clock"
+	}
+	return ""
 }
 
 // benchmarkFullName qualifies a benchmark method as JMH names it: the JDK's
@@ -335,6 +365,11 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
 		return nil, err
 	}
 	defer vm.Close()
+	if vm.ModelClock() {
+		// The VM keeps virtual time; iterations end by it, so that a
+		// fork's batches, and so its scores, are the same on every run.
+		clock = vm
+	}
 	env := scenario.Env{VM: vm, Threads: max(b.opts.Threads, 1), Clock: clock, ClockKind: b.spec.Clock}
 	batch := 1 // operations per batch, grown while batches are short
 	var scores []float64

@@ -144,6 +144,11 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"-bm", "sample", "AESGCMBench"}, "-bm sample"},
 		{[]string{"-wi", "x", "AESGCMBench"}, "option -wi"},
 		{[]string{"--format=csv", "AESGCMBench"}, "--format"},
+		{[]string{"--clock=virtual", "AESGCMBench"}, "--clock=virtual"},
+		{[]string{"--profile=p.json", "AESGCMBench"}, "add --clock=model"},
+		{[]string{"--clock=model", "--profile=/nonexistent/p.json", "AESGCMBench"}, "p.json"},
+		{[]string{"--cpu=nosuchcpu", "AESGCMBench"}, "--cpu"},
+		{[]string{"-rf", "yaml", "AESGCMBench"}, "option -rf"},
 		{[]string{"AESGCMBench", "5"}, "arguments after the benchmark name"},
 		{[]string{"-XX:+NoSuchFlag", "AESGCMBench"}, "NoSuchFlag"},
 		{nil, "no benchmark given"},
@@ -153,6 +158,80 @@ func TestBenchErrors(t *testing.T) {
 			st := run(append([]string{"bench"}, tc.args...), strings.NewReader(""), &out, &errb, noEnv)
 			if st == 0 || !strings.Contains(errb.String(), tc.want) {
 				t.Errorf("status %d, stderr %q; want an error containing %q", st, errb.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestBenchModelClockIsExact runs bench on the model clock with a CPU model
+// of another architecture: both forks give the same scores, a second run
+// gives the same file, and the benchstat lines say assume=exact.
+func TestBenchModelClockIsExact(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"--clock=model", "--cpu=neoverse-n1", "--jdk=17", "-f", "2", "-wi", "1", "-i", "3", "-w", "2ms", "-r", "2ms",
+		"-bm", "avgt", "-p", "dataSize=1024", "AESGCMBench"}
+	var files [2][]byte
+	for i := range files {
+		file := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
+		runBenchCLI(t, append([]string{"-rf", "json", "-rff", file}, common...)...)
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = b
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Errorf("two model-clock runs wrote different results:\n%s\n%s", files[0], files[1])
+	}
+	rs, err := bench.ReadJSON(bytes.NewReader(files[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := rs[0].Primary.RawData
+	if len(raw) != 2 || !slices.Equal(raw[0], raw[1]) || !(raw[0][0] > 0) {
+		t.Errorf("forks disagree on the model clock: %v", raw)
+	}
+	if !strings.Contains(rs[0].VMVersion, "neoverse-n1, model clock") {
+		t.Errorf("vmVersion %q does not name the model clock", rs[0].VMVersion)
+	}
+
+	lines, _ := runBenchCLI(t, append([]string{"--format=benchstat"}, common...)...)
+	rd := benchfmt.NewReader(strings.NewReader(lines), "bench.txt")
+	assumed := map[string]string{}
+	for rd.Scan() {
+		if u, ok := rd.Result().(*benchfmt.UnitMetadata); ok {
+			assumed[u.OrigUnit] = u.Value
+		}
+	}
+	if assumed["ns/op"] != "exact" || assumed["MB/s"] != "exact" {
+		t.Errorf("unit metadata %v, want ns/op and MB/s assume=exact\n%s", assumed, lines)
+	}
+}
+
+// TestBenchResultFormats writes each -rf format of one model-clock run.
+func TestBenchResultFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []struct{ rf, want string }{
+		{"csv", `"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)","Unit","Param: dataSize"` + "\r\n" +
+			`"org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt","avgt",1,3,`},
+		{"scsv", `"Benchmark";"Mode";"Threads";"Samples";"Score";"Score Error (99.9%)";"Unit";"Param: dataSize"` + "\r\n" +
+			`"org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt";"avgt";1;3;`},
+		{"latex", `\begin{tabular}{r|l|rl}` + "\n" + ` \multicolumn{1}{c|}{\texttt{Benchmark}} & \texttt{dataSize} & \multicolumn{2}{c}{\texttt{Score, us/op}} \\`},
+		{"text", "Benchmark            (dataSize)  Mode  Cnt"},
+	} {
+		t.Run(f.rf, func(t *testing.T) {
+			file := filepath.Join(dir, "r."+f.rf)
+			stdout, _ := runBenchCLI(t, "--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "0", "-i", "3", "-r", "1ms",
+				"-bm", "avgt", "-p", "dataSize=1024", "-rf", f.rf, "-rff", file, "AESGCMBench")
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(b), f.want) {
+				t.Errorf("%s file:\n%s\nwant it to start with:\n%s", f.rf, b, f.want)
+			}
+			if !strings.Contains(stdout, "Benchmark result is saved to "+file) {
+				t.Errorf("console does not name the file:\n%s", stdout)
 			}
 		})
 	}
