@@ -183,7 +183,7 @@ func writeLaTeX(w io.Writer, results []Result, decimalComma bool) error {
 				params = append(params, p.Name)
 			}
 		}
-		for _, s := range r.Secondary {
+		for _, s := range r.sortedSecondary() {
 			names = append(names, r.Benchmark+":"+s.Label)
 			units[s.Unit] = true
 		}

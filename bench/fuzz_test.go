@@ -28,6 +28,11 @@ func FuzzReadJSON(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(string(b))
+	var sample bytes.Buffer
+	if err := WriteJSON(&sample, []Result{sampleResult()}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sample.String())
 	f.Fuzz(func(t *testing.T, in string) {
 		rs, err := ReadJSON(strings.NewReader(in))
 		if err != nil {
@@ -37,7 +42,7 @@ func FuzzReadJSON(f *testing.F) {
 		if err := WriteJSON(&out, rs); err != nil {
 			for _, r := range rs {
 				if r.Mode == SampleTime {
-					return // refused by design: no histograms
+					return // refused by design: sample mode without histograms
 				}
 			}
 			t.Fatal(err)

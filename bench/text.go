@@ -143,7 +143,7 @@ func WriteText(w io.Writer, results []Result) error {
 	var names []string
 	for _, r := range results {
 		names = append(names, r.Benchmark)
-		for _, s := range r.Secondary {
+		for _, s := range r.sortedSecondary() {
 			names = append(names, r.Benchmark+":"+s.Label)
 		}
 	}

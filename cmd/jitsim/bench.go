@@ -29,7 +29,8 @@ CBCThroughput), with JMH's own single-dash options:
   -w TIME, -r TIME   time per warm-up / measurement iteration (default 10s): an iteration runs
                      batches of the benchmark's operation until its time is up
   -wbs N, -bs N      with -bm ss: operations per single-shot iteration
-  -bm MODE[,MODE]    thrpt, avgt, ss (sample is not supported)
+  -bm MODE[,MODE]    thrpt, avgt, sample, ss or all; sample times every operation on its own
+                     and reports the percentiles p0.00 … p1.00 (JSON: rawDataHistogram)
   -tu UNIT           ns, us, ms, s, m, hr
   -p NAME=V1,V2      run every value of a scenario property (dataSize, keyLength, op, …)
   -rf FORMAT         write a result file in JMH 1.37's layout: text, csv, scsv, json or
@@ -130,11 +131,6 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	scen, ok := scenario.Lookup(o.scenario)
 	if !ok || !scen.IsBenchmark() {
 		return fail(1, "%q is not a jitsim benchmark scenario (benchmarks: %s)", o.scenario, strings.Join(benchmarkNames(), ", "))
-	}
-	for _, m := range opts.Modes {
-		if m == bench.SampleTime {
-			return fail(2, "-bm sample: jitsim does not sample individual operations; use thrpt, avgt or ss")
-		}
 	}
 	if opts.TimeUnit != "" {
 		if _, ok := timeUnits[opts.TimeUnit]; !ok {
@@ -342,27 +338,34 @@ func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error
 		if err := bench.WriteForkHeader(b.console, r, f); err != nil {
 			return r, err
 		}
-		scores, err := b.fork(ctx, bar)
+		scores, hist, err := b.fork(ctx, bar)
 		if err != nil {
 			if ctx.Err() != nil && len(scores) > 0 { // stopped: keep the fork's iterations done
 				r.Primary.RawData = append(r.Primary.RawData, scores)
+				if hist != nil {
+					r.Primary.Histogram = append(r.Primary.Histogram, hist)
+				}
 			}
 			return r, fmt.Errorf("fork %d: %w", f, err)
 		}
 		r.Primary.RawData = append(r.Primary.RawData, scores)
+		if hist != nil {
+			r.Primary.Histogram = append(r.Primary.Histogram, hist)
+		}
 		fmt.Fprintln(b.console)
 	}
 	fmt.Fprintln(b.console)
 	return r, bench.WriteResultBlock(b.console, r)
 }
 
-// fork runs one fork on a fresh VM and returns its measurement scores; when
-// it stops early with an error, the scores of the iterations that ended.
-func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
+// fork runs one fork on a fresh VM and returns its measurement scores
+// (with -bm sample also each iteration's histogram of operation times);
+// when it stops early with an error, those of the iterations that ended.
+func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [][]bench.Bin, err error) {
 	clock := b.spec.NewClock()
 	vm, err := b.spec.NewVM(clock, io.Discard)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer vm.Close()
 	if vm.ModelClock() {
@@ -372,26 +375,47 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
 	}
 	env := scenario.Env{VM: vm, Threads: max(b.opts.Threads, 1), Clock: clock, ClockKind: b.spec.Clock}
 	batch := 1 // operations per batch, grown while batches are short
-	var scores []float64
 	for i := range b.opts.WarmupIterations + b.opts.MeasurementIterations {
 		warm := i < b.opts.WarmupIterations
 		budget, shots := b.opts.MeasurementTime, b.opts.MeasurementBatchSize
 		if warm {
 			budget, shots = b.opts.WarmupTime, b.opts.WarmupBatchSize
 		}
+		var samples []bench.Samples // per thread, -bm sample
+		if b.mode == bench.SampleTime {
+			samples = make([]bench.Samples, env.Threads)
+			env.OpTime = func(thread int, d time.Duration) { samples[thread].Add(d.Nanoseconds()) }
+		}
 		score, err := b.iteration(ctx, env, clock, budget, shots, &batch)
 		if err != nil {
-			return scores, err
+			return scores, hist, err
 		}
 		idx := i + 1
 		if !warm {
 			idx -= b.opts.WarmupIterations
+		}
+		line := bench.IterationLine(warm, idx, score, b.unit)
+		if samples != nil {
+			// JMH joins the threads' samples into one histogram; its mean is
+			// the iteration's score.
+			var all bench.Samples
+			for t := range samples {
+				all.Merge(&samples[t])
+			}
+			bins := all.Bins(b.unitNS)
+			score = bench.IterationMeans([][][]bench.Bin{{bins}})[0][0]
+			line = bench.SampleIterationText(warm, idx, bins, b.unit) // a measurement ends in a blank line, as in JMH
+			if !warm {
+				hist = append(hist, bins)
+			}
+		}
+		if !warm {
 			scores = append(scores, score)
 		}
-		fmt.Fprintln(b.console, bench.IterationLine(warm, idx, score, b.unit))
+		fmt.Fprintln(b.console, line)
 		bar.inc()
 	}
-	return scores, nil
+	return scores, hist, nil
 }
 
 // iteration runs one iteration and returns its score. A single-shot

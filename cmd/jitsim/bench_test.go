@@ -141,7 +141,7 @@ func TestBenchErrors(t *testing.T) {
 	}{
 		{[]string{"TestAESMain"}, "not a jitsim benchmark scenario"},
 		{[]string{"-p", "colour=red", "AESGCMBench"}, "has no parameter \"colour\""},
-		{[]string{"-bm", "sample", "AESGCMBench"}, "-bm sample"},
+		{[]string{"-bm", "random", "AESGCMBench"}, "option -bm"},
 		{[]string{"-wi", "x", "AESGCMBench"}, "option -wi"},
 		{[]string{"--format=csv", "AESGCMBench"}, "--format"},
 		{[]string{"--clock=virtual", "AESGCMBench"}, "--clock=virtual"},
@@ -234,5 +234,44 @@ func TestBenchResultFormats(t *testing.T) {
 				t.Errorf("console does not name the file:\n%s", stdout)
 			}
 		})
+	}
+}
+
+// TestBenchSampleMode runs -bm sample on the model clock on two threads:
+// every operation is a sample, the JSON holds JMH's rawDataHistogram, and
+// the table and console have the percentiles.
+func TestBenchSampleMode(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.json")
+	stdout, _ := runBenchCLI(t, "--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "1", "-i", "2", "-w", "2ms", "-r", "3ms",
+		"-t", "2", "-bm", "sample", "-p", "dataSize=1024", "-rf", "json", "-rff", file, "AESGCMBench")
+	for _, want := range []string{"Iteration   2: ", "                 p0.9999: ", "  Percentiles, us/op:\n      p(0.0000) = ",
+		"AESGCMBench.encrypt:p0.50          1024  sample  "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("console lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"rawDataHistogram" : [`) {
+		t.Fatalf("no rawDataHistogram:\n%s", b)
+	}
+	rs, err := bench.ReadJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	if r.Mode != bench.SampleTime || len(r.Primary.Histogram) != 1 || len(r.Primary.Histogram[0]) != 2 {
+		t.Fatalf("mode %s, histogram %v", r.Mode, r.Primary.Histogram)
+	}
+	var ops int64
+	for _, it := range r.Primary.Histogram[0] {
+		for _, bin := range it {
+			ops += bin.Count
+		}
+	}
+	if st := r.Primary.Stats(); int64(st.N) != ops || ops < 4 || !(st.Score > 0) {
+		t.Errorf("%d operations sampled, N %d, score %v", ops, st.N, st.Score)
 	}
 }
