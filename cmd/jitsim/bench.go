@@ -84,6 +84,7 @@ type benchRun struct {
 	unitNS  float64 // the unit's time in ns
 	console io.Writer
 	bytesOp int64
+	overran int // measurement iterations that ran 50 % past their time
 }
 
 // runBench is `jitsim bench`; it returns the exit status.
@@ -157,6 +158,7 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	ctx := sig.ctx
 	prog := newProgress(stderr, getenv)
 	var results []bench.Result
+	var overran []int // per result: measurement iterations one batch overran
 	bytesPerOp := map[string]int64{}
 	start := time.Now()
 	var stopped os.Signal
@@ -179,6 +181,7 @@ combos:
 				// and -rff file below hold exactly those.
 				if len(r.Primary.RawData) > 0 {
 					results = append(results, r)
+					overran = append(overran, br.overran)
 				}
 				break combos
 			}
@@ -191,6 +194,7 @@ combos:
 				return fail(1, "%s: %v", r.Benchmark, err)
 			}
 			results = append(results, r)
+			overran = append(overran, br.overran)
 			if br.bytesOp > 0 {
 				bytesPerOp[r.Benchmark] = br.bytesOp
 			}
@@ -205,6 +209,12 @@ combos:
 	if err := bench.WriteText(console, results); err != nil {
 		return fail(1, "%v", err)
 	}
+	defer func() {
+		// Last on stderr, once for the whole run, where it is seen.
+		if w := shortIterationWarning(results, overran, opts); w != "" {
+			fmt.Fprintln(stderr, w)
+		}
+	}()
 	if format == "benchstat" {
 		// Only what two runs to compare share goes into the config lines:
 		// benchstat puts results with different configs in different tables,
@@ -239,6 +249,52 @@ combos:
 		return signalStatus(stopped)
 	}
 	return 0
+}
+
+// shortIterationWarning is the one warning of a run whose iterations are
+// too short for its scores to mean much: some result's error is larger
+// than its score (a few short iterations of a still-changing benchmark),
+// or one batch of operations took longer than a whole measurement
+// iteration (overran, per result). It names the option to raise: -r for
+// timed iterations, -bs for single-shot ones, and -i. "" when all is well.
+func shortIterationWarning(results []bench.Result, overran []int, opts bench.Options) string {
+	var why []string
+	raise := map[string]bool{}
+	for i, r := range results {
+		name := strings.TrimPrefix(r.Benchmark, "org.openjdk.bench.javax.crypto.full.")
+		for _, p := range r.Params {
+			name += " " + p.Name + "=" + p.Value
+		}
+		st := r.Primary.Stats()
+		if st.Error > st.Score && st.Score > 0 {
+			why = append(why, fmt.Sprintf("%s (%s): error %.3f is larger than the score %.3f %s", name, r.Mode, st.Error, st.Score, r.Primary.Unit))
+			if r.Mode == bench.SingleShotTime {
+				raise["-bs"] = true
+			} else {
+				raise["-r"] = true
+			}
+			raise["-i"] = true
+		}
+		if i < len(overran) && overran[i] > 0 {
+			why = append(why, fmt.Sprintf("%s (%s): in %d of its measurement iterations one batch of operations ran past the iteration time", name, r.Mode, overran[i]))
+			raise["-r"] = true
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	var opt []string
+	if raise["-r"] {
+		opt = append(opt, fmt.Sprintf("-r (the time per measurement iteration, now %s)", bench.JMHTime(opts.MeasurementTime)))
+	}
+	if raise["-bs"] {
+		opt = append(opt, fmt.Sprintf("-bs (operations per single-shot iteration, now %d)", opts.MeasurementBatchSize))
+	}
+	if raise["-i"] {
+		opt = append(opt, fmt.Sprintf("-i (measurement iterations, now %d)", opts.MeasurementIterations))
+	}
+	return "jitsim bench: warning: the iterations are too short for a meaningful score:\n  " + strings.Join(why, "\n  ") +
+		"\nRaise " + strings.Join(opt, " or ") + "."
 }
 
 // benchmarkNames lists the benchmark scenarios.
@@ -386,7 +442,7 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [
 			samples = make([]bench.Samples, env.Threads)
 			env.OpTime = func(thread int, d time.Duration) { samples[thread].Add(d.Nanoseconds()) }
 		}
-		score, err := b.iteration(ctx, env, clock, budget, shots, &batch)
+		score, err := b.iteration(ctx, env, clock, budget, shots, &batch, warm)
 		if err != nil {
 			return scores, hist, err
 		}
@@ -424,7 +480,7 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [
 // summing its operations and time, scored as the threads' summed
 // throughput (thrpt) or mean time per operation (avgt). The batch size
 // doubles while a batch takes under an eighth of the budget.
-func (b *benchRun) iteration(ctx context.Context, env scenario.Env, clock jrt.Clock, budget time.Duration, shots int, batch *int) (float64, error) {
+func (b *benchRun) iteration(ctx context.Context, env scenario.Env, clock jrt.Clock, budget time.Duration, shots int, batch *int, warm bool) (float64, error) {
 	threads := env.Threads
 	ops := make([]int64, threads)
 	dur := make([]time.Duration, threads)
@@ -450,7 +506,13 @@ func (b *benchRun) iteration(ctx context.Context, env scenario.Env, clock jrt.Cl
 				b.bytesOp = x.Bytes / x.Ops
 			}
 		}
-		if b.mode == bench.SingleShotTime || clock.Now()-t0 >= budget {
+		if b.mode == bench.SingleShotTime {
+			break
+		}
+		if el := clock.Now() - t0; el >= budget {
+			if el > budget+budget/2 && !warm {
+				b.overran++ // one batch took longer than the iteration
+			}
 			break
 		}
 		if longest < budget/8 {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -273,5 +274,48 @@ func TestBenchSampleMode(t *testing.T) {
 	}
 	if st := r.Primary.Stats(); int64(st.N) != ops || ops < 4 || !(st.Score > 0) {
 		t.Errorf("%d operations sampled, N %d, score %v", ops, st.N, st.Score)
+	}
+}
+
+// TestBenchShortIterationWarning: iterations shorter than one operation on
+// the model clock get the warning, once, naming -r; a run with enough time
+// gets none.
+func TestBenchShortIterationWarning(t *testing.T) {
+	args := []string{"--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "2", "-w", "5ms", "-i", "3", "-bm", "avgt", "-p", "dataSize=1024,2048", "AESGCMBench"}
+	_, stderr := runBenchCLI(t, append([]string{"-r", "100us"}, args...)...)
+	if strings.Count(stderr, "warning: the iterations are too short") != 1 || !strings.Contains(stderr, "Raise -r (the time per measurement iteration, now 100 us).") ||
+		!strings.Contains(stderr, "AESGCMBench.encrypt dataSize=2048 (avgt): in 3 of its measurement iterations one batch") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if _, stderr := runBenchCLI(t, append([]string{"-r", "5ms"}, args...)...); strings.Contains(stderr, "warning") {
+		t.Errorf("warning with 5 ms iterations of a 0.5 ms operation after warm-up:\n%s", stderr)
+	}
+	// Without warm-up the first iteration is interpreted and the others
+	// are not: the error is larger than the score.
+	if _, stderr := runBenchCLI(t, append(append([]string{"-r", "5ms"}, args[:len(args)-1]...), "-wi", "0", "AESGCMBench")...); !strings.Contains(stderr, "error 1068.240 is larger than the score 569.622 us/op") {
+		t.Errorf("no error warning without warm-up:\n%s", stderr)
+	}
+}
+
+func TestShortIterationWarningNamesOption(t *testing.T) {
+	opts := bench.DefaultOptions()
+	opts.MeasurementTime = 200 * time.Millisecond
+	opts.MeasurementIterations = 3
+	noisy := bench.Result{Benchmark: "org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt", Mode: bench.Throughput,
+		Params: []bench.Param{{Name: "dataSize", Value: "16384"}}, Primary: bench.Metric{Unit: "ops/s", RawData: [][]float64{{10, 30, 42}}}}
+	steady := bench.Result{Benchmark: "x.Y.ss", Mode: bench.SingleShotTime, Primary: bench.Metric{Unit: "us/op", RawData: [][]float64{{10, 10.1, 9.9}}}}
+	got := shortIterationWarning([]bench.Result{noisy, steady}, []int{0, 0}, opts)
+	want := "jitsim bench: warning: the iterations are too short for a meaningful score:\n" +
+		"  AESGCMBench.encrypt dataSize=16384 (thrpt): error 294.925 is larger than the score 27.333 ops/s\n" +
+		"Raise -r (the time per measurement iteration, now 200 ms) or -i (measurement iterations, now 3)."
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	steady.Primary.RawData = [][]float64{{1, 50, 2}}
+	if got := shortIterationWarning([]bench.Result{steady}, nil, opts); !strings.Contains(got, "Raise -bs (operations per single-shot iteration, now 1) or -i") {
+		t.Errorf("single shot: %s", got)
+	}
+	if got := shortIterationWarning([]bench.Result{noisy}, nil, opts); got == "" {
+		t.Error("no warning")
 	}
 }
