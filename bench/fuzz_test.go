@@ -12,6 +12,7 @@ import (
 func FuzzParseOptions(f *testing.F) {
 	f.Add("-wi 3 -i 5 -f 1 -bm avgt -p dataSize=1024,8192 -rf json -XX:+UseAES AESGCMBench")
 	f.Add("-w 500ms -r 1s -t max -tu us")
+	f.Add("-rf scsv -rff out.csv -bm sample,ss -rf LaTeX")
 	f.Fuzz(func(t *testing.T, line string) {
 		_, _, err := ParseOptions(strings.Fields(line))
 		if err != nil && !strings.Contains(err.Error(), "option -") {
