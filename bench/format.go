@@ -74,8 +74,8 @@ func WriteCSV(w io.Writer, results []Result) error { return writeXSV(w, results,
 // WriteSCSV writes JMH's semicolon-separated variant (-rf scsv): the same
 // layout as WriteCSV with ';' between fields. The decimal separator is
 // not part of the format: JMH takes it from the JVM's locale for both
-// variants (its golden files for the "ru" locale have "528,857143" in scsv
-// and a quoted "528,857143" in csv).
+// variants (in a decimal-comma locale such as ru, a score is 1,500000 bare
+// in scsv and "1,500000" quoted in csv).
 func WriteSCSV(w io.Writer, results []Result) error { return writeXSV(w, results, ";", false) }
 
 // writeXSV is XSVResultFormat with delimiter delim; decimalComma prints

@@ -2,45 +2,90 @@ package bench
 
 import (
 	"bytes"
+	"flag"
 	"math"
 	"os"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// goldenRun reads JMH 1.37's golden JSON (testdata/jmh-1.37): the run every
-// golden file of JMH's ResultFormatTest holds.
-func goldenRun(t *testing.T) []Result {
-	t.Helper()
-	f, err := os.Open("testdata/jmh-1.37/output-golden.json")
-	if err != nil {
-		t.Fatal(err)
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// syntheticRun is a run made up to reach every branch of the writers:
+// parameters with different names (so some results lack some "Param: x"
+// columns), values that need quoting in csv or in scsv, secondary metrics
+// given out of label order and in other units, forks of unequal length,
+// results with one or two samples (no error), an approximate score, and a
+// sample-mode result with its operation histograms.
+func syntheticRun() []Result {
+	base := func(bench string, mode Mode, threads, forks int) Result {
+		return Result{JMHVersion: "1.37", Benchmark: bench, Mode: mode, Threads: threads, Forks: forks,
+			JVM: "jitsim", JVMArgs: []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:-UseGHASHIntrinsics"},
+			JDKVersion: "17.0.9", VMName: "jitsim 64-Bit Server VM model", VMVersion: "synthetic (CPU model icelake-server, model clock)",
+			WarmupIterations: 2, WarmupTime: "5 ms", WarmupBatchSize: 1,
+			MeasurementIterations: 3, MeasurementTime: "5 ms", MeasurementBatchSize: 1}
 	}
-	defer f.Close()
-	rs, err := ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
+	enc := base("org.example.jitsim.Codec.encode", Throughput, 4, 3)
+	enc.Params = []Param{{"size", "1024"}, {"codec", "gzip, fast"}, {"label", `say "hi"`}}
+	enc.Primary = Metric{Unit: "ops/ms", RawData: [][]float64{{510.25, 530.5, 525}, {498.75}, {560, 545.125}}}
+	enc.Secondary = []NamedMetric{
+		{Label: "·gc.count", Metric: Metric{Unit: "counts", RawData: [][]float64{{3}}}},
+		{Label: "·gc.alloc.rate", Metric: Metric{Unit: "MB/sec", RawData: [][]float64{{812.5, 790}, {805.25}, {799, 801.5}}}},
 	}
-	return rs
+
+	dec := base("org.example.jitsim.Codec.decode", AverageTime, 1, 2)
+	dec.Params = []Param{{"window", "64 KiB"}, {"codec", "zstd;level=3"}, {"size", "1024"}}
+	dec.Primary = Metric{Unit: "us/op", RawData: [][]float64{{1.25, 1.5, 1.375}, {1.3}}}
+	dec.Secondary = []NamedMetric{{Label: "·alloc", Metric: Metric{Unit: "us/op", RawData: [][]float64{{0.0002}, {0.0003}}}}}
+
+	sha := base("org.example.jitsim.Digest.sha", SingleShotTime, 1, 2)
+	sha.MeasurementIterations = 1
+	sha.Primary = Metric{Unit: "ms/op", RawData: [][]float64{{12.5}, {13.75}}}
+
+	h := [][][]Bin{
+		{{{1.5, 40}, {1.75, 9}, {4.0, 1}}, {{1.5, 38}, {2.0, 12}}},
+		{{{1.25, 5}, {1.5, 44}, {8.5, 1}}},
+	}
+	hash := base("org.example.jitsim.Digest.hash", SampleTime, 2, 2)
+	hash.Params = []Param{{"size", "64"}}
+	hash.Primary = Metric{Unit: "us/op", Histogram: h, RawData: IterationMeans(h)}
+
+	return []Result{enc, dec, sha, hash}
 }
 
-// sameLines compares got with a golden file line by line, ignoring the
-// line ends, as JMH's ResultFormatTest does. With tol > 0, numbers on a
-// line may differ by that much relative: JMH's error comes from
-// commons-math's t quantile, found by a solver to about 1e-9, and the full
-// doubles in JSON show its last digits.
-func sameLines(t *testing.T, golden string, got []byte, tol float64) {
+// goldenDir holds the outputs of jitsim's own writers for syntheticRun;
+// `go test ./bench -run TestFormatsGolden -update` rewrites them. The
+// layouts they pin are checked against JMH 1.37's writers, independently,
+// in format_facts_test.go.
+const goldenDir = "testdata/formats"
+
+// checkGolden compares got with goldenDir/name, or rewrites the file under
+// -update. With tol > 0, numbers on a line may differ by that much,
+// relative: JSON prints full doubles, whose last digits a different
+// floating-point evaluation order (FMA on some architectures) may change.
+func checkGolden(t *testing.T, name string, got []byte, tol float64) {
 	t.Helper()
-	want, err := os.ReadFile("testdata/jmh-1.37/" + golden)
+	path := filepath.Join(goldenDir, name)
+	if *update {
+		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v (run go test ./bench -run %s -update to create it)", err, t.Name())
 	}
-	split := func(b []byte) []string {
-		s := strings.TrimRight(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
-		return strings.Split(s, "\n")
+	if bytes.Equal(got, want) {
+		return
 	}
-	g, w := split(got), split(want)
+	g, w := strings.SplitAfter(string(got), "\n"), strings.SplitAfter(string(want), "\n")
 	for i := range max(len(g), len(w)) {
 		var gl, wl string
 		if i < len(g) {
@@ -50,71 +95,82 @@ func sameLines(t *testing.T, golden string, got []byte, tol float64) {
 			wl = w[i]
 		}
 		if gl != wl && !(tol > 0 && closeNumbers(gl, wl, tol)) {
-			t.Errorf("%s line %d:\ngot  %q\nwant %q", golden, i+1, gl, wl)
-			return
+			t.Fatalf("%s line %d:\ngot  %q\nwant %q\n(-update rewrites it)", path, i+1, gl, wl)
 		}
 	}
 }
 
-func TestFormatsMatchJMHGoldenFiles(t *testing.T) {
-	rs := goldenRun(t)
-	if len(rs) != 5 {
-		t.Fatalf("%d results in JMH's golden JSON, want 5", len(rs))
-	}
+func TestFormatsGolden(t *testing.T) {
+	rs := syntheticRun()
 	for _, tc := range []struct {
 		golden string
 		write  func(*bytes.Buffer) error
 		tol    float64
 	}{
-		{"output-golden.json", func(b *bytes.Buffer) error { return WriteJSON(b, rs) }, 1e-12},
-		{"output-golden.text.root", func(b *bytes.Buffer) error { return WriteText(b, rs) }, 0},
-		{"output-golden.csv.root", func(b *bytes.Buffer) error { return WriteCSV(b, rs) }, 0},
-		{"output-golden.scsv.root", func(b *bytes.Buffer) error { return WriteSCSV(b, rs) }, 0},
-		{"output-golden.latex.root", func(b *bytes.Buffer) error { return WriteLaTeX(b, rs) }, 0},
-		// A decimal-comma locale: csv quotes the numbers, scsv need not.
-		{"output-golden.csv.ru", func(b *bytes.Buffer) error { return writeXSV(b, rs, ",", true) }, 0},
-		{"output-golden.scsv.ru", func(b *bytes.Buffer) error { return writeXSV(b, rs, ";", true) }, 0},
-		{"output-golden.latex.ru", func(b *bytes.Buffer) error { return writeLaTeX(b, rs, true) }, 0},
+		{"run.json", func(b *bytes.Buffer) error { return WriteJSON(b, rs) }, 1e-12},
+		{"run.text", func(b *bytes.Buffer) error { return WriteText(b, rs) }, 0},
+		{"run.csv", func(b *bytes.Buffer) error { return WriteCSV(b, rs) }, 0},
+		{"run.scsv", func(b *bytes.Buffer) error { return WriteSCSV(b, rs) }, 0},
+		{"run.latex", func(b *bytes.Buffer) error { return WriteLaTeX(b, rs) }, 0},
+		// The decimal-comma variants, tested though not offered.
+		{"run-decimal-comma.csv", func(b *bytes.Buffer) error { return writeXSV(b, rs, ",", true) }, 0},
+		{"run-decimal-comma.scsv", func(b *bytes.Buffer) error { return writeXSV(b, rs, ";", true) }, 0},
+		{"run-decimal-comma.latex", func(b *bytes.Buffer) error { return writeLaTeX(b, rs, true) }, 0},
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := tc.write(&b); err != nil {
 				t.Fatal(err)
 			}
-			sameLines(t, tc.golden, b.Bytes(), tc.tol)
+			checkGolden(t, tc.golden, b.Bytes(), tc.tol)
 		})
 	}
 }
 
-func TestCSVRecordsEndInCRLF(t *testing.T) {
-	var b bytes.Buffer
-	if err := WriteCSV(&b, []Result{docResult()}); err != nil {
+// The JSON golden reads back into the run it was written from, and the
+// other formats written from what was read are the goldens again.
+func TestGoldenJSONReadsBack(t *testing.T) {
+	f, err := os.Open(filepath.Join(goldenDir, "run.json"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := `"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)","Unit","Param: dataSize","Param: keyLength","Param: provider"` + "\r\n" +
-		`"org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt","thrpt",1,10,123455.450000,1185.489147,"ops/s",1024,128,` + "\r\n"
-	if got := b.String(); got != want {
-		t.Errorf("got:\n%q\nwant:\n%q", got, want)
-	}
-}
-
-func TestLaTeXMixedUnitsAndApproximate(t *testing.T) {
-	rs := []Result{
-		{Benchmark: "a.X.m_1", Mode: AverageTime, Primary: Metric{Unit: "us/op", RawData: [][]float64{{0.0001}}}},
-		{Benchmark: "a.X.n", Mode: Throughput, Primary: Metric{Unit: "ops/s", RawData: [][]float64{{10, 12, 14}}}},
-	}
-	var b bytes.Buffer
-	if err := WriteLaTeX(&b, rs); err != nil {
+	defer f.Close()
+	back, err := ReadJSON(f)
+	if err != nil {
 		t.Fatal(err)
 	}
-	want := `\begin{tabular}{r|rll}` + "\n" +
-		` \multicolumn{1}{c|}{\texttt{Benchmark}} & \multicolumn{3}{c}{\texttt{Score}} \\` + "\n" +
-		`\hline` + "\n" +
-		`\texttt{X.m\_1} & \texttt{$\approx 10^{-4}$} & & \texttt{us/op} \\` + "\n" +
-		`\texttt{X.n} & \texttt{12.000} & \scriptsize $\pm$ \texttt{36.487} & \texttt{ops/s} \\` + "\n" +
-		`\end{tabular}`
-	if got := b.String(); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	rs := syntheticRun()
+	if len(back) != len(rs) {
+		t.Fatalf("read %d results, want %d", len(back), len(rs))
+	}
+	for i, r := range rs {
+		want := r
+		want.Params = want.sortedParams()
+		want.Secondary = append([]NamedMetric(nil), r.Secondary...)
+		sort.Slice(want.Secondary, func(i, j int) bool { return want.Secondary[i].Label < want.Secondary[j].Label })
+		if !equalResult(back[i], want) {
+			t.Errorf("result %d:\nread %+v\nwant %+v", i+1, back[i], want)
+		}
+	}
+	for _, tc := range []struct {
+		golden string
+		write  func(*bytes.Buffer) error
+	}{
+		{"run.text", func(b *bytes.Buffer) error { return WriteText(b, back) }},
+		{"run.csv", func(b *bytes.Buffer) error { return WriteCSV(b, back) }},
+		{"run.latex", func(b *bytes.Buffer) error { return WriteLaTeX(b, back) }},
+	} {
+		var b bytes.Buffer
+		if err := tc.write(&b); err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(goldenDir, tc.golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b.Bytes(), want) {
+			t.Errorf("%s written from the JSON read back:\n%s\nwant:\n%s", tc.golden, b.Bytes(), want)
+		}
 	}
 }
 
