@@ -297,7 +297,7 @@ func TestBenchstatLinesParse(t *testing.T) {
 		Primary: Metric{Unit: "us/op", RawData: [][]float64{{8.1, 8.3}, {8.2}}}}
 	var b bytes.Buffer
 	err := WriteBenchstat(&b, []Result{thr, avg}, map[string]string{"goos": "linux", "cpu": "Intel Xeon"},
-		map[string]int64{thr.Benchmark: 1024})
+		map[string]int64{thr.Benchmark: 1024}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,10 +347,10 @@ func TestBenchstatLinesParse(t *testing.T) {
 func TestBenchstatRejectsBadUnits(t *testing.T) {
 	r := docResult()
 	r.Primary.Unit = "widgets"
-	if err := WriteBenchstat(&bytes.Buffer{}, []Result{r}, nil, nil); err == nil {
+	if err := WriteBenchstat(&bytes.Buffer{}, []Result{r}, nil, nil, false); err == nil {
 		t.Error("no error for a throughput unit that is not ops/<unit>")
 	}
-	if err := WriteBenchstat(&bytes.Buffer{}, nil, map[string]string{"Bad Key": "x"}, nil); err == nil {
+	if err := WriteBenchstat(&bytes.Buffer{}, nil, map[string]string{"Bad Key": "x"}, nil, false); err == nil {
 		t.Error("no error for a config key with a blank")
 	}
 }
@@ -382,7 +382,9 @@ func TestParseOptions(t *testing.T) {
 		}, nil},
 		{"json result", []string{"-rf", "json"}, func(o Options) bool { return o.ResultFormat == "json" && o.ResultFile == "jmh-result.json" }, nil},
 		{"result file", []string{"-rf", "JSON", "-rff", "out.json"}, func(o Options) bool { return o.ResultFormat == "json" && o.ResultFile == "out.json" }, nil},
-		{"file alone", []string{"-rff", "r.json"}, func(o Options) bool { return o.ResultFormat == "json" }, nil},
+		{"file alone: JMH's default, csv", []string{"-rff", "r.json"}, func(o Options) bool { return o.ResultFormat == FormatCSV }, nil},
+		{"scsv", []string{"-rf", "scsv"}, func(o Options) bool { return o.ResultFormat == FormatSCSV && o.ResultFile == "jmh-result.scsv" }, nil},
+		{"latex", []string{"-rf=LaTeX"}, func(o Options) bool { return o.ResultFormat == FormatLaTeX && o.ResultFile == "jmh-result.latex" }, nil},
 		{"vm options pass through", []string{"-f", "2", "-XX:-UseAESIntrinsics", "-Dmode=GCM", "--jdk=17", "AESGCMBench"},
 			func(o Options) bool { return o.Forks == 2 }, []string{"-XX:-UseAESIntrinsics", "-Dmode=GCM", "--jdk=17", "AESGCMBench"}},
 		{"jvm args", []string{"-jvmArgs", "-Xint -XX:+PrintCompilation"}, func(o Options) bool {
@@ -420,7 +422,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		{[]string{"-r", "5 fortnights"}, "-r"},
 		{[]string{"-bm", "fast"}, "-bm"},
 		{[]string{"-p", "=1"}, "-p"},
-		{[]string{"-rf", "csv"}, "-rf"},
+		{[]string{"-rff", ""}, "-rff"},
 		{[]string{"-rf", "yaml"}, "-rf"},
 		{[]string{"-tu", "weeks"}, "-tu"},
 		{[]string{"-prof", "gc"}, "-prof"},

@@ -69,7 +69,11 @@ func clean(s string) string {
 //
 // with the iteration count set to the batch size, the score converted to
 // ns/op, and MB/s added when bytesPerOp (keyed by benchmark name) is known.
-func WriteBenchstat(w io.Writer, results []Result, config map[string]string, bytesPerOp map[string]int64) error {
+// exact says the scores carry no measurement noise (a deterministic
+// clock): each unit then gets the metadata line "Unit ns/op assume=exact"
+// (golang.org/design/14313-benchmark-format, unit metadata), which tells
+// benchstat to compare the values as they are rather than test them.
+func WriteBenchstat(w io.Writer, results []Result, config map[string]string, bytesPerOp map[string]int64, exact bool) error {
 	keys := make([]string, 0, len(config))
 	for k := range config {
 		keys = append(keys, k)
@@ -81,6 +85,12 @@ func WriteBenchstat(w io.Writer, results []Result, config map[string]string, byt
 			return fmt.Errorf("bench: benchstat config key %q must be lower-case-first with no blanks or colons", k)
 		}
 		fmt.Fprintf(&b, "%s: %s\n", k, strings.ReplaceAll(config[k], "\n", " "))
+	}
+	if exact {
+		b.WriteString("Unit ns/op assume=exact\n")
+		if len(bytesPerOp) > 0 {
+			b.WriteString("Unit MB/s assume=exact\n")
+		}
 	}
 	var names []string
 	for _, r := range results {

@@ -31,7 +31,7 @@ func TestBenchstatRunsOnOurLines(t *testing.T) {
 	var files []string
 	for i, r := range []Result{base, fast} {
 		var b bytes.Buffer
-		if err := WriteBenchstat(&b, []Result{r}, map[string]string{"goos": "linux"}, map[string]int64{r.Benchmark: 1024}); err != nil {
+		if err := WriteBenchstat(&b, []Result{r}, map[string]string{"goos": "linux"}, map[string]int64{r.Benchmark: 1024}, false); err != nil {
 			t.Fatal(err)
 		}
 		name := filepath.Join(dir, []string{"old.txt", "new.txt"}[i])

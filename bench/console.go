@@ -17,9 +17,21 @@ import (
 //
 // With too few samples for an error (N ≤ 2) only the score line is written,
 // without "±".
+//
+// A sample-time result gets JMH's distribution block instead: the count of
+// operations, the mean, a histogram and the percentiles (none for two
+// operations or fewer).
 func WriteResultBlock(w io.Writer, r Result) error {
 	st := r.Primary.Stats()
 	var b strings.Builder
+	if len(r.Primary.Histogram) > 0 {
+		writeDistribution(&b, r.Primary)
+		if b.Len() > 0 {
+			_, err := fmt.Fprintf(w, "Result %q:\n%s", r.Benchmark, b.String())
+			return err
+		}
+		return nil
+	}
 	fmt.Fprintf(&b, "Result %q:\n", r.Benchmark)
 	if math.IsNaN(st.Error) {
 		fmt.Fprintf(&b, "  %s %s\n", formatScore(st.Score), r.Primary.Unit)

@@ -12,6 +12,7 @@ import (
 func FuzzParseOptions(f *testing.F) {
 	f.Add("-wi 3 -i 5 -f 1 -bm avgt -p dataSize=1024,8192 -rf json -XX:+UseAES AESGCMBench")
 	f.Add("-w 500ms -r 1s -t max -tu us")
+	f.Add("-rf scsv -rff out.csv -bm sample,ss -rf LaTeX")
 	f.Fuzz(func(t *testing.T, line string) {
 		_, _, err := ParseOptions(strings.Fields(line))
 		if err != nil && !strings.Contains(err.Error(), "option -") {
@@ -28,6 +29,11 @@ func FuzzReadJSON(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(string(b))
+	var sample bytes.Buffer
+	if err := WriteJSON(&sample, []Result{sampleResult()}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sample.String())
 	f.Fuzz(func(t *testing.T, in string) {
 		rs, err := ReadJSON(strings.NewReader(in))
 		if err != nil {
@@ -37,7 +43,7 @@ func FuzzReadJSON(f *testing.F) {
 		if err := WriteJSON(&out, rs); err != nil {
 			for _, r := range rs {
 				if r.Mode == SampleTime {
-					return // refused by design: no histograms
+					return // refused by design: sample mode without histograms
 				}
 			}
 			t.Fatal(err)

@@ -95,7 +95,9 @@ func (w *jw) close(br string, comma bool) {
 	w.line(br)
 }
 
-func (w *jw) metric(head string, m Metric, comma bool) {
+// metric writes one metric; hist writes its operation histogram
+// (rawDataHistogram, the primary metric of -bm sample) instead of rawData.
+func (w *jw) metric(head string, m Metric, comma, hist bool) {
 	st := m.Stats()
 	w.line(head + "{")
 	w.indent++
@@ -114,6 +116,30 @@ func (w *jw) metric(head string, m Metric, comma bool) {
 	w.indent--
 	w.close("}", true)
 	w.line(`"scoreUnit" : ` + quote(m.Unit) + ",")
+	if hist {
+		// JSONResultFormat's rawDataHistogram: [fork][iteration], each
+		// iteration a list of "[ value, count ]" pairs on one line.
+		w.line(`"rawDataHistogram" : [`)
+		w.indent++
+		for i, fork := range m.Histogram {
+			w.line("[")
+			w.indent++
+			for j, it := range fork {
+				items := make([]string, len(it))
+				for k, b := range it {
+					items[k] = "[ " + jsonNumber(b.Value) + ", " + strconv.FormatInt(b.Count, 10) + " ]"
+				}
+				w.list("", items, j < len(fork)-1)
+			}
+			w.indent--
+			w.close("]", i < len(m.Histogram)-1)
+		}
+		w.indent--
+		w.close("]", false)
+		w.indent--
+		w.close("}", comma)
+		return
+	}
 	w.line(`"rawData" : [`)
 	w.indent++
 	for i, fork := range m.RawData {
@@ -142,10 +168,10 @@ func WriteJSON(out io.Writer, results []Result) error {
 		if err := r.Validate(); err != nil {
 			return err
 		}
-		if r.Mode == SampleTime {
+		if r.Mode == SampleTime && len(r.Primary.Histogram) == 0 && len(r.Primary.RawData) > 0 {
 			// JMH writes "rawDataHistogram" (per iteration [value, count]
-			// pairs) for this mode; a Metric holds one score per iteration.
-			return fmt.Errorf("bench: %s: JSON for mode %q needs per-iteration histograms, which jitsim does not record", r.Benchmark, r.Mode)
+			// pairs) for this mode, not one score per iteration.
+			return fmt.Errorf("bench: %s: JSON for mode %q needs the operations' histograms (Metric.Histogram)", r.Benchmark, r.Mode)
 		}
 		w.line("{")
 		w.indent++
@@ -182,11 +208,12 @@ func WriteJSON(out io.Writer, results []Result) error {
 			w.indent--
 			w.close("}", true)
 		}
-		w.metric(`"primaryMetric" : `, r.Primary, true)
+		w.metric(`"primaryMetric" : `, r.Primary, true, r.Mode == SampleTime)
 		w.line(`"secondaryMetrics" : {`)
 		w.indent++
-		for j, s := range r.Secondary {
-			w.metric(quote(s.Label)+" : ", s.Metric, j < len(r.Secondary)-1)
+		sec := r.sortedSecondary()
+		for j, s := range sec {
+			w.metric(quote(s.Label)+" : ", s.Metric, j < len(sec)-1, false)
 		}
 		w.indent--
 		w.close("}", false)
@@ -267,7 +294,7 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("bench: reading JMH JSON: %w", err)
 	}
-	conv := func(m jsonMetric) Metric {
+	conv := func(m jsonMetric) (Metric, error) {
 		out := Metric{Unit: m.ScoreUnit}
 		for _, f := range m.RawData {
 			row := make([]float64, len(f))
@@ -276,7 +303,25 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 			}
 			out.RawData = append(out.RawData, row)
 		}
-		return out
+		for fi, f := range m.RawDataHistogram {
+			fork := make([][]Bin, len(f))
+			for ii, it := range f {
+				for _, pair := range it {
+					if len(pair) != 2 || !(pair[1] >= 0) || float64(pair[1]) != math.Trunc(float64(pair[1])) || pair[1] > 1<<53 {
+						return out, fmt.Errorf("rawDataHistogram fork %d iteration %d: %v is not a [value, count] pair", fi+1, ii+1, pair)
+					}
+					fork[ii] = append(fork[ii], Bin{Value: float64(pair[0]), Count: int64(pair[1])})
+				}
+			}
+			out.Histogram = append(out.Histogram, fork)
+		}
+		if len(out.Histogram) > 0 {
+			if len(out.RawData) > 0 {
+				return out, fmt.Errorf("both rawData and rawDataHistogram")
+			}
+			out.RawData = IterationMeans(out.Histogram)
+		}
+		return out, nil
 	}
 	var res []Result
 	for i, j := range raw {
@@ -288,7 +333,10 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 			JVM: j.JVM, JVMArgs: j.JVMArgs, JDKVersion: j.JDKVersion, VMName: j.VMName, VMVersion: j.VMVersion,
 			WarmupIterations: j.WarmupIterations, WarmupTime: j.WarmupTime, WarmupBatchSize: j.WarmupBatchSize,
 			MeasurementIterations: j.MeasurementIterations, MeasurementTime: j.MeasurementTime,
-			MeasurementBatchSize: j.MeasurementBatchSize, Primary: conv(j.PrimaryMetric)}
+			MeasurementBatchSize: j.MeasurementBatchSize}
+		if r.Primary, err = conv(j.PrimaryMetric); err != nil {
+			return nil, fmt.Errorf("bench: JMH JSON result %d (%s): primaryMetric: %v", i+1, j.Benchmark, err)
+		}
 		for k, v := range j.Params {
 			r.Params = append(r.Params, Param{k, v})
 		}
@@ -305,7 +353,17 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 		}
 		sort.Strings(labels)
 		for _, l := range labels {
-			r.Secondary = append(r.Secondary, NamedMetric{Label: l, Metric: conv(j.SecondaryMetrics[l])})
+			if len(r.Primary.Histogram) > 0 && isDerivedLabel(l) {
+				continue // the percentiles of the samples: derived again when written
+			}
+			m, err := conv(j.SecondaryMetrics[l])
+			if err != nil {
+				return nil, fmt.Errorf("bench: JMH JSON result %d (%s): secondary metric %q: %v", i+1, j.Benchmark, l, err)
+			}
+			if len(m.Histogram) > 0 {
+				return nil, fmt.Errorf("bench: JMH JSON result %d (%s): secondary metric %q has a rawDataHistogram", i+1, j.Benchmark, l)
+			}
+			r.Secondary = append(r.Secondary, NamedMetric{Label: l, Metric: m})
 		}
 		if err := r.Validate(); err != nil {
 			return nil, fmt.Errorf("bench: JMH JSON result %d: %w", i+1, err)

@@ -30,8 +30,8 @@ type Options struct {
 	Modes                 []Mode        // -bm (comma list, or "all")
 	TimeUnit              string        // -tu; "" means the mode's default (s for thrpt, us otherwise)
 	Params                []ParamSpace  // -p name=v1,v2 (repeatable)
-	ResultFormat          string        // -rf: "text" or "json"; "" writes no result file
-	ResultFile            string        // -rff; default "jmh-result.<ext>" when -rf is given
+	ResultFormat          Format        // -rf; "" writes no result file
+	ResultFile            string        // -rff; default Format.DefaultFile() when -rf is given
 	JVMArgs               []string      // -jvmArgs, -jvmArgsAppend, -jvmArgsPrepend, split on blanks
 }
 
@@ -89,14 +89,12 @@ var optionTable = map[string]func(o *Options, name, v string) error{
 		return nil
 	},
 	"rf": func(o *Options, name, v string) error {
-		switch strings.ToLower(v) {
-		case "text", "json":
-			o.ResultFormat = strings.ToLower(v)
-			return nil
-		case "csv", "scsv", "latex":
-			return fmt.Errorf("bench: option -%s: result format %q is JMH's but jitsim writes only text and json (and --format=benchstat)", name, v)
+		f, err := ParseFormat(v)
+		if err != nil {
+			return fmt.Errorf("bench: option -%s: %v", name, err)
 		}
-		return fmt.Errorf("bench: option -%s: unknown result format %q (want text or json)", name, v)
+		o.ResultFormat = f
+		return nil
 	},
 	"rff": func(o *Options, name, v string) error {
 		if v == "" {
@@ -199,15 +197,12 @@ func ParseOptions(args []string) (o Options, rest []string, err error) {
 		}
 	}
 	if o.ResultFile != "" && o.ResultFormat == "" {
-		// JMH writes its default format, CSV, which jitsim does not write:
-		// take the format from the file name instead.
-		o.ResultFormat = "text"
-		if strings.HasSuffix(strings.ToLower(o.ResultFile), ".json") {
-			o.ResultFormat = "json"
-		}
+		// JMH's default format (Defaults.RESULT_FORMAT), whatever the
+		// file is called.
+		o.ResultFormat = FormatCSV
 	}
 	if o.ResultFormat != "" && o.ResultFile == "" {
-		o.ResultFile = "jmh-result." + map[string]string{"text": "text", "json": "json"}[o.ResultFormat]
+		o.ResultFile = o.ResultFormat.DefaultFile()
 	}
 	return o, rest, nil
 }

@@ -68,6 +68,13 @@ type Param struct {
 type Metric struct {
 	Unit    string
 	RawData [][]float64 // [fork][iteration]
+	// Histogram, for -bm sample, holds each iteration's operation times
+	// ([fork][iteration]); the statistics then come from all operations,
+	// and RawData holds each iteration's mean (IterationMeans).
+	Histogram [][][]Bin
+	// fixed is the one value of a metric derived from another (a
+	// percentile of a sample-time metric): its score, without an error.
+	fixed *float64
 }
 
 // Result is one benchmark × parameter combination (JMH's RunResult).
@@ -104,6 +111,16 @@ func (r Result) sortedParams() []Param {
 	return ps
 }
 
+// sortedSecondary returns the secondary metrics ordered by label, as JMH
+// keeps them (a TreeMap) in every result format, with the percentiles JMH
+// derives from a sample-time primary metric ("p0.00" … "p1.00") among them.
+func (r Result) sortedSecondary() []NamedMetric {
+	ss := append([]NamedMetric(nil), r.Secondary...)
+	ss = append(ss, r.Primary.derived()...)
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].Label < ss[j].Label })
+	return ss
+}
+
 // Stats are the summary statistics JMH derives from a metric's samples
 // (org.openjdk.jmh.util.ListStatistics and AbstractStatistics).
 type Stats struct {
@@ -124,6 +141,18 @@ var percentileKeys = []float64{0, 50, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999, 
 // Stats computes the metric's statistics over all forks' samples. With
 // N ≤ 2 the error is NaN, as in JMH's AbstractStatistics.getMeanErrorAt.
 func (m Metric) Stats() Stats {
+	if m.fixed != nil { // JMH's SingletonStatistics
+		v, nan := *m.fixed, math.NaN()
+		s := Stats{N: 1, Score: v, Min: v, Max: v, Stdev: nan, Error: nan, ConfLow: nan, ConfHigh: nan, ConfidenceLevel: 0.999}
+		for _, p := range percentileKeys {
+			s.PercentileKeys = append(s.PercentileKeys, p)
+			s.PercentileValues = append(s.PercentileValues, v)
+		}
+		return s
+	}
+	if len(m.Histogram) > 0 {
+		return binStats(m.allBins())
+	}
 	var xs []float64
 	for _, f := range m.RawData {
 		xs = append(xs, f...)
@@ -208,6 +237,12 @@ func (r Result) Validate() error {
 		if nm.Label == "" {
 			return fmt.Errorf("bench: %s: secondary metric without a label", r.Benchmark)
 		}
+		if len(r.Primary.Histogram) > 0 && isDerivedLabel(nm.Label) {
+			return fmt.Errorf("bench: %s: secondary metric %q is derived from the sample-time primary metric", r.Benchmark, nm.Label)
+		}
+	}
+	if len(r.Primary.Histogram) > 0 && r.Mode != SampleTime {
+		return fmt.Errorf("bench: %s: a histogram of operation times in mode %q (only sample has them)", r.Benchmark, r.Mode)
 	}
 	return nil
 }

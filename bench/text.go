@@ -25,13 +25,24 @@ var superscripts = strings.NewReplacer("-", "⁻", "0", "⁰", "1", "¹", "2", "
 // formatScore is ScoreFormatter.format: 3 decimals, or "≈ 10⁻ⁿ".
 func formatScore(score float64) string {
 	if isApproximate(score) {
-		p := int(math.Round(math.Log10(score)))
+		p := approxPower(score)
 		if p == 0 {
 			return "≈ 0"
 		}
 		return "≈ 10" + superscripts.Replace(strconv.Itoa(p))
 	}
 	return javaFixed(score)
+}
+
+// approxPower is the power of ten an approximate score is shown as:
+// Math.round(Math.log10(score)) in Java, which is 0 for a negative score
+// (the logarithm is NaN and Java rounds NaN to 0).
+func approxPower(score float64) int {
+	l := math.Round(math.Log10(score))
+	if math.IsNaN(l) || math.IsInf(l, 0) {
+		return 0
+	}
+	return int(l)
 }
 
 // formatError is ScoreFormatter.formatError: 3 decimals, at least 0.001.
@@ -132,7 +143,7 @@ func WriteText(w io.Writer, results []Result) error {
 	var names []string
 	for _, r := range results {
 		names = append(names, r.Benchmark)
-		for _, s := range r.Secondary {
+		for _, s := range r.sortedSecondary() {
 			names = append(names, r.Benchmark+":"+s.Label)
 		}
 	}
@@ -158,13 +169,15 @@ func WriteText(w io.Writer, results []Result) error {
 	stats := make([][]Stats, len(results))
 	for i, r := range results {
 		modeLen = max(modeLen, len(r.Mode))
-		ms := append([]Metric{r.Primary}, metricsOf(r.Secondary)...)
+		ms := append([]Metric{r.Primary}, metricsOf(r.sortedSecondary())...)
 		for _, m := range ms {
 			st := m.Stats()
 			stats[i] = append(stats[i], st)
 			cntLen = max(cntLen, len(strconv.Itoa(st.N)))
 			scoreLen = max(scoreLen, utf8.RuneCountInString(formatScore(st.Score)))
-			errLen = max(errLen, len(formatError(st.Error)))
+			// TextResultFormat sizes the column with ScoreFormatter.format
+			// ("NaN", "≈ 10⁻⁴") though it prints formatError.
+			errLen = max(errLen, utf8.RuneCountInString(formatScore(st.Error)))
 			unitLen = max(unitLen, utf8.RuneCountInString(m.Unit))
 		}
 	}
@@ -206,7 +219,7 @@ func WriteText(w io.Writer, results []Result) error {
 	}
 	for i, r := range results {
 		row(r, dense[r.Benchmark], stats[i][0], r.Primary.Unit)
-		for j, s := range r.Secondary {
+		for j, s := range r.sortedSecondary() {
 			row(r, dense[r.Benchmark+":"+s.Label], stats[i][j+1], s.Unit)
 		}
 	}

@@ -88,9 +88,19 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 		dur[id] = make([]time.Duration, total)
 		for i := range total {
 			t0 := r.now()
-			for range ops {
-				if err := op(ctx); err != nil {
-					return err
+			if sample := r.env.OpTime; sample != nil {
+				for range ops {
+					s0 := r.now()
+					if err := op(ctx); err != nil {
+						return err
+					}
+					sample(id, r.now()-s0) // the recording is outside the operation's time
+				}
+			} else {
+				for range ops {
+					if err := op(ctx); err != nil {
+						return err
+					}
 				}
 			}
 			d := r.now() - t0

@@ -137,6 +137,11 @@ type Env struct {
 	ClockKind string
 	// Observer, when set, receives every Iteration.
 	Observer Observer
+	// OpTime, when set, receives the time of every single operation of a
+	// benchmark scenario's iterations, on the thread that ran it (calls for
+	// one thread never overlap): JMH's sample mode. Each operation is then
+	// timed on its own, between two clock readings of its own.
+	OpTime func(thread int, d time.Duration)
 	// CheckOutput forces checkOutput=true (tests set it).
 	CheckOutput bool
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
 )
 
@@ -28,21 +29,33 @@ CBCThroughput), with JMH's own single-dash options:
   -w TIME, -r TIME   time per warm-up / measurement iteration (default 10s): an iteration runs
                      batches of the benchmark's operation until its time is up
   -wbs N, -bs N      with -bm ss: operations per single-shot iteration
-  -bm MODE[,MODE]    thrpt, avgt, ss (sample is not supported)
+  -bm MODE[,MODE]    thrpt, avgt, sample, ss or all; sample times every operation on its own
+                     and reports the percentiles p0.00 … p1.00 (JSON: rawDataHistogram)
   -tu UNIT           ns, us, ms, s, m, hr
   -p NAME=V1,V2      run every value of a scenario property (dataSize, keyLength, op, …)
-  -rf json|text      write a result file (-rff FILE; default jmh-result.json)
+  -rf FORMAT         write a result file in JMH 1.37's layout: text, csv, scsv, json or
+                     latex (-rff FILE; default jmh-result.FORMAT; -rff alone writes csv)
   -jvmArgs 'OPTS'    VM options (or write them directly: -XX:…)
 
-and jitsim's own --jdk, --cpu and --format=text|benchstat (benchstat: Go benchmark lines on
-stdout, JMH's console output on stderr). -D properties pass to the scenario.
+and jitsim's own options:
+
+  --jdk, --cpu       JDK profile and CPU model, as for 'jitsim run'
+  --clock wall|model the clock iterations are timed on (default wall): on the model clock
+                     every cost comes from the CPU model's profile, any CPU model runs, and
+                     scores are deterministic (every fork gives the same numbers)
+  --profile FILE     with --clock=model, a cost profile file ('jitsim calibrate --out')
+  --format text|benchstat
+                     benchstat: Go benchmark lines on stdout (with "Unit … assume=exact"
+                     on the model clock), JMH's console output on stderr
+
+-D properties pass to the scenario.
 
 Example:
   jitsim bench -f 2 -wi 3 -i 5 -w 200ms -r 200ms -bm avgt -p dataSize=1024,16384 AESGCMBench`
 
 func (d deps) newBenchCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
 	return &cobra.Command{
-		Use:                "bench [JMH options] [--jdk=…] [--cpu=…] [--format=text|benchstat] [VM options…] SCENARIO",
+		Use:                "bench [JMH options] [--jdk=…] [--cpu=…] [--clock=wall|model [--profile=FILE]] [--format=text|benchstat] [VM options…] SCENARIO",
 		Short:              "Run a benchmark scenario the way JMH runs a benchmark",
 		Long:               benchLong,
 		DisableFlagParsing: true,
@@ -71,6 +84,7 @@ type benchRun struct {
 	unitNS  float64 // the unit's time in ns
 	console io.Writer
 	bytesOp int64
+	overran int // measurement iterations that ran 50 % past their time
 }
 
 // runBench is `jitsim bench`; it returns the exit status.
@@ -89,9 +103,17 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	o, err := splitOwn(rest, map[string]bool{"jdk": true, "cpu": true, "format": true}, nil)
+	o, err := splitOwn(rest, map[string]bool{"jdk": true, "cpu": true, "format": true, "clock": true, "profile": true}, nil)
 	if err != nil {
 		return fail(2, "%v", err)
+	}
+	clock := o.last("clock", setup.ClockWall)
+	if clock != setup.ClockWall && clock != setup.ClockModel {
+		return fail(2, "--clock=%s: want wall or model", clock)
+	}
+	profile := o.last("profile", "")
+	if profile != "" && clock != setup.ClockModel {
+		return fail(2, "--profile=%s: a cost profile prices the model clock; add --clock=model", profile)
 	}
 	format := o.last("format", "text")
 	if format != "text" && format != "benchstat" {
@@ -111,18 +133,13 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	if !ok || !scen.IsBenchmark() {
 		return fail(1, "%q is not a jitsim benchmark scenario (benchmarks: %s)", o.scenario, strings.Join(benchmarkNames(), ", "))
 	}
-	for _, m := range opts.Modes {
-		if m == bench.SampleTime {
-			return fail(2, "-bm sample: jitsim does not sample individual operations; use thrpt, avgt or ss")
-		}
-	}
 	if opts.TimeUnit != "" {
 		if _, ok := timeUnits[opts.TimeUnit]; !ok {
 			return fail(2, "-tu %s: unknown unit", opts.TimeUnit)
 		}
 	}
 	vmArgs := append(append([]string{}, opts.JVMArgs...), o.vm...)
-	spec, err := d.settle(optionLabel(vmArgs), rel, o.last("cpu", "host"), vmArgs, getenv, stderr)
+	spec, err := d.settleOn(clock, profile, optionLabel(vmArgs), rel, o.last("cpu", "host"), vmArgs, getenv, stderr)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -141,6 +158,7 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	ctx := sig.ctx
 	prog := newProgress(stderr, getenv)
 	var results []bench.Result
+	var overran []int // per result: measurement iterations one batch overran
 	bytesPerOp := map[string]int64{}
 	start := time.Now()
 	var stopped os.Signal
@@ -163,6 +181,7 @@ combos:
 				// and -rff file below hold exactly those.
 				if len(r.Primary.RawData) > 0 {
 					results = append(results, r)
+					overran = append(overran, br.overran)
 				}
 				break combos
 			}
@@ -175,6 +194,7 @@ combos:
 				return fail(1, "%s: %v", r.Benchmark, err)
 			}
 			results = append(results, r)
+			overran = append(overran, br.overran)
 			if br.bytesOp > 0 {
 				bytesPerOp[r.Benchmark] = br.bytesOp
 			}
@@ -189,22 +209,27 @@ combos:
 	if err := bench.WriteText(console, results); err != nil {
 		return fail(1, "%v", err)
 	}
+	defer func() {
+		// Last on stderr, once for the whole run, where it is seen.
+		if w := shortIterationWarning(results, overran, opts); w != "" {
+			fmt.Fprintln(stderr, w)
+		}
+	}()
 	if format == "benchstat" {
 		// Only what two runs to compare share goes into the config lines:
 		// benchstat puts results with different configs in different tables,
 		// so the JDK and VM options are the files' names to give, not keys.
 		cfg := map[string]string{"goos": "linux", "goarch": spec.CPU.Arch.String(), "cpu": spec.CPU.Name}
-		if err := bench.WriteBenchstat(stdout, results, cfg, bytesPerOp); err != nil {
+		// On the model clock a score is exact: the same on every run, so
+		// benchstat is told not to look for noise between them.
+		exact := spec.Clock == setup.ClockModel
+		if err := bench.WriteBenchstat(stdout, results, cfg, bytesPerOp, exact); err != nil {
 			return fail(1, "%v", err)
 		}
 	}
 	if opts.ResultFile != "" {
 		var b bytes.Buffer
-		if opts.ResultFormat == "json" {
-			err = bench.WriteJSON(&b, results)
-		} else {
-			err = bench.WriteText(&b, results)
-		}
+		err = bench.Write(&b, opts.ResultFormat, results)
 		if err == nil {
 			err = os.WriteFile(opts.ResultFile, b.Bytes(), 0o644)
 		}
@@ -224,6 +249,52 @@ combos:
 		return signalStatus(stopped)
 	}
 	return 0
+}
+
+// shortIterationWarning is the one warning of a run whose iterations are
+// too short for its scores to mean much: some result's error is larger
+// than its score (a few short iterations of a still-changing benchmark),
+// or one batch of operations took longer than a whole measurement
+// iteration (overran, per result). It names the option to raise: -r for
+// timed iterations, -bs for single-shot ones, and -i. "" when all is well.
+func shortIterationWarning(results []bench.Result, overran []int, opts bench.Options) string {
+	var why []string
+	raise := map[string]bool{}
+	for i, r := range results {
+		name := strings.TrimPrefix(r.Benchmark, "org.openjdk.bench.javax.crypto.full.")
+		for _, p := range r.Params {
+			name += " " + p.Name + "=" + p.Value
+		}
+		st := r.Primary.Stats()
+		if st.Error > st.Score && st.Score > 0 {
+			why = append(why, fmt.Sprintf("%s (%s): error %.3f is larger than the score %.3f %s", name, r.Mode, st.Error, st.Score, r.Primary.Unit))
+			if r.Mode == bench.SingleShotTime {
+				raise["-bs"] = true
+			} else {
+				raise["-r"] = true
+			}
+			raise["-i"] = true
+		}
+		if i < len(overran) && overran[i] > 0 {
+			why = append(why, fmt.Sprintf("%s (%s): in %d of its measurement iterations one batch of operations ran past the iteration time", name, r.Mode, overran[i]))
+			raise["-r"] = true
+		}
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	var opt []string
+	if raise["-r"] {
+		opt = append(opt, fmt.Sprintf("-r (the time per measurement iteration, now %s)", bench.JMHTime(opts.MeasurementTime)))
+	}
+	if raise["-bs"] {
+		opt = append(opt, fmt.Sprintf("-bs (operations per single-shot iteration, now %d)", opts.MeasurementBatchSize))
+	}
+	if raise["-i"] {
+		opt = append(opt, fmt.Sprintf("-i (measurement iterations, now %d)", opts.MeasurementIterations))
+	}
+	return "jitsim bench: warning: the iterations are too short for a meaningful score:\n  " + strings.Join(why, "\n  ") +
+		"\nRaise " + strings.Join(opt, " or ") + "."
 }
 
 // benchmarkNames lists the benchmark scenarios.
@@ -282,7 +353,7 @@ func (b *benchRun) result() bench.Result {
 	forks := max(b.opts.Forks, 1)
 	r := bench.Result{JMHVersion: jmhVersion, Benchmark: benchmarkFullName(b.scen.BenchmarkMethod(b.props)), Mode: b.mode,
 		Threads: max(b.opts.Threads, 1), Forks: forks, JVM: "jitsim", JVMArgs: b.spec.Options, JDKVersion: b.spec.JDK.String(),
-		VMName: "jitsim 64-Bit Server VM model", VMVersion: Version + " (CPU model " + b.spec.CPU.Name + ")",
+		VMName: "jitsim 64-Bit Server VM model", VMVersion: Version + " (CPU model " + b.spec.CPU.Name + clockNote(b.spec.Clock) + ")",
 		WarmupIterations: b.opts.WarmupIterations, WarmupTime: bench.JMHTime(b.opts.WarmupTime), WarmupBatchSize: b.opts.WarmupBatchSize,
 		MeasurementIterations: b.opts.MeasurementIterations, MeasurementTime: bench.JMHTime(b.opts.MeasurementTime),
 		MeasurementBatchSize: b.opts.MeasurementBatchSize, Params: b.params, Primary: bench.Metric{Unit: b.unit}}
@@ -292,6 +363,14 @@ func (b *benchRun) result() bench.Result {
 		r.WarmupBatchSize, r.MeasurementBatchSize = 1, 1
 	}
 	return r
+}
+
+// clockNote is what the VM version adds for the model clock.
+func clockNote(clock string) string {
+	if clock == setup.ClockModel {
+		return ", model clock"
+	}
+	return ""
 }
 
 // benchmarkFullName qualifies a benchmark method as JMH names it: the JDK's
@@ -315,51 +394,84 @@ func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error
 		if err := bench.WriteForkHeader(b.console, r, f); err != nil {
 			return r, err
 		}
-		scores, err := b.fork(ctx, bar)
+		scores, hist, err := b.fork(ctx, bar)
 		if err != nil {
 			if ctx.Err() != nil && len(scores) > 0 { // stopped: keep the fork's iterations done
 				r.Primary.RawData = append(r.Primary.RawData, scores)
+				if hist != nil {
+					r.Primary.Histogram = append(r.Primary.Histogram, hist)
+				}
 			}
 			return r, fmt.Errorf("fork %d: %w", f, err)
 		}
 		r.Primary.RawData = append(r.Primary.RawData, scores)
+		if hist != nil {
+			r.Primary.Histogram = append(r.Primary.Histogram, hist)
+		}
 		fmt.Fprintln(b.console)
 	}
 	fmt.Fprintln(b.console)
 	return r, bench.WriteResultBlock(b.console, r)
 }
 
-// fork runs one fork on a fresh VM and returns its measurement scores; when
-// it stops early with an error, the scores of the iterations that ended.
-func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
+// fork runs one fork on a fresh VM and returns its measurement scores
+// (with -bm sample also each iteration's histogram of operation times);
+// when it stops early with an error, those of the iterations that ended.
+func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [][]bench.Bin, err error) {
 	clock := b.spec.NewClock()
 	vm, err := b.spec.NewVM(clock, io.Discard)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer vm.Close()
+	if vm.ModelClock() {
+		// The VM keeps virtual time; iterations end by it, so that a
+		// fork's batches, and so its scores, are the same on every run.
+		clock = vm
+	}
 	env := scenario.Env{VM: vm, Threads: max(b.opts.Threads, 1), Clock: clock, ClockKind: b.spec.Clock}
 	batch := 1 // operations per batch, grown while batches are short
-	var scores []float64
 	for i := range b.opts.WarmupIterations + b.opts.MeasurementIterations {
 		warm := i < b.opts.WarmupIterations
 		budget, shots := b.opts.MeasurementTime, b.opts.MeasurementBatchSize
 		if warm {
 			budget, shots = b.opts.WarmupTime, b.opts.WarmupBatchSize
 		}
-		score, err := b.iteration(ctx, env, clock, budget, shots, &batch)
+		var samples []bench.Samples // per thread, -bm sample
+		if b.mode == bench.SampleTime {
+			samples = make([]bench.Samples, env.Threads)
+			env.OpTime = func(thread int, d time.Duration) { samples[thread].Add(d.Nanoseconds()) }
+		}
+		score, err := b.iteration(ctx, env, clock, budget, shots, &batch, warm)
 		if err != nil {
-			return scores, err
+			return scores, hist, err
 		}
 		idx := i + 1
 		if !warm {
 			idx -= b.opts.WarmupIterations
+		}
+		line := bench.IterationLine(warm, idx, score, b.unit)
+		if samples != nil {
+			// JMH joins the threads' samples into one histogram; its mean is
+			// the iteration's score.
+			var all bench.Samples
+			for t := range samples {
+				all.Merge(&samples[t])
+			}
+			bins := all.Bins(b.unitNS)
+			score = bench.IterationMeans([][][]bench.Bin{{bins}})[0][0]
+			line = bench.SampleIterationText(warm, idx, bins, b.unit) // a measurement ends in a blank line, as in JMH
+			if !warm {
+				hist = append(hist, bins)
+			}
+		}
+		if !warm {
 			scores = append(scores, score)
 		}
-		fmt.Fprintln(b.console, bench.IterationLine(warm, idx, score, b.unit))
+		fmt.Fprintln(b.console, line)
 		bar.inc()
 	}
-	return scores, nil
+	return scores, hist, nil
 }
 
 // iteration runs one iteration and returns its score. A single-shot
@@ -368,7 +480,7 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) ([]float64, error) {
 // summing its operations and time, scored as the threads' summed
 // throughput (thrpt) or mean time per operation (avgt). The batch size
 // doubles while a batch takes under an eighth of the budget.
-func (b *benchRun) iteration(ctx context.Context, env scenario.Env, clock jrt.Clock, budget time.Duration, shots int, batch *int) (float64, error) {
+func (b *benchRun) iteration(ctx context.Context, env scenario.Env, clock jrt.Clock, budget time.Duration, shots int, batch *int, warm bool) (float64, error) {
 	threads := env.Threads
 	ops := make([]int64, threads)
 	dur := make([]time.Duration, threads)
@@ -394,7 +506,13 @@ func (b *benchRun) iteration(ctx context.Context, env scenario.Env, clock jrt.Cl
 				b.bytesOp = x.Bytes / x.Ops
 			}
 		}
-		if b.mode == bench.SingleShotTime || clock.Now()-t0 >= budget {
+		if b.mode == bench.SingleShotTime {
+			break
+		}
+		if el := clock.Now() - t0; el >= budget {
+			if el > budget+budget/2 && !warm {
+				b.overran++ // one batch took longer than the iteration
+			}
 			break
 		}
 		if longest < budget/8 {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -141,9 +142,14 @@ func TestBenchErrors(t *testing.T) {
 	}{
 		{[]string{"TestAESMain"}, "not a jitsim benchmark scenario"},
 		{[]string{"-p", "colour=red", "AESGCMBench"}, "has no parameter \"colour\""},
-		{[]string{"-bm", "sample", "AESGCMBench"}, "-bm sample"},
+		{[]string{"-bm", "random", "AESGCMBench"}, "option -bm"},
 		{[]string{"-wi", "x", "AESGCMBench"}, "option -wi"},
 		{[]string{"--format=csv", "AESGCMBench"}, "--format"},
+		{[]string{"--clock=virtual", "AESGCMBench"}, "--clock=virtual"},
+		{[]string{"--profile=p.json", "AESGCMBench"}, "add --clock=model"},
+		{[]string{"--clock=model", "--profile=/nonexistent/p.json", "AESGCMBench"}, "p.json"},
+		{[]string{"--cpu=nosuchcpu", "AESGCMBench"}, "--cpu"},
+		{[]string{"-rf", "yaml", "AESGCMBench"}, "option -rf"},
 		{[]string{"AESGCMBench", "5"}, "arguments after the benchmark name"},
 		{[]string{"-XX:+NoSuchFlag", "AESGCMBench"}, "NoSuchFlag"},
 		{nil, "no benchmark given"},
@@ -155,5 +161,161 @@ func TestBenchErrors(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want an error containing %q", st, errb.String(), tc.want)
 			}
 		})
+	}
+}
+
+// TestBenchModelClockIsExact runs bench on the model clock with a CPU model
+// of another architecture: both forks give the same scores, a second run
+// gives the same file, and the benchstat lines say assume=exact.
+func TestBenchModelClockIsExact(t *testing.T) {
+	dir := t.TempDir()
+	common := []string{"--clock=model", "--cpu=neoverse-n1", "--jdk=17", "-f", "2", "-wi", "1", "-i", "3", "-w", "2ms", "-r", "2ms",
+		"-bm", "avgt", "-p", "dataSize=1024", "AESGCMBench"}
+	var files [2][]byte
+	for i := range files {
+		file := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
+		runBenchCLI(t, append([]string{"-rf", "json", "-rff", file}, common...)...)
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = b
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Errorf("two model-clock runs wrote different results:\n%s\n%s", files[0], files[1])
+	}
+	rs, err := bench.ReadJSON(bytes.NewReader(files[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := rs[0].Primary.RawData
+	if len(raw) != 2 || !slices.Equal(raw[0], raw[1]) || !(raw[0][0] > 0) {
+		t.Errorf("forks disagree on the model clock: %v", raw)
+	}
+	if !strings.Contains(rs[0].VMVersion, "neoverse-n1, model clock") {
+		t.Errorf("vmVersion %q does not name the model clock", rs[0].VMVersion)
+	}
+
+	lines, _ := runBenchCLI(t, append([]string{"--format=benchstat"}, common...)...)
+	rd := benchfmt.NewReader(strings.NewReader(lines), "bench.txt")
+	assumed := map[string]string{}
+	for rd.Scan() {
+		if u, ok := rd.Result().(*benchfmt.UnitMetadata); ok {
+			assumed[u.OrigUnit] = u.Value
+		}
+	}
+	if assumed["ns/op"] != "exact" || assumed["MB/s"] != "exact" {
+		t.Errorf("unit metadata %v, want ns/op and MB/s assume=exact\n%s", assumed, lines)
+	}
+}
+
+// TestBenchResultFormats writes each -rf format of one model-clock run.
+func TestBenchResultFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []struct{ rf, want string }{
+		{"csv", `"Benchmark","Mode","Threads","Samples","Score","Score Error (99.9%)","Unit","Param: dataSize"` + "\r\n" +
+			`"org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt","avgt",1,3,`},
+		{"scsv", `"Benchmark";"Mode";"Threads";"Samples";"Score";"Score Error (99.9%)";"Unit";"Param: dataSize"` + "\r\n" +
+			`"org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt";"avgt";1;3;`},
+		{"latex", `\begin{tabular}{r|l|rl}` + "\n" + ` \multicolumn{1}{c|}{\texttt{Benchmark}} & \texttt{dataSize} & \multicolumn{2}{c}{\texttt{Score, us/op}} \\`},
+		{"text", "Benchmark            (dataSize)  Mode  Cnt"},
+	} {
+		t.Run(f.rf, func(t *testing.T) {
+			file := filepath.Join(dir, "r."+f.rf)
+			stdout, _ := runBenchCLI(t, "--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "0", "-i", "3", "-r", "1ms",
+				"-bm", "avgt", "-p", "dataSize=1024", "-rf", f.rf, "-rff", file, "AESGCMBench")
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(b), f.want) {
+				t.Errorf("%s file:\n%s\nwant it to start with:\n%s", f.rf, b, f.want)
+			}
+			if !strings.Contains(stdout, "Benchmark result is saved to "+file) {
+				t.Errorf("console does not name the file:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// TestBenchSampleMode runs -bm sample on the model clock on two threads:
+// every operation is a sample, the JSON holds JMH's rawDataHistogram, and
+// the table and console have the percentiles.
+func TestBenchSampleMode(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.json")
+	stdout, _ := runBenchCLI(t, "--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "1", "-i", "2", "-w", "2ms", "-r", "3ms",
+		"-t", "2", "-bm", "sample", "-p", "dataSize=1024", "-rf", "json", "-rff", file, "AESGCMBench")
+	for _, want := range []string{"Iteration   2: ", "                 p0.9999: ", "  Percentiles, us/op:\n      p(0.0000) = ",
+		"AESGCMBench.encrypt:p0.50          1024  sample  "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("console lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"rawDataHistogram" : [`) {
+		t.Fatalf("no rawDataHistogram:\n%s", b)
+	}
+	rs, err := bench.ReadJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	if r.Mode != bench.SampleTime || len(r.Primary.Histogram) != 1 || len(r.Primary.Histogram[0]) != 2 {
+		t.Fatalf("mode %s, histogram %v", r.Mode, r.Primary.Histogram)
+	}
+	var ops int64
+	for _, it := range r.Primary.Histogram[0] {
+		for _, bin := range it {
+			ops += bin.Count
+		}
+	}
+	if st := r.Primary.Stats(); int64(st.N) != ops || ops < 4 || !(st.Score > 0) {
+		t.Errorf("%d operations sampled, N %d, score %v", ops, st.N, st.Score)
+	}
+}
+
+// TestBenchShortIterationWarning: iterations shorter than one operation on
+// the model clock get the warning, once, naming -r; a run with enough time
+// gets none.
+func TestBenchShortIterationWarning(t *testing.T) {
+	args := []string{"--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "2", "-w", "5ms", "-i", "3", "-bm", "avgt", "-p", "dataSize=1024,2048", "AESGCMBench"}
+	_, stderr := runBenchCLI(t, append([]string{"-r", "100us"}, args...)...)
+	if strings.Count(stderr, "warning: the iterations are too short") != 1 || !strings.Contains(stderr, "Raise -r (the time per measurement iteration, now 100 us).") ||
+		!strings.Contains(stderr, "AESGCMBench.encrypt dataSize=2048 (avgt): in 3 of its measurement iterations one batch") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if _, stderr := runBenchCLI(t, append([]string{"-r", "5ms"}, args...)...); strings.Contains(stderr, "warning") {
+		t.Errorf("warning with 5 ms iterations of a 0.5 ms operation after warm-up:\n%s", stderr)
+	}
+	// Without warm-up the first iteration is interpreted and the others
+	// are not: the error is larger than the score.
+	if _, stderr := runBenchCLI(t, append(append([]string{"-r", "5ms"}, args[:len(args)-1]...), "-wi", "0", "AESGCMBench")...); !strings.Contains(stderr, "error 1068.240 is larger than the score 569.622 us/op") {
+		t.Errorf("no error warning without warm-up:\n%s", stderr)
+	}
+}
+
+func TestShortIterationWarningNamesOption(t *testing.T) {
+	opts := bench.DefaultOptions()
+	opts.MeasurementTime = 200 * time.Millisecond
+	opts.MeasurementIterations = 3
+	noisy := bench.Result{Benchmark: "org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt", Mode: bench.Throughput,
+		Params: []bench.Param{{Name: "dataSize", Value: "16384"}}, Primary: bench.Metric{Unit: "ops/s", RawData: [][]float64{{10, 30, 42}}}}
+	steady := bench.Result{Benchmark: "x.Y.ss", Mode: bench.SingleShotTime, Primary: bench.Metric{Unit: "us/op", RawData: [][]float64{{10, 10.1, 9.9}}}}
+	got := shortIterationWarning([]bench.Result{noisy, steady}, []int{0, 0}, opts)
+	want := "jitsim bench: warning: the iterations are too short for a meaningful score:\n" +
+		"  AESGCMBench.encrypt dataSize=16384 (thrpt): error 294.925 is larger than the score 27.333 ops/s\n" +
+		"Raise -r (the time per measurement iteration, now 200 ms) or -i (measurement iterations, now 3)."
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	steady.Primary.RawData = [][]float64{{1, 50, 2}}
+	if got := shortIterationWarning([]bench.Result{steady}, nil, opts); !strings.Contains(got, "Raise -bs (operations per single-shot iteration, now 1) or -i") {
+		t.Errorf("single shot: %s", got)
+	}
+	if got := shortIterationWarning([]bench.Result{noisy}, nil, opts); got == "" {
+		t.Error("no warning")
 	}
 }

@@ -4,7 +4,7 @@
 //	jitsim run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [VM options…] (SCENARIO [args…] | -version)
 //	jitsim explain [--jdk=…] [--cpu=NAME] [--json] [VM options…] (Class::method | intrinsic ID)
 //	jitsim warmup --compare 'OPTS' … [--forks=N] [--out DIR] [--jvm=JAVA] [VM options…] SCENARIO [args…]
-//	jitsim bench [JMH options: -wi -i -f -t -w -r -bm -p -rf -rff] [VM options…] SCENARIO
+//	jitsim bench [JMH options: -wi -i -f -t -w -r -bm -p -rf -rff] [--clock=wall|model] [VM options…] SCENARIO
 //	jitsim sweep FILE [--shard i/n] · jitsim sweep merge DIR…
 //	jitsim scenarios
 //	jitsim cpus

@@ -133,7 +133,7 @@ func (d deps) settleOn(clock, profile, label string, rel jdk.Release, cpuName st
 		return nil, fmt.Errorf("--cpu: %w", err)
 	}
 	if err := setup.Runnable(m, clock); err != nil {
-		return nil, fmt.Errorf("--cpu=%s: %w (run and warmup take --clock=model)", m.Name, err)
+		return nil, fmt.Errorf("--cpu=%s: %w (run, warmup and bench take --clock=model)", m.Name, err)
 	}
 	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: args, Getenv: getenv, ReadFile: os.ReadFile, Clock: clock,
 		ProfileFile: profile, Tiers: d.tiers(), NewClock: d.wallClock})
