@@ -32,7 +32,7 @@ type Variant struct {
 	Stub      string  // the ID's HotSpot StubRoutines entry, e.g. "counterMode_AESCrypt"
 	Name      string  // the ID's name, e.g. "vaes-avx512"
 	Generator string  // HotSpot generator it models (the rule's)
-	Needs     cpu.Set // the ID's features when its code is built into this binary; 0 otherwise
+	Needs     cpu.Set // the CPU features the variant's code uses (its ID's), built into this binary or not
 	Condition string  // the HotSpot condition that selects it, in words
 }
 
@@ -142,11 +142,7 @@ func Select(stub string, cfg Config, cpus cpu.Set) (Variant, bool) {
 }
 
 func answer(id variant.ID, generator, condition string) Variant {
-	v := Variant{ID: id, Stub: id.Stub(), Name: id.Name(), Generator: generator, Condition: condition}
-	if built[id] {
-		v.Needs = id.Needs()
-	}
-	return v
+	return Variant{ID: id, Stub: id.Stub(), Name: id.Name(), Generator: generator, Needs: id.Needs(), Condition: condition}
 }
 
 // Selectable reports whether some rule selects variant id on a CPU of arch with features
