@@ -71,17 +71,17 @@ func (s *Set) get(name string, want ...Type) *entry {
 // programming error and panics.
 func (s *Set) Bool(name string) bool { return s.get(name, Bool).v.b }
 
-// Int returns an int, intx or uintx flag as int64 (uintx values above MaxInt64 wrap).
+// Int returns an integer flag of any type as int64 (unsigned values above MaxInt64 wrap).
 func (s *Set) Int(name string) int64 {
-	e := s.get(name, Int, Intx, Uintx)
-	if e.typ == Uintx {
+	e := s.get(name, Int, Intx, Uintx, Uint, Uint64, SizeT)
+	if e.typ.unsigned() {
 		return int64(e.v.u)
 	}
 	return e.v.i
 }
 
-// Uint returns a uintx flag.
-func (s *Set) Uint(name string) uint64 { return s.get(name, Uintx).v.u }
+// Uint returns an unsigned flag (uintx, uint, uint64_t, size_t).
+func (s *Set) Uint(name string) uint64 { return s.get(name, Uintx, Uint, Uint64, SizeT).v.u }
 
 // Float returns a double flag.
 func (s *Set) Float(name string) float64 { return s.get(name, Double).v.f }
@@ -161,7 +161,7 @@ func (s *Set) parseValue(e *entry, text string) (value, error) {
 			return value{}, nil
 		}
 		return value{}, errSyntax
-	case Int, Intx, Uintx:
+	case Int, Intx, Uintx, Uint, Uint64, SizeT:
 		return parseInteger(e.typ, text, s.jdk)
 	case Double:
 		return parseDouble(text, s.jdk)
