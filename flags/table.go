@@ -11,10 +11,8 @@ import (
 type Flag struct {
 	// Name is the flag name, case-sensitive, as after -XX:.
 	Name string
-	// Since is the first profile that has the flag.
-	Since jdk.Release
-	// Until is the first profile that no longer has it (0: every profile from Since on).
-	Until jdk.Release
+	// Releases is the set of profiles that have the flag; 0 means every profile.
+	Releases jdk.Set
 	// AMD64Only marks flags declared in cpu/x86/globals_x86.hpp: absent on arm64.
 	AMD64Only bool
 	// Type is the value type per profile.
@@ -33,6 +31,10 @@ type Flag struct {
 	MemorySizeOption string
 	// Jitsim marks rows that are jitsim's own (not HotSpot's).
 	Jitsim bool
+	// NotModelled marks rows generated from the JVM recordings (table_recorded.go) that no
+	// hand row covers: the flag is accepted and its value checked (type, range), and nothing
+	// in jitsim reads it.
+	NotModelled bool
 	// Doc is a one-line description.
 	Doc string
 }
@@ -76,8 +78,15 @@ func (f *Flag) Exists(j jdk.Release, a jdk.Arch) bool {
 	return f.inJDK(j) && !(f.AMD64Only && a != jdk.AMD64)
 }
 
-// inJDK reports whether profile j has the flag (Since, Until).
-func (f *Flag) inJDK(j jdk.Release) bool { return j >= f.Since && (f.Until == 0 || j < f.Until) }
+// inJDK reports whether profile j has the flag.
+func (f *Flag) inJDK(j jdk.Release) bool { return f.releases().Has(j) }
+
+func (f *Flag) releases() jdk.Set {
+	if f.Releases == 0 {
+		return jdk.AllReleases
+	}
+	return f.Releases
+}
 
 const (
 	maxJint  = math.MaxInt32
@@ -114,8 +123,8 @@ func boolRow(name string, def bool, kind perJDK[Kind], decor perJDK[string], doc
 	return &Flag{Name: name, Type: all(Bool), Kind: kind, Decor: decor, Default: all(d), Doc: doc}
 }
 
-func since(j jdk.Release, f *Flag) *Flag { f.Since = j; return f }
-func until(j jdk.Release, f *Flag) *Flag { f.Until = j; return f }
+func since(j jdk.Release, f *Flag) *Flag { f.Releases = f.releases() & jdk.Since(j); return f }
+func until(j jdk.Release, f *Flag) *Flag { f.Releases = f.releases() & jdk.Before(j); return f }
 
 // c2Decor is the decoration of a flag that moved from runtime/globals.hpp to
 // opto/c2_globals.hpp (JDK 15's split of the inlining flags, JDK-8234863): none in JDK 8,
@@ -135,11 +144,14 @@ func inlineRow(name string, decor perJDK[string], def perJDK[string], doc string
 }
 func amd64(f *Flag) *Flag { f.AMD64Only = true; return f }
 
-// table is THE flag table. Facts: PrintFlagsFinal/PrintFlagsInitial/PrintFlagsRanges of
-// OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64; runtime/globals.hpp,
-// compiler/compiler_globals.hpp, c2_globals.hpp, cpu/x86/globals_x86.hpp and the 8u copies
-// for JDK 8.
-var table = []*Flag{
+// handTable holds the rows written by hand: the flags jitsim acts on (or that carry a doc
+// string or a jitsim-only fact such as MemorySizeOption), jitsim's own flags, and every fact
+// for the profiles that were not recorded (8, 8u, 21). Facts: PrintFlagsFinal/
+// PrintFlagsInitial/PrintFlagsRanges of OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64;
+// runtime/globals.hpp, compiler/compiler_globals.hpp, c2_globals.hpp,
+// cpu/x86/globals_x86.hpp and the 8u copies for JDK 8. For 17 and 25 a hand row must agree
+// with the recording (TestHandRowsAgreeWithRecordings).
+var handTable = []*Flag{
 	since(jdk.R17, &Flag{Name: "ActiveProcessorCount", Type: all(Int), Kind: product, Decor: none, Default: all("-1"),
 		Doc: "CPU count the VM should use and report as active (-1: use the OS value)"}),
 	boolRow("AlwaysCompileLoopMethods", false, product, none, "compile methods with loops when they are first called"),
@@ -252,15 +264,31 @@ var table = []*Flag{
 	since(jdk.R17, boolRow("UseVectorizedMismatchIntrinsic", false, diagnostic, none, "use the vectorizedMismatch intrinsic (set from the CPU)")),
 }
 
-var byName = map[string]*Flag{}
+// table is THE flag table: the hand rows, and the recorded rows (table_recorded.go) of every
+// other flag, sorted by name. A name appears once.
+var table []*Flag
+
+var byName map[string]*Flag
 
 func init() {
-	sort.Slice(table, func(i, k int) bool { return table[i].Name < table[k].Name })
-	for _, f := range table {
+	byName = make(map[string]*Flag, len(handTable)+len(recordedTable))
+	table = make([]*Flag, 0, len(handTable)+len(recordedTable))
+	for _, f := range handTable {
 		if byName[f.Name] != nil {
 			panic("BUG: duplicate flag row " + f.Name)
 		}
 		byName[f.Name] = f
+		table = append(table, f)
+	}
+	for i := range recordedTable {
+		f := &recordedTable[i]
+		if byName[f.Name] == nil {
+			byName[f.Name] = f
+			table = append(table, f)
+		}
+	}
+	sort.Slice(table, func(i, k int) bool { return table[i].Name < table[k].Name })
+	for _, f := range table {
 		for _, j := range jdk.All() {
 			if !f.inJDK(j) {
 				continue

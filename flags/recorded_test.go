@@ -1,0 +1,270 @@
+package flags
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/jdk"
+)
+
+// The raw recordings of the real JVMs (testdata/jvmflags, written by record.sh): PrintFlagsFinal,
+// PrintFlagsInitial and PrintFlagsRanges with both unlock options and nothing else.
+
+var recordingName = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges)\.txt$`)
+
+// recordedOutputs returns release → "final"/"initial"/"ranges" → the recorded output.
+func recordedOutputs(t *testing.T) map[jdk.Release]map[string]string {
+	t.Helper()
+	dir := filepath.Join("testdata", "jvmflags")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[jdk.Release]map[string]string{}
+	for _, e := range entries {
+		m := recordingName.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		feature, _ := strconv.Atoi(m[1])
+		var rel jdk.Release
+		switch feature {
+		case 17:
+			rel = jdk.R17
+		case 25:
+			rel = jdk.R25
+		default:
+			t.Fatalf("%s: no profile for Java %d", e.Name(), feature)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out[rel] == nil {
+			out[rel] = map[string]string{}
+		}
+		out[rel][m[2]] = string(data)
+	}
+	for _, r := range []jdk.Release{jdk.R17, jdk.R25} {
+		if len(out[r]) != 3 {
+			t.Fatalf("JDK %s: want the final, initial and ranges recordings, have %d", r, len(out[r]))
+		}
+	}
+	return out
+}
+
+// printedRows splits a PrintFlags* output into its header and its rows in order, keyed by name.
+func printedRows(s string) (header string, names []string, rows map[string]string) {
+	rows = map[string]string{}
+	for i, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if i == 0 {
+			header = l
+			continue
+		}
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		names = append(names, f[1])
+		rows[f[1]] = l
+	}
+	return header, names, rows
+}
+
+// hostErgonomics lists the rows whose value (and origin) java settles from the machine it runs
+// on, or at start-up from other flags, in ways the flags package does not model: the
+// comparison below skips their value and origin columns. Every other column of these rows,
+// and every column of every other row, must equal the recording.
+var hostErgonomics = map[string]string{
+	// CPU features, set by runtime/ergo (the modelled ones) or not modelled at all.
+	"UseAES": "CPU feature", "UseAESIntrinsics": "CPU feature", "UseAESCTRIntrinsics": "CPU feature",
+	"UseGHASHIntrinsics": "CPU feature", "UseCLMUL": "CPU feature", "UseSSE": "CPU feature",
+	"UseSSE42Intrinsics": "CPU feature", "UseVectorizedMismatchIntrinsic": "CPU feature",
+	"UseAddressNop": "CPU feature", "UseBASE64Intrinsics": "CPU feature", "UseBMI1Instructions": "CPU feature",
+	"UseBMI2Instructions": "CPU feature", "UseCountLeadingZerosInstruction": "CPU feature",
+	"UseCountTrailingZerosInstruction": "CPU feature", "UseFMA": "CPU feature", "UseNewLongLShift": "CPU feature",
+	"UsePopCountInstruction": "CPU feature", "UseSHA": "CPU feature", "UseUnalignedLoadStores": "CPU feature",
+	"UseXMMForArrayCopy": "CPU feature", "UseXMMForObjInit": "CPU feature", "UseXmmI2D": "CPU feature",
+	"UseXmmI2F": "CPU feature", "UseXmmRegToRegMoveAll": "CPU feature", "AlignVector": "CPU feature",
+	"OptimizeFill": "CPU feature", "UseFPUForSpilling": "CPU feature", "UseOptoBiasInlining": "CPU feature",
+	"UseCountedLoopSafepoints": "C2 ergonomics", "LoopStripMiningIter": "C2 ergonomics",
+	"LoopStripMiningIterShortLoop": "C2 ergonomics", "C1InlineStackLimit": "C1 ergonomics",
+	"AllocatePrefetchDistance": "CPU cache line", "AllocatePrefetchStepSize": "CPU cache line",
+	"PrefetchCopyIntervalInBytes": "CPU cache line", "PrefetchScanIntervalInBytes": "CPU cache line",
+	"PrefetchFieldsAhead": "CPU cache line", "IntelJccErratumMitigation": "CPU model", "X86ICacheSync": "CPU feature",
+	// Threads, from the CPU count.
+	"CICompilerCount": "compiler threads from the CPU count", "ConcGCThreads": "GC threads from the CPU count",
+	"G1ConcRefinementThreads": "GC threads from the CPU count", "ParallelGCThreads": "GC threads from the CPU count",
+	// The collector and the heap, from the machine's memory and CPU count.
+	"UseG1GC": "collector chosen from the machine", "InitialHeapSize": "heap from physical memory",
+	"MaxHeapSize": "heap from physical memory", "MaxNewSize": "heap from physical memory",
+	"MinHeapSize": "heap from physical memory", "SoftMaxHeapSize": "heap from physical memory",
+	"MinHeapDeltaBytes": "heap from physical memory", "G1HeapRegionSize": "heap from physical memory",
+	"MarkStackSize": "heap from physical memory", "MarkStackSizeMax": "heap from physical memory",
+	"GCDrainStackTargetSize": "GC ergonomics", "ParallelRefProcEnabled": "GC ergonomics",
+	"GCPauseIntervalMillis": "G1 ergonomics", "MaxGCPauseMillis": "G1 ergonomics", "GCTimeRatio": "G1 ergonomics",
+	"G1RSetRegionEntries": "G1 ergonomics", "G1RSetSparseRegionEntries": "G1 ergonomics",
+	"ScavengeBeforeFullGC": "GC ergonomics", "MaxMetaspaceExpansion": "metaspace ergonomics",
+	"MinMetaspaceExpansion": "metaspace ergonomics",
+	"UseCompressedOops":     "from the heap size", "UseCompressedClassPointers": "from the heap size",
+	"SharedBaseAddress": "CDS archive address", "AOTInvokeDynamicLinking": "AOT cache ergonomics",
+	"AOTRecordTraining": "AOT cache ergonomics", "AOTReplayTraining": "AOT cache ergonomics",
+	"G1EagerReclaimRemSetThreshold": "G1 remembered sets from the region size",
+	"G1RemSetArrayOfCardsEntries":   "G1 remembered sets from the region size",
+	"G1RemSetHowlMaxNumBuckets":     "G1 remembered sets from the region size",
+	"G1RemSetHowlNumBuckets":        "G1 remembered sets from the region size",
+	"THPStackMitigation":            "the host's transparent huge page mode",
+	// The code cache, from the compiler configuration and page size.
+	"SegmentedCodeCache": "code cache ergonomics", "NonNMethodCodeHeapSize": "code cache ergonomics",
+	"NonProfiledCodeHeapSize": "code cache ergonomics", "ProfiledCodeHeapSize": "code cache ergonomics",
+}
+
+// valueColumns blanks a row's value and origin (the columns hostErgonomics skips).
+func valueColumns(row string) string {
+	k := strings.LastIndex(row, "{")
+	k = strings.LastIndex(row[:k], "{")
+	if e := strings.Index(row, " = "); e > 0 && e < k {
+		return row[:e] + strings.TrimRight(row[k:strings.LastIndex(row, "{")], " ")
+	}
+	return row[:strings.LastIndex(row, "{")]
+}
+
+// TestPrintFlagsMatchRecordings prints PrintFlagsFinal, PrintFlagsInitial and PrintFlagsRanges
+// for the recorded command line (both unlocks, nothing else) on 17 and 25 and compares them
+// with the recordings row for row: the same flags in the same order, every row equal, except
+// the value and origin of the rows listed in hostErgonomics.
+func TestPrintFlagsMatchRecordings(t *testing.T) {
+	rec := recordedOutputs(t)
+	used := map[string]bool{}
+	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+		for _, what := range []string{"final", "initial", "ranges"} {
+			opt := map[string]string{"final": "-XX:+PrintFlagsFinal", "initial": "-XX:+PrintFlagsInitial", "ranges": "-XX:+PrintFlagsRanges"}[what]
+			set, _, err := Parse(Options{JDK: rel, Arch: jdk.AMD64,
+				Args: []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:+UnlockExperimentalVMOptions", opt, "-version"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			switch what {
+			case "final":
+				err = set.PrintFlagsFinal(&b)
+			case "initial":
+				err = set.PrintFlagsInitial(&b)
+			case "ranges":
+				err = set.PrintFlagsRanges(&b)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			wh, wn, wr := printedRows(rec[rel][what])
+			gh, gn, gr := printedRows(b.String())
+			gn = slices.DeleteFunc(gn, func(n string) bool { return Lookup(n).Jitsim })
+			if wh != gh {
+				t.Errorf("%s %s: header %q, want %q", rel, what, gh, wh)
+			}
+			if !sort.StringsAreSorted(gn) || strings.Join(wn, " ") != strings.Join(gn, " ") {
+				t.Errorf("%s %s: %d rows, java %d, or in another order", rel, what, len(gn), len(wn))
+			}
+			equal := 0
+			for _, n := range wn {
+				w, g := wr[n], gr[n]
+				if w == g {
+					equal++
+					continue
+				}
+				if _, ok := hostErgonomics[n]; ok {
+					used[n] = true
+					if valueColumns(w) == valueColumns(g) {
+						equal++
+						continue
+					}
+				}
+				t.Errorf("%s %s row %s:\n java:   %q\n jitsim: %q", rel, what, n, w, g)
+			}
+			t.Logf("JDK %s PrintFlags%s: %d of %d rows equal to java's (%d differ only in a host-ergonomics value)",
+				rel, what, equal, len(wn), equal-countSame(wr, gr))
+		}
+	}
+	for n := range hostErgonomics {
+		if !used[n] {
+			t.Errorf("%s is listed in hostErgonomics but its rows equal java's: drop it", n)
+		}
+	}
+}
+
+func countSame(a, b map[string]string) int {
+	n := 0
+	for k, v := range a {
+		if b[k] == v {
+			n++
+		}
+	}
+	return n
+}
+
+// TestHandRowsAgreeWithRecordings checks the merge of the two halves of the table: a hand row
+// replaces the recorded row of the same name, so for 17 and 25 it must say what the recording
+// says (existence, x86-only, type, kind, decorations, range and default), and a hand row of a
+// HotSpot flag that exists in 17 or 25 must have been recorded there. The default of a
+// diagnostic or experimental flag is recorded after ergonomics; hostErgonomics lists the ones
+// that differ from the declared default for that reason.
+func TestHandRowsAgreeWithRecordings(t *testing.T) {
+	recorded := map[string]*Flag{}
+	for i := range recordedTable {
+		recorded[recordedTable[i].Name] = &recordedTable[i]
+	}
+	for _, h := range handTable {
+		r := recorded[h.Name]
+		for _, j := range []jdk.Release{jdk.R17, jdk.R25} {
+			if h.Jitsim {
+				if r != nil {
+					t.Errorf("jitsim's own flag %s is in the recording", h.Name)
+				}
+				continue
+			}
+			if !h.inJDK(j) {
+				if r != nil && r.inJDK(j) {
+					t.Errorf("%s: recorded in %s, the hand row lacks it", h.Name, j)
+				}
+				continue
+			}
+			if r == nil || !r.inJDK(j) {
+				t.Errorf("%s: the hand row has it in %s, the recording does not", h.Name, j)
+				continue
+			}
+			if h.AMD64Only != r.AMD64Only {
+				t.Errorf("%s: AMD64Only %v, recorded %v", h.Name, h.AMD64Only, r.AMD64Only)
+			}
+			ht, rt := h.Type.At(j), r.Type.At(j)
+			if ht != rt {
+				t.Errorf("%s in %s: type %s, recorded %s", h.Name, j, ht, rt)
+				continue
+			}
+			if hk, rk := kindText(h, j), kindText(r, j); hk != rk {
+				t.Errorf("%s in %s: kind %s, recorded %s", h.Name, j, hk, rk)
+			}
+			if hr, rr := rangeText(h, j), rangeText(r, j); hr != rr {
+				t.Errorf("%s in %s: range %s, recorded %s", h.Name, j, hr, rr)
+			}
+			hv, err1 := parseDefault(h, j)
+			rv, err2 := parseDefault(r, j)
+			if err1 != nil || err2 != nil {
+				t.Errorf("%s in %s: defaults %v, %v", h.Name, j, err1, err2)
+				continue
+			}
+			if format(ht, hv) != format(rt, rv) {
+				k := h.Kind.At(j)
+				if _, ergo := hostErgonomics[h.Name]; ergo && (k == Diagnostic || k == Experimental) {
+					continue
+				}
+				t.Errorf("%s in %s: default %s, recorded %s", h.Name, j, format(ht, hv), format(rt, rv))
+			}
+		}
+	}
+}
