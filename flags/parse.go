@@ -63,11 +63,11 @@ type Result struct {
 	Version bool
 	// Ignored lists options java accepts that jitsim does not model (e.g. -Xms2g, -server).
 	Ignored []string
-	// MaxHeapSize is the last -Xmx in bytes (HotSpot's MaxHeapSize), 0 when none was given;
-	// it sizes jitsim's Java heap (runtime.Config.WithMaxHeapSize). -Xmx is also in Ignored.
+	// MaxHeapSize is the last -Xmx or -XX:MaxHeapSize= in bytes, 0 when none was given; it
+	// sizes jitsim's Java heap (runtime.Config.WithMaxHeapSize). -Xmx is also in Ignored.
 	MaxHeapSize uint64
-	// InitialHeapSize is the last -Xms in bytes, 0 when none was given (checked against
-	// -Xmx only).
+	// InitialHeapSize is the last -Xms or -XX:InitialHeapSize= in bytes, 0 when none was
+	// given (checked against MaxHeapSize only).
 	InitialHeapSize uint64
 }
 
@@ -179,6 +179,15 @@ func (p *parser) heapSizes() error {
 	}
 	fail := func(msg string) error {
 		return &Error{Text: "Error occurred during initialization of VM\n" + msg + "\n", Stdout: true}
+	}
+	// The flags behind -Xmx and -Xms, whichever way the user set them (the last one wins).
+	if s := p.set; s.Has("MaxHeapSize") {
+		if s.WasSetOnCommandLine("MaxHeapSize") {
+			p.res.MaxHeapSize = s.Uint("MaxHeapSize")
+		}
+		if s.WasSetOnCommandLine("InitialHeapSize") {
+			p.res.InitialHeapSize = s.Uint("InitialHeapSize")
+		}
 	}
 	if x := p.res.MaxHeapSize; x != 0 && x < minMaxHeap {
 		return fail("Too small maximum heap")
@@ -399,6 +408,10 @@ func (p *parser) vmOption(t token) error {
 				return p.fail(t)
 			}
 			p.res.Ignored = append(p.res.Ignored, s)
+			// -Xmx sets MaxHeapSize, -Xms InitialHeapSize and MinHeapSize (JDK 9+ rows).
+			for _, name := range m.flags {
+				p.setCmdline(name, value{u: v}, t.origin)
+			}
 			if m.prefix == "-Xmx" {
 				p.res.MaxHeapSize = v
 			} else {
@@ -420,9 +433,12 @@ func (p *parser) vmOption(t token) error {
 
 // memoryOptions are the -X size options java users commonly pass; jitsim checks their syntax
 // (Arguments::parse_memory_size) and otherwise ignores them.
-var memoryOptions = []struct{ prefix, invalid string }{
-	{"-Xmx", "Invalid maximum heap size"},
-	{"-Xms", "Invalid initial heap size"},
+var memoryOptions = []struct {
+	prefix, invalid string
+	flags           []string
+}{
+	{"-Xmx", "Invalid maximum heap size", []string{"MaxHeapSize"}},
+	{"-Xms", "Invalid initial heap size", []string{"MinHeapSize", "InitialHeapSize"}},
 }
 
 // acceptedIgnored reports launcher/VM options java accepts silently that jitsim does not model.
@@ -591,7 +607,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 			// Parsed by the launcher-facing path as a memory size; its own message.
 			u, ok := atojulong(val)
 			if !ok || u < 1 || strings.HasPrefix(val, "-") {
-				fmt.Fprintf(&p.errText, "%s: -XX:%s.\n", e.flag.MemorySizeOption, arg)
+				fmt.Fprintf(&p.errText, e.flag.MemorySizeOption+"\n", "-XX:"+arg)
 				return false, true
 			}
 			// Its range is checked after all options are parsed (check_all_ranges).

@@ -25,9 +25,9 @@ type Flag struct {
 	Default perJDK[string]
 	// Range is the allowed range checked at set time (JDK 9+, JEP 245); nil means none.
 	Range perJDK[*Range]
-	// MemorySizeOption marks flags the launcher parses as a memory size before the generic
-	// path (Arguments::parse_each_vm_init_arg), e.g. ReservedCodeCacheSize; Invalid is the
-	// message prefix printed when that fails.
+	// MemorySizeOption marks flags the VM parses as a memory size before the generic path
+	// (Arguments::parse_each_vm_init_arg), e.g. ReservedCodeCacheSize: it is the message
+	// printed when that fails, with %s standing for the option.
 	MemorySizeOption string
 	// Jitsim marks rows that are jitsim's own (not HotSpot's).
 	Jitsim bool
@@ -183,14 +183,23 @@ var handTable = []*Flag{
 	// (FLAG_SET_DEFAULT in the runtime's ergonomics, so PrintFlagsFinal shows {default}).
 	inlineRow("InlineSmallCode", c2Decor(true), all("1000"), "C2 inlines an already compiled method only if its code is smaller than this (bytes; 2000 or 2500 when tiered)"),
 	since(jdk.R17, boolRow("InlineNatives", true, diagnostic, none, "use intrinsics for native methods")),
+	since(jdk.R17, &Flag{Name: "InitialHeapSize", Type: all(SizeT), Kind: product, Decor: none, Default: all("0"),
+		Range: rangeModern(&Range{UMin: 0, UMax: maxUintx}), Doc: "initial Java heap size in bytes (-Xms); checked against MaxHeapSize"}),
 	intxRow("InterpreterProfilePercentage", "33", 0, 100, "percentage of CompileThreshold at which the interpreter starts profiling (non-tiered)"),
 	boolRow("LogCompilation", false, diagnostic, none, "log compilation activity in XML to LogFile"),
 	{Name: "LogFile", Type: all(Ccstr), Kind: diagnostic, Decor: none, Default: all(""),
 		Doc: "file for LogCompilation/LogVMOutput output (default hotspot_pid<pid>.log)"},
 	boolRow("LogVMOutput", false, diagnostic, none, "save VM output to LogFile"),
+	// The heap sizes: -Xmx and -Xms set them too. Only MaxHeapSize is parsed as a memory size
+	// before the generic path, with -Xmx's message.
+	since(jdk.R17, &Flag{Name: "MaxHeapSize", Type: all(SizeT), Kind: product, Decor: none, Default: all("130862280"),
+		Range: rangeModern(&Range{UMin: 0, UMax: maxUintx}), MemorySizeOption: "Invalid maximum heap size: %s",
+		Doc: "maximum Java heap size in bytes (-Xmx); sizes jitsim's heap (the default is ergonomic: a quarter of physical memory)"}),
 	inlineRow("MaxInlineLevel", c2Decor(false), from("9", jdk.R17, "15"), "maximum depth of calls C2 inlines (JDK 8: C1 too)"),
 	inlineRow("MaxInlineSize", c2Decor(false), all("35"), "maximum bytecode size of a method C2 inlines at a cold call site (JDK 8: C1 too)"),
 	inlineRow("MaxTrivialSize", c2Decor(false), all("6"), "bytecode size of a trivial method (JDK 8: C1 inlines it at any depth)"),
+	since(jdk.R17, &Flag{Name: "MinHeapSize", Type: all(SizeT), Kind: product, Decor: none, Default: all("0"),
+		Range: rangeModern(&Range{UMin: 0, UMax: maxUintx}), Doc: "minimum Java heap size in bytes (-Xms); not modelled beyond its value"}),
 	{Name: "OnStackReplacePercentage", Type: all(Intx), Kind: product, Decor: pd, Default: all("140"),
 		Range: rangeModern(irange(minIntx, maxIntx)), Doc: "percentage of CompileThreshold at which OSR compiles are requested (non-tiered)"},
 	boolRow("PrintCommandLineFlags", false, product, none, "print the flags set on the command line or ergonomically"),
@@ -204,7 +213,7 @@ var handTable = []*Flag{
 	boolRow("PrintWarnings", true, product, none, "print VM warnings"),
 	boolRow("ProfileInterpreter", true, product, pd, "profile at the bytecode level during interpretation"),
 	{Name: "ReservedCodeCacheSize", Type: all(Uintx), Kind: product, Decor: pd, Default: all("50331648"),
-		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), MemorySizeOption: "Invalid maximum code cache size",
+		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), MemorySizeOption: "Invalid maximum code cache size: %s.",
 		Doc: "reserved code cache size in bytes (x5 ergonomically in tiered mode)"},
 	intxRow("Tier0BackedgeNotifyFreqLog", "10", 0, 30, "interpreter back-edge notification frequency (log2)"),
 	since(jdk.R17, &Flag{Name: "Tier0Delay", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("20"),
