@@ -30,7 +30,7 @@ var releases = map[int]string{17: "jdk.R17", 25: "jdk.R25"}
 var (
 	finalRow = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges)\.txt$`)
+	fileName = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics)\.txt$`)
 )
 
 // fact is one flag in one release.
@@ -41,9 +41,10 @@ type fact struct {
 }
 
 type recording struct {
-	feature int
-	version string
-	flags   map[string]*fact
+	feature    int
+	version    string
+	flags      map[string]*fact
+	intrinsics []string // sorted
 }
 
 func main() {
@@ -112,12 +113,18 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
 	}
 	r := &recording{feature: feature, version: version, flags: map[string]*fact{}}
+	data, err := os.ReadFile(files["intrinsics"])
+	if err != nil {
+		return nil, err
+	}
+	r.intrinsics = strings.Fields(string(data))
+	sort.Strings(r.intrinsics)
 	lines, err := readLines(files["final"])
 	if err != nil {
 		return nil, err
@@ -327,6 +334,26 @@ func generate(recs []*recording) ([]byte, error) {
 		}
 		fields = append(fields, "NotModelled: true")
 		b.WriteString("\t{" + strings.Join(fields, ", ") + "},\n")
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// recordedIntrinsics lists, per recorded release, the intrinsic names the JVM accepts in\n")
+	b.WriteString("// ControlIntrinsic and DisableIntrinsic (testdata/jvmflags/jdk-*.intrinsics.txt), sorted.\n")
+	b.WriteString("var recordedIntrinsics = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
+		line := 0
+		for i, n := range r.intrinsics {
+			q := strconv.Quote(n) + ","
+			if i == 0 || line+len(q) > 90 {
+				b.WriteString("\n\t\t")
+				line = 0
+			} else {
+				b.WriteString(" ")
+			}
+			b.WriteString(q)
+			line += len(q) + 1
+		}
+		b.WriteString("\n\t}},\n")
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())

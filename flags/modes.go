@@ -3,6 +3,8 @@ package flags
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -374,6 +376,7 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	modeOK := !failed
 	if !failed {
 		ct := s.Int("CompileThreshold")
 		switch {
@@ -387,16 +390,94 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	// The intrinsic lists are checked after the compile thresholds, whether those passed or
+	// not, and before the compiler count (all three reported together on 17 and 25).
+	intrinsicsOK := !modeOK || p.checkIntrinsicLists()
 	if !failed && s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") && s.Int("TieredStopAtLevel") == 4 {
 		if n := s.Int("CICompilerCount"); n < 2 {
 			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
 			failed = true
 		}
 	}
-	if failed {
+	if failed || !intrinsicsOK {
 		return &Error{Text: p.errText.String(), Launcher: true}
 	}
 	return nil
+}
+
+// intrinsicNames returns the intrinsic names profile j accepts in DisableIntrinsic and
+// ControlIntrinsic, sorted, or nil when the profile was not recorded (8 and 8u do not check
+// the names; 21 is not known, so jitsim accepts every name there).
+func intrinsicNames(j jdk.Release) []string {
+	for _, r := range recordedIntrinsics {
+		if r.releases.Has(j) {
+			return r.names
+		}
+	}
+	return nil
+}
+
+// intrinsicTokens splits an intrinsic list as HotSpot's iterators do: at commas, newlines (a
+// repeated option) and blanks; empty entries are skipped.
+func intrinsicTokens(list string) []string {
+	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' })
+}
+
+// controlSignWarning is the warning for a ControlIntrinsic entry without its + or -.
+func controlSignWarning(token string) string {
+	return "failed to parse " + token + ". must start with +/-!"
+}
+
+// checkIntrinsicLists validates DisableIntrinsic, then ControlIntrinsic, against the
+// profile's intrinsic names (recorded on 17.0.15 and 25.0.3): each list reports its first
+// unknown name. A ControlIntrinsic entry without a sign is warned about and taken as the
+// name; java reads the list four times while starting, so a good list warns four times per
+// entry, a bad one once (its error follows the warnings, and ends the start).
+func (p *parser) checkIntrinsicLists() bool {
+	s := p.set
+	names := intrinsicNames(p.o.JDK)
+	known := func(n string) bool {
+		i := sort.SearchStrings(names, n)
+		return names == nil || i < len(names) && names[i] == n
+	}
+	ok := true
+	if s.Has("DisableIntrinsic") {
+		for _, t := range intrinsicTokens(s.String("DisableIntrinsic")) {
+			if !known(t) {
+				fmt.Fprintf(&p.errText, "Unrecognized intrinsic detected in DisableIntrinsic: %s\n", t)
+				ok = false
+				break
+			}
+		}
+	}
+	if !s.Has("ControlIntrinsic") {
+		return ok
+	}
+	tokens := intrinsicTokens(s.String("ControlIntrinsic"))
+	var warnings strings.Builder
+	bad, badName := false, ""
+	for _, t := range tokens {
+		name := t
+		if t[0] == '+' || t[0] == '-' {
+			name = t[1:]
+		} else {
+			warnings.WriteString(s.Warning(controlSignWarning(t)))
+		}
+		if !bad && !known(name) {
+			bad, badName = true, name
+		}
+	}
+	if bad {
+		p.errText.WriteString(warnings.String())
+		fmt.Fprintf(&p.errText, "Unrecognized intrinsic detected in ControlIntrinsic: %s\n", badName)
+		return false
+	}
+	if warnings.Len() > 0 && ok {
+		for range 4 {
+			p.notice(warnings.String())
+		}
+	}
+	return ok
 }
 
 // fuzzyMatch models JVMFlag::fuzzy_match: the flag whose name has the highest

@@ -9,7 +9,8 @@
 # -XX:+PrintFlagsInitial and -XX:+PrintFlagsRanges (and nothing else) and stores the raw
 # standard output as jdk-VERSION.{final,initial,ranges}.txt next to this script, VERSION being
 # the java.version the JVM reports (17.0.15, 25.0.3), and its -version banner as
-# jdk-VERSION.version.txt. Remove the files of an older update of the same release before
+# jdk-VERSION.version.txt. jdk-VERSION.intrinsics.txt lists the intrinsic names the JVM accepts
+# in -XX:ControlIntrinsic and -XX:DisableIntrinsic (see intrinsics/main.go). Remove the files of an older update of the same release before
 # running go generate: the generator wants one recording per feature release.
 set -eu
 java=${1:?usage: record.sh /path/to/java}
@@ -25,3 +26,6 @@ for what in Final Initial Ranges; do
 		"-XX:+PrintFlags$what" -version 2>/dev/null) >"$out"
 	echo "wrote $out ($(wc -l <"$out") lines)"
 done
+out="$dir/jdk-$version.intrinsics.txt"
+go run ./flags/testdata/jvmflags/intrinsics "$java" >"$out"
+echo "wrote $out ($(wc -l <"$out") names)"
