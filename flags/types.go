@@ -43,9 +43,6 @@ func (t Type) isString() bool { return t == Ccstr || t == Ccstrlist }
 // unsigned reports whether t holds an unsigned integer (value.u).
 func (t Type) unsigned() bool { return t == Uintx || t == Uint || t == Uint64 || t == SizeT }
 
-// integer reports whether t is one of the integer types.
-func (t Type) integer() bool { return t == Int || t == Intx || t.unsigned() }
-
 // Kind is a flag's availability class (JVMFlag kinds in jvmFlag.hpp).
 type Kind int
 
