@@ -39,12 +39,12 @@ var reservedCodeCacheTiered = from("251658240", jdk.R25, "251662336")
 func (p *parser) applyModes() {
 	s, j := p.set, p.o.JDK
 	setDef := func(name string, v bool) {
-		if e := s.entries[name]; e != nil {
+		if e := s.lookup(name); e != nil {
 			e.v = value{b: v}
 		}
 	}
 	setCmd := func(name string, v value) {
-		if e := s.entries[name]; e != nil {
+		if e := s.lookup(name); e != nil {
 			e.v, e.origin = v, CommandLine
 		}
 	}
@@ -176,7 +176,7 @@ func (p *parser) compilationPolicyFlags(tiered bool, stop int64, mode string) {
 	c2Only := !tiered || mode == "high-only" || mode == "high-only-quick-internal"
 	c1Only := !c2Only && (mode == "quick-only" || stop >= 1 && stop <= 3)
 	defInt := func(name string, v int64) {
-		if e := s.entries[name]; e != nil && e.origin == Default {
+		if e := s.lookup(name); e != nil && e.origin == Default {
 			e.v = value{i: v}
 		}
 	}
@@ -290,7 +290,7 @@ func (p *parser) scaleThresholds() {
 // value is clamped (scaledClamps) or reported (as HotSpot prints it) and not set, and the VM
 // carries on.
 func (p *parser) setErgoChecked(name string, v int64) {
-	e := p.set.entries[name]
+	e := p.set.lookup(name)
 	if r := e.flag.RangeAt(p.o.JDK); !inRange(e.typ, r, value{i: v}) {
 		if !scaledClamps.At(p.o.JDK) {
 			p.notice(rangeMessage(e.flag, e.typ, r, value{i: v}))
@@ -359,7 +359,7 @@ func (p *parser) checkConstraints() error {
 		return nil
 	}
 	failed := false
-	if e := s.entries["ReservedCodeCacheSize"]; e.origin != Default {
+	if e := s.lookup("ReservedCodeCacheSize"); e.origin != Default {
 		if r := e.flag.RangeAt(j); !inRange(e.typ, r, e.v) {
 			p.errText.WriteString(rangeMessage(e.flag, e.typ, r, e.v))
 			failed = true
@@ -487,8 +487,8 @@ func (p *parser) checkIntrinsicLists() bool {
 func (p *parser) fuzzyMatch(name string) *entry {
 	var best *entry
 	max := float32(-1)
-	for _, f := range table {
-		e := p.set.entries[f.Name]
+	for i, f := range table {
+		e := p.set.at(i)
 		if e == nil {
 			continue
 		}

@@ -453,7 +453,7 @@ func acceptedIgnored(s string) bool {
 }
 
 func (p *parser) setCmdline(name string, v value, origin Origin) {
-	if e := p.set.entries[name]; e != nil {
+	if e := p.set.lookup(name); e != nil {
 		e.v, e.origin, e.cmdErgo = v, origin, false
 	}
 }
@@ -513,7 +513,7 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 	if i := strings.IndexByte(argname, '='); i >= 0 {
 		name = argname[:i]
 	}
-	if e := p.set.entries[name]; e != nil {
+	if e := p.set.lookup(name); e != nil {
 		locked := !p.unlocked(e)
 		if locked {
 			p.errText.WriteString(p.lockedMessage(e))
@@ -568,7 +568,7 @@ func (p *parser) lockedMessage(e *entry) string {
 func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	j := p.o.JDK
 	if arg != "" && (arg[0] == '+' || arg[0] == '-') {
-		e := p.set.entries[arg[1:]]
+		e := p.set.lookup(arg[1:])
 		if !validName(arg[1:]) || e == nil || e.typ != Bool || !p.unlocked(e) {
 			return false, false
 		}
@@ -583,7 +583,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	if strings.HasSuffix(name, ":") {
 		name, reset = name[:len(name)-1], true
 	}
-	e := p.set.entries[name]
+	e := p.set.lookup(name)
 	if !validName(name) || e == nil || !p.unlocked(e) || e.typ == Bool {
 		return false, false
 	}

@@ -22,8 +22,8 @@ func (s *Set) PrintFlagsRanges(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("[Global flags ranges]\n")
 	diag, exp := s.Bool("UnlockDiagnosticVMOptions"), s.Bool("UnlockExperimentalVMOptions")
-	for _, f := range table {
-		e := s.entries[f.Name]
+	for i, f := range table {
+		e := s.at(i)
 		if e == nil || e.typ == Bool || e.typ.isString() {
 			continue
 		}
@@ -67,8 +67,8 @@ func (s *Set) print(w io.Writer, vals *Set) error {
 	var b strings.Builder
 	b.WriteString("[Global flags]\n")
 	diag, exp := vals.Bool("UnlockDiagnosticVMOptions"), vals.Bool("UnlockExperimentalVMOptions")
-	for _, f := range table {
-		e := vals.entries[f.Name]
+	for i, f := range table {
+		e := vals.at(i)
 		if e == nil {
 			continue
 		}
@@ -194,8 +194,8 @@ func (s *Set) row8(b *strings.Builder, e *entry) {
 // default origin, sorted, as -XX: options separated by blanks.
 func (s *Set) PrintCommandLineFlags(w io.Writer) error {
 	var items []string
-	for _, f := range table {
-		e := s.entries[f.Name]
+	for i, f := range table {
+		e := s.at(i)
 		if e == nil || (e.origin == Default && !e.cmdErgo) {
 			continue
 		}

@@ -279,6 +279,9 @@ var table []*Flag
 
 var byName map[string]*Flag
 
+// index maps a flag name to its position in table.
+var index map[string]int
+
 func init() {
 	byName = make(map[string]*Flag, len(handTable)+len(recordedTable))
 	table = make([]*Flag, 0, len(handTable)+len(recordedTable))
@@ -297,7 +300,9 @@ func init() {
 		}
 	}
 	sort.Slice(table, func(i, k int) bool { return table[i].Name < table[k].Name })
-	for _, f := range table {
+	index = make(map[string]int, len(table))
+	for i, f := range table {
+		index[f.Name] = i
 		for _, j := range jdk.All() {
 			if !f.inJDK(j) {
 				continue
