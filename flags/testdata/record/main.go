@@ -139,9 +139,13 @@ func runJava(java, dir string, env map[string]string, args []string) (*Output, e
 	return &Output{Stdout: stdout.String(), Stderr: stderr.String(), Exit: exit}, nil
 }
 
-// keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges header and the rows (with their continuation
-// lines) of flags in names.
+// keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges headers and the rows (with
+// their continuation lines) of flags in names, or the whole output when it is an
+// initialization error (which the VM prints to stdout).
 func keepModelledRows(stdout string, names map[string]bool) string {
+	if strings.HasPrefix(stdout, "Error occurred during initialization of VM\n") {
+		return stdout
+	}
 	var b strings.Builder
 	keep := false
 	for _, line := range strings.SplitAfter(stdout, "\n") {
