@@ -10,7 +10,9 @@
 # standard output as jdk-VERSION.{final,initial,ranges}.txt next to this script, VERSION being
 # the java.version the JVM reports (17.0.15, 25.0.3), and its -version banner as
 # jdk-VERSION.version.txt. jdk-VERSION.intrinsics.txt lists the intrinsic names the JVM accepts
-# in -XX:ControlIntrinsic and -XX:DisableIntrinsic (see intrinsics/main.go). Remove the files of an older update of the same release before
+# in -XX:ControlIntrinsic and -XX:DisableIntrinsic (see intrinsics/main.go), and
+# jdk-VERSION.set.txt what the JVM printed when each flag was set alone to the value
+# PrintFlagsFinal shows (see setflags/main.go; about 900 runs). Remove the files of an older update of the same release before
 # running go generate: the generator wants one recording per feature release.
 set -eu
 java=${1:?usage: record.sh /path/to/java}
@@ -29,3 +31,6 @@ done
 out="$dir/jdk-$version.intrinsics.txt"
 go run ./flags/testdata/jvmflags/intrinsics "$java" >"$out"
 echo "wrote $out ($(wc -l <"$out") names)"
+out="$dir/jdk-$version.set.txt"
+go run ./flags/testdata/jvmflags/setflags "$java" "$dir/jdk-$version.final.txt" >"$out"
+echo "wrote $out ($(grep -c '^exit ' "$out") runs that printed something)"
