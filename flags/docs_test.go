@@ -82,7 +82,16 @@ func typeText(f *Flag) string {
 }
 
 func kindColumn(f *Flag) string {
-	return byProfile(f, func(j jdk.Release) string { return strings.Trim(kindText(f, j), "{}") })
+	return byProfile(f, func(j jdk.Release) string {
+		k := strings.Trim(kindText(f, j), "{}")
+		if d := f.Deprecated.At(j); d != "" {
+			k += ", deprecated in " + d
+		}
+		if r := f.Requires.At(j); r != "" {
+			k += ", needs " + r
+		}
+		return k
+	})
 }
 
 func doc(f *Flag) string {

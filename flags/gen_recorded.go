@@ -8,7 +8,8 @@
 // One row per flag name, over every recorded release: type, kind and decorations from
 // PrintFlagsFinal; the default from PrintFlagsInitial for the flags it prints (product and
 // manageable), else the value PrintFlagsFinal printed with no other option; the range from
-// PrintFlagsRanges. A fact that differs between releases becomes a perJDK change at the newer
+// PrintFlagsRanges; from the runs that set one flag each, the release that deprecated it
+// and the flag it needs. A fact that differs between releases becomes a perJDK change at the newer
 // release.
 package main
 
@@ -28,14 +29,17 @@ import (
 var releases = map[int]string{17: "jdk.R17", 25: "jdk.R25"}
 
 var (
-	finalRow = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
-	rangeRow = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics)\.txt$`)
+	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
+	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set)\.txt$`)
+	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
+	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
 )
 
 // fact is one flag in one release.
 type fact struct {
 	typ, kind, decor, def string
+	deprecated, requires  string
 	lo, hi                string // range bounds as printed; both "" for no range
 	hasRange              bool
 }
@@ -113,7 +117,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -148,6 +152,27 @@ func load(feature int, version string, files map[string]string) (*recording, err
 			def = "false"
 		}
 		r.flags[m[2]] = &fact{typ: m[1], kind: kind, decor: decor, def: def}
+	}
+	// The runs that set one flag each: a deprecation warning naming the flag marks it.
+	data, err = os.ReadFile(files["set"])
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := deprecated.FindStringSubmatch(l); m != nil {
+			f := r.flags[m[1]]
+			if f == nil {
+				return nil, fmt.Errorf("%s: deprecation of an unknown flag %s", files["set"], m[1])
+			}
+			f.deprecated = m[2]
+		}
+		if m := requires.FindStringSubmatch(l); m != nil {
+			f := r.flags[m[1]]
+			if f == nil || r.flags[m[2]] == nil {
+				return nil, fmt.Errorf("%s: %s needs %s, one is unknown", files["set"], m[1], m[2])
+			}
+			f.requires = m[2]
+		}
 	}
 	if lines, err = readLines(files["initial"]); err != nil {
 		return nil, err
@@ -285,7 +310,7 @@ func generate(recs []*recording) ([]byte, error) {
 	b.WriteString("// row wins; a test checks that they agree).\n")
 	b.WriteString("var recordedTable = [...]Flag{\n")
 	for _, n := range sorted {
-		var rels, sets, types, kinds, decors, defs, ranges []string
+		var rels, sets, types, kinds, decors, defs, ranges, deps, reqs []string
 		amd64 := false
 		for _, r := range recs {
 			f := r.flags[n]
@@ -302,6 +327,8 @@ func generate(recs []*recording) ([]byte, error) {
 			kinds = append(kinds, f.kind)
 			decors = append(decors, strconv.Quote(f.decor))
 			defs = append(defs, strconv.Quote(f.def))
+			deps = append(deps, strconv.Quote(f.deprecated))
+			reqs = append(reqs, strconv.Quote(f.requires))
 			rl, err := rangeLit(f)
 			if err != nil {
 				return nil, fmt.Errorf("%s in Java %d: %v", n, r.feature, err)
@@ -323,6 +350,8 @@ func generate(recs []*recording) ([]byte, error) {
 			{"Decor", "string", decors, `""`},
 			{"Default", "string", defs, `""`},
 			{"Range", "*Range", ranges, "nil"},
+			{"Deprecated", "string", deps, `""`},
+			{"Requires", "string", reqs, `""`},
 		} {
 			lit, err := perJDK(a.typ, rels, a.vals, a.zero)
 			if err != nil {

@@ -376,6 +376,9 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	if !failed && !p.checkRequires() {
+		return &Error{Text: p.errText.String(), Launcher: true}
+	}
 	modeOK := !failed
 	if !failed {
 		ct := s.Int("CompileThreshold")
@@ -403,6 +406,32 @@ func (p *parser) checkConstraints() error {
 		return &Error{Text: p.errText.String(), Launcher: true}
 	}
 	return nil
+}
+
+// checkRequires reports the first flag set on the command line whose required flag is off
+// (JVMCIGlobals::check_jvmci_flags_are_consistent: the flags that need UseJVMCICompiler are
+// checked before those that need EnableJVMCI, which UseJVMCICompiler turns on). Within a
+// group java follows its declaration order, which the recordings do not show; jitsim takes
+// the names in table order.
+func (p *parser) checkRequires() bool {
+	s, j := p.set, p.o.JDK
+	on := func(name string) bool {
+		return s.Has(name) && s.Bool(name) || name == "EnableJVMCI" && s.Has("UseJVMCICompiler") && s.Bool("UseJVMCICompiler")
+	}
+	for _, group := range []string{"UseJVMCICompiler", ""} {
+		for i, f := range table {
+			req := f.Requires.At(j)
+			if req == "" || (group != "" && req != group) || (group == "" && req == "UseJVMCICompiler") {
+				continue
+			}
+			if e := s.at(i); e == nil || !s.WasSetOnCommandLine(f.Name) || on(req) {
+				continue
+			}
+			fmt.Fprintf(&p.errText, "Improperly specified VM option '%s': '%s' must be enabled\n", f.Name, req)
+			return false
+		}
+	}
+	return true
 }
 
 // intrinsicNames returns the intrinsic names profile j accepts in DisableIntrinsic and

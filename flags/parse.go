@@ -500,6 +500,7 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 		p.notice("Unrecognized VM option '" + arg + "'\n")
 		return true
 	}
+	p.deprecationWarning(arg)
 	if ok, handled := p.setFromArgument(arg, origin); handled {
 		return ok
 	}
@@ -547,6 +548,19 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.flag.Name, post, end)
 	}
 	return false
+}
+
+// deprecationWarning warns about a deprecated flag named by arg, as java does for every
+// option that names it, before the option is checked.
+func (p *parser) deprecationWarning(arg string) {
+	name := strings.TrimLeft(arg, "+-")
+	name, _, _ = strings.Cut(name, "=")
+	name = strings.TrimSuffix(name, ":")
+	if e := p.set.peek(name); e != nil {
+		if v := e.flag.Deprecated.At(p.o.JDK); v != "" {
+			p.warning("Option " + name + " was deprecated in version " + v + " and will likely be removed in a future release.")
+		}
+	}
 }
 
 // lockedMessage is JVMFlag::get_locked_message for a locked flag.

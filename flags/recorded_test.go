@@ -16,7 +16,7 @@ import (
 // The raw recordings of the real JVMs (testdata/jvmflags, written by record.sh): PrintFlagsFinal,
 // PrintFlagsInitial and PrintFlagsRanges with both unlock options and nothing else.
 
-var recordingName = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges)\.txt$`)
+var recordingName = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|set)\.txt$`)
 
 // recordedOutputs returns release → "final"/"initial"/"ranges" → the recorded output.
 func recordedOutputs(t *testing.T) map[jdk.Release]map[string]string {
@@ -52,8 +52,8 @@ func recordedOutputs(t *testing.T) map[jdk.Release]map[string]string {
 		out[rel][m[2]] = string(data)
 	}
 	for _, r := range []jdk.Release{jdk.R17, jdk.R25} {
-		if len(out[r]) != 3 {
-			t.Fatalf("JDK %s: want the final, initial and ranges recordings, have %d", r, len(out[r]))
+		if len(out[r]) != 4 {
+			t.Fatalf("JDK %s: want the final, initial, ranges and set recordings, have %d", r, len(out[r]))
 		}
 	}
 	return out
@@ -210,7 +210,8 @@ func countSame(a, b map[string]string) int {
 
 // TestHandRowsAgreeWithRecordings checks the merge of the two halves of the table: a hand row
 // replaces the recorded row of the same name, so for 17 and 25 it must say what the recording
-// says (existence, x86-only, type, kind, decorations, range and default), and a hand row of a
+// says (existence, x86-only, type, kind, decorations, deprecation, required flag, range and default), and a
+// hand row of a
 // HotSpot flag that exists in 17 or 25 must have been recorded there. The default of a
 // diagnostic or experimental flag is recorded after ergonomics; hostErgonomics lists the ones
 // that differ from the declared default for that reason.
@@ -249,6 +250,12 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 			if hk, rk := kindText(h, j), kindText(r, j); hk != rk {
 				t.Errorf("%s in %s: kind %s, recorded %s", h.Name, j, hk, rk)
 			}
+			if hd, rd := h.Deprecated.At(j), r.Deprecated.At(j); hd != rd {
+				t.Errorf("%s in %s: deprecated in %q, recorded %q", h.Name, j, hd, rd)
+			}
+			if hq, rq := h.Requires.At(j), r.Requires.At(j); hq != rq {
+				t.Errorf("%s in %s: requires %q, recorded %q", h.Name, j, hq, rq)
+			}
 			if hr, rr := rangeText(h, j), rangeText(r, j); hr != rr {
 				t.Errorf("%s in %s: range %s, recorded %s", h.Name, j, hr, rr)
 			}
@@ -268,3 +275,91 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 		}
 	}
 }
+
+// constraintsNotModelled lists, as "release name", the flags whose setting alone makes java
+// print or fail for a reason jitsim does not model (a flag-specific constraint or message).
+var constraintsNotModelled = map[string]string{
+	"17 GCPauseIntervalMillis":    "needs MaxGCPauseMillis set too (G1 constraint)",
+	"25 GCPauseIntervalMillis":    "needs MaxGCPauseMillis set too (G1 constraint)",
+	"17 TLABSize":                 "checked against MinTLABSize",
+	"25 TLABSize":                 "checked against MinTLABSize",
+	"17 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
+	"25 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
+	"25 AOTCache":                 "may not be empty",
+	"25 AOTCacheOutput":           "may not be empty",
+	"25 AOTConfiguration":         "may not be empty",
+	"25 AOTMode":                  "may not be empty",
+	"25 CreateCoredumpOnCrash":    "warns when the host's core dumps are off",
+	"25 LargePageSizeInBytes":     "must be a power of 2",
+}
+
+// TestSetEachFlag replays the recorded runs that set one flag each (testdata/jvmflags/
+// jdk-*.set.txt, made by setflags): every flag of 17 and 25 set alone to its PrintFlagsFinal
+// value must be accepted silently, or print exactly what java printed (deprecation warnings,
+// JVMCI's "must be enabled"), except the flags in constraintsNotModelled.
+func TestSetEachFlag(t *testing.T) {
+	rec := recordedOutputs(t)
+	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+		want := map[string]string{} // option → exit status and lines
+		for _, block := range strings.Split(rec[rel]["set"], "\n-XX:") {
+			opt, rest, _ := strings.Cut(strings.TrimPrefix(block, "-XX:"), "\n")
+			if opt == "" {
+				continue
+			}
+			var b strings.Builder
+			for _, l := range strings.Split(strings.TrimRight(rest, "\n"), "\n") {
+				b.WriteString(strings.TrimPrefix(l, "| ") + "\n")
+			}
+			want["-XX:"+opt] = b.String()
+		}
+		_, names, rows := printedRows(rec[rel]["final"])
+		checked, same := 0, 0
+		for _, n := range names {
+			f := strings.Fields(rows[n])
+			if n == "UnlockDiagnosticVMOptions" || n == "UnlockExperimentalVMOptions" || strings.HasPrefix(n, "PrintFlags") {
+				continue
+			}
+			m := finalValue.FindStringSubmatch(rows[n])
+			opt := "-XX:" + n + "=" + m[1]
+			if f[0] == "bool" {
+				opt = map[string]string{"true": "-XX:+", "false": "-XX:-"}[m[1]] + n
+			}
+			_, res, err := Parse(Options{JDK: rel, Arch: jdk.AMD64,
+				Args: []string{"-XX:+UnlockDiagnosticVMOptions", "-XX:+UnlockExperimentalVMOptions", opt, "-version"}})
+			var b strings.Builder
+			b.WriteString("exit 0\n")
+			if err != nil {
+				b.Reset()
+				b.WriteString("exit 1\n")
+			}
+			for _, l := range res.Stderr {
+				b.WriteString(l)
+			}
+			if fe, ok := err.(*Error); ok {
+				b.WriteString(fe.Text)
+				if fe.Launcher {
+					b.WriteString(LauncherLines)
+				}
+			}
+			w, ok := want[opt]
+			if !ok {
+				w = "exit 0\n"
+			}
+			checked++
+			if b.String() == w {
+				same++
+				if _, listed := constraintsNotModelled[rel.String()+" "+n]; listed {
+					t.Errorf("%s %s: listed in constraintsNotModelled but matches java", rel, n)
+				}
+				continue
+			}
+			if _, listed := constraintsNotModelled[rel.String()+" "+n]; listed {
+				continue
+			}
+			t.Errorf("%s %s:\n java:   %q\n jitsim: %q", rel, opt, w, b.String())
+		}
+		t.Logf("JDK %s: %d of %d flags set alone behave as java did", rel, same, checked)
+	}
+}
+
+var finalValue = regexp.MustCompile(`^ *\S+ \S+ +=(?: (.*?))? +\{[^}]*\} \{[^}]*\}$`)

@@ -25,6 +25,12 @@ type Flag struct {
 	Default perJDK[string]
 	// Range is the allowed range checked at set time (JDK 9+, JEP 245); nil means none.
 	Range perJDK[*Range]
+	// Deprecated is the release in which the flag was deprecated ("15.0"), when java warns
+	// that it will likely be removed whenever an option names it; "" otherwise.
+	Deprecated perJDK[string]
+	// Requires names the flag that must be on when this one is set on the command line
+	// (JVMCI's flags need EnableJVMCI or UseJVMCICompiler); "" for none.
+	Requires perJDK[string]
 	// MemorySizeOption marks flags the VM parses as a memory size before the generic path
 	// (Arguments::parse_each_vm_init_arg), e.g. ReservedCodeCacheSize: it is the message
 	// printed when that fails, with %s standing for the option.
