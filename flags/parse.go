@@ -55,6 +55,9 @@ type Result struct {
 	// Stderr holds the texts HotSpot and the launcher print to stderr before the version
 	// banner or the error, in order ("Picked up …" notices, warnings). Each ends in a newline.
 	Stderr []string
+	// Stdout holds the lines HotSpot prints to stdout while parsing (-XX:+PrintVMOptions'
+	// "VM option" lines), in order. Each ends in a newline.
+	Stdout []string
 	// Properties are the -D system properties in order; see Property.
 	Properties []Property
 	// Mode is the -Xint/-Xmixed/-Xcomp mode.
@@ -268,6 +271,11 @@ func (p *parser) run() error {
 				p.ignore = true
 			case t.text == "-XX:-IgnoreUnrecognizedVMOptions":
 				p.ignore = false
+			case t.text == "-XX:+PrintVMOptions", t.text == "-XX:-PrintVMOptions":
+				// Set at once, the last one winning, without an origin.
+				if e := p.set.lookup("PrintVMOptions"); e != nil {
+					e.v = value{b: t.text[4] == '+'}
+				}
 			}
 		}
 	}
@@ -281,6 +289,13 @@ func (p *parser) run() error {
 		hotspotrc = true
 	}
 	for _, list := range [][]token{tool, vmCmd, javaOpts} {
+		if p.printVMOptions() {
+			for _, t := range list {
+				if tail, ok := strings.CutPrefix(t.text, "-XX:"); ok {
+					p.res.Stdout = append(p.res.Stdout, "VM option '"+tail+"'\n")
+				}
+			}
+		}
 		for _, t := range list {
 			if err := p.vmOption(t); err != nil {
 				return err
@@ -293,6 +308,13 @@ func (p *parser) run() error {
 	p.applyModes()
 	p.compilerThreadFlags()
 	return p.checkConstraints()
+}
+
+// printVMOptions reports whether PrintVMOptions is on now: java then names each -XX option
+// before processing it, on stdout, a whole option list at a time (a settings file's
+// options one by one).
+func (p *parser) printVMOptions() bool {
+	return p.set.Has("PrintVMOptions") && p.set.Bool("PrintVMOptions")
 }
 
 // fail builds the Error for the text collected so far.
@@ -362,6 +384,9 @@ func (p *parser) settingsFile(name string) error {
 	var where []string
 	for _, ft := range splitSettingsFile(string(data)) {
 		w := fmt.Sprintf("settings file %s, line %d", name, ft.line)
+		if p.printVMOptions() {
+			p.res.Stdout = append(p.res.Stdout, "VM option '"+ft.text+"'\n")
+		}
 		if !p.xxOption(ft.text, ConfigFile) {
 			where = append(where, w)
 		}

@@ -109,6 +109,17 @@ func header(stdout string) string {
 	return ""
 }
 
+// vmOptionLines returns -XX:+PrintVMOptions' lines of stdout, in order.
+func vmOptionLines(stdout string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(stdout, "\n") {
+		if strings.HasPrefix(l, "VM option '") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
 // rows maps flag name to its PrintFlagsFinal row (continuation lines included).
 func rows(stdout string) map[string]string {
 	m := map[string]string{}
@@ -116,6 +127,7 @@ func rows(stdout string) map[string]string {
 	for _, l := range strings.SplitAfter(stdout, "\n") {
 		f := strings.Fields(l)
 		switch {
+		case strings.HasPrefix(l, "VM option '"):
 		case len(f) >= 2 && f[1] == "+=":
 			m[last] += l
 		case len(f) >= 2:
@@ -178,6 +190,9 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				}
 				if header(want.Stdout) != header(stdout.String()) {
 					problems = append(problems, "stdout header")
+				}
+				if vmOptionLines(want.Stdout) != vmOptionLines(stdout.String()) {
+					problems = append(problems, "PrintVMOptions lines")
 				}
 				wr, gr := rows(want.Stdout), rows(stdout.String())
 				var names []string

@@ -140,8 +140,8 @@ func runJava(java, dir string, env map[string]string, args []string) (*Output, e
 }
 
 // keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges headers and the rows (with
-// their continuation lines) of flags in names, or the whole output when it is an
-// initialization error (which the VM prints to stdout).
+// their continuation lines) of flags in names, PrintVMOptions' lines, or the whole output when
+// it is an initialization error (which the VM prints to stdout).
 func keepModelledRows(stdout string, names map[string]bool) string {
 	if strings.HasPrefix(stdout, "Error occurred during initialization of VM\n") {
 		return stdout
@@ -154,7 +154,7 @@ func keepModelledRows(stdout string, names map[string]bool) string {
 		}
 		f := strings.Fields(line)
 		switch {
-		case strings.HasPrefix(line, "[Global flags"):
+		case strings.HasPrefix(line, "[Global flags"), strings.HasPrefix(line, "VM option '"):
 			keep = true
 		case len(f) >= 2 && f[1] == "+=":
 			// continuation line of a multi-line string: follows its row
