@@ -521,8 +521,11 @@ func (p *parser) unlocked(e *entry) bool {
 // after writing HotSpot's error text to p.errText.
 func (p *parser) xxOption(arg string, origin Origin) bool {
 	if strings.HasPrefix(arg, "#") {
-		// A commented-out option: HotSpot names it and carries on.
-		p.notice("Unrecognized VM option '" + arg + "'\n")
+		// A commented-out option: HotSpot names it (unless unrecognized options are ignored)
+		// and carries on.
+		if !p.ignore {
+			p.notice("Unrecognized VM option '" + arg + "'\n")
+		}
 		return true
 	}
 	p.deprecationWarning(arg)
