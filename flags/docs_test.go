@@ -62,7 +62,8 @@ func FlagsMarkdown() string {
 	b.WriteString("flags on JDK 17 and 25, so jitsim does too, checks their type and range, and otherwise ignores\n")
 	b.WriteString("them. The default of a diagnostic or experimental flag is the value the recorded JVM printed\n")
 	b.WriteString("(HotSpot prints no declared default for them). The profiles 8, 8u and 21 were not recorded and\n")
-	b.WriteString("do not have these flags.\n\n")
+	b.WriteString("do not have these flags. The recordings are of x86_64: on arm64 jitsim has the same rows but the\n")
+	b.WriteString("x86 ones, with x86_64's defaults (arm64's own flags were not recorded).\n\n")
 	b.WriteString("| Flag | Type | Kind | Default | Range | Profiles |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, f := range table {

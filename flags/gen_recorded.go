@@ -23,10 +23,21 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
-// releases maps a Java feature number to the jdk package's constant for it.
-var releases = map[int]string{17: "jdk.R17", 25: "jdk.R25"}
+// releases maps a Java feature number to the jdk package's constant for it: the JDK 9+
+// profiles (8 and 8u share a feature number and were never recorded).
+var releases = func() map[int]string {
+	m := map[int]string{}
+	for _, r := range jdk.All() {
+		if r.Modern() {
+			m[r.Feature()] = "jdk.R" + r.String()
+		}
+	}
+	return m
+}()
 
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)

@@ -33,13 +33,8 @@ func recordedOutputs(t *testing.T) map[jdk.Release]map[string]string {
 			continue
 		}
 		feature, _ := strconv.Atoi(m[1])
-		var rel jdk.Release
-		switch feature {
-		case 17:
-			rel = jdk.R17
-		case 25:
-			rel = jdk.R25
-		default:
+		rel, ok := modernRelease(feature)
+		if !ok {
 			t.Fatalf("%s: no profile for Java %d", e.Name(), feature)
 		}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -51,12 +46,35 @@ func recordedOutputs(t *testing.T) map[jdk.Release]map[string]string {
 		}
 		out[rel][m[2]] = string(data)
 	}
-	for _, r := range []jdk.Release{jdk.R17, jdk.R25} {
+	if len(out) == 0 {
+		t.Fatal("no recordings")
+	}
+	for r := range out {
 		if len(out[r]) != 4 {
 			t.Fatalf("JDK %s: want the final, initial, ranges and set recordings, have %d", r, len(out[r]))
 		}
 	}
 	return out
+}
+
+// recordedReleases returns the releases of a recording, oldest first.
+func recordedReleases(rec map[jdk.Release]map[string]string) []jdk.Release {
+	var rs []jdk.Release
+	for r := range rec {
+		rs = append(rs, r)
+	}
+	slices.Sort(rs)
+	return rs
+}
+
+// modernRelease returns the JDK 9+ profile of a Java feature number.
+func modernRelease(feature int) (jdk.Release, bool) {
+	for _, r := range jdk.All() {
+		if r.Modern() && r.Feature() == feature {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // printedRows splits a PrintFlags* output into its header and its rows in order, keyed by name.
@@ -142,7 +160,7 @@ func valueColumns(row string) string {
 func TestPrintFlagsMatchRecordings(t *testing.T) {
 	rec := recordedOutputs(t)
 	used := map[string]bool{}
-	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+	for _, rel := range recordedReleases(rec) {
 		for _, what := range []string{"final", "initial", "ranges"} {
 			opt := map[string]string{"final": "-XX:+PrintFlagsFinal", "initial": "-XX:+PrintFlagsInitial", "ranges": "-XX:+PrintFlagsRanges"}[what]
 			set, _, err := Parse(Options{JDK: rel, Arch: jdk.AMD64,
@@ -220,9 +238,10 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 	for i := range recordedTable {
 		recorded[recordedTable[i].Name] = &recordedTable[i]
 	}
+	releases := recordedReleases(recordedOutputs(t))
 	for _, h := range handTable {
 		r := recorded[h.Name]
-		for _, j := range []jdk.Release{jdk.R17, jdk.R25} {
+		for _, j := range releases {
 			if h.Jitsim {
 				if r != nil {
 					t.Errorf("jitsim's own flag %s is in the recording", h.Name)
@@ -299,7 +318,7 @@ var constraintsNotModelled = map[string]string{
 // JVMCI's "must be enabled"), except the flags in constraintsNotModelled.
 func TestSetEachFlag(t *testing.T) {
 	rec := recordedOutputs(t)
-	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+	for _, rel := range recordedReleases(rec) {
 		want := map[string]string{} // option → exit status and lines
 		for _, block := range strings.Split(rec[rel]["set"], "\n-XX:") {
 			opt, rest, _ := strings.Cut(strings.TrimPrefix(block, "-XX:"), "\n")
