@@ -96,51 +96,28 @@ func printedRows(s string) (header string, names []string, rows map[string]strin
 }
 
 // hostErgonomics lists the rows whose value (and origin) java settles from the machine it runs
-// on, or at start-up from other flags, in ways the flags package does not model: the
-// comparison below skips their value and origin columns. Every other column of these rows,
-// and every column of every other row, must equal the recording.
-var hostErgonomics = map[string]string{
-	// CPU features, set by runtime/ergo (the modelled ones) or not modelled at all.
-	"UseAES": "CPU feature", "UseAESIntrinsics": "CPU feature", "UseAESCTRIntrinsics": "CPU feature",
-	"UseGHASHIntrinsics": "CPU feature", "UseCLMUL": "CPU feature", "UseSSE": "CPU feature",
-	"UseSSE42Intrinsics": "CPU feature", "UseVectorizedMismatchIntrinsic": "CPU feature",
-	"UseAddressNop": "CPU feature", "UseBASE64Intrinsics": "CPU feature", "UseBMI1Instructions": "CPU feature",
-	"UseBMI2Instructions": "CPU feature", "UseCountLeadingZerosInstruction": "CPU feature",
-	"UseCountTrailingZerosInstruction": "CPU feature", "UseFMA": "CPU feature", "UseNewLongLShift": "CPU feature",
-	"UsePopCountInstruction": "CPU feature", "UseSHA": "CPU feature", "UseUnalignedLoadStores": "CPU feature",
-	"UseXMMForArrayCopy": "CPU feature", "UseXMMForObjInit": "CPU feature", "UseXmmI2D": "CPU feature",
-	"UseXmmI2F": "CPU feature", "UseXmmRegToRegMoveAll": "CPU feature", "AlignVector": "CPU feature",
-	"OptimizeFill": "CPU feature", "UseFPUForSpilling": "CPU feature", "UseOptoBiasInlining": "CPU feature",
-	"UseCountedLoopSafepoints": "C2 ergonomics", "LoopStripMiningIter": "C2 ergonomics",
-	"LoopStripMiningIterShortLoop": "C2 ergonomics", "C1InlineStackLimit": "C1 ergonomics",
-	"AllocatePrefetchDistance": "CPU cache line", "AllocatePrefetchStepSize": "CPU cache line",
-	"PrefetchCopyIntervalInBytes": "CPU cache line", "PrefetchScanIntervalInBytes": "CPU cache line",
-	"PrefetchFieldsAhead": "CPU cache line", "IntelJccErratumMitigation": "CPU model", "X86ICacheSync": "CPU feature",
-	// Threads, from the CPU count.
-	"CICompilerCount": "compiler threads from the CPU count", "ConcGCThreads": "GC threads from the CPU count",
-	"G1ConcRefinementThreads": "GC threads from the CPU count", "ParallelGCThreads": "GC threads from the CPU count",
-	// The collector and the heap, from the machine's memory and CPU count.
-	"UseG1GC": "collector chosen from the machine", "InitialHeapSize": "heap from physical memory",
-	"MaxHeapSize": "heap from physical memory", "MaxNewSize": "heap from physical memory",
-	"MinHeapSize": "heap from physical memory", "SoftMaxHeapSize": "heap from physical memory",
-	"MinHeapDeltaBytes": "heap from physical memory", "G1HeapRegionSize": "heap from physical memory",
-	"MarkStackSize": "heap from physical memory", "MarkStackSizeMax": "heap from physical memory",
-	"GCDrainStackTargetSize": "GC ergonomics", "ParallelRefProcEnabled": "GC ergonomics",
-	"GCPauseIntervalMillis": "G1 ergonomics", "MaxGCPauseMillis": "G1 ergonomics", "GCTimeRatio": "G1 ergonomics",
-	"G1RSetRegionEntries": "G1 ergonomics", "G1RSetSparseRegionEntries": "G1 ergonomics",
-	"ScavengeBeforeFullGC": "GC ergonomics", "MaxMetaspaceExpansion": "metaspace ergonomics",
-	"MinMetaspaceExpansion": "metaspace ergonomics",
-	"UseCompressedOops":     "from the heap size", "UseCompressedClassPointers": "from the heap size",
-	"SharedBaseAddress": "CDS archive address", "AOTInvokeDynamicLinking": "AOT cache ergonomics",
-	"AOTRecordTraining": "AOT cache ergonomics", "AOTReplayTraining": "AOT cache ergonomics",
-	"G1EagerReclaimRemSetThreshold": "G1 remembered sets from the region size",
-	"G1RemSetArrayOfCardsEntries":   "G1 remembered sets from the region size",
-	"G1RemSetHowlMaxNumBuckets":     "G1 remembered sets from the region size",
-	"G1RemSetHowlNumBuckets":        "G1 remembered sets from the region size",
-	"THPStackMitigation":            "the host's transparent huge page mode",
-	// The code cache, from the compiler configuration and page size.
-	"SegmentedCodeCache": "code cache ergonomics", "NonNMethodCodeHeapSize": "code cache ergonomics",
-	"NonProfiledCodeHeapSize": "code cache ergonomics", "ProfiledCodeHeapSize": "code cache ergonomics",
+// on, or at start-up from other flags, in ways the flags package does not model
+// (testdata/jvmflags/host-ergonomics.txt, name → reason): the comparison below skips their
+// value and origin columns. Every other column of these rows, and every column of every other
+// row, must equal the recording.
+func hostErgonomics(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "jvmflags", "host-ergonomics.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		name, reason, ok := strings.Cut(l, "\t")
+		if !ok || reason == "" {
+			t.Fatalf("host-ergonomics.txt: %q is not name<TAB>reason", l)
+		}
+		m[name] = reason
+	}
+	return m
 }
 
 // valueColumns blanks a row's value and origin (the columns hostErgonomics skips).
@@ -159,6 +136,7 @@ func valueColumns(row string) string {
 // the value and origin of the rows listed in hostErgonomics.
 func TestPrintFlagsMatchRecordings(t *testing.T) {
 	rec := recordedOutputs(t)
+	hostRows := hostErgonomics(t)
 	used := map[string]bool{}
 	for _, rel := range recordedReleases(rec) {
 		for _, what := range []string{"final", "initial", "ranges"} {
@@ -196,7 +174,7 @@ func TestPrintFlagsMatchRecordings(t *testing.T) {
 					equal++
 					continue
 				}
-				if _, ok := hostErgonomics[n]; ok {
+				if _, ok := hostRows[n]; ok {
 					used[n] = true
 					if valueColumns(w) == valueColumns(g) {
 						equal++
@@ -209,7 +187,7 @@ func TestPrintFlagsMatchRecordings(t *testing.T) {
 				rel, what, equal, len(wn), equal-countSame(wr, gr))
 		}
 	}
-	for n := range hostErgonomics {
+	for n := range hostRows {
 		if !used[n] {
 			t.Errorf("%s is listed in hostErgonomics but its rows equal java's: drop it", n)
 		}
@@ -239,6 +217,7 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 		recorded[recordedTable[i].Name] = &recordedTable[i]
 	}
 	releases := recordedReleases(recordedOutputs(t))
+	hostRows := hostErgonomics(t)
 	for _, h := range handTable {
 		r := recorded[h.Name]
 		for _, j := range releases {
@@ -286,7 +265,7 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 			}
 			if format(ht, hv) != format(rt, rv) {
 				k := h.Kind.At(j)
-				if _, ergo := hostErgonomics[h.Name]; ergo && (k == Diagnostic || k == Experimental) {
+				if _, ergo := hostRows[h.Name]; ergo && (k == Diagnostic || k == Experimental) {
 					continue
 				}
 				t.Errorf("%s in %s: default %s, recorded %s", h.Name, j, format(ht, hv), format(rt, rv))
