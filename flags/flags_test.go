@@ -295,6 +295,11 @@ func TestTableFacts(t *testing.T) {
 			t.Errorf("%s exists in JDK %s on %s: %v, want %v", c.name, c.jdk, c.arch, got, c.want)
 		}
 	}
+	for _, j := range jdk.All() {
+		for _, a := range []jdk.Arch{jdk.AMD64, jdk.ARM64} {
+			NewSet(j, a) // panics on a default that does not parse as the row's type
+		}
+	}
 	for i, f := range table {
 		if f.Doc == "" && !f.NotModelled {
 			t.Errorf("%s has no doc", f.Name)

@@ -283,40 +283,31 @@ var handTable = []*Flag{
 // other flag, sorted by name. A name appears once.
 var table []*Flag
 
-var byName map[string]*Flag
-
 // index maps a flag name to its position in table.
 var index map[string]int
 
 func init() {
-	byName = make(map[string]*Flag, len(handTable)+len(recordedTable))
+	// Both halves are sorted by name (the generator writes recordedTable sorted), so one merge
+	// builds the table; a hand row replaces the recorded row of its name.
+	sort.Slice(handTable, func(i, k int) bool { return handTable[i].Name < handTable[k].Name })
+	index = make(map[string]int, len(handTable)+len(recordedTable))
 	table = make([]*Flag, 0, len(handTable)+len(recordedTable))
-	for _, f := range handTable {
-		if byName[f.Name] != nil {
-			panic("BUG: duplicate flag row " + f.Name)
-		}
-		byName[f.Name] = f
-		table = append(table, f)
-	}
+	h := 0
 	for i := range recordedTable {
-		f := &recordedTable[i]
-		if byName[f.Name] == nil {
-			byName[f.Name] = f
-			table = append(table, f)
+		r := &recordedTable[i]
+		for ; h < len(handTable) && handTable[h].Name <= r.Name; h++ {
+			table = append(table, handTable[h])
+		}
+		if n := len(table); n == 0 || table[n-1].Name != r.Name {
+			table = append(table, r)
 		}
 	}
-	sort.Slice(table, func(i, k int) bool { return table[i].Name < table[k].Name })
-	index = make(map[string]int, len(table))
+	table = append(table, handTable[h:]...)
 	for i, f := range table {
-		index[f.Name] = i
-		for _, j := range jdk.All() {
-			if !f.inJDK(j) {
-				continue
-			}
-			if _, err := parseDefault(f, j); err != nil {
-				panic("BUG: bad default for " + f.Name + ": " + err.Error())
-			}
+		if i > 0 && table[i-1].Name >= f.Name {
+			panic("BUG: flag rows out of order or duplicated at " + f.Name)
 		}
+		index[f.Name] = i
 	}
 }
 
@@ -327,7 +318,12 @@ func (f *Flag) RangeAt(j jdk.Release) *Range {
 
 // Lookup returns the row for name, or nil. It does not say whether the flag exists in a given
 // profile; use Exists.
-func Lookup(name string) *Flag { return byName[name] }
+func Lookup(name string) *Flag {
+	if i, ok := index[name]; ok {
+		return table[i]
+	}
+	return nil
+}
 
 // Table returns the rows sorted by name. The slice is shared: do not modify it.
 func Table() []*Flag { return table }
