@@ -18,3 +18,5 @@
 // HotSpot flips with FLAG_SET_DEFAULT or plain assignment (origin stays {default}) and
 // (*Set).SetErgo for FLAG_SET_ERGO (origin {ergonomic}).
 package flags
+
+//go:generate go run gen_recorded.go

@@ -31,26 +31,68 @@ func TestFlagsDoc(t *testing.T) {
 	}
 }
 
-// FlagsMarkdown renders the flag table as the Markdown page docs/flags.md.
+// FlagsMarkdown renders the flag table as the Markdown page docs/flags.md: the hand rows with
+// their descriptions, then the recorded rows the model does not act on, one short line each.
 func FlagsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# Flags jitsim models\n\n")
 	b.WriteString("Which -XX flags does each JDK profile know, with what type, kind, default and range?\n")
-	b.WriteString("Generated from the table in `flags/table.go` (`go test ./flags -run TestFlagsDoc -update`).\n")
+	b.WriteString("Generated from the table in `flags/table.go` and `flags/table_recorded.go` (`go test ./flags -run TestFlagsDoc -update`).\n")
 	b.WriteString("Values are declared defaults, before ergonomics; the CPU-dependent ones (UseAES*, UseGHASHIntrinsics,\n")
 	b.WriteString("UseCLMUL, UseAVX, UseSSE, UseSSE42Intrinsics, UseVectorizedMismatchIntrinsic, CICompilerCount) are set\n")
 	b.WriteString("by the runtime's ergonomics. Profiles: 8, 8u, 17, 21, 25; \"x86\" flags do not exist on arm64.\n\n")
+	b.WriteString("## Modelled\n\n")
+	b.WriteString("The rows written by hand: the flags jitsim acts on or documents, and every flag of the profiles\n")
+	b.WriteString("that were not recorded (8, 8u, 21).\n\n")
 	b.WriteString("| Flag | Type | Kind | Default | Range | Profiles | Description |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
+	n := 0
 	for _, f := range table {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", f.Name,
-			byProfile(f, func(j jdk.Release) string { return f.Type.At(j).String() }),
-			byProfile(f, func(j jdk.Release) string { return strings.Trim(NewSet(j, jdk.AMD64).kindString(f), "{}") }),
+		if f.NotModelled {
+			n++
+			continue
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s |\n", f.Name, typeText(f), kindColumn(f),
 			byProfile(f, func(j jdk.Release) string { return defaultText(f.Default.At(j)) }),
 			byProfile(f, func(j jdk.Release) string { return rangeText(f, j) }),
 			profiles(f), doc(f))
 	}
+	fmt.Fprintf(&b, "\n## Accepted, not modelled (%d flags)\n\n", n)
+	b.WriteString("Generated from the recordings of the real JVMs (`flags/testdata/jvmflags`): java accepts these\n")
+	b.WriteString("flags on JDK 17 and 25, so jitsim does too, checks their type and range, and otherwise ignores\n")
+	b.WriteString("them. The default of a diagnostic or experimental flag is the value the recorded JVM printed\n")
+	b.WriteString("(HotSpot prints no declared default for them). The profiles 8, 8u and 21 were not recorded and\n")
+	b.WriteString("do not have these flags. The recordings are of x86_64: on arm64 jitsim has the same rows but the\n")
+	b.WriteString("x86 ones, with x86_64's defaults (arm64's own flags were not recorded).\n\n")
+	b.WriteString("| Flag | Type | Kind | Default | Range | Profiles |\n")
+	b.WriteString("|---|---|---|---|---|---|\n")
+	for _, f := range table {
+		if !f.NotModelled {
+			continue
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", f.Name, typeText(f), kindColumn(f),
+			byProfile(f, func(j jdk.Release) string { return defaultText(f.Default.At(j)) }),
+			byProfile(f, func(j jdk.Release) string { return rangeText(f, j) }),
+			profiles(f))
+	}
 	return b.String()
+}
+
+func typeText(f *Flag) string {
+	return byProfile(f, func(j jdk.Release) string { return f.Type.At(j).String() })
+}
+
+func kindColumn(f *Flag) string {
+	return byProfile(f, func(j jdk.Release) string {
+		k := strings.Trim(kindText(f, j), "{}")
+		if d := f.Deprecated.At(j); d != "" {
+			k += ", deprecated in " + d
+		}
+		if r := f.Requires.At(j); r != "" {
+			k += ", needs " + r
+		}
+		return k
+	})
 }
 
 func doc(f *Flag) string {
@@ -112,10 +154,10 @@ func rangeText(f *Flag, j jdk.Release) string {
 	if r == nil {
 		return "–"
 	}
-	switch f.Type.At(j) {
-	case Uintx:
+	switch t := f.Type.At(j); {
+	case t.unsigned():
 		return fmt.Sprintf("%d…%d", r.UMin, r.UMax)
-	case Double:
+	case t == Double:
 		return fmt.Sprintf("%g…%g", r.FMin, r.FMax)
 	}
 	return fmt.Sprintf("%d…%d", r.Min, r.Max)

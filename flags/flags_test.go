@@ -88,7 +88,20 @@ func TestProfiles(t *testing.T) {
 			"Unrecognized VM option 'CompilationMode=quick-only'\n"},
 		{"8 intx overflow wraps like 17", jdk.R8, jdk.AMD64, []string{"-XX:CompileThreshold=18446744073709551615"}, ""},
 		{"25 int overflow is an error", jdk.R25, jdk.AMD64, []string{"-XX:UseAVX=4294967296"}, "Improperly specified VM option 'UseAVX=4294967296'\n"},
-		{"colon-equals resets a list", jdk.R25, jdk.AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=a", "-XX:DisableIntrinsic:=b"}, ""},
+		{"colon-equals resets a list", jdk.R25, jdk.AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=_nope", "-XX:DisableIntrinsic:=_aescrypt_decryptBlock"}, ""},
+		// Intrinsic names are checked against the release's recorded list.
+		{"17 has no _Continuation_doYield", jdk.R17, jdk.AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=_Continuation_doYield"},
+			"Unrecognized intrinsic detected in DisableIntrinsic: _Continuation_doYield\n"},
+		{"25 has _Continuation_doYield", jdk.R25, jdk.AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=_Continuation_doYield"}, ""},
+		{"21 was not recorded: any name", jdk.R21, jdk.AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=_nope"}, ""},
+		{"8 does not check names", jdk.R8, jdk.AMD64, []string{diagUnlock, "-XX:DisableIntrinsic=_nope"}, ""},
+		{"Control: warning, then the first unknown name", jdk.R25, jdk.AMD64,
+			[]string{diagUnlock, "-XX:ControlIntrinsic=+_aescrypt_encryptBlock,nope,-_x", "-XX:DisableIntrinsic=_y"},
+			"Unrecognized intrinsic detected in DisableIntrinsic: _y\n" + VMWarningPrefix + "failed to parse nope. must start with +/-!\n" +
+				"Unrecognized intrinsic detected in ControlIntrinsic: nope\n"},
+		{"Control: a sign alone names nothing", jdk.R17, jdk.AMD64, []string{diagUnlock, "-XX:ControlIntrinsic=+"},
+			"Unrecognized intrinsic detected in ControlIntrinsic: \n"},
+		{"Control: empty entries are skipped", jdk.R17, jdk.AMD64, []string{diagUnlock, "-XX:ControlIntrinsic=,+_aescrypt_encryptBlock,,"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,7 +119,7 @@ func TestValuesAndOrigins(t *testing.T) {
 		"_JAVA_OPTIONS": "-XX:Tier4InvocationThreshold=3"}
 	files := map[string]string{"f.flags": "Tier3InvocationThreshold=7\nTier3CompileThreshold=9\n"}
 	s, res, err := parse(jdk.R25, jdk.AMD64, []string{"-XX:Flags=f.flags", "-XX:Tier3InvocationThreshold=2", "-Dmode=GCM",
-		"-Dx", "-Dmode=CBC", diagUnlock, "-XX:DisableIntrinsic=a,b", "-XX:DisableIntrinsic=c", "-Xcomp", "-version"}, env, files)
+		"-Dx", "-Dmode=CBC", diagUnlock, "-XX:DisableIntrinsic=_aescrypt_encryptBlock,_aescrypt_decryptBlock", "-XX:DisableIntrinsic=_ghash_processBlocks", "-Xcomp", "-version"}, env, files)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +128,7 @@ func TestValuesAndOrigins(t *testing.T) {
 		{"Tier3InvocationThreshold", "2", "command line"},
 		{"Tier4InvocationThreshold", "0", "command line"}, // -Xcomp in tiered mode
 		{"Tier3MinInvocationThreshold", "100", "default"},
-		{"DisableIntrinsic", "a,b\nc", "command line"},
+		{"DisableIntrinsic", "_aescrypt_encryptBlock,_aescrypt_decryptBlock\n_ghash_processBlocks", "command line"},
 		{"UseInterpreter", "false", "default"},
 		{"ReservedCodeCacheSize", "251662336", "ergonomic"},
 	} {
@@ -282,8 +295,13 @@ func TestTableFacts(t *testing.T) {
 			t.Errorf("%s exists in JDK %s on %s: %v, want %v", c.name, c.jdk, c.arch, got, c.want)
 		}
 	}
+	for _, j := range jdk.All() {
+		for _, a := range []jdk.Arch{jdk.AMD64, jdk.ARM64} {
+			NewSet(j, a) // panics on a default that does not parse as the row's type
+		}
+	}
 	for i, f := range table {
-		if f.Doc == "" {
+		if f.Doc == "" && !f.NotModelled {
 			t.Errorf("%s has no doc", f.Name)
 		}
 		if i > 0 && table[i-1].Name >= f.Name {

@@ -20,6 +20,8 @@ func FuzzParse(f *testing.F) {
 		"-XX:VMOptionsFile=f\n-XX:CompileThresholdScaling=0x1p-3",
 		"-XX:CompileThreshold=-0x8000000000000000\n-XX:ReservedCodeCacheSize=16t",
 		"-XX:DisableIntrinsic:=a\n-XX:#x\n-XX:\n-XX:+\n-Dk=v\n-Xint\n-Xcomp\n-Xbatch",
+		"-XX:+PrintVMOptions\n-XX:+UnlockDiagnosticVMOptions\n-XX:ControlIntrinsic=_x,+,-_aescrypt_encryptBlock\n-XX:MaxHeapSize=1k",
+		"-XX:ParallelGCThreads=4294967296\n-XX:MaxRAMPercentage=1e2\n-XX:+UseBiasedLocking\n-XX:JVMCIThreads=1\n-Xms2g",
 	} {
 		f.Add(byte(4), seed, "-XX:-UseAES -XX:+IgnoreUnrecognizedVMOptions")
 	}

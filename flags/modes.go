@@ -3,6 +3,8 @@ package flags
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -37,12 +39,12 @@ var reservedCodeCacheTiered = from("251658240", jdk.R25, "251662336")
 func (p *parser) applyModes() {
 	s, j := p.set, p.o.JDK
 	setDef := func(name string, v bool) {
-		if e := s.entries[name]; e != nil {
+		if e := s.lookup(name); e != nil {
 			e.v = value{b: v}
 		}
 	}
 	setCmd := func(name string, v value) {
-		if e := s.entries[name]; e != nil {
+		if e := s.lookup(name); e != nil {
 			e.v, e.origin = v, CommandLine
 		}
 	}
@@ -174,7 +176,7 @@ func (p *parser) compilationPolicyFlags(tiered bool, stop int64, mode string) {
 	c2Only := !tiered || mode == "high-only" || mode == "high-only-quick-internal"
 	c1Only := !c2Only && (mode == "quick-only" || stop >= 1 && stop <= 3)
 	defInt := func(name string, v int64) {
-		if e := s.entries[name]; e != nil && e.origin == Default {
+		if e := s.lookup(name); e != nil && e.origin == Default {
 			e.v = value{i: v}
 		}
 	}
@@ -288,7 +290,7 @@ func (p *parser) scaleThresholds() {
 // value is clamped (scaledClamps) or reported (as HotSpot prints it) and not set, and the VM
 // carries on.
 func (p *parser) setErgoChecked(name string, v int64) {
-	e := p.set.entries[name]
+	e := p.set.lookup(name)
 	if r := e.flag.RangeAt(p.o.JDK); !inRange(e.typ, r, value{i: v}) {
 		if !scaledClamps.At(p.o.JDK) {
 			p.notice(rangeMessage(e.flag, e.typ, r, value{i: v}))
@@ -357,7 +359,7 @@ func (p *parser) checkConstraints() error {
 		return nil
 	}
 	failed := false
-	if e := s.entries["ReservedCodeCacheSize"]; e.origin != Default {
+	if e := s.lookup("ReservedCodeCacheSize"); e.origin != Default {
 		if r := e.flag.RangeAt(j); !inRange(e.typ, r, e.v) {
 			p.errText.WriteString(rangeMessage(e.flag, e.typ, r, e.v))
 			failed = true
@@ -374,6 +376,10 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	if !failed && !p.checkRequires() {
+		return &Error{Text: p.errText.String(), Launcher: true}
+	}
+	modeOK := !failed
 	if !failed {
 		ct := s.Int("CompileThreshold")
 		switch {
@@ -387,16 +393,120 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	// The intrinsic lists are checked after the compile thresholds, whether those passed or
+	// not, and before the compiler count (all three reported together on 17 and 25).
+	intrinsicsOK := !modeOK || p.checkIntrinsicLists()
 	if !failed && s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") && s.Int("TieredStopAtLevel") == 4 {
 		if n := s.Int("CICompilerCount"); n < 2 {
 			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
 			failed = true
 		}
 	}
-	if failed {
+	if failed || !intrinsicsOK {
 		return &Error{Text: p.errText.String(), Launcher: true}
 	}
 	return nil
+}
+
+// checkRequires reports the first flag set on the command line whose required flag is off
+// (JVMCIGlobals::check_jvmci_flags_are_consistent: the flags that need UseJVMCICompiler are
+// checked before those that need EnableJVMCI, which UseJVMCICompiler turns on). Within a
+// group java follows its declaration order, which the recordings do not show; jitsim takes
+// the names in table order.
+func (p *parser) checkRequires() bool {
+	s, j := p.set, p.o.JDK
+	on := func(name string) bool {
+		return s.Has(name) && s.Bool(name) || name == "EnableJVMCI" && s.Has("UseJVMCICompiler") && s.Bool("UseJVMCICompiler")
+	}
+	for _, group := range []string{"UseJVMCICompiler", ""} {
+		for i, f := range table {
+			req := f.Requires.At(j)
+			if req == "" || (group != "" && req != group) || (group == "" && req == "UseJVMCICompiler") {
+				continue
+			}
+			if e := s.at(i); e == nil || !s.WasSetOnCommandLine(f.Name) || on(req) {
+				continue
+			}
+			fmt.Fprintf(&p.errText, "Improperly specified VM option '%s': '%s' must be enabled\n", f.Name, req)
+			return false
+		}
+	}
+	return true
+}
+
+// intrinsicNames returns the intrinsic names profile j accepts in DisableIntrinsic and
+// ControlIntrinsic, sorted, or nil when the profile was not recorded (8 and 8u do not check
+// the names; 21 is not known, so jitsim accepts every name there).
+func intrinsicNames(j jdk.Release) []string {
+	for _, r := range recordedIntrinsics {
+		if r.releases.Has(j) {
+			return r.names
+		}
+	}
+	return nil
+}
+
+// intrinsicTokens splits an intrinsic list as HotSpot's iterators do: at commas, newlines (a
+// repeated option) and blanks; empty entries are skipped.
+func intrinsicTokens(list string) []string {
+	return strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == '\n' || r == ' ' })
+}
+
+// controlSignWarning is the warning for a ControlIntrinsic entry without its + or -.
+func controlSignWarning(token string) string {
+	return "failed to parse " + token + ". must start with +/-!"
+}
+
+// checkIntrinsicLists validates DisableIntrinsic, then ControlIntrinsic, against the
+// profile's intrinsic names (recorded on 17.0.15 and 25.0.3): each list reports its first
+// unknown name. A ControlIntrinsic entry without a sign is warned about and taken as the
+// name; java reads the list four times while starting, so a good list warns four times per
+// entry, a bad one once (its error follows the warnings, and ends the start).
+func (p *parser) checkIntrinsicLists() bool {
+	s := p.set
+	names := intrinsicNames(p.o.JDK)
+	known := func(n string) bool {
+		i := sort.SearchStrings(names, n)
+		return names == nil || i < len(names) && names[i] == n
+	}
+	ok := true
+	if s.Has("DisableIntrinsic") {
+		for _, t := range intrinsicTokens(s.String("DisableIntrinsic")) {
+			if !known(t) {
+				fmt.Fprintf(&p.errText, "Unrecognized intrinsic detected in DisableIntrinsic: %s\n", t)
+				ok = false
+				break
+			}
+		}
+	}
+	if !s.Has("ControlIntrinsic") {
+		return ok
+	}
+	tokens := intrinsicTokens(s.String("ControlIntrinsic"))
+	var warnings strings.Builder
+	bad, badName := false, ""
+	for _, t := range tokens {
+		name := t
+		if t[0] == '+' || t[0] == '-' {
+			name = t[1:]
+		} else {
+			warnings.WriteString(s.Warning(controlSignWarning(t)))
+		}
+		if !bad && !known(name) {
+			bad, badName = true, name
+		}
+	}
+	if bad {
+		p.errText.WriteString(warnings.String())
+		fmt.Fprintf(&p.errText, "Unrecognized intrinsic detected in ControlIntrinsic: %s\n", badName)
+		return false
+	}
+	if warnings.Len() > 0 && ok {
+		for range 4 {
+			p.notice(warnings.String())
+		}
+	}
+	return ok
 }
 
 // fuzzyMatch models JVMFlag::fuzzy_match: the flag whose name has the highest
@@ -406,8 +516,8 @@ func (p *parser) checkConstraints() error {
 func (p *parser) fuzzyMatch(name string) *entry {
 	var best *entry
 	max := float32(-1)
-	for _, f := range table {
-		e := p.set.entries[f.Name]
+	for i, f := range table {
+		e := p.set.at(i)
 		if e == nil {
 			continue
 		}

@@ -55,6 +55,9 @@ type Result struct {
 	// Stderr holds the texts HotSpot and the launcher print to stderr before the version
 	// banner or the error, in order ("Picked up …" notices, warnings). Each ends in a newline.
 	Stderr []string
+	// Stdout holds the lines HotSpot prints to stdout while parsing (-XX:+PrintVMOptions'
+	// "VM option" lines), in order. Each ends in a newline.
+	Stdout []string
 	// Properties are the -D system properties in order; see Property.
 	Properties []Property
 	// Mode is the -Xint/-Xmixed/-Xcomp mode.
@@ -63,11 +66,11 @@ type Result struct {
 	Version bool
 	// Ignored lists options java accepts that jitsim does not model (e.g. -Xms2g, -server).
 	Ignored []string
-	// MaxHeapSize is the last -Xmx in bytes (HotSpot's MaxHeapSize), 0 when none was given;
-	// it sizes jitsim's Java heap (runtime.Config.WithMaxHeapSize). -Xmx is also in Ignored.
+	// MaxHeapSize is the last -Xmx or -XX:MaxHeapSize= in bytes, 0 when none was given; it
+	// sizes jitsim's Java heap (runtime.Config.WithMaxHeapSize). -Xmx is also in Ignored.
 	MaxHeapSize uint64
-	// InitialHeapSize is the last -Xms in bytes, 0 when none was given (checked against
-	// -Xmx only).
+	// InitialHeapSize is the last -Xms or -XX:InitialHeapSize= in bytes, 0 when none was
+	// given (checked against MaxHeapSize only).
 	InitialHeapSize uint64
 }
 
@@ -180,6 +183,15 @@ func (p *parser) heapSizes() error {
 	fail := func(msg string) error {
 		return &Error{Text: "Error occurred during initialization of VM\n" + msg + "\n", Stdout: true}
 	}
+	// The flags behind -Xmx and -Xms, whichever way the user set them (the last one wins).
+	if s := p.set; s.Has("MaxHeapSize") {
+		if s.WasSetOnCommandLine("MaxHeapSize") {
+			p.res.MaxHeapSize = s.Uint("MaxHeapSize")
+		}
+		if s.WasSetOnCommandLine("InitialHeapSize") {
+			p.res.InitialHeapSize = s.Uint("InitialHeapSize")
+		}
+	}
 	if x := p.res.MaxHeapSize; x != 0 && x < minMaxHeap {
 		return fail("Too small maximum heap")
 	}
@@ -259,6 +271,11 @@ func (p *parser) run() error {
 				p.ignore = true
 			case t.text == "-XX:-IgnoreUnrecognizedVMOptions":
 				p.ignore = false
+			case t.text == "-XX:+PrintVMOptions", t.text == "-XX:-PrintVMOptions":
+				// Set at once, the last one winning, without an origin.
+				if e := p.set.lookup("PrintVMOptions"); e != nil {
+					e.v = value{b: t.text[4] == '+'}
+				}
 			}
 		}
 	}
@@ -272,6 +289,13 @@ func (p *parser) run() error {
 		hotspotrc = true
 	}
 	for _, list := range [][]token{tool, vmCmd, javaOpts} {
+		if p.printVMOptions() {
+			for _, t := range list {
+				if tail, ok := strings.CutPrefix(t.text, "-XX:"); ok {
+					p.res.Stdout = append(p.res.Stdout, "VM option '"+tail+"'\n")
+				}
+			}
+		}
 		for _, t := range list {
 			if err := p.vmOption(t); err != nil {
 				return err
@@ -284,6 +308,13 @@ func (p *parser) run() error {
 	p.applyModes()
 	p.compilerThreadFlags()
 	return p.checkConstraints()
+}
+
+// printVMOptions reports whether PrintVMOptions is on now: java then names each -XX option
+// before processing it, on stdout, a whole option list at a time (a settings file's
+// options one by one).
+func (p *parser) printVMOptions() bool {
+	return p.set.Has("PrintVMOptions") && p.set.Bool("PrintVMOptions")
 }
 
 // fail builds the Error for the text collected so far.
@@ -353,6 +384,9 @@ func (p *parser) settingsFile(name string) error {
 	var where []string
 	for _, ft := range splitSettingsFile(string(data)) {
 		w := fmt.Sprintf("settings file %s, line %d", name, ft.line)
+		if p.printVMOptions() {
+			p.res.Stdout = append(p.res.Stdout, "VM option '"+ft.text+"'\n")
+		}
 		if !p.xxOption(ft.text, ConfigFile) {
 			where = append(where, w)
 		}
@@ -399,6 +433,10 @@ func (p *parser) vmOption(t token) error {
 				return p.fail(t)
 			}
 			p.res.Ignored = append(p.res.Ignored, s)
+			// -Xmx sets MaxHeapSize, -Xms InitialHeapSize and MinHeapSize (JDK 9+ rows).
+			for _, name := range m.flags {
+				p.setCmdline(name, value{u: v}, t.origin)
+			}
 			if m.prefix == "-Xmx" {
 				p.res.MaxHeapSize = v
 			} else {
@@ -420,9 +458,12 @@ func (p *parser) vmOption(t token) error {
 
 // memoryOptions are the -X size options java users commonly pass; jitsim checks their syntax
 // (Arguments::parse_memory_size) and otherwise ignores them.
-var memoryOptions = []struct{ prefix, invalid string }{
-	{"-Xmx", "Invalid maximum heap size"},
-	{"-Xms", "Invalid initial heap size"},
+var memoryOptions = []struct {
+	prefix, invalid string
+	flags           []string
+}{
+	{"-Xmx", "Invalid maximum heap size", []string{"MaxHeapSize"}},
+	{"-Xms", "Invalid initial heap size", []string{"MinHeapSize", "InitialHeapSize"}},
 }
 
 // acceptedIgnored reports launcher/VM options java accepts silently that jitsim does not model.
@@ -437,7 +478,7 @@ func acceptedIgnored(s string) bool {
 }
 
 func (p *parser) setCmdline(name string, v value, origin Origin) {
-	if e := p.set.entries[name]; e != nil {
+	if e := p.set.lookup(name); e != nil {
 		e.v, e.origin, e.cmdErgo = v, origin, false
 	}
 }
@@ -480,10 +521,14 @@ func (p *parser) unlocked(e *entry) bool {
 // after writing HotSpot's error text to p.errText.
 func (p *parser) xxOption(arg string, origin Origin) bool {
 	if strings.HasPrefix(arg, "#") {
-		// A commented-out option: HotSpot names it and carries on.
-		p.notice("Unrecognized VM option '" + arg + "'\n")
+		// A commented-out option: HotSpot names it (unless unrecognized options are ignored)
+		// and carries on.
+		if !p.ignore {
+			p.notice("Unrecognized VM option '" + arg + "'\n")
+		}
 		return true
 	}
+	p.deprecationWarning(arg)
 	if ok, handled := p.setFromArgument(arg, origin); handled {
 		return ok
 	}
@@ -497,7 +542,7 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 	if i := strings.IndexByte(argname, '='); i >= 0 {
 		name = argname[:i]
 	}
-	if e := p.set.entries[name]; e != nil {
+	if e := p.set.lookup(name); e != nil {
 		locked := !p.unlocked(e)
 		if locked {
 			p.errText.WriteString(p.lockedMessage(e))
@@ -533,6 +578,19 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 	return false
 }
 
+// deprecationWarning warns about a deprecated flag named by arg, as java does for every
+// option that names it, before the option is checked.
+func (p *parser) deprecationWarning(arg string) {
+	name := strings.TrimLeft(arg, "+-")
+	name, _, _ = strings.Cut(name, "=")
+	name = strings.TrimSuffix(name, ":")
+	if e := p.set.peek(name); e != nil {
+		if v := e.flag.Deprecated.At(p.o.JDK); v != "" {
+			p.warning("Option " + name + " was deprecated in version " + v + " and will likely be removed in a future release.")
+		}
+	}
+}
+
 // lockedMessage is JVMFlag::get_locked_message for a locked flag.
 func (p *parser) lockedMessage(e *entry) string {
 	kind, unlock := "diagnostic", "UnlockDiagnosticVMOptions"
@@ -552,7 +610,7 @@ func (p *parser) lockedMessage(e *entry) string {
 func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	j := p.o.JDK
 	if arg != "" && (arg[0] == '+' || arg[0] == '-') {
-		e := p.set.entries[arg[1:]]
+		e := p.set.lookup(arg[1:])
 		if !validName(arg[1:]) || e == nil || e.typ != Bool || !p.unlocked(e) {
 			return false, false
 		}
@@ -567,7 +625,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	if strings.HasSuffix(name, ":") {
 		name, reset = name[:len(name)-1], true
 	}
-	e := p.set.entries[name]
+	e := p.set.lookup(name)
 	if !validName(name) || e == nil || !p.unlocked(e) || e.typ == Bool {
 		return false, false
 	}
@@ -591,7 +649,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 			// Parsed by the launcher-facing path as a memory size; its own message.
 			u, ok := atojulong(val)
 			if !ok || u < 1 || strings.HasPrefix(val, "-") {
-				fmt.Fprintf(&p.errText, "%s: -XX:%s.\n", e.flag.MemorySizeOption, arg)
+				fmt.Fprintf(&p.errText, e.flag.MemorySizeOption+"\n", "-XX:"+arg)
 				return false, true
 			}
 			// Its range is checked after all options are parsed (check_all_ranges).

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // PrintFlagsFinal writes the flags in HotSpot's -XX:+PrintFlagsFinal layout for the set's
@@ -20,8 +22,8 @@ func (s *Set) PrintFlagsRanges(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("[Global flags ranges]\n")
 	diag, exp := s.Bool("UnlockDiagnosticVMOptions"), s.Bool("UnlockExperimentalVMOptions")
-	for _, f := range table {
-		e := s.entries[f.Name]
+	for i, f := range table {
+		e := s.at(i)
 		if e == nil || e.typ == Bool || e.typ.isString() {
 			continue
 		}
@@ -38,7 +40,7 @@ func (s *Set) PrintFlagsRanges(w io.Writer) error {
 			switch e.typ {
 			case Int, Intx:
 				lo, hi = fmt.Sprint(r.Min), fmt.Sprint(r.Max)
-			case Uintx:
+			case Uintx, Uint, Uint64, SizeT:
 				lo, hi = fmt.Sprint(r.UMin), fmt.Sprint(r.UMax)
 			case Double:
 				lo, hi = fmt.Sprintf("%.3f", r.FMin), fmt.Sprintf("%.3f", r.FMax)
@@ -65,8 +67,8 @@ func (s *Set) print(w io.Writer, vals *Set) error {
 	var b strings.Builder
 	b.WriteString("[Global flags]\n")
 	diag, exp := vals.Bool("UnlockDiagnosticVMOptions"), vals.Bool("UnlockExperimentalVMOptions")
-	for _, f := range table {
-		e := vals.entries[f.Name]
+	for i, f := range table {
+		e := vals.at(i)
 		if e == nil {
 			continue
 		}
@@ -91,15 +93,25 @@ func (s *Set) print(w io.Writer, vals *Set) error {
 }
 
 // kindString is JVMFlag::print_kind: decorations, then the kind word ("product" is dropped
-// for diagnostic and experimental flags), in braces.
-func (s *Set) kindString(f *Flag) string {
-	var words []string
-	if d := f.Decor.At(s.jdk); d != "" {
-		words = append(words, d)
+// for diagnostic, manageable and experimental flags), then "lp64_product", in braces.
+func (s *Set) kindString(f *Flag) string { return kindText(f, s.jdk) }
+
+func kindText(f *Flag, j jdk.Release) string {
+	var words, after []string
+	for _, d := range strings.Fields(f.Decor.At(j)) {
+		if d == lp64 {
+			after = append(after, d)
+		} else {
+			words = append(words, d)
+		}
 	}
-	words = append(words, f.Kind.At(s.jdk).String())
-	return "{" + strings.Join(words, " ") + "}"
+	words = append(words, f.Kind.At(j).String())
+	return "{" + strings.Join(append(words, after...), " ") + "}"
 }
+
+// lp64 is the decoration of flags that exist only in 64-bit VMs (UseCompressedOops), printed
+// after the kind word.
+const lp64 = "lp64_product"
 
 // column is a line builder that knows its current column.
 type column struct {
@@ -182,8 +194,8 @@ func (s *Set) row8(b *strings.Builder, e *entry) {
 // default origin, sorted, as -XX: options separated by blanks.
 func (s *Set) PrintCommandLineFlags(w io.Writer) error {
 	var items []string
-	for _, f := range table {
-		e := s.entries[f.Name]
+	for i, f := range table {
+		e := s.at(i)
 		if e == nil || (e.origin == Default && !e.cmdErgo) {
 			continue
 		}

@@ -2,6 +2,7 @@ package flags
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -20,16 +21,30 @@ type entry struct {
 // Set holds every flag of one profile and architecture with its value and origin.
 // The zero Set is not usable; get one from Parse or NewSet.
 type Set struct {
-	jdk     jdk.Release
-	arch    jdk.Arch
-	entries map[string]*entry
+	jdk  jdk.Release
+	arch jdk.Arch
+	// base holds the declared defaults, indexed like table and shared by every Set of the
+	// profile and architecture (entries of flags that do not exist there have a nil flag);
+	// own holds this set's copies of the entries it has looked up, which alone may change.
+	base []entry
+	own  map[int]*entry
 }
 
-// NewSet returns the declared defaults of every flag that exists in profile j on arch a, all
-// with origin {default}.
-func NewSet(j jdk.Release, a jdk.Arch) *Set {
-	s := &Set{jdk: j, arch: a, entries: make(map[string]*entry, len(table))}
-	for _, f := range table {
+// defaults caches, per profile and architecture, the declared defaults NewSet starts from.
+var defaults struct {
+	sync.Mutex
+	sets map[[2]uint8][]entry
+}
+
+func defaultEntries(j jdk.Release, a jdk.Arch) []entry {
+	defaults.Lock()
+	defer defaults.Unlock()
+	key := [2]uint8{uint8(j), uint8(a)}
+	if vals, ok := defaults.sets[key]; ok {
+		return vals
+	}
+	vals := make([]entry, len(table))
+	for i, f := range table {
 		if !f.Exists(j, a) {
 			continue
 		}
@@ -37,9 +52,55 @@ func NewSet(j jdk.Release, a jdk.Arch) *Set {
 		if err != nil {
 			panic("BUG: " + err.Error())
 		}
-		s.entries[f.Name] = &entry{flag: f, typ: f.Type.At(j), v: v}
+		vals[i] = entry{flag: f, typ: f.Type.At(j), v: v}
 	}
-	return s
+	if defaults.sets == nil {
+		defaults.sets = map[[2]uint8][]entry{}
+	}
+	defaults.sets[key] = vals
+	return vals
+}
+
+// NewSet returns the declared defaults of every flag that exists in profile j on arch a, all
+// with origin {default}.
+func NewSet(j jdk.Release, a jdk.Arch) *Set {
+	return &Set{jdk: j, arch: a, base: defaultEntries(j, a), own: map[int]*entry{}}
+}
+
+// lookup returns the set's own entry of the named flag, which the caller may change, or nil
+// when the flag does not exist in the set's profile and architecture.
+func (s *Set) lookup(name string) *entry {
+	i, ok := index[name]
+	if !ok || s.base[i].flag == nil {
+		return nil
+	}
+	if e := s.own[i]; e != nil {
+		return e
+	}
+	e := s.base[i]
+	s.own[i] = &e
+	return &e
+}
+
+// peek returns the entry of the named flag for reading only, or nil. Unlike lookup it does
+// not change the set, so a settled Set may be read from several goroutines.
+func (s *Set) peek(name string) *entry {
+	i, ok := index[name]
+	if !ok {
+		return nil
+	}
+	return s.at(i)
+}
+
+// at returns the entry of table[i] for reading only, or nil.
+func (s *Set) at(i int) *entry {
+	if e := s.own[i]; e != nil {
+		return e
+	}
+	if s.base[i].flag == nil {
+		return nil
+	}
+	return &s.base[i]
 }
 
 // JDK returns the set's profile.
@@ -49,10 +110,10 @@ func (s *Set) JDK() jdk.Release { return s.jdk }
 func (s *Set) Arch() jdk.Arch { return s.arch }
 
 // Has reports whether the flag exists in this set's profile and architecture.
-func (s *Set) Has(name string) bool { return s.entries[name] != nil }
+func (s *Set) Has(name string) bool { return s.peek(name) != nil }
 
 func (s *Set) get(name string, want ...Type) *entry {
-	e := s.entries[name]
+	e := s.peek(name)
 	if e == nil {
 		panic(fmt.Sprintf("BUG: flag %s does not exist in JDK %s/%s", name, s.jdk, s.arch))
 	}
@@ -71,17 +132,17 @@ func (s *Set) get(name string, want ...Type) *entry {
 // programming error and panics.
 func (s *Set) Bool(name string) bool { return s.get(name, Bool).v.b }
 
-// Int returns an int, intx or uintx flag as int64 (uintx values above MaxInt64 wrap).
+// Int returns an integer flag of any type as int64 (unsigned values above MaxInt64 wrap).
 func (s *Set) Int(name string) int64 {
-	e := s.get(name, Int, Intx, Uintx)
-	if e.typ == Uintx {
+	e := s.get(name, Int, Intx, Uintx, Uint, Uint64, SizeT)
+	if e.typ.unsigned() {
 		return int64(e.v.u)
 	}
 	return e.v.i
 }
 
-// Uint returns a uintx flag.
-func (s *Set) Uint(name string) uint64 { return s.get(name, Uintx).v.u }
+// Uint returns an unsigned flag (uintx, uint, uint64_t, size_t).
+func (s *Set) Uint(name string) uint64 { return s.get(name, Uintx, Uint, Uint64, SizeT).v.u }
 
 // Float returns a double flag.
 func (s *Set) Float(name string) float64 { return s.get(name, Double).v.f }
@@ -140,7 +201,7 @@ func (s *Set) SetDefault(name, text string) error {
 }
 
 func (s *Set) ergoValue(name, text string) (*entry, value, error) {
-	e := s.entries[name]
+	e := s.lookup(name)
 	if e == nil {
 		return nil, value{}, fmt.Errorf("flag %s does not exist in JDK %s on %s", name, s.jdk, s.arch)
 	}
@@ -161,7 +222,7 @@ func (s *Set) parseValue(e *entry, text string) (value, error) {
 			return value{}, nil
 		}
 		return value{}, errSyntax
-	case Int, Intx, Uintx:
+	case Int, Intx, Uintx, Uint, Uint64, SizeT:
 		return parseInteger(e.typ, text, s.jdk)
 	case Double:
 		return parseDouble(text, s.jdk)
@@ -177,10 +238,10 @@ func (s *Set) Value(name string) string {
 
 // Clone returns an independent copy of s.
 func (s *Set) Clone() *Set {
-	c := &Set{jdk: s.jdk, arch: s.arch, entries: make(map[string]*entry, len(s.entries))}
-	for k, e := range s.entries {
+	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own))}
+	for i, e := range s.own {
 		cp := *e
-		c.entries[k] = &cp
+		c.own[i] = &cp
 	}
 	return c
 }

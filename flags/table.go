@@ -11,10 +11,8 @@ import (
 type Flag struct {
 	// Name is the flag name, case-sensitive, as after -XX:.
 	Name string
-	// Since is the first profile that has the flag.
-	Since jdk.Release
-	// Until is the first profile that no longer has it (0: every profile from Since on).
-	Until jdk.Release
+	// Releases is the set of profiles that have the flag; 0 means every profile.
+	Releases jdk.Set
 	// AMD64Only marks flags declared in cpu/x86/globals_x86.hpp: absent on arm64.
 	AMD64Only bool
 	// Type is the value type per profile.
@@ -27,12 +25,22 @@ type Flag struct {
 	Default perJDK[string]
 	// Range is the allowed range checked at set time (JDK 9+, JEP 245); nil means none.
 	Range perJDK[*Range]
-	// MemorySizeOption marks flags the launcher parses as a memory size before the generic
-	// path (Arguments::parse_each_vm_init_arg), e.g. ReservedCodeCacheSize; Invalid is the
-	// message prefix printed when that fails.
+	// Deprecated is the release in which the flag was deprecated ("15.0"), when java warns
+	// that it will likely be removed whenever an option names it; "" otherwise.
+	Deprecated perJDK[string]
+	// Requires names the flag that must be on when this one is set on the command line
+	// (JVMCI's flags need EnableJVMCI or UseJVMCICompiler); "" for none.
+	Requires perJDK[string]
+	// MemorySizeOption marks flags the VM parses as a memory size before the generic path
+	// (Arguments::parse_each_vm_init_arg), e.g. ReservedCodeCacheSize: it is the message
+	// printed when that fails, with %s standing for the option.
 	MemorySizeOption string
 	// Jitsim marks rows that are jitsim's own (not HotSpot's).
 	Jitsim bool
+	// NotModelled marks rows generated from the JVM recordings (table_recorded.go) that no
+	// hand row covers: the flag is accepted and its value checked (type, range), and nothing
+	// in jitsim reads it.
+	NotModelled bool
 	// Doc is a one-line description.
 	Doc string
 }
@@ -76,8 +84,15 @@ func (f *Flag) Exists(j jdk.Release, a jdk.Arch) bool {
 	return f.inJDK(j) && !(f.AMD64Only && a != jdk.AMD64)
 }
 
-// inJDK reports whether profile j has the flag (Since, Until).
-func (f *Flag) inJDK(j jdk.Release) bool { return j >= f.Since && (f.Until == 0 || j < f.Until) }
+// inJDK reports whether profile j has the flag.
+func (f *Flag) inJDK(j jdk.Release) bool { return f.releases().Has(j) }
+
+func (f *Flag) releases() jdk.Set {
+	if f.Releases == 0 {
+		return jdk.AllReleases
+	}
+	return f.Releases
+}
 
 const (
 	maxJint  = math.MaxInt32
@@ -114,8 +129,8 @@ func boolRow(name string, def bool, kind perJDK[Kind], decor perJDK[string], doc
 	return &Flag{Name: name, Type: all(Bool), Kind: kind, Decor: decor, Default: all(d), Doc: doc}
 }
 
-func since(j jdk.Release, f *Flag) *Flag { f.Since = j; return f }
-func until(j jdk.Release, f *Flag) *Flag { f.Until = j; return f }
+func since(j jdk.Release, f *Flag) *Flag { f.Releases = f.releases() & jdk.Since(j); return f }
+func until(j jdk.Release, f *Flag) *Flag { f.Releases = f.releases() & jdk.Before(j); return f }
 
 // c2Decor is the decoration of a flag that moved from runtime/globals.hpp to
 // opto/c2_globals.hpp (JDK 15's split of the inlining flags, JDK-8234863): none in JDK 8,
@@ -135,11 +150,14 @@ func inlineRow(name string, decor perJDK[string], def perJDK[string], doc string
 }
 func amd64(f *Flag) *Flag { f.AMD64Only = true; return f }
 
-// table is THE flag table. Facts: PrintFlagsFinal/PrintFlagsInitial/PrintFlagsRanges of
-// OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64; runtime/globals.hpp,
-// compiler/compiler_globals.hpp, c2_globals.hpp, cpu/x86/globals_x86.hpp and the 8u copies
-// for JDK 8.
-var table = []*Flag{
+// handTable holds the rows written by hand: the flags jitsim acts on (or that carry a doc
+// string or a jitsim-only fact such as MemorySizeOption), jitsim's own flags, and every fact
+// for the profiles that were not recorded (8, 8u, 21). Facts: PrintFlagsFinal/
+// PrintFlagsInitial/PrintFlagsRanges of OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64;
+// runtime/globals.hpp, compiler/compiler_globals.hpp, c2_globals.hpp,
+// cpu/x86/globals_x86.hpp and the 8u copies for JDK 8. For 17 and 25 a hand row must agree
+// with the recording (TestHandRowsAgreeWithRecordings).
+var handTable = []*Flag{
 	since(jdk.R17, &Flag{Name: "ActiveProcessorCount", Type: all(Int), Kind: product, Decor: none, Default: all("-1"),
 		Doc: "CPU count the VM should use and report as active (-1: use the OS value)"}),
 	boolRow("AlwaysCompileLoopMethods", false, product, none, "compile methods with loops when they are first called"),
@@ -171,14 +189,23 @@ var table = []*Flag{
 	// (FLAG_SET_DEFAULT in the runtime's ergonomics, so PrintFlagsFinal shows {default}).
 	inlineRow("InlineSmallCode", c2Decor(true), all("1000"), "C2 inlines an already compiled method only if its code is smaller than this (bytes; 2000 or 2500 when tiered)"),
 	since(jdk.R17, boolRow("InlineNatives", true, diagnostic, none, "use intrinsics for native methods")),
+	since(jdk.R17, &Flag{Name: "InitialHeapSize", Type: all(SizeT), Kind: product, Decor: none, Default: all("0"),
+		Range: rangeModern(&Range{UMin: 0, UMax: maxUintx}), Doc: "initial Java heap size in bytes (-Xms); checked against MaxHeapSize"}),
 	intxRow("InterpreterProfilePercentage", "33", 0, 100, "percentage of CompileThreshold at which the interpreter starts profiling (non-tiered)"),
 	boolRow("LogCompilation", false, diagnostic, none, "log compilation activity in XML to LogFile"),
 	{Name: "LogFile", Type: all(Ccstr), Kind: diagnostic, Decor: none, Default: all(""),
 		Doc: "file for LogCompilation/LogVMOutput output (default hotspot_pid<pid>.log)"},
 	boolRow("LogVMOutput", false, diagnostic, none, "save VM output to LogFile"),
+	// The heap sizes: -Xmx and -Xms set them too. Only MaxHeapSize is parsed as a memory size
+	// before the generic path, with -Xmx's message.
+	since(jdk.R17, &Flag{Name: "MaxHeapSize", Type: all(SizeT), Kind: product, Decor: none, Default: all("130862280"),
+		Range: rangeModern(&Range{UMin: 0, UMax: maxUintx}), MemorySizeOption: "Invalid maximum heap size: %s",
+		Doc: "maximum Java heap size in bytes (-Xmx); sizes jitsim's heap (the default is ergonomic: a quarter of physical memory)"}),
 	inlineRow("MaxInlineLevel", c2Decor(false), from("9", jdk.R17, "15"), "maximum depth of calls C2 inlines (JDK 8: C1 too)"),
 	inlineRow("MaxInlineSize", c2Decor(false), all("35"), "maximum bytecode size of a method C2 inlines at a cold call site (JDK 8: C1 too)"),
 	inlineRow("MaxTrivialSize", c2Decor(false), all("6"), "bytecode size of a trivial method (JDK 8: C1 inlines it at any depth)"),
+	since(jdk.R17, &Flag{Name: "MinHeapSize", Type: all(SizeT), Kind: product, Decor: none, Default: all("0"),
+		Range: rangeModern(&Range{UMin: 0, UMax: maxUintx}), Doc: "minimum Java heap size in bytes (-Xms); not modelled beyond its value"}),
 	{Name: "OnStackReplacePercentage", Type: all(Intx), Kind: product, Decor: pd, Default: all("140"),
 		Range: rangeModern(irange(minIntx, maxIntx)), Doc: "percentage of CompileThreshold at which OSR compiles are requested (non-tiered)"},
 	boolRow("PrintCommandLineFlags", false, product, none, "print the flags set on the command line or ergonomically"),
@@ -192,7 +219,7 @@ var table = []*Flag{
 	boolRow("PrintWarnings", true, product, none, "print VM warnings"),
 	boolRow("ProfileInterpreter", true, product, pd, "profile at the bytecode level during interpretation"),
 	{Name: "ReservedCodeCacheSize", Type: all(Uintx), Kind: product, Decor: pd, Default: all("50331648"),
-		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), MemorySizeOption: "Invalid maximum code cache size",
+		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), MemorySizeOption: "Invalid maximum code cache size: %s.",
 		Doc: "reserved code cache size in bytes (x5 ergonomically in tiered mode)"},
 	intxRow("Tier0BackedgeNotifyFreqLog", "10", 0, 30, "interpreter back-edge notification frequency (log2)"),
 	since(jdk.R17, &Flag{Name: "Tier0Delay", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("20"),
@@ -252,23 +279,35 @@ var table = []*Flag{
 	since(jdk.R17, boolRow("UseVectorizedMismatchIntrinsic", false, diagnostic, none, "use the vectorizedMismatch intrinsic (set from the CPU)")),
 }
 
-var byName = map[string]*Flag{}
+// table is THE flag table: the hand rows, and the recorded rows (table_recorded.go) of every
+// other flag, sorted by name. A name appears once.
+var table []*Flag
+
+// index maps a flag name to its position in table.
+var index map[string]int
 
 func init() {
-	sort.Slice(table, func(i, k int) bool { return table[i].Name < table[k].Name })
-	for _, f := range table {
-		if byName[f.Name] != nil {
-			panic("BUG: duplicate flag row " + f.Name)
+	// Both halves are sorted by name (the generator writes recordedTable sorted), so one merge
+	// builds the table; a hand row replaces the recorded row of its name.
+	sort.Slice(handTable, func(i, k int) bool { return handTable[i].Name < handTable[k].Name })
+	index = make(map[string]int, len(handTable)+len(recordedTable))
+	table = make([]*Flag, 0, len(handTable)+len(recordedTable))
+	h := 0
+	for i := range recordedTable {
+		r := &recordedTable[i]
+		for ; h < len(handTable) && handTable[h].Name <= r.Name; h++ {
+			table = append(table, handTable[h])
 		}
-		byName[f.Name] = f
-		for _, j := range jdk.All() {
-			if !f.inJDK(j) {
-				continue
-			}
-			if _, err := parseDefault(f, j); err != nil {
-				panic("BUG: bad default for " + f.Name + ": " + err.Error())
-			}
+		if n := len(table); n == 0 || table[n-1].Name != r.Name {
+			table = append(table, r)
 		}
+	}
+	table = append(table, handTable[h:]...)
+	for i, f := range table {
+		if i > 0 && table[i-1].Name >= f.Name {
+			panic("BUG: flag rows out of order or duplicated at " + f.Name)
+		}
+		index[f.Name] = i
 	}
 }
 
@@ -279,7 +318,12 @@ func (f *Flag) RangeAt(j jdk.Release) *Range {
 
 // Lookup returns the row for name, or nil. It does not say whether the flag exists in a given
 // profile; use Exists.
-func Lookup(name string) *Flag { return byName[name] }
+func Lookup(name string) *Flag {
+	if i, ok := index[name]; ok {
+		return table[i]
+	}
+	return nil
+}
 
 // Table returns the rows sorted by name. The slice is shared: do not modify it.
 func Table() []*Flag { return table }

@@ -23,9 +23,12 @@ const (
 	Double
 	Ccstr
 	Ccstrlist
+	Uint
+	Uint64
+	SizeT
 )
 
-var typeNames = [...]string{"bool", "int", "intx", "uintx", "double", "ccstr", "ccstrlist"}
+var typeNames = [...]string{"bool", "int", "intx", "uintx", "double", "ccstr", "ccstrlist", "uint", "uint64_t", "size_t"}
 
 // String returns the type name HotSpot prints.
 func (t Type) String() string {
@@ -37,15 +40,20 @@ func (t Type) String() string {
 
 func (t Type) isString() bool { return t == Ccstr || t == Ccstrlist }
 
+// unsigned reports whether t holds an unsigned integer (value.u).
+func (t Type) unsigned() bool { return t == Uintx || t == Uint || t == Uint64 || t == SizeT }
+
 // Kind is a flag's availability class (JVMFlag kinds in jvmFlag.hpp).
 type Kind int
 
 // The kinds jitsim models. Develop and notproduct flags are not in product builds and so not
-// in the table.
+// in the table. Manageable flags are product flags that may also be set at run time through
+// the management interface; they need no unlock.
 const (
 	Product Kind = iota
 	Diagnostic
 	Experimental
+	Manageable
 )
 
 // String returns the kind word HotSpot prints.
@@ -57,6 +65,8 @@ func (k Kind) String() string {
 		return "diagnostic"
 	case Experimental:
 		return "experimental"
+	case Manageable:
+		return "manageable"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }

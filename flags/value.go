@@ -37,7 +37,7 @@ func parseDefault(f *Flag, j jdk.Release) (value, error) {
 	case Int, Intx:
 		n, err := strconv.ParseInt(s, 10, 64)
 		return value{i: n}, err
-	case Uintx:
+	case Uintx, Uint, Uint64, SizeT:
 		n, err := strconv.ParseUint(s, 10, 64)
 		return value{u: n}, err
 	case Double:
@@ -127,16 +127,17 @@ func isDigit(c byte, base int) bool {
 	return false
 }
 
-// parseInteger models set_numeric_flag for int, intx and uintx flags. JDK 8/17 cast the
-// parsed 64-bit magnitude to the flag's type (so overflow wraps, as OpenJDK 17.0.15 shows);
-// JDK 25 rejects values that do not fit (Temurin 25.0.3).
+// parseInteger models set_numeric_flag for the integer flag types. JDK 8/17 cast the parsed
+// 64-bit magnitude to the flag's type (so overflow wraps, as OpenJDK 17.0.15 shows for int and
+// uint); JDK 25 rejects values that do not fit (Temurin 25.0.3). A minus sign is rejected for
+// every unsigned type.
 func parseInteger(t Type, s string, j jdk.Release) (value, error) {
 	if !inValueRange(s) {
 		return value{}, errSyntax
 	}
 	neg := false
 	if s[0] == '-' {
-		if t == Uintx {
+		if t.unsigned() {
 			return value{}, errSyntax
 		}
 		neg = true
@@ -147,8 +148,13 @@ func parseInteger(t Type, s string, j jdk.Release) (value, error) {
 		return value{}, errSyntax
 	}
 	switch t {
-	case Uintx:
+	case Uintx, Uint64, SizeT:
 		return value{u: v}, nil
+	case Uint:
+		if behavesLike25(j) && v > math.MaxUint32 {
+			return value{}, errSyntax
+		}
+		return value{u: uint64(uint32(v))}, nil
 	case Intx:
 		if behavesLike25(j) && (v > math.MaxInt64 && !(neg && v == 1<<63)) {
 			return value{}, errSyntax
@@ -224,7 +230,7 @@ func format(t Type, v value) string {
 		return "false"
 	case Int, Intx:
 		return strconv.FormatInt(v.i, 10)
-	case Uintx:
+	case Uintx, Uint, Uint64, SizeT:
 		return strconv.FormatUint(v.u, 10)
 	case Double:
 		return fmt.Sprintf("%f", v.f)
@@ -241,7 +247,7 @@ func inRange(t Type, r *Range, v value) bool {
 	switch t {
 	case Int, Intx:
 		return v.i >= r.Min && v.i <= r.Max
-	case Uintx:
+	case Uintx, Uint, Uint64, SizeT:
 		return v.u >= r.UMin && v.u <= r.UMax
 	case Double:
 		return v.f >= r.FMin && v.f <= r.FMax
@@ -255,7 +261,7 @@ func rangeMessage(f *Flag, t Type, r *Range, v value) string {
 	switch t {
 	case Int, Intx:
 		lo, hi = strconv.FormatInt(r.Min, 10), strconv.FormatInt(r.Max, 10)
-	case Uintx:
+	case Uintx, Uint, Uint64, SizeT:
 		lo, hi = strconv.FormatUint(r.UMin, 10), strconv.FormatUint(r.UMax, 10)
 	case Double:
 		lo, hi = fmt.Sprintf("%f", r.FMin), fmt.Sprintf("%f", r.FMax)

@@ -109,6 +109,17 @@ func header(stdout string) string {
 	return ""
 }
 
+// vmOptionLines returns -XX:+PrintVMOptions' lines of stdout, in order.
+func vmOptionLines(stdout string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(stdout, "\n") {
+		if strings.HasPrefix(l, "VM option '") {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
+}
+
 // rows maps flag name to its PrintFlagsFinal row (continuation lines included).
 func rows(stdout string) map[string]string {
 	m := map[string]string{}
@@ -116,6 +127,7 @@ func rows(stdout string) map[string]string {
 	for _, l := range strings.SplitAfter(stdout, "\n") {
 		f := strings.Fields(l)
 		switch {
+		case strings.HasPrefix(l, "VM option '"):
 		case len(f) >= 2 && f[1] == "+=":
 			m[last] += l
 		case len(f) >= 2:
@@ -179,6 +191,9 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				if header(want.Stdout) != header(stdout.String()) {
 					problems = append(problems, "stdout header")
 				}
+				if vmOptionLines(want.Stdout) != vmOptionLines(stdout.String()) {
+					problems = append(problems, "PrintVMOptions lines")
+				}
 				wr, gr := rows(want.Stdout), rows(stdout.String())
 				var names []string
 				for n := range wr {
@@ -192,13 +207,18 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				sort.Strings(names)
 				var rowDiffs []string
 				for _, n := range names {
+					if f := flags.Lookup(n); f != nil && f.NotModelled && wr[n] == "" {
+						// The recording keeps the rows of modelled flags only; the full
+						// tables are compared in flags (TestPrintFlagsMatchRecordings).
+						continue
+					}
 					if f := flags.Lookup(n); f != nil && f.Jitsim {
 						if wr[n] != "" {
 							rowDiffs = append(rowDiffs, "java has jitsim's own flag "+n+"\n")
 						}
 						continue
 					}
-					if wr[n] != gr[n] {
+					if wr[n] != gr[n] && !(hostRows[n] && sameButValue(wr[n], gr[n])) {
 						rowDiffs = append(rowDiffs, "java:   "+wr[n]+"jitsim: "+gr[n])
 					}
 				}
@@ -224,6 +244,17 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 	t.Logf("%d of %d recorded JVM runs matched", matched, total)
 }
 
+// hostRows are modelled rows whose value java derives from the machine's memory when the
+// command line does not set it; such a row is compared without its value and origin.
+var hostRows = map[string]bool{"MaxHeapSize": true, "InitialHeapSize": true, "MinHeapSize": true}
+
+// sameButValue reports whether two PrintFlagsFinal or PrintFlagsRanges rows agree but for
+// the value, java's origin being {ergonomic} and jitsim's {default}.
+func sameButValue(java, jitsim string) bool {
+	return withoutValue(java) == withoutValue(jitsim) && strings.HasSuffix(strings.TrimSpace(java), "{ergonomic}") &&
+		strings.HasSuffix(strings.TrimSpace(jitsim), "{default}")
+}
+
 func dropJitsimNotes(lines []string) []string {
 	var out []string
 	for _, l := range lines {
@@ -232,4 +263,84 @@ func dropJitsimNotes(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// TestFullTablesMatchRecordings runs `jitsim run --jdk=N --cpu=recording-machine` with both
+// unlock options and -XX:+PrintFlagsFinal (then -XX:+PrintFlagsRanges), the runtime's
+// ergonomics included, and compares every row with the full tables recorded from java
+// (flags/testdata/jvmflags): the same flags in the same order, every row equal but the value
+// and origin of the rows listed in host-ergonomics.txt.
+func TestFullTablesMatchRecordings(t *testing.T) {
+	_, rec := loadRecording(t)
+	dir := filepath.Join("..", "..", "flags", "testdata", "jvmflags")
+	hostRows := map[string]bool{}
+	data, err := os.ReadFile(filepath.Join(dir, "host-ergonomics.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if name, _, ok := strings.Cut(l, "\t"); ok && !strings.HasPrefix(l, "#") {
+			hostRows[name] = true
+		}
+	}
+	machine := recordingModel(t, rec)
+	d := wired()
+	d.lookupCPU = func(string) (cpu.Model, error) { return machine, nil }
+	files, err := filepath.Glob(filepath.Join(dir, "jdk-*.final.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded tables (%v)", err)
+	}
+	for _, final := range files {
+		feature, _, _ := strings.Cut(strings.TrimPrefix(filepath.Base(final), "jdk-"), ".")
+		for _, what := range []string{"Final", "Ranges"} {
+			want, err := os.ReadFile(strings.Replace(final, ".final.", "."+strings.ToLower(what)+".", 1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			args := []string{"run", "--jdk=" + feature, "--cpu=recording-machine", "-XX:+UnlockDiagnosticVMOptions",
+				"-XX:+UnlockExperimentalVMOptions", "-XX:+PrintFlags" + what, "-version"}
+			if exit := d.execute(args, strings.NewReader(""), &stdout, &stderr, func(string) (string, bool) { return "", false }); exit != 0 {
+				t.Fatalf("%v: exit %d: %s", args, exit, stderr.String())
+			}
+			wl := strings.Split(strings.TrimRight(string(want), "\n"), "\n")
+			var gl []string
+			for _, l := range strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n") {
+				if f := strings.Fields(l); len(f) > 1 {
+					if fl := flags.Lookup(f[1]); fl != nil && fl.Jitsim {
+						continue
+					}
+				}
+				gl = append(gl, l)
+			}
+			if len(gl) != len(wl) {
+				t.Errorf("JDK %s PrintFlags%s: %d lines, java %d", feature, what, len(gl), len(wl))
+				continue
+			}
+			equal, host := 0, 0
+			for i := range wl {
+				switch f := strings.Fields(wl[i]); {
+				case wl[i] == gl[i]:
+					equal++
+				case len(f) > 1 && hostRows[f[1]] && withoutValue(wl[i]) == withoutValue(gl[i]):
+					host++
+				default:
+					t.Errorf("JDK %s PrintFlags%s line %d:\n java:   %q\n jitsim: %q", feature, what, i+1, wl[i], gl[i])
+				}
+			}
+			t.Logf("JDK %s PrintFlags%s: %d of %d lines equal, %d more differ only in a host-ergonomics value", feature, what, equal, len(wl), host)
+		}
+	}
+}
+
+// withoutValue returns a PrintFlagsFinal or PrintFlagsRanges row without its value and
+// origin: the type, name and kind (a ranges row keeps its range).
+func withoutValue(row string) string {
+	row = strings.TrimSpace(row)
+	row = strings.TrimSpace(row[:strings.LastIndex(row, "{")])
+	kind := row[strings.LastIndex(row, "{"):]
+	if name, _, ok := strings.Cut(row, " ="); ok {
+		return name + kind
+	}
+	return row
 }

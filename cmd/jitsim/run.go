@@ -235,6 +235,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, s := range r.Result.Stderr {
 		io.WriteString(stderr, s)
 	}
+	for _, s := range r.Result.Stdout {
+		io.WriteString(stdout, s)
+	}
 	if r.Flags == nil {
 		var fe *flags.Error
 		if !errors.As(err, &fe) {

@@ -8,7 +8,8 @@
 //
 // Each case runs as `java ARGS... -version` in a scratch directory holding the case files, with
 // an environment of PATH plus the case's variables. Standard output is kept only for the
-// "[Global flags]" (or "[Global flags ranges]") header and the rows of flags jitsim models (PrintFlagsFinal prints ~800).
+// "[Global flags]" (or "[Global flags ranges]") header and the rows of flags jitsim models
+// (PrintFlagsFinal prints ~900; flags/testdata/jvmflags holds the full tables).
 package main
 
 import (
@@ -77,7 +78,7 @@ func run() error {
 	}
 	names := map[string]bool{}
 	for _, f := range flags.Table() {
-		names[f.Name] = true
+		names[f.Name] = !f.NotModelled
 	}
 	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU()}
 	for _, jdk := range []string{"17", "25"} {
@@ -138,9 +139,13 @@ func runJava(java, dir string, env map[string]string, args []string) (*Output, e
 	return &Output{Stdout: stdout.String(), Stderr: stderr.String(), Exit: exit}, nil
 }
 
-// keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges header and the rows (with their continuation
-// lines) of flags in names.
+// keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges headers and the rows (with
+// their continuation lines) of flags in names, PrintVMOptions' lines, or the whole output when
+// it is an initialization error (which the VM prints to stdout).
 func keepModelledRows(stdout string, names map[string]bool) string {
+	if strings.HasPrefix(stdout, "Error occurred during initialization of VM\n") {
+		return stdout
+	}
 	var b strings.Builder
 	keep := false
 	for _, line := range strings.SplitAfter(stdout, "\n") {
@@ -149,7 +154,7 @@ func keepModelledRows(stdout string, names map[string]bool) string {
 		}
 		f := strings.Fields(line)
 		switch {
-		case strings.HasPrefix(line, "[Global flags"):
+		case strings.HasPrefix(line, "[Global flags"), strings.HasPrefix(line, "VM option '"):
 			keep = true
 		case len(f) >= 2 && f[1] == "+=":
 			// continuation line of a multi-line string: follows its row

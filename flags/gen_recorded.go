@@ -1,0 +1,400 @@
+//go:build ignore
+
+// gen_recorded writes table_recorded.go, the flag rows of the recorded JVMs, from the raw
+// recordings in testdata/jvmflags (jdk-VERSION.{final,initial,ranges}.txt, written by
+// testdata/jvmflags/record.sh). It reads nothing else and needs no JVM: go generate runs it,
+// and CI checks that its output is the committed file.
+//
+// One row per flag name, over every recorded release: type, kind and decorations from
+// PrintFlagsFinal; the default from PrintFlagsInitial for the flags it prints (product and
+// manageable), else the value PrintFlagsFinal printed with no other option; the range from
+// PrintFlagsRanges; from the runs that set one flag each, the release that deprecated it
+// and the flag it needs. A fact that differs between releases becomes a perJDK change at the newer
+// release.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
+)
+
+// releases maps a Java feature number to the jdk package's constant for it: the JDK 9+
+// profiles (8 and 8u share a feature number and were never recorded).
+var releases = func() map[int]string {
+	m := map[int]string{}
+	for _, r := range jdk.All() {
+		if r.Modern() {
+			m[r.Feature()] = "jdk.R" + r.String()
+		}
+	}
+	return m
+}()
+
+var (
+	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
+	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set)\.txt$`)
+	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
+	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
+)
+
+// fact is one flag in one release.
+type fact struct {
+	typ, kind, decor, def string
+	deprecated, requires  string
+	lo, hi                string // range bounds as printed; both "" for no range
+	hasRange              bool
+}
+
+type recording struct {
+	feature    int
+	version    string
+	flags      map[string]*fact
+	intrinsics []string // sorted
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "gen_recorded:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	dir := filepath.Join("testdata", "jvmflags")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	files := map[int]map[string]string{} // feature → what → file name
+	versions := map[int]string{}
+	for _, e := range entries {
+		m := fileName.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		feature, _ := strconv.Atoi(m[1])
+		if _, ok := releases[feature]; !ok {
+			return fmt.Errorf("%s: no jdk release for Java %d", e.Name(), feature)
+		}
+		v := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "jdk-"), "."+m[2]+".txt")
+		if old, ok := versions[feature]; ok && old != v {
+			return fmt.Errorf("two recordings of Java %d (%s and %s): keep one", feature, old, v)
+		}
+		versions[feature] = v
+		if files[feature] == nil {
+			files[feature] = map[string]string{}
+		}
+		files[feature][m[2]] = filepath.Join(dir, e.Name())
+	}
+	var recs []*recording
+	for feature := range files {
+		r, err := load(feature, versions[feature], files[feature])
+		if err != nil {
+			return err
+		}
+		recs = append(recs, r)
+	}
+	sort.Slice(recs, func(i, k int) bool { return recs[i].feature < recs[k].feature })
+	if len(recs) == 0 {
+		return fmt.Errorf("no recordings in %s", dir)
+	}
+	src, err := generate(recs)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile("table_recorded.go", src, 0o644)
+}
+
+func readLines(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "[Global flags") {
+		return nil, fmt.Errorf("%s: no [Global flags] header", path)
+	}
+	return lines[1:], nil
+}
+
+func load(feature int, version string, files map[string]string) (*recording, error) {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set"} {
+		if files[what] == "" {
+			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
+		}
+	}
+	r := &recording{feature: feature, version: version, flags: map[string]*fact{}}
+	data, err := os.ReadFile(files["intrinsics"])
+	if err != nil {
+		return nil, err
+	}
+	r.intrinsics = strings.Fields(string(data))
+	sort.Strings(r.intrinsics)
+	lines, err := readLines(files["final"])
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range lines {
+		m := finalRow.FindStringSubmatch(l)
+		if m == nil {
+			return nil, fmt.Errorf("%s: cannot read %q", files["final"], l)
+		}
+		kind, decor, err := splitKind(m[4])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", files["final"], m[2], err)
+		}
+		def := m[3]
+		if m[5] == "command line" {
+			// The recorder set the two unlock options (diagnostic and experimental, so not in
+			// PrintFlagsInitial) and one product PrintFlags option; all default to false.
+			if m[1] != "bool" || def != "true" {
+				return nil, fmt.Errorf("%s: %s was set on the command line", files["final"], m[2])
+			}
+			def = "false"
+		}
+		r.flags[m[2]] = &fact{typ: m[1], kind: kind, decor: decor, def: def}
+	}
+	// The runs that set one flag each: a deprecation warning naming the flag marks it.
+	data, err = os.ReadFile(files["set"])
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if m := deprecated.FindStringSubmatch(l); m != nil {
+			f := r.flags[m[1]]
+			if f == nil {
+				return nil, fmt.Errorf("%s: deprecation of an unknown flag %s", files["set"], m[1])
+			}
+			f.deprecated = m[2]
+		}
+		if m := requires.FindStringSubmatch(l); m != nil {
+			f := r.flags[m[1]]
+			if f == nil || r.flags[m[2]] == nil {
+				return nil, fmt.Errorf("%s: %s needs %s, one is unknown", files["set"], m[1], m[2])
+			}
+			f.requires = m[2]
+		}
+	}
+	if lines, err = readLines(files["initial"]); err != nil {
+		return nil, err
+	}
+	for _, l := range lines {
+		m := finalRow.FindStringSubmatch(l)
+		if m == nil || r.flags[m[2]] == nil {
+			return nil, fmt.Errorf("%s: cannot read %q", files["initial"], l)
+		}
+		r.flags[m[2]].def = m[3]
+	}
+	if lines, err = readLines(files["ranges"]); err != nil {
+		return nil, err
+	}
+	for _, l := range lines {
+		m := rangeRow.FindStringSubmatch(l)
+		if m == nil || r.flags[m[2]] == nil {
+			return nil, fmt.Errorf("%s: cannot read %q", files["ranges"], l)
+		}
+		f := r.flags[m[2]]
+		f.hasRange = m[3] != "" || m[4] != ""
+		f.lo, f.hi = m[3], m[4]
+	}
+	return r, nil
+}
+
+// splitKind splits a printed kind ("C2 pd product", "product lp64_product", "JVMCI
+// experimental") into the kind constant and the decorations.
+func splitKind(s string) (kind, decor string, err error) {
+	var dec []string
+	for _, w := range strings.Fields(s) {
+		switch w {
+		case "product", "diagnostic", "experimental", "manageable":
+			if kind != "" {
+				return "", "", fmt.Errorf("two kinds in %q", s)
+			}
+			kind = strings.ToUpper(w[:1]) + w[1:]
+		default:
+			dec = append(dec, w)
+		}
+	}
+	if kind == "" {
+		return "", "", fmt.Errorf("no kind in %q", s)
+	}
+	return kind, strings.Join(dec, " "), nil
+}
+
+var typeConst = map[string]string{"bool": "Bool", "int": "Int", "intx": "Intx", "uintx": "Uintx", "double": "Double",
+	"ccstr": "Ccstr", "ccstrlist": "Ccstrlist", "uint": "Uint", "uint64_t": "Uint64", "size_t": "SizeT"}
+
+// rangeLit writes the Range literal of a fact.
+func rangeLit(f *fact) (string, error) {
+	if !f.hasRange {
+		return "nil", nil
+	}
+	switch f.typ {
+	case "int", "intx":
+		lo, err1 := strconv.ParseInt(f.lo, 10, 64)
+		hi, err2 := strconv.ParseInt(f.hi, 10, 64)
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("range [%s, %s]", f.lo, f.hi)
+		}
+		return fmt.Sprintf("&Range{Min: %d, Max: %d}", lo, hi), nil
+	case "uint", "uintx", "uint64_t", "size_t":
+		lo, err1 := strconv.ParseUint(f.lo, 10, 64)
+		hi, err2 := strconv.ParseUint(f.hi, 10, 64)
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("range [%s, %s]", f.lo, f.hi)
+		}
+		return fmt.Sprintf("&Range{UMin: %d, UMax: %d}", lo, hi), nil
+	case "double":
+		lo, err1 := strconv.ParseFloat(f.lo, 64)
+		hi, err2 := strconv.ParseFloat(f.hi, 64)
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("range [%s, %s]", f.lo, f.hi)
+		}
+		return fmt.Sprintf("&Range{FMin: %s, FMax: %s}", strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64)), nil
+	}
+	return "", fmt.Errorf("a range on a %s flag", f.typ)
+}
+
+// perJDK writes a perJDK literal for the values of one attribute over the releases that have
+// the flag (oldest first), omitting it when every value is zero.
+func perJDK(typ string, rels []string, vals []string, zero string) (string, error) {
+	lit := "perJDK[" + typ + "]{Before: " + vals[0]
+	changes := 0
+	for i := 1; i < len(vals); i++ {
+		if vals[i] == vals[i-1] {
+			continue
+		}
+		changes++
+		switch changes {
+		case 1:
+			lit += ", From: " + rels[i] + ", After: " + vals[i]
+		case 2:
+			lit += ", From2: " + rels[i] + ", After2: " + vals[i]
+		default:
+			return "", fmt.Errorf("more than three values: %v", vals)
+		}
+	}
+	if changes == 0 && vals[0] == zero {
+		return "", nil
+	}
+	return lit + "}", nil
+}
+
+func generate(recs []*recording) ([]byte, error) {
+	names := map[string]bool{}
+	for _, r := range recs {
+		for n := range r.flags {
+			names[n] = true
+		}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+
+	var b bytes.Buffer
+	b.WriteString("// Code generated by gen_recorded.go from testdata/jvmflags; DO NOT EDIT.\n\npackage flags\n\n")
+	b.WriteString("import \"github.com/jitsim/jitsim/jdk\"\n\n")
+	var from []string
+	for _, r := range recs {
+		from = append(from, "Java "+r.version)
+	}
+	b.WriteString("// The recorded releases, as constants so that the table below is static data.\nconst (\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\trec%d = jdk.Set(1) << %s\n", r.feature, releases[r.feature])
+	}
+	b.WriteString(")\n\n")
+	b.WriteString("// recordedTable holds every flag that PrintFlagsFinal printed on the recorded JVMs\n")
+	fmt.Fprintf(&b, "// (testdata/jvmflags: %s), run on x86_64 with both unlock options. Rows\n", strings.Join(from, ", "))
+	b.WriteString("// that a hand row of table.go also covers are dropped when the table is built (the hand\n")
+	b.WriteString("// row wins; a test checks that they agree).\n")
+	b.WriteString("var recordedTable = [...]Flag{\n")
+	for _, n := range sorted {
+		var rels, sets, types, kinds, decors, defs, ranges, deps, reqs []string
+		amd64 := false
+		for _, r := range recs {
+			f := r.flags[n]
+			if f == nil {
+				continue
+			}
+			rels = append(rels, releases[r.feature])
+			sets = append(sets, fmt.Sprintf("rec%d", r.feature))
+			tc, ok := typeConst[f.typ]
+			if !ok {
+				return nil, fmt.Errorf("%s: unknown type %s", n, f.typ)
+			}
+			types = append(types, tc)
+			kinds = append(kinds, f.kind)
+			decors = append(decors, strconv.Quote(f.decor))
+			defs = append(defs, strconv.Quote(f.def))
+			deps = append(deps, strconv.Quote(f.deprecated))
+			reqs = append(reqs, strconv.Quote(f.requires))
+			rl, err := rangeLit(f)
+			if err != nil {
+				return nil, fmt.Errorf("%s in Java %d: %v", n, r.feature, err)
+			}
+			ranges = append(ranges, rl)
+			amd64 = amd64 || strings.Contains(f.decor, "ARCH")
+		}
+		fields := []string{"Name: " + strconv.Quote(n), "Releases: " + strings.Join(sets, " | ")}
+		if amd64 {
+			fields = append(fields, "AMD64Only: true")
+		}
+		for _, a := range []struct {
+			field, typ string
+			vals       []string
+			zero       string
+		}{
+			{"Type", "Type", types, "Bool"},
+			{"Kind", "Kind", kinds, "Product"},
+			{"Decor", "string", decors, `""`},
+			{"Default", "string", defs, `""`},
+			{"Range", "*Range", ranges, "nil"},
+			{"Deprecated", "string", deps, `""`},
+			{"Requires", "string", reqs, `""`},
+		} {
+			lit, err := perJDK(a.typ, rels, a.vals, a.zero)
+			if err != nil {
+				return nil, fmt.Errorf("%s.%s: %v", n, a.field, err)
+			}
+			if lit != "" {
+				fields = append(fields, a.field+": "+lit)
+			}
+		}
+		fields = append(fields, "NotModelled: true")
+		b.WriteString("\t{" + strings.Join(fields, ", ") + "},\n")
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// recordedIntrinsics lists, per recorded release, the intrinsic names the JVM accepts in\n")
+	b.WriteString("// ControlIntrinsic and DisableIntrinsic (testdata/jvmflags/jdk-*.intrinsics.txt), sorted.\n")
+	b.WriteString("var recordedIntrinsics = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
+		line := 0
+		for i, n := range r.intrinsics {
+			q := strconv.Quote(n) + ","
+			if i == 0 || line+len(q) > 90 {
+				b.WriteString("\n\t\t")
+				line = 0
+			} else {
+				b.WriteString(" ")
+			}
+			b.WriteString(q)
+			line += len(q) + 1
+		}
+		b.WriteString("\n\t}},\n")
+	}
+	b.WriteString("}\n")
+	return format.Source(b.Bytes())
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# record.sh: record the flag tables of real JVMs for flags/gen_recorded.go.
+#
+# Usage, from the module root, once per JVM (run by hand; go generate never runs it):
+#
+#   sh flags/testdata/jvmflags/record.sh /path/to/jdk/bin/java
+#
+# It runs the JVM with both unlock options and each of -XX:+PrintFlagsFinal,
+# -XX:+PrintFlagsInitial and -XX:+PrintFlagsRanges (and nothing else) and stores the raw
+# standard output as jdk-VERSION.{final,initial,ranges}.txt next to this script, VERSION being
+# the java.version the JVM reports (17.0.15, 25.0.3), and its -version banner as
+# jdk-VERSION.version.txt. jdk-VERSION.intrinsics.txt lists the intrinsic names the JVM accepts
+# in -XX:ControlIntrinsic and -XX:DisableIntrinsic (see intrinsics/main.go), and
+# jdk-VERSION.set.txt what the JVM printed when each flag was set alone to the value
+# PrintFlagsFinal shows (see setflags/main.go; about 900 runs). Remove the files of an older update of the same release before
+# running go generate: the generator wants one recording per feature release.
+set -eu
+java=${1:?usage: record.sh /path/to/java}
+dir=$(dirname "$0")
+banner=$("$java" -version 2>&1)
+version=$(printf '%s\n' "$banner" | sed -n '1s/^[^"]*"\([^"]*\)".*/\1/p')
+[ -n "$version" ] || { echo "record.sh: cannot read the version of $java" >&2; exit 1; }
+printf '%s\n' "$banner" >"$dir/jdk-$version.version.txt"
+for what in Final Initial Ranges; do
+	out="$dir/jdk-$version.$(echo "$what" | tr 'A-Z' 'a-z').txt"
+	# Run from an empty directory: a .hotspotrc would add a warning line.
+	(cd "${TMPDIR:-/tmp}" && "$java" -XX:+UnlockDiagnosticVMOptions -XX:+UnlockExperimentalVMOptions \
+		"-XX:+PrintFlags$what" -version 2>/dev/null) >"$out"
+	echo "wrote $out ($(wc -l <"$out") lines)"
+done
+out="$dir/jdk-$version.intrinsics.txt"
+go run ./flags/testdata/jvmflags/intrinsics "$java" >"$out"
+echo "wrote $out ($(wc -l <"$out") names)"
+out="$dir/jdk-$version.set.txt"
+go run ./flags/testdata/jvmflags/setflags "$java" "$dir/jdk-$version.final.txt" >"$out"
+echo "wrote $out ($(grep -c '^exit ' "$out") runs that printed something)"
