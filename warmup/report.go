@@ -20,6 +20,9 @@ type ReportMeta struct {
 	// (ParsePrintCompilation), overlaid on the compile timeline and listed
 	// per method beside jitsim's events.
 	Imports []*CompileLog
+	// Baseline names the option set the ratios divide by; empty: the
+	// first.
+	Baseline string
 }
 
 // reportTmpl is the self-contained page: inline CSS, the chart as a data
@@ -29,30 +32,42 @@ var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"dur":   func(d time.Duration) string { return d.Round(time.Microsecond).String() },
 	"short": shortMethod,
 	"ms":    func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
+	"ratio": FormatRatio,
+	"ci":    FormatCI,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>{{.Meta.Title}}</title>
 <style>
-body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1100px; }
+* { box-sizing: border-box; }
+body { font-family: sans-serif; margin: 1.5em auto; padding: 0 1em; color: #222; max-width: 1200px; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h3 { font-size: 1em; }
-table { border-collapse: collapse; margin: 0.5em 0; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; margin: 0.5em 0; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-code, .spark { font-family: monospace; }
-img.chart { width: 100%; border: 1px solid #ddd; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code { font-family: monospace; overflow-wrap: anywhere; }
+pre.cmd { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6; padding: 0.6em; border: 1px solid #ddd; }
+.spark { font-family: monospace; white-space: nowrap; font-size: 0.8em; }
+img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 1px solid #ddd; }
 .class-warmup { color: #1a6; } .class-flat { color: #36c; } .class-slowdown { color: #c60; }
 .class-no { color: #c22; }
 </style>
 </head>
 <body>
 <h1>{{.Meta.Title}}</h1>
-{{if .Meta.Command}}<p><code>{{.Meta.Command}}</code></p>{{end}}
+{{if .Meta.Command}}<pre class="cmd">{{.Meta.Command}}</pre>{{end}}
+{{if .Summary.Ratios}}<h2>Against {{.Summary.Baseline}}</h2>
+<p>Each figure is the option set's divided by the baseline's: below 1 means less time.</p>
+<table>
+<tr><th>option set</th><th>steady time/op</th><th>95% CI</th><th>warm-up cost</th><th>time to steady state</th></tr>
+{{range .Summary.Ratios}}<tr><td><code>{{.Label}}</code></td><td class="num">{{ratio .SteadyPerOp}}</td><td class="num">{{ci .SteadyLow .SteadyHigh}}</td><td class="num">{{ratio .WarmupCost}}</td><td class="num">{{ratio .TimeToSteady}}</td></tr>
+{{end}}</table>
+{{end}}
 <h2>Time per operation</h2>
 <img class="chart" alt="warm-up chart: time per op against iteration, one line per option set" {{.Chart}}>
-<p>Shaded: the steady state of each option set's first fork. Dashed lines: tier transitions of the hot methods (L = new level, % = OSR).</p>
+<p>Shaded: the steady state of each option set's first fork; ▼ its changepoints. Under the curves, one lane per compiled method: its entry level iteration by iteration, with OSR installs, code made not entrant and the first call into an intrinsic stub.</p>
 <h2>Classification</h2>
 <table>
 <tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>half speed from</th><th>steady time/op</th><th>warm-up cost</th></tr>
@@ -69,7 +84,7 @@ img.chart { width: 100%; border: 1px solid #ddd; }
 {{end}}</table>
 <h2>Compile timeline of the crypto methods</h2>
 <img class="chart" alt="compile timeline: one row per crypto method, compile events of each option set and imported log against time" {{.Timeline}}>
-<p>Filled marks: code at the labelled level appeared (% = OSR); crosses: code made not entrant; rings: a compile skipped. jitsim's marks are installs on the run's clock (from the VM's creation); a <code>-XX:+PrintCompilation</code> line is printed when a compiler thread takes the task, in ms since JVM start (for <code>java:</code> runs, since the harness's loop start).</p>
+<p>Discs: code at a level appeared (colour: the level; ring: the source), triangles: OSR code, red crosses: code made not entrant, squares: a compile skipped. jitsim's marks are installs on the run's clock (from the VM's creation); a <code>-XX:+PrintCompilation</code> line is printed when a compiler thread takes the task, in ms since JVM start (for <code>java:</code> runs, since the harness's loop start).</p>
 {{if .Imports}}<h2>Imported -XX:+PrintCompilation logs</h2>
 <table>
 <tr><th>name</th><th>file</th><th>lines</th><th>records</th><th>crypto records</th><th>other lines skipped</th><th>garbled lines skipped</th></tr>
@@ -174,7 +189,7 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 		data.Delta += " widened by each segment's variance"
 	}
 	for i, r := range runs {
-		rr := reportRun{S: s.Runs[i], Spark: Sparkline(r.PerOp(), 60)}
+		rr := reportRun{S: s.Runs[i], Spark: Sparkline(r.PerOp(), 32)}
 		byMethod := map[string][]timelineEvent{}
 		for _, it := range r.Iterations {
 			for _, e := range it.Events {
@@ -214,6 +229,9 @@ func WriteAll(dir string, runs []Run, o Options, meta ReportMeta, po PlotOptions
 	}
 	for _, l := range meta.Imports {
 		s.Imports = append(s.Imports, l.Summary())
+	}
+	if err := s.Compare(runs, meta.Baseline); err != nil {
+		return s, err
 	}
 	if po.Title == "" {
 		po.Title = meta.Title

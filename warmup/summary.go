@@ -52,6 +52,10 @@ type Summary struct {
 	// Imports are the -XX:+PrintCompilation logs overlaid on the study
 	// (WriteAll fills them from ReportMeta.Imports).
 	Imports []ImportSummary `json:"imports,omitempty"`
+	// Baseline is the option set the ratios divide by; Ratios compare
+	// every other set with it (Compare).
+	Baseline string  `json:"baseline,omitempty"`
+	Ratios   []Ratio `json:"ratios,omitempty"`
 }
 
 // Summarize analyses every run and combines the forks of each label, labels
@@ -224,6 +228,7 @@ func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
 		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %10s  %13s  %11s  %12s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, at, half, mean, cost,
 			Sparkline(first[l.Label], sparkWidth))
 	}
+	writeRatios(&b, s)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
