@@ -109,6 +109,7 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = po.Title
 	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.Title.Padding = vg.Points(8)
 	if po.ByTime {
 		p.X.Label.Text = "elapsed time on the run's clock (" + ax.xUnit + ")"
 		p.X.Tick.Marker = linearTicks{n: 10}
@@ -154,7 +155,11 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	}
 	colours := setColours(labels)
 	seen := map[string]bool{}
-	var cps plotter.XYs
+	type cpSet struct {
+		col color.Color
+		xys plotter.XYs
+	}
+	var cps []cpSet
 	for ri, r := range runs {
 		col := labelColour(colours, r.Label)
 		xys := make(plotter.XYs, 0, len(r.Iterations))
@@ -202,22 +207,41 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 			if !logY {
 				ytop = hi * 0.97
 			}
+			cs := cpSet{col: col}
 			for _, c := range a.Changepoints {
 				if c < len(r.Iterations) {
-					cps = append(cps, plotter.XY{X: ax.x(r, c), Y: ytop})
+					cs.xys = append(cs.xys, plotter.XY{X: ax.x(r, c), Y: ytop})
 				}
 			}
+			cps = append(cps, cs)
 		}
 	}
-	if len(cps) > 0 {
-		sc, err := plotter.NewScatter(cps)
+	for _, cs := range cps {
+		if len(cs.xys) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(cs.xys)
 		if err != nil {
 			return nil, err
 		}
 		sc.GlyphStyle = markChangeType
+		sc.GlyphStyle.Color = cs.col
 		p.Add(sc)
 	}
 	return p, nil
+}
+
+// laneRows is how many rows the strip has: a lane per method, and a
+// heading per option set when there are several.
+func laneRows(lanes []chartLane) int {
+	sets := map[string]bool{}
+	for _, l := range lanes {
+		sets[l.set] = true
+	}
+	if len(sets) < 2 {
+		return len(lanes)
+	}
+	return len(lanes) + len(sets)
 }
 
 // chartLane is one followed method of one option set's first fork, under
@@ -336,7 +360,7 @@ var (
 
 // chartLegends are the two legend columns: the option sets and how their
 // lines read; the lane colours and marks.
-func chartLegends(runs []Run, lanes []chartLane, omitted int) (sets, key plot.Legend, rows int) {
+func chartLegends(runs []Run, s Summary, lanes []chartLane, omitted int) (sets, key plot.Legend, rows int) {
 	nSets, nKey := 0, 0
 	labels := make([]string, len(runs))
 	forks := map[string]int{}
@@ -373,6 +397,11 @@ func chartLegends(runs []Run, lanes []chartLane, omitted int) (sets, key plot.Le
 			name += fmt.Sprintf(" (%d forks)", n)
 			multi = true
 		}
+		for _, r := range s.Ratios {
+			if r.Label == l && r.SteadyPerOp != nil {
+				name += fmt.Sprintf(" — steady time/op %s %s", FormatRatio(r.SteadyPerOp), s.Baseline)
+			}
+		}
 		nSets++
 		sets.Add(name, lineThumb(ls))
 	}
@@ -388,7 +417,7 @@ func chartLegends(runs []Run, lanes []chartLane, omitted int) (sets, key plot.Le
 	nSets++
 	sets.Add("shaded: steady state (±10 %) of the first fork", boxThumb{color.NRGBA{0x80, 0x80, 0x80, 60}})
 	nSets++
-	sets.Add("changepoint of the first fork (summary explains it)", glyphThumb{markChangeType})
+	sets.Add("changepoint of the first fork, in its set's colour (summary explains it)", glyphThumb{markChangeType})
 	if len(lanes) > 0 {
 		used := map[int]bool{}
 		for _, l := range lanes {
@@ -425,11 +454,11 @@ func chartFigure(dc draw.Canvas, runs []Run, s Summary, po PlotOptions) error {
 	}
 	ax := newChartAxes(runs, po)
 	lanes, omitted := chartLanes(runs, ax)
-	sets, key, rows := chartLegends(runs, lanes, omitted)
+	sets, key, rows := chartLegends(runs, s, lanes, omitted)
 	legendH := vg.Length(rows)*legendRow + vg.Points(16)
 	lanesH := vg.Length(0)
 	if len(lanes) > 0 {
-		lanesH = laneHeader + vg.Length(len(lanes))*laneHeight + vg.Points(6)
+		lanesH = laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
 	}
 	legendC := draw.Crop(dc, 0, 0, 0, legendH-(dc.Max.Y-dc.Min.Y))
 	lanesC := draw.Crop(dc, 0, 0, legendH, legendH+lanesH-(dc.Max.Y-dc.Min.Y))
@@ -472,7 +501,16 @@ func drawLanes(c draw.Canvas, x0, x1 vg.Length, xmin, xmax float64, lanes []char
 	c.FillText(head, vg.Point{X: x0, Y: top}, "entry level of each compiled method (first fork of each set)")
 	ts.XAlign, ts.YAlign = draw.XRight, draw.YCenter
 	y := top - laneHeader + vg.Points(2)
-	for _, l := range lanes {
+	headings := laneRows(lanes) > len(lanes)
+	group := ts
+	group.XAlign, group.YAlign = draw.XLeft, draw.YCenter
+	group.Font.Size = vg.Points(9)
+	for i, l := range lanes {
+		if headings && (i == 0 || lanes[i-1].set != l.set) {
+			group.Color = l.colour
+			c.FillText(group, vg.Point{X: x0, Y: y - laneHeight/2}, "option set "+l.set)
+			y -= laneHeight
+		}
 		mid := y - laneHeight/2
 		h := laneHeight * 0.72
 		rect := func(a, b vg.Length, col color.Color) {
@@ -508,10 +546,10 @@ func chartSize(runs []Run, s Summary, po PlotOptions) (vg.Length, vg.Length) {
 	if ht == 0 {
 		ht = 5 * vg.Inch
 		lanes, omitted := chartLanes(runs, newChartAxes(runs, po))
-		_, _, rows := chartLegends(runs, lanes, omitted)
+		_, _, rows := chartLegends(runs, s, lanes, omitted)
 		ht += vg.Length(rows)*legendRow + vg.Points(16)
 		if len(lanes) > 0 {
-			ht += laneHeader + vg.Length(len(lanes))*laneHeight + vg.Points(6)
+			ht += laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
 		}
 	}
 	return wd, ht

@@ -47,7 +47,8 @@ table { border-collapse: collapse; margin: 0.5em 0; max-width: 100%; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-code { font-family: monospace; overflow-wrap: anywhere; }
+code { font-family: monospace; }
+td.flags code { overflow-wrap: anywhere; }
 pre.cmd { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6; padding: 0.6em; border: 1px solid #ddd; }
 .spark { font-family: monospace; white-space: nowrap; font-size: 0.8em; }
 img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 1px solid #ddd; }
@@ -79,7 +80,7 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 <h2>Runs</h2>
 <table>
 <tr><th>option set</th><th>fork</th><th>JDK</th><th>CPU model</th><th>clock</th><th>flags</th><th>iterations</th><th>changepoints</th><th>class</th><th>time per op</th></tr>
-{{range .Runs}}<tr><td><code>{{.S.Label}}</code></td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td><code>{{range .S.Flags}}{{.}} {{end}}</code></td>
+{{range .Runs}}<tr><td><code>{{.S.Label}}</code></td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td class="flags"><code>{{range .S.Flags}}{{.}} {{end}}</code></td>
 <td class="num">{{.S.Iterations}}</td><td>{{range $i, $c := .S.Analysis.Changepoints}}{{if $i}}, {{end}}{{$c}}{{end}}</td><td>{{.S.Analysis.Class}}</td><td class="spark">{{.Spark}}</td></tr>
 {{end}}</table>
 <h2>Compile timeline of the crypto methods</h2>
