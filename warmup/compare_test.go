@@ -58,3 +58,37 @@ func TestFormatRatio(t *testing.T) {
 		t.Errorf("FormatCI = %q", got)
 	}
 }
+
+// TestExplainChanges: the synthetic run's changepoints at its installs
+// carry them, C2 first, and the verdict names the C2 install.
+func TestExplainChanges(t *testing.T) {
+	runs := synthRuns()[:1]
+	s, err := Summarize(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := s.Runs[0]
+	if len(rs.Changes) != len(rs.Analysis.Changepoints) {
+		t.Fatalf("%d changes for %d changepoints", len(rs.Changes), len(rs.Analysis.Changepoints))
+	}
+	var c2 *Change
+	for i, ch := range rs.Changes {
+		if ch.Iteration == 30 || ch.Iteration == 31 {
+			c2 = &rs.Changes[i]
+		}
+	}
+	if c2 == nil || len(c2.Causes) == 0 || c2.Causes[0].Kind != EventInstalled || c2.Causes[0].Level != 4 {
+		t.Fatalf("changes %+v: none at the C2 install (iteration 30) led by it", rs.Changes)
+	}
+	if !strings.Contains(c2.Text, "C2 code for AESCrypt::implEncryptBlock was installed") ||
+		!strings.Contains(c2.Text, "first called its intrinsic stub") {
+		t.Errorf("change text %q", c2.Text)
+	}
+	if want := "when C2 code for AESCrypt::implEncryptBlock was installed"; !strings.Contains(rs.Verdict, want) || s.Labels[0].Verdict != rs.Verdict {
+		t.Errorf("verdict %q lacks %q", rs.Verdict, want)
+	}
+	// Level 0 of GCTR::doFinal is followed and never compiled.
+	if !strings.Contains(rs.Verdict, "1 followed method still below level 4 then: GCTR::doFinal at level 0") {
+		t.Errorf("verdict %q does not name the method below level 4", rs.Verdict)
+	}
+}

@@ -75,6 +75,9 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 {{range .Summary.Labels}}<tr><td><code>{{.Label}}</code></td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
 {{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td>{{else}}<td colspan="2">no steady state</td>{{end}}<td class="num">{{dur .HalfSpeedStart}} (#{{.HalfSpeedIter}})</td>{{if .Steady}}<td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="2">(final {{perop .FinalMedian}})</td>{{end}}</tr>
 {{end}}</table>
+<ul>
+{{range .Summary.Labels}}<li><code>{{.Label}}</code>: {{.Verdict}}</li>
+{{end}}</ul>
 <p>Half speed: the first iteration (outliers aside) whose time per op was at most twice the median of the run's final quarter — defined whether or not a steady state was found; times are medians over the forks, on each run's clock.</p>
 <p>Classification after warmup_stats (Barrett et al., OOPSLA 2017): PELT changepoints, penalty {{.Penalty}}, segments equivalent to the last within {{.Delta}}.</p>
 <h2>Runs</h2>
@@ -83,6 +86,13 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 {{range .Runs}}<tr><td><code>{{.S.Label}}</code></td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td class="flags"><code>{{range .S.Flags}}{{.}} {{end}}</code></td>
 <td class="num">{{.S.Iterations}}</td><td>{{range $i, $c := .S.Analysis.Changepoints}}{{if $i}}, {{end}}{{$c}}{{end}}</td><td>{{.S.Analysis.Class}}</td><td class="spark">{{.Spark}}</td></tr>
 {{end}}</table>
+<h2>Changepoints explained</h2>
+<p>Each changepoint (▼ on the chart) with the VM events of its window: the iteration itself and the two before it, after the previous changepoint.</p>
+{{range .Runs}}{{if .S.Changes}}<h3><code>{{.S.Label}}</code>, fork {{.S.Fork}}</h3>
+<ul>
+{{range .S.Changes}}<li>{{.Text}}</li>
+{{end}}</ul>
+{{end}}{{end}}
 <h2>Compile timeline of the crypto methods</h2>
 <img class="chart" alt="compile timeline: one row per crypto method, compile events of each option set and imported log against time" {{.Timeline}}>
 <p>Discs: code at a level appeared (colour: the level; ring: the source), triangles: OSR code, red crosses: code made not entrant, squares: a compile skipped. jitsim's marks are installs on the run's clock (from the VM's creation); a <code>-XX:+PrintCompilation</code> line is printed when a compiler thread takes the task, in ms since JVM start (for <code>java:</code> runs, since the harness's loop start).</p>

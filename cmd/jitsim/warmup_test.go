@@ -73,7 +73,8 @@ func TestWarmupGCM(t *testing.T) {
 		line := ""
 		for _, l := range strings.Split(stdout, "\n") {
 			if strings.HasPrefix(l, label+" ") {
-				line = l
+				line = l // the summary table's row; the ratio table's comes later
+				break
 			}
 		}
 		if line == "" || !strings.ContainsAny(line, "▁▂▃▄▅▆▇█") {
