@@ -188,8 +188,18 @@ func verdict(r Run, a Analysis, changes []Change) string {
 		b.WriteString("steady from the first iteration")
 	} else {
 		fmt.Fprintf(&b, "steady from iteration %d", a.SteadyIter)
+		byIter := map[int]Change{}
 		for _, ch := range changes {
-			if ch.Iteration == a.SteadyIter && len(ch.Causes) > 0 {
+			byIter[ch.Iteration] = ch
+		}
+		ch, ok := byIter[a.SteadyIter]
+		if ok && len(ch.Causes) == 0 && ch.Follows >= 0 && ch.Iteration-ch.Follows <= 2 {
+			ch = byIter[ch.Follows] // the end of a two-iteration segment: the change it ends
+		}
+		if len(ch.Causes) > 0 {
+			if ch.Iteration != a.SteadyIter {
+				fmt.Fprintf(&b, ", after %s in iteration %d", ch.Causes[0].Text, ch.Causes[0].Iteration)
+			} else {
 				b.WriteString(", when " + ch.Causes[0].Text)
 			}
 		}

@@ -231,6 +231,15 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	return p, nil
 }
 
+// labelsOf lists the option sets of a summary in order.
+func labelsOf(s Summary) []string {
+	out := make([]string, len(s.Labels))
+	for i, l := range s.Labels {
+		out[i] = l.Label
+	}
+	return out
+}
+
 // laneRows is how many rows the strip has: a lane per method, and a
 // heading per option set when there are several.
 func laneRows(lanes []chartLane) int {
@@ -445,6 +454,25 @@ func chartLegends(runs []Run, s Summary, lanes []chartLane, omitted int) (sets, 
 	return sets, key, max(nSets, nKey)
 }
 
+// chartCaption is a line per option set under the legend: where its first
+// fork became steady and which install made it so (the verdict up to its
+// first clause about methods still below level 4).
+func chartCaption(s Summary) [][2]string {
+	var out [][2]string
+	for _, l := range s.Labels {
+		v, _, _ := strings.Cut(l.Verdict, ";")
+		if v == "" {
+			continue
+		}
+		line := l.Label + ": " + v
+		if r := []rune(line); len(r) > 130 {
+			line = string(r[:129]) + "…"
+		}
+		out = append(out, [2]string{l.Label, line})
+	}
+	return out
+}
+
 // chartFigure draws the whole chart onto dc: the curves, the lane strip
 // and the legend.
 func chartFigure(dc draw.Canvas, runs []Run, s Summary, po PlotOptions) error {
@@ -455,7 +483,8 @@ func chartFigure(dc draw.Canvas, runs []Run, s Summary, po PlotOptions) error {
 	ax := newChartAxes(runs, po)
 	lanes, omitted := chartLanes(runs, ax)
 	sets, key, rows := chartLegends(runs, s, lanes, omitted)
-	legendH := vg.Length(rows)*legendRow + vg.Points(16)
+	caption := chartCaption(s)
+	legendH := vg.Length(rows+len(caption))*legendRow + vg.Points(20)
 	lanesH := vg.Length(0)
 	if len(lanes) > 0 {
 		lanesH = laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
@@ -482,8 +511,18 @@ func chartFigure(dc draw.Canvas, runs []Run, s Summary, po PlotOptions) error {
 	if len(lanes) > 0 {
 		drawLanes(lanesC, data.Min.X, data.Max.X, p.X.Min, p.X.Max, lanes, labelStyle)
 	}
-	sets.Draw(draw.Crop(legendC, vg.Points(8), -(legendC.Max.X-legendC.Min.X)*0.48, 0, -vg.Points(4)))
-	key.Draw(draw.Crop(legendC, (legendC.Max.X-legendC.Min.X)*0.58, 0, 0, -vg.Points(4)))
+	capH := vg.Length(len(caption)) * legendRow
+	cs := labelStyle
+	cs.Font.Size = legendFontSz
+	cs.XAlign, cs.YAlign = draw.XLeft, draw.YCenter
+	colours := setColours(labelsOf(s))
+	for i, line := range caption {
+		cs.Color = labelColour(colours, line[0])
+		dc.FillText(cs, vg.Point{X: legendC.Min.X + vg.Points(8), Y: legendC.Max.Y - vg.Length(i)*legendRow - legendRow/2}, line[1])
+	}
+	rest := draw.Crop(legendC, 0, 0, 0, -capH-vg.Points(4))
+	sets.Draw(draw.Crop(rest, vg.Points(8), -(rest.Max.X-rest.Min.X)*0.48, 0, -vg.Points(4)))
+	key.Draw(draw.Crop(rest, (rest.Max.X-rest.Min.X)*0.58, 0, 0, -vg.Points(4)))
 	return nil
 }
 
@@ -547,7 +586,7 @@ func chartSize(runs []Run, s Summary, po PlotOptions) (vg.Length, vg.Length) {
 		ht = 5 * vg.Inch
 		lanes, omitted := chartLanes(runs, newChartAxes(runs, po))
 		_, _, rows := chartLegends(runs, s, lanes, omitted)
-		ht += vg.Length(rows)*legendRow + vg.Points(16)
+		ht += vg.Length(rows+len(chartCaption(s)))*legendRow + vg.Points(20)
 		if len(lanes) > 0 {
 			ht += laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
 		}

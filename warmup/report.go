@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -28,12 +29,14 @@ type ReportMeta struct {
 // reportTmpl is the self-contained page: inline CSS, the chart as a data
 // URI, no scripts, fonts or links that leave the file.
 var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"perop": FormatPerOp,
-	"dur":   func(d time.Duration) string { return d.Round(time.Microsecond).String() },
-	"short": shortMethod,
-	"ms":    func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
-	"ratio": FormatRatio,
-	"ci":    FormatCI,
+	"perop":     FormatPerOp,
+	"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+	"short":     shortMethod,
+	"ms":        func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
+	"ratio":     FormatRatio,
+	"set":       setHTML,
+	"joinFlags": func(f []string) string { return strings.Join(f, " ") },
+	"ci":        FormatCI,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -48,7 +51,7 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertic
 th { background: #f2f2f2; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 code { font-family: monospace; }
-td.flags code { overflow-wrap: anywhere; }
+.opt { white-space: nowrap; }
 pre.cmd { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6; padding: 0.6em; border: 1px solid #ddd; }
 .spark { font-family: monospace; white-space: nowrap; font-size: 0.8em; }
 img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 1px solid #ddd; }
@@ -63,7 +66,7 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 <p>Each figure is the option set's divided by the baseline's: below 1 means less time.</p>
 <table>
 <tr><th>option set</th><th>steady time/op</th><th>95% CI</th><th>warm-up cost</th><th>time to steady state</th></tr>
-{{range .Summary.Ratios}}<tr><td><code>{{.Label}}</code></td><td class="num">{{ratio .SteadyPerOp}}</td><td class="num">{{ci .SteadyLow .SteadyHigh}}</td><td class="num">{{ratio .WarmupCost}}</td><td class="num">{{ratio .TimeToSteady}}</td></tr>
+{{range .Summary.Ratios}}<tr><td>{{set .Label}}</td><td class="num">{{ratio .SteadyPerOp}}</td><td class="num">{{ci .SteadyLow .SteadyHigh}}</td><td class="num">{{ratio .WarmupCost}}</td><td class="num">{{ratio .TimeToSteady}}</td></tr>
 {{end}}</table>
 {{end}}
 <h2>Time per operation</h2>
@@ -72,7 +75,7 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 <h2>Classification</h2>
 <table>
 <tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>half speed from</th><th>steady time/op</th><th>warm-up cost</th></tr>
-{{range .Summary.Labels}}<tr><td><code>{{.Label}}</code></td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
+{{range .Summary.Labels}}<tr><td>{{set .Label}}</td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
 {{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td>{{else}}<td colspan="2">no steady state</td>{{end}}<td class="num">{{dur .HalfSpeedStart}} (#{{.HalfSpeedIter}})</td>{{if .Steady}}<td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="2">(final {{perop .FinalMedian}})</td>{{end}}</tr>
 {{end}}</table>
 <ul>
@@ -83,7 +86,7 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 <h2>Runs</h2>
 <table>
 <tr><th>option set</th><th>fork</th><th>JDK</th><th>CPU model</th><th>clock</th><th>flags</th><th>iterations</th><th>changepoints</th><th>class</th><th>time per op</th></tr>
-{{range .Runs}}<tr><td><code>{{.S.Label}}</code></td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td class="flags"><code>{{range .S.Flags}}{{.}} {{end}}</code></td>
+{{range .Runs}}<tr><td>{{set .S.Label}}</td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td class="flags">{{set (joinFlags .S.Flags)}}</td>
 <td class="num">{{.S.Iterations}}</td><td>{{range $i, $c := .S.Analysis.Changepoints}}{{if $i}}, {{end}}{{$c}}{{end}}</td><td>{{.S.Analysis.Class}}</td><td class="spark">{{.Spark}}</td></tr>
 {{end}}</table>
 <h2>Changepoints explained</h2>
@@ -117,6 +120,21 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 </body>
 </html>
 `))
+
+// setHTML writes an option set's label as code that wraps between
+// options, never inside one (a browser would break after a hyphen).
+func setHTML(label string) template.HTML {
+	var b strings.Builder
+	b.WriteString("<code>")
+	for i, f := range strings.Fields(label) {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(`<span class="opt">` + template.HTMLEscapeString(f) + "</span>")
+	}
+	b.WriteString("</code>")
+	return template.HTML(b.String())
+}
 
 type timelineEvent struct {
 	Event
