@@ -299,6 +299,7 @@ func TestWarmupErrors(t *testing.T) {
 		{[]string{"--jvm=java", "TestAESMain"}, "--jvm", 2},
 		{[]string{"-jar", "x.jar"}, "not Java programs", 2},
 		{[]string{"--jdk=16", "AESGCMBench"}, "--jdk", 2},
+		{[]string{"--compare", "-Xint", "--baseline", "-Xcomp", "AESGCMBench"}, "--baseline \"-Xcomp\" is not one of the option sets (-Xint)", 2},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer
