@@ -19,9 +19,9 @@ import (
 // PlotOptions shape the warm-up chart.
 type PlotOptions struct {
 	Title  string
-	ByTime bool      // x axis: elapsed time on the run's clock (s) instead of iteration
+	ByTime bool      // x axis: elapsed time on the run's clock (ms or s) instead of iteration
 	Width  vg.Length // 0: 10 in
-	Height vg.Length // 0: 5.5 in
+	Height vg.Length // 0: 5 in for the curves plus the lanes and the legend
 }
 
 // shortMethod turns "com.sun.crypto.provider.AESCrypt::implEncryptBlock"
