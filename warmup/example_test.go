@@ -57,4 +57,7 @@ func ExampleWriteTerminal() {
 	// option set             class              forks  steady@iter   steady at  half speed at    steady/op  warm-up cost  time per op
 	// -XX:+UseAESIntrinsics  warmup                 1           10       100ms          100ms      1.00 ms          40ms  █▁▁▁▁▁▁▁▁▁
 	// -Xint                  flat                   1            0          0s             0s      1.00 ms            0s  ▁▁▁▁▁▁▁▁▁▁
+	//
+	// -XX:+UseAESIntrinsics: steady from iteration 10
+	// -Xint: steady from the first iteration
 }

@@ -256,7 +256,8 @@ func TestWriteTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 3 || !strings.Contains(lines[1], "warmup") || !strings.Contains(lines[1], "█") {
+	if len(lines) != 6 || !strings.Contains(lines[1], "warmup") || !strings.Contains(lines[1], "█") ||
+		!strings.HasPrefix(lines[4], "-XX:+UseAESIntrinsics: steady from iteration") {
 		t.Errorf("terminal summary:\n%s", b.String())
 	}
 }

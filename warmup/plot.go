@@ -6,21 +6,22 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"strconv"
+	"sort"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // PlotOptions shape the warm-up chart.
 type PlotOptions struct {
 	Title  string
-	ByTime bool      // x axis: elapsed time on the run's clock (s) instead of iteration
+	ByTime bool      // x axis: elapsed time on the run's clock (ms or s) instead of iteration
 	Width  vg.Length // 0: 10 in
-	Height vg.Length // 0: 5.5 in
+	Height vg.Length // 0: 5 in for the curves plus the lanes and the legend
 }
 
 // shortMethod turns "com.sun.crypto.provider.AESCrypt::implEncryptBlock"
@@ -36,11 +37,67 @@ func shortMethod(m string) string {
 	return cls
 }
 
-// Chart builds the warm-up chart: time per op (µs) against iteration or
-// elapsed time, one colour per option set (extra forks drawn thinner),
-// the steady state of each option set's first fork shaded, and every tier
-// transition of its hot methods marked by a dashed vertical line labelled
-// with the method and the new level.
+// chartAxes are the warm-up chart's x and y mappings: iteration or
+// elapsed time on x, time per op in a unit that keeps the numbers ≥ 1 on y.
+type chartAxes struct {
+	byTime           bool
+	xUnit, yUnit     string
+	xFactor, yFactor float64
+}
+
+func newChartAxes(runs []Run, po PlotOptions) chartAxes {
+	a := chartAxes{byTime: po.ByTime}
+	lo, span := math.Inf(1), 0.0
+	for _, r := range runs {
+		for _, v := range r.PerOp() {
+			if v > 0 {
+				lo = min(lo, v)
+			}
+		}
+		last := r.Iterations[len(r.Iterations)-1]
+		span = max(span, (last.Start + last.Duration).Seconds())
+	}
+	if math.IsInf(lo, 1) {
+		lo = 1e-6
+	}
+	a.yUnit, a.yFactor = timeUnit(lo)
+	if po.ByTime {
+		a.xUnit, a.xFactor = spanUnit(span)
+	}
+	return a
+}
+
+// x is where iteration i of r sits on the x axis.
+func (a chartAxes) x(r Run, i int) float64 {
+	if a.byTime {
+		return r.Iterations[i].Start.Seconds() * a.xFactor
+	}
+	return float64(r.Iterations[i].Index)
+}
+
+// span is the stretch of the x axis iteration i of r covers.
+func (a chartAxes) span(r Run, i int) (float64, float64) {
+	if a.byTime {
+		it := r.Iterations[i]
+		return it.Start.Seconds() * a.xFactor, (it.Start + it.Duration).Seconds() * a.xFactor
+	}
+	x := float64(r.Iterations[i].Index)
+	return x - 0.5, x + 0.5
+}
+
+// at is where an event of iteration i of r, at time t, sits on the x axis.
+func (a chartAxes) at(r Run, i int, t time.Duration) float64 {
+	if a.byTime {
+		return t.Seconds() * a.xFactor
+	}
+	return float64(r.Iterations[i].Index)
+}
+
+// Chart builds the warm-up chart's curves: time per op against iteration or
+// elapsed time, one colour pair per option set (jitsim's curve solid, the
+// real JVM's dashed in the lighter shade), extra forks thinner, the steady
+// state of each option set's first fork shaded and its changepoints marked
+// along the top. WriteChart adds the tier lanes and the legend below it.
 func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("warmup: chart: no runs")
@@ -48,22 +105,30 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	if len(s.Runs) != len(runs) {
 		return nil, fmt.Errorf("warmup: chart: summary has %d runs, series %d", len(s.Runs), len(runs))
 	}
+	ax := newChartAxes(runs, po)
 	p := plot.New()
 	p.Title.Text = po.Title
+	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.Title.Padding = vg.Points(8)
 	if po.ByTime {
-		p.X.Label.Text = "elapsed time (s)"
+		p.X.Label.Text = "elapsed time on the run's clock (" + ax.xUnit + ")"
+		p.X.Tick.Marker = linearTicks{n: 10}
 	} else {
 		p.X.Label.Text = "iteration"
+		p.X.Tick.Marker = linearTicks{n: 10, integer: true}
 	}
-	p.Y.Label.Text = "time per op (µs)"
+	p.Y.Label.Text = "time per op (" + ax.yUnit + ")"
 	p.Add(plotter.NewGrid())
 
 	lo, hi := math.Inf(1), math.Inf(-1)
+	xmax := 0.0
 	for _, r := range runs {
-		for _, v := range r.PerOp() {
+		for i, v := range r.PerOp() {
 			if v > 0 {
-				lo, hi = min(lo, v*1e6), max(hi, v*1e6)
+				lo, hi = min(lo, v*ax.yFactor), max(hi, v*ax.yFactor)
 			}
+			_, x1 := ax.span(r, i)
+			xmax = max(xmax, x1)
 		}
 	}
 	if math.IsInf(lo, 1) {
@@ -73,128 +138,460 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	if logY {
 		p.Y.Scale = plot.LogScale{}
 		lo, hi = lo/1.25, hi*1.6
-		p.Y.Tick.Marker = plot.ConstantTicks(ticks125(lo, hi))
+		p.Y.Tick.Marker = plot.ConstantTicks(logTicks(lo, hi))
 	} else {
 		lo, hi = 0, hi*1.15
+		p.Y.Tick.Marker = linearTicks{n: 6}
 	}
 	p.Y.Min, p.Y.Max = lo, hi
-
-	x := func(r Run, i int) float64 {
-		if po.ByTime {
-			return r.Iterations[i].Start.Seconds()
-		}
-		return float64(r.Iterations[i].Index)
+	p.X.Min, p.X.Max = 0, xmax
+	if !po.ByTime {
+		p.X.Min = -0.5
 	}
-	colour := map[string]int{}
+
+	labels := make([]string, len(runs))
+	for i, r := range runs {
+		labels[i] = r.Label
+	}
+	colours := setColours(labels)
 	seen := map[string]bool{}
+	type cpSet struct {
+		col color.Color
+		xys plotter.XYs
+	}
+	var cps []cpSet
 	for ri, r := range runs {
-		ci, ok := colour[r.Label]
-		if !ok {
-			ci = len(colour)
-			colour[r.Label] = ci
-		}
-		col := plotutil.Color(ci)
+		col := labelColour(colours, r.Label)
 		xys := make(plotter.XYs, 0, len(r.Iterations))
 		for i, v := range r.PerOp() {
-			y := v * 1e6
+			y := v * ax.yFactor
 			if logY && y <= 0 {
 				continue
 			}
-			xys = append(xys, plotter.XY{X: x(r, i), Y: y})
+			xys = append(xys, plotter.XY{X: ax.x(r, i), Y: y})
 		}
 		line, err := plotter.NewLine(xys)
 		if err != nil {
 			return nil, fmt.Errorf("warmup: chart: %s: %w", r.Label, err)
 		}
 		line.LineStyle.Color = col
-		line.LineStyle.Width = vg.Points(1.2)
-		if seen[r.Label] {
-			line.LineStyle.Width = vg.Points(0.5)
+		line.LineStyle.Width = vg.Points(1.6)
+		if isJVM(r.Label) {
+			line.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
 		}
 		first := !seen[r.Label]
+		if !first {
+			line.LineStyle.Width = vg.Points(0.6)
+		}
 		seen[r.Label] = true
 		a := s.Runs[ri].Analysis
 		if first && a.Steady && a.SteadyIter < len(r.Iterations) {
 			// The steady state: a band of ±10 % around its mean, from the
 			// first steady iteration to the end.
-			x0, x1 := x(r, a.SteadyIter), x(r, len(r.Iterations)-1)
-			y0, y1 := a.SteadyMean*1e6*0.9, a.SteadyMean*1e6*1.1
+			x0, x1 := ax.x(r, a.SteadyIter), ax.x(r, len(r.Iterations)-1)
+			y0, y1 := a.SteadyMean*ax.yFactor*0.9, a.SteadyMean*ax.yFactor*1.1
 			if x1 > x0 && y0 > 0 {
 				poly, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
 				if err != nil {
 					return nil, err
 				}
-				c := color.RGBAModel.Convert(col).(color.RGBA)
-				poly.Color = color.NRGBA{R: c.R, G: c.G, B: c.B, A: 48}
+				c := color.NRGBAModel.Convert(col).(color.NRGBA)
+				poly.Color = color.NRGBA{R: c.R, G: c.G, B: c.B, A: 40}
 				poly.LineStyle.Width = 0
 				p.Add(poly)
 			}
 		}
 		p.Add(line)
 		if first {
-			p.Legend.Add(r.Label, line)
-			if err := markTransitions(p, r, x, lo, hi, col); err != nil {
-				return nil, err
+			ytop := hi / 1.06
+			if !logY {
+				ytop = hi * 0.97
 			}
+			cs := cpSet{col: col}
+			for _, c := range a.Changepoints {
+				if c < len(r.Iterations) {
+					cs.xys = append(cs.xys, plotter.XY{X: ax.x(r, c), Y: ytop})
+				}
+			}
+			cps = append(cps, cs)
 		}
 	}
-	p.Legend.Top = true
+	for _, cs := range cps {
+		if len(cs.xys) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(cs.xys)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = markChangeType
+		sc.GlyphStyle.Color = cs.col
+		p.Add(sc)
+	}
 	return p, nil
 }
 
-// markTransitions draws installs (and OSR installs) of r's hot methods.
-func markTransitions(p *plot.Plot, r Run, x func(Run, int) float64, lo, hi float64, col color.Color) error {
-	hot := map[string]bool{}
-	for _, m := range r.Methods {
-		hot[m] = true
+// labelsOf lists the option sets of a summary in order.
+func labelsOf(s Summary) []string {
+	out := make([]string, len(s.Labels))
+	for i, l := range s.Labels {
+		out[i] = l.Label
 	}
-	var pts plotter.XYs
-	var labels []string
-	for i, it := range r.Iterations {
-		for _, e := range it.Events {
-			if e.Kind != EventInstalled && e.Kind != EventOSR {
-				continue
-			}
-			if len(hot) > 0 && !hot[e.Method] {
-				continue
-			}
-			xv := x(r, i)
-			l, err := plotter.NewLine(plotter.XYs{{X: xv, Y: lo}, {X: xv, Y: hi}})
-			if err != nil {
-				return err
-			}
-			l.LineStyle.Color = col
-			l.LineStyle.Width = vg.Points(0.5)
-			l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
-			p.Add(l)
-			osr := ""
-			if e.Kind == EventOSR {
-				osr = "%"
-			}
-			// Labels step down the chart so that close transitions stay legible.
-			frac := 0.97 - 0.06*float64(len(pts)%8)
-			y := lo + frac*(hi-lo)
-			if _, ok := p.Y.Scale.(plot.LogScale); ok {
-				y = math.Exp(math.Log(lo) + frac*(math.Log(hi)-math.Log(lo)))
-			}
-			pts = append(pts, plotter.XY{X: xv, Y: y})
-			labels = append(labels, fmt.Sprintf("%s L%d%s", shortMethod(e.Method), e.Level, osr))
+	return out
+}
+
+// laneRows is how many rows the strip has: a lane per method, and a
+// heading per option set when there are several.
+func laneRows(lanes []chartLane) int {
+	sets := map[string]bool{}
+	for _, l := range lanes {
+		sets[l.set] = true
+	}
+	if len(sets) < 2 {
+		return len(lanes)
+	}
+	return len(lanes) + len(sets)
+}
+
+// chartLane is one followed method of one option set's first fork, under
+// the curves: its entry level iteration by iteration, and its events.
+type chartLane struct {
+	set, method string
+	colour      color.Color
+	spans       []laneSpan
+	osr, gone   []float64
+	stub        []float64
+}
+
+type laneSpan struct {
+	x0, x1 float64
+	level  int
+}
+
+// maxLanes bounds the strip; the compile timeline has every method.
+const maxLanes = 16
+
+// chartLanes picks the lanes: per option set (first fork, real JVM runs
+// included), the followed methods that were compiled, those that reached
+// the highest level first, then the earliest; at most maxLanes in all. It
+// returns how many compiled methods were left out.
+func chartLanes(runs []Run, ax chartAxes) ([]chartLane, int) {
+	labels := make([]string, len(runs))
+	for i, r := range runs {
+		labels[i] = r.Label
+	}
+	colours := setColours(labels)
+	var firsts []Run
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if !seen[r.Label] {
+			seen[r.Label] = true
+			firsts = append(firsts, r)
 		}
 	}
-	if len(pts) == 0 {
-		return nil
+	per := max(2, maxLanes/max(len(firsts), 1))
+	var lanes []chartLane
+	omitted := 0
+	for _, r := range firsts {
+		type cand struct {
+			m     string
+			top   int
+			first time.Duration
+		}
+		byM := map[string]*cand{}
+		var cands []*cand
+		for _, it := range r.Iterations {
+			for _, e := range it.Events {
+				if e.Kind != EventInstalled && e.Kind != EventOSR {
+					continue
+				}
+				c := byM[e.Method]
+				if c == nil {
+					c = &cand{m: e.Method, top: e.Level, first: e.At}
+					byM[e.Method] = c
+					cands = append(cands, c)
+				}
+				c.top = max(c.top, e.Level)
+			}
+		}
+		sort.SliceStable(cands, func(i, j int) bool {
+			if cands[i].top != cands[j].top {
+				return cands[i].top > cands[j].top
+			}
+			return cands[i].first < cands[j].first
+		})
+		if len(cands) > per {
+			omitted += len(cands) - per
+			cands = cands[:per]
+		}
+		sort.Slice(cands, func(i, j int) bool { return shortMethod(cands[i].m) < shortMethod(cands[j].m) })
+		for _, c := range cands {
+			l := chartLane{set: r.Label, method: c.m, colour: labelColour(colours, r.Label)}
+			for i, it := range r.Iterations {
+				lv, ok := it.Levels[c.m]
+				if ok {
+					x0, x1 := ax.span(r, i)
+					if n := len(l.spans); n > 0 && l.spans[n-1].level == lv && l.spans[n-1].x1 >= x0-1e-9 {
+						l.spans[n-1].x1 = x1
+					} else {
+						l.spans = append(l.spans, laneSpan{x0, x1, lv})
+					}
+				}
+				for _, e := range it.Events {
+					if e.Method != c.m {
+						continue
+					}
+					x := ax.at(r, i, e.At)
+					switch e.Kind {
+					case EventOSR:
+						l.osr = append(l.osr, x)
+					case EventNotEntrant:
+						l.gone = append(l.gone, x)
+					case EventFirstStub:
+						l.stub = append(l.stub, x)
+					}
+				}
+			}
+			lanes = append(lanes, l)
+		}
 	}
-	ls, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
+	return lanes, omitted
+}
+
+// Sizes of the chart's parts below the curves.
+var (
+	laneHeight   = vg.Points(13)
+	laneHeader   = vg.Points(22)
+	legendRow    = vg.Points(14)
+	chartFont    = vg.Points(8.5)
+	legendFontSz = vg.Points(9)
+)
+
+// chartLegends are the two legend columns: the option sets and how their
+// lines read; the lane colours and marks.
+func chartLegends(runs []Run, s Summary, lanes []chartLane, omitted int) (sets, key plot.Legend, rows int) {
+	nSets, nKey := 0, 0
+	labels := make([]string, len(runs))
+	forks := map[string]int{}
+	jvm := false
+	for i, r := range runs {
+		labels[i] = r.Label
+		forks[r.Label]++
+		jvm = jvm || isJVM(r.Label)
+	}
+	colours := setColours(labels)
+	sets, key = plot.NewLegend(), plot.NewLegend()
+	for _, l := range []*plot.Legend{&sets, &key} {
+		l.TextStyle.Font.Size = legendFontSz
+		l.Top, l.Left = true, true
+		l.ThumbnailWidth = vg.Points(22)
+		l.Padding = vg.Points(2.5)
+	}
+	multi := false
+	done := map[string]bool{}
+	for _, l := range labels {
+		if done[l] {
+			continue
+		}
+		done[l] = true
+		ls := draw.LineStyle{Color: labelColour(colours, l), Width: vg.Points(1.6)}
+		if isJVM(l) {
+			ls.Dashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
+		}
+		name := l
+		if isJVM(l) {
+			name = "real JVM, " + l
+		}
+		if n := forks[l]; n > 1 {
+			name += fmt.Sprintf(" (%d forks)", n)
+			multi = true
+		}
+		for _, r := range s.Ratios {
+			if r.Label == l && r.SteadyPerOp != nil {
+				name += fmt.Sprintf(" — steady time/op %s %s", FormatRatio(r.SteadyPerOp), s.Baseline)
+			}
+		}
+		nSets++
+		sets.Add(name, lineThumb(ls))
+	}
+	if multi {
+		nSets++
+		sets.Add("thick: first fork; thin: the other forks of that set", lineThumb{Color: color.Gray{Y: 90}, Width: vg.Points(0.6)})
+	}
+	if jvm {
+		nSets++
+		sets.Add("dashed, lighter shade: the real JVM beside jitsim", lineThumb{Color: color.Gray{Y: 90}, Width: vg.Points(1.6),
+			Dashes: []vg.Length{vg.Points(5), vg.Points(2.5)}})
+	}
+	nSets++
+	sets.Add("shaded: steady state (±10 %) of the first fork", boxThumb{color.NRGBA{0x80, 0x80, 0x80, 60}})
+	nSets++
+	sets.Add("changepoint of the first fork, in its set's colour (summary explains it)", glyphThumb{markChangeType})
+	if len(lanes) > 0 {
+		used := map[int]bool{}
+		for _, l := range lanes {
+			for _, sp := range l.spans {
+				used[sp.level] = true
+			}
+		}
+		for lv, name := range levelNames {
+			if used[lv] {
+				nKey++
+				key.Add(name, boxThumb{levelColour(lv)})
+			}
+		}
+		nKey++
+		key.Add("OSR code installed", glyphThumb{markOSR})
+		nKey++
+		key.Add("code made not entrant", glyphThumb{markGone})
+		nKey++
+		key.Add("first call into an intrinsic stub", glyphThumb{markStub, markStubRing})
+		if omitted > 0 {
+			nKey++
+			key.Add(fmt.Sprintf("%d more compiled methods: see the timeline", omitted), boxThumb{color.White})
+		}
+	}
+	return sets, key, max(nSets, nKey)
+}
+
+// chartCaption is a line per option set under the legend: where its first
+// fork became steady and which install made it so (the verdict up to its
+// first clause about methods still below level 4).
+func chartCaption(s Summary) [][2]string {
+	var out [][2]string
+	for _, l := range s.Labels {
+		v, _, _ := strings.Cut(l.Verdict, ";")
+		if v == "" {
+			continue
+		}
+		line := l.Label + ": " + v
+		if r := []rune(line); len(r) > 130 {
+			line = string(r[:129]) + "…"
+		}
+		out = append(out, [2]string{l.Label, line})
+	}
+	return out
+}
+
+// chartFigure draws the whole chart onto dc: the curves, the lane strip
+// and the legend.
+func chartFigure(dc draw.Canvas, runs []Run, s Summary, po PlotOptions) error {
+	p, err := Chart(runs, s, po)
 	if err != nil {
 		return err
 	}
-	for i := range ls.TextStyle {
-		ls.TextStyle[i].Font.Size = vg.Points(7)
-		ls.TextStyle[i].Color = col
+	ax := newChartAxes(runs, po)
+	lanes, omitted := chartLanes(runs, ax)
+	sets, key, rows := chartLegends(runs, s, lanes, omitted)
+	caption := chartCaption(s)
+	legendH := vg.Length(rows+len(caption))*legendRow + vg.Points(20)
+	lanesH := vg.Length(0)
+	if len(lanes) > 0 {
+		lanesH = laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
 	}
-	ls.Offset = vg.Point{X: vg.Points(2)}
-	p.Add(ls)
+	legendC := draw.Crop(dc, 0, 0, 0, legendH-(dc.Max.Y-dc.Min.Y))
+	lanesC := draw.Crop(dc, 0, 0, legendH, legendH+lanesH-(dc.Max.Y-dc.Min.Y))
+	mainC := draw.Crop(dc, 0, 0, legendH+lanesH, 0)
+
+	labelStyle := draw.TextStyle{}
+	labelStyle.Font = p.Y.Tick.Label.Font
+	labelStyle.Font.Size = chartFont
+	labelStyle.Handler = p.Y.Tick.Label.Handler
+	labelStyle.Color = color.Black
+	labelW := vg.Length(0)
+	for _, l := range lanes {
+		labelW = max(labelW, labelStyle.Width(shortMethod(l.method)))
+	}
+	labelW += vg.Points(14) // the set's colour bar and a gap
+	own := p.DataCanvas(mainC).Min.X - mainC.Min.X
+	left := max(own, labelW)
+	mainC = draw.Crop(mainC, left-own, -vg.Points(10), 0, 0)
+	p.Draw(mainC)
+	data := p.DataCanvas(mainC)
+	if len(lanes) > 0 {
+		drawLanes(lanesC, data.Min.X, data.Max.X, p.X.Min, p.X.Max, lanes, labelStyle)
+	}
+	capH := vg.Length(len(caption)) * legendRow
+	cs := labelStyle
+	cs.Font.Size = legendFontSz
+	cs.XAlign, cs.YAlign = draw.XLeft, draw.YCenter
+	colours := setColours(labelsOf(s))
+	for i, line := range caption {
+		cs.Color = labelColour(colours, line[0])
+		dc.FillText(cs, vg.Point{X: legendC.Min.X + vg.Points(8), Y: legendC.Max.Y - vg.Length(i)*legendRow - legendRow/2}, line[1])
+	}
+	rest := draw.Crop(legendC, 0, 0, 0, -capH-vg.Points(4))
+	sets.Draw(draw.Crop(rest, vg.Points(8), -(rest.Max.X-rest.Min.X)*0.48, 0, -vg.Points(4)))
+	key.Draw(draw.Crop(rest, (rest.Max.X-rest.Min.X)*0.58, 0, 0, -vg.Points(4)))
 	return nil
+}
+
+// drawLanes draws the lane strip in c between x0 and x1 on the canvas,
+// which map to xmin and xmax on the curves' axis.
+func drawLanes(c draw.Canvas, x0, x1 vg.Length, xmin, xmax float64, lanes []chartLane, ts draw.TextStyle) {
+	at := func(v float64) vg.Length {
+		v = math.Max(xmin, math.Min(xmax, v))
+		return x0 + vg.Length((v-xmin)/(xmax-xmin))*(x1-x0)
+	}
+	head := ts
+	head.Font.Size = vg.Points(9)
+	head.XAlign, head.YAlign = draw.XLeft, draw.YTop
+	top := c.Max.Y - vg.Points(4)
+	c.FillText(head, vg.Point{X: x0, Y: top}, "entry level of each compiled method (first fork of each set)")
+	ts.XAlign, ts.YAlign = draw.XRight, draw.YCenter
+	y := top - laneHeader + vg.Points(2)
+	headings := laneRows(lanes) > len(lanes)
+	group := ts
+	group.XAlign, group.YAlign = draw.XLeft, draw.YCenter
+	group.Font.Size = vg.Points(9)
+	for i, l := range lanes {
+		if headings && (i == 0 || lanes[i-1].set != l.set) {
+			group.Color = l.colour
+			c.FillText(group, vg.Point{X: x0, Y: y - laneHeight/2}, "option set "+l.set)
+			y -= laneHeight
+		}
+		mid := y - laneHeight/2
+		h := laneHeight * 0.72
+		rect := func(a, b vg.Length, col color.Color) {
+			c.FillPolygon(col, []vg.Point{{X: a, Y: mid - h/2}, {X: b, Y: mid - h/2}, {X: b, Y: mid + h/2}, {X: a, Y: mid + h/2}})
+		}
+		rect(x0-vg.Points(10), x0-vg.Points(6), l.colour)
+		c.FillText(ts, vg.Point{X: x0 - vg.Points(12), Y: mid}, shortMethod(l.method))
+		c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 200}, Width: vg.Points(0.5)}, x0, mid, x1, mid)
+		for _, sp := range l.spans {
+			rect(at(sp.x0), at(sp.x1), levelColour(sp.level))
+		}
+		for _, x := range l.gone {
+			c.DrawGlyph(markGone, vg.Point{X: at(x), Y: mid})
+		}
+		for _, x := range l.osr {
+			c.DrawGlyph(markOSR, vg.Point{X: at(x), Y: mid})
+		}
+		for _, x := range l.stub {
+			c.DrawGlyph(markStub, vg.Point{X: at(x), Y: mid})
+			c.DrawGlyph(markStubRing, vg.Point{X: at(x), Y: mid})
+		}
+		y -= laneHeight
+	}
+}
+
+// chartSize is the chart's width and height: po's, or 10 in wide and tall
+// enough for the curves (5 in), the lanes and the legend.
+func chartSize(runs []Run, s Summary, po PlotOptions) (vg.Length, vg.Length) {
+	wd, ht := po.Width, po.Height
+	if wd == 0 {
+		wd = 10 * vg.Inch
+	}
+	if ht == 0 {
+		ht = 5 * vg.Inch
+		lanes, omitted := chartLanes(runs, newChartAxes(runs, po))
+		_, _, rows := chartLegends(runs, s, lanes, omitted)
+		ht += vg.Length(rows+len(chartCaption(s)))*legendRow + vg.Points(20)
+		if len(lanes) > 0 {
+			ht += laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
+		}
+	}
+	return wd, ht
 }
 
 // WriteChart renders the chart as "png" or "svg" to w.
@@ -202,46 +599,24 @@ func WriteChart(w io.Writer, runs []Run, s Summary, po PlotOptions, format strin
 	if format != "png" && format != "svg" {
 		return fmt.Errorf("warmup: chart format %q: want png or svg", format)
 	}
-	p, err := Chart(runs, s, po)
-	if err != nil {
+	if len(runs) == 0 || len(s.Runs) != len(runs) {
+		_, err := Chart(runs, s, po)
 		return err
 	}
-	wd, ht := po.Width, po.Height
-	if wd == 0 {
-		wd = 10 * vg.Inch
-	}
-	if ht == 0 {
-		ht = 5.5 * vg.Inch
-	}
-	wt, err := p.WriterTo(wd, ht, format)
+	wd, ht := chartSize(runs, s, po)
+	cw, err := draw.NewFormattedCanvas(wd, ht, format)
 	if err != nil {
 		return fmt.Errorf("warmup: chart: %w", err)
 	}
+	dc := draw.New(cw)
+	dc.FillPolygon(color.White, []vg.Point{{X: dc.Min.X, Y: dc.Min.Y}, {X: dc.Max.X, Y: dc.Min.Y}, {X: dc.Max.X, Y: dc.Max.Y}, {X: dc.Min.X, Y: dc.Max.Y}})
+	if err := chartFigure(dc, runs, s, po); err != nil {
+		return err
+	}
 	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
+	if _, err := cw.WriteTo(&b); err != nil {
 		return fmt.Errorf("warmup: chart: %w", err)
 	}
 	_, err = w.Write(b.Bytes())
 	return err
-}
-
-// ticks125 labels a log axis at 1, 2 and 5 times each power of ten in
-// [lo, hi], with unlabelled minor ticks at the other integers.
-func ticks125(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
-		p := math.Pow(10, e)
-		for m := 1; m <= 9; m++ {
-			v := float64(m) * p
-			if v < lo || v > hi {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
-				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
-			}
-			ts = append(ts, t)
-		}
-	}
-	return ts
 }

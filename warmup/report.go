@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -20,56 +21,84 @@ type ReportMeta struct {
 	// (ParsePrintCompilation), overlaid on the compile timeline and listed
 	// per method beside jitsim's events.
 	Imports []*CompileLog
+	// Baseline names the option set the ratios divide by; empty: the
+	// first.
+	Baseline string
 }
 
 // reportTmpl is the self-contained page: inline CSS, the chart as a data
 // URI, no scripts, fonts or links that leave the file.
 var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"perop": FormatPerOp,
-	"dur":   func(d time.Duration) string { return d.Round(time.Microsecond).String() },
-	"short": shortMethod,
-	"ms":    func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
+	"perop":     FormatPerOp,
+	"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+	"short":     shortMethod,
+	"ms":        func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
+	"ratio":     FormatRatio,
+	"set":       setHTML,
+	"joinFlags": func(f []string) string { return strings.Join(f, " ") },
+	"ci":        FormatCI,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>{{.Meta.Title}}</title>
 <style>
-body { font-family: sans-serif; margin: 2em; color: #222; max-width: 1100px; }
+* { box-sizing: border-box; }
+body { font-family: sans-serif; margin: 1.5em auto; padding: 0 1em; color: #222; max-width: 1200px; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h3 { font-size: 1em; }
-table { border-collapse: collapse; margin: 0.5em 0; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; margin: 0.5em 0; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-code, .spark { font-family: monospace; }
-img.chart { width: 100%; border: 1px solid #ddd; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code { font-family: monospace; }
+.opt { white-space: nowrap; }
+pre.cmd { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6; padding: 0.6em; border: 1px solid #ddd; }
+.spark { font-family: monospace; white-space: nowrap; font-size: 0.8em; }
+img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 1px solid #ddd; }
 .class-warmup { color: #1a6; } .class-flat { color: #36c; } .class-slowdown { color: #c60; }
 .class-no { color: #c22; }
 </style>
 </head>
 <body>
 <h1>{{.Meta.Title}}</h1>
-{{if .Meta.Command}}<p><code>{{.Meta.Command}}</code></p>{{end}}
+{{if .Meta.Command}}<pre class="cmd">{{.Meta.Command}}</pre>{{end}}
+{{if .Summary.Ratios}}<h2>Against {{.Summary.Baseline}}</h2>
+<p>Each figure is the option set's divided by the baseline's: below 1 means less time.</p>
+<table>
+<tr><th>option set</th><th>steady time/op</th><th>95% CI</th><th>warm-up cost</th><th>time to steady state</th></tr>
+{{range .Summary.Ratios}}<tr><td>{{set .Label}}</td><td class="num">{{ratio .SteadyPerOp}}</td><td class="num">{{ci .SteadyLow .SteadyHigh}}</td><td class="num">{{ratio .WarmupCost}}</td><td class="num">{{ratio .TimeToSteady}}</td></tr>
+{{end}}</table>
+{{end}}
 <h2>Time per operation</h2>
 <img class="chart" alt="warm-up chart: time per op against iteration, one line per option set" {{.Chart}}>
-<p>Shaded: the steady state of each option set's first fork. Dashed lines: tier transitions of the hot methods (L = new level, % = OSR).</p>
+<p>Shaded: the steady state of each option set's first fork; ▼ its changepoints. Under the curves, one lane per compiled method: its entry level iteration by iteration, with OSR installs, code made not entrant and the first call into an intrinsic stub.</p>
 <h2>Classification</h2>
 <table>
 <tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>half speed from</th><th>steady time/op</th><th>warm-up cost</th></tr>
-{{range .Summary.Labels}}<tr><td><code>{{.Label}}</code></td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
+{{range .Summary.Labels}}<tr><td>{{set .Label}}</td><td>{{.Class}}</td><td class="num">{{.Forks}}</td><td>{{range $i, $c := .Classes}}{{if $i}}, {{end}}{{$c}}{{end}}</td>
 {{if .Steady}}<td class="num">{{.SteadyIter}}</td><td class="num">{{dur .SteadyStart}}</td>{{else}}<td colspan="2">no steady state</td>{{end}}<td class="num">{{dur .HalfSpeedStart}} (#{{.HalfSpeedIter}})</td>{{if .Steady}}<td class="num">{{perop .SteadyMean}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="2">(final {{perop .FinalMedian}})</td>{{end}}</tr>
 {{end}}</table>
+<ul>
+{{range .Summary.Labels}}<li><code>{{.Label}}</code>: {{.Verdict}}</li>
+{{end}}</ul>
 <p>Half speed: the first iteration (outliers aside) whose time per op was at most twice the median of the run's final quarter — defined whether or not a steady state was found; times are medians over the forks, on each run's clock.</p>
 <p>Classification after warmup_stats (Barrett et al., OOPSLA 2017): PELT changepoints, penalty {{.Penalty}}, segments equivalent to the last within {{.Delta}}.</p>
 <h2>Runs</h2>
 <table>
 <tr><th>option set</th><th>fork</th><th>JDK</th><th>CPU model</th><th>clock</th><th>flags</th><th>iterations</th><th>changepoints</th><th>class</th><th>time per op</th></tr>
-{{range .Runs}}<tr><td><code>{{.S.Label}}</code></td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td><code>{{range .S.Flags}}{{.}} {{end}}</code></td>
+{{range .Runs}}<tr><td>{{set .S.Label}}</td><td class="num">{{.S.Fork}}</td><td>{{.S.JDK}}</td><td>{{.S.CPU}}</td><td>{{.S.Clock}}</td><td class="flags">{{set (joinFlags .S.Flags)}}</td>
 <td class="num">{{.S.Iterations}}</td><td>{{range $i, $c := .S.Analysis.Changepoints}}{{if $i}}, {{end}}{{$c}}{{end}}</td><td>{{.S.Analysis.Class}}</td><td class="spark">{{.Spark}}</td></tr>
 {{end}}</table>
+<h2>Changepoints explained</h2>
+<p>Each changepoint (▼ on the chart) with the VM events of its window: the iteration itself and the two before it, after the previous changepoint.</p>
+{{range .Runs}}{{if .S.Changes}}<h3><code>{{.S.Label}}</code>, fork {{.S.Fork}}</h3>
+<ul>
+{{range .S.Changes}}<li>{{.Text}}</li>
+{{end}}</ul>
+{{end}}{{end}}
 <h2>Compile timeline of the crypto methods</h2>
 <img class="chart" alt="compile timeline: one row per crypto method, compile events of each option set and imported log against time" {{.Timeline}}>
-<p>Filled marks: code at the labelled level appeared (% = OSR); crosses: code made not entrant; rings: a compile skipped. jitsim's marks are installs on the run's clock (from the VM's creation); a <code>-XX:+PrintCompilation</code> line is printed when a compiler thread takes the task, in ms since JVM start (for <code>java:</code> runs, since the harness's loop start).</p>
+<p>Discs: code at a level appeared (colour: the level; ring: the source), triangles: OSR code, red crosses: code made not entrant, squares: a compile skipped. jitsim's marks are installs on the run's clock (from the VM's creation); a <code>-XX:+PrintCompilation</code> line is printed when a compiler thread takes the task, in ms since JVM start (for <code>java:</code> runs, since the harness's loop start).</p>
 {{if .Imports}}<h2>Imported -XX:+PrintCompilation logs</h2>
 <table>
 <tr><th>name</th><th>file</th><th>lines</th><th>records</th><th>crypto records</th><th>other lines skipped</th><th>garbled lines skipped</th></tr>
@@ -91,6 +120,21 @@ img.chart { width: 100%; border: 1px solid #ddd; }
 </body>
 </html>
 `))
+
+// setHTML writes an option set's label as code that wraps between
+// options, never inside one (a browser would break after a hyphen).
+func setHTML(label string) template.HTML {
+	var b strings.Builder
+	b.WriteString("<code>")
+	for i, f := range strings.Fields(label) {
+		if i > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString(`<span class="opt">` + template.HTMLEscapeString(f) + "</span>")
+	}
+	b.WriteString("</code>")
+	return template.HTML(b.String())
+}
 
 type timelineEvent struct {
 	Event
@@ -174,7 +218,7 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 		data.Delta += " widened by each segment's variance"
 	}
 	for i, r := range runs {
-		rr := reportRun{S: s.Runs[i], Spark: Sparkline(r.PerOp(), 60)}
+		rr := reportRun{S: s.Runs[i], Spark: Sparkline(r.PerOp(), 32)}
 		byMethod := map[string][]timelineEvent{}
 		for _, it := range r.Iterations {
 			for _, e := range it.Events {
@@ -214,6 +258,9 @@ func WriteAll(dir string, runs []Run, o Options, meta ReportMeta, po PlotOptions
 	}
 	for _, l := range meta.Imports {
 		s.Imports = append(s.Imports, l.Summary())
+	}
+	if err := s.Compare(runs, meta.Baseline); err != nil {
+		return s, err
 	}
 	if po.Title == "" {
 		po.Title = meta.Title

@@ -21,6 +21,10 @@ type RunSummary struct {
 	Clock      string   `json:"clock,omitempty"`
 	Iterations int      `json:"iterations"`
 	Analysis   Analysis `json:"analysis"`
+	// Changes are the changepoints with the VM events of their windows;
+	// Verdict says in one sentence where the run became steady and why.
+	Changes []Change `json:"changes,omitempty"`
+	Verdict string   `json:"verdict"`
 }
 
 // LabelSummary is the verdict over all forks of one option set.
@@ -42,6 +46,8 @@ type LabelSummary struct {
 	FinalMedian    float64       `json:"final_median"`
 	HalfSpeedIter  int           `json:"half_speed_iter"`
 	HalfSpeedStart time.Duration `json:"half_speed_start_ns"`
+	// Verdict is the first fork's (RunSummary.Verdict).
+	Verdict string `json:"verdict"`
 }
 
 // Summary is what summary.json holds.
@@ -52,6 +58,10 @@ type Summary struct {
 	// Imports are the -XX:+PrintCompilation logs overlaid on the study
 	// (WriteAll fills them from ReportMeta.Imports).
 	Imports []ImportSummary `json:"imports,omitempty"`
+	// Baseline is the option set the ratios divide by; Ratios compare
+	// every other set with it (Compare).
+	Baseline string  `json:"baseline,omitempty"`
+	Ratios   []Ratio `json:"ratios,omitempty"`
 }
 
 // Summarize analyses every run and combines the forks of each label, labels
@@ -69,8 +79,9 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 			order = append(order, r.Label)
 		}
 		byLabel[r.Label] = append(byLabel[r.Label], len(s.Runs))
+		ch := explainChanges(r, a)
 		s.Runs = append(s.Runs, RunSummary{Label: r.Label, Fork: r.Fork, Scenario: r.Scenario, Flags: r.Flags,
-			CPU: r.CPU, JDK: r.JDK, Clock: r.Clock, Iterations: len(r.Iterations), Analysis: a})
+			CPU: r.CPU, JDK: r.JDK, Clock: r.Clock, Iterations: len(r.Iterations), Analysis: a, Changes: ch, Verdict: verdict(r, a, ch)})
 	}
 	for _, l := range order {
 		ls := LabelSummary{Label: l}
@@ -81,6 +92,7 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 		var finals []float64
 		idx := byLabel[l]
 		sort.SliceStable(idx, func(i, j int) bool { return s.Runs[idx[i]].Fork < s.Runs[idx[j]].Fork })
+		ls.Verdict = s.Runs[idx[0]].Verdict
 		for _, i := range idx {
 			a := s.Runs[i].Analysis
 			ls.Forks++
@@ -224,6 +236,11 @@ func WriteTerminal(w io.Writer, s Summary, runs []Run, sparkWidth int) error {
 		fmt.Fprintf(&b, "%-*s  %-17s  %5d  %11s  %10s  %13s  %11s  %12s  %s\n", nameW, l.Label, l.Class, l.Forks, iter, at, half, mean, cost,
 			Sparkline(first[l.Label], sparkWidth))
 	}
+	b.WriteString("\n")
+	for _, l := range s.Labels {
+		fmt.Fprintf(&b, "%s: %s\n", l.Label, l.Verdict)
+	}
+	writeRatios(&b, s)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

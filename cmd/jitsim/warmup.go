@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,6 +48,8 @@ Options:
   --profile FILE      with --clock=model, a cost profile file ('jitsim calibrate --out')
                       instead of the CPU model's own
   --title TEXT        the report's title
+  --baseline NAME     the option set the ratios divide by (as written in --compare, '' or
+                      default for the default set); default: the first --compare
   --by-time           chart against time on the run's clock instead of iteration
   --scenario-output   show the scenario's own output on stderr
   --jvm JAVA          also run each option set on this real java (AESGCMBench only; needs
@@ -75,7 +79,7 @@ func (d deps) newWarmupCommand(getenv func(string) (string, bool), status *int) 
 
 var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
-		"import-printcompilation": true, "clock": true, "profile": true}
+		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true}
 	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true}
 )
 
@@ -143,6 +147,13 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 			}
 		}
 	}
+	baseline := ""
+	if o.has("baseline") {
+		baseline = optionLabel(strings.Fields(o.last("baseline", "")))
+		if !seen[baseline] {
+			return fail(2, "--baseline %q is not one of the option sets (%s)", o.last("baseline", ""), strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+		}
+	}
 	sig := notifyStop(context.Background(), stderr)
 	defer sig.stop()
 	ctx := sig.ctx
@@ -175,7 +186,7 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	}
 	dir := o.last("out", "warmup-out")
 	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].CPU.Name))
-	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports}
+	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline}
 	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
 		return fail(1, "%v", err)
