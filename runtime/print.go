@@ -188,8 +188,8 @@ func (p *printer) installed(e *event) {
 //
 //	<28 + 2·depth spaces>@ <bci>   <Class::method> (<N> bytes)   (intrinsic[, predicate])
 //
-// jitsim's modules have no bytecode indices; the call site's index among
-// the caller's imports stands in for the bci.
+// The bci is the call site's Java bytecode index in the real class of the
+// profile's release (bytecode.Method.CallBCI).
 //
 // With -XX:+PrintInlining the inlining tree (VM.PrintInlining) prints these
 // lines at their depth instead.
@@ -197,20 +197,34 @@ func (p *printer) intrinsicSite(e *event) {
 	callee := e.st.m
 	bci := -1
 	if e.site.Caller != nil {
-		for i, k := range e.site.Caller.Imports {
-			if k == callee.Key {
-				bci = i
-				break
-			}
+		if b, ok := e.site.Caller.CallBCI(callee.Key, p.jdk); ok {
+			bci = b
 		}
 	}
 	if p.intrinsics && !p.inlining {
-		if e.st.intr.Row().Predicated {
-			p.line(p.inliningLine(1, bci, callee, "(intrinsic, predicate)"))
+		for _, msg := range intrinsicMessages(p.jdk, e.st.intr.Row().Predicated) {
+			p.line(p.inliningLine(1, bci, callee, msg))
 		}
-		p.line(p.inliningLine(1, bci, callee, "(intrinsic)"))
 	}
 	p.xmlf("<intrinsic id='%s' nodes='0' stamp='%s'/>\n", e.d.Intrinsic, stamp(e.at))
+}
+
+// intrinsicMessages are the PrintInlining/PrintIntrinsics messages of one
+// call site C2 binds to a stub, one per line. JDK 17 prints a predicated
+// intrinsic on two lines, "(intrinsic, predicate)" then "(intrinsic)";
+// Temurin 25 prints every message of a call site on one line, after the
+// inlining decision: "inline (hot)   (intrinsic, predicate)   (intrinsic)"
+// (both recorded: bytecode/testdata/printintrinsics_*). JDK 21 was not
+// observed and keeps 17's layout.
+func intrinsicMessages(r jdk.Release, predicated bool) []string {
+	switch {
+	case !predicated:
+		return []string{"(intrinsic)"}
+	case r >= jdk.R25:
+		return []string{"inline (hot)   (intrinsic, predicate)   (intrinsic)"}
+	default:
+		return []string{"(intrinsic, predicate)", "(intrinsic)"}
+	}
 }
 
 // inliningTree prints the -XX:+PrintInlining tree of new code in one
