@@ -201,6 +201,8 @@ type inlineLine struct {
 	bci    int
 	callee *Method
 	reason string
+	inline bool // the callee's body is inlined (its calls follow, one deeper)
+	pred   bool // an intrinsic with a predicate (LogCompilation's <predicated_intrinsic>)
 }
 
 // inlineTree walks the calls of root compiled at level: each call site
@@ -225,11 +227,12 @@ func (vm *VM) inlineTree(root *Method, level Level, warm bool) []inlineLine {
 			d := vm.Inline(site)
 			if d.Reason == InlineIntrinsic {
 				st := vm.callees.get(callee)
-				for _, msg := range intrinsicMessages(vm.table.Profile, st != nil && st.intr.Row().Predicated) {
-					out = append(out, inlineLine{depth, i, callee, msg})
+				pred := st != nil && st.intr.Row().Predicated
+				for _, msg := range intrinsicMessages(vm.table.Profile, pred) {
+					out = append(out, inlineLine{depth: depth, bci: i, callee: callee, reason: msg, pred: pred})
 				}
 			} else {
-				out = append(out, inlineLine{depth, i, callee, d.Reason})
+				out = append(out, inlineLine{depth: depth, bci: i, callee: callee, reason: d.Reason, inline: d.Inline && depth < 16})
 			}
 			if d.Inline && depth < 16 {
 				walk(callee, depth+1)

@@ -595,7 +595,7 @@ func (vm *VM) Close() error {
 				errs = append(errs, err)
 			}
 		}
-		if err := vm.out.close(); err != nil {
+		if err := vm.out.close(vm.clock.Now()); err != nil {
 			errs = append(errs, err)
 		}
 		if p := vm.internal.Load(); p != nil {

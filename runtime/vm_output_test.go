@@ -67,9 +67,9 @@ func TestOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"<hotspot_log ", "<task_queued compile_id='1' method='com/sun/crypto/provider/GHASH processBlock ([BI[J[J)V' bytes='37'",
-		"<nmethod compile_id='2' compiler='c2' level='4'", "method='com/sun/crypto/provider/GHASH processBlock ([BI[J[J)V' bytes='37' count=", "<make_not_entrant thread='0' compile_id='1' compiler='c1' level='3'",
-		"<intrinsic id='_aescrypt_encryptBlock'", "</hotspot_log>"} {
+	for _, want := range []string{"<hotspot_log ", "<task_queued compile_id='1' method='com.sun.crypto.provider.GHASH processBlock ([BI[J[J)V' bytes='37'",
+		"<nmethod compile_id='2' compiler='c2' level='4'", "method='com.sun.crypto.provider.GHASH processBlock ([BI[J[J)V' bytes='37' count=", "<make_not_entrant thread='1001' compile_id='1' compiler='c1' level='3'",
+		"<compilation_log thread='2001'>", "<hotspot_log_done ", "</hotspot_log>"} {
 		if !strings.Contains(string(xml), want) {
 			t.Errorf("LogCompilation lacks %q:\n%s", want, xml)
 		}
