@@ -294,7 +294,9 @@ func Read(dir string) (Output, error) {
 }
 
 // Merge joins the shard outputs of one sweep: the same file hash, run on
-// the same clock, each shard once. Shards never share cells; a cell in
+// the same clock, each shard once — but for a run stopped by a signal,
+// whose partial output merges with the shard's re-run (two complete
+// outputs of one shard are an error). Shards never share cells; a cell in
 // two outputs must have the same outcome, and the first timing is kept.
 // The result lists every shard joined; Missing says whether cells are
 // still absent. An error names the outputs' files (Output.File, or
@@ -326,10 +328,12 @@ func Merge(outs []Output) (Output, error) {
 			return Output{}, fmt.Errorf("sweep: merge: %s ran on the %s clock, %s on the %s clock", name(i), clockOf(o), name(0), clockOf(m))
 		}
 		for _, s := range o.Shards {
-			if j, dup := from[s]; dup {
+			if j, dup := from[s]; dup && outs[j].complete() && o.complete() {
 				return Output{}, fmt.Errorf("sweep: merge: %s and %s are both shard %s", name(j), name(i), s)
 			}
-			from[s] = i
+			if _, dup := from[s]; !dup || o.complete() {
+				from[s] = i
+			}
 		}
 		for _, r := range o.Cells {
 			if prev, ok := byID[r.ID]; ok {
@@ -350,6 +354,20 @@ func Merge(outs []Output) (Output, error) {
 	}
 	sort.Slice(m.Cells, func(i, j int) bool { return m.Cells[i].ID < m.Cells[j].ID })
 	return m, nil
+}
+
+// complete reports whether o has every cell of the shards it lists (a run
+// stopped by a signal has fewer).
+func (o Output) complete() bool {
+	want := 0
+	for _, s := range o.Shards {
+		sh, err := ParseShard(s)
+		if err != nil || o.PlanCells < sh.I {
+			continue
+		}
+		want += (o.PlanCells-sh.I)/sh.N + 1
+	}
+	return len(o.Cells) >= want
 }
 
 // Missing returns how many of the plan's cells the output lacks.

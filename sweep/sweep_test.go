@@ -164,6 +164,12 @@ func TestWriteReadMerge(t *testing.T) {
 		!strings.Contains(err.Error(), outs[0].File+" and "+outs[0].File+" are both shard 1/3") {
 		t.Errorf("merge of one shard twice: %v", err)
 	}
+	// A shard stopped part-way merges with its re-run.
+	partial := outs[0]
+	partial.Cells, partial.File = partial.Cells[:3], "stopped/sweep.json"
+	if m, err := Merge([]Output{partial, outs[0], outs[1], outs[2]}); err != nil || len(m.Cells) != 24 {
+		t.Errorf("merge of a stopped shard with its re-run: %v", err)
+	}
 	other := outs[2]
 	other.PlanSHA256, other.File = "def", "other/sweep.json"
 	if _, err := Merge([]Output{outs[0], other}); err == nil || !strings.Contains(err.Error(), "other/sweep.json is of another sweep file than "+outs[0].File) {
