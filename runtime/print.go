@@ -78,15 +78,6 @@ func (p *printer) line(s string) {
 	p.mu.Unlock()
 }
 
-func (p *printer) xmlf(format string, a ...any) {
-	if p.xml == nil {
-		return
-	}
-	p.mu.Lock()
-	fmt.Fprintf(p.xml, format, a...)
-	p.mu.Unlock()
-}
-
 func stamp(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
 // xmlMethod is LogCompilation's method attribute: "pkg.Class name (sig)ret",
