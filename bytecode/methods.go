@@ -69,6 +69,27 @@ var SizeSources = map[jdk.Release]string{
 // measured (see SizeSources); JDK 21's were not.
 func SizeMeasured(r jdk.Release) bool { return r != jdk.R21 }
 
+// calls is the Calls column: per import key, the call's bytecode index by
+// observed release (17 and 25; see CallSources).
+type calls = map[string]sites
+
+// Call sites the model folds: its methods call the block and counter-mode
+// bodies directly, where the real classes go through a small wrapper. The
+// "@ N" HotSpot prints for the intrinsic is the wrapper's call, so these
+// are those:
+//   - AESCrypt.encryptBlock/decryptBlock (10 bytes) call implEncryptBlock /
+//     implDecryptBlock at bci 6 (17 and 25); the modes reach them through
+//     SymmetricCipher.encryptBlock (CounterMode.implCrypt @ 35,
+//     CipherBlockChaining.implEncrypt @ 64, GCTR.update @ 125 on 17).
+//   - CounterMode.crypt calls implCrypt at bci 28 on 17 and at 44 and 86 on
+//     25 (two sites; 86 is the one PrintIntrinsics shows for a 16 KiB
+//     loop). GCTR.update reaches it via GCTR.encrypt (@ 204 on 17) and
+//     CounterMode.encrypt (@ 8), then crypt.
+var (
+	viaBlock = sites{jdk.R17: 6, jdk.R25: 6}
+	viaCrypt = sites{jdk.R17: 28, jdk.R25: 86}
+)
+
 // rows is the one method table. Key is the import/export name; Module the
 // wasm module stem under wasm/.
 var rows = []Method{
@@ -91,6 +112,8 @@ var rows = []Method{
 		Class: provider + "AESCrypt", Name: "decryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
 
 	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: since17,
+		Loop:      sites{jdk.R17: 5, jdk.R25: 5},
+		Calls:     calls{"AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize:  sizes{jdk.R17: 104, jdk.R21: 104, jdk.R25: 104},
 		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implEncrypt", Descriptor: "([BII[BI)I",
@@ -101,6 +124,8 @@ var rows = []Method{
 		Class:     provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: since17,
+		Loop:      sites{jdk.R17: 5, jdk.R25: 5},
+		Calls:     calls{"AESCrypt.implDecryptBlock": viaBlock},
 		JavaSize:  sizes{jdk.R17: 102, jdk.R21: 102, jdk.R25: 102},
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implDecrypt", Descriptor: "([BII[BI)I",
@@ -111,15 +136,19 @@ var rows = []Method{
 		Class:     provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.encrypt", Module: "CipherBlockChaining.encrypt", Delegates: true, Profiles: since17,
+		Calls:    calls{"CipherBlockChaining.implEncrypt": {jdk.R17: 36, jdk.R25: 94}},
 		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R25: 103},
 		Class:    provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.decrypt", Module: "CipherBlockChaining.decrypt", Delegates: true, Profiles: since17,
+		Calls:    calls{"CipherBlockChaining.implDecrypt": {jdk.R17: 36, jdk.R25: 94}},
 		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R25: 103},
 		Class:    provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 
 	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: since17,
+		Loop:      sites{jdk.R17: 3, jdk.R25: 3},
+		Calls:     calls{"AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_encryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBEncrypt", Descriptor: "([BII[BI)I",
@@ -129,6 +158,8 @@ var rows = []Method{
 		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: since17,
+		Loop:      sites{jdk.R17: 3, jdk.R25: 3},
+		Calls:     calls{"AESCrypt.implDecryptBlock": viaBlock},
 		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_decryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBDecrypt", Descriptor: "([BII[BI)I",
@@ -138,15 +169,19 @@ var rows = []Method{
 		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.encrypt", Module: "ElectronicCodeBook.encrypt", Delegates: true, Profiles: since17,
+		Calls:    calls{"ElectronicCodeBook.implECBEncrypt": {jdk.R17: 30, jdk.R25: 30}},
 		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R25: 34},
 		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.decrypt", Module: "ElectronicCodeBook.decrypt", Delegates: true, Profiles: since17,
+		Calls:    calls{"ElectronicCodeBook.implECBDecrypt": {jdk.R17: 30, jdk.R25: 30}},
 		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R25: 34},
 		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 
 	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: since17,
+		Loop:     sites{jdk.R17: 3, jdk.R25: 3},
+		Calls:    calls{"AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize: sizes{jdk.R17: 88, jdk.R21: 88, jdk.R25: 88}, Intrinsic: "_counterMode_AESCrypt",
 		Class: provider + "CounterMode", Name: "implCrypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
@@ -156,11 +191,13 @@ var rows = []Method{
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
 	{Key: "CounterMode.crypt", Module: "CounterMode.crypt", Delegates: true, Profiles: since17,
+		Calls:    calls{"CounterMode.implCrypt": viaCrypt},
 		JavaSize: sizes{jdk.R17: 32, jdk.R21: 95, jdk.R25: 95},
 		Class:    provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
 	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: jdk.Since(jdk.R8u),
+		Loop:     sites{jdk.R17: 3, jdk.R25: 3},
 		JavaSize: sizes{jdk.R8u: 26, jdk.R17: 26, jdk.R21: 26, jdk.R25: 26}, Intrinsic: "_ghash_processBlocks",
 		Class: provider + "GHASH", Name: "processBlocks", Descriptor: "([BII[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"inOfs", Int, In}, {"blocks", Int, In}, pState, pSubkeyH}},
@@ -169,22 +206,27 @@ var rows = []Method{
 		Class: provider + "GHASH", Name: "processBlock", Descriptor: "([BI[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
 	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: jdk.Since(jdk.R8u),
+		Calls:    calls{"GHASH.processBlocks": {jdk.R17: 44, jdk.R25: 44}},
 		JavaSize: sizes{jdk.R8u: 37, jdk.R17: 50, jdk.R21: 50, jdk.R25: 50},
 		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
 	{Key: "GHASH.update", Module: "GHASH.update.jdk8", Delegates: true, Profiles: jdk.Of(jdk.R8),
 		JavaSize: sizes{jdk.R8: 60},
 		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
 	{Key: "GHASH.doFinal", Module: "GHASH.doFinal", Delegates: true, Profiles: jdk.AllReleases,
+		Calls:    calls{"GHASH.update": {jdk.R17: 14, jdk.R25: 14}, "GHASH.processBlock": {jdk.R17: 13, jdk.R25: 13}},
 		JavaSize: sizes{jdk.R8: 52, jdk.R8u: 52, jdk.R17: 52, jdk.R21: 52, jdk.R25: 52}, SizeNote: "JDK 8 and 8u have no GHASH.doFinal (GaloisCounterMode calls update, then digest): the JDK 17 size stands in",
 		Class: provider + "GHASH", Name: "doFinal", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData), Result: Int},
 
 	{Key: "GCTR.update", Module: "GCTR.update", Delegates: true, Profiles: since17,
+		Loop:     sites{jdk.R17: 104, jdk.R25: 104}, /* the per-block loop; 131 is its inner byte loop */
+		Calls:    calls{"CounterMode.implCrypt": viaCrypt, "AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize: sizes{jdk.R17: 208, jdk.R21: 208, jdk.R25: 208},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Profiles: before17,
 		JavaSize: sizes{jdk.R8: 158, jdk.R8u: 158},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "GCTR.doFinal", Module: "GCTR.doFinal", Delegates: true, Profiles: jdk.AllReleases,
+		Calls:    calls{"GCTR.update": {jdk.R17: 29, jdk.R25: 29}, "AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize: sizes{jdk.R8: 130, jdk.R8u: 130, jdk.R17: 106, jdk.R21: 106, jdk.R25: 106},
 		Class:    provider + "GCTR", Name: "doFinal", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 
@@ -194,16 +236,19 @@ var rows = []Method{
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p512", Delegates: true, Profiles: jdk.Of(jdk.R25),
+		Calls:     calls{"GCTR.update": {jdk.R25: 62}, "GHASH.update": {jdk.R25: 75}},
 		JavaSize:  sizes{jdk.R25: 136},
 		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 	{Key: "GaloisCounterMode.implGCMCrypt", Module: "GaloisCounterMode.implGCMCrypt", Delegates: true, Profiles: jdk.Since(jdk.R21), Static: true,
+		Calls:    calls{"GaloisCounterMode.implGCMCrypt0": {jdk.R25: 134}, "GHASH.update": {jdk.R25: 82}, "GCTR.update": {jdk.R25: 100}},
 		JavaSize: sizes{jdk.R21: 143, jdk.R25: 143},
 		Class:    provider + "GaloisCounterMode", Name: "implGCMCrypt",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Delegates: true, Profiles: jdk.Before(jdk.R21),
+		Calls:    calls{"GCTR.doFinal": {jdk.R17: 159}, "GHASH.doFinal": {jdk.R17: 159}},
 		JavaSize: sizes{jdk.R8: 114, jdk.R8u: 114, jdk.R17: 247}, SizeNote: "JDK 8/8u: GaloisCounterMode.doLastBlock([BII[BIZ)V; JDK 17: GCMEngine.doLastBlock(GCM, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
@@ -212,6 +257,7 @@ var rows = []Method{
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p512", Delegates: true, Profiles: jdk.Of(jdk.R25),
+		Calls:    calls{"GaloisCounterMode.implGCMCrypt": {jdk.R25: 116}, "GCTR.doFinal": {jdk.R25: 191}, "GHASH.doFinal": {jdk.R25: 191}},
 		JavaSize: sizes{jdk.R25: 253}, SizeNote: "JDK 25: GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},

@@ -55,6 +55,17 @@ type Method struct {
 	// each profile; otherwise it says which method's size stands in.
 	SizeNote string
 
+	// Calls holds, per import key, the Java bytecode index of the call site
+	// by observed JDK release: the "@ N" HotSpot prints for the call in
+	// PrintCompilation/PrintInlining/PrintIntrinsics and LogCompilation's
+	// <call>/<bc bci=..>. Read with [Method.CallBCI]; where the numbers come
+	// from: [CallSources].
+	Calls map[string]sites
+	// Loop is the bytecode index of the loop header of the method's OSR
+	// loop (the target of its back branch, the "@ N" of an OSR compile) by
+	// observed JDK release; read with [Method.LoopBCI].
+	Loop sites
+
 	// Size is the Java bytecode size in the profile of the table the method
 	// came from (JavaSize[profile], set by [ForProfile]); 0 in [All]'s rows.
 	// HotSpot's inlining limits (MaxInlineSize, FreqInlineSize,
@@ -320,4 +331,84 @@ func (m *Method) loadInlineBuild(b Build) error {
 		}
 	}
 	return nil
+}
+
+// sites is one call site's bytecode index by observed JDK release.
+type sites = map[jdk.Release]int
+
+// CallSources says, per JDK profile, where the Calls column's bytecode
+// indices come from.
+var CallSources = map[jdk.Release]string{
+	jdk.R8:  "NOT observed (no JDK 8 here): JDK 17's indices stand in",
+	jdk.R8u: "NOT observed (no JDK 8u here): JDK 17's indices stand in",
+	jdk.R17: "observed: javap -c -p --module java.base on OpenJDK 17.0.15's com.sun.crypto.provider classes, " +
+		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk17.txt)",
+	jdk.R21: "NOT observed (no JDK 21 here): Temurin 25.0.3's indices stand in",
+	jdk.R25: "observed: javap -c -p --module java.base on Temurin 25.0.3's com.sun.crypto.provider classes, " +
+		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk25.txt)",
+}
+
+// CallObserved reports whether JDK profile r's call-site indices were
+// observed on a real JDK (see CallSources).
+func CallObserved(r jdk.Release) bool { return r == jdk.R17 || r == jdk.R25 }
+
+// callStandIn is the observed release whose indices profile r uses.
+func callStandIn(r jdk.Release) jdk.Release {
+	switch {
+	case CallObserved(r):
+		return r
+	case r == jdk.R21:
+		return jdk.R25
+	default:
+		return jdk.R17
+	}
+}
+
+// CallBCI returns the Java bytecode index of m's call of the method keyed
+// callee in JDK profile r (see [Method.Calls] and [CallSources]). Where the
+// profile's body has no observed row of its own (the JDK 8/8u bodies), the
+// stand-in release's row of the same key answers, and failing that the
+// callee's site in any row of the stand-in release. ok is false when m
+// does not call callee.
+func (m *Method) CallBCI(callee string, r jdk.Release) (bci int, ok bool) {
+	if !slices.Contains(m.Imports, callee) {
+		return 0, false
+	}
+	s := callStandIn(r)
+	if b, ok := m.Calls[callee][s]; ok {
+		return b, true
+	}
+	for _, row := range rows {
+		if row.Key == m.Key && row.Profiles.Has(s) {
+			if b, ok := row.Calls[callee][s]; ok {
+				return b, true
+			}
+		}
+	}
+	for _, row := range rows {
+		if b, ok := row.Calls[callee][s]; ok && row.Profiles.Has(s) {
+			return b, true
+		}
+	}
+	return 0, false
+}
+
+// LoopBCI returns the bytecode index of the header of m's OSR loop in JDK
+// profile r: the bci HotSpot names an OSR compile by (PrintCompilation's
+// "@ N", LogCompilation's osr_bci). As for [Method.CallBCI], an unobserved
+// release borrows its stand-in's number, from this row or a row of the
+// same key; ok is false when none has one.
+func (m *Method) LoopBCI(r jdk.Release) (bci int, ok bool) {
+	s := callStandIn(r)
+	if b, ok := m.Loop[s]; ok {
+		return b, true
+	}
+	for _, row := range rows {
+		if row.Key == m.Key && row.Profiles.Has(s) {
+			if b, ok := row.Loop[s]; ok {
+				return b, true
+			}
+		}
+	}
+	return 0, false
 }

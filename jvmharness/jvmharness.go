@@ -44,10 +44,12 @@ const (
 	// GCMWarmup runs AESGCMBench's loop and prints each iteration's start and duration on
 	// stderr: args warmupIterations, iterations, opsPerIteration; -DdataSize, -DkeyLength, -Dop.
 	GCMWarmup Program = "JitsimGCMWarmup"
+	// ModeLoop encrypts one buffer in one AES mode over and over: args CBC|CTR|GCM, size, ops.
+	ModeLoop Program = "JitsimModeLoop"
 )
 
 // Programs lists every harness program.
-func Programs() []Program { return []Program{Cost, Hot, Congest, GCMWarmup} }
+func Programs() []Program { return []Program{Cost, Hot, Congest, GCMWarmup, ModeLoop} }
 
 // File is the program's source file name (Class.java).
 func (p Program) File() string { return string(p) + ".java" }

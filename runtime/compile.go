@@ -261,9 +261,13 @@ func (vm *VM) endTask(r *taskRun, now time.Duration, th compilerThread) {
 	if !t.IsOSR() {
 		st.entry.Store(ci)
 	}
-	vm.emit(&event{kind: evInstalled, at: now, st: st, task: t, ci: ci, start: r.start})
+	ev := &event{kind: evInstalled, at: now, st: st, task: t, ci: ci, start: r.start, thread: th}
+	if vm.out.xml != nil { // LogCompilation's <task> holds the inlining tree
+		ev.inlining = vm.inlineTree(st.m, Level(t.Level), false)
+	}
+	vm.emit(ev)
 	for _, ne := range inst.NotEntrant {
-		vm.emit(&event{kind: evNotEntrant, at: now, st: st, task: t, ne: ne})
+		vm.emit(&event{kind: evNotEntrant, at: now, st: st, task: t, ne: ne, thread: th})
 	}
 	if inst.Next != nil {
 		vm.wake(inst.Next.Compiler())

@@ -53,13 +53,13 @@ type event struct {
 	ne     policy.NotEntrant // not-entrant: the retired code and why
 	err    error             // failed, no-heap: why
 	panic  any               // panicked: the panic's value
-	thread compilerThread    // failed, panicked: the compiler thread
+	thread compilerThread    // failed, panicked, installed, not-entrant: the compiler thread
 
 	level Level     // route, generic-twin, first-stub: the calling code's level
 	d     *Decision // route, generic-twin, bound, first-stub
 	site  Site      // bound: the call site
 
-	inlining []inlineLine        // inlining: the tree's lines
+	inlining []inlineLine        // inlining, installed (LogCompilation only): the tree's lines
 	tiered   *policy.TieredEvent // tiered
 
 	rel     jdk.Release // vm-started: the JDK profile

@@ -201,34 +201,39 @@ type inlineLine struct {
 	bci    int
 	callee *Method
 	reason string
+	inline bool // the callee's body is inlined (its calls follow, one deeper)
+	pred   bool // an intrinsic with a predicate (LogCompilation's <predicated_intrinsic>)
 }
 
 // inlineTree walks the calls of root compiled at level: each call site
 // with its decision, and the calls of an inlined callee one level deeper.
-// The bci is the call's index among the caller's imports (jitsim's modules
-// have no bytecode indices). With warm, every caller counts as warmed up
+// The bci is the call's Java bytecode index in the real class
+// (bytecode.Method.CallBCI). With warm, every caller counts as warmed up
 // (hotSite); otherwise the callers' counts decide, as when code is linked.
 func (vm *VM) inlineTree(root *Method, level Level, warm bool) []inlineLine {
 	var out []inlineLine
 	var walk func(m *Method, depth int)
 	walk = func(m *Method, depth int) {
-		for i, k := range m.Imports {
+		for _, k := range m.Imports {
 			callee, err := vm.table.Lookup(k)
 			if err != nil {
 				continue // the table checked every import when it was built
 			}
+			i, _ := m.CallBCI(k, vm.table.Profile) // every import has one (bytecode's tests)
 			site := Site{Caller: m, Level: level, Callee: callee}
 			if warm {
 				site.Caller = nil
 			}
 			d := vm.Inline(site)
-			reason := d.Reason
 			if d.Reason == InlineIntrinsic {
-				if st := vm.callees.get(callee); st != nil && st.intr.Row().Predicated {
-					out = append(out, inlineLine{depth, i, callee, "(intrinsic, predicate)"})
+				st := vm.callees.get(callee)
+				pred := st != nil && st.intr.Row().Predicated
+				for _, msg := range intrinsicMessages(vm.table.Profile, pred) {
+					out = append(out, inlineLine{depth: depth, bci: i, callee: callee, reason: msg, pred: pred})
 				}
+			} else {
+				out = append(out, inlineLine{depth: depth, bci: i, callee: callee, reason: d.Reason, inline: d.Inline && depth < 16})
 			}
-			out = append(out, inlineLine{depth, i, callee, reason})
 			if d.Inline && depth < 16 {
 				walk(callee, depth+1)
 			}

@@ -112,12 +112,15 @@ var hotspotInliningLines = []string{
 	"                              @ 13   java.lang.invoke.VarForm::resolveMemberName (61 bytes)   too big",
 	"                              @ 6   com.sun.crypto.provider.AESCrypt::implEncryptBlock (947 bytes)   failed to inline: callee is too large",
 	"                                @ 13   java.lang.invoke.VarForm::resolveMemberName (91 bytes)   failed to inline: too big",
+	// Temurin 25 prints a predicated intrinsic's messages on one line
+	// (bytecode/testdata/printintrinsics_ctr_jdk25.txt).
+	"                                          @ 86   com.sun.crypto.provider.CounterMode::implCrypt (88 bytes)   inline (hot)   (intrinsic, predicate)   (intrinsic)",
 }
 
 // inliningLineRE is the layout of one line, as CompileTask::print_inlining_inner
 // prints it with tiered compilation: 28 blank columns, two spaces per inline
 // depth, "@ bci", holder::name, the size and the message.
-var inliningLineRE = regexp.MustCompile(`^ {28}(?:  )+@ \d+   [\w.$]+::[\w$<>]+ \(\d+ bytes\)   (?:inline \(hot\)|inline|\(intrinsic\)|\(intrinsic, predicate\)|(?:failed to inline: )?(?:too big|hot method too big|callee is too large))$`)
+var inliningLineRE = regexp.MustCompile(`^ {28}(?:  )+@ \d+   [\w.$]+::[\w$<>]+ \(\d+ bytes\)   (?:inline \(hot\)   \(intrinsic, predicate\)   \(intrinsic\)|inline \(hot\)|inline|\(intrinsic\)|\(intrinsic, predicate\)|(?:failed to inline: )?(?:too big|hot method too big|callee is too large))$`)
 
 var updateInlining = flag.Bool("update-inlining", false, "rewrite testdata/printinlining/*.golden")
 

@@ -31,6 +31,7 @@ type printer struct {
 
 	xml     *bufio.Writer
 	xmlFile *os.File
+	xl      xmlLog // LogCompilation's per-thread sections (logcompilation.go)
 }
 
 func boolFlag(s *flags.Set, name string) bool { return s.Has(name) && s.Bool(name) }
@@ -58,11 +59,7 @@ func newPrinter(w io.Writer, s *flags.Set, rel jdk.Release, pol *policy.Policy, 
 			return nil, fmt.Errorf("runtime: -XX:LogFile=%s: %w", name, err)
 		}
 		p.xmlFile, p.xml = f, bufio.NewWriter(f)
-		// time_ms is the epoch of VM start, the log's only wall-clock
-		// field; every stamp after it comes from the VM's clock.
-		fmt.Fprintf(p.xml, "<?xml version='1.0' encoding='UTF-8'?>\n<hotspot_log version='160 1' process='%d' time_ms='%d'>\n",
-			os.Getpid(), time.Now().Add(-clock.Now()).UnixMilli())
-		fmt.Fprintf(p.xml, "<vm_version>\n<name>\njitsim (JDK %s profile)\n</name>\n</vm_version>\n<compilation_log thread='0'>\n", rel)
+		p.xmlHeader(s, clock)
 	}
 	return p, nil
 }
@@ -81,20 +78,12 @@ func (p *printer) line(s string) {
 	p.mu.Unlock()
 }
 
-func (p *printer) xmlf(format string, a ...any) {
-	if p.xml == nil {
-		return
-	}
-	p.mu.Lock()
-	fmt.Fprintf(p.xml, format, a...)
-	p.mu.Unlock()
-}
-
 func stamp(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
-// xmlMethod is LogCompilation's method attribute: "pkg/Class name (sig)ret".
+// xmlMethod is LogCompilation's method attribute: "pkg.Class name (sig)ret",
+// the holder dotted as JDK 17 and 25 write it, the descriptor as is.
 func xmlMethod(m *Method) string {
-	return strings.ReplaceAll(m.Class, ".", "/") + " " + m.Name + " " + m.Descriptor
+	return m.Class + " " + m.Name + " " + m.Descriptor
 }
 
 // queued logs <task_queued> when the policy creates a task.
@@ -114,7 +103,7 @@ func (p *printer) queued(e *event) {
 		extra += " blocking='1'"
 	}
 	i, b := t.Method.Counts()
-	p.xmlf("<task_queued compile_id='%d' method='%s' bytes='%d' count='%d' backedge_count='%d' iicount='%d'%s stamp='%s' comment='tiered' hot_count='%d'/>\n",
+	p.ttyf(mainThreadID, "<task_queued compile_id='%d' method='%s' bytes='%d' count='%d' backedge_count='%d' iicount='%d'%s stamp='%s' comment='tiered' hot_count='%d'/>\n",
 		t.ID, xmlMethod(st.m), st.m.Size, i, b, i, extra, stamp(e.at), t.HotCount)
 }
 
@@ -140,8 +129,13 @@ func (p *printer) notEntrant(e *event) {
 	if c.IsOSR() {
 		osr = " compile_kind='osr'"
 	}
-	p.xmlf("<make_not_entrant thread='0' compile_id='%d'%s compiler='%s' level='%d' reason='%s' stamp='%s'/>\n",
-		c.ID, osr, compiler, c.Level, ne.Reason, stamp(now))
+	// Temurin 25 names why; 17 does not (their logs: logcompilation.go).
+	var reason string
+	if p.jdk >= jdk.R25 {
+		reason = fmt.Sprintf(" reason='%s'", xmlText(ne.Reason))
+	}
+	p.ttyf(xmlThreadID(e.thread), "<make_not_entrant thread='%d'%s compile_id='%d'%s compiler='%s' level='%d' stamp='%s'/>\n",
+		xmlThreadID(e.thread), reason, c.ID, osr, compiler, c.Level, stamp(now))
 }
 
 // skipped prints a failed compile (CompileBroker: "COMPILE SKIPPED: reason").
@@ -154,32 +148,7 @@ func (p *printer) skipped(e *event) {
 			Name: t.Method.PrintName(), CodeSize: info.CodeSize, Message: "COMPILE SKIPPED: " + err.Error(),
 		}))
 	}
-	p.xmlf("<failure reason='%s' compile_id='%d' stamp='%s'/>\n", strings.ReplaceAll(err.Error(), "'", "&apos;"), t.ID, stamp(now))
-}
-
-// installed logs the <task> and <nmethod> elements of a finished compile.
-func (p *printer) installed(e *event) {
-	if p.xml == nil {
-		return
-	}
-	st, t, start, now := e.st, e.task, e.start, e.at
-	var osr, lvl string
-	if t.IsOSR() {
-		osr = fmt.Sprintf(" compile_kind='osr' osr_bci='%d'", t.BCI)
-	}
-	if t.Level != policy.LevelFullOptimization {
-		lvl = fmt.Sprintf(" level='%d'", t.Level)
-	}
-	compiler := "c1"
-	if t.Level.IsC2() {
-		compiler = "c2"
-	}
-	i, b := t.Method.Counts()
-	p.xmlf("<task compile_id='%d'%s method='%s' bytes='%d' count='%d' backedge_count='%d' iicount='%d'%s stamp='%s'>\n"+
-		"<task_done success='1' count='%d' backedge_count='%d' stamp='%s'/>\n</task>\n"+
-		"<nmethod compile_id='%d'%s compiler='%s' level='%d' method='%s' bytes='%d' count='%d' iicount='%d' stamp='%s'/>\n",
-		t.ID, osr, xmlMethod(st.m), st.m.Size, i, b, i, lvl, stamp(start), i, b, stamp(now),
-		t.ID, osr, compiler, t.Level, xmlMethod(st.m), st.m.Size, i, i, stamp(now))
+	p.xmlFailure(e)
 }
 
 // intrinsicSite prints the PrintIntrinsics/PrintInlining lines C2 prints
@@ -188,8 +157,8 @@ func (p *printer) installed(e *event) {
 //
 //	<28 + 2·depth spaces>@ <bci>   <Class::method> (<N> bytes)   (intrinsic[, predicate])
 //
-// jitsim's modules have no bytecode indices; the call site's index among
-// the caller's imports stands in for the bci.
+// The bci is the call site's Java bytecode index in the real class of the
+// profile's release (bytecode.Method.CallBCI).
 //
 // With -XX:+PrintInlining the inlining tree (VM.PrintInlining) prints these
 // lines at their depth instead.
@@ -197,20 +166,33 @@ func (p *printer) intrinsicSite(e *event) {
 	callee := e.st.m
 	bci := -1
 	if e.site.Caller != nil {
-		for i, k := range e.site.Caller.Imports {
-			if k == callee.Key {
-				bci = i
-				break
-			}
+		if b, ok := e.site.Caller.CallBCI(callee.Key, p.jdk); ok {
+			bci = b
 		}
 	}
 	if p.intrinsics && !p.inlining {
-		if e.st.intr.Row().Predicated {
-			p.line(p.inliningLine(1, bci, callee, "(intrinsic, predicate)"))
+		for _, msg := range intrinsicMessages(p.jdk, e.st.intr.Row().Predicated) {
+			p.line(p.inliningLine(1, bci, callee, msg))
 		}
-		p.line(p.inliningLine(1, bci, callee, "(intrinsic)"))
 	}
-	p.xmlf("<intrinsic id='%s' nodes='0' stamp='%s'/>\n", e.d.Intrinsic, stamp(e.at))
+}
+
+// intrinsicMessages are the PrintInlining/PrintIntrinsics messages of one
+// call site C2 binds to a stub, one per line. JDK 17 prints a predicated
+// intrinsic on two lines, "(intrinsic, predicate)" then "(intrinsic)";
+// Temurin 25 prints every message of a call site on one line, after the
+// inlining decision: "inline (hot)   (intrinsic, predicate)   (intrinsic)"
+// (both recorded: bytecode/testdata/printintrinsics_*). JDK 21 was not
+// observed and keeps 17's layout.
+func intrinsicMessages(r jdk.Release, predicated bool) []string {
+	switch {
+	case !predicated:
+		return []string{"(intrinsic)"}
+	case r >= jdk.R25:
+		return []string{"inline (hot)   (intrinsic, predicate)   (intrinsic)"}
+	default:
+		return []string{"(intrinsic, predicate)", "(intrinsic)"}
+	}
 }
 
 // inliningTree prints the -XX:+PrintInlining tree of new code in one
@@ -250,14 +232,15 @@ func (p *printer) inliningLine(depth, bci int, callee *Method, msg string) strin
 	return strings.Repeat(" ", indent) + fmt.Sprintf("@ %d   %s::%s (%d bytes)   %s", bci, callee.Class, callee.Name, callee.Size, msg)
 }
 
-// close ends the XML log.
-func (p *printer) close() error {
+// close ends the XML log at VM time now: the tty part, then each compiler
+// thread's section, as HotSpot appends its threads' files at exit.
+func (p *printer) close(now time.Duration) error {
 	if p.xml == nil {
 		return nil
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.xml, "</compilation_log>\n</hotspot_log>\n")
+	p.xmlTail(now)
 	err := p.xml.Flush()
 	if cerr := p.xmlFile.Close(); err == nil {
 		err = cerr

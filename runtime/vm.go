@@ -483,7 +483,7 @@ func (vm *VM) invokeFrom(ctx context.Context, st *methodState, args []Arg, calle
 	}
 	ret, err := ci.code.Invoke(ctx, args)
 	if ci.counts {
-		if _, ferr := vm.feed(ctx, st, ci, ci.code.Counters(), 0); ferr != nil && err == nil {
+		if _, ferr := vm.feed(ctx, st, ci, ci.code.Counters(), vm.loopBCI(st, 0)); ferr != nil && err == nil {
 			err = ferr
 		}
 	}
@@ -527,12 +527,23 @@ func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counter
 	return osr, nil
 }
 
+// loopBCI is the bci the policy knows loop number loop of st's method by:
+// its header's Java bytecode index, as HotSpot names an OSR compile's loop
+// (bytecode.Method.LoopBCI; every body has one loop, number 0). A body
+// without an observed index keeps the loop number.
+func (vm *VM) loopBCI(st *methodState, loop int) int {
+	if b, ok := st.m.LoopBCI(vm.table.Profile); ok && loop == 0 {
+		return b
+	}
+	return loop
+}
+
 // onBackedge is the handler code calls at its back-edge notification
 // points: feed the counts, and continue the loop in OSR code if the
 // policy has some for this loop.
 func (vm *VM) onBackedge(st *methodState, ci *codeInfo) BackedgeHandler {
 	return func(ctx context.Context, code Code, loop int, c Counters) (Code, error) {
-		osr, err := vm.feed(ctx, st, ci, c, loop)
+		osr, err := vm.feed(ctx, st, ci, c, vm.loopBCI(st, loop))
 		if err != nil || osr == nil {
 			return nil, err
 		}
@@ -584,7 +595,7 @@ func (vm *VM) Close() error {
 				errs = append(errs, err)
 			}
 		}
-		if err := vm.out.close(); err != nil {
+		if err := vm.out.close(vm.clock.Now()); err != nil {
 			errs = append(errs, err)
 		}
 		if p := vm.internal.Load(); p != nil {

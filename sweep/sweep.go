@@ -7,10 +7,10 @@
 // writes. Running a cell (a VM, the scenario) is the command's job; this
 // package has no VM in it.
 //
-// Cell timings are wall-clock and differ from run to run; what a merge must
-// reproduce are the cell set and each cell's outcome: status, operations
-// and bytes processed with every output checked against crypto/cipher
-// (Result.Same).
+// Cell timings on the wall clock differ from run to run (on the model
+// clock they do not); what a merge must reproduce are the cell set and
+// each cell's outcome: status, operations and bytes processed with every
+// output checked against crypto/cipher (Result.Same).
 package sweep
 
 import (
@@ -206,7 +206,7 @@ type Result struct {
 	// Verified is true when every output of the run was checked byte for
 	// byte against crypto/cipher (the scenario's checkOutput).
 	Verified   bool  `json:"verified"`
-	DurationNS int64 `json:"duration_ns"` // wall time of the measured iterations; not compared
+	DurationNS int64 `json:"duration_ns"` // time of the measured iterations on the sweep's clock; not compared
 }
 
 // Same reports whether two results of one cell have the same outcome:
@@ -223,7 +223,15 @@ type Output struct {
 	PlanSHA256 string   `json:"plan_sha256"`
 	Shards     []string `json:"shards"` // "1/2"…; a merge lists every shard it joined
 	PlanCells  int      `json:"plan_cells"`
-	Cells      []Result `json:"cells"` // sorted by id
+	// Clock is the clock the cells ran on: "wall", or "model" (the model
+	// clock, on which any CPU model runs and timings repeat). Empty reads
+	// as "wall".
+	Clock string   `json:"clock,omitempty"`
+	Cells []Result `json:"cells"` // sorted by id
+
+	// File is the file Read read the output from ("" for one built in
+	// memory); merge errors name it.
+	File string `json:"-"`
 }
 
 // Files are the names an Output is written to in its directory.
@@ -281,38 +289,63 @@ func Read(dir string) (Output, error) {
 	if err := dec.Decode(&o); err != nil {
 		return o, fmt.Errorf("sweep: %s: %w", filepath.Join(dir, JSONFile), err)
 	}
+	o.File = filepath.Join(dir, JSONFile)
 	return o, nil
 }
 
-// Merge joins outputs of one plan (same file hash). A cell in two outputs
-// must have the same outcome (two shards never share cells; a re-run shard
-// may repeat one); the first timing is kept. The result lists every shard
-// joined; Missing says whether cells are still absent.
+// Merge joins the shard outputs of one sweep: the same file hash, run on
+// the same clock, each shard once — but for a run stopped by a signal,
+// whose partial output merges with the shard's re-run (two complete
+// outputs of one shard are an error). Shards never share cells; a cell in
+// two outputs must have the same outcome, and the first timing is kept.
+// The result lists every shard joined; Missing says whether cells are
+// still absent. An error names the outputs' files (Output.File, or
+// "output N" for one not read from a file).
 func Merge(outs []Output) (Output, error) {
 	if len(outs) == 0 {
 		return Output{}, errors.New("sweep: merge: no outputs")
 	}
-	m := Output{Name: outs[0].Name, Scenario: outs[0].Scenario, PlanSHA256: outs[0].PlanSHA256, PlanCells: outs[0].PlanCells}
+	name := func(i int) string {
+		if outs[i].File != "" {
+			return outs[i].File
+		}
+		return fmt.Sprintf("output %d", i+1)
+	}
+	clockOf := func(o Output) string {
+		if o.Clock == "" {
+			return "wall"
+		}
+		return o.Clock
+	}
+	m := Output{Name: outs[0].Name, Scenario: outs[0].Scenario, PlanSHA256: outs[0].PlanSHA256, PlanCells: outs[0].PlanCells, Clock: outs[0].Clock}
 	byID := map[string]Result{}
-	shards := map[string]bool{}
+	from := map[string]int{} // shard -> the output that brought it
 	for i, o := range outs {
 		if o.PlanSHA256 != m.PlanSHA256 {
-			return Output{}, fmt.Errorf("sweep: merge: output %d is of a different sweep file (sha256 %.12s…, the first's %.12s…)", i+1, o.PlanSHA256, m.PlanSHA256)
+			return Output{}, fmt.Errorf("sweep: merge: %s is of another sweep file than %s (sha256 %.12s…, not %.12s…)", name(i), name(0), o.PlanSHA256, m.PlanSHA256)
+		}
+		if clockOf(o) != clockOf(m) {
+			return Output{}, fmt.Errorf("sweep: merge: %s ran on the %s clock, %s on the %s clock", name(i), clockOf(o), name(0), clockOf(m))
 		}
 		for _, s := range o.Shards {
-			shards[s] = true
+			if j, dup := from[s]; dup && outs[j].complete() && o.complete() {
+				return Output{}, fmt.Errorf("sweep: merge: %s and %s are both shard %s", name(j), name(i), s)
+			}
+			if _, dup := from[s]; !dup || o.complete() {
+				from[s] = i
+			}
 		}
 		for _, r := range o.Cells {
 			if prev, ok := byID[r.ID]; ok {
 				if !prev.Same(r) {
-					return Output{}, fmt.Errorf("sweep: merge: cell %s differs between outputs (%s, %d bytes vs %s, %d bytes)", r.ID, prev.Status, prev.Bytes, r.Status, r.Bytes)
+					return Output{}, fmt.Errorf("sweep: merge: %s: cell %s differs from the earlier outputs' (%s, %d bytes vs %s, %d bytes)", name(i), r.ID, prev.Status, prev.Bytes, r.Status, r.Bytes)
 				}
 				continue
 			}
 			byID[r.ID] = r
 		}
 	}
-	for s := range shards {
+	for s := range from {
 		m.Shards = append(m.Shards, s)
 	}
 	sort.Strings(m.Shards)
@@ -321,6 +354,20 @@ func Merge(outs []Output) (Output, error) {
 	}
 	sort.Slice(m.Cells, func(i, j int) bool { return m.Cells[i].ID < m.Cells[j].ID })
 	return m, nil
+}
+
+// complete reports whether o has every cell of the shards it lists (a run
+// stopped by a signal has fewer).
+func (o Output) complete() bool {
+	want := 0
+	for _, s := range o.Shards {
+		sh, err := ParseShard(s)
+		if err != nil || o.PlanCells < sh.I {
+			continue
+		}
+		want += (o.PlanCells-sh.I)/sh.N + 1
+	}
+	return len(o.Cells) >= want
 }
 
 // Missing returns how many of the plan's cells the output lacks.

@@ -155,13 +155,34 @@ func TestWriteReadMerge(t *testing.T) {
 	bad := outs[1]
 	bad.Cells = slices.Clone(bad.Cells)
 	bad.Cells[0].Bytes++
-	if _, err := Merge([]Output{outs[1], bad}); err == nil || !strings.Contains(err.Error(), "differs between outputs") {
+	bad.Shards, bad.File = []string{"9/9"}, "rerun/sweep.json"
+	if _, err := Merge([]Output{outs[1], bad}); err == nil || !strings.Contains(err.Error(), "rerun/sweep.json: cell ") {
 		t.Errorf("merge of conflicting cells: %v", err)
 	}
+	// The same shard twice is an error naming both files.
+	if _, err := Merge([]Output{outs[0], outs[1], outs[0]}); err == nil ||
+		!strings.Contains(err.Error(), outs[0].File+" and "+outs[0].File+" are both shard 1/3") {
+		t.Errorf("merge of one shard twice: %v", err)
+	}
+	// A shard stopped part-way merges with its re-run.
+	partial := outs[0]
+	partial.Cells, partial.File = partial.Cells[:3], "stopped/sweep.json"
+	if m, err := Merge([]Output{partial, outs[0], outs[1], outs[2]}); err != nil || len(m.Cells) != 24 {
+		t.Errorf("merge of a stopped shard with its re-run: %v", err)
+	}
 	other := outs[2]
-	other.PlanSHA256 = "def"
-	if _, err := Merge([]Output{outs[0], other}); err == nil || !strings.Contains(err.Error(), "different sweep file") {
+	other.PlanSHA256, other.File = "def", "other/sweep.json"
+	if _, err := Merge([]Output{outs[0], other}); err == nil || !strings.Contains(err.Error(), "other/sweep.json is of another sweep file than "+outs[0].File) {
 		t.Errorf("merge across sweep files: %v", err)
+	}
+	model := outs[2]
+	model.Clock, model.File = "model", "model/sweep.json"
+	if _, err := Merge([]Output{outs[0], model}); err == nil || !strings.Contains(err.Error(), "model/sweep.json ran on the model clock, "+outs[0].File+" on the wall clock") {
+		t.Errorf("merge across clocks: %v", err)
+	}
+	if _, err := Merge([]Output{{PlanSHA256: "abc", Shards: []string{"1/2"}}, {PlanSHA256: "abc", Shards: []string{"1/2"}}}); err == nil ||
+		!strings.Contains(err.Error(), "output 1 and output 2 are both shard 1/2") {
+		t.Errorf("merge of unnamed outputs: %v", err)
 	}
 	if _, err := Merge(nil); err == nil {
 		t.Errorf("merge of nothing accepted")

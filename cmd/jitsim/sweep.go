@@ -14,13 +14,14 @@ import (
 
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/sweep"
 )
 
 const sweepLongText = `Run a matrix of short scenario runs: option sets × CPU models × sizes × JDK profiles.
 
-  jitsim sweep FILE [--shard I/N] [--out DIR] [--jobs N]
+  jitsim sweep FILE [--shard I/N] [--out DIR] [--jobs N] [--clock wall|model]
   jitsim sweep merge [--out DIR] DIR…
 
 FILE is TOML:
@@ -39,7 +40,9 @@ Every cell is a fresh VM running the scenario with checkOutput=true (every outpu
 against crypto/cipher); --jobs cells run at once (default: every local core). --shard I/N runs
 every N-th cell by sorted id starting at the I-th, so N machines can split a sweep; 'sweep merge' joins
 their directories into what one unsharded run writes (cells, statuses, operations and bytes;
-timings differ run to run). Writes DIR/sweep.json and DIR/sweep.csv (default sweep-out, or
+timings differ run to run on the wall clock). --clock=model runs every cell on the model clock:
+any CPU model runs (arm64 ones too, on any host) and timings repeat; shards of one sweep must
+share the clock, and merging one shard twice is an error. Writes DIR/sweep.json and DIR/sweep.csv (default sweep-out, or
 sweep-out-I-of-N for a shard; merge: sweep-merged).`
 
 // sweepLong is the help text; its example sweeps every release from 8u on.
@@ -47,7 +50,7 @@ var sweepLong = strings.Replace(sweepLongText, "JDKS", `"`+strings.Join(jdk.Name
 
 func (d deps) newSweepCommand(getenv func(string) (string, bool), status *int) *cobra.Command {
 	return &cobra.Command{
-		Use:                "sweep FILE [--shard I/N] [--out DIR] [--jobs N] | sweep merge [--out DIR] DIR…",
+		Use:                "sweep FILE [--shard I/N] [--out DIR] [--jobs N] [--clock wall|model] | sweep merge [--out DIR] DIR…",
 		Short:              "Run a matrix of scenario runs (sharded), or merge shard outputs",
 		Long:               sweepLong,
 		DisableFlagParsing: true,
@@ -69,7 +72,7 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 	o := ownOpts{vals: map[string][]string{}}
 	var words []string
 	for rest := args; ; {
-		part, err := splitOwn(rest, map[string]bool{"shard": true, "out": true, "jobs": true}, nil)
+		part, err := splitOwn(rest, map[string]bool{"shard": true, "out": true, "jobs": true, "clock": true}, nil)
 		if err != nil {
 			return fail(2, "%v", err)
 		}
@@ -102,6 +105,10 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 	}
 	if len(o.rest) > 0 {
 		return fail(2, "unexpected arguments after %s: %s", o.scenario, strings.Join(o.rest, " "))
+	}
+	clock := o.last("clock", setup.ClockWall)
+	if clock != setup.ClockWall && clock != setup.ClockModel {
+		return fail(2, "--clock=%s: want wall or model", clock)
 	}
 	plan, sum, err := sweep.Load(o.scenario)
 	if err != nil {
@@ -144,10 +151,10 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 	sig := notifyStop(context.Background(), stderr)
 	defer sig.stop()
 	prog := newProgress(stderr, getenv)
-	results := d.runCells(sig.ctx, scen, plan, cells, jobs, getenv, prog)
+	results := d.runCells(sig.ctx, scen, plan, cells, clock, jobs, getenv, prog)
 	prog.wait()
 	out := sweep.Output{Name: plan.Name, Scenario: plan.Scenario, PlanSHA256: sum, Shards: []string{shard.String()},
-		PlanCells: len(plan.Cells()), Cells: results}
+		PlanCells: len(plan.Cells()), Clock: clock, Cells: results}
 	if err := sweep.Write(dir, out); err != nil {
 		return fail(1, "%v", err)
 	}
@@ -171,7 +178,7 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 // cell starts and a cell cut short is left out, so every result returned is
 // a whole cell's outcome. A panic in a worker is carried to the caller's
 // goroutine (workerPanics) after every worker has ended.
-func (d deps) runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, cells []sweep.Cell, jobs int,
+func (d deps) runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, cells []sweep.Cell, clock string, jobs int,
 	getenv func(string) (string, bool), prog *progress) []sweep.Result {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -188,7 +195,7 @@ func (d deps) runCells(ctx context.Context, scen scenario.Scenario, plan *sweep.
 			defer wg.Done()
 			defer panics.catch()
 			for i := range next {
-				results[i] = d.runCell(ctx, scen, plan, cells[i], getenv)
+				results[i] = d.runCell(ctx, scen, plan, cells[i], clock, getenv)
 				// An error while ctx is cancelled may be the cancellation.
 				complete[i] = results[i].Status == "ok" || ctx.Err() == nil
 				bar.inc()
@@ -217,7 +224,7 @@ feed:
 
 // runCell runs one cell on a fresh VM with every output checked against
 // crypto/cipher. A failure is the cell's outcome, not the sweep's.
-func (d deps) runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sweep.Cell, getenv func(string) (string, bool)) sweep.Result {
+func (d deps) runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.Plan, c sweep.Cell, clock string, getenv func(string) (string, bool)) sweep.Result {
 	r := sweep.Result{Cell: c, Status: "ok"}
 	failed := func(err error) sweep.Result {
 		r.Status, r.Error, r.Iterations, r.Ops, r.Bytes, r.Verified, r.DurationNS = "error", err.Error(), 0, 0, 0, false, 0
@@ -229,7 +236,7 @@ func (d deps) runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.P
 	}
 	// Ergonomics warnings are the same for every run of a cell; they are
 	// not part of its outcome.
-	spec, err := d.settle(optionLabel(strings.Fields(c.Options)), rel, c.CPU, strings.Fields(c.Options), getenv, io.Discard)
+	spec, err := d.settleOn(clock, "", optionLabel(strings.Fields(c.Options)), rel, c.CPU, strings.Fields(c.Options), getenv, io.Discard)
 	if err != nil {
 		return failed(err)
 	}
@@ -240,8 +247,8 @@ func (d deps) runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.P
 	if plan.SizeProperty != "" {
 		props[plan.SizeProperty] = strconv.Itoa(c.Size)
 	}
-	clock := spec.NewClock()
-	vm, err := spec.NewVM(clock, io.Discard)
+	vmClock := spec.NewClock()
+	vm, err := spec.NewVM(vmClock, io.Discard)
 	if err != nil {
 		return failed(err)
 	}
@@ -255,7 +262,7 @@ func (d deps) runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.P
 		r.DurationNS += it.Duration.Nanoseconds()
 		mu.Unlock()
 	})
-	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: spec.Clock, Observer: obs, CheckOutput: true}
+	env := scenario.Env{VM: vm, Threads: 1, Clock: vmClock, ClockKind: spec.Clock, Observer: obs, CheckOutput: true}
 	if err := scen.Run(ctx, env, props, plan.Args, io.Discard); err != nil {
 		var je *jce.JavaException
 		if errors.As(err, &je) {

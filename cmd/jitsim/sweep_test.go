@@ -126,3 +126,62 @@ func TestSweepErrors(t *testing.T) {
 		t.Errorf("status %d, cells %v: want JDK 8 (no UseGHASHIntrinsics) to fail alone\n%s", st, statuses, out.String())
 	}
 }
+
+// TestSweepModelClock runs a sweep with arm64 CPU models on the model
+// clock (which runs them on any host), twice: every cell passes, and the
+// two runs agree to the nanosecond. Merging one shard twice, or shards of
+// runs on different clocks, is refused with the files named.
+func TestSweepModelClock(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "arm.toml")
+	plan := "name = \"arm64 cells\"\nscenario = \"AESGCMBench\"\nargs = [\"0\", \"1\", \"2\"]\nsize_property = \"dataSize\"\nsizes = [1024]\n" +
+		"jdks = [\"17\", \"25\"]\ncpus = [\"neoverse-n1\", \"apple-m1\", \"icelake-server\"]\n"
+	if err := os.WriteFile(file, []byte(plan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, b, s1, wall := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "s1"), filepath.Join(dir, "wall")
+	runSweepCLI(t, "--clock=model", file, "--out", a)
+	runSweepCLI(t, file, "--clock", "model", "--out", b, "--jobs", "1")
+	oa, err := sweep.Read(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := sweep.Read(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oa.Clock != "model" || len(oa.Cells) != 6 {
+		t.Fatalf("clock %q, %d cells", oa.Clock, len(oa.Cells))
+	}
+	for i, r := range oa.Cells {
+		if r.Status != "ok" || !r.Verified || r.DurationNS <= 0 {
+			t.Errorf("%s: %+v", r.ID, r)
+		}
+		if r != ob.Cells[i] {
+			t.Errorf("%s: %+v, then %+v", r.ID, r, ob.Cells[i])
+		}
+	}
+	runSweepCLI(t, "--clock=model", "--shard=1/2", file, "--out", s1)
+	for _, tc := range []struct {
+		dirs []string
+		want string
+	}{
+		{[]string{s1, s1}, filepath.Join(s1, sweep.JSONFile) + " and " + filepath.Join(s1, sweep.JSONFile) + " are both shard 1/2"},
+		{[]string{s1, wall}, filepath.Join(wall, sweep.JSONFile) + " ran on the wall clock, " + filepath.Join(s1, sweep.JSONFile) + " on the model clock"},
+	} {
+		if tc.dirs[1] == wall {
+			if err := sweep.Write(wall, sweep.Output{Name: oa.Name, Scenario: oa.Scenario, PlanSHA256: oa.PlanSHA256, PlanCells: 6, Shards: []string{"2/2"}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var out, errb bytes.Buffer
+		st := run(append([]string{"sweep", "merge", "--out", filepath.Join(dir, "m")}, tc.dirs...), strings.NewReader(""), &out, &errb, noEnv)
+		if st == 0 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("merge %v: status %d, stderr %q; want %q", tc.dirs, st, errb.String(), tc.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if st := run([]string{"sweep", "--clock=sundial", file}, strings.NewReader(""), &out, &errb, noEnv); st != 2 || !strings.Contains(errb.String(), "--clock=sundial") {
+		t.Errorf("--clock=sundial: status %d, stderr %q", st, errb.String())
+	}
+}

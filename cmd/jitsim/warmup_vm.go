@@ -117,11 +117,6 @@ func optionLabel(opts []string) string {
 	return strings.Join(opts, " ")
 }
 
-// settle is settleOn for a VM on the wall clock.
-func (d deps) settle(label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
-	return d.settleOn(setup.ClockWall, "", label, rel, cpuName, args, getenv, stderr)
-}
-
 // settleOn resolves the option set's configuration on the given clock
 // (setup.ClockWall or ClockModel, with an optional cost profile file for the
 // model): only the model clock runs a CPU model of another architecture
