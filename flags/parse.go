@@ -72,6 +72,10 @@ type Result struct {
 	// InitialHeapSize is the last -Xms or -XX:InitialHeapSize= in bytes, 0 when none was
 	// given (checked against MaxHeapSize only).
 	InitialHeapSize uint64
+	// Oracle holds what the compiler oracle prints on stdout while the VM starts
+	// (-XX:CompileCommand's echo lines, parse errors, help), after the flag tables and
+	// before the version banner. Each ends in a newline.
+	Oracle []string
 }
 
 // Property returns the value of the last -D definition of name.
@@ -153,6 +157,9 @@ func Parse(o Options) (*Set, *Result, error) {
 		return p.set, p.res, err
 	}
 	p.compilerCountWarning()
+	if err := p.compilerOracle(); err != nil {
+		return p.set, p.res, err
+	}
 	return p.set, p.res, nil
 }
 
