@@ -244,6 +244,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			fmt.Fprintln(stderr, "jitsim run:", err)
 			return 1
 		}
+		for _, o := range r.Result.Oracle {
+			io.WriteString(stdout, o)
+		}
 		if fe.Stdout {
 			io.WriteString(stdout, fe.Text)
 		} else {
@@ -279,6 +282,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	if set.Bool("PrintCommandLineFlags") {
 		set.PrintCommandLineFlags(stdout)
+	}
+	for _, o := range r.Result.Oracle {
+		io.WriteString(stdout, o)
 	}
 	if r.Result.Version {
 		printBanner(stderr, rel, m, r.Result.Mode)
