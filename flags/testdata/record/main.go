@@ -143,8 +143,9 @@ func runJava(java, dir string, env map[string]string, args []string) (*Output, e
 // keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges headers, the rows (with their
 // continuation lines) of flags in names, and every line that is not a table row:
 // PrintVMOptions' lines, the compiler oracle's (CompileCommand echoes, errors, help),
-// initialization errors. The compile log of the JVM's own start-up (PrintCompilation and
-// PrintTieredEvents lines) is dropped: its times and order change from run to run.
+// initialization errors, PrintCompilation's lines of the JVM's own start-up compiles (their
+// times vary from run to run; the test compares them without). PrintTieredEvents' lines
+// are dropped: which counters they show changes from run to run.
 func keepModelledRows(stdout string, names map[string]bool) string {
 	var b strings.Builder
 	keep := false
@@ -160,7 +161,7 @@ func keepModelledRows(stdout string, names map[string]bool) string {
 			// continuation line of a multi-line string: follows its row
 		case isTableRow(f):
 			keep = names[f[1]]
-		case compileLogLine.MatchString(line):
+		case tieredEventLine.MatchString(line):
 			keep = false
 		default:
 			keep = true
@@ -172,9 +173,8 @@ func keepModelledRows(stdout string, names map[string]bool) string {
 	return b.String()
 }
 
-// compileLogLine matches a PrintCompilation line ("  275    1       1       java.lang.…") and
-// a PrintTieredEvents line ("0.264329: [call level=0 …").
-var compileLogLine = regexp.MustCompile(`^ *[0-9]+ +[0-9]+ |^[0-9]+\.[0-9]+: \[`)
+// tieredEventLine matches a PrintTieredEvents line ("0.264329: [call level=0 …").
+var tieredEventLine = regexp.MustCompile(`^[0-9]+\.[0-9]+: \[`)
 
 // isTableRow reports whether a line's fields are a PrintFlagsFinal row ("type name = value
 // {origin}", := when set) or a PrintFlagsRanges row ("type name [ min ... max ]").
