@@ -54,6 +54,9 @@ func (p *parser) applyModes() {
 	}
 	switch p.res.Mode {
 	case Interpreted:
+		if p.compilerAfterXint && p.res.Mode == Interpreted && j.Modern() {
+			p.warning("UseCompiler disabled due to -Xint.") // observed on 17 and 25
+		}
 		setDef("UseCompiler", false)
 		setDef("UseLoopCounter", false)
 		setDef("UseOnStackReplacement", false)

@@ -133,6 +133,9 @@ type parser struct {
 	errText  strings.Builder
 	ignore   bool
 	readFile func(string) ([]byte, error)
+	// compilerAfterXint: -XX:+UseCompiler came after the last -Xint (java then warns that
+	// -Xint turns it off; given before -Xint it is turned off silently).
+	compilerAfterXint bool
 }
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
@@ -413,7 +416,7 @@ func (p *parser) vmOption(t token) error {
 		p.res.Properties = append(p.res.Properties, Property{Name: name, Value: val})
 		return nil
 	case s == "-Xint":
-		p.res.Mode = Interpreted
+		p.res.Mode, p.compilerAfterXint = Interpreted, false
 		return nil
 	case s == "-Xmixed":
 		p.res.Mode = Mixed
@@ -429,6 +432,12 @@ func (p *parser) vmOption(t token) error {
 	case strings.HasPrefix(s, "-XX:"):
 		if !p.xxOption(s[4:], t.origin) {
 			return p.fail(t)
+		}
+		switch s {
+		case "-XX:+UseCompiler":
+			p.compilerAfterXint = p.res.Mode == Interpreted
+		case "-XX:-UseCompiler":
+			p.compilerAfterXint = false
 		}
 		return nil
 	}
