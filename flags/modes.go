@@ -54,6 +54,9 @@ func (p *parser) applyModes() {
 	}
 	switch p.res.Mode {
 	case Interpreted:
+		if p.compilerAfterXint && p.res.Mode == Interpreted && j.Modern() {
+			p.warning("UseCompiler disabled due to -Xint.") // observed on 17 and 25
+		}
 		setDef("UseCompiler", false)
 		setDef("UseLoopCounter", false)
 		setDef("UseOnStackReplacement", false)
@@ -365,6 +368,13 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	if e := s.lookup("ReservedCodeCacheSize"); !failed && e.origin != Default && s.Has("InitialCodeCacheSize") {
+		// The code cache must hold its initial size (the same text on 17 and 25, sizes in K).
+		if init := s.Uint("InitialCodeCacheSize"); e.v.u < init {
+			fmt.Fprintf(&p.errText, "Invalid ReservedCodeCacheSize: %dK. Must be at least InitialCodeCacheSize=%dK.\n", e.v.u/1024, init/1024)
+			return &Error{Text: p.errText.String(), Launcher: true}
+		}
+	}
 	if !failed {
 		mode := s.String("CompilationMode")
 		known := false
@@ -396,7 +406,10 @@ func (p *parser) checkConstraints() error {
 	// The intrinsic lists are checked after the compile thresholds, whether those passed or
 	// not, and before the compiler count (all three reported together on 17 and 25).
 	intrinsicsOK := !modeOK || p.checkIntrinsicLists()
-	if !failed && s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") && s.Int("TieredStopAtLevel") == 4 {
+	// Two compiler threads are needed only when both compilers run: quick-only and
+	// high-only start with one (observed on 17 and 25).
+	if m := s.String("CompilationMode"); !failed && s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
+		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
 		if n := s.Int("CICompilerCount"); n < 2 {
 			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
 			failed = true

@@ -246,3 +246,32 @@ func TestPolicyFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeCacheAndCompilerCount: a code cache below its initial size is refused with java's
+// text (17 and 25 alike), and one compiler thread is enough when one compiler runs.
+func TestCodeCacheAndCompilerCount(t *testing.T) {
+	for _, j := range []jdk.Release{jdk.R17, jdk.R25} {
+		for _, tc := range []struct {
+			args []string
+			want string // "" : starts
+		}{
+			{[]string{"-XX:ReservedCodeCacheSize=100k"}, "Invalid ReservedCodeCacheSize: 100K. Must be at least InitialCodeCacheSize=2496K.\n"},
+			{[]string{"-XX:ReservedCodeCacheSize=2m"}, "Invalid ReservedCodeCacheSize: 2048K. Must be at least InitialCodeCacheSize=2496K.\n"},
+			{[]string{"-XX:ReservedCodeCacheSize=3m"}, ""},
+			{[]string{"-XX:CICompilerCount=1", "-XX:CompilationMode=quick-only"}, ""},
+			{[]string{"-XX:CICompilerCount=1", "-XX:CompilationMode=high-only"}, ""},
+			{[]string{"-XX:CICompilerCount=1"}, "CICompilerCount (1) must be at least 2 \n"},
+		} {
+			_, _, err := Parse(Options{JDK: j, Arch: jdk.AMD64, Args: tc.args})
+			got := ""
+			if e, ok := err.(*Error); ok {
+				got = e.Text
+			} else if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("%v %v: error %q, want %q", j, tc.args, got, tc.want)
+			}
+		}
+	}
+}

@@ -72,6 +72,10 @@ type Result struct {
 	// InitialHeapSize is the last -Xms or -XX:InitialHeapSize= in bytes, 0 when none was
 	// given (checked against MaxHeapSize only).
 	InitialHeapSize uint64
+	// Oracle holds what the compiler oracle prints on stdout while the VM starts
+	// (-XX:CompileCommand's echo lines, parse errors, help), after the flag tables and
+	// before the version banner. Each ends in a newline.
+	Oracle []string
 }
 
 // Property returns the value of the last -D definition of name.
@@ -129,6 +133,9 @@ type parser struct {
 	errText  strings.Builder
 	ignore   bool
 	readFile func(string) ([]byte, error)
+	// compilerAfterXint: -XX:+UseCompiler came after the last -Xint (java then warns that
+	// -Xint turns it off; given before -Xint it is turned off silently).
+	compilerAfterXint bool
 }
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
@@ -153,6 +160,9 @@ func Parse(o Options) (*Set, *Result, error) {
 		return p.set, p.res, err
 	}
 	p.compilerCountWarning()
+	if err := p.compilerOracle(); err != nil {
+		return p.set, p.res, err
+	}
 	return p.set, p.res, nil
 }
 
@@ -406,7 +416,7 @@ func (p *parser) vmOption(t token) error {
 		p.res.Properties = append(p.res.Properties, Property{Name: name, Value: val})
 		return nil
 	case s == "-Xint":
-		p.res.Mode = Interpreted
+		p.res.Mode, p.compilerAfterXint = Interpreted, false
 		return nil
 	case s == "-Xmixed":
 		p.res.Mode = Mixed
@@ -422,6 +432,12 @@ func (p *parser) vmOption(t token) error {
 	case strings.HasPrefix(s, "-XX:"):
 		if !p.xxOption(s[4:], t.origin) {
 			return p.fail(t)
+		}
+		switch s {
+		case "-XX:+UseCompiler":
+			p.compilerAfterXint = p.res.Mode == Interpreted
+		case "-XX:-UseCompiler":
+			p.compilerAfterXint = false
 		}
 		return nil
 	}

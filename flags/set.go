@@ -28,6 +28,9 @@ type Set struct {
 	// own holds this set's copies of the entries it has looked up, which alone may change.
 	base []entry
 	own  map[int]*entry
+	// oracle holds the compile commands read at start-up (nil: none); it is not changed
+	// after Parse, so clones share it.
+	oracle *oracle
 }
 
 // defaults caches, per profile and architecture, the declared defaults NewSet starts from.
@@ -238,7 +241,7 @@ func (s *Set) Value(name string) string {
 
 // Clone returns an independent copy of s.
 func (s *Set) Clone() *Set {
-	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own))}
+	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle}
 	for i, e := range s.own {
 		cp := *e
 		c.own[i] = &cp

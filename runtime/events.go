@@ -37,6 +37,7 @@ const (
 	evTiered                           // a tier-policy event
 	evNoHeap                           // the VM runs without a Java heap
 	evVMStarted                        // the VM is up
+	evExcluded                         // a compile command refused a compile request
 	numEventKinds
 )
 
@@ -133,6 +134,12 @@ var eventKinds = [numEventKinds]struct {
 				return taskEvent(EventOSR, e)
 			}
 			return taskEvent(EventInstalled, e)
+		},
+	},
+	evExcluded: {
+		print: (*printer).excluded,
+		level: zapcore.InfoLevel, msg: "compile excluded by CompileCommand", fields: func(e *event) []zap.Field {
+			return []zap.Field{zap.String("method", e.st.m.String()), zap.Int("level", int(e.level))}
 		},
 	},
 	evNotEntrant: {

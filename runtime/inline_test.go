@@ -67,6 +67,17 @@ func TestInlineDecision(t *testing.T) {
 		{jdk.R8, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Reason: jrt.InlineTooLarge}},
 		{jdk.R8u, nil, "", "GHASH.processBlock", 1, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
 		{jdk.R8, []string{"-XX:MaxInlineSize=158"}, "", "GCTR.update", 2, jrt.InlineDecision{Inline: true, Reason: jrt.InlineC1}},
+		// Compile commands decide before the size limits, after a stub (a dontinline'd
+		// intrinsic still gets its stub).
+		{jdk.R25, []string{"-XX:CompileCommand=dontinline,*GHASH.processBlock"}, "", "GHASH.processBlock", 4,
+			jrt.InlineDecision{Reason: fail + jrt.InlineDisallowed, Command: "-XX:CompileCommand=dontinline,*GHASH.processBlock"}},
+		{jdk.R17, []string{"-XX:CompileCommand=exclude,com.sun.crypto.provider.GHASH::processBlock"}, "", "GHASH.processBlock", 1,
+			jrt.InlineDecision{Reason: jrt.InlineDisallowed, Command: "-XX:CompileCommand=exclude,com.sun.crypto.provider.GHASH::processBlock"}},
+		{jdk.R17, []string{"-XX:CompileCommand=inline,*.update"}, "", "GCTR.update", 1,
+			jrt.InlineDecision{Inline: true, Reason: jrt.InlineForced, Command: "-XX:CompileCommand=inline,*.update"}},
+		{jdk.R17, []string{"-XX:CompileCommand=inline,*.update"}, "", "GCTR.update", 3,
+			jrt.InlineDecision{Reason: jrt.InlineForced, Command: "-XX:CompileCommand=inline,*.update"}},
+		{jdk.R17, []string{"-XX:CompileCommand=dontinline,*.processBlocks"}, "", "GHASH.processBlocks", 4, jrt.InlineDecision{Reason: jrt.InlineIntrinsic}},
 	}
 	for _, tt := range tests {
 		name := tt.jdk.String() + "/" + tt.caller + ">" + tt.callee + "/" + string(rune('0'+tt.level)) + "/" + strings.Join(tt.args, ",")

@@ -27,6 +27,7 @@ type printer struct {
 	tiered bool
 
 	compilation, intrinsics, tieredEvents bool
+	quietCommands                         bool // -XX:CompileCommand=quiet
 	inlining                              bool // PrintInlining: the whole tree (inline.go)
 
 	xml     *bufio.Writer
@@ -45,6 +46,8 @@ func newPrinter(w io.Writer, s *flags.Set, rel jdk.Release, pol *policy.Policy, 
 		intrinsics:   boolFlag(s, "PrintIntrinsics") || boolFlag(s, "PrintInlining"),
 		tieredEvents: boolFlag(s, "PrintTieredEvents"),
 		inlining:     boolFlag(s, "PrintInlining"),
+
+		quietCommands: s.CompileCommandsQuiet(),
 	}
 	if boolFlag(s, "LogCompilation") {
 		name := ""
@@ -112,6 +115,24 @@ func (p *printer) task(e *event) {
 	if p.compilation {
 		p.line(p.pol.TaskLine(e.task, e.at))
 	}
+}
+
+// excluded prints what PrintCompilation shows when a compile command
+// refuses a compile: "### Excluding compile:" and the method made not
+// compilable at the requested level (observed on 17.0.15 and 25.0.3);
+// CompileCommand=quiet silences both.
+func (p *printer) excluded(e *event) {
+	if !p.compilation || p.quietCommands {
+		return
+	}
+	m := e.st.m
+	static := ""
+	if m.Static {
+		static = " static"
+	}
+	name := m.Class + "::" + m.Name
+	p.line(fmt.Sprintf("### Excluding compile:%s %s", static, name))
+	p.line(fmt.Sprintf("made not compilable on level %d  %s (%d bytes)   excluded by CompileCommand", e.level, name, m.Size))
 }
 
 // notEntrant prints "made not entrant" for retired code.

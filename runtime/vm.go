@@ -66,10 +66,14 @@ type VM struct {
 // levels (policy.Method), the current entry code, OSR codes, and the
 // routing decisions for calls to it per caller level.
 type methodState struct {
-	m    *Method
-	pm   *policy.Method
-	intr Intrinsic
-	pred func([]Arg) bool
+	m  *Method
+	pm *policy.Method
+	// inlineCmd is the compile command that decides inlining the method
+	// wherever it is called (dontinline or exclude: never; inline: always),
+	// nil when none does.
+	inlineCmd *flags.CompileCommand
+	intr      Intrinsic
+	pred      func([]Arg) bool
 	// route[level] is the cached decision for calls from code at level
 	// (nil: not an intrinsic candidate).
 	route [LevelFullOptimization + 1]*Decision
@@ -229,6 +233,11 @@ func New(cfg Config) (*VM, error) {
 		pol.SetTrace(func(te policy.TieredEvent) { vm.emit(&event{kind: evTiered, at: te.Time, tiered: &te}) })
 	}
 	vm.buildMethods()
+	pol.SetExcludeHook(func(x policy.Exclusion) {
+		if st := vm.byPolicy[x.Method]; st != nil {
+			vm.emit(&event{kind: evExcluded, at: x.Time, st: st, level: Level(x.Level)})
+		}
+	})
 	vm.ctx, vm.cancel = context.WithCancel(context.Background())
 	if vm.sim != nil {
 		vm.startModelCompilers(c1, c2)
@@ -237,6 +246,38 @@ func New(cfg Config) (*VM, error) {
 	}
 	vm.emit(&event{kind: evVMStarted, at: vm.clock.Now(), rel: rel, cpu: model.Name, threads: [2]int{c1, c2}})
 	return vm, nil
+}
+
+// methodInfo is what the policy learns of a method: its bytecode facts and
+// what the compile commands say of it (exclude or a CompileOnly list that
+// leaves it out; a per-method CompileThresholdScaling).
+func (vm *VM) methodInfo(m *Method) policy.MethodInfo {
+	info := policy.MethodInfo{
+		Holder: m.Class, Name: m.Name, Signature: m.Descriptor, CodeSize: m.Size, HasLoops: m.OSR, NoOSR: !m.OSR,
+	}
+	if vm.set == nil {
+		return info
+	}
+	_, info.Excluded = vm.set.CompileExcluded(m.Class, m.Name, m.Descriptor)
+	if c, ok := vm.set.CompileCommandFor("CompileThresholdScaling", m.Class, m.Name, m.Descriptor); ok {
+		info.ThresholdScaling = c.Float()
+	}
+	return info
+}
+
+// inlineCommand returns the compile command that decides whether m is
+// inlined: an exclude or dontinline refuses it, an inline forces it (the
+// refusals are looked at first; java's help calls the mix undefined).
+func (vm *VM) inlineCommand(m *Method) *flags.CompileCommand {
+	if vm.set == nil {
+		return nil
+	}
+	for _, opt := range []string{"exclude", "dontinline", "inline"} {
+		if c, ok := vm.set.CompileCommandFor(opt, m.Class, m.Name, m.Descriptor); ok && c.Bool() {
+			return &c
+		}
+	}
+	return nil
 }
 
 // buildMethods creates the per-method state and the cached routing
@@ -250,12 +291,11 @@ func (vm *VM) buildMethods() {
 	vm.byName = make(map[string]*methodState, 3*len(ms))
 	for _, m := range ms {
 		st := &methodState{
-			m: m,
-			pm: policy.NewMethod(policy.MethodInfo{
-				Holder: m.Class, Name: m.Name, Signature: m.Descriptor, CodeSize: m.Size, HasLoops: m.OSR, NoOSR: !m.OSR,
-			}),
-			intr: intrinsicOf(m),
-			osr:  map[*policy.Code]*codeInfo{},
+			m:         m,
+			pm:        policy.NewMethod(vm.methodInfo(m)),
+			inlineCmd: vm.inlineCommand(m),
+			intr:      intrinsicOf(m),
+			osr:       map[*policy.Code]*codeInfo{},
 		}
 		if vm.sim != nil {
 			vm.sim.priceJava(st)

@@ -504,3 +504,45 @@ func TestConcurrentDispatch(t *testing.T) {
 }
 
 func aesExpand(key []byte) (enc, dec []uint32, err error) { return stubaes.ExpandKey(key) }
+
+// TestCompileCommandExcludes runs an excluded method hot: it is never
+// compiled (it stays at level 0), PrintCompilation shows java's two lines
+// for each refused request (C1's level, then C2's), and
+// CompileCommand=quiet silences them.
+func TestCompileCommandExcludes(t *testing.T) {
+	const exclude = "-XX:CompileCommand=exclude,com/sun/crypto/provider/GHASH.processBlock"
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"printed", []string{"-Xbatch", "-XX:+PrintCompilation", exclude}, []string{
+			"### Excluding compile: static com.sun.crypto.provider.GHASH::processBlock",
+			"made not compilable on level 3  com.sun.crypto.provider.GHASH::processBlock (37 bytes)   excluded by CompileCommand",
+			"### Excluding compile: static com.sun.crypto.provider.GHASH::processBlock",
+			"made not compilable on level 4  com.sun.crypto.provider.GHASH::processBlock (37 bytes)   excluded by CompileCommand",
+		}},
+		{"quiet", []string{"-Xbatch", "-XX:+PrintCompilation", "-XX:CompileCommand=quiet", exclude}, nil},
+		{"compileonly", []string{"-Xbatch", "-XX:+PrintCompilation", "-XX:CompileCommand=quiet", "-XX:CompileOnly=*.blockMult"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out syncBuffer
+			var java javaRuns
+			vm := newTestVM(t, NewConfig().WithFlags(parseFlags(t, jdk.R17, tt.args...)).
+				WithTiers(fakeTiers(java.body)...).WithOutput(&out))
+			m, _ := vm.Method("GHASH.processBlock")
+			st, h, data := make([]uint64, 2), []uint64{1, 2}, make([]byte, 16)
+			for range 20000 {
+				if _, err := vm.Call(context.Background(), m, []Arg{bytecode.BytesArg(data), bytecode.IntArg(0), bytecode.LongsArg(st), bytecode.LongsArg(h)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if level, _, _ := vm.Level("GHASH.processBlock"); level != LevelNone {
+				t.Errorf("level %d, want 0; output:\n%s", level, out.String())
+			}
+			if got := nonEmpty(out.String()); strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("output:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}

@@ -67,6 +67,9 @@ type Explanation struct {
 	Stub      string `json:"stub,omitempty"`
 	Gate      string `json:"gate,omitempty"`
 	Predicate string `json:"predicate,omitempty"`
+	// ExcludedBy names the compile command that keeps the method from being compiled (it
+	// stays interpreted), "" when none does.
+	ExcludedBy string `json:"excluded_by,omitempty"`
 	// Levels has one entry per level 0..4.
 	Levels []LevelExplanation `json:"levels"`
 }
@@ -93,6 +96,8 @@ type LevelExplanation struct {
 	// call); Inlined reports whether the callee's code then runs inside the caller's.
 	Inline  string `json:"inline,omitempty"`
 	Inlined bool   `json:"inlined"`
+	// InlineCommand is the compile command that decided Inline, if one did.
+	InlineCommand string `json:"inline_command,omitempty"`
 }
 
 // levelCode names the code a method runs at each level (tiers/interp, tiers/c1, tiers/c2).
@@ -232,6 +237,9 @@ func explainName(vm *jrt.VM, name, cpuName string) (Explanation, error) {
 					ex.BytesNote = strings.TrimPrefix(ex.BytesNote+"; ", "; ") + "JDK " + p.String() + ": " + bytecode.SizeSources[p]
 				}
 			}
+			if m, err := vm.Method(d.Method); err == nil {
+				ex.ExcludedBy = vm.ExcludedBy(m)
+			}
 			if d.Intrinsic != jrt.NoIntrinsic {
 				r := d.Intrinsic.Row()
 				ex.Intrinsic, ex.GoName, ex.Stub, ex.Gate, ex.Predicate = r.HotSpotName, r.GoName, r.Stub, r.GateDoc, r.PredicateDoc
@@ -247,7 +255,7 @@ func explainName(vm *jrt.VM, name, cpuName string) (Explanation, error) {
 		}
 		if m, err := vm.Method(d.Method); err == nil && !d.Stub {
 			id := vm.Inline(jrt.Site{Level: l, Callee: m})
-			le.Inline, le.Inlined = id.Reason, id.Inline
+			le.Inline, le.Inlined, le.InlineCommand = id.Reason, id.Inline, id.Command
 		}
 		ex.Levels = append(ex.Levels, le)
 	}
@@ -275,6 +283,9 @@ func writeTree(w io.Writer, ex Explanation) error {
 	} else {
 		b.WriteString("│ not an intrinsic candidate: every call runs the method's own code\n")
 	}
+	if ex.ExcludedBy != "" {
+		fmt.Fprintf(&b, "│ never compiled, stays interpreted: excluded by %s\n", ex.ExcludedBy)
+	}
 	for i, le := range ex.Levels {
 		branch, cont := "├─", "│ "
 		if i == len(ex.Levels)-1 {
@@ -296,6 +307,9 @@ func writeTree(w io.Writer, ex Explanation) error {
 			fmt.Fprintf(&b, ", inlined into the caller's code (%s)", le.Inline)
 		case le.Inline != "":
 			fmt.Fprintf(&b, ", called (%s)", le.Inline)
+		}
+		if le.InlineCommand != "" {
+			fmt.Fprintf(&b, " [%s]", le.InlineCommand)
 		}
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "%s    why: %s", cont, le.Reason)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
@@ -244,6 +245,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			fmt.Fprintln(stderr, "jitsim run:", err)
 			return 1
 		}
+		for _, o := range r.Result.Oracle {
+			io.WriteString(stdout, o)
+		}
 		if fe.Stdout {
 			io.WriteString(stdout, fe.Text)
 		} else {
@@ -280,7 +284,15 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	if set.Bool("PrintCommandLineFlags") {
 		set.PrintCommandLineFlags(stdout)
 	}
+	for _, o := range r.Result.Oracle {
+		io.WriteString(stdout, o)
+	}
 	if r.Result.Version {
+		if startupCompiles(set) {
+			for _, l := range policy.StartupCompiles(rel) {
+				fmt.Fprintln(stdout, l)
+			}
+		}
 		printBanner(stderr, rel, m, r.Result.Mode)
 		return 0
 	}
@@ -297,6 +309,16 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	fmt.Fprintf(stderr, "jitsim run: %q is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs\n", a.scenario)
 	return 1
+}
+
+// startupCompiles reports whether java -version would print the JVM's own start-up compiles
+// as recorded: PrintCompilation in the default configuration (tiered, both compilers, no
+// compile command). Other configurations compile other methods, or at other levels; jitsim
+// prints nothing for them.
+func startupCompiles(set *flags.Set) bool {
+	return set.Bool("PrintCompilation") && set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
+		set.Int("TieredStopAtLevel") == 4 && set.String("CompilationMode") == "default" && len(set.CompileCommands()) == 0 &&
+		set.IsDefault("CompileThresholdScaling")
 }
 
 // printBanner prints java -version's three lines in jitsim's words (to stderr, as java does).

@@ -39,6 +39,11 @@ type MethodInfo struct {
 	// -XX:CompileCommand=CompileThresholdScaling,<pattern>,<v> factor; 0
 	// means 1.
 	ThresholdScaling float64
+	// Excluded marks a method a compile command keeps from being compiled
+	// (-XX:CompileCommand=exclude, or a -XX:CompileOnly list that does not
+	// name it): the first request at a level makes it not compilable there
+	// instead of queueing a task (CompileBroker::compilation_is_prohibited).
+	Excluded bool
 }
 
 // wouldProfile is MethodData::_would_profile.

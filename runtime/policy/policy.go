@@ -34,6 +34,7 @@ type Policy struct {
 
 	mu      sync.Mutex
 	trace   func(TieredEvent)
+	exclude func(Exclusion)
 	queues  [2][]*Task
 	nextID  int
 	cacheRF float64 // code cache reverse free ratio for C1 code; 0 = not modelled
@@ -72,6 +73,24 @@ func (p *Policy) Config() Config { return p.cfg }
 func (p *Policy) SetTrace(f func(TieredEvent)) {
 	p.mu.Lock()
 	p.trace = f
+	p.mu.Unlock()
+}
+
+// Exclusion is a compile request a compile command refused: the method is
+// now not compilable by Level's compiler.
+type Exclusion struct {
+	Method *Method
+	Level  Level
+	OSR    bool
+	Time   time.Duration
+}
+
+// SetExcludeHook installs the hook told of each refused request (nil to
+// remove); HotSpot prints "### Excluding compile" then. The hook is called
+// with the policy's mutex held and must not call the Policy.
+func (p *Policy) SetExcludeHook(f func(Exclusion)) {
+	p.mu.Lock()
+	p.exclude = f
 	p.mu.Unlock()
 }
 

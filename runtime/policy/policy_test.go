@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 )
 
@@ -725,5 +726,41 @@ func TestHighOnly(t *testing.T) {
 	// Trivial methods go to 4 too: there is no level 1.
 	if _, task := s.callsUntilTask(NewMethod(accessor), 200); task == nil || task.Level != 4 {
 		t.Errorf("accessor in high-only: %+v", task)
+	}
+}
+
+// TestExcludedMethod: a method a compile command excludes is refused at
+// each request, becomes not compilable by that level's compiler, and the
+// hook hears of each refusal once.
+func TestExcludedMethod(t *testing.T) {
+	set, _, err := flags.Parse(flags.Options{JDK: jdk.R17, Arch: jdk.AMD64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := FromFlags(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(cfg, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Exclusion
+	p.SetExcludeHook(func(x Exclusion) { got = append(got, x) })
+	m := NewMethod(MethodInfo{Holder: "H", Name: "m", Signature: "()V", CodeSize: 40, Excluded: true})
+	if task := p.submit(m, InvocationEntryBCI, LevelFullProfile, ReasonTiered, 0); task != nil {
+		t.Fatalf("excluded method queued: %+v", task)
+	}
+	if !m.notCompilable(LevelFullProfile) || m.notCompilable(LevelFullOptimization) {
+		t.Errorf("after a level-3 refusal: C1 %v, C2 %v; want C1 only", m.notCompilable(LevelFullProfile), m.notCompilable(LevelFullOptimization))
+	}
+	if task := p.submit(m, 7, LevelFullOptimization, ReasonTiered, 0); task != nil {
+		t.Fatalf("excluded method queued for OSR: %+v", task)
+	}
+	if !m.notOSRCompilable(LevelFullOptimization) {
+		t.Error("an OSR refusal left C2 OSR open")
+	}
+	if len(got) != 2 || got[0].Level != LevelFullProfile || got[0].OSR || got[1].Level != LevelFullOptimization || !got[1].OSR {
+		t.Errorf("hook heard %+v", got)
 	}
 }

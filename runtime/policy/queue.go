@@ -65,6 +65,10 @@ func (p *Policy) submit(m *Method, bci int, level Level, reason Reason, now time
 	if m.queued != nil {
 		return nil
 	}
+	if m.info.Excluded {
+		p.excluded(m, bci, level, now)
+		return nil
+	}
 	i, b := m.Counts()
 	hot := i
 	if bci != InvocationEntryBCI {
@@ -235,6 +239,21 @@ func (p *Policy) Installed(t *Task, now time.Duration) Install {
 		res.Next = p.callCheck(m, now)
 	}
 	return res
+}
+
+// excluded refuses a compile request for a method a compile command
+// excludes: the method becomes not compilable by the level's compiler (OSR
+// included), which steers the policy to the other one, and the hook hears
+// of it.
+func (p *Policy) excluded(m *Method, bci int, level Level, now time.Duration) {
+	if level.IsC1() {
+		m.notC1 = true
+	} else {
+		m.notC2 = true
+	}
+	if p.exclude != nil {
+		p.exclude(Exclusion{Method: m, Level: level, OSR: bci != InvocationEntryBCI, Time: now})
+	}
 }
 
 // Failed records that t did not produce code. If notCompilable, the

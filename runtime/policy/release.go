@@ -1,6 +1,10 @@
 package policy
 
-import "github.com/jitsim/jitsim/jdk"
+import (
+	"time"
+
+	"github.com/jitsim/jitsim/jdk"
+)
 
 // What does each JDK release's compilation policy do differently?
 //
@@ -66,6 +70,39 @@ type release struct {
 	// trainingData: PrintTieredEvents' non-compile events end with " mtd: null" (25, no
 	// training data).
 	trainingData bool
+	// startup are the compiles the JVM makes of its own code before a `java -version`
+	// returns, in the default configuration (nil: not recorded).
+	startup []CompileLine
+}
+
+// startup17 and startup25 are what -XX:+PrintCompilation -version printed on OpenJDK
+// 17.0.15 and Temurin 25.0.3 (x86_64, 2 CPUs); the times are of one run, and vary.
+var (
+	startup17 = []CompileLine{
+		{Time: 266 * time.Millisecond, ID: 1, OSRBCI: InvocationEntryBCI, Level: 3, Tiered: true, Name: "java.lang.Object::<init>", CodeSize: 1},
+	}
+	startup25 = []CompileLine{
+		{Time: 220 * time.Millisecond, ID: 1, OSRBCI: InvocationEntryBCI, Level: 3, Tiered: true, Name: "java.lang.Object::<init>", CodeSize: 1},
+		{Time: 248 * time.Millisecond, ID: 2, OSRBCI: InvocationEntryBCI, Level: 3, Tiered: true, Name: "java.lang.String::hashCode", CodeSize: 60},
+		{Time: 257 * time.Millisecond, ID: 3, OSRBCI: InvocationEntryBCI, Native: true, Level: 0, Tiered: true, Name: "jdk.internal.misc.Unsafe::getReferenceVolatile"},
+		{Time: 257 * time.Millisecond, ID: 4, OSRBCI: InvocationEntryBCI, Native: true, Level: 0, Tiered: true, Name: "jdk.internal.vm.Continuation::enterSpecial", Message: "(static)"},
+		{Time: 257 * time.Millisecond, ID: 5, OSRBCI: InvocationEntryBCI, Native: true, Level: 0, Tiered: true, Name: "jdk.internal.vm.Continuation::doYield", Message: "(static)"},
+	}
+)
+
+// StartupCompiles returns the PrintCompilation lines of the JVM's own start-up compiles
+// before `java -version` ends, as release rel prints them in the default configuration
+// (tiered, both compilers), or nil when they were not recorded (8, 8u, 21).
+func StartupCompiles(rel jdk.Release) []string {
+	r := releaseOf(rel)
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range r.startup {
+		out = append(out, FormatCompilation(rel, l))
+	}
+	return out
 }
 
 // Compiler thread counts (hotspot.md §1.8): JDK 8 tiered max(log_cpu·loglog_cpu, 1)·3/2;
@@ -93,11 +130,11 @@ var releases = []release{
 	jdk8(jdk.R8),
 	jdk8(jdk.R8u),
 	{rel: jdk.R17, oldIgnoresLoad: true, level2ProfiledFirst: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
-		tieredThreads: threads17, paddedTimestamp: true},
+		tieredThreads: threads17, paddedTimestamp: true, startup: startup17},
 	{rel: jdk.R21, oldIgnoresLoad: true, level2ProfiledFirst: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
 		tieredThreads: threads21},
 	{rel: jdk.R25, oldIgnoresLoad: true, level2ProfiledLast: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
-		forceCompileEvent: true, tieredThreads: threads21, notEntrantReason: true, trainingData: true},
+		forceCompileEvent: true, tieredThreads: threads21, notEntrantReason: true, trainingData: true, startup: startup25},
 }
 
 // releaseOf returns the row of rel, or nil when there is none.

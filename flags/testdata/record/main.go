@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -139,13 +140,13 @@ func runJava(java, dir string, env map[string]string, args []string) (*Output, e
 	return &Output{Stdout: stdout.String(), Stderr: stderr.String(), Exit: exit}, nil
 }
 
-// keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges headers and the rows (with
-// their continuation lines) of flags in names, PrintVMOptions' lines, or the whole output when
-// it is an initialization error (which the VM prints to stdout).
+// keepModelledRows keeps the PrintFlagsFinal/PrintFlagsRanges headers, the rows (with their
+// continuation lines) of flags in names, and every line that is not a table row:
+// PrintVMOptions' lines, the compiler oracle's (CompileCommand echoes, errors, help),
+// initialization errors, PrintCompilation's lines of the JVM's own start-up compiles (their
+// times vary from run to run; the test compares them without). PrintTieredEvents' lines
+// are dropped: which counters they show changes from run to run.
 func keepModelledRows(stdout string, names map[string]bool) string {
-	if strings.HasPrefix(stdout, "Error occurred during initialization of VM\n") {
-		return stdout
-	}
 	var b strings.Builder
 	keep := false
 	for _, line := range strings.SplitAfter(stdout, "\n") {
@@ -154,18 +155,29 @@ func keepModelledRows(stdout string, names map[string]bool) string {
 		}
 		f := strings.Fields(line)
 		switch {
-		case strings.HasPrefix(line, "[Global flags"), strings.HasPrefix(line, "VM option '"):
+		case strings.HasPrefix(line, "[Global flags"):
 			keep = true
 		case len(f) >= 2 && f[1] == "+=":
 			// continuation line of a multi-line string: follows its row
-		case len(f) >= 2:
+		case isTableRow(f):
 			keep = names[f[1]]
-		default:
+		case tieredEventLine.MatchString(line):
 			keep = false
+		default:
+			keep = true
 		}
 		if keep {
 			b.WriteString(line)
 		}
 	}
 	return b.String()
+}
+
+// tieredEventLine matches a PrintTieredEvents line ("0.264329: [call level=0 …").
+var tieredEventLine = regexp.MustCompile(`^[0-9]+\.[0-9]+: \[`)
+
+// isTableRow reports whether a line's fields are a PrintFlagsFinal row ("type name = value
+// {origin}", := when set) or a PrintFlagsRanges row ("type name [ min ... max ]").
+func isTableRow(f []string) bool {
+	return len(f) >= 3 && (f[2] == "=" || f[2] == ":=" || f[2] == "[")
 }
