@@ -179,16 +179,7 @@ func (m Metric) Stats() Stats {
 	} else {
 		s.Stdev = nan
 	}
-	s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan
-	if s.N > 2 {
-		q, err := StudentTQuantile(1-(1-s.ConfidenceLevel)/2, s.N-1)
-		if err != nil {
-			panic("BUG: " + err.Error())
-		}
-		s.TQuantile = q
-		s.Error = q * s.Stdev / math.Sqrt(float64(s.N))
-		s.ConfLow, s.ConfHigh = s.Score-s.Error, s.Score+s.Error
-	}
+	s.setInterval()
 	sorted := append([]float64(nil), xs...)
 	sort.Float64s(sorted)
 	for _, p := range percentileKeys {
@@ -245,4 +236,19 @@ func (r Result) Validate() error {
 		return fmt.Errorf("bench: %s: a histogram of operation times in mode %q (only sample has them)", r.Benchmark, r.Mode)
 	}
 	return nil
+}
+
+// setInterval sets the score's error and confidence interval from N, Stdev and
+// ConfidenceLevel: Student's t, as JMH computes them, or NaN for fewer than three samples.
+func (s *Stats) setInterval() {
+	s.Error, s.ConfLow, s.ConfHigh = math.NaN(), math.NaN(), math.NaN()
+	if s.N > 2 {
+		q, err := StudentTQuantile(1-(1-s.ConfidenceLevel)/2, s.N-1)
+		if err != nil {
+			panic("BUG: " + err.Error())
+		}
+		s.TQuantile = q
+		s.Error = q * s.Stdev / math.Sqrt(float64(s.N))
+		s.ConfLow, s.ConfHigh = s.Score-s.Error, s.Score+s.Error
+	}
 }

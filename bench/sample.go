@@ -134,16 +134,7 @@ func binStats(bins []Bin) Stats {
 		}
 		s.Stdev = math.Sqrt(v / float64(s.N-1))
 	}
-	s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan
-	if s.N > 2 {
-		q, err := StudentTQuantile(1-(1-s.ConfidenceLevel)/2, s.N-1)
-		if err != nil {
-			panic("BUG: " + err.Error())
-		}
-		s.TQuantile = q
-		s.Error = q * s.Stdev / math.Sqrt(float64(s.N))
-		s.ConfLow, s.ConfHigh = s.Score-s.Error, s.Score+s.Error
-	}
+	s.setInterval()
 	for _, p := range percentileKeys {
 		s.PercentileKeys = append(s.PercentileKeys, p)
 		s.PercentileValues = append(s.PercentileValues, binPercentile(bins, s.Min, s.Max, p))

@@ -50,21 +50,9 @@ func formatError(e float64) string {
 	return javaFixed(math.Max(e, 1/math.Pow(10, scorePrecision)))
 }
 
-// javaFixed prints like Java's String.format("%.3f"), with "NaN" and
-// "Infinity" spelled as Java does. Rounding is to nearest; a double whose
-// exact binary value lies on a tie (e.g. 0.0625) rounds half-even here where
-// Java rounds half-up — the only difference.
-func javaFixed(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	}
-	return strconv.FormatFloat(v, 'f', scorePrecision, 64)
-}
+// javaFixed prints like Java's String.format("%.3f"), with "NaN" and the infinities as Java
+// writes them (javaF).
+func javaFixed(v float64) string { return javaF(v, scorePrecision) }
 
 // padLeft right-aligns s in width runes (Java's %Ns), padRight left-aligns.
 func padLeft(s string, width int) string {

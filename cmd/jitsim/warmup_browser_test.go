@@ -31,24 +31,29 @@ var browserFlags = []chromedp.ExecAllocatorOption{
 // reportMaxWidth is the widest a report may be: a laptop's window.
 const reportMaxWidth = 1280
 
+// chromiumPath returns the Chromium binary, or skips the test (saying what was not checked)
+// when none is installed — except under CI=true, where .ci/run installs it and its absence is
+// a failure.
+func chromiumPath(t *testing.T, unchecked string) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed, and CI=true: .ci/run must install Debian's chromium")
+	}
+	t.Skip("chromium not installed: " + unchecked + " (apt-get install chromium)")
+	return ""
+}
+
 // newBrowser starts headless Chromium with a fresh profile, or skips the
 // test when none is installed — except under CI=true, where .ci/run
 // installs it and its absence is a failure.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed, and CI=true: .ci/run must install Debian's chromium")
-		}
-		t.Skip("chromium not installed: the charts and the report were not opened in a browser (apt-get install chromium)")
-	}
+	bin := chromiumPath(t, "the charts and the report were not opened in a browser")
 	opts := append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(reportMaxWidth, 900)}, browserFlags...)
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)

@@ -234,19 +234,7 @@ func pageRequests(t *testing.T, path string) []string {
 // and the path of the net log.
 func chromiumDump(t *testing.T, file string) (dom, netlog string) {
 	t.Helper()
-	bin := ""
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed, and CI=true: .ci/run must install Debian's chromium")
-		}
-		t.Skip("chromium not installed: the report was not opened in a browser (apt-get install chromium)")
-	}
+	bin := chromiumPath(t, "the report was not opened in a browser")
 	profile := t.TempDir()
 	netlog = filepath.Join(t.TempDir(), "netlog.json")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
