@@ -1,7 +1,9 @@
 // Cost measures steady-state per-byte costs of the JDK's AES modes and GHASH
 // (via GMAC: GCM with AAD only) and the cost of a non-inlined static call,
-// for jitsim's model-clock profiles. Run it under different -XX flags (see
-// README.md); it prints one "row" line per measurement.
+// for jitsim's model-clock profiles, and the composite operations jitsim's
+// model is validated against (GCM and CBC encrypt/decrypt, CTR). Run it under
+// different -XX flags; it prints one "row" line per measurement: the median
+// of five rounds, with the fastest and slowest round as its spread.
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
@@ -21,29 +23,39 @@ public class Cost {
     // would count the time other processes hold the CPU.
     static long cpu() { return MX.getCurrentThreadCpuTime(); }
 
+    static long ops; // operations run so far, for the warm-up's count
+
     // round runs op for about budget ns of thread CPU time; returns CPU ns per op.
     static double round(Op op, long budget) throws Exception {
         long n = 0, t0 = cpu(), t;
         do { op.run(); n++; t = cpu(); } while (t - t0 < budget);
+        ops += n;
         return (double) (t - t0) / n;
     }
 
-    // nsPerOp warms up for at least WARM_NS of CPU time and until two
-    // successive 250 ms rounds agree within 3% (C2 may compile late on a
-    // loaded machine; at most 40 rounds), then returns the median of 5 rounds.
-    static double nsPerOp(Op op) throws Exception {
+    static final long STEP_NS = Long.getLong("stepMs", 250) * 1_000_000L;
+    static final long WARM_OPS = Long.getLong("warmOps", 0);
+
+    // nsPerOp warms up for at least WARM_NS of CPU time and WARM_OPS operations,
+    // and until two successive rounds of STEP_NS agree within 3% (C2 may compile
+    // late on a loaded machine; at most 40 rounds beyond the operation count and
+    // 60 s), then times 5 rounds and returns {median, fastest, slowest} CPU ns per op.
+    static double[] nsPerOp(Op op) throws Exception {
         long t0 = cpu();
-        double prev = round(op, 250_000_000L);
-        for (int i = 0; i < 40; i++) {
-            double cur = round(op, 250_000_000L);
+        ops = 0;
+        double prev = round(op, STEP_NS);
+        for (int i = 0; i < 40 && cpu() - t0 < 60_000_000_000L; ) {
+            double cur = round(op, STEP_NS);
             boolean stable = Math.abs(cur - prev) < 0.03 * prev;
             prev = cur;
+            if (ops < WARM_OPS) continue;
+            i++;
             if (stable && cpu() - t0 > WARM_NS) break;
         }
         double[] r = new double[5];
         for (int k = 0; k < r.length; k++) r[k] = round(op, MEASURE_NS / r.length);
         java.util.Arrays.sort(r);
-        return r[r.length / 2];
+        return new double[] {r[r.length / 2], r[0], r[r.length - 1]};
     }
 
     static int leaf(int x) { return x * 31 + 7; }
@@ -57,13 +69,23 @@ public class Cost {
             {"ecb-enc", "AES/ECB/NoPadding", "E"}, {"ecb-dec", "AES/ECB/NoPadding", "D"},
             {"cbc-enc", "AES/CBC/NoPadding", "E"}, {"cbc-dec", "AES/CBC/NoPadding", "D"},
             {"ctr", "AES/CTR/NoPadding", "E"}, {"gcm-enc", "AES/GCM/NoPadding", "E"},
-            {"gmac", "AES/GCM/NoPadding", "A"},
+            {"gmac", "AES/GCM/NoPadding", "A"}, {"gcm-dec", "AES/GCM/NoPadding", "D"},
         };
+        java.util.List<String> want = java.util.Arrays.asList(only.split(","));
         for (String[] m : modes) {
-            if (!only.isEmpty() && !only.contains(m[0])) continue;
+            if (!only.isEmpty() && !want.contains(m[0])) continue;
             Cipher c = Cipher.getInstance(m[1]);
             Op op;
-            if (m[1].contains("GCM")) {
+            if (m[2].equals("D") && m[1].contains("GCM")) {
+                // decryption may reuse its IV: one ciphertext, decrypted over and over
+                final byte[] n = new byte[12];
+                c.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, n));
+                final byte[] ct = c.doFinal(in);
+                op = () -> {
+                    c.init(Cipher.DECRYPT_MODE, k, new GCMParameterSpec(128, n));
+                    sink += c.doFinal(ct, 0, ct.length, out, 0);
+                };
+            } else if (m[1].contains("GCM")) {
                 final boolean aad = m[2].equals("A");
                 final long[] ctr = {0};
                 op = () -> {
@@ -79,13 +101,14 @@ public class Cost {
                 if (m[1].contains("ECB")) c.init(mode, k); else c.init(mode, k, new IvParameterSpec(iv));
                 op = () -> sink += c.doFinal(in, 0, SIZE, out, 0);
             }
-            double ns = nsPerOp(op);
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f%n", m[0], SIZE, ns, ns / SIZE, SIZE * 1e3 / ns);
+            double[] ns = nsPerOp(op);
+            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                    m[0], SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
         }
-        if (only.isEmpty() || only.contains("call")) {
+        if (only.isEmpty() || want.contains("call")) {
             final int N = 1000;
-            double ns = nsPerOp(() -> { int x = 0; for (int i = 0; i < N; i++) x = leaf(x); sink += x; });
-            System.out.printf("row call cpu-ns/call=%.3f%n", ns / N);
+            double[] ns = nsPerOp(() -> { int x = 0; for (int i = 0; i < N; i++) x = leaf(x); sink += x; });
+            System.out.printf("row call cpu-ns/call=%.3f min=%.3f max=%.3f%n", ns[0] / N, ns[1] / N, ns[2] / N);
         }
     }
 }

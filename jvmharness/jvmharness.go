@@ -104,14 +104,91 @@ func Run(ctx context.Context, java string, p Program, vmOptions []string, args .
 // Version returns the "17.0.15"-style java.version the JVM reports, or "" when it reports
 // none.
 func Version(ctx context.Context, java string) string {
-	out, err := exec.CommandContext(ctx, java, "-XshowSettings:properties", "-version").CombinedOutput()
+	props, err := Properties(ctx, java)
 	if err != nil {
 		return ""
 	}
+	return props["java.version"]
+}
+
+// Properties returns the system properties java prints with -XshowSettings:properties
+// (java.version, java.vendor, java.vm.version, java.specification.version, …): single-line
+// values only. A java that fails to start, or prints no java.version, is an error naming it.
+func Properties(ctx context.Context, java string) (map[string]string, error) {
+	out, err := exec.CommandContext(ctx, java, "-XshowSettings:properties", "-version").CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("%s -XshowSettings:properties -version: %v\n%s", java, err, clip(out))
+	}
+	props := map[string]string{}
 	for _, l := range strings.Split(string(out), "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(l), " = "); ok && k == "java.version" {
-			return v
+		if k, v, ok := strings.Cut(strings.TrimSpace(l), " = "); ok && !strings.ContainsAny(k, " \t") {
+			if _, dup := props[k]; !dup {
+				props[k] = v
+			}
 		}
 	}
-	return ""
+	if props["java.version"] == "" {
+		return nil, fmt.Errorf("%s: not a Java runtime: -XshowSettings:properties -version printed no java.version\n%s", java, clip(out))
+	}
+	return props, nil
 }
+
+// clip keeps the first lines of a program's output for an error message.
+func clip(out []byte) string {
+	const max = 2000
+	if len(out) > max {
+		return string(out[:max]) + "…"
+	}
+	return string(out)
+}
+
+// Compiled is a harness program compiled to class files for one JVM, so that runs of it do
+// not recompile the source: what measurements of the JIT compilers need, since the source
+// launcher's javac would run, and be compiled, in the measured JVM (-XX:+CITime would count
+// it).
+type Compiled struct {
+	java string
+	p    Program
+	dir  string
+}
+
+// Compile compiles p with the JVM's own compiler module (java -m jdk.compiler/…, present in
+// every JDK, as the source launcher also needs) into a new temporary directory; Close removes
+// it.
+func Compile(ctx context.Context, java string, p Program) (*Compiled, error) {
+	src, err := p.Source()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "jitsim-jvm-")
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(dir, p.File())
+	if err := os.WriteFile(file, src, 0o644); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	out, err := exec.CommandContext(ctx, java, "-m", "jdk.compiler/com.sun.tools.javac.Main", "-nowarn", "-d", dir, file).CombinedOutput()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("%s: compiling %s with its jdk.compiler module: %v\n%s", java, p.File(), err, clip(out))
+	}
+	return &Compiled{java: java, p: p, dir: dir}, nil
+}
+
+// Run runs the compiled program: java VMOPTIONS… -cp DIR Class ARGS…, with Run's errors.
+func (c *Compiled) Run(ctx context.Context, vmOptions []string, args ...string) (Output, error) {
+	cmdArgs := append(append(append([]string{}, vmOptions...), "-cp", c.dir, string(c.p)), args...)
+	cmd := exec.CommandContext(ctx, c.java, cmdArgs...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return Output{Stdout: out, Stderr: stderr.Bytes()}, fmt.Errorf("%s %s: %v\n%s", c.java, strings.Join(cmdArgs, " "), err, clip(stderr.Bytes()))
+	}
+	return Output{Stdout: out, Stderr: stderr.Bytes()}, nil
+}
+
+// Close removes the class files.
+func (c *Compiled) Close() error { return os.RemoveAll(c.dir) }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -459,6 +460,124 @@ func runCBCThroughput(ctx context.Context, r *runner) error {
 					return err
 				}
 				return checkBytes("CBC encryption vs crypto/cipher", out, want)
+			}, nil
+		},
+	})
+}
+
+// modeLoopModes are ModeLoop's transformations, by its "mode" property.
+var modeLoopModes = []struct{ name, transformation string }{
+	{"GCM", "AES/GCM/NoPadding"}, {"CBC", "AES/CBC/NoPadding"}, {"CTR", "AES/CTR/NoPadding"},
+}
+
+// ModeLoop is one AES mode's whole Cipher operation over and over: the composite operations
+// `jitsim validate` compares with a real JVM, as jvmharness's Cost program runs them there
+// (rows gcm-enc, gcm-dec, cbc-enc, cbc-dec, ctr). GCM encryption re-inits with a fresh IV
+// every operation, GCM decryption re-inits with the IV of its one ciphertext; CBC and CTR are
+// initialised once and call doFinal over and over.
+var ModeLoop = register(Scenario{
+	Name: "ModeLoop",
+	Doc:  "one AES mode's doFinal of dataSize bytes over and over (GCM, CBC, CTR; encrypt or decrypt), us/op",
+	Args: benchArgs + " (default 5 5 200)",
+	Props: []Property{
+		{Name: "mode", Default: "GCM", Doc: "GCM, CBC or CTR"},
+		{Name: "op", Default: "encrypt", Doc: "encrypt or decrypt"},
+		{Name: "dataSize", Default: "16384", Doc: "bytes per operation (a multiple of 16 for CBC)"},
+	},
+	run: runModeLoop,
+})
+
+// runModeLoop runs ModeLoop.
+func runModeLoop(ctx context.Context, r *runner) error {
+	modeName, _ := r.prop("mode")
+	op, _ := r.prop("op")
+	i := slices.IndexFunc(modeLoopModes, func(m struct{ name, transformation string }) bool { return m.name == modeName })
+	if i < 0 {
+		return fmt.Errorf("property mode=%q: want GCM, CBC or CTR", modeName)
+	}
+	if op != "encrypt" && op != "decrypt" {
+		return fmt.Errorf("property op=%q: want encrypt or decrypt", op)
+	}
+	size, err := r.minIntProp("dataSize", 0)
+	if err != nil {
+		return err
+	}
+	if modeName == "CBC" && size%16 != 0 {
+		return fmt.Errorf("property dataSize=%d: AES/CBC/NoPadding takes whole 16-byte blocks", size)
+	}
+	tr := modeLoopModes[i].transformation
+	decrypt := op == "decrypt"
+	return r.bench(ctx, benchSpec{
+		name: "ModeLoop." + modeName + "." + op, params: fmt.Sprintf("%s, dataSize = %d", tr, size),
+		bytesPerOp: int64(size), defaults: []int{5, 5, 200},
+		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
+			rng := benchRand("ModeLoop", id)
+			key, data := randBytes(rng, 16), inHeap(inv, randBytes(rng, size))
+			ivLen := 16
+			if modeName == "GCM" {
+				ivLen = 12
+			}
+			iv := randBytes(rng, ivLen)
+			spec := func() jce.ParamSpec {
+				if modeName == "GCM" {
+					return jce.GCMParameterSpec{TLen: 128, IV: bytes.Clone(iv)}
+				}
+				return jce.IvParameterSpec{IV: bytes.Clone(iv)}
+			}
+			oracle := func() ([]byte, error) {
+				return oracleEncrypt(oracleSpec{mode: modeName, key: key, iv: iv, tagLen: 16}, data)
+			}
+			c, err := jce.NewCipher(ctx, inv, r.rel, tr, jce.EncryptMode, key, spec())
+			if err != nil {
+				return nil, err
+			}
+			if !decrypt {
+				return func(ctx context.Context) error {
+					if modeName == "GCM" {
+						nextIV(iv)
+						if err := c.Init(ctx, jce.EncryptMode, key, spec()); err != nil {
+							return err
+						}
+					}
+					out, err := c.DoFinal(ctx, data)
+					if err != nil || !r.check {
+						return err
+					}
+					want, err := oracle()
+					if err != nil {
+						return err
+					}
+					return checkBytes("ModeLoop "+modeName+" encryption vs crypto/cipher", out, want)
+				}, nil
+			}
+			ct, err := c.DoFinal(ctx, data)
+			if err != nil {
+				return nil, err
+			}
+			ct = inHeap(inv, ct)
+			if r.check {
+				want, err := oracle()
+				if err != nil {
+					return nil, err
+				}
+				if err := checkBytes("ModeLoop setup encryption vs crypto/cipher", ct, want); err != nil {
+					return nil, err
+				}
+			}
+			if err := c.Init(ctx, jce.DecryptMode, key, spec()); err != nil {
+				return nil, err
+			}
+			return func(ctx context.Context) error {
+				if modeName == "GCM" {
+					if err := c.Init(ctx, jce.DecryptMode, key, spec()); err != nil {
+						return err
+					}
+				}
+				pt, err := c.DoFinal(ctx, ct)
+				if err != nil || !r.check {
+					return err
+				}
+				return checkBytes("ModeLoop "+modeName+" decryption vs plaintext", pt, data)
 			}, nil
 		},
 	})

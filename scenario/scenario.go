@@ -37,6 +37,7 @@ import (
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // Scenario is one runnable workload: a name as `jitsim run` takes it, a
@@ -102,12 +103,16 @@ const (
 )
 
 // ModelConfig returns cfg set up for a ClockModel run on the CPU model
-// named cpuName, priced by setup.CostProfile(cpuName, profileFile): that
-// CPU's cost profile, or the one in the JSON file profileFile when it is
-// not "" (what `jitsim calibrate --out` writes; its errors read
-// FILE:LINE: …). Each VM made from the result has a scheduler of its own.
+// named cpuName, priced by setup.CostProfile: that CPU's cost profile, or
+// the one in the JSON file profileFile when it is not "" (what `jitsim
+// calibrate --out` writes; its errors read FILE:LINE: …) for cfg's release.
+// Each VM made from the result has a scheduler of its own.
 func ModelConfig(cfg jrt.Config, cpuName, profileFile string) (jrt.Config, error) {
-	p, err := setup.CostProfile(cpuName, profileFile)
+	m, err := cpu.Lookup(cpuName)
+	if err != nil {
+		return cfg, err
+	}
+	p, err := setup.CostProfile(m, cfg.JDK(), profileFile, false)
 	if err != nil {
 		return cfg, err
 	}

@@ -43,7 +43,8 @@ and jitsim's own options:
   --clock wall|model the clock iterations are timed on (default wall): on the model clock
                      every cost comes from the CPU model's profile, any CPU model runs, and
                      scores are deterministic (every fork gives the same numbers)
-  --profile FILE     with --clock=model, a cost profile file ('jitsim calibrate --out')
+  --profile FILE     with --clock=model, a cost profile file ('jitsim calibrate --out'); one
+                     measured on a real JVM must match --jdk and the CPU (--force-profile)
   --format text|benchstat
                      benchstat: Go benchmark lines on stdout (with "Unit … assume=exact"
                      on the model clock), JMH's console output on stderr
@@ -103,7 +104,7 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	o, err := splitOwn(rest, map[string]bool{"jdk": true, "cpu": true, "format": true, "clock": true, "profile": true}, nil)
+	o, err := splitOwn(rest, map[string]bool{"jdk": true, "cpu": true, "format": true, "clock": true, "profile": true}, map[string]bool{"force-profile": true})
 	if err != nil {
 		return fail(2, "%v", err)
 	}
@@ -112,6 +113,7 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 		return fail(2, "--clock=%s: want wall or model", clock)
 	}
 	profile := o.last("profile", "")
+	_, d.forceProfile = o.vals["force-profile"]
 	if profile != "" && clock != setup.ClockModel {
 		return fail(2, "--profile=%s: a cost profile prices the model clock; add --clock=model", profile)
 	}

@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +18,7 @@ import (
 	"github.com/jitsim/jitsim/calibrate"
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/runtime/setup"
 )
 
 // jitsim calibrate measures this host's primitives into a cost profile (package calibrate,
@@ -23,6 +29,10 @@ type calibrateOptions struct {
 	out   string
 	quick bool
 	jdk   string
+	// jvms are --jvm: measure these real JVMs instead of jitsim's tiers.
+	jvms []string
+	// rounds is --rounds for --jvm.
+	jvmRounds int
 	// rounds, round and size, when set, override the rounds, the minimum time per probe
 	// per round and the payload (tests; no command-line flag).
 	rounds int
@@ -33,7 +43,7 @@ type calibrateOptions struct {
 func (d deps) newCalibrateCommand(status *int) *cobra.Command {
 	var o calibrateOptions
 	cmd := &cobra.Command{
-		Use:   "calibrate [--out FILE.json] [--quick] [--jdk=17]",
+		Use:   "calibrate [--jvm=PATH]... [--rounds=N] [--out FILE.json] [--quick] [--jdk=17]",
 		Short: "Measure this host's primitives and write a cost profile for the model clock",
 		Long: `Measure, on this host, what each primitive of the model clock costs: every tier's code per
 payload byte at levels 0-4 (jitsim's interpreter, C1 and C2 running the reference methods), every
@@ -41,7 +51,21 @@ stub variant this CPU can run, a call from tier code into another method at each
 dispatch into a stub, and C1/C2 compiles per bytecode byte. Each number is the median of
 interleaved rounds in thread CPU time (the machine may be shared), with its range in the row's
 source. The table goes to stdout; --out writes the profile as JSON, which the model loads
-(model.LoadProfileFile). --quick takes 3 short rounds instead of 7 of 50 ms.`,
+(model.LoadProfileFile). --quick takes 3 short rounds instead of 7 of 50 ms.
+
+With --jvm=PATH (repeatable: one profile per JVM in the file), measure that real JVM on this
+CPU instead: the project's Cost harness times, in thread CPU time over 16 KiB, the AES block
+methods (ECB encrypt and decrypt), GHASH (GMAC: GCM over AAD only), the counter loop (CTR),
+and a non-inlined call at each execution level (-Xint; C1 through TieredStopAtLevel=1, 2, 3;
+C2 with the AES and GHASH intrinsics off), every stub variant the CPU selects through ECB,
+CTR and GMAC at each UseAVX level, and C1's and C2's compile speed (-XX:+CITime). Every flag
+set runs once per round, round after round; each row is the median over the rounds, and its
+source names the command and the range. The profile records the JVM, the CPU, the date and
+the load; it prices only that release on a CPU with these features, and is also written to
+this host's profile cache, where --cpu=host on the model clock finds it:
+` + cacheDirDoc + `
+Never GCM or CBC of a payload: those are what 'jitsim validate' checks the model against.
+About 4 minutes per JVM with 5 rounds; --quick about 1 minute (1 round, short timings).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			*status = d.runCalibrate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -52,13 +76,25 @@ source. The table goes to stdout; --out writes the profile as JSON, which the mo
 	f.StringVar(&o.out, "out", "", "write the profile as JSON to this file")
 	f.BoolVar(&o.quick, "quick", false, "3 rounds of 10 ms and 4 KiB payloads (a rough profile in a few seconds)")
 	f.StringVar(&o.jdk, "jdk", jdk.R17.String(), "JDK profile whose reference methods are run (the recorded JVM profile is JDK 17's)")
+	f.StringArrayVar(&o.jvms, "jvm", nil, "measure this real JVM (its java) instead of jitsim's tiers; repeatable")
+	f.IntVar(&o.jvmRounds, "rounds", 0, "with --jvm: interleaved rounds (default 5; --quick 1)")
 	return cmd
 }
+
+// cacheDirDoc is where the help says calibrated host profiles go.
+const cacheDirDoc = "  $XDG_CACHE_HOME/jitsim/profiles (default ~/.cache/jitsim/profiles), one file per CPU feature set and release."
 
 // runCalibrate is `jitsim calibrate`; it returns the exit status.
 func (d deps) runCalibrate(ctx context.Context, o calibrateOptions, stdout, stderr io.Writer) int {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if len(o.jvms) > 0 {
+		return d.calibrateJVMs(ctx, o, stdout, stderr)
+	}
+	if o.jvmRounds != 0 {
+		fmt.Fprintln(stderr, "jitsim calibrate: --rounds applies to --jvm")
+		return 2
 	}
 	prof, err := d.calibrateHost(ctx, o, stderr)
 	if err != nil {
@@ -109,4 +145,134 @@ func (d deps) calibrateHost(ctx context.Context, o calibrateOptions, progress io
 		return model.Profile{}, err
 	}
 	return calibrate.Host(ctx, calibrate.Options{Table: tab, Tiers: d.tiers(), Workload: w, Stubs: sp, Timing: copts, Progress: progress})
+}
+
+// calibrateJVMs is `jitsim calibrate --jvm=…`: each JVM in turn, a profile each; the file
+// (--out) and the host cache are written only once every JVM succeeded, through a temporary
+// file renamed into place, so an interrupt leaves no half-written profile.
+func (d deps) calibrateJVMs(ctx context.Context, o calibrateOptions, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rounds := o.jvmRounds
+	switch {
+	case rounds < 0 || rounds > 100:
+		fmt.Fprintf(stderr, "jitsim calibrate: --rounds=%d: want 1 to 100\n", rounds)
+		return 2
+	case rounds == 0 && o.quick:
+		rounds = 1
+	case rounds == 0:
+		rounds = 5
+	}
+	m, err := d.lookupCPU("host")
+	if err != nil {
+		fmt.Fprintln(stderr, "jitsim calibrate:", err)
+		return 1
+	}
+	var set model.ProfileSet
+	seen := map[jdk.Release]string{}
+	for _, java := range o.jvms {
+		progress := progressBar(stderr, java)
+		res, err := calibrate.JVM(ctx, calibrate.JVMOptions{Java: java, CPU: m, Rounds: rounds, Quick: o.quick,
+			Command: "jitsim calibrate " + strings.Join(calibrateArgs(o, java, rounds), " "), Progress: progress})
+		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintln(stderr, "\njitsim calibrate: interrupted; no profile written")
+				return 130
+			}
+			fmt.Fprintln(stderr, "\njitsim calibrate:", err)
+			return 1
+		}
+		if prev, dup := seen[res.Release]; dup {
+			fmt.Fprintf(stderr, "jitsim calibrate: --jvm=%s and --jvm=%s are both JDK %s; a profile file holds one per release\n", prev, java, res.Release)
+			return 2
+		}
+		seen[res.Release] = java
+		fmt.Fprintf(stdout, "# %s: JDK %s, %s %s, on %s\n", java, res.Release, res.Profile.Provenance.JVMVendor, res.Profile.Provenance.JVMVersion, res.Profile.Provenance.CPUModel)
+		calibrate.WriteMeasured(stdout, res.Measured)
+		calibrate.WriteTable(stdout, res.Profile)
+		set.Profiles = append(set.Profiles, res.Profile)
+	}
+	var data []byte
+	if len(set.Profiles) == 1 {
+		data, err = set.Profiles[0].MarshalIndent()
+	} else {
+		data, err = json.MarshalIndent(set, "", "  ")
+		data = append(data, '\n')
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "jitsim calibrate:", err)
+		return 1
+	}
+	if o.out != "" {
+		if err := writeAtomic(o.out, data); err != nil {
+			fmt.Fprintln(stderr, "jitsim calibrate: --out:", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "jitsim calibrate: wrote %s (%d profile(s))\n", o.out, len(set.Profiles))
+	}
+	if d.hostProfiles != "" {
+		for _, p := range set.Profiles {
+			rel, _ := jdk.Parse(p.Release)
+			file := setup.HostProfileFile(d.hostProfiles, m, rel)
+			one, _ := p.MarshalIndent()
+			if err := os.MkdirAll(d.hostProfiles, 0o755); err != nil {
+				fmt.Fprintln(stderr, "jitsim calibrate: host profile cache:", err)
+				return 1
+			}
+			if err := writeAtomic(file, one); err != nil {
+				fmt.Fprintln(stderr, "jitsim calibrate: host profile cache:", err)
+				return 1
+			}
+			fmt.Fprintf(stderr, "jitsim calibrate: --cpu=host --jdk=%s on the model clock now uses %s\n", p.Release, file)
+		}
+	}
+	return 0
+}
+
+// calibrateArgs is the command line of one JVM's calibration, for its provenance.
+func calibrateArgs(o calibrateOptions, java string, rounds int) []string {
+	a := []string{"--jvm=" + java, fmt.Sprintf("--rounds=%d", rounds)}
+	if o.quick {
+		a = append(a, "--quick")
+	}
+	return a
+}
+
+// writeAtomic writes data to a temporary file beside name and renames it into place.
+func writeAtomic(name string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), name)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+	}
+	return werr
+}
+
+// progressBar draws the calibration's progress on a terminal (nothing otherwise).
+func progressBar(w io.Writer, java string) func(done, total int, what string) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return func(done, total int, what string) {
+		const width = 30
+		n := width * done / max(total, 1)
+		fmt.Fprintf(w, "\r\033[K%s [%s%s] %d/%d %s", java, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, what)
+		if done == total {
+			fmt.Fprintln(w)
+		}
+	}
 }

@@ -121,7 +121,7 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 	root.AddCommand(d.newRunCommand(&split, getenv, &status), d.newExplainCommand(&split, getenv, &status), d.newScenariosCommand(),
 		d.newCPUsCommand(), newVersionCommand())
 	root.AddCommand(d.newWarmupCommand(getenv, &status), d.newBenchCommand(getenv, &status), d.newSweepCommand(getenv, &status))
-	root.AddCommand(d.newCalibrateCommand(&status))
+	root.AddCommand(d.newCalibrateCommand(&status), d.newValidateCommand(&status))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
@@ -198,6 +198,7 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
 	f.StringVar(&profile, "profile", "", "cost profile JSON for the model clock (from 'jitsim calibrate --out'); default: the CPU model's")
 	f.IntVar(&threads, "threads", 0, "application threads (0: the scenario's default)")
+	f.BoolVar(&d.forceProfile, "force-profile", false, "use a --profile measured on another JDK release or CPU anyway")
 	return cmd
 }
 
@@ -232,9 +233,12 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		return 2
 	}
 	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile, Clock: o.clock,
-		ProfileFile: o.profile, Threads: o.threads, Tiers: d.tiers(), NewClock: d.wallClock})
+		ProfileFile: o.profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Threads: o.threads, Tiers: d.tiers(), NewClock: d.wallClock})
 	for _, s := range r.Result.Stderr {
 		io.WriteString(stderr, s)
+	}
+	if r.CachedProfile != "" {
+		fmt.Fprintf(stderr, "jitsim: the model clock uses this host's calibrated profile %s ('jitsim calibrate --jvm')\n", r.CachedProfile)
 	}
 	for _, s := range r.Result.Stdout {
 		io.WriteString(stdout, s)

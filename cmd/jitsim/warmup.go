@@ -80,7 +80,7 @@ func (d deps) newWarmupCommand(getenv func(string) (string, bool), status *int) 
 var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
 		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true}
-	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true}
+	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true}
 )
 
 // runWarmup is `jitsim warmup`; it returns the exit status.
@@ -117,6 +117,7 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		return fail(2, "--clock=%s: want wall or model", clock)
 	}
 	profile := o.last("profile", "")
+	_, d.forceProfile = o.vals["force-profile"]
 	if profile != "" && clock != setup.ClockModel {
 		return fail(2, "--profile needs --clock=model")
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/jitsim/jitsim/runtime/setup"
 	"io"
 
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -21,12 +22,18 @@ type deps struct {
 	tiers func() []jrt.Tier
 	// wallClock makes each VM's wall clock.
 	wallClock func() jrt.Clock
+	// hostProfiles is the directory of this host's calibrated profiles (setup.HostProfileDir;
+	// "": none), which --cpu=host on the model clock uses when it has one for the release.
+	hostProfiles string
+	// forceProfile is --force-profile: use a JVM-measured profile that does not fit the run.
+	forceProfile bool
 }
 
 // wired returns the real packages: the CPU models of stubs/cpu, package scenario's catalog,
 // the three tiers and the real wall clock.
 func wired() deps {
-	return deps{lookupCPU: cpu.Lookup, cpus: cpu.Models, scenarios: scenarioRunner{}, tiers: tiers.Default, wallClock: jrt.WallClock}
+	return deps{lookupCPU: cpu.Lookup, cpus: cpu.Models, scenarios: scenarioRunner{}, tiers: tiers.Default, wallClock: jrt.WallClock,
+		hostProfiles: setup.HostProfileDir()}
 }
 
 // run is main without the process, on the real packages: it returns the exit status.

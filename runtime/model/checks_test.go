@@ -35,11 +35,12 @@ func checksText() string {
 	}
 	b.WriteString("\nAttribution check (§2.1): per tier, the measured GCM encryption against the sum of its parts CTR + GMAC, in ns/byte.\n\n")
 	b.WriteString("| tier | GCM | CTR + GMAC | GCM / (CTR + GMAC) |\n|---|---|---|---|\n")
-	for _, t := range tierRuns {
-		g, _ := jvm(jvmRows, t.run, "gcm-enc")
-		c, _ := jvm(jvmRows, t.run, "ctr")
-		m, _ := jvm(jvmRows, t.run, "gmac")
-		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f |\n", t.what, float64(g)/1000, float64(c+m)/1000, float64(g)/float64(c+m))
+	for level, run := range tierRuns {
+		what, _ := TierWhat(level)
+		g, _ := jvm(jvmRows, run, "gcm-enc")
+		c, _ := jvm(jvmRows, run, "ctr")
+		m, _ := jvm(jvmRows, run, "gmac")
+		fmt.Fprintf(&b, "| %s | %.2f | %.2f | %.2f |\n", what, float64(g)/1000, float64(c+m)/1000, float64(g)/float64(c+m))
 	}
 	return b.String()
 }

@@ -27,16 +27,33 @@ func jvm(rows []jvmRow, run, mode string) (int64, string) {
 // tierRuns maps each tier to the JDK 17 run that measured it on the host
 // (testdata/jvm/run.sh): -Xint; -XX:TieredStopAtLevel=1, 2, 3; and C2
 // with the AES, AES-CTR and GHASH intrinsics switched off.
-var tierRuns = []struct{ what, run string }{
-	{WhatInterp, "jdk17_interp"},
-	{WhatC1L1, "jdk17_c1_l1"},
-	{WhatC1L2, "jdk17_c1_l2"},
-	{WhatC1L3, "jdk17_c1_l3"},
-	{WhatC2, "jdk17_c2_nointr"},
-}
+var tierRuns = LevelRuns{"jdk17_interp", "jdk17_c1_l1", "jdk17_c1_l2", "jdk17_c1_l3", "jdk17_c2_nointr"}
+
+// LevelRuns name, per execution level 0..4, the harness run that measured Java code at that
+// level: -Xint; -XX:TieredStopAtLevel=1, 2, 3; C2 with the AES, AES-CTR and GHASH intrinsics
+// switched off.
+type LevelRuns [5]string
+
+// measureFunc looks up one measurement: ps per byte (per call for mode "call", bytecode
+// bytes per second for a compile tier), and the source text of the row it prices.
+type measureFunc func(run, mode string) (int64, string)
+
+// compileRuns are the (run, -XX:+CITime tier) pairs that measured C1's and C2's speed.
+type compileRuns struct{ c1, c2 [2]string }
 
 // hostJavaRows are the costs of Java code, calls and compiles measured
 // with JDK 17 on the recording host.
+func hostJavaRows() []Row {
+	return javaRows(func(run, mode string) (int64, string) { return jvm(jvmRows, run, mode) },
+		func(run, tier string) (int64, string) {
+			v, _ := jvm(jvmCompile, run, tier)
+			return v, fmt.Sprintf("in testdata/jvm/out/pass*/%s.txt, highest of the passes (wall-clock compiler timers on a loaded shared machine: an upper bound)", run)
+		},
+		tierRuns, compileRuns{c1: [2]string{"jdk17_c1_l3", "Tier3"}, c2: [2]string{"jdk17_c2_nointr", "Tier4"}})
+}
+
+// javaRows composes the costs of Java code, calls and compiles from a JVM's measurements:
+// the one attribution every JVM-measured profile shares.
 //
 // Per-method attribution: AESCrypt's block methods cost what AES/ECB
 // costs per byte (ECB is the block method in a loop); GHASH.processBlocks
@@ -44,39 +61,39 @@ var tierRuns = []struct{ what, run string }{
 // every other method (CTR, CBC and GCTR loops, the GCM engine) the
 // difference CTR − ECB per byte, the counter and XOR work around the
 // block cipher.
-func hostJavaRows() []Row {
+func javaRows(get, speed measureFunc, runs LevelRuns, comp compileRuns) []Row {
 	var rows []Row
-	for _, t := range tierRuns {
-		enc, encSrc := jvm(jvmRows, t.run, "ecb-enc")
-		dec, decSrc := jvm(jvmRows, t.run, "ecb-dec")
-		gm, gmSrc := jvm(jvmRows, t.run, "gmac")
-		ctr, ctrSrc := jvm(jvmRows, t.run, "ctr")
-		call, callSrc := jvm(jvmRows, t.run, "call")
+	for level, run := range runs {
+		what, _ := TierWhat(level)
+		enc, encSrc := get(run, "ecb-enc")
+		dec, decSrc := get(run, "ecb-dec")
+		gm, gmSrc := get(run, "gmac")
+		ctr, ctrSrc := get(run, "ctr")
+		call, callSrc := get(run, "call")
 		glue, glueSrc := ctr-enc, fmt.Sprintf("CTR − ECB-encrypt per byte: %s minus %s", ctrSrc, encSrc)
 		if glue < 0 {
 			glue, glueSrc = 0, fmt.Sprintf("0: CTR measured below ECB-encrypt (%d vs %d ps/byte, noise), so the loop work is taken as free: %s; %s",
 				ctr, enc, ctrSrc, encSrc)
 		}
 		rows = append(rows,
-			Row{t.what, "AESCrypt.implEncryptBlock", PerByte, enc, encSrc},
-			Row{t.what, "AESCrypt.implDecryptBlock", PerByte, dec, decSrc},
-			Row{t.what, "GHASH.processBlocks", PerByte, gm, gmSrc},
-			Row{t.what, "GHASH.processBlock", PerByte, gm, gmSrc},
-			Row{t.what, AnyFamily, PerByte, glue, glueSrc},
-			Row{WhatCall, t.what, PerCall, call, "non-inlined static call from a loop at this tier: " + callSrc},
+			Row{what, "AESCrypt.implEncryptBlock", PerByte, enc, encSrc},
+			Row{what, "AESCrypt.implDecryptBlock", PerByte, dec, decSrc},
+			Row{what, "GHASH.processBlocks", PerByte, gm, gmSrc},
+			Row{what, "GHASH.processBlock", PerByte, gm, gmSrc},
+			Row{what, AnyFamily, PerByte, glue, glueSrc},
+			Row{WhatCall, what, PerCall, call, "non-inlined static call from a loop at this tier: " + callSrc},
 		)
 	}
-	c2call, src := jvm(jvmRows, "jdk17_c2_nointr", "call")
+	c2call, src := get(runs[4], "call")
 	rows = append(rows, Row{WhatDispatch, AnyFamily, PerCall, c2call,
 		"a C2 call site bound to a stub is a direct call: the C2 non-inlined call cost, " + src})
-	for _, c := range []struct{ what, run, tier string }{
-		{WhatCompileC1, "jdk17_c1_l3", "Tier3"},
-		{WhatCompileC2, "jdk17_c2_nointr", "Tier4"},
-	} {
-		speed, _ := jvm(jvmCompile, c.run, c.tier)
-		rows = append(rows, Row{c.what, AnyFamily, PerBytecodeByte, (1_000_000_000_000 + speed/2) / speed,
-			fmt.Sprintf("1/(-XX:+CITime %s speed %d bytes/s) in testdata/jvm/out/pass*/%s.txt, highest of the passes (wall-clock compiler timers on a loaded shared machine: an upper bound)",
-				c.tier, speed, c.run)})
+	for _, c := range []struct {
+		what string
+		rt   [2]string
+	}{{WhatCompileC1, comp.c1}, {WhatCompileC2, comp.c2}} {
+		v, where := speed(c.rt[0], c.rt[1])
+		rows = append(rows, Row{c.what, AnyFamily, PerBytecodeByte, (1_000_000_000_000 + v/2) / v,
+			fmt.Sprintf("1/(-XX:+CITime %s speed %d bytes/s) %s", c.rt[1], v, where)})
 	}
 	return rows
 }

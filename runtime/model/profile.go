@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/jitsim/jitsim/jdk"
 )
 
 // Unit is what one cost row is charged per.
@@ -74,7 +76,22 @@ type Profile struct {
 	CPU    string  `json:"cpu"`    // stubs/cpu model name
 	GHz    float64 `json:"ghz"`    // the clock the costs are for (documentation and derivation)
 	Source string  `json:"source"` // where the clock and the model as a whole come from
-	Rows   []Row   `json:"rows"`
+	// Release, for a profile measured on a real JVM, is the release it was measured with
+	// (jdk.Release's name); "" prices every release.
+	Release string `json:"release,omitempty"`
+	// Provenance, for a profile measured on a real JVM (`jitsim calibrate --jvm`), says
+	// where and how.
+	Provenance *Provenance `json:"provenance,omitempty"`
+	Rows       []Row       `json:"rows"`
+}
+
+// maxPs bounds every cost a profile file may hold: a second per unit.
+const maxPs = 1_000_000_000_000
+
+// ProfileSet is what a profile file holds when it has one profile per JVM (`jitsim calibrate
+// --jvm=A --jvm=B`): {"profiles": [...]}.
+type ProfileSet struct {
+	Profiles []Profile `json:"profiles"`
 }
 
 // Validate reports the first malformed row: an empty What, Family or
@@ -82,6 +99,9 @@ type Profile struct {
 func (p Profile) Validate() error {
 	if p.CPU == "" {
 		return errors.New("model: profile has no cpu name")
+	}
+	if err := p.validateHead(); err != nil {
+		return fmt.Errorf("model: profile %s: %w", p.CPU, err)
 	}
 	seen := map[[3]string]int{}
 	for i, r := range p.Rows {
@@ -107,6 +127,8 @@ func (r Row) validate() error {
 		return fmt.Errorf("%s %s: unknown unit %q (want one of %v)", r.What, r.Family, r.Unit, units)
 	case r.Ps < 0:
 		return fmt.Errorf("%s %s: negative cost %d ps", r.What, r.Family, r.Ps)
+	case r.Ps > maxPs:
+		return fmt.Errorf("%s %s: cost %d ps is over a second per %s", r.What, r.Family, r.Ps, r.Unit)
 	case strings.TrimSpace(r.Source) == "":
 		return fmt.Errorf("%s %s per %s: no source", r.What, r.Family, r.Unit)
 	}
@@ -226,14 +248,82 @@ func LoadProfileFile(name string) (Profile, error) {
 
 // LoadProfile decodes a JSON profile from r. Errors read
 // "NAME:LINE: message", LINE being where the bad value or row starts.
-// Unknown fields are errors, as are rows that fail Validate.
+// Unknown fields are errors, as are rows that fail Validate. A profile set (LoadProfiles)
+// with one profile is that profile; with more, an error.
 func LoadProfile(name string, r io.Reader) (Profile, error) {
-	data, err := io.ReadAll(r)
+	ps, err := LoadProfiles(name, r)
 	if err != nil {
-		return Profile{}, fmt.Errorf("model: %s: %w", name, err)
+		return Profile{}, err
 	}
+	if len(ps) != 1 {
+		return Profile{}, fmt.Errorf("%s:1: %d profiles in the file (one per JVM); say which release to use", name, len(ps))
+	}
+	return ps[0], nil
+}
+
+// LoadProfiles decodes a profile file: one profile object, or a ProfileSet. Errors read
+// "NAME:LINE: message" as LoadProfile's.
+func LoadProfiles(name string, r io.Reader) ([]Profile, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxProfileFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("model: %s: %w", name, err)
+	}
+	if len(data) > maxProfileFile {
+		return nil, fmt.Errorf("%s:1: over %d MB: not a profile file", name, maxProfileFile>>20)
+	}
+	offs, isSet := elementOffsets(data, "profiles")
+	if !isSet {
+		p, err := decodeProfile(name, data, 0, len(data))
+		if err != nil {
+			return nil, err
+		}
+		return []Profile{p}, nil
+	}
+	var set struct {
+		Profiles []json.RawMessage `json:"profiles"`
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&set); err != nil {
+		return nil, fmt.Errorf("%s:1: a profile set: %v", name, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("%s:%d: trailing data after the profile set", name, lineOf(data, dec.InputOffset()))
+	}
+	if len(set.Profiles) == 0 {
+		return nil, fmt.Errorf("%s:1: an empty profile set", name)
+	}
+	var ps []Profile
+	releases := map[string]bool{}
+	for i, raw := range set.Profiles {
+		base := int64(0)
+		if i < len(offs) {
+			base = offs[i]
+		}
+		if base+int64(len(raw)) > int64(len(data)) {
+			return nil, fmt.Errorf("%s:1: a profile set whose profile %d cannot be located", name, i)
+		}
+		p, err := decodeProfile(name, data, base, len(raw))
+		if err != nil {
+			return nil, err
+		}
+		if releases[p.Release] {
+			return nil, fmt.Errorf("%s:%d: a second profile for release %q", name, lineOf(data, base), p.Release)
+		}
+		releases[p.Release] = true
+		ps = append(ps, p)
+	}
+	return ps, nil
+}
+
+// maxProfileFile bounds what LoadProfiles reads.
+const maxProfileFile = 64 << 20
+
+// decodeProfile decodes one profile object, the bytes of file from base on.
+func decodeProfile(name string, file []byte, base int64, size int) (Profile, error) {
+	data := file[base : base+int64(size)]
 	at := func(off int64, format string, a ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, lineOf(data, off), fmt.Sprintf(format, a...))
+		return fmt.Errorf("%s:%d: %s", name, lineOf(file, base+off), fmt.Sprintf(format, a...))
 	}
 	var p Profile
 	dec := json.NewDecoder(strings.NewReader(string(data)))
@@ -259,12 +349,12 @@ func LoadProfile(name string, r io.Reader) (Profile, error) {
 		return Profile{}, at(dec.InputOffset(), "trailing data after the profile object")
 	}
 	if p.CPU == "" {
-		return Profile{}, fmt.Errorf("%s:1: profile has no \"cpu\" name", name)
+		return Profile{}, at(0, "profile has no \"cpu\" name")
 	}
-	if math.IsNaN(p.GHz) || p.GHz < 0 {
-		return Profile{}, fmt.Errorf("%s:1: bad \"ghz\" %v", name, p.GHz)
+	if err := p.validateHead(); err != nil {
+		return Profile{}, at(0, "%v", err)
 	}
-	offs := rowOffsets(data)
+	offs, _ := elementOffsets(data, "rows")
 	seen := map[[3]string]int{}
 	for i, row := range p.Rows {
 		off := int64(0)
@@ -283,6 +373,27 @@ func LoadProfile(name string, r io.Reader) (Profile, error) {
 	return p, nil
 }
 
+// validateHead range-checks what a profile says besides its rows.
+func (p Profile) validateHead() error {
+	if math.IsNaN(p.GHz) || p.GHz < 0 || p.GHz > 20 {
+		return fmt.Errorf("bad \"ghz\" %v (0 to 20)", p.GHz)
+	}
+	if p.Release != "" {
+		if _, err := jdk.Parse(p.Release); err != nil {
+			return fmt.Errorf("\"release\": %v", err)
+		}
+	}
+	if p.Provenance != nil {
+		if p.Release == "" {
+			return errors.New("a profile with a provenance names its \"release\"")
+		}
+		if err := p.Provenance.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // lineOf is the 1-based line of byte offset off in data.
 func lineOf(data []byte, off int64) int {
 	if off > int64(len(data)) {
@@ -291,27 +402,27 @@ func lineOf(data []byte, off int64) int {
 	return 1 + strings.Count(string(data[:off]), "\n")
 }
 
-// rowOffsets returns the byte offset of each element of the top-level
-// "rows" array of a JSON document that is already known to decode.
-func rowOffsets(data []byte) []int64 {
+// elementOffsets returns the byte offset of each element of the top-level array under key
+// of a JSON object, and whether the object has that key.
+func elementOffsets(data []byte, key string) ([]int64, bool) {
 	dec := json.NewDecoder(strings.NewReader(string(data)))
-	if _, err := dec.Token(); err != nil { // {
-		return nil
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
 	}
 	for dec.More() {
 		k, err := dec.Token()
 		if err != nil {
-			return nil
+			return nil, false
 		}
-		if k != "rows" {
+		if k != key {
 			var skip json.RawMessage
 			if dec.Decode(&skip) != nil {
-				return nil
+				return nil, false
 			}
 			continue
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			return nil
+			return nil, true
 		}
 		var offs []int64
 		for dec.More() {
@@ -322,10 +433,10 @@ func rowOffsets(data []byte) []int64 {
 			}
 			offs = append(offs, off)
 			if dec.Decode(&skip) != nil {
-				return offs
+				return offs, true
 			}
 		}
-		return offs
+		return offs, true
 	}
-	return nil
+	return nil, false
 }

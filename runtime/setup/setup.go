@@ -11,7 +11,11 @@ package setup
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
@@ -48,6 +52,13 @@ type Request struct {
 	// ProfileFile, on the model clock, names a cost profile file (what `jitsim calibrate
 	// --out` writes) that replaces the CPU model's own; "" keeps it.
 	ProfileFile string
+	// ForceProfile uses a profile measured on a real JVM even when its release or CPU
+	// features are not the run's (model.Profile.Fits).
+	ForceProfile bool
+	// HostProfiles, when set, is the directory of calibrated profiles of this host
+	// (HostProfileDir): with the CPU model "host" on the model clock and no ProfileFile, the
+	// run uses the calibrated profile of its release there, if one exists.
+	HostProfiles string
 	// Threads is the number of application threads (0: the scenario's default).
 	Threads int
 	// Tiers are the execution tiers of every VM of the run (tiers.Default()).
@@ -72,6 +83,9 @@ type Run struct {
 	Warnings []string
 	// Profile is the model clock's cost profile; nil on the wall clock.
 	Profile *model.Profile
+	// CachedProfile names the file of this host's calibrated profile when the run uses it
+	// (Request.HostProfiles), so that the caller can say so.
+	CachedProfile string
 }
 
 // Resolve resolves a run's configuration: it parses the VM options for the release on the
@@ -106,7 +120,13 @@ func Resolve(q Request) (*Run, error) {
 	}
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
-		p, err := CostProfile(q.CPU.Name, q.ProfileFile)
+		file := q.ProfileFile
+		if file == "" && q.CPU.Name == "host" && q.HostProfiles != "" {
+			if f := HostProfileFile(q.HostProfiles, q.CPU, q.JDK); fileExists(f) {
+				file, r.CachedProfile = f, f
+			}
+		}
+		p, err := CostProfile(q.CPU, q.JDK, file, q.ForceProfile)
 		if err != nil {
 			return r, err
 		}
@@ -115,14 +135,67 @@ func Resolve(q Request) (*Run, error) {
 	return r, nil
 }
 
-// CostProfile returns the model clock's cost profile for the CPU model named cpuName: the
-// profile in the JSON file file when it is not "" (model.LoadProfileFile; its errors read
-// FILE:LINE: …), else the CPU model's own (model.Lookup).
-func CostProfile(cpuName, file string) (model.Profile, error) {
-	if file != "" {
-		return model.LoadProfileFile(file)
+// CostProfile returns the model clock's cost profile for CPU model m and release rel: the
+// profile in the JSON file file when it is not "" (model.LoadProfiles; its errors read
+// FILE:LINE: …), else the CPU model's own (model.Lookup). Of a file with one profile per
+// JVM, the one measured with rel; a profile measured on a real JVM must fit rel and m
+// (model.Profile.Fits) unless force is set.
+func CostProfile(m cpu.Model, rel jdk.Release, file string, force bool) (model.Profile, error) {
+	if file == "" {
+		return model.Lookup(m.Name)
 	}
-	return model.Lookup(cpuName)
+	f, err := os.Open(file)
+	if err != nil {
+		return model.Profile{}, fmt.Errorf("model: %w", err)
+	}
+	defer f.Close()
+	ps, err := model.LoadProfiles(file, f)
+	if err != nil {
+		return model.Profile{}, err
+	}
+	p := ps[0]
+	if len(ps) > 1 {
+		var have []string
+		found := false
+		for _, q := range ps {
+			have = append(have, q.Release)
+			if q.Release == rel.String() {
+				p, found = q, true
+			}
+		}
+		if !found {
+			return model.Profile{}, fmt.Errorf("cost profile %s has profiles for JDK %s, none for JDK %s", file, strings.Join(have, ", "), rel)
+		}
+	}
+	if err := p.Fits(rel, m); err != nil && !force {
+		return model.Profile{}, fmt.Errorf("cost profile %s does not price this run: %v (--force-profile uses it anyway)", file, err)
+	}
+	return p, nil
+}
+
+// HostProfileDir is where `jitsim calibrate --jvm` keeps this host's calibrated profiles:
+// DIR/jitsim/profiles under the user's cache directory (os.UserCacheDir: $XDG_CACHE_HOME or
+// ~/.cache on Linux), or "" when there is none.
+func HostProfileDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "jitsim", "profiles")
+}
+
+// HostProfileFile is the file in dir that holds the calibrated profile of release rel on a
+// CPU with m's features: one file per feature set and release, so a machine whose CPU
+// changes (a new VM host) does not find the old machine's profile.
+func HostProfileFile(dir string, m cpu.Model, rel jdk.Release) string {
+	h := fnv.New32a()
+	h.Write([]byte(m.Arch.String() + " " + cpu.Normalize(m.Features).String()))
+	return filepath.Join(dir, fmt.Sprintf("host-%s-%08x-jdk%s.json", m.Arch, h.Sum32(), rel))
+}
+
+func fileExists(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // HostError is a CPU model that cannot run code on this host's wall clock.

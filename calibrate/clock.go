@@ -1,0 +1,53 @@
+package calibrate
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/jitsim/jitsim/runtime/model"
+)
+
+// How fast does this CPU run? The instruction-mix formulas price a stub variant in cycles;
+// a calibration against a real JVM converts them at the clock it measures: a chain of
+// dependent one-cycle integer operations (XOR and ADD, each reading the other's result), so
+// that the time per operation is one cycle whatever the CPU's width — the effective clock,
+// boost included, which a hypervisor's /proc/cpuinfo does not show.
+
+// chainOps is how many dependent operations one call of chain runs.
+const chainOps = 8 * chainIters
+
+const chainIters = 1 << 16
+
+var chainSink uint64
+
+// chain runs chainOps dependent one-cycle operations.
+//
+//go:noinline
+func chain(seed uint64) uint64 {
+	x := seed
+	for i := uint64(0); i < chainIters; i++ {
+		x += x ^ i
+		x += x ^ i
+		x += x ^ i
+		x += x ^ i
+	}
+	return x
+}
+
+// EffectiveMHz measures this CPU's clock with the dependent chain: the median of interleaved
+// rounds in thread CPU time (model.Calibrate), and the text that says so.
+func EffectiveMHz(rounds int, round time.Duration) (int64, string, error) {
+	p, err := model.Calibrate(model.CalibrateOptions{Rounds: rounds, Round: round}, []model.Probe{{
+		What: "calibrate:clock", Family: model.AnyFamily, Unit: model.PerCall, Units: chainOps,
+		Run:  func() error { chainSink += chain(chainSink | 1); return nil },
+		Note: "a chain of dependent XOR/ADD operations, one cycle each"}})
+	if err != nil {
+		return 0, "", err
+	}
+	ps := p.Rows[0].Ps
+	if ps <= 0 {
+		return 0, "", fmt.Errorf("calibrate: the clock chain measured %d ps per cycle", ps)
+	}
+	mhz := (1_000_000 + ps/2) / ps
+	return mhz, fmt.Sprintf("%d MHz effective, measured by jitsim (%s)", mhz, p.Rows[0].Source), nil
+}

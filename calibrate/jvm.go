@@ -1,0 +1,557 @@
+package calibrate
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	goruntime "runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/jvmharness"
+	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/stubs"
+	"github.com/jitsim/jitsim/stubs/aes"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/gcm"
+	"github.com/jitsim/jitsim/stubs/variant"
+)
+
+// A calibration against a real JVM (`jitsim calibrate --jvm`) runs jvmharness's Cost
+// program under a list of flag sets — one per execution level, one per UseAVX level that
+// selects other stub variants — in interleaved rounds, and composes the model's profile from
+// the medians (model.FromJVM). It measures only primitives: ECB encryption and decryption
+// (the AES block methods), GMAC (GHASH), CTR (the counter loop), a non-inlined call, and
+// the compilers' speed. GCM and CBC of a payload are never measured: they are what
+// `jitsim validate` checks the composition against.
+
+// JVMOptions say which JVM a calibration measures and how long.
+type JVMOptions struct {
+	// Java is the java command (a path or a name on PATH).
+	Java string
+	// CPU is the CPU model the profile prices: this host's ("host").
+	CPU cpu.Model
+	// Rounds is the number of interleaved rounds; each value is their median.
+	Rounds int
+	// Quick shortens every measurement (a rough profile in about a minute).
+	Quick bool
+	// Command is the jitsim command line, recorded in the provenance.
+	Command string
+	// Progress, when set, is told before each JVM run: runs done, runs in all, and what.
+	Progress func(done, total int, what string)
+	// Run runs the harness (tests replay recordings); nil: the compiled Cost program on Java.
+	Run func(ctx context.Context, vmOptions []string) (string, error)
+	// Now and Load are the clock and the load average of the provenance; nil: the real ones.
+	Now  func() time.Time
+	Load func() string
+}
+
+// jvmRun is one flag set of the harness: the options it runs Cost with and the rows it reads.
+type jvmRun struct {
+	name    string
+	options []string
+	modes   []string
+	citime  bool
+}
+
+// javaModes are the primitives measured at every execution level.
+var javaModes = []string{"ecb-enc", "ecb-dec", "gmac", "ctr", "call"}
+
+// stubModes are the primitives measured per UseAVX level, and the stub entries that can serve
+// each at C2, the preferred first (a mode served by none of them measures no stub).
+var stubModes = []struct {
+	mode    string
+	entries []string
+}{
+	{"ecb-enc", []string{aes.StubECBEncrypt, aes.StubEncryptBlock}},
+	{"ecb-dec", []string{aes.StubECBDecrypt, aes.StubDecryptBlock}},
+	{"ctr", []string{aes.StubCTR}},
+	{"gmac", []string{gcm.StubGHASH}},
+}
+
+const diagnostic = "-XX:+UnlockDiagnosticVMOptions"
+
+// levelRuns are the runs that measure Java code at levels 0..4.
+func levelRuns() []jvmRun {
+	return []jvmRun{
+		{name: "interp", options: []string{"-Xint"}, modes: javaModes},
+		{name: "c1-l1", options: []string{"-XX:TieredStopAtLevel=1"}, modes: javaModes},
+		{name: "c1-l2", options: []string{"-XX:TieredStopAtLevel=2"}, modes: javaModes},
+		{name: "c1-l3", options: []string{"-XX:TieredStopAtLevel=3", "-XX:+CITime"}, modes: javaModes, citime: true},
+		{name: "c2-nointr", options: []string{diagnostic, "-XX:-UseAESIntrinsics", "-XX:-UseAESCTRIntrinsics", "-XX:-UseGHASHIntrinsics", "-XX:+CITime"},
+			modes: javaModes, citime: true},
+	}
+}
+
+// stubRuns are the C2 runs at each UseAVX level the CPU supports that selects a set of stub
+// variants no higher level selects, and which variant each run's modes measure.
+func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.RunMode) {
+	which := map[variant.ID][]model.RunMode{}
+	if m.Arch != jdk.AMD64 {
+		run := jvmRun{name: "c2-default", modes: modeNames()}
+		for id, rm := range servedBy(run.name, rel, m, 0) {
+			which[id] = []model.RunMode{rm}
+		}
+		return []jvmRun{run}, which
+	}
+	var runs []jvmRun
+	var seen []string
+	for avx := (cpu.Mask{Release: rel, UseSSE: 4}).AVXLimit(m.Features); avx >= 0; avx-- {
+		name := fmt.Sprintf("c2-avx%d", avx)
+		served := servedBy(name, rel, m, avx)
+		var key []string
+		for id, rm := range served {
+			key = append(key, rm.Mode+"="+id.Name())
+		}
+		slices.Sort(key)
+		k := strings.Join(key, " ")
+		if len(served) == 0 || slices.Contains(seen, k) {
+			continue
+		}
+		seen = append(seen, k)
+		runs = append(runs, jvmRun{name: name, options: []string{fmt.Sprintf("-XX:UseAVX=%d", avx)}, modes: modeNames()})
+		for id, rm := range served {
+			which[id] = append(which[id], rm)
+		}
+	}
+	return runs, which
+}
+
+func modeNames() []string {
+	var ns []string
+	for _, s := range stubModes {
+		ns = append(ns, s.mode)
+	}
+	return ns
+}
+
+// servedBy says which stub variant serves each stub mode in run on m at UseAVX=avx, with the
+// intrinsics on.
+func servedBy(run string, rel jdk.Release, m cpu.Model, avx int) map[variant.ID]model.RunMode {
+	cfg := stubs.Config{JDK: rel, Arch: m.Arch, UseAES: true, UseAESIntrinsics: true, UseAESCTRIntrinsics: true, UseGHASHIntrinsics: true,
+		UseAVX: avx, UseSSE: 4}
+	out := map[variant.ID]model.RunMode{}
+	for _, s := range stubModes {
+		for _, e := range s.entries {
+			if v, ok := stubs.Select(e, cfg, m.Features); ok {
+				out[v.ID] = model.RunMode{Run: run, Mode: s.mode}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// timing is the harness's -D options: quick or full.
+func timing(quick bool, run jvmRun) []string {
+	warmOps := "0"
+	switch {
+	case strings.HasPrefix(run.name, "c2"):
+		// C2 compiles a method called once per operation after 5 000–15 000 calls
+		// (Tier4InvocationThreshold, Tier4CompileThreshold): until then GMAC's caller runs
+		// C1 code that calls Java GHASH, a plateau a stability test alone would take for
+		// the steady state.
+		warmOps = "30000"
+	case strings.HasPrefix(run.name, "c1"):
+		warmOps = "3000"
+	}
+	if quick {
+		return []string{"-DwarmMs=200", "-DstepMs=80", "-DmeasureMs=150", "-DwarmOps=" + warmOps}
+	}
+	return []string{"-DwarmMs=600", "-DstepMs=150", "-DmeasureMs=500", "-DwarmOps=" + warmOps}
+}
+
+// harnessOptions are the JVM options of one run of the harness.
+func harnessOptions(quick bool, run jvmRun) []string {
+	opts := append(append([]string{}, run.options...), timing(quick, run)...)
+	return append(opts, "-Donly="+strings.Join(run.modes, ","))
+}
+
+// sample is one round's value of one measurement.
+type sample struct {
+	value    float64 // ps per byte, ps per call, or bytes/s for a CITime tier
+	min, max float64 // the round's fastest and slowest sub-round, same unit
+	op       float64 // CPU ns per operation, as printed
+}
+
+// parseCost reads the rows of one harness run: mode → sample, and CITime tier → speed.
+func parseCost(out string) (rows map[string]sample, speeds map[string]float64, err error) {
+	rows, speeds = map[string]sample{}, map[string]float64{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		l := sc.Text()
+		if f := strings.Fields(l); len(f) > 0 && f[0] == "row" {
+			if len(f) < 3 {
+				return nil, nil, fmt.Errorf("harness output line %d: %q: a row too short", line, l)
+			}
+			kv := map[string]float64{}
+			for _, x := range f[2:] {
+				k, v, ok := strings.Cut(x, "=")
+				if !ok {
+					return nil, nil, fmt.Errorf("harness output line %d: %q: %q is not key=value", line, l, x)
+				}
+				n, err := strconv.ParseFloat(v, 64)
+				if err != nil || !(n >= 0 && n <= 1e15) {
+					return nil, nil, fmt.Errorf("harness output line %d: %q: %s=%s is not a measurement", line, l, k, v)
+				}
+				kv[k] = n
+			}
+			var s sample
+			if f[1] == "call" {
+				s = sample{value: kv["cpu-ns/call"] * 1000, min: kv["min"] * 1000, max: kv["max"] * 1000, op: kv["cpu-ns/call"]}
+			} else {
+				size := kv["size"]
+				if size <= 0 {
+					return nil, nil, fmt.Errorf("harness output line %d: %q: no size", line, l)
+				}
+				s = sample{value: kv["cpu-ns/byte"] * 1000, min: kv["min"] * 1000 / size, max: kv["max"] * 1000 / size, op: kv["cpu-ns/op"]}
+			}
+			if !(s.value > 0) {
+				return nil, nil, fmt.Errorf("harness output line %d: %q: no time", line, l)
+			}
+			rows[f[1]] = s
+			continue
+		}
+		// -XX:+CITime: "  Tier3 {speed: 80653.250 bytes/s; standard: …"
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "Tier") && strings.Contains(t, "{speed:") {
+			tier := strings.Fields(t)[0]
+			rest := t[strings.Index(t, "{speed:")+len("{speed:"):]
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				if v, err := strconv.ParseFloat(f[0], 64); err == nil && v > 0 {
+					speeds[tier] = v
+				}
+			}
+		}
+	}
+	return rows, speeds, sc.Err()
+}
+
+// JVMResult is a calibration's profile and what each of its measurements was.
+type JVMResult struct {
+	Profile model.Profile
+	Release jdk.Release
+	// Measured are the medians, per run and mode, with their spread over the rounds.
+	Measured []Measured
+}
+
+// Spread is the larger distance from the median to the fastest or slowest timed sub-round
+// of any round, relative to the median.
+func (m Measured) Spread() float64 {
+	if m.Median <= 0 {
+		return 0
+	}
+	lo, hi := min(m.Min, m.SubMin), max(m.Max, m.SubMax)
+	if strings.HasPrefix(m.Mode, "Tier") {
+		lo, hi = m.Min, m.Max
+	}
+	return max(hi-m.Median, m.Median-lo) / m.Median
+}
+
+// Measured is one measurement over the rounds.
+type Measured struct {
+	Run, Mode        string
+	Median, Min, Max float64 // over the rounds: ps per byte (per call for "call"; bytes/s for a CITime tier)
+	Command          string
+	Rounds           int
+	SubMin, SubMax   float64 // the fastest and slowest timed sub-round of any round
+}
+
+// JVM calibrates against the real JVM o.Java: it runs every flag set once per round, round
+// after round (so a change of machine load spreads over all of them), and composes the
+// profile from the medians. Cancelling ctx stops the JVM and returns ctx's error.
+func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
+	if o.Rounds < 1 {
+		return JVMResult{}, fmt.Errorf("calibrate: %d rounds", o.Rounds)
+	}
+	now, load := o.Now, o.Load
+	if now == nil {
+		now = time.Now
+	}
+	if load == nil {
+		load = loadAverage
+	}
+	props, err := jvmProperties(ctx, o)
+	if err != nil {
+		return JVMResult{}, err
+	}
+	rel, err := releaseOf(props)
+	if err != nil {
+		return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+	}
+	run := o.Run
+	if run == nil {
+		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.Cost)
+		if err != nil {
+			return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+		}
+		defer prog.Close()
+		run = func(ctx context.Context, opts []string) (string, error) {
+			out, err := prog.Run(ctx, opts)
+			return string(out.Stdout), err
+		}
+	}
+	mhz, mhzSrc, err := EffectiveMHz(5, 20*time.Millisecond)
+	if err != nil {
+		return JVMResult{}, err
+	}
+	start, loadBefore := now(), load()
+	runs := levelRuns()
+	sruns, stubOf := stubRuns(rel, o.CPU)
+	runs = append(runs, sruns...)
+	type key struct{ run, mode string }
+	samples := map[key][]sample{}
+	commands := map[string]string{}
+	total, done := o.Rounds*len(runs), 0
+	for round := 1; round <= o.Rounds; round++ {
+		for _, r := range runs {
+			if o.Progress != nil {
+				o.Progress(done, total, fmt.Sprintf("round %d/%d: %s", round, o.Rounds, r.name))
+			}
+			opts := harnessOptions(o.Quick, r)
+			commands[r.name] = o.Java + " " + strings.Join(opts, " ") + " Cost"
+			out, err := run(ctx, opts)
+			if ctx.Err() != nil {
+				return JVMResult{}, ctx.Err()
+			}
+			if err != nil {
+				return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: run %s: %w", o.Java, r.name, err)
+			}
+			rows, speeds, err := parseCost(out)
+			if err != nil {
+				return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: run %s: %w", o.Java, r.name, err)
+			}
+			for _, m := range r.modes {
+				s, ok := rows[m]
+				if !ok {
+					return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: run %s printed no %s row:\n%s", o.Java, r.name, m, clip(out))
+				}
+				samples[key{r.name, m}] = append(samples[key{r.name, m}], s)
+			}
+			if r.citime {
+				for t, v := range speeds {
+					samples[key{r.name, t}] = append(samples[key{r.name, t}], sample{value: v, min: v, max: v})
+				}
+			}
+			done++
+		}
+	}
+	if o.Progress != nil {
+		o.Progress(done, total, "done")
+	}
+	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
+		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"},
+		MHz: mhz, MHzSource: mhzSrc}
+	for i, r := range levelRuns() {
+		meas.Levels[i] = r.name
+	}
+	var res JVMResult
+	keys := make([]key, 0, len(samples))
+	for k := range samples {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int { return strings.Compare(a.run+" "+a.mode, b.run+" "+b.mode) })
+	for _, k := range keys {
+		ss := samples[k]
+		vals := make([]float64, len(ss))
+		lo, hi := ss[0].min, ss[0].max
+		for i, s := range ss {
+			vals[i] = s.value
+			lo, hi = min(lo, s.min), max(hi, s.max)
+		}
+		med, mn, mx := median(vals), slices.Min(vals), slices.Max(vals)
+		compile := strings.HasPrefix(k.mode, "Tier")
+		unit := "ps/byte"
+		switch {
+		case compile:
+			unit = "bytes/s"
+		case k.mode == "call":
+			unit = "ps/call"
+		}
+		src := fmt.Sprintf("`%s`, row %s: median of %d interleaved rounds in thread CPU time %.0f %s (rounds %.0f–%.0f)",
+			commands[k.run], k.mode, len(ss), med, unit, mn, mx)
+		mv := model.Measure{Value: int64(med + 0.5), Source: src}
+		if compile {
+			meas.Compile[model.RunMode{Run: k.run, Mode: k.mode}] = mv
+		} else {
+			meas.Rows[model.RunMode{Run: k.run, Mode: k.mode}] = mv
+		}
+		res.Measured = append(res.Measured, Measured{Run: k.run, Mode: k.mode, Median: med, Min: mn, Max: mx, Command: commands[k.run],
+			Rounds: len(ss), SubMin: lo, SubMax: hi})
+	}
+	// A variant several UseAVX levels select is priced by its steadiest measurement: the one
+	// whose timed sub-rounds spread least around its median.
+	for id, cands := range stubOf {
+		best, bestSpread := cands[0], -1.0
+		for _, c := range cands {
+			i := slices.IndexFunc(res.Measured, func(m Measured) bool { return m.Run == c.Run && m.Mode == c.Mode })
+			if i < 0 {
+				continue
+			}
+			if sp := res.Measured[i].Spread(); bestSpread < 0 || sp < bestSpread {
+				best, bestSpread = c, sp
+			}
+		}
+		meas.Stubs[id] = best
+	}
+	var feats []string
+	for _, f := range cpu.Normalize(o.CPU.Features).Features() {
+		feats = append(feats, f.String())
+	}
+	prov := model.Provenance{JVM: o.Java, JVMVersion: props["java.vm.version"], JVMVendor: props["java.vendor"], CPUModel: cpuModelName(),
+		Features: feats, Date: start.UTC().Format(time.RFC3339), Load: fmt.Sprintf("before %s, after %s", loadBefore, load()),
+		Rounds: o.Rounds, Command: o.Command}
+	if prov.JVMVersion == "" {
+		prov.JVMVersion = props["java.version"]
+	}
+	p, err := model.FromJVM(o.CPU, rel, meas, prov)
+	if err != nil {
+		return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+	}
+	res.Profile, res.Release = p, rel
+	return res, nil
+}
+
+// jvmProperties asks the JVM for its system properties (or, when tests replay a recording,
+// takes them from the recording's "props" run).
+func jvmProperties(ctx context.Context, o JVMOptions) (map[string]string, error) {
+	if o.Run != nil {
+		out, err := o.Run(ctx, []string{"-XshowSettings:properties", "-version"})
+		if err != nil {
+			return nil, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+		}
+		props := map[string]string{}
+		for _, l := range strings.Split(out, "\n") {
+			if k, v, ok := strings.Cut(strings.TrimSpace(l), " = "); ok {
+				props[k] = v
+			}
+		}
+		return props, nil
+	}
+	if st, err := os.Stat(o.Java); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("calibrate: --jvm=%s is a directory; give its bin/java", o.Java)
+	}
+	props, err := jvmharness.Properties(ctx, o.Java)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+	}
+	return props, nil
+}
+
+// releaseOf is the release jitsim models for a JVM's java.specification.version.
+func releaseOf(props map[string]string) (jdk.Release, error) {
+	spec := props["java.specification.version"]
+	name := strings.TrimPrefix(spec, "1.")
+	rel, err := jdk.Parse(name)
+	if err != nil || spec == "" {
+		return 0, fmt.Errorf("java %s (specification %q) is no release jitsim models (%s)", props["java.version"], spec, strings.Join(jdk.Names(), ", "))
+	}
+	return rel, nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func clip(s string) string {
+	if len(s) > 2000 {
+		return s[:2000] + "…"
+	}
+	return s
+}
+
+// loadAverage is /proc/loadavg's first three fields, or "unknown".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// cpuModelName is the processor's model name from /proc/cpuinfo, or the architecture.
+func cpuModelName() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return goruntime.GOARCH + " (no /proc/cpuinfo model name)"
+}
+
+// WriteMeasured prints the measurements of a JVM calibration: run, mode, median, the range
+// over the rounds, and the command.
+func WriteMeasured(w io.Writer, ms []Measured) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "run\tmeasured\tmedian\trounds min–max\tsub-rounds min–max\tspread\tunit\t")
+	for _, m := range ms {
+		unit := "ps/byte"
+		switch {
+		case strings.HasPrefix(m.Mode, "Tier"):
+			unit = "bytes/s"
+		case m.Mode == "call":
+			unit = "ps/call"
+		}
+		noisy := ""
+		if m.Spread() > 0.25 {
+			noisy = "noisy"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t±%.0f%%\t%s\t%s\n", m.Run, m.Mode, m.Median, m.Min, m.Max, m.SubMin, m.SubMax,
+			100*m.Spread(), unit, noisy)
+	}
+	tw.Flush()
+}
+
+// ParseCostRows reads the rows of a Cost run of composite operations: row name → CPU ns per
+// operation (the run's median).
+func ParseCostRows(out string) (map[string]float64, error) {
+	rows, _, err := parseCost(out)
+	if err != nil {
+		return nil, err
+	}
+	ns := map[string]float64{}
+	for k, s := range rows {
+		ns[k] = s.op
+	}
+	return ns, nil
+}
+
+// Run is one flag set a calibration runs the harness with.
+type Run struct {
+	Name    string
+	Options []string // the flag set, without the harness's timing options
+	Modes   []string // Cost's rows it reads
+	Size    int      // payload bytes
+}
+
+// Runs are the flag sets a calibration of release rel on CPU model m runs, in order.
+func Runs(rel jdk.Release, m cpu.Model) []Run {
+	var out []Run
+	stub, _ := stubRuns(rel, m)
+	for _, r := range append(levelRuns(), stub...) {
+		out = append(out, Run{Name: r.name, Options: r.options, Modes: r.modes, Size: 16384})
+	}
+	return out
+}

@@ -1,0 +1,226 @@
+package calibrate
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/jvmharness"
+	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// recording is testdata/jvm17-quick.txt: what `jitsim calibrate --jvm --quick` ran on
+// OpenJDK 17.0.15 (one round), as "== OPTIONS" headers each followed by the JVM's stdout.
+const recording = "testdata/jvm17-quick.txt"
+
+// recordedCPU is the CPU the recording was made on: its features as stubs/cpu reads them on
+// a Zen 5 VM (AES, PCLMULQDQ, AVX…AVX-512, VAES, VPCLMULQDQ).
+func recordedCPU(t testing.TB) cpu.Model {
+	m, err := cpu.Lookup("icelake-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(recording + ".features")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fs cpu.Set
+	for _, f := range strings.FieldsFunc(string(b), func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
+		ft, err := cpu.ParseFeature(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs = fs.With(ft)
+	}
+	m.Name, m.Features = "host", fs
+	return m
+}
+
+// replay serves a recording: the output recorded for exactly these options.
+func replay(t testing.TB, file string) func(context.Context, []string) (string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs := map[string]string{}
+	var key string
+	var cur strings.Builder
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	for sc.Scan() {
+		if k, ok := strings.CutPrefix(sc.Text(), "== "); ok {
+			if key != "" {
+				outs[key] = cur.String()
+			}
+			key = k
+			cur.Reset()
+			continue
+		}
+		cur.WriteString(sc.Text() + "\n")
+	}
+	outs[key] = cur.String()
+	return func(_ context.Context, opts []string) (string, error) {
+		out, ok := outs[strings.Join(opts, " ")]
+		if !ok {
+			return "", fmt.Errorf("no recording for %q", strings.Join(opts, " "))
+		}
+		return out, nil
+	}
+}
+
+func fixedNow() time.Time { return time.Date(2026, 12, 1, 22, 0, 0, 0, time.UTC) }
+
+// TestJVMFromRecording composes a profile from the recorded harness outputs: every level's
+// Java rows, the measured stub variants per byte, the others from their formulas; and the
+// profile prices only JDK 17 on a CPU with the recording's features.
+func TestJVMFromRecording(t *testing.T) {
+	m := recordedCPU(t)
+	res, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: 1, Quick: true, Run: replay(t, recording),
+		Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Profile
+	if res.Release != jdk.R17 || p.Release != "17" || p.Provenance == nil || p.Provenance.JVMVersion != "17.0.15+6-Debian-1deb12u1" {
+		t.Fatalf("release %v %q, provenance %+v", res.Release, p.Release, p.Provenance)
+	}
+	for _, what := range []string{model.WhatInterp, model.WhatC1L1, model.WhatC1L2, model.WhatC1L3, model.WhatC2} {
+		r, ok := p.Row(what, "AESCrypt.implEncryptBlock", model.PerByte)
+		if !ok || r.Ps <= 0 || !strings.Contains(r.Source, "median of 1 interleaved rounds") {
+			t.Errorf("%s: %+v", what, r)
+		}
+	}
+	interp, _ := p.Row(model.WhatInterp, "AESCrypt.implEncryptBlock", model.PerByte)
+	c2, _ := p.Row(model.WhatC2, "AESCrypt.implEncryptBlock", model.PerByte)
+	if interp.Ps < 10*c2.Ps {
+		t.Errorf("the interpreter (%d ps/byte) is not far slower than C2 (%d ps/byte)", interp.Ps, c2.Ps)
+	}
+	ctr, ok := p.Row(model.Stub("vaes-avx512"), "counterMode_AESCrypt", model.PerByte)
+	if !ok || !strings.Contains(ctr.Source, "-XX:UseAVX=3") {
+		t.Errorf("the AVX-512 CTR stub is not priced by the UseAVX=3 run: %+v", ctr)
+	}
+	cbc, ok := p.Row(model.Stub("aesni"), "cipherBlockChaining_encryptAESCrypt", model.PerBlock)
+	if !ok || !strings.Contains(cbc.Source, "not run by the calibration") {
+		t.Errorf("CBC encryption is not priced by its formula: %+v", cbc)
+	}
+	if err := p.Fits(jdk.R17, m); err != nil {
+		t.Errorf("the profile does not fit its own release and CPU: %v", err)
+	}
+	if err := p.Fits(jdk.R25, m); err == nil || !strings.Contains(err.Error(), "JDK 17") {
+		t.Errorf("a JDK 17 profile fits JDK 25: %v", err)
+	}
+	other, _ := cpu.Lookup("skylake-avx2")
+	if err := p.Fits(jdk.R17, other); err == nil || !strings.Contains(err.Error(), "features") {
+		t.Errorf("a profile fits a CPU with other features: %v", err)
+	}
+	// It survives its own file format, provenance included.
+	data, err := p.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := model.LoadProfile("p.json", strings.NewReader(string(data)))
+	if err != nil || q.Provenance == nil || q.Provenance.Date != "2026-12-01T22:00:00Z" || len(q.Rows) != len(p.Rows) {
+		t.Fatalf("round trip: %v, %+v", err, q.Provenance)
+	}
+}
+
+// TestJVMNeverRunsCompositeOps checks that no calibration run measures GCM or CBC of a
+// payload: those are what validate compares.
+func TestJVMNeverRunsCompositeOps(t *testing.T) {
+	for _, r := range Runs(jdk.R17, recordedCPU(t)) {
+		for _, m := range r.Modes {
+			if strings.HasPrefix(m, "gcm") || strings.HasPrefix(m, "cbc") {
+				t.Errorf("run %s measures %s", r.Name, m)
+			}
+		}
+	}
+}
+
+// TestJVMBadOutput: a JVM that prints garbage, misses a row or fails is a clear error.
+func TestJVMBadOutput(t *testing.T) {
+	props := "    java.specification.version = 17\n    java.version = 17.0.15\n    java.vm.version = 17.0.15\n"
+	for _, c := range []struct{ name, out, want string }{
+		{"garbage", "Segmentation fault\n", "printed no ecb-enc row"},
+		{"bad value", "row ecb-enc size=16384 cpu-ns/op=x cpu-ns/byte=1 cpu-MB/s=1 min=1 max=1\n", "is not a measurement"},
+		{"no key=value", "row ecb-enc 16384\n", "is not key=value"},
+	} {
+		run := func(_ context.Context, opts []string) (string, error) {
+			if opts[0] == "-XshowSettings:properties" {
+				return props, nil
+			}
+			return c.out, nil
+		}
+		_, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: recordedCPU(t), Rounds: 1, Run: run})
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--jvm=java") {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	run := func(_ context.Context, opts []string) (string, error) {
+		return "    java.specification.version = 11\n    java.version = 11.0.2\n", nil
+	}
+	if _, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: recordedCPU(t), Rounds: 1, Run: run}); err == nil ||
+		!strings.Contains(err.Error(), "no release jitsim models") {
+		t.Errorf("JDK 11: %v", err)
+	}
+	if _, err := JVM(context.Background(), JVMOptions{Java: filepath.Join(t.TempDir(), "nojava"), CPU: recordedCPU(t), Rounds: 1}); err == nil ||
+		!strings.Contains(err.Error(), "nojava") {
+		t.Errorf("a missing java: %v", err)
+	}
+}
+
+// TestJVMEndToEnd calibrates the real JVM named by JITSIM_JVM (skipped without it; CI leaves
+// it unset) with --quick; with JITSIM_RECORD=1 it rewrites the recording.
+func TestJVMEndToEnd(t *testing.T) {
+	java := os.Getenv("JITSIM_JVM")
+	if java == "" {
+		t.Skip("JITSIM_JVM is not set")
+	}
+	m := cpu.Model{Name: "host", Arch: jdk.HostArch(), Features: cpu.Host(), Cores: 2}
+	prog, err := jvmharness.Compile(context.Background(), java, jvmharness.Cost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prog.Close()
+	var rec strings.Builder
+	run := func(ctx context.Context, opts []string) (string, error) {
+		var out string
+		if opts[0] == "-XshowSettings:properties" {
+			props, err := jvmharness.Properties(ctx, java)
+			if err != nil {
+				return "", err
+			}
+			for _, k := range []string{"java.specification.version", "java.version", "java.vm.version", "java.vendor"} {
+				out += fmt.Sprintf("    %s = %s\n", k, props[k])
+			}
+		} else {
+			o, err := prog.Run(ctx, opts)
+			if err != nil {
+				return "", err
+			}
+			out = string(o.Stdout)
+		}
+		fmt.Fprintf(&rec, "== %s\n%s", strings.Join(opts, " "), out)
+		return out, nil
+	}
+	res, err := JVM(context.Background(), JVMOptions{Java: java, CPU: m, Rounds: 1, Quick: true, Run: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Profile.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("JITSIM_RECORD") == "1" {
+		if err := os.WriteFile(recording, []byte(rec.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(recording+".features", []byte(cpu.Normalize(m.Features).String()+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/stubs/variant"
+)
+
+// Provenance says where and how a profile was measured on a real JVM (`jitsim calibrate
+// --jvm`): which JVM, which CPU, when, under what load. A profile with a provenance prices
+// only the release it was measured with and only a CPU model with the same features
+// (Profile.Fits).
+type Provenance struct {
+	JVM        string   `json:"jvm"`        // the java command as given
+	JVMVersion string   `json:"jvmVersion"` // java.vm.version, e.g. 17.0.15+6-Debian-1deb12u1
+	JVMVendor  string   `json:"jvmVendor"`  // java.vendor
+	CPUModel   string   `json:"cpuModel"`   // the processor's model name (/proc/cpuinfo)
+	Features   []string `json:"features"`   // the CPU features stub selection reads (stubs/cpu names)
+	Date       string   `json:"date"`       // RFC 3339, when the measurement started
+	Load       string   `json:"load"`       // load averages before and after
+	Rounds     int      `json:"rounds"`     // interleaved rounds per measurement
+	Command    string   `json:"command"`    // the jitsim command line that measured it
+}
+
+// RunMode names one harness measurement: the run (a flag set) and what it measured
+// (jvmharness Cost.java's row name: ecb-enc, ctr, gmac, call, …; or a -XX:+CITime tier).
+type RunMode struct{ Run, Mode string }
+
+// Measure is one measured value with the source text its rows carry.
+type Measure struct {
+	Value  int64 // ps per byte; ps per call for mode "call"; bytecode bytes/s for a CITime tier
+	Source string
+}
+
+// Measurements are what a calibration measured on one JVM, and which measurement prices
+// what.
+type Measurements struct {
+	Rows    map[RunMode]Measure // per-byte and per-call measurements
+	Compile map[RunMode]Measure // -XX:+CITime speeds
+	// Levels name the run that measured Java code at each level 0..4.
+	Levels LevelRuns
+	// C1, C2 are the (run, tier) whose CITime speed prices each compiler.
+	C1, C2 RunMode
+	// Stubs is, per stub variant the JVM ran, the measurement of a payload it served (the
+	// whole Cipher call at the measured size, Java glue included).
+	Stubs map[variant.ID]RunMode
+	// MHz is this CPU's effective clock as measured (a dependent chain of one-cycle integer
+	// operations), MHzSource how: the clock the instruction-mix formulas of the variants the
+	// JVM did not run are priced at.
+	MHz       int64
+	MHzSource string
+}
+
+func (m Measurements) get(rows map[RunMode]Measure) measureFunc {
+	return func(run, mode string) (int64, string) {
+		v, ok := rows[RunMode{run, mode}]
+		if !ok {
+			panic(fmt.Sprintf("BUG: model: no measurement %s/%s", run, mode))
+		}
+		return v.Value, v.Source
+	}
+}
+
+// check reports the first measurement javaRows needs that m lacks.
+func (m Measurements) check() error {
+	for _, run := range m.Levels {
+		for _, mode := range []string{"ecb-enc", "ecb-dec", "gmac", "ctr", "call"} {
+			if v, ok := m.Rows[RunMode{run, mode}]; !ok || v.Value <= 0 {
+				return fmt.Errorf("model: no measurement of %s in run %s", mode, run)
+			}
+		}
+	}
+	if m.MHz < 100 || m.MHz > 10_000 {
+		return fmt.Errorf("model: effective clock %d MHz out of range", m.MHz)
+	}
+	for _, c := range []RunMode{m.C1, m.C2} {
+		if v, ok := m.Compile[c]; !ok || v.Value <= 0 {
+			return fmt.Errorf("model: no -XX:+CITime %s speed in run %s", c.Mode, c.Run)
+		}
+	}
+	for id, rm := range m.Stubs {
+		if v, ok := m.Rows[rm]; !ok || v.Value <= 0 {
+			return fmt.Errorf("model: stub variant %s: no measurement %s/%s", id.Name(), rm.Run, rm.Mode)
+		}
+	}
+	return nil
+}
+
+// formulaUarch is the instruction table a JVM-calibrated profile prices the stub variants
+// it could not measure with: the recording host's for x86, Neoverse N1's for arm64.
+func formulaUarch(arch jdk.Arch) uarch {
+	name := "host"
+	if arch == jdk.ARM64 {
+		name = "neoverse-n1"
+	}
+	u, _ := lookupUarch(name)
+	return u
+}
+
+// FromJVM composes the cost profile of CPU model m for release rel from measurements of a
+// real JVM on this machine, with the attribution of the recorded host profile (javaRows).
+// Stub variants the JVM ran are priced per byte by their measurement; every other variant a
+// rule can select on m (CBC's, the combined GCM stubs: never measured, so that validation
+// has them to check) by its instruction-mix formula over the instruction table of
+// formulaUarch, at the clock measured on this CPU. Nothing is scaled to fit a measurement.
+func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (Profile, error) {
+	if err := meas.check(); err != nil {
+		return Profile{}, err
+	}
+	u := formulaUarch(m.Arch)
+	u.mhz, u.mhzSource = meas.MHz, meas.MHzSource
+	p := Profile{CPU: m.Name, GHz: float64(u.mhz) / 1000, Release: rel.String(), Provenance: &prov,
+		Source: fmt.Sprintf("measured on %s (%s %s) with %s on %s, %d interleaved rounds; clock: %s",
+			prov.CPUModel, prov.JVMVendor, prov.JVMVersion, prov.JVM, prov.Date, prov.Rounds, meas.MHzSource)}
+	p.Rows = javaRows(meas.get(meas.Rows), meas.get(meas.Compile), meas.Levels, compileRuns{
+		c1: [2]string{meas.C1.Run, meas.C1.Mode}, c2: [2]string{meas.C2.Run, meas.C2.Mode}})
+	for _, id := range stubVariants() {
+		c := id.Cost()
+		if id.Arch() != m.Arch || !stubs.Selectable(id, m.Arch, m.Features) {
+			continue
+		}
+		if rm, ok := meas.Stubs[id]; ok {
+			v := meas.Rows[rm]
+			p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerByte, v.Value, v.Source + " (the whole Cipher call, Java glue included)"},
+				perCallRow(id, u))
+			continue
+		}
+		if c.PerBlock == nil {
+			continue
+		}
+		b := c.PerBlock(u.insn())
+		src := fmt.Sprintf("not run by the calibration: instruction mix %s = %.2f cycles/block [%s] at the measured %d MHz",
+			c.Formula, float64(b)/100, u.insnSource, u.mhz)
+		p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerBlock, cyclesToPs(b, u.mhz), src}, perCallRow(id, u))
+	}
+	return p, p.Validate()
+}
+
+// Fits reports why p cannot price release rel on CPU model m, or nil: a profile measured on
+// a real JVM (Provenance set) prices only the release it was measured with, on a CPU model
+// whose features are the ones it was measured on. A profile without a provenance (a CPU
+// model's own, or one `jitsim calibrate` measured of jitsim's tiers) fits every release.
+func (p Profile) Fits(rel jdk.Release, m cpu.Model) error {
+	if p.Provenance == nil {
+		return nil
+	}
+	if p.Release != "" && p.Release != rel.String() {
+		return fmt.Errorf("it was measured on JDK %s (%s), not JDK %s", p.Release, p.Provenance.JVMVersion, rel)
+	}
+	var have cpu.Set
+	for _, f := range p.Provenance.Features {
+		ft, err := cpu.ParseFeature(f)
+		if err != nil {
+			return fmt.Errorf("its CPU feature %q: %v", f, err)
+		}
+		have = have.With(ft)
+	}
+	if want := cpu.Normalize(m.Features); cpu.Normalize(have) != want {
+		return fmt.Errorf("it was measured on a CPU with features %s (%s), not %s's %s", cpu.Normalize(have), p.Provenance.CPUModel, m.Name, want)
+	}
+	return nil
+}
+
+// validate range-checks a provenance as a profile file carries it.
+func (v Provenance) validate() error {
+	switch {
+	case strings.TrimSpace(v.JVM) == "" || strings.TrimSpace(v.JVMVersion) == "":
+		return fmt.Errorf(`provenance: empty "jvm" or "jvmVersion"`)
+	case v.Rounds < 1 || v.Rounds > 1000:
+		return fmt.Errorf(`provenance: "rounds" %d out of range 1..1000`, v.Rounds)
+	}
+	if _, err := time.Parse(time.RFC3339, v.Date); err != nil {
+		return fmt.Errorf(`provenance: "date" %q is not an RFC 3339 time`, v.Date)
+	}
+	for _, f := range v.Features {
+		if _, err := cpu.ParseFeature(f); err != nil {
+			return fmt.Errorf(`provenance: "features": %v`, err)
+		}
+	}
+	return nil
+}

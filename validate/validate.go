@@ -1,0 +1,417 @@
+// Package validate checks the model clock against a real JVM on this machine, side by side
+// (`jitsim validate --jvm`). How far is jitsim's steady-state time per operation from the
+// JVM's, for each flag set, transformation, direction and size? The JVM runs jvmharness's
+// Cost program over composite operations (GCM and CBC encryption and decryption, CTR at sizes
+// a calibration does not run) in interleaved rounds; jitsim runs the same loop (scenario
+// ModeLoop) on the model clock until its cost per operation stops changing. The cells are
+// never the primitives `jitsim calibrate --jvm` measures (TestCellsAreNotCalibrated), so a
+// profile calibrated on the JVM is checked on what it was not fitted to.
+package validate
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jitsim/jitsim/calibrate"
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/jvmharness"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/scenario"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// FlagSet is one set of VM options the cells run under.
+type FlagSet struct {
+	Name    string
+	Options []string
+	// WarmOps is how many operations both sides run before the steady state may be declared:
+	// enough for C2 to compile a method called once per operation (Tier4InvocationThreshold,
+	// Tier4CompileThreshold), or C1's thresholds where C2 is off.
+	WarmOps int
+}
+
+const diagnostic = "-XX:+UnlockDiagnosticVMOptions"
+
+// FlagSets are the flag sets validate compares, in the order of its table.
+var FlagSets = []FlagSet{
+	{"default", nil, 30000},
+	{"no-ghash", []string{diagnostic, "-XX:-UseGHASHIntrinsics"}, 30000},
+	{"no-aes", []string{diagnostic, "-XX:-UseAESIntrinsics"}, 30000},
+	{"no-ctr", []string{diagnostic, "-XX:-UseAESCTRIntrinsics"}, 30000},
+	{"c1-only", []string{"-XX:TieredStopAtLevel=1"}, 3000},
+	{"c2-only", []string{"-XX:-TieredCompilation"}, 30000},
+	{"xint", []string{"-Xint"}, 0},
+	{"avx2", []string{"-XX:UseAVX=2"}, 30000},
+	{"avx0", []string{"-XX:UseAVX=0"}, 30000},
+}
+
+// Op is one composite operation: Cost's row name and ModeLoop's properties.
+type Op struct {
+	Row, Mode, Dir string
+	Sizes          []int
+}
+
+// Ops are the composite operations and their sizes: CTR only at sizes the calibration does
+// not run.
+var Ops = []Op{
+	{"gcm-enc", "GCM", "encrypt", []int{1024, 16384, 65536}},
+	{"gcm-dec", "GCM", "decrypt", []int{1024, 16384, 65536}},
+	{"cbc-enc", "CBC", "encrypt", []int{1024, 16384, 65536}},
+	{"cbc-dec", "CBC", "decrypt", []int{1024, 16384, 65536}},
+	{"ctr", "CTR", "encrypt", []int{1024, 65536}},
+}
+
+// Cell is one comparison: a flag set, an operation, a size.
+type Cell struct {
+	Set  FlagSet
+	Op   Op
+	Size int
+}
+
+// String names the cell as the table does.
+func (c Cell) String() string { return fmt.Sprintf("%s %s %d", c.Set.Name, c.Op.Row, c.Size) }
+
+// Cells are every cell, filtered by the flag-set, operation and size names given (empty:
+// all).
+func Cells(sets, ops []string, sizes []int) ([]Cell, error) {
+	for _, s := range sets {
+		if !slices.ContainsFunc(FlagSets, func(f FlagSet) bool { return f.Name == s }) {
+			return nil, fmt.Errorf("no flag set %q (flag sets: %s)", s, strings.Join(setNames(), ", "))
+		}
+	}
+	for _, o := range ops {
+		if !slices.ContainsFunc(Ops, func(x Op) bool { return x.Row == o }) {
+			return nil, fmt.Errorf("no operation %q (operations: gcm-enc, gcm-dec, cbc-enc, cbc-dec, ctr)", o)
+		}
+	}
+	var cells []Cell
+	for _, f := range FlagSets {
+		if len(sets) > 0 && !slices.Contains(sets, f.Name) {
+			continue
+		}
+		for _, o := range Ops {
+			if len(ops) > 0 && !slices.Contains(ops, o.Row) {
+				continue
+			}
+			for _, n := range o.Sizes {
+				if len(sizes) > 0 && !slices.Contains(sizes, n) {
+					continue
+				}
+				cells = append(cells, Cell{f, o, n})
+			}
+		}
+	}
+	if len(cells) == 0 {
+		return nil, fmt.Errorf("no cell has those flag sets, operations and sizes")
+	}
+	return cells, nil
+}
+
+func setNames() []string {
+	var ns []string
+	for _, f := range FlagSets {
+		ns = append(ns, f.Name)
+	}
+	return ns
+}
+
+// Options say what Run compares and how.
+type Options struct {
+	Java        string
+	JDK         jdk.Release // the release the JVM is (Run checks it)
+	CPU         cpu.Model
+	ProfileFile string // the model clock's profile ("": the CPU model's, or this host's calibrated one)
+	HostProfile string // the host profile cache directory (setup.HostProfileDir)
+	Force       bool
+	Rounds      int
+	Cells       []Cell
+	Quick       bool
+	Progress    func(done, total int, what string)
+	// RunJVM runs Cost with the options (tests replay recordings); nil: the compiled
+	// program on Java.
+	RunJVM func(ctx context.Context, vmOptions []string) (string, error)
+	// Model prices one cell on the model clock; nil: ModelPerOp.
+	Model func(ctx context.Context, c Cell) (ModelResult, error)
+}
+
+// Result is one cell's comparison.
+type Result struct {
+	Cell         string  `json:"cell"`
+	Set          string  `json:"flagSet"`
+	Options      string  `json:"options"`
+	Op           string  `json:"op"`
+	Size         int     `json:"size"`
+	JVM          float64 `json:"jvmNsPerOp"` // median over the rounds
+	JVMMin       float64 `json:"jvmMin"`
+	JVMMax       float64 `json:"jvmMax"`
+	Rounds       int     `json:"rounds"`
+	Model        float64 `json:"modelNsPerOp"`
+	ModelSteady  bool    `json:"modelSteady"`
+	ModelOps     int64   `json:"modelOps"`
+	Factor       float64 `json:"factor"`                // model / JVM
+	JVMSlowdown  float64 `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
+	ModelSlowdn  float64 `json:"modelSlowdown,omitempty"`
+	Verdict      string  `json:"verdict"`
+	JVMCommand   string  `json:"jvmCommand"`
+	ModelCommand string  `json:"modelCommand"`
+}
+
+// Verdicts.
+const (
+	Within     = "within ±25 %"
+	Outside    = "outside"
+	TooNoisy   = "JVM too noisy"
+	NotSteady  = "model not steady"
+	toleranceF = 0.25
+)
+
+// ModelResult is one cell on the model clock.
+type ModelResult struct {
+	NsPerOp float64
+	Steady  bool
+	Ops     int64
+	Command string
+}
+
+// Run measures every cell on the JVM (round after round, each (flag set, size) one JVM) and
+// on the model clock, and judges each.
+func Run(ctx context.Context, o Options) ([]Result, error) {
+	if o.Rounds < 1 {
+		return nil, fmt.Errorf("validate: %d rounds", o.Rounds)
+	}
+	runJVM := o.RunJVM
+	if runJVM == nil {
+		props, err := jvmharness.Properties(ctx, o.Java)
+		if err != nil {
+			return nil, fmt.Errorf("validate: --jvm=%s: %w", o.Java, err)
+		}
+		if spec := strings.TrimPrefix(props["java.specification.version"], "1."); spec != strconv.Itoa(o.JDK.Feature()) {
+			return nil, fmt.Errorf("validate: --jvm=%s is java %s, not JDK %s (give --jdk=%s)", o.Java, props["java.version"], o.JDK, spec)
+		}
+		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.Cost)
+		if err != nil {
+			return nil, fmt.Errorf("validate: --jvm=%s: %w", o.Java, err)
+		}
+		defer prog.Close()
+		runJVM = func(ctx context.Context, opts []string) (string, error) {
+			out, err := prog.Run(ctx, opts)
+			return string(out.Stdout), err
+		}
+	}
+	model := o.Model
+	if model == nil {
+		model = func(ctx context.Context, c Cell) (ModelResult, error) {
+			return ModelPerOp(ctx, ModelOptions{JDK: o.JDK, CPU: o.CPU, ProfileFile: o.ProfileFile, HostProfiles: o.HostProfile, Force: o.Force}, c)
+		}
+	}
+	// One JVM per (flag set, size) per round, measuring that size's operations.
+	type group struct {
+		set  FlagSet
+		size int
+		ops  []string
+	}
+	var groups []group
+	for _, c := range o.Cells {
+		i := slices.IndexFunc(groups, func(g group) bool { return g.set.Name == c.Set.Name && g.size == c.Size })
+		if i < 0 {
+			groups = append(groups, group{set: c.Set, size: c.Size})
+			i = len(groups) - 1
+		}
+		groups[i].ops = append(groups[i].ops, c.Op.Row)
+	}
+	type key struct {
+		set, op string
+		size    int
+	}
+	samples := map[key][]float64{}
+	commands := map[key]string{}
+	total := o.Rounds*len(groups) + len(o.Cells)
+	done := 0
+	for round := 1; round <= o.Rounds; round++ {
+		for _, g := range groups {
+			if o.Progress != nil {
+				o.Progress(done, total, fmt.Sprintf("JVM round %d/%d: %s %d B", round, o.Rounds, g.set.Name, g.size))
+			}
+			opts := jvmOptions(g.set, g.size, g.ops, o.Quick)
+			out, err := runJVM(ctx, opts)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err != nil {
+				return nil, fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
+			}
+			rows, err := calibrate.ParseCostRows(out)
+			if err != nil {
+				return nil, fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
+			}
+			for _, op := range g.ops {
+				ns, ok := rows[op]
+				if !ok {
+					return nil, fmt.Errorf("validate: --jvm=%s: %s %d B printed no %s row", o.Java, g.set.Name, g.size, op)
+				}
+				k := key{g.set.Name, op, g.size}
+				samples[k] = append(samples[k], ns)
+				commands[k] = o.Java + " " + strings.Join(opts, " ") + " Cost"
+			}
+			done++
+		}
+	}
+	var res []Result
+	for _, c := range o.Cells {
+		if o.Progress != nil {
+			o.Progress(done, total, "model clock: "+c.String())
+		}
+		m, err := model(ctx, c)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("validate: %s on the model clock: %w", c, err)
+		}
+		done++
+		k := key{c.Set.Name, c.Op.Row, c.Size}
+		s := samples[k]
+		r := Result{Cell: c.String(), Set: c.Set.Name, Options: strings.Join(c.Set.Options, " "), Op: c.Op.Row, Size: c.Size,
+			JVM: median(s), JVMMin: slices.Min(s), JVMMax: slices.Max(s), Rounds: len(s),
+			Model: m.NsPerOp, ModelSteady: m.Steady, ModelOps: m.Ops, JVMCommand: commands[k], ModelCommand: m.Command}
+		r.Factor = r.Model / r.JVM
+		r.Verdict = judge(r)
+		res = append(res, r)
+	}
+	for i := range res {
+		for _, d := range res {
+			if d.Set == "default" && d.Op == res[i].Op && d.Size == res[i].Size && res[i].Set != "default" {
+				res[i].JVMSlowdown, res[i].ModelSlowdn = res[i].JVM/d.JVM, res[i].Model/d.Model
+			}
+		}
+	}
+	if o.Progress != nil {
+		o.Progress(total, total, "done")
+	}
+	return res, nil
+}
+
+// judge applies the decision rule: a JVM spread beyond ±25 % of its median is too noisy to
+// judge; else within when |model/JVM − 1| ≤ 0.25.
+func judge(r Result) string {
+	switch {
+	case !r.ModelSteady:
+		return NotSteady
+	case r.JVMMax > r.JVM*(1+toleranceF) || r.JVMMin < r.JVM*(1-toleranceF):
+		return TooNoisy
+	case math.Abs(r.Factor-1) <= toleranceF:
+		return Within
+	}
+	return Outside
+}
+
+// jvmOptions are the JVM options of one Cost run of a cell group.
+func jvmOptions(s FlagSet, size int, ops []string, quick bool) []string {
+	t := []string{"-DwarmMs=600", "-DstepMs=150", "-DmeasureMs=500"}
+	if quick {
+		t = []string{"-DwarmMs=200", "-DstepMs=80", "-DmeasureMs=150"}
+	}
+	opts := append(append([]string{}, s.Options...), t...)
+	return append(opts, fmt.Sprintf("-DwarmOps=%d", s.WarmOps), fmt.Sprintf("-Dsize=%d", size), "-Donly="+strings.Join(ops, ","))
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// ModelOptions say how a cell runs on the model clock.
+type ModelOptions struct {
+	JDK          jdk.Release
+	CPU          cpu.Model
+	ProfileFile  string
+	HostProfiles string
+	Force        bool
+	Tiers        []jrt.Tier
+	// MaxOps bounds the operations of one cell (0: 200 000).
+	MaxOps int64
+}
+
+// ModelPerOp runs cell c's operation (scenario ModeLoop) on the model clock: at least the
+// flag set's WarmOps operations, in batches that grow to 20 ms of simulated time, until three
+// successive batches cost the same per operation within 0.2 %; the steady time per operation
+// is the last batch's.
+func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error) {
+	r, err := setup.Resolve(setup.Request{JDK: o.JDK, CPU: o.CPU, Options: c.Set.Options, Clock: setup.ClockModel,
+		ProfileFile: o.ProfileFile, ForceProfile: o.Force, HostProfiles: o.HostProfiles, Tiers: o.Tiers})
+	if err != nil {
+		return ModelResult{}, err
+	}
+	if r.Tiers == nil {
+		return ModelResult{}, fmt.Errorf("BUG: validate: no tiers")
+	}
+	vm, err := r.NewVM(r.NewClock(), io.Discard)
+	if err != nil {
+		return ModelResult{}, err
+	}
+	defer vm.Close()
+	props := map[string]string{"mode": c.Op.Mode, "op": c.Op.Dir, "dataSize": strconv.Itoa(c.Size)}
+	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel}
+	maxOps := o.MaxOps
+	if maxOps == 0 {
+		maxOps = 200_000
+	}
+	cmd := fmt.Sprintf("jitsim bench --clock=model --jdk=%s --cpu=%s %s -p mode=%s -p op=%s -p dataSize=%d ModeLoop",
+		o.JDK, o.CPU.Name, strings.Join(c.Set.Options, " "), c.Op.Mode, c.Op.Dir, c.Size)
+	var ops int64
+	n := 1
+	var last []float64
+	for ops < maxOps {
+		bs, err := scenario.ModeLoop.RunBatch(ctx, env, props, n, io.Discard)
+		if err != nil {
+			return ModelResult{}, err
+		}
+		b := bs[0]
+		ops += b.Ops
+		per := float64(b.Duration.Nanoseconds()) / float64(b.Ops)
+		if b.Duration < 20*time.Millisecond {
+			n *= 2
+			continue
+		}
+		last = append(last, per)
+		if ops >= int64(c.Set.WarmOps) && len(last) >= 3 {
+			l := last[len(last)-3:]
+			if slices.Max(l) <= slices.Min(l)*1.002 {
+				return ModelResult{NsPerOp: per, Steady: true, Ops: ops, Command: cmd}, nil
+			}
+		}
+	}
+	return ModelResult{NsPerOp: last[len(last)-1], Ops: ops, Command: cmd}, nil
+}
+
+// WriteTable prints the results: cell, JVM median with its range, the model, the factor and
+// the verdict, then the count of each verdict.
+func WriteTable(w io.Writer, rs []Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "flag set\top\tbytes\tJVM µs/op\tJVM min–max\tjitsim µs/op\tjitsim/JVM\tslowdown JVM\tslowdown jitsim\tverdict\t")
+	count := map[string]int{}
+	for _, r := range rs {
+		slow := "\t"
+		if r.JVMSlowdown > 0 {
+			slow = fmt.Sprintf("%.2f×\t%.2f×", r.JVMSlowdown, r.ModelSlowdn)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f–%.3f\t%.3f\t%.2f\t%s\t%s\t\n", r.Set, r.Op, r.Size, r.JVM/1000, r.JVMMin/1000, r.JVMMax/1000,
+			r.Model/1000, r.Factor, slow, r.Verdict)
+		count[r.Verdict]++
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%d cells: %d %s, %d %s, %d %s, %d %s\n", len(rs), count[Within], Within, count[Outside], Outside,
+		count[TooNoisy], TooNoisy, count[NotSteady], NotSteady)
+}

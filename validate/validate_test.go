@@ -1,0 +1,152 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jitsim/jitsim/calibrate"
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/tiers"
+)
+
+// TestCellsAreNotCalibrated fails if a validate cell is one a calibration measures: the same
+// operation (transformation and direction) at the same size, whatever the flags.
+func TestCellsAreNotCalibrated(t *testing.T) {
+	cells, err := Cells(nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != len(FlagSets)*14 {
+		t.Errorf("%d cells, want %d flag sets × 14", len(cells), len(FlagSets))
+	}
+	for _, name := range []string{"host", "icelake-server", "skylake-avx2", "neoverse-n1"} {
+		m, err := cpu.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+			for _, r := range calibrate.Runs(rel, m) {
+				for _, mode := range r.Modes {
+					for _, c := range cells {
+						if c.Op.Row == mode && c.Size == r.Size {
+							t.Errorf("%s: calibration run %s (%s) measures %s at %d B", c, r.Name, strings.Join(r.Options, " "), mode, r.Size)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCellsFilter names a bad flag set or operation, and filters.
+func TestCellsFilter(t *testing.T) {
+	if _, err := Cells([]string{"nope"}, nil, nil); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("bad set: %v", err)
+	}
+	if _, err := Cells(nil, []string{"ecb-enc"}, nil); err == nil || !strings.Contains(err.Error(), "ecb-enc") {
+		t.Errorf("bad op: %v", err)
+	}
+	if _, err := Cells(nil, []string{"ctr"}, []int{16384}); err == nil {
+		t.Error("CTR at 16 KiB, a calibrated size, is a cell")
+	}
+	cs, err := Cells([]string{"default", "xint"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil || len(cs) != 2 || cs[1].String() != "xint gcm-enc 1024" {
+		t.Errorf("%v %v", cs, err)
+	}
+}
+
+// TestRunJudges feeds Run a JVM that prints Cost rows with a chosen spread over rounds and a
+// model with chosen answers, and checks the verdicts and slowdowns.
+func TestRunJudges(t *testing.T) {
+	cells, err := Cells([]string{"default", "no-ghash", "xint"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	round := 0
+	jvmNs := map[string][]float64{ // per flag set, per round
+		"default":  {1000, 1010, 990},
+		"no-ghash": {20000, 20500, 19800},
+		"xint":     {500000, 900000, 400000}, // too noisy
+	}
+	var seen []string
+	runJVM := func(_ context.Context, opts []string) (string, error) {
+		set := "default"
+		switch {
+		case strings.Contains(strings.Join(opts, " "), "UseGHASHIntrinsics"):
+			set = "no-ghash"
+		case opts[0] == "-Xint":
+			set = "xint"
+		}
+		if !strings.Contains(strings.Join(opts, " "), "-Dsize=1024") || !strings.Contains(strings.Join(opts, " "), "-Donly=gcm-enc") {
+			t.Errorf("options %v", opts)
+		}
+		seen = append(seen, set)
+		v := jvmNs[set][round/3]
+		round++
+		return fmt.Sprintf("row gcm-enc size=1024 cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=1.0 min=%.1f max=%.1f\n", v, v/1024, v, v), nil
+	}
+	model := func(_ context.Context, c Cell) (ModelResult, error) {
+		return map[string]ModelResult{
+			"default":  {NsPerOp: 1200, Steady: true},  // 1.2: within
+			"no-ghash": {NsPerOp: 30000, Steady: true}, // 1.5: outside
+			"xint":     {NsPerOp: 500000, Steady: true},
+		}[c.Set.Name], nil
+	}
+	rs, err := Run(context.Background(), Options{Java: "java", JDK: jdk.R17, Rounds: 3, Cells: cells, RunJVM: runJVM, Model: model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seen, ","); got != "default,no-ghash,xint,default,no-ghash,xint,default,no-ghash,xint" {
+		t.Errorf("JVM runs not interleaved: %s", got)
+	}
+	want := map[string]string{"default": Within, "no-ghash": Outside, "xint": TooNoisy}
+	for _, r := range rs {
+		if r.Verdict != want[r.Set] {
+			t.Errorf("%s: verdict %q, want %q (%+v)", r.Cell, r.Verdict, want[r.Set], r)
+		}
+	}
+	if r := rs[1]; r.JVM != 20000 || r.JVMMin != 19800 || r.JVMMax != 20500 || r.JVMSlowdown != 20 || r.ModelSlowdn != 25 {
+		t.Errorf("no-ghash: %+v", r)
+	}
+	var b strings.Builder
+	WriteTable(&b, rs)
+	if !strings.Contains(b.String(), "3 cells: 1 within ±25 %, 1 outside, 1 JVM too noisy, 0 model not steady") {
+		t.Errorf("table:\n%s", b.String())
+	}
+	// A JVM that fails, or prints no row, is an error naming it.
+	bad := func(context.Context, []string) (string, error) { return "Killed\n", nil }
+	if _, err := Run(context.Background(), Options{Java: "java", JDK: jdk.R17, Rounds: 1, Cells: cells, RunJVM: bad, Model: model}); err == nil ||
+		!strings.Contains(err.Error(), "--jvm=java") || !strings.Contains(err.Error(), "no gcm-enc row") {
+		t.Errorf("a JVM printing garbage: %v", err)
+	}
+}
+
+// TestModelPerOpSteady runs two small cells on the model clock: C1 is steady after its
+// compiles, -Xint at once; C1 code is far faster than the interpreter.
+func TestModelPerOpSteady(t *testing.T) {
+	cells, err := Cells([]string{"xint", "c1-only"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := cpu.Lookup("skylake-avx2")
+	var got []ModelResult
+	for _, c := range cells {
+		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, Tiers: tiers.Default()}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Steady || r.Ops < int64(c.Set.WarmOps) {
+			t.Errorf("%s: %+v", c, r)
+		}
+		got = append(got, r)
+	}
+	if cells[0].Set.Name != "c1-only" || cells[1].Set.Name != "xint" {
+		t.Fatalf("cells %v", cells)
+	}
+	if got[1].NsPerOp < 5*got[0].NsPerOp {
+		t.Errorf("-Xint %.0f ns/op vs C1 %.0f ns/op", got[1].NsPerOp, got[0].NsPerOp)
+	}
+}
