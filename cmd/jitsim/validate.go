@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +24,11 @@ type validateOptions struct {
 	rounds                  int
 	sets, ops, sizes        string
 	quick, force            bool
+	// warm-up comparison
+	warmupSets             string
+	warmupIters, warmupOps int
+	warmupSize             int
+	steadyOnly, warmupOnly bool
 }
 
 func (d deps) newValidateCommand(status *int) *cobra.Command {
@@ -57,6 +63,12 @@ calibrate --jvm' measures.`,
 	f.StringVar(&o.sizes, "sizes", "", "comma-separated sizes in bytes (default: each operation's)")
 	f.StringVar(&o.out, "json", "", "also write the results as JSON to this file")
 	f.BoolVar(&o.quick, "quick", false, "shorter JVM measurements")
+	f.StringVar(&o.warmupSets, "warmup-sets", "default,no-ghash", "flag sets whose warm-up landmarks and compile order are compared")
+	f.IntVar(&o.warmupIters, "warmup-iterations", 200, "iterations of the warm-up loop")
+	f.IntVar(&o.warmupOps, "warmup-ops", 100, "operations per iteration of the warm-up loop")
+	f.IntVar(&o.warmupSize, "warmup-size", 16384, "bytes per operation of the warm-up loop")
+	f.BoolVar(&o.steadyOnly, "steady-only", false, "compare only the steady-state cells")
+	f.BoolVar(&o.warmupOnly, "warmup-only", false, "compare only the warm-ups")
 	return cmd
 }
 
@@ -101,11 +113,43 @@ func (d deps) runValidate(ctx context.Context, o validateOptions, stdout, stderr
 	if err != nil {
 		return fail(2, "%v", err)
 	}
+	var wsets []validate.FlagSet
+	for _, n := range splitList(o.warmupSets) {
+		i := slices.IndexFunc(validate.FlagSets, func(f validate.FlagSet) bool { return f.Name == n })
+		if i < 0 {
+			return fail(2, "--warmup-sets: no flag set %q (flag sets: %s)", n, strings.Join(validateSetNames(), ", "))
+		}
+		wsets = append(wsets, validate.FlagSets[i])
+	}
+	if o.warmupIters < 10 || o.warmupIters > 100000 || o.warmupOps < 1 || o.warmupOps > 1000000 || o.warmupSize < 16 || o.warmupSize > 1<<26 {
+		return fail(2, "--warmup-iterations (10..100000), --warmup-ops (1..1000000) or --warmup-size (16 B..64 MiB) out of range")
+	}
+	if o.steadyOnly && o.warmupOnly {
+		return fail(2, "--steady-only and --warmup-only exclude each other")
+	}
 	m, err := d.lookupCPU("host")
 	if err != nil {
 		return fail(1, "%v", err)
 	}
 	tiers := d.tiers()
+	report := validateReport{}
+	if !o.steadyOnly {
+		wr, err := validate.Warmup(ctx, validate.WarmupOptions{Java: o.java, JDK: rel, CPU: m, ProfileFile: o.profile, HostProfiles: d.hostProfiles,
+			Force: o.force, Tiers: tiers, Rounds: o.rounds, Sets: wsets, DataSize: o.warmupSize, Iterations: o.warmupIters, Ops: o.warmupOps,
+			Progress: progressBar(stderr, o.java)})
+		if err != nil {
+			if ctx.Err() != nil {
+				return fail(130, "interrupted")
+			}
+			return fail(1, "%v", err)
+		}
+		validate.WriteWarmup(stdout, wr)
+		fmt.Fprintln(stdout)
+		report.Warmup = wr
+	}
+	if o.warmupOnly {
+		return writeValidateJSON(o.out, report, fail)
+	}
 	res, err := validate.Run(ctx, validate.Options{Java: o.java, JDK: rel, CPU: m, ProfileFile: o.profile, HostProfile: d.hostProfiles,
 		Force: o.force, Rounds: o.rounds, Cells: cells, Quick: o.quick, Progress: progressBar(stderr, o.java),
 		Model: func(ctx context.Context, c validate.Cell) (validate.ModelResult, error) {
@@ -119,14 +163,27 @@ func (d deps) runValidate(ctx context.Context, o validateOptions, stdout, stderr
 		return fail(1, "%v", err)
 	}
 	validate.WriteTable(stdout, res)
-	if o.out != "" {
-		data, err := json.MarshalIndent(res, "", "  ")
-		if err == nil {
-			err = writeAtomic(o.out, append(data, '\n'))
-		}
-		if err != nil {
-			return fail(1, "--json: %v", err)
-		}
+	report.Steady = res
+	return writeValidateJSON(o.out, report, fail)
+}
+
+// validateReport is what --json writes.
+type validateReport struct {
+	Warmup []validate.WarmupResult `json:"warmup,omitempty"`
+	Steady []validate.Result       `json:"steady,omitempty"`
+}
+
+// writeValidateJSON writes the report to file when one is named; it returns the exit status.
+func writeValidateJSON(file string, r validateReport, fail func(int, string, ...any) int) int {
+	if file == "" {
+		return 0
+	}
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err == nil {
+		err = writeAtomic(file, append(data, '\n'))
+	}
+	if err != nil {
+		return fail(1, "--json: %v", err)
 	}
 	return 0
 }

@@ -1,0 +1,348 @@
+package validate
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/jvmharness"
+	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/scenario"
+	"github.com/jitsim/jitsim/stubs/cpu"
+	"github.com/jitsim/jitsim/warmup"
+)
+
+// How does the warm-up compare? An AESGCMBench-like loop (jvmharness.GCMWarmup on the JVM,
+// scenario AESGCMBench on the model clock, the same iterations of the same operations) gives
+// each side a series of iterations; its landmarks are the first iteration's time per
+// operation, the time until an iteration runs at half the steady speed, and the time until
+// the steady state. -XX:+PrintCompilation on both sides gives the order in which the crypto
+// methods first reach levels 3 and 4.
+
+// Landmarks are one warm-up's landmarks.
+type Landmarks struct {
+	FirstPerOp time.Duration `json:"firstPerOpNs"`  // the first iteration's time per operation
+	SteadyOp   time.Duration `json:"steadyPerOpNs"` // the median time per operation of the last fifth
+	HalfSpeed  time.Duration `json:"halfSpeedNs"`   // from the loop's start to the end of the first iteration at ≤ 2 × steady
+	Steady     time.Duration `json:"steadyNs"`      // from the loop's start to where the steady state begins
+	Order      []string      `json:"order"`         // "Class::method@L" of the first level-3 and level-4 compiles, in order
+}
+
+// landmarksOf computes the landmarks of a series. The steady state begins at the first
+// iteration from which the rolling median of five stays within 25 % of the final steady time
+// and has reached 10 % of it.
+func landmarksOf(its []warmup.Iteration) (Landmarks, error) {
+	if len(its) < 10 {
+		return Landmarks{}, fmt.Errorf("a warm-up of %d iterations: too few for landmarks (want ≥ 10)", len(its))
+	}
+	per := make([]float64, len(its))
+	for i, it := range its {
+		if it.Ops <= 0 {
+			return Landmarks{}, fmt.Errorf("iteration %d has %d operations", i, it.Ops)
+		}
+		per[i] = float64(it.Duration) / float64(it.Ops)
+	}
+	tail := slices.Clone(per[len(per)-max(len(per)/5, 1):])
+	steady := median(tail)
+	l := Landmarks{FirstPerOp: time.Duration(per[0]), SteadyOp: time.Duration(steady)}
+	end := func(i int) time.Duration { return its[i].Start + its[i].Duration - its[0].Start }
+	l.HalfSpeed = end(len(its) - 1)
+	for i, p := range per {
+		if p <= 2*steady {
+			l.HalfSpeed = end(i)
+			break
+		}
+	}
+	roll := make([]float64, len(per))
+	for i := range per {
+		roll[i] = median(per[max(0, i-2):min(len(per), i+3)])
+	}
+	start := len(per) - 1
+	for i := len(per) - 1; i >= 0 && roll[i] <= 1.25*steady; i-- {
+		start = i
+	}
+	for start < len(per)-1 && roll[start] > 1.10*steady {
+		start++
+	}
+	l.Steady = its[start].Start - its[0].Start
+	return l, nil
+}
+
+// compileOrder is the order in which crypto methods first reach levels 3 and 4 (normal
+// compiles, not OSR), as "Class::method@L" with the package dropped.
+func compileOrder(log *warmup.CompileLog) []string {
+	var order []string
+	seen := map[string]bool{}
+	for _, r := range log.Crypto() {
+		if r.OSR() || (r.Level != 3 && r.Level != 4) || r.Kind != warmup.CompileTask {
+			continue
+		}
+		m := r.Method
+		if i := strings.LastIndex(m[:max(strings.Index(m, "::"), 0)], "."); i >= 0 {
+			m = m[i+1:]
+		}
+		k := fmt.Sprintf("%s@%d", m, r.Level)
+		if !seen[k] {
+			seen[k] = true
+			order = append(order, k)
+		}
+	}
+	return order
+}
+
+// methodOf is the method of an order entry "Class::method@L".
+func methodOf(e string) string {
+	if i := strings.LastIndex(e, "@"); i >= 0 {
+		return e[:i]
+	}
+	return e
+}
+
+// majorityOrder is the order most rounds share (the earliest such round on a tie), and how
+// many rounds share it.
+func majorityOrder(orders [][]string) ([]string, int) {
+	best, bestN := []string(nil), 0
+	for _, o := range orders {
+		n := 0
+		for _, p := range orders {
+			if slices.Equal(o, p) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = o, n
+		}
+	}
+	return best, bestN
+}
+
+// WarmupOptions say what Warmup compares.
+type WarmupOptions struct {
+	Java         string
+	JDK          jdk.Release
+	CPU          cpu.Model
+	ProfileFile  string
+	HostProfiles string
+	Force        bool
+	Tiers        []jrt.Tier
+	Rounds       int
+	Sets         []FlagSet
+	DataSize     int
+	// Iterations and Ops are the loop's iterations and operations per iteration.
+	Iterations, Ops int
+	Progress        func(done, total int, what string)
+	// RunJVM runs the warm-up program (tests replay recordings); nil: the compiled program.
+	RunJVM func(ctx context.Context, vmOptions []string, args ...string) ([]byte, error)
+}
+
+// WarmupResult is one flag set's warm-up comparison.
+type WarmupResult struct {
+	Set        string      `json:"flagSet"`
+	JVM        []Landmarks `json:"jvm"` // one per round
+	Model      Landmarks   `json:"model"`
+	JVMOrder   []string    `json:"jvmMajorityOrder"`
+	JVMOrderN  int         `json:"jvmMajorityRounds"`
+	OrderMatch bool        `json:"orderMatches"`
+	Verdicts   []string    `json:"verdicts"` // per landmark: first, half speed, steady
+}
+
+// Warmup runs the warm-up loop per flag set on the JVM (Rounds rounds, interleaved) and on the
+// model clock, and compares their landmarks (within ±50 % on the medians) and compile
+// orders.
+func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
+	args := []string{"0", strconv.Itoa(o.Iterations), strconv.Itoa(o.Ops)}
+	props := map[string]string{"dataSize": strconv.Itoa(o.DataSize)}
+	runJVM := o.RunJVM
+	if runJVM == nil {
+		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.GCMWarmup)
+		if err != nil {
+			return nil, fmt.Errorf("validate: --jvm=%s: %w", o.Java, err)
+		}
+		defer prog.Close()
+		runJVM = func(ctx context.Context, opts []string, args ...string) ([]byte, error) {
+			out, err := prog.Run(ctx, opts, args...)
+			return append(out.Stderr, out.Stdout...), err
+		}
+	}
+	jvm := make([][]Landmarks, len(o.Sets))
+	orders := make([][][]string, len(o.Sets))
+	total, done := o.Rounds*len(o.Sets)+len(o.Sets), 0
+	for round := 1; round <= o.Rounds; round++ {
+		for i, s := range o.Sets {
+			if o.Progress != nil {
+				o.Progress(done, total, fmt.Sprintf("JVM warm-up round %d/%d: %s", round, o.Rounds, s.Name))
+			}
+			opts := append(append([]string{}, s.Options...), "-XX:+PrintCompilation", "-DdataSize="+props["dataSize"])
+			out, err := runJVM(ctx, opts, args...)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err != nil {
+				return nil, fmt.Errorf("validate: --jvm=%s: warm-up %s: %w", o.Java, s.Name, err)
+			}
+			l, order, err := jvmLandmarks(out, int64(o.Ops), int64(o.DataSize))
+			if err != nil {
+				return nil, fmt.Errorf("validate: --jvm=%s: warm-up %s: %w", o.Java, s.Name, err)
+			}
+			jvm[i] = append(jvm[i], l)
+			orders[i] = append(orders[i], order)
+			done++
+		}
+	}
+	var res []WarmupResult
+	for i, s := range o.Sets {
+		if o.Progress != nil {
+			o.Progress(done, total, "model clock warm-up: "+s.Name)
+		}
+		m, err := modelWarmup(ctx, o, s, props, args)
+		if err != nil {
+			return nil, fmt.Errorf("validate: warm-up %s on the model clock: %w", s.Name, err)
+		}
+		done++
+		// Only the methods both sides compile are compared: the JVM also compiles the
+		// provider code jitsim does not model (Cipher.init, …), and inlines some methods
+		// jitsim compiles on their own.
+		both := map[string]bool{}
+		for _, o := range orders[i] {
+			for _, e := range o {
+				for _, me := range m.Order {
+					if methodOf(e) == methodOf(me) {
+						both[methodOf(e)] = true
+					}
+				}
+			}
+		}
+		keep := func(order []string) []string {
+			return slices.DeleteFunc(slices.Clone(order), func(e string) bool { return !both[methodOf(e)] })
+		}
+		var common [][]string
+		for _, o := range orders[i] {
+			common = append(common, keep(o))
+		}
+		m.Order = keep(m.Order)
+		r := WarmupResult{Set: s.Name, JVM: jvm[i], Model: m}
+		r.JVMOrder, r.JVMOrderN = majorityOrder(common)
+		r.OrderMatch = slices.Equal(r.JVMOrder, m.Order)
+		pick := []func(Landmarks) time.Duration{
+			func(l Landmarks) time.Duration { return l.FirstPerOp },
+			func(l Landmarks) time.Duration { return l.HalfSpeed },
+			func(l Landmarks) time.Duration { return l.Steady },
+		}
+		for _, f := range pick {
+			var v []float64
+			for _, l := range jvm[i] {
+				v = append(v, float64(f(l)))
+			}
+			med := median(v)
+			switch {
+			case slices.Max(v) > 1.5*med || slices.Min(v) < 0.5*med:
+				r.Verdicts = append(r.Verdicts, TooNoisy)
+			case med > 0 && float64(f(m)) >= 0.5*med && float64(f(m)) <= 1.5*med:
+				r.Verdicts = append(r.Verdicts, "within ±50 %")
+			default:
+				r.Verdicts = append(r.Verdicts, Outside)
+			}
+		}
+		res = append(res, r)
+	}
+	return res, nil
+}
+
+// jvmLandmarks reads one JVM warm-up run's output.
+func jvmLandmarks(out []byte, ops, size int64) (Landmarks, []string, error) {
+	run, err := warmup.ParseJVMOutput(out, ops, size)
+	if err != nil {
+		return Landmarks{}, nil, err
+	}
+	l, err := landmarksOf(run.Iterations)
+	if err != nil {
+		return l, nil, err
+	}
+	log, err := warmup.ParsePrintCompilation(bytes.NewReader(out), "jvm", "jvm output")
+	if err != nil {
+		return l, nil, err
+	}
+	l.Order = compileOrder(log)
+	return l, l.Order, nil
+}
+
+// modelWarmup runs the loop on the model clock with -XX:+PrintCompilation.
+func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[string]string, args []string) (Landmarks, error) {
+	r, err := setup.Resolve(setup.Request{JDK: o.JDK, CPU: o.CPU, Options: append(append([]string{}, s.Options...), "-XX:+PrintCompilation"),
+		Clock: setup.ClockModel, ProfileFile: o.ProfileFile, ForceProfile: o.Force, HostProfiles: o.HostProfiles, Tiers: o.Tiers})
+	if err != nil {
+		return Landmarks{}, err
+	}
+	var vmOut bytes.Buffer
+	vm, err := r.NewVM(r.NewClock(), &vmOut)
+	if err != nil {
+		return Landmarks{}, err
+	}
+	defer vm.Close()
+	var its []warmup.Iteration
+	obs := scenario.ObserverFunc(func(it scenario.Iteration) {
+		if it.Thread == 0 {
+			its = append(its, warmup.Iteration{Index: len(its), Start: it.Start, Duration: it.Duration, Ops: it.Ops, Bytes: it.Bytes})
+		}
+	})
+	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel, Observer: obs}
+	if err := scenario.AESGCMBench.Run(ctx, env, props, args, io.Discard); err != nil {
+		return Landmarks{}, err
+	}
+	l, err := landmarksOf(its)
+	if err != nil {
+		return l, err
+	}
+	log, err := warmup.ParsePrintCompilation(bytes.NewReader(vmOut.Bytes()), "jitsim", "jitsim output")
+	if err != nil {
+		return l, err
+	}
+	l.Order = compileOrder(log)
+	return l, nil
+}
+
+// WriteWarmup prints the warm-up comparison: per flag set and landmark, the JVM's median and
+// range over the rounds, jitsim's, the factor and verdict; then the compile orders.
+func WriteWarmup(w io.Writer, rs []WarmupResult) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "flag set\tlandmark\tJVM median\tJVM min–max\tjitsim\tjitsim/JVM\tverdict")
+	names := []string{"first iteration, per op", "time to half speed", "time to steady state"}
+	for _, r := range rs {
+		pick := []func(Landmarks) time.Duration{
+			func(l Landmarks) time.Duration { return l.FirstPerOp },
+			func(l Landmarks) time.Duration { return l.HalfSpeed },
+			func(l Landmarks) time.Duration { return l.Steady },
+		}
+		for k, f := range pick {
+			var v []float64
+			for _, l := range r.JVM {
+				v = append(v, float64(f(l)))
+			}
+			med := median(v)
+			fac := 0.0
+			if med > 0 {
+				fac = float64(f(r.Model)) / med
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%v\t%v–%v\t%v\t%.2f\t%s\n", r.Set, names[k], time.Duration(med).Round(time.Microsecond),
+				time.Duration(slices.Min(v)).Round(time.Microsecond), time.Duration(slices.Max(v)).Round(time.Microsecond),
+				f(r.Model).Round(time.Microsecond), fac, r.Verdicts[k])
+		}
+	}
+	tw.Flush()
+	for _, r := range rs {
+		match := "differs"
+		if r.OrderMatch {
+			match = "matches"
+		}
+		fmt.Fprintf(w, "\n%s: first level-3/4 compiles of the crypto methods both compile: jitsim's order %s the JVM's majority (%d of %d rounds)\n  JVM:    %s\n  jitsim: %s\n",
+			r.Set, match, r.JVMOrderN, len(r.JVM), strings.Join(r.JVMOrder, " → "), strings.Join(r.Model.Order, " → "))
+	}
+}

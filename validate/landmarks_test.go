@@ -1,0 +1,84 @@
+package validate
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jitsim/jitsim/warmup"
+)
+
+// series makes a warm-up whose iteration i takes per[i] per operation, 10 operations each.
+func series(per ...time.Duration) []warmup.Iteration {
+	var its []warmup.Iteration
+	var at time.Duration
+	for i, p := range per {
+		its = append(its, warmup.Iteration{Index: i, Start: at, Duration: 10 * p, Ops: 10})
+		at += 10 * p
+	}
+	return its
+}
+
+// TestLandmarksOf works the landmarks of a hand-made warm-up: 1 ms, then 300 µs, then a
+// steady 100 µs with one outlier.
+func TestLandmarksOf(t *testing.T) {
+	ms, us := time.Millisecond, time.Microsecond
+	per := []time.Duration{ms, ms, 300 * us, 300 * us, 150 * us, 100 * us, 100 * us, 400 * us, 100 * us, 100 * us, 100 * us, 100 * us}
+	l, err := landmarksOf(series(per...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// half speed: the first iteration at ≤ 200 µs/op is iteration 4, which ends after
+	// 10×(1000+1000+300+300+150) µs.
+	if l.FirstPerOp != ms || l.SteadyOp != 100*us || l.HalfSpeed != 27500*us {
+		t.Errorf("%+v", l)
+	}
+	// steady: the rolling median of five is 150 µs at iteration 5 and 100 µs from
+	// iteration 6 on, which starts after 10×(1000+1000+300+300+150+100) µs = 28.5 ms; the
+	// outlier at 7 does not move it.
+	if l.Steady != 28500*us {
+		t.Errorf("steady at %v", l.Steady)
+	}
+	if _, err := landmarksOf(series(ms, ms)); err == nil {
+		t.Error("two iterations gave landmarks")
+	}
+}
+
+// TestJVMLandmarksRecorded reads a recorded JDK 17 warm-up run (40 iterations of 50
+// operations of 1 KiB): its landmarks and the order in which the crypto methods reached
+// levels 3 and 4.
+func TestJVMLandmarksRecorded(t *testing.T) {
+	out, err := os.ReadFile("testdata/gcmwarmup-jdk17-1k.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, order, err := jvmLandmarks(out, 50, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.FirstPerOp <= l.SteadyOp || l.HalfSpeed <= 0 || l.Steady < l.HalfSpeed/2 {
+		t.Errorf("%+v", l)
+	}
+	i3, i4 := slices.Index(order, "AESCrypt::implEncryptBlock@3"), slices.Index(order, "AESCrypt::implEncryptBlock@4")
+	if i3 < 0 || i4 < 0 || i4 < i3 {
+		t.Errorf("implEncryptBlock's compiles in the order %v", order)
+	}
+	for _, e := range order {
+		if !strings.HasSuffix(e, "@3") && !strings.HasSuffix(e, "@4") {
+			t.Errorf("entry %q", e)
+		}
+	}
+}
+
+// TestMajorityOrder: the order most rounds share; ties go to the earliest.
+func TestMajorityOrder(t *testing.T) {
+	a, b := []string{"A@3", "A@4"}, []string{"A@3", "B@3"}
+	if o, n := majorityOrder([][]string{a, b, b}); !slices.Equal(o, b) || n != 2 {
+		t.Errorf("%v %d", o, n)
+	}
+	if o, n := majorityOrder([][]string{a, b}); !slices.Equal(o, a) || n != 1 {
+		t.Errorf("%v %d", o, n)
+	}
+}
