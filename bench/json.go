@@ -262,6 +262,24 @@ type jsonMetric struct {
 	RawDataHistogram [][][][]jsonFloat    `json:"rawDataHistogram"` // SampleTime: [fork][iteration][[value, count]…]
 }
 
+// policyOf tells from a written metric how its score came from its
+// samples: JSON keeps no policy, but SUM and MAX write no error and an
+// interval of the score alone, and their score is the samples' sum or
+// maximum.
+func policyOf(j jsonMetric, m Metric) Policy {
+	if !math.IsNaN(float64(j.ScoreError)) || len(j.ScoreConfidence) != 2 ||
+		float64(j.ScoreConfidence[0]) != float64(j.Score) || float64(j.ScoreConfidence[1]) != float64(j.Score) {
+		return Average
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+	for _, p := range []Policy{Sum, Maximum} {
+		if m.Policy = p; near(m.Stats().Score, float64(j.Score)) {
+			return p
+		}
+	}
+	return Average
+}
+
 type jsonResult struct {
 	JMHVersion            string                `json:"jmhVersion"`
 	Benchmark             string                `json:"benchmark"`
@@ -363,6 +381,7 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 			if len(m.Histogram) > 0 {
 				return nil, fmt.Errorf("bench: JMH JSON result %d (%s): secondary metric %q has a rawDataHistogram", i+1, j.Benchmark, l)
 			}
+			m.Policy = policyOf(j.SecondaryMetrics[l], m)
 			r.Secondary = append(r.Secondary, NamedMetric{Label: l, Metric: m})
 		}
 		if err := r.Validate(); err != nil {
