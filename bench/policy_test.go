@@ -60,7 +60,7 @@ Secondary result "b.B.m:compiler.time.total":
 	if err := WriteJSON(&b, []Result{r}); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&b)
+	back, err := ReadJSON(&b, "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,16 @@ package warmup
 
 import (
 	"bufio"
-	"bytes"
 	"compress/bzip2"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/jitsim/jitsim/internal/jsonpos"
 )
 
 // Krun results files (Krun, github.com/softdevteam/krun, krun/results.py;
@@ -51,99 +51,49 @@ type KrunResults struct {
 	Empty int
 }
 
-// maxKrunBytes bounds a results file once decompressed: Krun's largest
-// published studies (30 executions × 2000 iterations × some hundred keys,
-// with per-core counters) stay far below.
-const maxKrunBytes = 256 << 20
-
-// krunError is an error at a line of the (decompressed) JSON text.
-func krunError(file string, data []byte, off int64, format string, a ...any) error {
-	off = max(0, min(off, int64(len(data))))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	return fmt.Errorf("%s:%d: %s", file, line, fmt.Sprintf(format, a...))
-}
-
 // ReadKrun reads a Krun results file, bzip2-compressed (as Krun writes
 // it) or plain JSON. file names it in errors, "FILE:LINE: …", LINE
 // counting lines of the decompressed JSON.
 func ReadKrun(r io.Reader, file string) (*KrunResults, error) {
 	br := bufio.NewReader(r)
 	var src io.Reader = br
-	kind := "JSON"
+	kind := "Krun results JSON"
 	if magic, _ := br.Peek(3); string(magic) == "BZh" {
-		src, kind = bzip2.NewReader(br), "bzip2"
+		src, kind = bzip2.NewReader(br), "Krun results, bzip2"
 	}
-	data, err := io.ReadAll(io.LimitReader(src, maxKrunBytes+1))
+	in, err := jsonpos.Read(src, file, kind)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a Krun results file: %s: %v", file, kind, err)
+		return nil, err
 	}
-	if len(data) > maxKrunBytes {
-		return nil, fmt.Errorf("%s: more than %d MiB of JSON: not read", file, maxKrunBytes>>20)
-	}
-	return parseKrun(data, file)
+	return parseKrun(in)
 }
 
-// decodeAt decodes the next value of dec into v; an error names the
-// line of the offending text. what prefixes the message.
-func decodeAt(dec *json.Decoder, data []byte, file, what string, v any) error {
-	start := dec.InputOffset()
-	for start < int64(len(data)) && strings.IndexByte(" \t\r\n:,", data[start]) >= 0 {
-		start++
-	}
-	err := dec.Decode(v)
-	if err == nil {
-		return nil
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) { // counted from the start of the value
-		return krunError(file, data, start+se.Offset-1, "%s%v", what, err)
-	}
-	return jsonError(file, data, dec, fmt.Errorf("%s%w", what, err))
-}
-
-// jsonError turns a decoder's error into FILE:LINE form.
-func jsonError(file string, data []byte, dec *json.Decoder, err error) error {
-	off := dec.InputOffset()
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se): // Token's errors count from the start of the input
-		off = se.Offset
-	case errors.As(err, &te):
-		off = dec.InputOffset() - 1 // te.Offset counts from the start of the value decoded
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return krunError(file, data, int64(len(data)), "the JSON ends early")
-	}
-	return krunError(file, data, off, "%v", err)
-}
-
-func parseKrun(data []byte, file string) (*KrunResults, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := expectDelim(dec, '{'); err != nil {
-		return nil, jsonError(file, data, dec, fmt.Errorf("not a Krun results file: %w", err))
+func parseKrun(in *jsonpos.Input) (*KrunResults, error) {
+	file := in.File
+	if err := in.Delim('{', "not a Krun results file: "); err != nil {
+		return nil, err
 	}
 	k := &KrunResults{}
 	seen := map[string]bool{}
 	counts := map[string]map[string][]int{} // counter → key → cores per execution
-	for dec.More() {
-		tok, err := dec.Token()
+	for in.Dec.More() {
+		tok, err := in.Token()
 		if err != nil {
-			return nil, jsonError(file, data, dec, err)
+			return nil, err
 		}
 		name, _ := tok.(string)
-		at := dec.InputOffset()
 		if seen[name] {
-			return nil, krunError(file, data, at, "%q appears twice", name)
+			return nil, in.Errorf(in.Dec.InputOffset()-1, "%q appears twice", name)
 		}
 		seen[name] = true
 		switch name {
 		case "wallclock_times":
-			if k.Series, k.Empty, err = readWallclock(dec, data, file); err != nil {
+			if k.Series, k.Empty, err = readWallclock(in); err != nil {
 				return nil, err
 			}
 		case "core_cycle_counts", "aperf_counts", "mperf_counts":
 			var m map[string][][][]float64
-			if err := decodeAt(dec, data, file, name+": ", &m); err != nil {
+			if err := in.Decode(name+": ", &m); err != nil {
 				return nil, err
 			}
 			counts[name] = map[string][]int{}
@@ -153,25 +103,22 @@ func parseKrun(data []byte, file string) (*KrunResults, error) {
 				}
 			}
 		case "config":
-			if err := decodeAt(dec, data, file, "config: ", &k.Config); err != nil {
+			if err := in.Decode("config: ", &k.Config); err != nil {
 				return nil, err
 			}
 		case "error_flag":
-			if err := decodeAt(dec, data, file, "error_flag: ", &k.ErrorFlag); err != nil {
+			if err := in.Decode("error_flag: ", &k.ErrorFlag); err != nil {
 				return nil, err
 			}
 		default: // eta_estimates, audit and what later Krun versions add
 			var skip json.RawMessage
-			if err := decodeAt(dec, data, file, name+": ", &skip); err != nil {
+			if err := in.Decode(name+": ", &skip); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, jsonError(file, data, dec, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, krunError(file, data, dec.InputOffset(), "text after the results object")
+	if err := in.End("the results object"); err != nil {
+		return nil, err
 	}
 	if !seen["wallclock_times"] {
 		return nil, fmt.Errorf("%s: not a Krun results file: no \"wallclock_times\"", file)
@@ -190,33 +137,22 @@ func parseKrun(data []byte, file string) (*KrunResults, error) {
 	return k, nil
 }
 
-func expectDelim(dec *json.Decoder, d json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok != d {
-		return fmt.Errorf("want %q, found %v", string(d), tok)
-	}
-	return nil
-}
-
 // readWallclock reads wallclock_times token by token, so that a bad value
 // is reported at its own line.
-func readWallclock(dec *json.Decoder, data []byte, file string) ([]KrunSeries, int, error) {
+func readWallclock(in *jsonpos.Input) ([]KrunSeries, int, error) {
 	bad := func(format string, a ...any) error {
-		return krunError(file, data, max(dec.InputOffset()-1, 0), "wallclock_times: "+format, a...)
+		return in.Errorf(in.Dec.InputOffset()-1, "wallclock_times: "+format, a...)
 	}
-	if err := expectDelim(dec, '{'); err != nil {
-		return nil, 0, bad("want an object: %v", err)
+	if err := in.Delim('{', "wallclock_times: "); err != nil {
+		return nil, 0, err
 	}
 	var out []KrunSeries
 	empty := 0
 	keys := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
+	for in.Dec.More() {
+		tok, err := in.Token()
 		if err != nil {
-			return nil, 0, jsonError(file, data, dec, err)
+			return nil, 0, err
 		}
 		key := tok.(string) // an object's keys are strings
 		parts := strings.Split(key, ":")
@@ -228,19 +164,19 @@ func readWallclock(dec *json.Decoder, data []byte, file string) ([]KrunSeries, i
 		}
 		keys[key] = true
 		s := KrunSeries{Key: KrunKey{parts[0], parts[1], parts[2]}}
-		if err := expectDelim(dec, '['); err != nil {
-			return nil, 0, bad("%s: want a list of process executions: %v", key, err)
+		if err := in.Delim('[', "wallclock_times: "+key+": want a list of process executions: "); err != nil {
+			return nil, 0, err
 		}
-		for e := 0; dec.More(); e++ {
-			if err := expectDelim(dec, '['); err != nil {
-				return nil, 0, bad("%s[%d]: want a list of iteration times: %v", key, e, err)
+		for e := 0; in.Dec.More(); e++ {
+			if err := in.Delim('[', fmt.Sprintf("wallclock_times: %s[%d]: want a list of iteration times: ", key, e)); err != nil {
+				return nil, 0, err
 			}
-			line := 1 + bytes.Count(data[:dec.InputOffset()], []byte("\n"))
+			line := in.Line(in.Dec.InputOffset())
 			var times []float64
-			for i := 0; dec.More(); i++ {
-				tok, err := dec.Token()
+			for i := 0; in.Dec.More(); i++ {
+				tok, err := in.Token()
 				if err != nil {
-					return nil, 0, jsonError(file, data, dec, err)
+					return nil, 0, err
 				}
 				v, ok := tok.(float64)
 				if !ok {
@@ -251,8 +187,8 @@ func readWallclock(dec *json.Decoder, data []byte, file string) ([]KrunSeries, i
 				}
 				times = append(times, v)
 			}
-			if _, err := dec.Token(); err != nil {
-				return nil, 0, jsonError(file, data, dec, err)
+			if _, err := in.Token(); err != nil {
+				return nil, 0, err
 			}
 			if len(times) == 0 {
 				empty++
@@ -261,15 +197,15 @@ func readWallclock(dec *json.Decoder, data []byte, file string) ([]KrunSeries, i
 			s.Execs = append(s.Execs, times)
 			s.Lines = append(s.Lines, line)
 		}
-		if _, err := dec.Token(); err != nil {
-			return nil, 0, jsonError(file, data, dec, err)
+		if _, err := in.Token(); err != nil {
+			return nil, 0, err
 		}
 		if len(s.Execs) > 0 {
 			out = append(out, s)
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, 0, jsonError(file, data, dec, err)
+	if _, err := in.Token(); err != nil {
+		return nil, 0, err
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key.String() < out[j].Key.String() })
 	return out, empty, nil

@@ -192,7 +192,7 @@ func TestKrunErrors(t *testing.T) {
 		{"{\"wallclock_times\": {\"a:b:c\": [[]]}}", "f.json: no benchmark has an iteration"},
 		{"{\"wallclock_times\": {\"a:b:c\": [[1],[2]]}, \"aperf_counts\": {\"a:b:c\": [[]]}}", "aperf_counts[\"a:b:c\"] has 1 process executions, wallclock_times 2"},
 		{"{\n\"wallclock_times\": {\"a:b:c\": [[1]]},\n\"wallclock_times\": {}}", "f.json:3: \"wallclock_times\" appears twice"},
-		{"BZh91AY&SYgarbage", "f.json: not a Krun results file: bzip2: unexpected EOF"},
+		{"BZh91AY&SYgarbage", "f.json: Krun results, bzip2: unexpected EOF"},
 		{"{\"wallclock_times\": {\"a:b:c\": [[1, 2", "f.json:1: the JSON ends early"},
 		{"{\n \"wallclock_times\": {\"a:b:c\": [[1]]},\n \"audit\": {\n  \"x\": ,}}", "f.json:4: audit: invalid character ','"},
 		{"{\n \"wallclock_times\": {\"a:b:c\": [[1]]},\n \"aperf_counts\": {\n  \"a:b:c\": [[[1,\n \"2\"]]]}}", "f.json:5: aperf_counts: json: cannot unmarshal string"},

@@ -89,7 +89,7 @@ func TestBenchJSONAndBenchstat(t *testing.T) {
 	if gs, ws := jsonShape(t, got), jsonShape(t, sample); !slices.Equal(gs, ws) {
 		t.Errorf("JSON keys differ from JMH's sample\ngot:  %v\nwant: %v", gs, ws)
 	}
-	results, err := bench.ReadJSON(bytes.NewReader(got))
+	results, err := bench.ReadJSON(bytes.NewReader(got), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestBenchModelClockIsExact(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Errorf("two model-clock runs wrote different results:\n%s\n%s", files[0], files[1])
 	}
-	rs, err := bench.ReadJSON(bytes.NewReader(files[0]))
+	rs, err := bench.ReadJSON(bytes.NewReader(files[0]), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestBenchSampleMode(t *testing.T) {
 	if !strings.Contains(string(b), `"rawDataHistogram" : [`) {
 		t.Fatalf("no rawDataHistogram:\n%s", b)
 	}
-	rs, err := bench.ReadJSON(bytes.NewReader(b))
+	rs, err := bench.ReadJSON(bytes.NewReader(b), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +344,7 @@ func TestBenchProfComp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := bench.ReadJSON(bytes.NewReader(data))
+	rs, err := bench.ReadJSON(bytes.NewReader(data), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}

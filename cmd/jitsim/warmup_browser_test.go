@@ -198,7 +198,7 @@ func jvmOverlay(t *testing.T) string {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		runs, err := warmup.ReadJSON(f)
+		runs, err := warmup.ReadJSON(f, f.Name())
 		if err != nil {
 			t.Fatal(err)
 		}
