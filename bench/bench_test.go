@@ -218,7 +218,7 @@ func TestJSONReadsJMHFileAndRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	got, err := ReadJSON(f)
+	got, err := ReadJSON(f, f.Name())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestJSONReadsJMHFileAndRoundTrips(t *testing.T) {
 	if err := WriteJSON(&b1, got); err != nil {
 		t.Fatal(err)
 	}
-	again, err := ReadJSON(&b1)
+	again, err := ReadJSON(&b1, "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestJSONNonFiniteAndSecondary(t *testing.T) {
 	if strings.Contains(s, `"params"`) {
 		t.Errorf("params written for a benchmark without parameters")
 	}
-	back, err := ReadJSON(strings.NewReader(s))
+	back, err := ReadJSON(strings.NewReader(s), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,15 +277,16 @@ func TestJSONNonFiniteAndSecondary(t *testing.T) {
 }
 
 func TestReadJSONErrors(t *testing.T) {
-	for name, in := range map[string]string{
-		"not json":     "{",
-		"unknown key":  `[{"benchmark":"a","mode":"thrpt","bogus":1,"primaryMetric":{"scoreUnit":"ops/s"}}]`,
-		"bad mode":     `[{"benchmark":"a","mode":"fast","primaryMetric":{"scoreUnit":"ops/s"}}]`,
-		"bad number":   `[{"benchmark":"a","mode":"thrpt","primaryMetric":{"scoreUnit":"ops/s","rawData":[["x"]]}}]`,
-		"no benchmark": `[{"mode":"thrpt","primaryMetric":{"scoreUnit":"ops/s"}}]`,
+	for name, c := range map[string]struct{ in, want string }{
+		"not json":     {"{", "r.json:1: JMH JSON: want an array of results"},
+		"unknown key":  {"[\n {\"benchmark\":\"a\",\n  \"mode\":\"thrpt\", \"bogus\":1}]", `r.json:3: JMH JSON result 1: json: unknown field "bogus"`},
+		"bad mode":     {"[{\"benchmark\":\"a\",\"primaryMetric\":{\"scoreUnit\":\"ops/s\"}},\n {\"benchmark\":\"b\",\"mode\":\"fast\",\"primaryMetric\":{\"scoreUnit\":\"ops/s\"}}]", "r.json:1: JMH JSON result 1 (a): unknown benchmark mode"},
+		"bad number":   {"[{\"benchmark\":\"a\",\"mode\":\"thrpt\",\"primaryMetric\":{\"scoreUnit\":\"ops/s\",\n \"rawData\":[[1,\n \"x\"]]}}]", "r.json:3: JMH JSON result 1: "},
+		"no benchmark": {"[\n\n {\"mode\":\"thrpt\",\"primaryMetric\":{\"scoreUnit\":\"ops/s\"}}]", "r.json:3: JMH JSON result 1: bench: result without a benchmark name"},
+		"trailing":     {"[] []", "r.json:1: text after the array of results"},
 	} {
-		if _, err := ReadJSON(strings.NewReader(in)); err == nil {
-			t.Errorf("%s: no error", name)
+		if _, err := ReadJSON(strings.NewReader(c.in), "r.json"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", name, err, c.want)
 		}
 	}
 }

@@ -3,46 +3,66 @@ package bench
 import (
 	"fmt"
 	"io"
-	"math"
+	"sort"
 	"strings"
 )
 
 // WriteResultBlock writes the block JMH prints after all forks of one
-// benchmark (the per-result summary of org.openjdk.jmh.runner.format):
+// benchmark (TextReportFormat.endBenchmark):
 //
 //	Result "org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt":
 //	  123455.450 ±(99.9%) 1185.489 ops/s [Average]
 //	  (min, avg, max) = (121900.500, 123455.450, 124600.800), stdev = 784.128
 //	  CI (99.9%): [122269.961, 124640.939] (assumes normal distribution)
 //
-// With too few samples for an error (N ≤ 2) only the score line is written,
-// without "±".
+// With too few samples for an error (N ≤ 2), or a score too small to
+// print, only the mean is written, without "±" (Result.simpleExtendedInfo
+// in JMH 1.37).
 //
 // A sample-time result gets JMH's distribution block instead: the count of
 // operations, the mean, a histogram and the percentiles (none for two
 // operations or fewer).
+//
+// Each secondary result (a profiler's) follows, after a blank line, as
+// "Secondary result "BENCHMARK:LABEL":" and the same block, its policy in
+// the brackets: [Sum] and [Maximum] have no error, so "±" is JMH's
+// smallest (0.001) and the interval is the score alone.
 func WriteResultBlock(w io.Writer, r Result) error {
-	st := r.Primary.Stats()
 	var b strings.Builder
 	if len(r.Primary.Histogram) > 0 {
-		writeDistribution(&b, r.Primary)
-		if b.Len() > 0 {
-			_, err := fmt.Fprintf(w, "Result %q:\n%s", r.Benchmark, b.String())
-			return err
+		var d strings.Builder
+		writeDistribution(&d, r.Primary)
+		if d.Len() > 0 {
+			fmt.Fprintf(&b, "Result %q:\n%s", r.Benchmark, d.String())
 		}
-		return nil
-	}
-	fmt.Fprintf(&b, "Result %q:\n", r.Benchmark)
-	if math.IsNaN(st.Error) {
-		fmt.Fprintf(&b, "  %s %s\n", formatScore(st.Score), r.Primary.Unit)
 	} else {
-		fmt.Fprintf(&b, "  %s ±(99.9%%) %s %s [Average]\n", formatScore(st.Score), formatError(st.Error), r.Primary.Unit)
-		fmt.Fprintf(&b, "  (min, avg, max) = (%s, %s, %s), stdev = %s\n",
-			javaFixed(st.Min), javaFixed(st.Score), javaFixed(st.Max), javaFixed(st.Stdev))
-		fmt.Fprintf(&b, "  CI (99.9%%): [%s, %s] (assumes normal distribution)\n", javaFixed(st.ConfLow), javaFixed(st.ConfHigh))
+		fmt.Fprintf(&b, "Result %q:\n", r.Benchmark)
+		writeExtendedInfo(&b, r.Primary)
+	}
+	sec := append([]NamedMetric(nil), r.Secondary...)
+	sort.SliceStable(sec, func(i, j int) bool { return sec[i].Label < sec[j].Label })
+	for _, s := range sec {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "Secondary result %q:\n", r.Benchmark+":"+s.Label)
+		writeExtendedInfo(&b, s.Metric)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeExtendedInfo is JMH 1.37's Result.simpleExtendedInfo of m.
+func writeExtendedInfo(b *strings.Builder, m Metric) {
+	st := m.Stats()
+	if st.N <= 2 || isApproximate(st.Score) {
+		fmt.Fprintf(b, "  %s %s\n", formatScore(st.Mean), m.Unit)
+		return
+	}
+	fmt.Fprintf(b, "  %s ±(99.9%%) %s %s [%s]\n", formatScore(st.Score), formatError((st.ConfHigh-st.ConfLow)/2), m.Unit, m.Policy.Label())
+	fmt.Fprintf(b, "  (min, avg, max) = (%s, %s, %s), stdev = %s\n",
+		formatScore(st.Min), formatScore(st.Mean), formatScore(st.Max), formatError(st.Stdev))
+	fmt.Fprintf(b, "  CI (99.9%%): [%s, %s] (assumes normal distribution)\n", formatScore(st.ConfLow), formatScore(st.ConfHigh))
 }
 
 // WriteForkHeader writes the lines JMH prints before each fork of a

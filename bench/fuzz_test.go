@@ -35,8 +35,11 @@ func FuzzReadJSON(f *testing.F) {
 	}
 	f.Add(sample.String())
 	f.Fuzz(func(t *testing.T, in string) {
-		rs, err := ReadJSON(strings.NewReader(in))
+		rs, err := ReadJSON(strings.NewReader(in), "fuzz.json")
 		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.json") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
 			return
 		}
 		var out bytes.Buffer
@@ -48,7 +51,7 @@ func FuzzReadJSON(f *testing.F) {
 			}
 			t.Fatal(err)
 		}
-		if _, err := ReadJSON(&out); err != nil {
+		if _, err := ReadJSON(&out, "again.json"); err != nil {
 			t.Fatalf("re-reading our own JSON: %v\n%s", err, out.String())
 		}
 	})

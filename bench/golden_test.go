@@ -135,7 +135,7 @@ func TestGoldenJSONReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	back, err := ReadJSON(f)
+	back, err := ReadJSON(f, f.Name())
 	if err != nil {
 		t.Fatal(err)
 	}

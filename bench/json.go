@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/jitsim/jitsim/internal/jsonpos"
 )
 
 // JavaDouble formats v as Java's Double.toString, which is what JMH's JSON
@@ -262,6 +264,24 @@ type jsonMetric struct {
 	RawDataHistogram [][][][]jsonFloat    `json:"rawDataHistogram"` // SampleTime: [fork][iteration][[value, count]…]
 }
 
+// policyOf tells from a written metric how its score came from its
+// samples: JSON keeps no policy, but SUM and MAX write no error and an
+// interval of the score alone, and their score is the samples' sum or
+// maximum.
+func policyOf(j jsonMetric, m Metric) Policy {
+	if !math.IsNaN(float64(j.ScoreError)) || len(j.ScoreConfidence) != 2 ||
+		float64(j.ScoreConfidence[0]) != float64(j.Score) || float64(j.ScoreConfidence[1]) != float64(j.Score) {
+		return Average
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+	for _, p := range []Policy{Sum, Maximum} {
+		if m.Policy = p; near(m.Stats().Score, float64(j.Score)) {
+			return p
+		}
+	}
+	return Average
+}
+
 type jsonResult struct {
 	JMHVersion            string                `json:"jmhVersion"`
 	Benchmark             string                `json:"benchmark"`
@@ -287,13 +307,31 @@ type jsonResult struct {
 // ReadJSON reads a JMH JSON result file (ours or JMH's own) back into
 // results. Derived numbers (score, error, percentiles) are recomputed from
 // rawData by Stats and not kept; secondary metrics come back sorted by label.
-func ReadJSON(r io.Reader) ([]Result, error) {
-	var raw []jsonResult
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("bench: reading JMH JSON: %w", err)
+// file names the input in errors, "FILE:LINE: …" at the offending value (a
+// result whose metrics do not hold together: at the result's first line).
+func ReadJSON(r io.Reader, file string) ([]Result, error) {
+	in, err := jsonpos.Read(r, file, "JMH JSON")
+	if err != nil {
+		return nil, err
 	}
+	in.Dec.DisallowUnknownFields()
+	if err := in.Delim('[', "JMH JSON: want an array of results: "); err != nil {
+		return nil, err
+	}
+	var raw []jsonResult
+	var starts []int64
+	for i := 1; in.Dec.More(); i++ {
+		starts = append(starts, in.Next())
+		var j jsonResult
+		if err := in.Decode(fmt.Sprintf("JMH JSON result %d: ", i), &j); err != nil {
+			return nil, err
+		}
+		raw = append(raw, j)
+	}
+	if err := in.End("the array of results"); err != nil {
+		return nil, err
+	}
+	at := func(i int) string { return fmt.Sprintf("%s:%d", file, in.Line(starts[i])) }
 	conv := func(m jsonMetric) (Metric, error) {
 		out := Metric{Unit: m.ScoreUnit}
 		for _, f := range m.RawData {
@@ -327,7 +365,7 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 	for i, j := range raw {
 		mode, err := ParseMode(j.Mode)
 		if err != nil {
-			return nil, fmt.Errorf("bench: JMH JSON result %d (%s): %v", i+1, j.Benchmark, err)
+			return nil, fmt.Errorf("%s: JMH JSON result %d (%s): %v", at(i), i+1, j.Benchmark, err)
 		}
 		r := Result{JMHVersion: j.JMHVersion, Benchmark: j.Benchmark, Mode: mode, Threads: j.Threads, Forks: j.Forks,
 			JVM: j.JVM, JVMArgs: j.JVMArgs, JDKVersion: j.JDKVersion, VMName: j.VMName, VMVersion: j.VMVersion,
@@ -335,7 +373,7 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 			MeasurementIterations: j.MeasurementIterations, MeasurementTime: j.MeasurementTime,
 			MeasurementBatchSize: j.MeasurementBatchSize}
 		if r.Primary, err = conv(j.PrimaryMetric); err != nil {
-			return nil, fmt.Errorf("bench: JMH JSON result %d (%s): primaryMetric: %v", i+1, j.Benchmark, err)
+			return nil, fmt.Errorf("%s: JMH JSON result %d (%s): primaryMetric: %v", at(i), i+1, j.Benchmark, err)
 		}
 		for k, v := range j.Params {
 			r.Params = append(r.Params, Param{k, v})
@@ -358,15 +396,16 @@ func ReadJSON(r io.Reader) ([]Result, error) {
 			}
 			m, err := conv(j.SecondaryMetrics[l])
 			if err != nil {
-				return nil, fmt.Errorf("bench: JMH JSON result %d (%s): secondary metric %q: %v", i+1, j.Benchmark, l, err)
+				return nil, fmt.Errorf("%s: JMH JSON result %d (%s): secondary metric %q: %v", at(i), i+1, j.Benchmark, l, err)
 			}
 			if len(m.Histogram) > 0 {
-				return nil, fmt.Errorf("bench: JMH JSON result %d (%s): secondary metric %q has a rawDataHistogram", i+1, j.Benchmark, l)
+				return nil, fmt.Errorf("%s: JMH JSON result %d (%s): secondary metric %q has a rawDataHistogram", at(i), i+1, j.Benchmark, l)
 			}
+			m.Policy = policyOf(j.SecondaryMetrics[l], m)
 			r.Secondary = append(r.Secondary, NamedMetric{Label: l, Metric: m})
 		}
 		if err := r.Validate(); err != nil {
-			return nil, fmt.Errorf("bench: JMH JSON result %d: %w", i+1, err)
+			return nil, fmt.Errorf("%s: JMH JSON result %d: %w", at(i), i+1, err)
 		}
 		res = append(res, r)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,13 @@ type Options struct {
 	ResultFormat          Format        // -rf; "" writes no result file
 	ResultFile            string        // -rff; default Format.DefaultFile() when -rf is given
 	JVMArgs               []string      // -jvmArgs, -jvmArgsAppend, -jvmArgsPrepend, split on blanks
+	Profilers             []string      // -prof (repeatable): "comp" is the one jitsim has
+}
+
+// Profilers are the -prof names jitsim has: JMH's label and what it
+// measures here.
+var Profilers = map[string]string{
+	"comp": "compile time during each measurement iteration and in all, from the VM's compile events (JMH's CompilerProfiler)",
 }
 
 // DefaultOptions returns JMH's defaults.
@@ -103,6 +111,15 @@ var optionTable = map[string]func(o *Options, name, v string) error{
 		o.ResultFile = v
 		return nil
 	},
+	"prof": func(o *Options, name, v string) error {
+		if _, ok := Profilers[v]; !ok {
+			return fmt.Errorf("bench: option -prof %s: jitsim has the profiler comp only (%s)", v, Profilers["comp"])
+		}
+		if !slices.Contains(o.Profilers, v) {
+			o.Profilers = append(o.Profilers, v)
+		}
+		return nil
+	},
 	"jvmArgs":        jvmArgs,
 	"jvmArgsAppend":  jvmArgs,
 	"jvmArgsPrepend": jvmArgs,
@@ -110,7 +127,7 @@ var optionTable = map[string]func(o *Options, name, v string) error{
 
 // unsupported are JMH options jitsim names in its error instead of passing
 // them on as VM options.
-var unsupported = map[string]bool{"prof": true, "o": true, "e": true, "gc": true, "si": true, "to": true,
+var unsupported = map[string]bool{"o": true, "e": true, "gc": true, "si": true, "to": true,
 	"opi": true, "jvm": true, "foe": true, "v": true, "wm": true, "wf": true, "l": true, "lp": true, "lrf": true, "lprof": true}
 
 func intOpt(field func(*Options) *int, least int) func(o *Options, name, v string) error {

@@ -72,9 +72,36 @@ type Metric struct {
 	// ([fork][iteration]); the statistics then come from all operations,
 	// and RawData holds each iteration's mean (IterationMeans).
 	Histogram [][][]Bin
+	// Policy is how the samples make the score: their mean (the zero
+	// value), sum or maximum (JMH's AggregationPolicy).
+	Policy Policy
 	// fixed is the one value of a metric derived from another (a
 	// percentile of a sample-time metric): its score, without an error.
 	fixed *float64
+}
+
+// Policy is JMH's AggregationPolicy: how a metric's samples make its
+// score. AVG has an error and a Student-t interval; SUM and MAX have no
+// error and an interval of the score alone (Result.getScoreError,
+// getScoreConfidence).
+type Policy string
+
+// The policies; the zero value is AVG.
+const (
+	Average Policy = ""
+	Sum     Policy = "sum"
+	Maximum Policy = "max"
+)
+
+// Label is the policy as JMH prints it in a result block ("[Sum]").
+func (p Policy) Label() string {
+	switch p {
+	case Sum:
+		return "Sum"
+	case Maximum:
+		return "Maximum"
+	}
+	return "Average"
 }
 
 // Result is one benchmark × parameter combination (JMH's RunResult).
@@ -125,7 +152,8 @@ func (r Result) sortedSecondary() []NamedMetric {
 // (org.openjdk.jmh.util.ListStatistics and AbstractStatistics).
 type Stats struct {
 	N                 int
-	Score             float64   // mean
+	Score             float64 // by the metric's Policy: the mean, sum or maximum
+	Mean              float64
 	Min, Max, Stdev   float64   // Stdev: sample standard deviation (n−1)
 	Error             float64   // half-width of the 99.9 % Student-t interval; NaN when N ≤ 2
 	ConfLow, ConfHigh float64   // Score ∓ Error
@@ -143,7 +171,7 @@ var percentileKeys = []float64{0, 50, 90, 95, 99, 99.9, 99.99, 99.999, 99.9999, 
 func (m Metric) Stats() Stats {
 	if m.fixed != nil { // JMH's SingletonStatistics
 		v, nan := *m.fixed, math.NaN()
-		s := Stats{N: 1, Score: v, Min: v, Max: v, Stdev: nan, Error: nan, ConfLow: nan, ConfHigh: nan, ConfidenceLevel: 0.999}
+		s := Stats{N: 1, Score: v, Mean: v, Min: v, Max: v, Stdev: nan, Error: nan, ConfLow: nan, ConfHigh: nan, ConfidenceLevel: 0.999}
 		for _, p := range percentileKeys {
 			s.PercentileKeys = append(s.PercentileKeys, p)
 			s.PercentileValues = append(s.PercentileValues, v)
@@ -160,7 +188,7 @@ func (m Metric) Stats() Stats {
 	s := Stats{N: len(xs), ConfidenceLevel: 0.999}
 	nan := math.NaN()
 	if s.N == 0 {
-		s.Score, s.Min, s.Max, s.Stdev, s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan, nan, nan, nan, nan
+		s.Score, s.Mean, s.Min, s.Max, s.Stdev, s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan, nan, nan, nan, nan, nan
 		return s
 	}
 	var sum float64
@@ -170,6 +198,7 @@ func (m Metric) Stats() Stats {
 		s.Min, s.Max = math.Min(s.Min, x), math.Max(s.Max, x)
 	}
 	s.Score = sum / float64(s.N)
+	s.Mean = s.Score
 	if s.N > 1 {
 		var ss float64
 		for _, x := range xs {
@@ -180,6 +209,14 @@ func (m Metric) Stats() Stats {
 		s.Stdev = nan
 	}
 	s.setInterval()
+	switch m.Policy {
+	case Sum, Maximum:
+		s.Score = sum
+		if m.Policy == Maximum {
+			s.Score = s.Max
+		}
+		s.Error, s.ConfLow, s.ConfHigh = nan, s.Score, s.Score
+	}
 	sorted := append([]float64(nil), xs...)
 	sort.Float64s(sorted)
 	for _, p := range percentileKeys {
@@ -224,9 +261,15 @@ func (r Result) Validate() error {
 	if r.Primary.Unit == "" {
 		return fmt.Errorf("bench: %s: primary metric has no unit", r.Benchmark)
 	}
+	if r.Primary.Policy != Average {
+		return fmt.Errorf("bench: %s: the primary metric's score is a mean, not a %s", r.Benchmark, r.Primary.Policy)
+	}
 	for _, nm := range r.Secondary {
 		if nm.Label == "" {
 			return fmt.Errorf("bench: %s: secondary metric without a label", r.Benchmark)
+		}
+		if nm.Policy != Average && nm.Policy != Sum && nm.Policy != Maximum {
+			return fmt.Errorf("bench: %s: secondary metric %q: unknown policy %q", r.Benchmark, nm.Label, nm.Policy)
 		}
 		if len(r.Primary.Histogram) > 0 && isDerivedLabel(nm.Label) {
 			return fmt.Errorf("bench: %s: secondary metric %q is derived from the sample-time primary metric", r.Benchmark, nm.Label)

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Bin is one value of a sample-time histogram and how many operations took
@@ -111,7 +112,7 @@ func binStats(bins []Bin) Stats {
 		}
 	}
 	if s.N == 0 {
-		s.Score, s.Min, s.Max, s.Stdev, s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan, nan, nan, nan, nan
+		s.Score, s.Mean, s.Min, s.Max, s.Stdev, s.Error, s.ConfLow, s.ConfHigh = nan, nan, nan, nan, nan, nan, nan, nan
 		return s
 	}
 	var sum float64
@@ -124,6 +125,7 @@ func binStats(bins []Bin) Stats {
 		s.Min, s.Max = math.Min(s.Min, b.Value), math.Max(s.Max, b.Value)
 	}
 	s.Score = sum / float64(s.N)
+	s.Mean = s.Score
 	s.Stdev = nan
 	if s.N > 1 {
 		var v float64
@@ -241,23 +243,42 @@ func IterationMeans(h [][][]Bin) [][]float64 {
 // ± error of the iteration's operations, and after a measurement iteration
 // one line per derived percentile, aligned under the score, and a blank
 // line.
-func SampleIterationText(warmup bool, i int, bins []Bin, unit string) string {
-	var b strings.Builder
+func SampleIterationText(warmup bool, i int, bins []Bin, unit string, secondary ...NamedMetric) string {
 	prefix := IterationLine(warmup, i, 0, unit)
 	prefix = prefix[:strings.Index(prefix, ": ")+2]
-	b.WriteString(prefix)
-	b.WriteString(scoreText(binStats(bins), unit))
+	text := prefix + scoreText(binStats(bins), unit)
 	if warmup {
-		return b.String()
+		return text
 	}
-	b.WriteString("\n")
 	m := Metric{Unit: unit, Histogram: [][][]Bin{{bins}}}
-	keyLen := 0
-	for _, d := range derivedPercentiles {
-		keyLen = max(keyLen, len(d.label))
+	return text + "\n" + secondaryLines(len(prefix), append(m.derived(), secondary...))
+}
+
+// IterationText is a measurement iteration's line with its secondary
+// results (one iteration's samples each) under it, as JMH prints them
+// (TextReportFormat.iterationResult): sorted by label, the labels padded
+// to the longest, aligned under the score, and a blank line after. A
+// warm-up iteration, or one without secondary results, is its line alone.
+func IterationText(warmup bool, i int, score float64, unit string, secondary []NamedMetric) string {
+	line := IterationLine(warmup, i, score, unit)
+	if warmup || len(secondary) == 0 {
+		return line
 	}
-	for _, d := range m.derived() {
-		fmt.Fprintf(&b, "%s  %-*s %s\n", strings.Repeat(" ", len(prefix)), keyLen+1, d.Label+":", scoreText(d.Stats(), unit))
+	return line + "\n" + secondaryLines(strings.Index(line, ": ")+2, secondary)
+}
+
+// secondaryLines are the secondary results' lines under an iteration's,
+// indented by prefix columns.
+func secondaryLines(prefix int, secondary []NamedMetric) string {
+	sec := append([]NamedMetric(nil), secondary...)
+	sort.SliceStable(sec, func(i, j int) bool { return sec[i].Label < sec[j].Label })
+	keyLen := 0
+	for _, s := range sec {
+		keyLen = max(keyLen, utf8.RuneCountInString(s.Label))
+	}
+	var b strings.Builder
+	for _, s := range sec {
+		fmt.Fprintf(&b, "%s  %s %s\n", strings.Repeat(" ", prefix), padRight(s.Label+":", keyLen+1), scoreText(s.Stats(), s.Unit))
 	}
 	return b.String()
 }

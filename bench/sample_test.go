@@ -104,7 +104,7 @@ func TestSampleModeFormats(t *testing.T) {
 	if strings.Contains(s, "\"rawData\" : [\n                [\n                    2.") {
 		t.Errorf("primary metric has rawData besides its histogram:\n%s", s)
 	}
-	back, err := ReadJSON(strings.NewReader(s))
+	back, err := ReadJSON(strings.NewReader(s), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}

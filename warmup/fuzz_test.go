@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -18,15 +19,18 @@ func FuzzReadCSV(f *testing.F) {
 	}
 	f.Add(b.String())
 	f.Fuzz(func(t *testing.T, in string) {
-		runs, err := ReadCSV(bytes.NewReader([]byte(in)))
+		runs, err := ReadCSV(bytes.NewReader([]byte(in)), "fuzz.csv")
 		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.csv:") {
+				t.Fatalf("error does not name the file and line: %v", err)
+			}
 			return
 		}
 		var out bytes.Buffer
 		if err := WriteCSV(&out, runs); err != nil {
 			t.Fatal(err)
 		}
-		again, err := ReadCSV(&out)
+		again, err := ReadCSV(&out, "again.csv")
 		if err != nil {
 			t.Fatalf("re-reading our own CSV: %v", err)
 		}
@@ -75,4 +79,72 @@ func FuzzAnalyze(f *testing.F) {
 			t.Fatalf("steady iteration %d of %d", a.SteadyIter, len(x))
 		}
 	})
+}
+
+// FuzzReadJSON feeds arbitrary text to the series.json reader: runs or an
+// error that names the file, never a panic; what it returns writes back
+// and reads again to as many runs.
+func FuzzReadJSON(f *testing.F) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, []Run{synthRun("", 0, 6, map[int]int{2: 3, 4: 4}, 1)}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b.String())
+	f.Add(`[{"label": "x", "fork": 0, "iterations": [{"index": 0, "start_ns": 0, "duration_ns": -1}]}]`)
+	f.Fuzz(func(t *testing.T, in string) {
+		runs, err := ReadJSON(strings.NewReader(in), "fuzz.json")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.json") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := WriteJSON(&out, runs); err != nil {
+			t.Fatal(err)
+		}
+		again, err := ReadJSON(&out, "again.json")
+		if err != nil {
+			t.Fatalf("re-reading our own JSON: %v", err)
+		}
+		if len(again) != len(runs) {
+			t.Fatalf("%d runs, then %d", len(runs), len(again))
+		}
+	})
+}
+
+// TestReadersNameFileAndLine: the series readers point at the line of the
+// offending value.
+func TestReadersNameFileAndLine(t *testing.T) {
+	for _, c := range []struct {
+		read func(string) error
+		in   string
+		want string
+	}{
+		{func(s string) error { _, err := ReadJSON(strings.NewReader(s), "s.json"); return err },
+			"[\n {\"label\": \"a\", \"fork\": 0, \"iterations\": [\n  {\"index\": 0,\n   \"duration_ns\": \"slow\"}]}]",
+			"s.json:4: series JSON: run 1: json: cannot unmarshal string"},
+		{func(s string) error { _, err := ReadJSON(strings.NewReader(s), "s.json"); return err },
+			"[\n {\"label\": \"a\", \"fork\": 0, \"iterations\": [{\"index\": 0, \"duration_ns\": 5}]},\n {\"label\": \"b\", \"fork\": 0,\n  \"iterations\": []}]",
+			"s.json:3: warmup: run \"b\" fork 0: no iterations"},
+		{func(s string) error { _, err := ReadJSON(strings.NewReader(s), "s.json"); return err },
+			"[\n {\"label\": \"a\", \"surprise\": 1}]", "s.json:2: series JSON: run 1: json: unknown field \"surprise\""},
+		{func(s string) error { _, err := ReadJSON(strings.NewReader(s), "s.json"); return err },
+			"[\n {\"label\": \"a\",", "s.json:2: the JSON ends early"},
+		{func(s string) error { _, err := ReadCSV(strings.NewReader(s), "s.csv"); return err },
+			"label,fork,index,start_ns,duration_ns,ops,bytes,ns_per_op,events\na,0,0,0,5,1,16,5,\na,0,1,5,x,1,16,5,\n",
+			"s.csv:3: series CSV: column duration_ns: strconv.ParseInt"},
+		{func(s string) error { _, err := ReadCSV(strings.NewReader(s), "s.csv"); return err },
+			"label,fork,index,start_ns,duration_ns,ops,bytes,ns_per_op,events\na,0,0,0,5,1,16,5,\n\"b,0\n",
+			"s.csv:3: series CSV: extraneous or missing \" in quoted-field"},
+		{func(s string) error { _, err := ReadCSV(strings.NewReader(s), "s.csv"); return err },
+			"label,fork,index,start_ns,duration_ns,ops,bytes,ns_per_op,events\na,0,0,0,5,1,16,5,\na,0,1,0,-5,1,16,5,\n",
+			"s.csv:2: warmup: run \"a\" fork 0: iteration 1: negative duration"},
+		{func(s string) error { _, err := ReadCSV(strings.NewReader(s), "s.csv"); return err },
+			"", "s.csv:1: series CSV: empty, no header"},
+	} {
+		if err := c.read(c.in); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
 }

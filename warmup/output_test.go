@@ -144,14 +144,14 @@ func TestWriteAllProducesEveryFile(t *testing.T) {
 		}
 	})
 	t.Run("series round trip", func(t *testing.T) {
-		js, err := ReadJSON(bytes.NewReader(read("series.json")))
+		js, err := ReadJSON(bytes.NewReader(read("series.json")), "series.json")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(js, runs) {
 			t.Errorf("series.json differs after a round trip")
 		}
-		cs, err := ReadCSV(bytes.NewReader(read("series.csv")))
+		cs, err := ReadCSV(bytes.NewReader(read("series.csv")), "series.csv")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestCSVErrors(t *testing.T) {
 		"negative":     head + "a,0,0,0,-10,1,0,10,1,\n",
 	}
 	for name, in := range tests {
-		if _, err := ReadCSV(strings.NewReader(in)); err == nil {
+		if _, err := ReadCSV(strings.NewReader(in), "bad.csv"); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}

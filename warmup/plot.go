@@ -96,8 +96,9 @@ func (a chartAxes) at(r Run, i int, t time.Duration) float64 {
 // Chart builds the warm-up chart's curves: time per op against iteration or
 // elapsed time, one colour pair per option set (jitsim's curve solid, the
 // real JVM's dashed in the lighter shade), extra forks thinner, the steady
-// state of each option set's first fork shaded and its changepoints marked
-// along the top. WriteChart adds the tier lanes and the legend below it.
+// state of each option set's first fork shaded. WriteChart adds the
+// numbered changepoint marks above the curves and, below them, the tier
+// lanes, the legend and the caption that lists each mark's VM events.
 func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	if len(runs) == 0 {
 		return nil, fmt.Errorf("warmup: chart: no runs")
@@ -155,11 +156,6 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 	}
 	colours := setColours(labels)
 	seen := map[string]bool{}
-	type cpSet struct {
-		col color.Color
-		xys plotter.XYs
-	}
-	var cps []cpSet
 	for ri, r := range runs {
 		col := labelColour(colours, r.Label)
 		xys := make(plotter.XYs, 0, len(r.Iterations))
@@ -202,31 +198,6 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 			}
 		}
 		p.Add(line)
-		if first {
-			ytop := hi / 1.06
-			if !logY {
-				ytop = hi * 0.97
-			}
-			cs := cpSet{col: col}
-			for _, c := range a.Changepoints {
-				if c < len(r.Iterations) {
-					cs.xys = append(cs.xys, plotter.XY{X: ax.x(r, c), Y: ytop})
-				}
-			}
-			cps = append(cps, cs)
-		}
-	}
-	for _, cs := range cps {
-		if len(cs.xys) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(cs.xys)
-		if err != nil {
-			return nil, err
-		}
-		sc.GlyphStyle = markChangeType
-		sc.GlyphStyle.Color = cs.col
-		p.Add(sc)
 	}
 	return p, nil
 }
@@ -426,7 +397,7 @@ func chartLegends(runs []Run, s Summary, lanes []chartLane, omitted int) (sets, 
 	nSets++
 	sets.Add("shaded: steady state (±10 %) of the first fork", boxThumb{color.NRGBA{0x80, 0x80, 0x80, 60}})
 	nSets++
-	sets.Add("changepoint of the first fork, in its set's colour (summary explains it)", glyphThumb{markChangeType})
+	sets.Add("numbered changepoint of the first fork, in its set's colour (its events: below)", glyphThumb{markChangeType})
 	if len(lanes) > 0 {
 		used := map[int]bool{}
 		for _, l := range lanes {
@@ -473,56 +444,127 @@ func chartCaption(s Summary) [][2]string {
 	return out
 }
 
-// chartFigure draws the whole chart onto dc: the curves, the lane strip
-// and the legend.
-func chartFigure(dc draw.Canvas, runs []Run, s Summary, po PlotOptions) error {
+// chartPlan is the chart laid out for a width: its parts and their
+// heights, so that the size and the drawing agree.
+type chartPlan struct {
+	p                *plot.Plot
+	lanes            []chartLane
+	sets, key        plot.Legend
+	verdicts         [][2]string
+	marks            []cpMark
+	caption          []captionLine
+	left             vg.Length // the curves' left margin: room for the lane labels
+	bandH            vg.Length // the numbered changepoints above the curves
+	lanesH, legendH  vg.Length
+	labelStyle       draw.TextStyle
+	xmin, xmax       float64
+	dataX0, dataX1   vg.Length // the data area's x extent on a canvas at 0
+	captionH, headsH vg.Length
+}
+
+// curvesHeight is the height of the curves' part with no height given.
+const curvesHeight = 5 * vg.Inch
+
+// planChart lays the chart out for width wd.
+func planChart(runs []Run, s Summary, po PlotOptions, wd vg.Length) (*chartPlan, error) {
 	p, err := Chart(runs, s, po)
+	if err != nil {
+		return nil, err
+	}
+	ax := newChartAxes(runs, po)
+	pl := &chartPlan{p: p, xmin: p.X.Min, xmax: p.X.Max}
+	var omitted, rows int
+	pl.lanes, omitted = chartLanes(runs, ax)
+	pl.sets, pl.key, rows = chartLegends(runs, s, pl.lanes, omitted)
+	pl.verdicts = chartCaption(s)
+	pl.marks = chartMarks(runs, s, ax)
+	pl.caption = markCaption(pl.marks, wd-vg.Points(16))
+	if len(pl.lanes) > 0 {
+		pl.lanesH = laneHeader + vg.Length(laneRows(pl.lanes))*laneHeight + vg.Points(6)
+	}
+	pl.headsH = vg.Length(len(pl.verdicts)) * legendRow
+	if len(pl.caption) > 0 {
+		pl.captionH = legendRow + vg.Length(len(pl.caption))*captionRow + vg.Points(6)
+	}
+	pl.legendH = pl.headsH + pl.captionH + vg.Length(rows)*legendRow + vg.Points(20)
+
+	pl.labelStyle = chartText(chartFont)
+	pl.labelStyle.Handler = p.Y.Tick.Label.Handler
+	labelW := vg.Length(0)
+	for _, l := range pl.lanes {
+		labelW = max(labelW, pl.labelStyle.Width(shortMethod(l.method)))
+	}
+	labelW += vg.Points(14) // the set's colour bar and a gap
+	// The data area's x extent depends on the width only.
+	probe := draw.Canvas{Rectangle: vg.Rectangle{Max: vg.Point{X: wd, Y: curvesHeight}}}
+	own := p.DataCanvas(probe).Min.X
+	pl.left = max(own, labelW) - own
+	data := p.DataCanvas(draw.Crop(probe, pl.left, -vg.Points(10), 0, 0))
+	pl.dataX0, pl.dataX1 = data.Min.X, data.Max.X
+	if len(pl.marks) > 0 {
+		pos := func(v float64) vg.Length {
+			v = max(pl.xmin, min(pl.xmax, v))
+			return pl.dataX0 + vg.Length((v-pl.xmin)/(pl.xmax-pl.xmin))*(pl.dataX1-pl.dataX0)
+		}
+		_, n := markRows(pl.marks, pos)
+		pl.bandH = vg.Length(n)*markRow + vg.Points(4)
+		p.Title.Padding += pl.bandH
+	}
+	return pl, nil
+}
+
+// chartFigure draws the whole chart onto dc: the numbered changepoints,
+// the curves, the lane strip, the legend and the caption.
+func chartFigure(dc draw.Canvas, runs []Run, s Summary, po PlotOptions) error {
+	pl, err := planChart(runs, s, po, dc.Max.X-dc.Min.X)
 	if err != nil {
 		return err
 	}
-	ax := newChartAxes(runs, po)
-	lanes, omitted := chartLanes(runs, ax)
-	sets, key, rows := chartLegends(runs, s, lanes, omitted)
-	caption := chartCaption(s)
-	legendH := vg.Length(rows+len(caption))*legendRow + vg.Points(20)
-	lanesH := vg.Length(0)
-	if len(lanes) > 0 {
-		lanesH = laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
-	}
-	legendC := draw.Crop(dc, 0, 0, 0, legendH-(dc.Max.Y-dc.Min.Y))
-	lanesC := draw.Crop(dc, 0, 0, legendH, legendH+lanesH-(dc.Max.Y-dc.Min.Y))
-	mainC := draw.Crop(dc, 0, 0, legendH+lanesH, 0)
-
-	labelStyle := draw.TextStyle{}
-	labelStyle.Font = p.Y.Tick.Label.Font
-	labelStyle.Font.Size = chartFont
-	labelStyle.Handler = p.Y.Tick.Label.Handler
-	labelStyle.Color = color.Black
-	labelW := vg.Length(0)
-	for _, l := range lanes {
-		labelW = max(labelW, labelStyle.Width(shortMethod(l.method)))
-	}
-	labelW += vg.Points(14) // the set's colour bar and a gap
-	own := p.DataCanvas(mainC).Min.X - mainC.Min.X
-	left := max(own, labelW)
-	mainC = draw.Crop(mainC, left-own, -vg.Points(10), 0, 0)
+	p, lanes := pl.p, pl.lanes
+	ht := dc.Max.Y - dc.Min.Y
+	legendC := draw.Crop(dc, 0, 0, 0, pl.legendH-ht)
+	lanesC := draw.Crop(dc, 0, 0, pl.legendH, pl.legendH+pl.lanesH-ht)
+	mainC := draw.Crop(dc, 0, 0, pl.legendH+pl.lanesH, 0)
+	mainC = draw.Crop(mainC, pl.left, -vg.Points(10), 0, 0)
 	p.Draw(mainC)
 	data := p.DataCanvas(mainC)
-	if len(lanes) > 0 {
-		drawLanes(lanesC, data.Min.X, data.Max.X, p.X.Min, p.X.Max, lanes, labelStyle)
+	if len(pl.marks) > 0 {
+		drawMarks(dc, pl.marks, data.Min.X, data.Max.X, pl.xmin, pl.xmax, data.Max.Y+vg.Points(2))
 	}
-	capH := vg.Length(len(caption)) * legendRow
-	cs := labelStyle
+	if len(lanes) > 0 {
+		drawLanes(lanesC, data.Min.X, data.Max.X, p.X.Min, p.X.Max, lanes, pl.labelStyle)
+	}
+	cs := pl.labelStyle
 	cs.Font.Size = legendFontSz
 	cs.XAlign, cs.YAlign = draw.XLeft, draw.YCenter
 	colours := setColours(labelsOf(s))
-	for i, line := range caption {
+	x := legendC.Min.X + vg.Points(8)
+	y := legendC.Max.Y - legendRow/2
+	for _, line := range pl.verdicts {
 		cs.Color = labelColour(colours, line[0])
-		dc.FillText(cs, vg.Point{X: legendC.Min.X + vg.Points(8), Y: legendC.Max.Y - vg.Length(i)*legendRow - legendRow/2}, line[1])
+		dc.FillText(cs, vg.Point{X: x, Y: y}, line[1])
+		y -= legendRow
 	}
-	rest := draw.Crop(legendC, 0, 0, 0, -capH-vg.Points(4))
-	sets.Draw(draw.Crop(rest, vg.Points(8), -(rest.Max.X-rest.Min.X)*0.48, 0, -vg.Points(4)))
-	key.Draw(draw.Crop(rest, (rest.Max.X-rest.Min.X)*0.58, 0, 0, -vg.Points(4)))
+	if len(pl.caption) > 0 {
+		head := cs
+		head.Color = color.Black
+		y -= vg.Points(4)
+		dc.FillText(head, vg.Point{X: x, Y: y}, "changepoints of the first fork of each set (the numbers above the curves) and the VM events of their windows")
+		y -= legendRow/2 + captionRow/2
+		ct := chartText(captionFnt)
+		ct.XAlign, ct.YAlign = draw.XLeft, draw.YCenter
+		for _, l := range pl.caption {
+			ct.Color = l.colour
+			if l.num != "" {
+				dc.FillText(ct, vg.Point{X: x, Y: y}, l.num)
+			}
+			dc.FillText(ct, vg.Point{X: x + captionIndent, Y: y}, l.text)
+			y -= captionRow
+		}
+	}
+	rest := draw.Crop(legendC, 0, 0, 0, -pl.headsH-pl.captionH-vg.Points(4))
+	pl.sets.Draw(draw.Crop(rest, vg.Points(8), -(rest.Max.X-rest.Min.X)*0.48, 0, -vg.Points(4)))
+	pl.key.Draw(draw.Crop(rest, (rest.Max.X-rest.Min.X)*0.58, 0, 0, -vg.Points(4)))
 	return nil
 }
 
@@ -576,22 +618,21 @@ func drawLanes(c draw.Canvas, x0, x1 vg.Length, xmin, xmax float64, lanes []char
 }
 
 // chartSize is the chart's width and height: po's, or 10 in wide and tall
-// enough for the curves (5 in), the lanes and the legend.
-func chartSize(runs []Run, s Summary, po PlotOptions) (vg.Length, vg.Length) {
+// enough for the curves (5 in), the changepoint band, the lanes, the
+// legend and the caption.
+func chartSize(runs []Run, s Summary, po PlotOptions) (vg.Length, vg.Length, error) {
 	wd, ht := po.Width, po.Height
 	if wd == 0 {
 		wd = 10 * vg.Inch
 	}
 	if ht == 0 {
-		ht = 5 * vg.Inch
-		lanes, omitted := chartLanes(runs, newChartAxes(runs, po))
-		_, _, rows := chartLegends(runs, s, lanes, omitted)
-		ht += vg.Length(rows+len(chartCaption(s)))*legendRow + vg.Points(20)
-		if len(lanes) > 0 {
-			ht += laneHeader + vg.Length(laneRows(lanes))*laneHeight + vg.Points(6)
+		pl, err := planChart(runs, s, po, wd)
+		if err != nil {
+			return 0, 0, err
 		}
+		ht = curvesHeight + pl.bandH + pl.lanesH + pl.legendH
 	}
-	return wd, ht
+	return wd, ht, nil
 }
 
 // WriteChart renders the chart as "png" or "svg" to w.
@@ -603,7 +644,10 @@ func WriteChart(w io.Writer, runs []Run, s Summary, po PlotOptions, format strin
 		_, err := Chart(runs, s, po)
 		return err
 	}
-	wd, ht := chartSize(runs, s, po)
+	wd, ht, err := chartSize(runs, s, po)
+	if err != nil {
+		return err
+	}
 	cw, err := draw.NewFormattedCanvas(wd, ht, format)
 	if err != nil {
 		return fmt.Errorf("warmup: chart: %w", err)

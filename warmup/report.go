@@ -71,7 +71,7 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 {{end}}
 <h2>Time per operation</h2>
 <img class="chart" alt="warm-up chart: time per op against iteration, one line per option set" {{.Chart}}>
-<p>Shaded: the steady state of each option set's first fork; ▼ its changepoints. Under the curves, one lane per compiled method: its entry level iteration by iteration, with OSR installs, code made not entrant and the first call into an intrinsic stub.</p>
+<p>Shaded: the steady state of each option set's first fork; a numbered ▼ above the curves marks each of its changepoints, and the caption under the legend lists each number's VM events (installs by level and method, OSR, code made not entrant, first stub calls, compile-queue delays). Under the curves, one lane per compiled method: its entry level iteration by iteration, with OSR installs, code made not entrant and the first call into an intrinsic stub.</p>
 <h2>Classification</h2>
 <table>
 <tr><th>option set</th><th>class</th><th>forks</th><th>per fork</th><th>steady from iteration</th><th>steady from</th><th>half speed from</th><th>steady time/op</th><th>warm-up cost</th></tr>
@@ -90,10 +90,10 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 <td class="num">{{.S.Iterations}}</td><td>{{range $i, $c := .S.Analysis.Changepoints}}{{if $i}}, {{end}}{{$c}}{{end}}</td><td>{{.S.Analysis.Class}}</td><td class="spark">{{.Spark}}</td></tr>
 {{end}}</table>
 <h2>Changepoints explained</h2>
-<p>Each changepoint (▼ on the chart) with the VM events of its window: the iteration itself and the two before it, after the previous changepoint.</p>
+<p>Each changepoint with the VM events of its window: the iteration itself and the two before it, after the previous changepoint. The first fork's carry their numbers on the chart ([n], a numbered ▼ above the curves).</p>
 {{range .Runs}}{{if .S.Changes}}<h3><code>{{.S.Label}}</code>, fork {{.S.Fork}}</h3>
 <ul>
-{{range .S.Changes}}<li>{{.Text}}</li>
+{{range .Changes}}<li>{{if .Num}}<b>{{.Num}}</b> {{end}}{{.Text}}</li>
 {{end}}</ul>
 {{end}}{{end}}
 <h2>Compile timeline of the crypto methods</h2>
@@ -160,7 +160,12 @@ type reportRun struct {
 	S       RunSummary
 	Spark   string
 	Methods []methodTimeline
+	// Changes are S.Changes with their numbers on the chart ("[3]",
+	// first forks only).
+	Changes []reportChange
 }
+
+type reportChange struct{ Num, Text string }
 
 // WriteReport writes report.html: the chart and the compile timeline (SVGs
 // inlined as data URIs), the classification table, each run's flags and
@@ -217,8 +222,19 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 	if !s.Options.RawDeltas {
 		data.Delta += " widened by each segment's variance"
 	}
+	num := map[[2]int]int{}
+	for _, m := range chartMarks(runs, s, newChartAxes(runs, po)) {
+		num[[2]int{m.run, m.change}] = m.n
+	}
 	for i, r := range runs {
 		rr := reportRun{S: s.Runs[i], Spark: Sparkline(r.PerOp(), 32)}
+		for j, ch := range s.Runs[i].Changes {
+			rc := reportChange{Text: ch.Text}
+			if n, ok := num[[2]int{i, j}]; ok {
+				rc.Num = fmt.Sprintf("[%d]", n)
+			}
+			rr.Changes = append(rr.Changes, rc)
+		}
 		byMethod := map[string][]timelineEvent{}
 		for _, it := range r.Iterations {
 			for _, e := range it.Events {

@@ -14,12 +14,15 @@ package warmup
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jitsim/jitsim/internal/jsonpos"
 )
 
 // EventKind names what happened to a method's code during an iteration. The
@@ -128,18 +131,32 @@ func WriteJSON(w io.Writer, runs []Run) error {
 	return enc.Encode(runs)
 }
 
-// ReadJSON reads what WriteJSON wrote.
-func ReadJSON(r io.Reader) ([]Run, error) {
-	var runs []Run
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&runs); err != nil {
-		return nil, fmt.Errorf("warmup: reading series JSON: %w", err)
+// ReadJSON reads what WriteJSON wrote. file names the input in errors,
+// "FILE:LINE: …" at the offending value (a run that fails Validate: at the
+// run's first line).
+func ReadJSON(r io.Reader, file string) ([]Run, error) {
+	in, err := jsonpos.Read(r, file, "series JSON")
+	if err != nil {
+		return nil, err
 	}
-	for _, run := range runs {
-		if err := run.Validate(); err != nil {
+	in.Dec.DisallowUnknownFields()
+	if err := in.Delim('[', "series JSON: want an array of runs: "); err != nil {
+		return nil, err
+	}
+	var runs []Run
+	for i := 1; in.Dec.More(); i++ {
+		start := in.Next()
+		var run Run
+		if err := in.Decode(fmt.Sprintf("series JSON: run %d: ", i), &run); err != nil {
 			return nil, err
 		}
+		if err := run.Validate(); err != nil {
+			return nil, in.Errorf(start, "%v", err)
+		}
+		runs = append(runs, run)
+	}
+	if err := in.End("the array of runs"); err != nil {
+		return nil, err
 	}
 	return runs, nil
 }
@@ -215,29 +232,36 @@ func WriteCSV(w io.Writer, runs []Run) error {
 
 // ReadCSV reads series.csv back into runs (label, fork and iterations; the
 // per-run metadata lives in the JSON form only). Runs come back in the order
-// their first row appears.
-func ReadCSV(r io.Reader) ([]Run, error) {
-	cr := csv.NewReader(r)
+// their first row appears. file names the input in errors, "FILE:LINE: …"
+// (a run that fails Validate: at the line of its first row); at most
+// jsonpos.MaxBytes are read.
+func ReadCSV(r io.Reader, file string) ([]Run, error) {
+	lim := &io.LimitedReader{R: r, N: jsonpos.MaxBytes + 1}
+	cr := csv.NewReader(lim)
+	cr.ReuseRecord = false
 	head, err := cr.Read()
 	if err != nil {
-		return nil, fmt.Errorf("warmup: series CSV: header: %w", err)
+		return nil, csvError(file, 1, err)
+	}
+	bad := func(line int, format string, a ...any) error {
+		return fmt.Errorf("%s:%d: series CSV: %s", file, line, fmt.Sprintf(format, a...))
 	}
 	if len(head) < len(csvFixed)+1 {
-		return nil, fmt.Errorf("warmup: series CSV: header has %d columns, want at least %d", len(head), len(csvFixed)+1)
+		return nil, bad(1, "header has %d columns, want at least %d", len(head), len(csvFixed)+1)
 	}
 	for i, c := range csvFixed {
 		if head[i] != c {
-			return nil, fmt.Errorf("warmup: series CSV: column %d is %q, want %q", i+1, head[i], c)
+			return nil, bad(1, "column %d is %q, want %q", i+1, head[i], c)
 		}
 	}
 	if head[len(head)-1] != "events" {
-		return nil, fmt.Errorf("warmup: series CSV: last column is %q, want \"events\"", head[len(head)-1])
+		return nil, bad(1, "last column is %q, want \"events\"", head[len(head)-1])
 	}
 	var methods []string
 	for _, c := range head[len(csvFixed) : len(head)-1] {
 		m, ok := strings.CutPrefix(c, "level:")
 		if !ok || m == "" {
-			return nil, fmt.Errorf("warmup: series CSV: column %q is not level:<method>", c)
+			return nil, bad(1, "column %q is not level:<method>", c)
 		}
 		methods = append(methods, m)
 	}
@@ -247,24 +271,28 @@ func ReadCSV(r io.Reader) ([]Run, error) {
 	}
 	index := map[key]int{}
 	var runs []Run
-	line := 1
+	firstLine := map[int]int{} // run → the line of its first row
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
+			if lim.N <= 0 {
+				return nil, fmt.Errorf("%s: more than %d MiB of series CSV: not read", file, jsonpos.MaxBytes>>20)
+			}
 			break
 		}
-		line++
 		if err != nil {
-			return nil, fmt.Errorf("warmup: series CSV: %w", err)
+			return nil, csvError(file, 0, err)
 		}
-		bad := func(col string, e error) error {
-			return fmt.Errorf("warmup: series CSV line %d, column %s: %v", line, col, e)
+		line, _ := cr.FieldPos(0)
+		badCol := func(i int, col string, e error) error {
+			l, _ := cr.FieldPos(i)
+			return bad(l, "column %s: %v", col, e)
 		}
 		ints := make([]int64, 6)
 		for i := 1; i <= 6; i++ {
 			v, err := strconv.ParseInt(rec[i], 10, 64)
 			if err != nil {
-				return nil, bad(csvFixed[i], err)
+				return nil, badCol(i, csvFixed[i], err)
 			}
 			ints[i-1] = v
 		}
@@ -277,7 +305,7 @@ func ReadCSV(r io.Reader) ([]Run, error) {
 			}
 			lv, err := strconv.Atoi(cell)
 			if err != nil {
-				return nil, bad("level:"+m, err)
+				return nil, badCol(len(csvFixed)+j, "level:"+m, err)
 			}
 			if it.Levels == nil {
 				it.Levels = map[string]int{}
@@ -286,7 +314,7 @@ func ReadCSV(r io.Reader) ([]Run, error) {
 		}
 		if ev := rec[len(rec)-1]; ev != "" {
 			if err := json.Unmarshal([]byte(ev), &it.Events); err != nil {
-				return nil, bad("events", err)
+				return nil, badCol(len(rec)-1, "events", err)
 			}
 		}
 		k := key{rec[0], int(ints[0])}
@@ -294,6 +322,7 @@ func ReadCSV(r io.Reader) ([]Run, error) {
 		if !ok {
 			ri = len(runs)
 			index[k] = ri
+			firstLine[ri] = line
 			runs = append(runs, Run{Label: k.label, Fork: k.fork})
 		}
 		runs[ri].Iterations = append(runs[ri].Iterations, it)
@@ -311,8 +340,24 @@ func ReadCSV(r io.Reader) ([]Run, error) {
 			}
 		}
 		if err := runs[i].Validate(); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s:%d: %v", file, firstLine[i], err)
 		}
 	}
 	return runs, nil
+}
+
+// csvError names the line of a CSV reader's error (a csv.ParseError
+// carries it; otherwise line, or none when 0).
+func csvError(file string, line int, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: series CSV: %v", file, pe.Line, pe.Err)
+	}
+	if err == io.EOF {
+		return fmt.Errorf("%s:1: series CSV: empty, no header", file)
+	}
+	if line > 0 {
+		return fmt.Errorf("%s:%d: series CSV: %v", file, line, err)
+	}
+	return fmt.Errorf("%s: series CSV: %v", file, err)
 }

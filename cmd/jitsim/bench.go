@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,6 +38,10 @@ CBCThroughput), with JMH's own single-dash options:
   -rf FORMAT         write a result file in JMH 1.37's layout: text, csv, scsv, json or
                      latex (-rff FILE; default jmh-result.FORMAT; -rff alone writes csv)
   -jvmArgs 'OPTS'    VM options (or write them directly: -XX:…)
+  -prof comp         JMH's compiler profiler: secondary results compiler.time.profiled (compile
+                     time during the measurement iterations, summed) and compiler.time.total
+                     (the VM's compile time in all, warm-up included), in ms, from the VM's
+                     own compile events
 
 and jitsim's own options:
 
@@ -396,20 +402,26 @@ func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error
 		if err := bench.WriteForkHeader(b.console, r, f); err != nil {
 			return r, err
 		}
-		scores, hist, err := b.fork(ctx, bar)
+		scores, hist, sec, err := b.fork(ctx, bar)
+		keep := func() {
+			r.Primary.RawData = append(r.Primary.RawData, scores)
+			if hist != nil {
+				r.Primary.Histogram = append(r.Primary.Histogram, hist)
+			}
+			for i, s := range sec {
+				if len(r.Secondary) <= i {
+					r.Secondary = append(r.Secondary, bench.NamedMetric{Label: s.Label, Metric: bench.Metric{Unit: s.Unit, Policy: s.Policy}})
+				}
+				r.Secondary[i].RawData = append(r.Secondary[i].RawData, s.RawData...)
+			}
+		}
 		if err != nil {
 			if ctx.Err() != nil && len(scores) > 0 { // stopped: keep the fork's iterations done
-				r.Primary.RawData = append(r.Primary.RawData, scores)
-				if hist != nil {
-					r.Primary.Histogram = append(r.Primary.Histogram, hist)
-				}
+				keep()
 			}
 			return r, fmt.Errorf("fork %d: %w", f, err)
 		}
-		r.Primary.RawData = append(r.Primary.RawData, scores)
-		if hist != nil {
-			r.Primary.Histogram = append(r.Primary.Histogram, hist)
-		}
+		keep()
 		fmt.Fprintln(b.console)
 	}
 	fmt.Fprintln(b.console)
@@ -417,15 +429,23 @@ func (b *benchRun) run(ctx context.Context, prog *progress) (bench.Result, error
 }
 
 // fork runs one fork on a fresh VM and returns its measurement scores
-// (with -bm sample also each iteration's histogram of operation times);
-// when it stops early with an error, those of the iterations that ended.
-func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [][]bench.Bin, err error) {
+// (with -bm sample also each iteration's histogram of operation times, and
+// with -prof the profilers' secondary results, one sample per measurement
+// iteration); when it stops early with an error, those of the iterations
+// that ended.
+func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [][]bench.Bin, sec []bench.NamedMetric, err error) {
 	clock := b.spec.NewClock()
 	vm, err := b.spec.NewVM(clock, io.Discard)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer vm.Close()
+	var comp *compileTimer
+	if slices.Contains(b.opts.Profilers, "comp") {
+		comp = newCompileTimer(vm)
+		defer comp.stop()
+		sec = compSecondary()
+	}
 	if vm.ModelClock() {
 		// The VM keeps virtual time; iterations end by it, so that a
 		// fork's batches, and so its scores, are the same on every run.
@@ -444,15 +464,31 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [
 			samples = make([]bench.Samples, env.Threads)
 			env.OpTime = func(thread int, d time.Duration) { samples[thread].Add(d.Nanoseconds()) }
 		}
+		var before int64
+		if comp != nil {
+			before = comp.millis()
+		}
 		score, err := b.iteration(ctx, env, clock, budget, shots, &batch, warm)
 		if err != nil {
-			return scores, hist, err
+			return scores, hist, sec, err
 		}
 		idx := i + 1
 		if !warm {
 			idx -= b.opts.WarmupIterations
 		}
-		line := bench.IterationLine(warm, idx, score, b.unit)
+		var itSec []bench.NamedMetric // this iteration's secondary results
+		if comp != nil && !warm {
+			now := comp.millis()
+			itSec = compSecondary()
+			for k, v := range []int64{now - before, now} {
+				itSec[k].RawData = [][]float64{{float64(v)}}
+				if len(sec[k].RawData) == 0 {
+					sec[k].RawData = [][]float64{nil}
+				}
+				sec[k].RawData[0] = append(sec[k].RawData[0], float64(v))
+			}
+		}
+		line := bench.IterationText(warm, idx, score, b.unit, itSec)
 		if samples != nil {
 			// JMH joins the threads' samples into one histogram; its mean is
 			// the iteration's score.
@@ -462,7 +498,7 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [
 			}
 			bins := all.Bins(b.unitNS)
 			score = bench.IterationMeans([][][]bench.Bin{{bins}})[0][0]
-			line = bench.SampleIterationText(warm, idx, bins, b.unit) // a measurement ends in a blank line, as in JMH
+			line = bench.SampleIterationText(warm, idx, bins, b.unit, itSec...) // a measurement ends in a blank line, as in JMH
 			if !warm {
 				hist = append(hist, bins)
 			}
@@ -473,8 +509,61 @@ func (b *benchRun) fork(ctx context.Context, bar *bar) (scores []float64, hist [
 		fmt.Fprintln(b.console, line)
 		bar.inc()
 	}
-	return scores, hist, nil
+	return scores, hist, sec, nil
 }
+
+// compSecondary are -prof comp's two results, empty, named and
+// aggregated as JMH 1.37's CompilerProfiler names them: the compile time
+// during each measurement iteration, summed, and the VM's compile time in
+// all at each iteration's end, the maximum; both in whole milliseconds.
+func compSecondary() []bench.NamedMetric {
+	return []bench.NamedMetric{
+		{Label: "compiler.time.profiled", Metric: bench.Metric{Unit: "ms", Policy: bench.Sum}},
+		{Label: "compiler.time.total", Metric: bench.Metric{Unit: "ms", Policy: bench.Maximum}},
+	}
+}
+
+// compileTimer keeps a VM's total compile time from its own compile
+// events, as HotSpot's CompilationMXBean.getTotalCompilationTime counts
+// it: the time of every compile from its start on a compiler thread to the
+// install of its code (normal or OSR), summed when the code is installed.
+// A compile that fails installs nothing and is not counted (the VM does
+// not report failures to subscribers).
+type compileTimer struct {
+	mu      sync.Mutex
+	started map[int]time.Duration
+	total   time.Duration
+	unsub   func()
+}
+
+func newCompileTimer(vm *jrt.VM) *compileTimer {
+	c := &compileTimer{started: map[int]time.Duration{}}
+	c.unsub = vm.Subscribe(func(e jrt.Event) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		switch e.Kind {
+		case jrt.EventStarted:
+			c.started[e.CompileID] = e.At
+		case jrt.EventInstalled, jrt.EventOSR:
+			if at, ok := c.started[e.CompileID]; ok {
+				delete(c.started, e.CompileID)
+				if e.At > at {
+					c.total += e.At - at
+				}
+			}
+		}
+	})
+	return c
+}
+
+// millis is the total so far in whole milliseconds, as the MXBean gives it.
+func (c *compileTimer) millis() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.total.Milliseconds()
+}
+
+func (c *compileTimer) stop() { c.unsub() }
 
 // iteration runs one iteration and returns its score. A single-shot
 // iteration is one batch of shots operations, scored by its time; a timed

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,7 +89,7 @@ func TestBenchJSONAndBenchstat(t *testing.T) {
 	if gs, ws := jsonShape(t, got), jsonShape(t, sample); !slices.Equal(gs, ws) {
 		t.Errorf("JSON keys differ from JMH's sample\ngot:  %v\nwant: %v", gs, ws)
 	}
-	results, err := bench.ReadJSON(bytes.NewReader(got))
+	results, err := bench.ReadJSON(bytes.NewReader(got), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestBenchModelClockIsExact(t *testing.T) {
 	if !bytes.Equal(files[0], files[1]) {
 		t.Errorf("two model-clock runs wrote different results:\n%s\n%s", files[0], files[1])
 	}
-	rs, err := bench.ReadJSON(bytes.NewReader(files[0]))
+	rs, err := bench.ReadJSON(bytes.NewReader(files[0]), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestBenchSampleMode(t *testing.T) {
 	if !strings.Contains(string(b), `"rawDataHistogram" : [`) {
 		t.Fatalf("no rawDataHistogram:\n%s", b)
 	}
-	rs, err := bench.ReadJSON(bytes.NewReader(b))
+	rs, err := bench.ReadJSON(bytes.NewReader(b), "jmh-result.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,5 +318,87 @@ func TestShortIterationWarningNamesOption(t *testing.T) {
 	}
 	if got := shortIterationWarning([]bench.Result{noisy}, nil, opts); got == "" {
 		t.Error("no warning")
+	}
+}
+
+// TestBenchProfComp: -prof comp adds JMH 1.37's CompilerProfiler results,
+// from the VM's own compile events: per measurement iteration under its
+// line, in the result blocks, as rows of the table and of every -rf format.
+// The numbers must hold together: each fork's totals never fall, each
+// iteration's compile time is the rise of the total over it (whole ms),
+// the profiled score is the sum of the iterations' and the total score the
+// maximum, and the model clock's forks agree exactly.
+func TestBenchProfComp(t *testing.T) {
+	dir := t.TempDir()
+	rff := filepath.Join(dir, "r.json")
+	out, _ := runBenchCLI(t, "--clock=model", "--cpu=icelake-server", "-f", "2", "-wi", "1", "-i", "4", "-w", "100ms", "-r", "100ms",
+		"-bm", "avgt", "-prof", "comp", "-rf", "json", "-rff", rff, "-p", "dataSize=16384", "AESGCMBench")
+	for _, want := range []string{"Iteration   1: ", "\n                 compiler.time.profiled: ", "\n                 compiler.time.total:    ",
+		`Secondary result "org.openjdk.bench.javax.crypto.full.AESGCMBench.encrypt:compiler.time.profiled":`, " ms [Sum]\n", " ms [Maximum]\n",
+		"AESGCMBench.encrypt:compiler.time.profiled       16384  avgt    8", "AESGCMBench.encrypt:compiler.time.total          16384  avgt    8"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("console lacks %q:\n%s", want, out)
+		}
+	}
+	data, err := os.ReadFile(rff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := bench.ReadJSON(bytes.NewReader(data), "jmh-result.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || len(rs[0].Secondary) != 2 {
+		t.Fatalf("%d results, secondary %v", len(rs), rs[0].Secondary)
+	}
+	prof, total := rs[0].Secondary[0], rs[0].Secondary[1]
+	if prof.Label != "compiler.time.profiled" || total.Label != "compiler.time.total" || prof.Unit != "ms" ||
+		prof.Policy != bench.Sum || total.Policy != bench.Maximum {
+		t.Fatalf("secondary metrics %+v, %+v", prof, total)
+	}
+	sum, top := 0.0, 0.0
+	for f := range prof.RawData {
+		for i, p := range prof.RawData[f] {
+			tot := total.RawData[f][i]
+			if p < 0 || p != math.Trunc(p) || tot != math.Trunc(tot) {
+				t.Errorf("fork %d iteration %d: %v ms during, %v ms in all: want whole ms ≥ 0", f, i, p, tot)
+			}
+			if i > 0 && tot-total.RawData[f][i-1] != p {
+				t.Errorf("fork %d iteration %d: total rose %v → %v but %v ms were compiled during it", f, i, total.RawData[f][i-1], tot, p)
+			}
+			sum, top = sum+p, max(top, tot)
+		}
+	}
+	if top == 0 {
+		t.Errorf("no compile time at all: %v", total.RawData)
+	}
+	if st := prof.Stats(); st.Score != sum || !math.IsNaN(st.Error) || st.ConfLow != sum {
+		t.Errorf("profiled score %v ± %v [%v], want the sum %v without error", st.Score, st.Error, st.ConfLow, sum)
+	}
+	if st := total.Stats(); st.Score != top {
+		t.Errorf("total score %v, want the maximum %v", st.Score, top)
+	}
+	if fmt.Sprint(prof.RawData[0]) != fmt.Sprint(prof.RawData[1]) || fmt.Sprint(total.RawData[0]) != fmt.Sprint(total.RawData[1]) {
+		t.Errorf("model-clock forks differ: %v, %v", prof.RawData, total.RawData)
+	}
+	for _, want := range []string{`"compiler.time.profiled" : {`, `"scoreError" : "NaN",`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("JSON lacks %q", want)
+		}
+	}
+	for _, f := range []string{"csv", "scsv", "latex", "text"} {
+		p := filepath.Join(dir, "r."+f)
+		runBenchCLI(t, "--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "0", "-i", "2", "-r", "50ms", "-prof", "comp", "-rf", f, "-rff", p, "AESGCMBench")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "AESGCMBench.encrypt:compiler.time.profiled") || !strings.Contains(string(b), "AESGCMBench.encrypt:compiler.time.total") {
+			t.Errorf("-rf %s lacks the compiler rows:\n%s", f, b)
+		}
+	}
+	var o, e bytes.Buffer
+	if st := run([]string{"bench", "-prof", "gc", "AESGCMBench"}, strings.NewReader(""), &o, &e, noEnv); st != 2 || !strings.Contains(e.String(), "-prof gc: jitsim has the profiler comp only") {
+		t.Errorf("-prof gc: status %d, %s", st, e.String())
 	}
 }

@@ -16,7 +16,8 @@ var layers = []struct {
 	path string
 	rank int
 }{
-	{"jdk", 0}, // the release and architecture: the lowest leaf
+	{"jdk", 0},              // the release and architecture: the lowest leaf
+	{"internal/jsonpos", 0}, // JSON input read whole, bounded, errors at FILE:LINE: a leaf of the importers
 	{"flags", 5},
 	{"jvmharness", 5}, // the Java programs run on real JVMs, and the source launcher: a leaf
 	{"stubs/cpu", 10},

@@ -106,7 +106,7 @@ func TestSignalFlushes(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer f.Close()
-				rs, err := bench.ReadJSON(f)
+				rs, err := bench.ReadJSON(f, f.Name())
 				if err != nil {
 					t.Fatalf("result file: %v", err)
 				}

@@ -59,6 +59,13 @@ Options:
                       overlay a -XX:+PrintCompilation log captured elsewhere (JDK 8 or 11+
                       layout; other output in it is skipped and counted) on the compile
                       timeline and the report (repeatable; NAME defaults to FILE's base name)
+  --export-krun FILE  also write the runs as a Krun results file (plain JSON): key
+                      SCENARIO:jitsim:OPTION-SET (':' in the set written '_'), one process
+                      execution per fork, wall-clock seconds per iteration
+  --import-krun FILE  run nothing: classify a Krun results file (.json.bz2 as Krun writes
+                      it, or plain .json) per benchmark, VM and variant with warmup_stats's
+                      method and its 0.001 s tolerance; with --out also write the study's
+                      files for it (repeatable, one table per file)
 
 Example:
   jitsim warmup --forks=2 --compare '' --compare '-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics' \
@@ -79,7 +86,7 @@ func (d deps) newWarmupCommand(getenv func(string) (string, bool), status *int) 
 
 var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
-		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true}
+		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true, "import-krun": true, "export-krun": true}
 	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true}
 )
 
@@ -96,6 +103,9 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	if o.help {
 		fmt.Fprintln(stdout, warmupLong)
 		return 0
+	}
+	if o.has("import-krun") {
+		return importKrun(o, args, stdout, stderr)
 	}
 	forks, err := o.intOpt("forks", 2, 1)
 	if err != nil {
@@ -200,6 +210,12 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 			l.Name, l.File, len(l.Records), len(l.Crypto()), l.Other, l.Garbled)
 	}
 	fmt.Fprintf(stdout, "\nwrote %s: %s\n", dir, strings.Join(warmup.Files, ", "))
+	if k := o.last("export-krun", ""); k != "" {
+		if err := exportKrun(k, runs, meta.Command); err != nil {
+			return fail(1, "%v", err)
+		}
+		fmt.Fprintf(stdout, "wrote %s: the runs as a Krun results file\n", k)
+	}
 	if stopped != nil {
 		stoppedLine(stderr, "warmup", stopped, fmt.Sprintf("%d runs written to %s (the last may be cut short)", len(runs), dir))
 		return signalStatus(stopped)

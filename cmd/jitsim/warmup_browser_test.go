@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,7 +198,7 @@ func jvmOverlay(t *testing.T) string {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		runs, err := warmup.ReadJSON(f)
+		runs, err := warmup.ReadJSON(f, f.Name())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,6 +249,7 @@ func TestWarmupChartsInBrowser(t *testing.T) {
 			for _, f := range []string{"warmup.svg", "timeline.svg"} {
 				n += checkSVGText(t, ctx, filepath.Join(dir, f))
 			}
+			checkChangeCaptions(t, ctx, dir)
 			w := checkReportWidth(t, ctx, filepath.Join(dir, "report.html"))
 			t.Logf("%s: %d texts without overlap; report %d px wide", v.name, n, w)
 			if update {
@@ -260,6 +263,84 @@ func TestWarmupChartsInBrowser(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// captionJS counts, in the open chart, the changepoint numbers above the
+// curves ("7") and the caption entries under the legend ("[7]").
+const captionJS = `(() => {
+  const marks = {}, entries = {};
+  for (const t of document.querySelectorAll('text')) {
+    const s = t.textContent.trim();
+    let m = s.match(/^\[(\d+)\]$/);
+    if (m) { entries[m[1]] = (entries[m[1]] || 0) + 1; continue; }
+    m = s.match(/^(\d+)$/);
+    if (m) marks[m[1]] = (marks[m[1]] || 0) + 1;
+  }
+  return JSON.stringify({marks, entries});
+})()`
+
+// checkChangeCaptions opens dir's warmup.svg and checks that every
+// changepoint of each option set's first fork (summary.json) has its
+// number once in the caption, with a caption line that names its
+// iteration, and its number as a mark (or an axis tick that reads the
+// same).
+func checkChangeCaptions(t *testing.T, ctx context.Context, dir string) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := warmup.ReadSummaryJSON(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []int // the iterations, in mark order
+	seen := map[string]bool{}
+	for _, r := range s.Runs {
+		if seen[r.Label] {
+			continue
+		}
+		seen[r.Label] = true
+		for _, c := range r.Changes {
+			want = append(want, c.Iteration)
+		}
+	}
+	if len(want) == 0 {
+		t.Fatalf("%s: no changepoint to caption", dir)
+	}
+	svg := filepath.Join(dir, "warmup.svg")
+	if err := chromedp.Do(ctx, chromedp.Navigate(fileURL(t, svg))); err != nil {
+		t.Fatal(err)
+	}
+	res, err := chromedp.Run(ctx, chromedp.Evaluate[string](captionJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Marks, Entries map[string]int }
+	if err := json.Unmarshal([]byte(res), &got); err != nil {
+		t.Fatal(err)
+	}
+	texts, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('text'), t => t.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(texts, "\n")
+	for i, it := range want {
+		n := strconv.Itoa(i + 1)
+		if got.Entries[n] != 1 {
+			t.Errorf("warmup.svg: caption entry [%s] appears %d times, want once", n, got.Entries[n])
+		}
+		if got.Marks[n] < 1 {
+			t.Errorf("warmup.svg: no mark %s above the curves", n)
+		}
+		if !strings.Contains(all, fmt.Sprintf("iteration %d", it)) {
+			t.Errorf("warmup.svg: no caption names iteration %d (changepoint %s)", it, n)
+		}
+	}
+	if !strings.Contains(all, "installed: GHASH::processBlocks") {
+		t.Errorf("warmup.svg: the caption names no install of GHASH::processBlocks")
 	}
 }
 

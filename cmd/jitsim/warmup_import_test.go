@@ -77,3 +77,63 @@ func TestImportLogsNames(t *testing.T) {
 		t.Errorf("names %q, want %q", names, want)
 	}
 }
+
+// TestWarmupKrun: a study exports Krun JSON that --import-krun classifies
+// as the study did; a Krun file of our own making, bzip2-compressed,
+// classifies per benchmark, VM and variant; bad input names FILE:LINE.
+func TestWarmupKrun(t *testing.T) {
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "warmup", "testdata", "krun", "three.json.bz2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	var out, errb bytes.Buffer
+	study := []string{"warmup", "--clock=model", "--cpu=icelake-server", "--jdk=17", "--forks=2", "--out", "study",
+		"--export-krun", "study.json", "--compare", "", "--compare", "-XX:TieredStopAtLevel=1", "-DdataSize=16384", "AESGCMBench", "0", "30", "5"}
+	if st := run(study, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("status %d: %s", st, errb.String())
+	}
+	if !strings.Contains(out.String(), "wrote study.json: the runs as a Krun results file") {
+		t.Errorf("no word of the export:\n%s", out.String())
+	}
+	out.Reset()
+	if st := run([]string{"warmup", "--import-krun", "study.json", "--out", "back"}, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("status %d: %s", st, errb.String())
+	}
+	for _, want := range []string{"study.json: 2 benchmark/VM/variant keys, 4 process executions",
+		"AESGCMBench  jitsim  -XX_TieredStopAtLevel=1  2       warmup", "AESGCMBench  jitsim  default                  2       warmup",
+		"wrote back: series.csv"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--import-krun output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if st := run([]string{"warmup", "--import-krun", fixture}, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("status %d: %s", st, errb.String())
+	}
+	for _, want := range []string{"fasta      HotSpot  default-java  3       warmup", "nbody      HotSpot  default-java  3       flat",
+		"richards   HotSpot  default-java  3       slowdown"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--import-krun %s lacks %q:\n%s", filepath.Base(fixture), want, out.String())
+		}
+	}
+	if err := os.WriteFile("bad.json", []byte("{\n \"wallclock_times\": {\n  \"a:b:c\": [[0.5,\n  null]]}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"--import-krun", "bad.json"}, "bad.json:4: wallclock_times: a:b:c[0][1]: <nil> is not a time in seconds", 1},
+		{[]string{"--import-krun", "none.json"}, "none.json: no such file", 1},
+		{[]string{"--import-krun", "bad.json", "AESGCMBench"}, "--import-krun runs nothing", 2},
+		{[]string{"--import-krun", "bad.json", "--forks=2"}, "not --forks", 2},
+	} {
+		errb.Reset()
+		st := run(append([]string{"warmup"}, tc.args...), strings.NewReader(""), &out, &errb, noEnv)
+		if st != tc.code || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want %d and %q", tc.args, st, errb.String(), tc.code, tc.want)
+		}
+	}
+}

@@ -33,7 +33,7 @@ func TestWarmupBesideRealJVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := warmup.ReadJSON(f)
+	runs, err := warmup.ReadJSON(f, f.Name())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func modelStudy(t *testing.T, forks string, sets []string, rest ...string) (warm
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := warmup.ReadJSON(bytes.NewReader(read("series.json")))
+	runs, err := warmup.ReadJSON(bytes.NewReader(read("series.json")), "series.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func TestWarmupGCM(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := warmup.ReadJSON(f)
+	runs, err := warmup.ReadJSON(f, f.Name())
 	if err != nil {
 		t.Fatal(err)
 	}
