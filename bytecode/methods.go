@@ -205,9 +205,14 @@ var rows = []Method{
 		JavaSize: sizes{jdk.R8: 67, jdk.R8u: 31, jdk.R17: 37, jdk.R21: 37, jdk.R25: 37}, SizeNote: "JDK 8 GA: GHASH.processBlock([BI)V, the one method of that name (state in fields, not arrays)",
 		Class: provider + "GHASH", Name: "processBlock", Descriptor: "([BI[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
-	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: jdk.Since(jdk.R8u),
+	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: since17,
 		Calls:    calls{"GHASH.processBlocks": {jdk.R17: 44, jdk.R25: 44}},
-		JavaSize: sizes{jdk.R8u: 37, jdk.R17: 50, jdk.R21: 50, jdk.R25: 50},
+		JavaSize: sizes{jdk.R17: 50, jdk.R21: 50, jdk.R25: 50},
+		// JDK 9+ returns the bytes processed (testdata/javap); the body's
+		// wasm result stays void, as no caller reads it.
+		Class: provider + "GHASH", Name: "update", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData)},
+	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: jdk.Of(jdk.R8u),
+		JavaSize: sizes{jdk.R8u: 37},
 		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
 	{Key: "GHASH.update", Module: "GHASH.update.jdk8", Delegates: true, Profiles: jdk.Of(jdk.R8),
 		JavaSize: sizes{jdk.R8: 60},
