@@ -205,9 +205,14 @@ var rows = []Method{
 		JavaSize: sizes{jdk.R8: 67, jdk.R8u: 31, jdk.R17: 37, jdk.R21: 37, jdk.R25: 37}, SizeNote: "JDK 8 GA: GHASH.processBlock([BI)V, the one method of that name (state in fields, not arrays)",
 		Class: provider + "GHASH", Name: "processBlock", Descriptor: "([BI[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
-	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: jdk.Since(jdk.R8u),
+	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: since17,
 		Calls:    calls{"GHASH.processBlocks": {jdk.R17: 44, jdk.R25: 44}},
-		JavaSize: sizes{jdk.R8u: 37, jdk.R17: 50, jdk.R21: 50, jdk.R25: 50},
+		JavaSize: sizes{jdk.R17: 50, jdk.R21: 50, jdk.R25: 50},
+		// JDK 9+ returns the bytes processed (testdata/javap); the body's
+		// wasm result stays void, as no caller reads it.
+		Class: provider + "GHASH", Name: "update", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData)},
+	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: jdk.Of(jdk.R8u),
+		JavaSize: sizes{jdk.R8u: 37},
 		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
 	{Key: "GHASH.update", Module: "GHASH.update.jdk8", Delegates: true, Profiles: jdk.Of(jdk.R8),
 		JavaSize: sizes{jdk.R8: 60},
@@ -247,19 +252,31 @@ var rows = []Method{
 		Class:    provider + "GaloisCounterMode", Name: "implGCMCrypt",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 
-	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Delegates: true, Profiles: jdk.Before(jdk.R21),
-		Calls:    calls{"GCTR.doFinal": {jdk.R17: 159}, "GHASH.doFinal": {jdk.R17: 159}},
-		JavaSize: sizes{jdk.R8: 114, jdk.R8u: 114, jdk.R17: 247}, SizeNote: "JDK 8/8u: GaloisCounterMode.doLastBlock([BII[BIZ)V; JDK 17: GCMEngine.doLastBlock(GCM, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
+	// GCMEngine.doLastBlock is the array path of a GCM doFinal after the
+	// engine's buffering: in each release the method that runs it for
+	// encryption (testdata/javap; the real PrintCompilation prints it).
+	// JDK 17: GCTRGHASH.doFinal (33 bytes); JDK 18+: EncryptOp.doFinal (80
+	// bytes on 25). Decryption runs DecryptOp.doFinal on 18+ (89 bytes on
+	// 25: implGCMCrypt @ 39, GHASH.doFinal @ 58, GCTR.doFinal @ 84) and two
+	// passes on 17 and before (jce's gcmVerifyFirst); one row stands for
+	// both, with the encryption side's identity.
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Delegates: true, Profiles: before17,
+		JavaSize: sizes{jdk.R8: 114, jdk.R8u: 114}, SizeNote: "JDK 8/8u: GaloisCounterMode.doLastBlock([BII[BIZ)V — no release has this descriptor",
 		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
+		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock", Delegates: true, Profiles: jdk.Of(jdk.R17),
+		Calls:    calls{"GCTR.doFinal": {jdk.R17: 11}, "GHASH.doFinal": {jdk.R17: 26}},
+		JavaSize: sizes{jdk.R17: 33},
+		Class:    provider + "GaloisCounterMode$GCTRGHASH", Name: "doFinal", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p7680", Delegates: true, Profiles: jdk.Of(jdk.R21),
-		JavaSize: sizes{jdk.R21: 253}, SizeNote: "JDK 25's GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) stands in (JDK 21 not measured) — no release has this descriptor",
-		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
+		JavaSize: sizes{jdk.R21: 80}, SizeNote: "JDK 25's EncryptOp.doFinal size stands in (JDK 21 not measured)",
+		Class: provider + "GaloisCounterMode$EncryptOp", Name: "doFinal", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p512", Delegates: true, Profiles: jdk.Of(jdk.R25),
-		Calls:    calls{"GaloisCounterMode.implGCMCrypt": {jdk.R25: 116}, "GCTR.doFinal": {jdk.R25: 191}, "GHASH.doFinal": {jdk.R25: 191}},
-		JavaSize: sizes{jdk.R25: 253}, SizeNote: "JDK 25: GCMEngine.doLastBlock(GCMOperation, ByteBuffer, ByteBuffer, ByteBuffer) — no release has this descriptor",
-		Class: provider + "GaloisCounterMode$GCMEngine", Name: "doLastBlock", Descriptor: "(Z[BII[BI)I",
+		Calls:    calls{"GaloisCounterMode.implGCMCrypt": {jdk.R25: 29}, "GCTR.doFinal": {jdk.R25: 60}, "GHASH.doFinal": {jdk.R25: 75}},
+		JavaSize: sizes{jdk.R25: 80},
+		Class:    provider + "GaloisCounterMode$EncryptOp", Name: "doFinal", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 }
 

@@ -342,10 +342,12 @@ var CallSources = map[jdk.Release]string{
 	jdk.R8:  "NOT observed (no JDK 8 here): JDK 17's indices stand in",
 	jdk.R8u: "NOT observed (no JDK 8u here): JDK 17's indices stand in",
 	jdk.R17: "observed: javap -c -p --module java.base on OpenJDK 17.0.15's com.sun.crypto.provider classes, " +
-		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk17.txt)",
+		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk17.txt); " +
+		"recorded in bytecode/testdata/javap/facts-17.txt, which TestJavapFacts checks the table against",
 	jdk.R21: "NOT observed (no JDK 21 here): Temurin 25.0.3's indices stand in",
 	jdk.R25: "observed: javap -c -p --module java.base on Temurin 25.0.3's com.sun.crypto.provider classes, " +
-		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk25.txt)",
+		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk25.txt); " +
+		"recorded in bytecode/testdata/javap/facts-25.txt, which TestJavapFacts checks the table against",
 }
 
 // CallObserved reports whether JDK profile r's call-site indices were

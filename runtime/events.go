@@ -59,6 +59,7 @@ type event struct {
 	level Level     // route, generic-twin, first-stub: the calling code's level
 	d     *Decision // route, generic-twin, bound, first-stub
 	site  Site      // bound: the call site
+	note  string    // first-stub: the intrinsic flags that are off and do not gate this stub
 
 	inlining []inlineLine        // inlining, installed (LogCompilation only): the tree's lines
 	tiered   *policy.TieredEvent // tiered
@@ -177,7 +178,7 @@ var eventKinds = [numEventKinds]struct {
 	evFirstStub: {
 		observe: func(e *event) Event {
 			return Event{Kind: EventFirstStub, Method: e.st.m.Class + "::" + e.st.m.Name, Level: e.level, At: e.at,
-				BCI: policy.InvocationEntryBCI, Detail: implName(*e.d)}
+				BCI: policy.InvocationEntryBCI, Detail: implName(*e.d) + e.note}
 		},
 	},
 	evInlining: {print: (*printer).inliningTree},

@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"context"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -119,13 +121,42 @@ func taskEvent(kind EventKind, e *event) Event {
 // level). After that first call the wrapper costs one atomic load.
 func (vm *VM) firstStubCall(st *methodState, level Level, d Decision) stubCall {
 	call := d.call
+	note := vm.ungatedNote(d.Intrinsic)
 	var fired atomic.Bool
 	return func(ctx context.Context, args []Arg) (int64, error) {
 		if !fired.Load() && fired.CompareAndSwap(false, true) {
-			vm.emit(&event{kind: evFirstStub, at: vm.clock.Now(), st: st, level: level, d: &d})
+			vm.emit(&event{kind: evFirstStub, at: vm.clock.Now(), st: st, level: level, d: &d, note: note})
 		}
 		return call(ctx, args)
 	}
+}
+
+// ungatedNote says which intrinsic flags this VM turns off without closing
+// intrinsic id's stub — e.g. JDK 25's combined GCM stub under
+// -XX:-UseGHASHIntrinsics: that stub's gate is UseAESIntrinsics alone
+// (x86), so a run without the GHASH intrinsic gets GHASH at stub speed
+// once a C2 caller reaches implGCMCrypt0. Empty when no gate flag of the
+// intrinsic table is off, or for a call that is no intrinsic.
+func (vm *VM) ungatedNote(id Intrinsic) string {
+	if id >= NumIntrinsics {
+		return ""
+	}
+	own := id.Row().Gate
+	var off []string
+	for i := range intrinsics {
+		for _, f := range intrinsics[i].Gate {
+			if slices.Contains(own, f) || slices.Contains(off, "-XX:-"+f) {
+				continue
+			}
+			if vm.set.Has(f) && !vm.set.Bool(f) {
+				off = append(off, "-XX:-"+f)
+			}
+		}
+	}
+	if len(off) == 0 {
+		return ""
+	}
+	return ", which " + strings.Join(off, " and ") + " does not turn off"
 }
 
 // Now returns the time on the VM's clock, the clock its events are stamped on.

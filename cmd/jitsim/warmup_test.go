@@ -322,3 +322,109 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 	p.counter("y", "things").inc()
 	p.wait()
 }
+
+// TestWarmupJDK25GHASHOffPhases checks on the model clock the two phases
+// of JDK 25's GCM under -XX:-UseGHASHIntrinsics (measured on Temurin
+// 25.0.3, docs/warmup.md): while the caller of implGCMCrypt0 is below C2,
+// GCTR.update and GHASH.update run separately — C2 code with the CTR stub,
+// but GHASH in Java — so 16 KiB messages are many times slower than the
+// default, whose C2 GHASH.update calls the GHASH stub; once C2 code for
+// EncryptOp.doFinal (which inlines implGCMCrypt) is installed, its call of
+// implGCMCrypt0 takes the combined AES-GCM stub, which UseGHASHIntrinsics
+// does not gate, and both sets run alike. The report names that install
+// and the stub as the cause.
+func TestWarmupJDK25GHASHOffPhases(t *testing.T) {
+	dir := t.TempDir()
+	const off = "-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics"
+	args := []string{"warmup", "--clock=model", "--cpu=icelake-server", "--jdk=25", "--forks=1", "--out", dir,
+		"--compare", "", "--compare", off, "-DdataSize=16384", "AESGCMBench", "0", "75", "100"}
+	var out, errb bytes.Buffer
+	if st := run(args, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("jitsim %s: status %d\nstderr: %s", strings.Join(args, " "), st, errb.String())
+	}
+	f, err := os.Open(filepath.Join(dir, "series.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := warmup.ReadJSON(f, f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || runs[0].Label != "default" || runs[1].Label != off {
+		t.Fatalf("runs %d, labels %q", len(runs), []string{runs[0].Label})
+	}
+	def, noGHASH := runs[0], runs[1]
+	const (
+		ghashUpdate = "com.sun.crypto.provider.GHASH::update"
+		gctrUpdate  = "com.sun.crypto.provider.GCTR::update"
+		lastBlock   = "com.sun.crypto.provider.GaloisCounterMode$EncryptOp::doFinal"
+		gcm0        = "com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt0"
+	)
+	// The change: the iteration whose events hold both the C2 install of
+	// the last block's method and implGCMCrypt0's first stub call from C2.
+	change := -1
+	for _, it := range noGHASH.Iterations {
+		var installed, stub bool
+		for _, e := range it.Events {
+			installed = installed || e.Kind == warmup.EventInstalled && e.Method == lastBlock && e.Level == 4
+			stub = stub || e.Kind == warmup.EventFirstStub && e.Method == gcm0 && e.Level == 4 &&
+				strings.HasPrefix(e.Detail, "galoisCounterMode_AESCrypt/")
+		}
+		if installed && stub {
+			change = it.Index
+			break
+		}
+	}
+	if change < 0 {
+		t.Fatalf("no iteration with the C2 install of %s and %s's first stub call", lastBlock, gcm0)
+	}
+	// The slow phase: both runs have C2 code for GHASH.update and
+	// GCTR.update, the no-GHASH run not yet the combined stub.
+	var slowDef, slowOff []float64
+	for i := range change - 1 {
+		d, o := def.Iterations[i], noGHASH.Iterations[i]
+		if d.Levels[ghashUpdate] == 4 && d.Levels[gctrUpdate] == 4 && o.Levels[ghashUpdate] == 4 && o.Levels[gctrUpdate] == 4 && d.Index > 0 &&
+			def.Iterations[i-1].Levels[gctrUpdate] == 4 && noGHASH.Iterations[i-1].Levels[gctrUpdate] == 4 {
+			slowDef, slowOff = append(slowDef, d.PerOp()), append(slowOff, o.PerOp())
+		}
+	}
+	if len(slowDef) < 5 {
+		t.Fatalf("%d iterations between the C2 GHASH.update/GCTR.update and the change at %d", len(slowDef), change)
+	}
+	if r := median(slowOff) / median(slowDef); r < 10 {
+		t.Errorf("while Java GHASH runs: %.1f× the default's time per op, want ≥ 10× (Temurin 25: ≈ 30–50×)", r)
+	}
+	var endDef, endOff []float64
+	for i := len(def.Iterations) - 10; i < len(def.Iterations); i++ {
+		endDef, endOff = append(endDef, def.Iterations[i].PerOp()), append(endOff, noGHASH.Iterations[i].PerOp())
+	}
+	if r := median(endOff) / median(endDef); r < 0.8 || r > 1.25 {
+		t.Errorf("after C2 code for %s: %.2f× the default's time per op, want ≈ 1×", lastBlock, r)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("iteration %d: time per op ", change)
+	cause := "C2 code for GaloisCounterMode$EncryptOp::doFinal was installed; GaloisCounterMode::implGCMCrypt0 first called its intrinsic stub galoisCounterMode_AESCrypt/"
+	found := false
+	for _, l := range strings.Split(string(report), "\n") {
+		if strings.Contains(l, want) && strings.Contains(l, cause) && strings.Contains(l, "which -XX:-UseGHASHIntrinsics does not turn off") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("report.html: no change at iteration %d naming the C2 install, the combined stub and the flag it ignores", change)
+	}
+}
+
+// median of v (v is reordered).
+func median(v []float64) float64 {
+	slices.Sort(v)
+	if n := len(v); n%2 == 1 {
+		return v[n/2]
+	} else {
+		return (v[n/2-1] + v[n/2]) / 2
+	}
+}
