@@ -24,11 +24,24 @@ public class Cost {
     static long cpu() { return MX.getCurrentThreadCpuTime(); }
 
     static long ops; // operations run so far, for the warm-up's count
+    static int batch = 1; // operations between two reads of the clock
 
-    // round runs op for about budget ns of thread CPU time; returns CPU ns per op.
+    // BATCH_NS is the least CPU time between two reads of the clock: reading the thread CPU
+    // clock costs about 1.5 µs on a virtual machine (a system call), which a read per
+    // operation would add to every operation's time.
+    static final long BATCH_NS = 200_000L;
+
+    // round runs op for about budget ns of thread CPU time, in batches that read the clock
+    // once; returns CPU ns per op. A batch shorter than BATCH_NS doubles the next.
     static double round(Op op, long budget) throws Exception {
-        long n = 0, t0 = cpu(), t;
-        do { op.run(); n++; t = cpu(); } while (t - t0 < budget);
+        long n = 0, t0 = cpu(), t = t0;
+        do {
+            long b0 = t;
+            for (int i = 0; i < batch; i++) op.run();
+            n += batch;
+            t = cpu();
+            if (t - b0 < BATCH_NS && batch < (1 << 24)) batch *= 2;
+        } while (t - t0 < budget);
         ops += n;
         return (double) (t - t0) / n;
     }
@@ -43,6 +56,7 @@ public class Cost {
     static double[] nsPerOp(Op op) throws Exception {
         long t0 = cpu();
         ops = 0;
+        batch = 1;
         double prev = round(op, STEP_NS);
         for (int i = 0; i < 40 && cpu() - t0 < 60_000_000_000L; ) {
             double cur = round(op, STEP_NS);
@@ -104,6 +118,51 @@ public class Cost {
             double[] ns = nsPerOp(op);
             System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
                     m[0], SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+        }
+        // The provider glue around the modelled methods, on 16-byte messages: "final" a
+        // doFinal of an initialised cipher (GCM: a decryption, which may repeat), "init" an
+        // init and a doFinal (GCM: an encryption under a fresh IV).
+        String[][] glue = {
+            {"ecb", "AES/ECB/NoPadding"}, {"cbc", "AES/CBC/NoPadding"}, {"ctr", "AES/CTR/NoPadding"}, {"gcm", "AES/GCM/NoPadding"},
+        };
+        for (String[] g : glue) {
+            for (String phase : new String[] {"final", "init"}) {
+                String name = "glue-" + g[0] + "-" + phase;
+                if (!want.contains(name)) continue; // only when asked for by name
+                Cipher c = Cipher.getInstance(g[1]);
+                final byte[] small = new byte[16], smallOut = new byte[32];
+                final boolean gcm = g[0].equals("gcm"), ecb = g[0].equals("ecb");
+                final long[] ctr = {0};
+                final java.util.function.Supplier<java.security.spec.AlgorithmParameterSpec> spec = () -> {
+                    if (!gcm) return new IvParameterSpec(iv);
+                    byte[] n = new byte[12];
+                    long v = ++ctr[0];
+                    for (int i = 0; i < 8; i++) n[i] = (byte) (v >>> (8 * i));
+                    return new GCMParameterSpec(128, n);
+                };
+                Op op;
+                if (phase.equals("final")) {
+                    final byte[] ct;
+                    if (gcm) {
+                        java.security.spec.AlgorithmParameterSpec p = spec.get();
+                        c.init(Cipher.ENCRYPT_MODE, k, p);
+                        ct = c.doFinal(small);
+                        c.init(Cipher.DECRYPT_MODE, k, p);
+                    } else {
+                        if (ecb) c.init(Cipher.ENCRYPT_MODE, k); else c.init(Cipher.ENCRYPT_MODE, k, spec.get());
+                        ct = small;
+                    }
+                    op = () -> sink += c.doFinal(ct, 0, ct.length, smallOut, 0);
+                } else {
+                    op = () -> {
+                        if (ecb) c.init(Cipher.ENCRYPT_MODE, k); else c.init(Cipher.ENCRYPT_MODE, k, spec.get());
+                        sink += c.doFinal(small, 0, 16, smallOut, 0);
+                    };
+                }
+                double[] ns = nsPerOp(op);
+                System.out.printf("row %s size=16 cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                        name, ns[0], ns[0] / 16, 16 * 1e3 / ns[0], ns[1], ns[2]);
+            }
         }
         if (only.isEmpty() || want.contains("call")) {
             final int N = 1000;
