@@ -32,6 +32,24 @@ type Invoker interface {
 	Call(ctx context.Context, m *bytecode.Method, args []bytecode.Arg) (int64, error)
 }
 
+// GlueCharger is an Invoker that also prices the provider code jitsim does not run
+// (CipherCore, a mode's init and doFinal set-up) — the VM on the model clock: family is
+// "MODE.init" or "MODE.final", priced at the level the method entry (a key) runs at.
+type GlueCharger interface {
+	ChargeGlue(ctx context.Context, entry, family string) error
+}
+
+// glue charges the provider glue of phase ("init" or "final") of c's mode, when the
+// Invoker prices it.
+func (c *Cipher) glue(ctx context.Context, phase string) error {
+	g, ok := c.inv.(GlueCharger)
+	if !ok {
+		return nil
+	}
+	m := cipherModes[c.tr.mode]
+	return g.ChargeGlue(ctx, m.glueEntry, m.name+"."+phase)
+}
+
 // Cipher operation cipherModes, javax.crypto.Cipher.ENCRYPT_MODE etc.
 const (
 	EncryptMode = 1
@@ -189,11 +207,14 @@ var cipherModes = []struct {
 	stream   bool // CipherCore unitBytes 1 (CTR)
 	iv       bool // takes an IV
 	fixedKey bool // also registered as AES_128/AES_192/AES_256
+	// glueEntry is the method (key) every doFinal of the mode calls, in every release:
+	// the provider glue around it is priced at its level (GlueCharger).
+	glueEntry string
 }{
-	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true},
-	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true},
-	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true},
-	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true},
+	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
+	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
+	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt"},
+	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal"},
 }
 
 // Cipher is a javax.crypto.Cipher for AES from the SunJCE provider of one
@@ -275,6 +296,9 @@ func (c *Cipher) Init(ctx context.Context, opmode int, key []byte, spec ParamSpe
 	}
 	c.opmode = opmode
 	c.decrypt = opmode == DecryptMode || opmode == UnwrapMode
+	if err := c.glue(ctx, "init"); err != nil {
+		return err
+	}
 	var err error
 	if cipherModes[c.tr.mode].gcm {
 		err = c.initGCM(ctx, key, spec)
@@ -531,6 +555,9 @@ func (c *Cipher) DoFinal(ctx context.Context, in []byte) ([]byte, error) {
 	if err := c.checkState(); err != nil {
 		return nil, err
 	}
+	if err := c.glue(ctx, "final"); err != nil {
+		return nil, err
+	}
 	if c.gcm != nil {
 		return c.gcm.doFinalAlloc(ctx, in)
 	}
@@ -544,6 +571,9 @@ func (c *Cipher) DoFinalTo(ctx context.Context, in []byte, inOfs, inLen int, out
 		return 0, err
 	}
 	if err := checkCipherArgs(in, inOfs, inLen, outOfs); err != nil {
+		return 0, err
+	}
+	if err := c.glue(ctx, "final"); err != nil {
 		return 0, err
 	}
 	if c.gcm != nil {

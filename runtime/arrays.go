@@ -87,3 +87,8 @@ func (t ThreadInvoker) Call(ctx context.Context, m *Method, args []Arg) (int64, 
 
 // Heap is the VM's Java heap (nil without one).
 func (t ThreadInvoker) Heap() *heap.Heap { return t.VM.Heap() }
+
+// ChargeGlue prices the provider glue on the model clock as the thread (jce.GlueCharger).
+func (t ThreadInvoker) ChargeGlue(ctx context.Context, entry, family string) error {
+	return t.VM.ChargeGlue(ctx, entry, family)
+}

@@ -25,6 +25,10 @@ type modelClock struct {
 	inflight   map[*taskRun]struct{}
 	// call[l] prices a Java call from code at level l.
 	call [LevelFullOptimization + 1]linearCost
+	// hasGlue says the profile prices the provider glue (ChargeGlue); glue caches its rows
+	// by "tier/family".
+	hasGlue bool
+	glue    sync.Map
 }
 
 // linearCost is Profile.Cost(what, family, n) as a function of n: the
@@ -71,7 +75,7 @@ func (l linearCost) add(o linearCost) linearCost {
 // VM, so two VMs of one process never share virtual time) and the call
 // rows per caller level.
 func newModelClock(p model.Profile) *modelClock {
-	mc := &modelClock{prof: p, s: model.NewScheduler(), inflight: map[*taskRun]struct{}{}}
+	mc := &modelClock{prof: p, s: model.NewScheduler(), inflight: map[*taskRun]struct{}{}, hasGlue: p.Has(model.WhatGlue)}
 	for l := range mc.call {
 		what, _ := model.TierWhat(l)
 		mc.call[l] = resolve(p, model.WhatCall, what)
@@ -411,4 +415,38 @@ func (vm *VM) ChargeInlined(site Site, args []Arg) error {
 		return err
 	}
 	return vm.chargeInlinedCall(site.Callee, site.Level, n)
+}
+
+// ChargeGlue advances the calling thread, on the model clock, by the cost of the provider
+// code jitsim does not run (CipherCore, the mode's init and doFinal set-up): the profile's
+// model.WhatGlue row for family ("GCM.final", "CBC.init", …) at the level the method entry
+// (its key, e.g. "GHASH.doFinal") runs at now — the glue warms up with the code it calls.
+// A profile without glue rows (the CPU models' own: recorded before the glue was measured)
+// charges nothing; so does the wall clock.
+func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
+	mc := vm.sim
+	if mc == nil || !mc.hasGlue {
+		return nil
+	}
+	level := Level(0)
+	if st, ok := vm.byName[entry]; ok {
+		if ci := st.entry.Load(); ci != nil {
+			level = ci.level
+		}
+	}
+	what, _ := model.TierWhat(int(level))
+	key := what + "/" + family
+	lc, ok := mc.glue.Load(key)
+	if !ok {
+		lc, _ = mc.glue.LoadOrStore(key, resolve(mc.prof, model.WhatGlue, key))
+	}
+	l := lc.(linearCost)
+	if l.err != nil {
+		return nil // no row for this family at this level: not measured, not charged
+	}
+	c, err := l.at(0)
+	if err != nil {
+		return err
+	}
+	return mc.charge(c)
 }

@@ -152,6 +152,17 @@ type WarmupResult struct {
 	JVMOrderN  int         `json:"jvmMajorityRounds"`
 	OrderMatch bool        `json:"orderMatches"`
 	Verdicts   []string    `json:"verdicts"` // per landmark: first, half speed, steady
+	// Runs are the series: the JVM's rounds ("java: " + the options) and jitsim's.
+	Runs []warmup.Run `json:"-"`
+}
+
+// label names a flag set's series as `jitsim warmup` names option sets ("default" when
+// empty), so that the report pairs the JVM's curve with jitsim's.
+func label(s FlagSet) string {
+	if len(s.Options) == 0 {
+		return "default"
+	}
+	return strings.Join(s.Options, " ")
 }
 
 // Warmup runs the warm-up loop per flag set on the JVM (Rounds rounds, interleaved) and on the
@@ -174,6 +185,7 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 	}
 	jvm := make([][]Landmarks, len(o.Sets))
 	orders := make([][][]string, len(o.Sets))
+	series := make([][]warmup.Run, len(o.Sets))
 	total, done := o.Rounds*len(o.Sets)+len(o.Sets), 0
 	for round := 1; round <= o.Rounds; round++ {
 		for i, s := range o.Sets {
@@ -188,10 +200,12 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 			if err != nil {
 				return nil, fmt.Errorf("validate: --jvm=%s: warm-up %s: %w", o.Java, s.Name, err)
 			}
-			l, order, err := jvmLandmarks(out, int64(o.Ops), int64(o.DataSize))
+			l, order, run, err := jvmLandmarks(out, int64(o.Ops), int64(o.DataSize))
 			if err != nil {
 				return nil, fmt.Errorf("validate: --jvm=%s: warm-up %s: %w", o.Java, s.Name, err)
 			}
+			run.Label, run.Fork, run.Scenario, run.Flags, run.CPU, run.JDK, run.Clock = "java: "+label(s), round, "AESGCMBench", s.Options, "host", o.JDK.String(), "wall"
+			series[i] = append(series[i], run)
 			jvm[i] = append(jvm[i], l)
 			orders[i] = append(orders[i], order)
 			done++
@@ -202,7 +216,7 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 		if o.Progress != nil {
 			o.Progress(done, total, "model clock warm-up: "+s.Name)
 		}
-		m, err := modelWarmup(ctx, o, s, props, args)
+		m, mrun, err := modelWarmup(ctx, o, s, props, args)
 		if err != nil {
 			return nil, fmt.Errorf("validate: warm-up %s on the model clock: %w", s.Name, err)
 		}
@@ -228,7 +242,7 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 			common = append(common, keep(o))
 		}
 		m.Order = keep(m.Order)
-		r := WarmupResult{Set: s.Name, JVM: jvm[i], Model: m}
+		r := WarmupResult{Set: s.Name, JVM: jvm[i], Model: m, Runs: append([]warmup.Run{mrun}, series[i]...)}
 		r.JVMOrder, r.JVMOrderN = majorityOrder(common)
 		r.OrderMatch = slices.Equal(r.JVMOrder, m.Order)
 		pick := []func(Landmarks) time.Duration{
@@ -257,34 +271,35 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 }
 
 // jvmLandmarks reads one JVM warm-up run's output.
-func jvmLandmarks(out []byte, ops, size int64) (Landmarks, []string, error) {
+func jvmLandmarks(out []byte, ops, size int64) (Landmarks, []string, warmup.Run, error) {
 	run, err := warmup.ParseJVMOutput(out, ops, size)
 	if err != nil {
-		return Landmarks{}, nil, err
+		return Landmarks{}, nil, run, err
 	}
 	l, err := landmarksOf(run.Iterations)
 	if err != nil {
-		return l, nil, err
+		return l, nil, run, err
 	}
 	log, err := warmup.ParsePrintCompilation(bytes.NewReader(out), "jvm", "jvm output")
 	if err != nil {
-		return l, nil, err
+		return l, nil, run, err
 	}
 	l.Order = compileOrder(log)
-	return l, l.Order, nil
+	return l, l.Order, run, nil
 }
 
 // modelWarmup runs the loop on the model clock with -XX:+PrintCompilation.
-func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[string]string, args []string) (Landmarks, error) {
+func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[string]string, args []string) (Landmarks, warmup.Run, error) {
+	run := warmup.Run{Label: label(s), Fork: 1, Scenario: "AESGCMBench", Flags: s.Options, CPU: o.CPU.Name, JDK: o.JDK.String(), Clock: setup.ClockModel}
 	r, err := setup.Resolve(setup.Request{JDK: o.JDK, CPU: o.CPU, Options: append(append([]string{}, s.Options...), "-XX:+PrintCompilation"),
 		Clock: setup.ClockModel, ProfileFile: o.ProfileFile, ForceProfile: o.Force, HostProfiles: o.HostProfiles, Tiers: o.Tiers})
 	if err != nil {
-		return Landmarks{}, err
+		return Landmarks{}, run, err
 	}
 	var vmOut bytes.Buffer
 	vm, err := r.NewVM(r.NewClock(), &vmOut)
 	if err != nil {
-		return Landmarks{}, err
+		return Landmarks{}, run, err
 	}
 	defer vm.Close()
 	var its []warmup.Iteration
@@ -295,18 +310,19 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 	})
 	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel, Observer: obs}
 	if err := scenario.AESGCMBench.Run(ctx, env, props, args, io.Discard); err != nil {
-		return Landmarks{}, err
+		return Landmarks{}, run, err
 	}
 	l, err := landmarksOf(its)
 	if err != nil {
-		return l, err
+		return l, run, err
 	}
 	log, err := warmup.ParsePrintCompilation(bytes.NewReader(vmOut.Bytes()), "jitsim", "jitsim output")
 	if err != nil {
-		return l, err
+		return l, run, err
 	}
 	l.Order = compileOrder(log)
-	return l, nil
+	run.Iterations = its
+	return l, run, nil
 }
 
 // WriteWarmup prints the warm-up comparison: per flag set and landmark, the JVM's median and

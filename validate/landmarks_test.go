@@ -54,9 +54,12 @@ func TestJVMLandmarksRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, order, err := jvmLandmarks(out, 50, 1024)
+	l, order, run, err := jvmLandmarks(out, 50, 1024)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(run.Iterations) != 40 {
+		t.Errorf("%d iterations", len(run.Iterations))
 	}
 	if l.FirstPerOp <= l.SteadyOp || l.HalfSpeed <= 0 || l.Steady < l.HalfSpeed/2 {
 		t.Errorf("%+v", l)

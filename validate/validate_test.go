@@ -3,11 +3,14 @@ package validate
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jitsim/jitsim/calibrate"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -148,5 +151,44 @@ func TestModelPerOpSteady(t *testing.T) {
 	}
 	if got[1].NsPerOp < 5*got[0].NsPerOp {
 		t.Errorf("-Xint %.0f ns/op vs C1 %.0f ns/op", got[1].NsPerOp, got[0].NsPerOp)
+	}
+}
+
+// TestGlueCharged: a profile with provider-glue rows charges each operation its init and
+// doFinal glue at the level the mode's entry method runs at (-Xint: the interpreter's), on
+// top of everything else; the CPU model's own profile, which has none, charges nothing.
+func TestGlueCharged(t *testing.T) {
+	m, _ := cpu.Lookup("skylake-avx2")
+	p, err := model.Lookup(m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	plain, glued := filepath.Join(dir, "plain.json"), filepath.Join(dir, "glued.json")
+	data, _ := p.MarshalIndent()
+	os.WriteFile(plain, data, 0o644)
+	p.Rows = append(p.Rows,
+		model.Row{What: model.WhatGlue, Family: "interp/GCM.final", Unit: model.PerCall, Ps: 5_000_000, Source: "test"},
+		model.Row{What: model.WhatGlue, Family: "interp/GCM.init", Unit: model.PerCall, Ps: 1_000_000, Source: "test"},
+		model.Row{What: model.WhatGlue, Family: "c2/GCM.final", Unit: model.PerCall, Ps: 999_000_000, Source: "never reached under -Xint"})
+	data, _ = p.MarshalIndent()
+	os.WriteFile(glued, data, 0o644)
+	cells, err := Cells([]string{"xint"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, f := range []string{"", plain, glued} {
+		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, cells[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.NsPerOp)
+	}
+	if got[0] != got[1] {
+		t.Errorf("the CPU model's profile %.1f ns/op, the same written to a file %.1f", got[0], got[1])
+	}
+	if d := got[2] - got[1]; d < 5999 || d > 6001 {
+		t.Errorf("glue added %.1f ns per operation, want 6000 (init 1 µs + doFinal 5 µs)", d)
 	}
 }

@@ -43,6 +43,7 @@ var layers = []struct {
 	{"report", 100},
 	{"bench", 100},
 	{"sweep", 100},
+	{"validate", 105}, // the model clock against a real JVM: calibrate's cells excluded, scenarios and warm-up series
 	{"tiers", 110},
 	{"cmd/jitsim", 120},
 	{"examples", 120},

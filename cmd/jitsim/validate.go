@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,14 +17,17 @@ import (
 
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/validate"
+	"github.com/jitsim/jitsim/warmup"
 )
 
 // validateOptions are `jitsim validate`'s options.
 type validateOptions struct {
 	java, jdk, profile, out string
+	dir                     string
 	rounds                  int
 	sets, ops, sizes        string
 	quick, force            bool
+	args                    []string // the command line, for the page
 	// warm-up comparison
 	warmupSets             string
 	warmupIters, warmupOps int
@@ -48,6 +52,11 @@ exceeds ±25 % of its median is "JVM too noisy". None of these cells is a primit
 calibrate --jvm' measures.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, name := range []string{"jvm", "jdk", "profile", "rounds", "sets", "ops", "sizes", "quick", "warmup-sets", "warmup-iterations", "warmup-ops", "warmup-size", "steady-only", "warmup-only"} {
+				if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+					o.args = append(o.args, "--"+name+"="+f.Value.String())
+				}
+			}
 			*status = d.runValidate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
@@ -62,6 +71,7 @@ calibrate --jvm' measures.`,
 	f.StringVar(&o.ops, "ops", "", "comma-separated operations: gcm-enc, gcm-dec, cbc-enc, cbc-dec, ctr (default: all)")
 	f.StringVar(&o.sizes, "sizes", "", "comma-separated sizes in bytes (default: each operation's)")
 	f.StringVar(&o.out, "json", "", "also write the results as JSON to this file")
+	f.StringVar(&o.dir, "out", "", "write the page (validate.html, validate.json) and the warm-up study with both sides' curves (report.html, …) to this directory")
 	f.BoolVar(&o.quick, "quick", false, "shorter JVM measurements")
 	f.StringVar(&o.warmupSets, "warmup-sets", "default,no-ghash", "flag sets whose warm-up landmarks and compile order are compared")
 	f.IntVar(&o.warmupIters, "warmup-iterations", 200, "iterations of the warm-up loop")
@@ -148,7 +158,7 @@ func (d deps) runValidate(ctx context.Context, o validateOptions, stdout, stderr
 		report.Warmup = wr
 	}
 	if o.warmupOnly {
-		return writeValidateJSON(o.out, report, fail)
+		return d.finishValidate(o, rel, report, stdout, fail)
 	}
 	res, err := validate.Run(ctx, validate.Options{Java: o.java, JDK: rel, CPU: m, ProfileFile: o.profile, HostProfile: d.hostProfiles,
 		Force: o.force, Rounds: o.rounds, Cells: cells, Quick: o.quick, Progress: progressBar(stderr, o.java),
@@ -164,7 +174,48 @@ func (d deps) runValidate(ctx context.Context, o validateOptions, stdout, stderr
 	}
 	validate.WriteTable(stdout, res)
 	report.Steady = res
-	return writeValidateJSON(o.out, report, fail)
+	return d.finishValidate(o, rel, report, stdout, fail)
+}
+
+// finishValidate writes --json and --out; it returns the exit status.
+func (d deps) finishValidate(o validateOptions, rel jdk.Release, r validateReport, stdout io.Writer, fail func(int, string, ...any) int) int {
+	if st := writeValidateJSON(o.out, r, fail); st != 0 {
+		return st
+	}
+	if o.dir == "" {
+		return 0
+	}
+	page := validate.Page{Command: "jitsim validate " + strings.Join(o.args, " "), Steady: r.Steady, Warmup: r.Warmup,
+		JVM: o.java + " (JDK " + rel.String() + ")", Profile: o.profile}
+	if page.Profile == "" {
+		page.Profile = "this host's calibrated profile if there is one, else the built-in host profile"
+	}
+	var runs []warmup.Run
+	for _, w := range r.Warmup {
+		runs = append(runs, w.Runs...)
+	}
+	if len(runs) > 0 {
+		meta := warmup.ReportMeta{Title: "AESGCMBench warm-up: jitsim (model clock) and the JVM (dashed)", Command: page.Command}
+		if _, err := warmup.WriteAll(o.dir, runs, warmup.Options{}, meta, warmup.PlotOptions{}); err != nil {
+			return fail(1, "--out: %v", err)
+		}
+		page.Report = "report.html"
+	}
+	if err := os.MkdirAll(o.dir, 0o755); err != nil {
+		return fail(1, "--out: %v", err)
+	}
+	var b strings.Builder
+	if err := validate.WriteHTML(&b, page); err != nil {
+		return fail(1, "--out: %v", err)
+	}
+	if err := writeAtomic(filepath.Join(o.dir, "validate.html"), []byte(b.String())); err != nil {
+		return fail(1, "--out: %v", err)
+	}
+	if st := writeValidateJSON(filepath.Join(o.dir, "validate.json"), r, fail); st != 0 {
+		return st
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(o.dir, "validate.html"))
+	return 0
 }
 
 // validateReport is what --json writes.

@@ -119,6 +119,7 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 			prov.CPUModel, prov.JVMVendor, prov.JVMVersion, prov.JVM, prov.Date, prov.Rounds, meas.MHzSource)}
 	p.Rows = javaRows(meas.get(meas.Rows), meas.get(meas.Compile), meas.Levels, compileRuns{
 		c1: [2]string{meas.C1.Run, meas.C1.Mode}, c2: [2]string{meas.C2.Run, meas.C2.Mode}})
+	p.Rows = append(p.Rows, glueRows(meas)...)
 	for _, id := range stubVariants() {
 		c := id.Cost()
 		if id.Arch() != m.Arch || !stubs.Selectable(id, m.Arch, m.Features) {
@@ -139,6 +140,53 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 		p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerBlock, cyclesToPs(b, u.mhz), src}, perCallRow(id, u))
 	}
 	return p, p.Validate()
+}
+
+// GlueModes are the modes whose provider glue a calibration measures, with what one
+// 16-byte "final" operation of the harness hands the modelled methods, in bytes: GHASH's
+// (GMAC's per-byte cost), the AES block method's (ECB's) and the counter or chaining loop's
+// (CTR − ECB).
+var GlueModes = []struct {
+	Name             string // the harness's glue-NAME-PHASE rows; the model's family NAME.PHASE in capitals
+	GHASH, AES, Loop int
+}{
+	{"gcm", 32, 32, 16}, // a 16-byte GCM decryption: GHASH over the ciphertext and the length block; the keystream and the tag's block
+	{"cbc", 0, 16, 16},
+	{"ctr", 0, 16, 16},
+}
+
+// glueRows are the provider glue per level and mode, when the runs measured it: "final" is
+// a doFinal of an initialised cipher on 16 bytes less what the model charges for those bytes
+// itself; "init" is an init and a doFinal less the doFinal.
+func glueRows(meas Measurements) []Row {
+	var rows []Row
+	for level, run := range meas.Levels {
+		what, _ := TierWhat(level)
+		get := func(mode string) (Measure, bool) { v, ok := meas.Rows[RunMode{run, mode}]; return v, ok }
+		enc, _ := get("ecb-enc")
+		gm, _ := get("gmac")
+		ctr, _ := get("ctr")
+		loop := max(ctr.Value-enc.Value, 0)
+		for _, g := range GlueModes {
+			fin, ok1 := get("glue-" + g.Name + "-final")
+			ini, ok2 := get("glue-" + g.Name + "-init")
+			if !ok1 || !ok2 {
+				continue
+			}
+			// Rows hold ps per byte of the 16-byte operation: back to ps per operation.
+			finOp, iniOp := fin.Value*16, ini.Value*16
+			payload := int64(g.GHASH)*gm.Value + int64(g.AES)*enc.Value + int64(g.Loop)*loop
+			mode := strings.ToUpper(g.Name)
+			f := max(finOp-payload, 0)
+			rows = append(rows,
+				Row{WhatGlue, what + "/" + mode + ".final", PerCall, f, fmt.Sprintf(
+					"a doFinal of 16 bytes, %d ps, less the %d ps the model charges for its bytes at this level (%d B GHASH, %d B AES, %d B loop): %s",
+					finOp, payload, g.GHASH, g.AES, g.Loop, fin.Source)},
+				Row{WhatGlue, what + "/" + mode + ".init", PerCall, max(iniOp-finOp, 0), fmt.Sprintf(
+					"an init and a doFinal of 16 bytes, %d ps, less the doFinal alone, %d ps: %s", iniOp, finOp, ini.Source)})
+		}
+	}
+	return rows
 }
 
 // Fits reports why p cannot price release rel on CPU model m, or nil: a profile measured on

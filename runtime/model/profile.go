@@ -41,7 +41,10 @@ const (
 	WhatDispatch  = "dispatch"   // a call from C2 code into a bound stub
 	WhatCompileC1 = "compile-c1" // a C1 compile (levels 1–3)
 	WhatCompileC2 = "compile-c2" // a C2 compile (level 4)
-	stubPrefix    = "stub:"
+	// WhatGlue is the provider code jitsim does not run (CipherCore, a mode's init and
+	// doFinal set-up), per call; its family is "TIER/MODE.PHASE", e.g. "c2/GCM.final".
+	WhatGlue   = "glue"
+	stubPrefix = "stub:"
 )
 
 // AnyFamily is the family of a row that applies to every family without a

@@ -1,0 +1,84 @@
+package validate
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"time"
+)
+
+// Page is what the validation page shows.
+type Page struct {
+	Command string
+	JVM     string // the JVM's version line
+	Profile string // what priced the model clock
+	Steady  []Result
+	Warmup  []WarmupResult
+	// Report is the warm-up study's page beside this one ("report.html"), with the curves
+	// of both sides overlaid; "" when there is none.
+	Report string
+}
+
+var pageTmpl = template.Must(template.New("validate").Funcs(template.FuncMap{
+	"us":  func(ns float64) string { return fmt.Sprintf("%.3f", ns/1000) },
+	"f2":  func(x float64) string { return fmt.Sprintf("%.2f", x) },
+	"dur": func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+	"landmarks": func(r WarmupResult) []landmarkRow {
+		names := []string{"first iteration, per op", "time to half speed", "time to steady state"}
+		var rows []landmarkRow
+		for k, f := range []func(Landmarks) time.Duration{
+			func(l Landmarks) time.Duration { return l.FirstPerOp },
+			func(l Landmarks) time.Duration { return l.HalfSpeed },
+			func(l Landmarks) time.Duration { return l.Steady },
+		} {
+			var v []float64
+			for _, l := range r.JVM {
+				v = append(v, float64(f(l)))
+			}
+			med := median(v)
+			fac := 0.0
+			if med > 0 {
+				fac = float64(f(r.Model)) / med
+			}
+			rows = append(rows, landmarkRow{names[k], time.Duration(med), time.Duration(slices.Min(v)), time.Duration(slices.Max(v)), f(r.Model), fac, r.Verdicts[k]})
+		}
+		return rows
+	},
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>jitsim validate</title>
+<style>
+body { font: 14px/1.45 system-ui, sans-serif; max-width: 1200px; margin: 1em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: right; }
+th { background: #f3f3f3; } td.l, th.l { text-align: left; }
+.within { color: #1a7f37; } .outside { color: #b3261e; font-weight: 600; } .noisy { color: #8a6d00; }
+code { background: #f3f3f3; padding: 0 3px; }
+</style></head><body>
+<h1>The model clock against a real JVM</h1>
+<p><code>{{.Command}}</code></p>
+<p>JVM: {{.JVM}}. Model clock priced by {{.Profile}}.</p>
+{{if .Warmup}}<h2>Warm-up</h2>
+<p>An AESGCMBench-like loop on both sides; a landmark is within when jitsim is within ±50 % of the JVM's median over the rounds.{{if .Report}} The curves, overlaid (the JVM dashed): <a href="{{.Report}}">{{.Report}}</a>.{{end}}</p>
+<table><tr><th class="l">flag set</th><th class="l">landmark</th><th>JVM median</th><th>JVM min–max</th><th>jitsim</th><th>jitsim/JVM</th><th class="l">verdict</th></tr>
+{{range $r := .Warmup}}{{range landmarks $r}}<tr><td class="l">{{$r.Set}}</td><td class="l">{{.Name}}</td><td>{{dur .Median}}</td><td>{{dur .Min}}–{{dur .Max}}</td><td>{{dur .Model}}</td><td>{{f2 .Factor}}</td><td class="l">{{.Verdict}}</td></tr>
+{{end}}{{end}}</table>
+{{range .Warmup}}<p><b>{{.Set}}</b>: first level-3/4 compiles of the crypto methods both compile — jitsim's order {{if .OrderMatch}}<span class="within">matches</span>{{else}}<span class="outside">differs from</span>{{end}} the JVM's majority ({{.JVMOrderN}} of {{len .JVM}} rounds).</p>
+{{end}}{{end}}
+{{if .Steady}}<h2>Steady state</h2>
+<p>Time per operation, in µs: the JVM's median over interleaved rounds with its range, jitsim's model clock once steady. Within: |jitsim/JVM − 1| ≤ 0.25; a JVM range beyond ±25 % of its median is too noisy to judge.</p>
+<table><tr><th class="l">flag set</th><th class="l">op</th><th>bytes</th><th>JVM</th><th>JVM min–max</th><th>jitsim</th><th>jitsim/JVM</th><th>slowdown JVM</th><th>slowdown jitsim</th><th class="l">verdict</th></tr>
+{{range .Steady}}<tr><td class="l">{{.Set}}</td><td class="l">{{.Op}}</td><td>{{.Size}}</td><td>{{us .JVM}}</td><td>{{us .JVMMin}}–{{us .JVMMax}}</td><td>{{us .Model}}</td><td>{{f2 .Factor}}</td><td>{{if .JVMSlowdown}}{{f2 .JVMSlowdown}}×{{end}}</td><td>{{if .ModelSlowdn}}{{f2 .ModelSlowdn}}×{{end}}</td><td class="l {{if eq .Verdict "within ±25 %"}}within{{else if eq .Verdict "outside"}}outside{{else}}noisy{{end}}">{{.Verdict}}</td></tr>
+{{end}}</table>{{end}}
+</body></html>
+`))
+
+type landmarkRow struct {
+	Name                    string
+	Median, Min, Max, Model time.Duration
+	Factor                  float64
+	Verdict                 string
+}
+
+// WriteHTML writes the validation page: self-contained, no scripts, nothing fetched.
+func WriteHTML(w io.Writer, p Page) error { return pageTmpl.Execute(w, p) }
