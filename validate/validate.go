@@ -140,6 +140,8 @@ type Options struct {
 	RunJVM func(ctx context.Context, vmOptions []string) (string, error)
 	// Model prices one cell on the model clock; nil: ModelPerOp.
 	Model func(ctx context.Context, c Cell) (ModelResult, error)
+	// Wall, when set, also times each cell on jitsim's wall clock (reported, not judged).
+	Wall func(ctx context.Context, c Cell) (float64, error)
 }
 
 // Result is one cell's comparison.
@@ -157,6 +159,8 @@ type Result struct {
 	ModelSteady  bool    `json:"modelSteady"`
 	ModelOps     int64   `json:"modelOps"`
 	Factor       float64 `json:"factor"`                // model / JVM
+	Wall         float64 `json:"wallNsPerOp,omitempty"` // jitsim's wall clock, when measured
+	WallFactor   float64 `json:"wallFactor,omitempty"`  // wall / JVM
 	JVMSlowdown  float64 `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
 	ModelSlowdn  float64 `json:"modelSlowdown,omitempty"`
 	Verdict      string  `json:"verdict"`
@@ -284,6 +288,16 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			Model: m.NsPerOp, ModelSteady: m.Steady, ModelOps: m.Ops, JVMCommand: commands[k], ModelCommand: m.Command}
 		r.Factor = r.Model / r.JVM
 		r.Verdict = judge(r)
+		if o.Wall != nil {
+			w, err := o.Wall(ctx, c)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if err != nil {
+				return nil, fmt.Errorf("validate: %s on the wall clock: %w", c, err)
+			}
+			r.Wall, r.WallFactor = w, w/r.JVM
+		}
 		res = append(res, r)
 	}
 	for i := range res {
@@ -344,6 +358,44 @@ type ModelOptions struct {
 	MaxOps int64
 }
 
+// WallPerOp runs cell c's operation (scenario ModeLoop) on jitsim's wall clock: the flag
+// set's WarmOps operations (at least 1 s), then the median of five batches of at least 50 ms
+// each, per operation.
+func WallPerOp(ctx context.Context, o ModelOptions, c Cell) (float64, error) {
+	r, err := setup.Resolve(setup.Request{JDK: o.JDK, CPU: o.CPU, Options: c.Set.Options, Tiers: o.Tiers})
+	if err != nil {
+		return 0, err
+	}
+	clock := r.NewClock()
+	vm, err := r.NewVM(clock, io.Discard)
+	if err != nil {
+		return 0, err
+	}
+	defer vm.Close()
+	props := map[string]string{"mode": c.Op.Mode, "op": c.Op.Dir, "dataSize": strconv.Itoa(c.Size)}
+	env := scenario.Env{VM: vm, Threads: 1, Clock: clock, ClockKind: setup.ClockWall}
+	var ops int64
+	start := clock.Now()
+	n := 1
+	var per []float64
+	for len(per) < 5 {
+		bs, err := scenario.ModeLoop.RunBatch(ctx, env, props, n, io.Discard)
+		if err != nil {
+			return 0, err
+		}
+		b := bs[0]
+		ops += b.Ops
+		if b.Duration < 50*time.Millisecond {
+			n *= 2
+			continue
+		}
+		if ops >= int64(c.Set.WarmOps) && clock.Now()-start >= time.Second {
+			per = append(per, float64(b.Duration.Nanoseconds())/float64(b.Ops))
+		}
+	}
+	return median(per), nil
+}
+
 // ModelPerOp runs cell c's operation (scenario ModeLoop) on the model clock: at least the
 // flag set's WarmOps operations, in batches that grow to 20 ms of simulated time, until three
 // successive batches cost the same per operation within 0.2 %; the steady time per operation
@@ -400,15 +452,24 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 // the verdict, then the count of each verdict.
 func WriteTable(w io.Writer, rs []Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "flag set\top\tbytes\tJVM µs/op\tJVM min–max\tjitsim µs/op\tjitsim/JVM\tslowdown JVM\tslowdown jitsim\tverdict\t")
+	wall := len(rs) > 0 && rs[0].Wall > 0
+	head := "flag set\top\tbytes\tJVM µs/op\tJVM min–max\tjitsim µs/op\tjitsim/JVM\tslowdown JVM\tslowdown jitsim\tverdict\t"
+	if wall {
+		head += "wall µs/op\twall/JVM\t"
+	}
+	fmt.Fprintln(tw, head)
 	count := map[string]int{}
 	for _, r := range rs {
 		slow := "\t"
 		if r.JVMSlowdown > 0 {
 			slow = fmt.Sprintf("%.2f×\t%.2f×", r.JVMSlowdown, r.ModelSlowdn)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f–%.3f\t%.3f\t%.2f\t%s\t%s\t\n", r.Set, r.Op, r.Size, r.JVM/1000, r.JVMMin/1000, r.JVMMax/1000,
-			r.Model/1000, r.Factor, slow, r.Verdict)
+		extra := ""
+		if wall {
+			extra = fmt.Sprintf("%.3f\t%.2f\t", r.Wall/1000, r.WallFactor)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f–%.3f\t%.3f\t%.2f\t%s\t%s\t%s\n", r.Set, r.Op, r.Size, r.JVM/1000, r.JVMMin/1000, r.JVMMax/1000,
+			r.Model/1000, r.Factor, slow, r.Verdict, extra)
 		count[r.Verdict]++
 	}
 	tw.Flush()

@@ -192,3 +192,27 @@ func TestGlueCharged(t *testing.T) {
 		t.Errorf("glue added %.1f ns per operation, want 6000 (init 1 µs + doFinal 5 µs)", d)
 	}
 }
+
+// TestWallPerOp times a cell on jitsim's wall clock: the interpreter's GCM over 1 KiB takes
+// real time, far more than C1's.
+func TestWallPerOp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times real runs")
+	}
+	m, _ := cpu.Lookup("host")
+	cells, err := Cells([]string{"c1-only", "xint"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, c := range cells {
+		ns, err := WallPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, Tiers: tiers.Default()}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ns)
+	}
+	if !(got[0] > 0) || got[1] < 2*got[0] {
+		t.Errorf("wall clock: C1 %.0f ns/op, -Xint %.0f ns/op", got[0], got[1])
+	}
+}

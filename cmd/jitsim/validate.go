@@ -33,6 +33,7 @@ type validateOptions struct {
 	warmupIters, warmupOps int
 	warmupSize             int
 	steadyOnly, warmupOnly bool
+	wall                   bool
 }
 
 func (d deps) newValidateCommand(status *int) *cobra.Command {
@@ -52,7 +53,7 @@ exceeds ±25 % of its median is "JVM too noisy". None of these cells is a primit
 calibrate --jvm' measures.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, name := range []string{"jvm", "jdk", "profile", "rounds", "sets", "ops", "sizes", "quick", "warmup-sets", "warmup-iterations", "warmup-ops", "warmup-size", "steady-only", "warmup-only"} {
+			for _, name := range []string{"jvm", "jdk", "profile", "rounds", "sets", "ops", "sizes", "quick", "warmup-sets", "warmup-iterations", "warmup-ops", "warmup-size", "steady-only", "warmup-only", "wall"} {
 				if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 					o.args = append(o.args, "--"+name+"="+f.Value.String())
 				}
@@ -79,6 +80,7 @@ calibrate --jvm' measures.`,
 	f.IntVar(&o.warmupSize, "warmup-size", 16384, "bytes per operation of the warm-up loop")
 	f.BoolVar(&o.steadyOnly, "steady-only", false, "compare only the steady-state cells")
 	f.BoolVar(&o.warmupOnly, "warmup-only", false, "compare only the warm-ups")
+	f.BoolVar(&o.wall, "wall", false, "also time each steady-state cell on jitsim's wall clock (reported beside the model, not judged)")
 	return cmd
 }
 
@@ -160,12 +162,18 @@ func (d deps) runValidate(ctx context.Context, o validateOptions, stdout, stderr
 	if o.warmupOnly {
 		return d.finishValidate(o, rel, report, stdout, fail)
 	}
+	var wallFunc func(context.Context, validate.Cell) (float64, error)
+	if o.wall {
+		wallFunc = func(ctx context.Context, c validate.Cell) (float64, error) {
+			return validate.WallPerOp(ctx, validate.ModelOptions{JDK: rel, CPU: m, Tiers: tiers}, c)
+		}
+	}
 	res, err := validate.Run(ctx, validate.Options{Java: o.java, JDK: rel, CPU: m, ProfileFile: o.profile, HostProfile: d.hostProfiles,
 		Force: o.force, Rounds: o.rounds, Cells: cells, Quick: o.quick, Progress: progressBar(stderr, o.java),
 		Model: func(ctx context.Context, c validate.Cell) (validate.ModelResult, error) {
 			return validate.ModelPerOp(ctx, validate.ModelOptions{JDK: rel, CPU: m, ProfileFile: o.profile, HostProfiles: d.hostProfiles,
 				Force: o.force, Tiers: tiers}, c)
-		}})
+		}, Wall: wallFunc})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(130, "interrupted")
