@@ -162,21 +162,21 @@ func servedBy(run string, rel jdk.Release, m cpu.Model, avx int) map[variant.ID]
 
 // timing is the harness's -D options: quick or full.
 func timing(quick bool, run jvmRun) []string {
-	warmOps := "0"
+	warmOps := 0
 	switch {
 	case strings.HasPrefix(run.name, "c2"):
 		// C2 compiles a method called once per operation after 5 000–15 000 calls
 		// (Tier4InvocationThreshold, Tier4CompileThreshold): until then GMAC's caller runs
 		// C1 code that calls Java GHASH, a plateau a stability test alone would take for
 		// the steady state.
-		warmOps = "30000"
+		warmOps = 30000
 	case strings.HasPrefix(run.name, "c1"):
-		warmOps = "3000"
+		warmOps = 3000
 	}
 	if quick {
-		return []string{"-DwarmMs=200", "-DstepMs=80", "-DmeasureMs=150", "-DwarmOps=" + warmOps}
+		return []string{"-DwarmMs=150", "-DstepMs=60", "-DmeasureMs=100", fmt.Sprintf("-DwarmOps=%d", warmOps/2)}
 	}
-	return []string{"-DwarmMs=600", "-DstepMs=150", "-DmeasureMs=500", "-DwarmOps=" + warmOps}
+	return []string{"-DwarmMs=400", "-DstepMs=100", "-DmeasureMs=300", fmt.Sprintf("-DwarmOps=%d", warmOps)}
 }
 
 // harnessOptions are the JVM options of one run of the harness.

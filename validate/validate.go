@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
@@ -397,9 +398,11 @@ func WallPerOp(ctx context.Context, o ModelOptions, c Cell) (float64, error) {
 }
 
 // ModelPerOp runs cell c's operation (scenario ModeLoop) on the model clock: at least the
-// flag set's WarmOps operations, in batches that grow to 20 ms of simulated time, until three
-// successive batches cost the same per operation within 0.2 %; the steady time per operation
-// is the last batch's.
+// flag set's WarmOps operations, in batches that grow to 5 ms of simulated time, until three
+// successive batches cost the same per operation within 0.2 % and no VM event (a compile
+// queued or installed, a deoptimisation) happened during them; the steady time per
+// operation is the last batch's. Equal batches alone are not enough: a method waiting for its
+// C2 compile runs at C1 speed, exactly the same batch after batch.
 func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error) {
 	r, err := setup.Resolve(setup.Request{JDK: o.JDK, CPU: o.CPU, Options: c.Set.Options, Clock: setup.ClockModel,
 		ProfileFile: o.ProfileFile, ForceProfile: o.Force, HostProfiles: o.HostProfiles, Tiers: o.Tiers})
@@ -414,18 +417,26 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 		return ModelResult{}, err
 	}
 	defer vm.Close()
+	var events atomic.Int64
+	unsub := vm.Subscribe(func(jrt.Event) { events.Add(1) })
+	defer unsub()
 	props := map[string]string{"mode": c.Op.Mode, "op": c.Op.Dir, "dataSize": strconv.Itoa(c.Size)}
 	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel}
 	maxOps := o.MaxOps
 	if maxOps == 0 {
-		maxOps = 200_000
+		maxOps = 1_000_000
 	}
 	cmd := fmt.Sprintf("jitsim bench --clock=model --jdk=%s --cpu=%s %s -p mode=%s -p op=%s -p dataSize=%d ModeLoop",
 		o.JDK, o.CPU.Name, strings.Join(c.Set.Options, " "), c.Op.Mode, c.Op.Dir, c.Size)
 	var ops int64
 	n := 1
-	var last []float64
+	type batch struct {
+		per   float64
+		quiet bool
+	}
+	var last []batch
 	for ops < maxOps {
+		before := events.Load()
 		bs, err := scenario.ModeLoop.RunBatch(ctx, env, props, n, io.Discard)
 		if err != nil {
 			return ModelResult{}, err
@@ -433,19 +444,24 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 		b := bs[0]
 		ops += b.Ops
 		per := float64(b.Duration.Nanoseconds()) / float64(b.Ops)
-		if b.Duration < 20*time.Millisecond {
+		if b.Duration < 5*time.Millisecond {
 			n *= 2
+		}
+		last = append(last, batch{per, events.Load() == before})
+		if ops < int64(c.Set.WarmOps) || len(last) < 3 {
 			continue
 		}
-		last = append(last, per)
-		if ops >= int64(c.Set.WarmOps) && len(last) >= 3 {
-			l := last[len(last)-3:]
-			if slices.Max(l) <= slices.Min(l)*1.002 {
-				return ModelResult{NsPerOp: per, Steady: true, Ops: ops, Command: cmd}, nil
-			}
+		l := last[len(last)-3:]
+		lo, hi := l[0].per, l[0].per
+		quiet := true
+		for _, x := range l {
+			lo, hi, quiet = min(lo, x.per), max(hi, x.per), quiet && x.quiet
+		}
+		if quiet && hi <= lo*1.002 {
+			return ModelResult{NsPerOp: per, Steady: true, Ops: ops, Command: cmd}, nil
 		}
 	}
-	return ModelResult{NsPerOp: last[len(last)-1], Ops: ops, Command: cmd}, nil
+	return ModelResult{NsPerOp: last[len(last)-1].per, Ops: ops, Command: cmd}, nil
 }
 
 // WriteTable prints the results: cell, JVM median with its range, the model, the factor and

@@ -65,7 +65,7 @@ the load; it prices only that release on a CPU with these features, and is also 
 this host's profile cache, where --cpu=host on the model clock finds it:
 ` + cacheDirDoc + `
 Never GCM or CBC of a payload: those are what 'jitsim validate' checks the model against.
-About 4 minutes per JVM with 5 rounds; --quick about 1 minute (1 round, short timings).`,
+Under 5 minutes per JVM with its 3 rounds on 2 vCPUs; --quick about a minute (1 round, short timings).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			*status = d.runCalibrate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
@@ -77,7 +77,7 @@ About 4 minutes per JVM with 5 rounds; --quick about 1 minute (1 round, short ti
 	f.BoolVar(&o.quick, "quick", false, "3 rounds of 10 ms and 4 KiB payloads (a rough profile in a few seconds)")
 	f.StringVar(&o.jdk, "jdk", jdk.R17.String(), "JDK profile whose reference methods are run (the recorded JVM profile is JDK 17's)")
 	f.StringArrayVar(&o.jvms, "jvm", nil, "measure this real JVM (its java) instead of jitsim's tiers; repeatable")
-	f.IntVar(&o.jvmRounds, "rounds", 0, "with --jvm: interleaved rounds (default 5; --quick 1)")
+	f.IntVar(&o.jvmRounds, "rounds", 0, "with --jvm: interleaved rounds (default 3; --quick 1)")
 	return cmd
 }
 
@@ -161,7 +161,7 @@ func (d deps) calibrateJVMs(ctx context.Context, o calibrateOptions, stdout, std
 	case rounds == 0 && o.quick:
 		rounds = 1
 	case rounds == 0:
-		rounds = 5
+		rounds = 3
 	}
 	m, err := d.lookupCPU("host")
 	if err != nil {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/runtime/setup"
 )
 
 // newCPUsCommand is `jitsim cpus`: every CPU model --cpu accepts, its architecture and the
@@ -33,8 +36,20 @@ func (d deps) newCPUsCommand() *cobra.Command {
 				fmt.Fprintf(w, "    costs:    %d rows at %.1f GHz (docs/model.md §7); Java code: %s; stubs: %s\n", len(p.Rows), p.GHz,
 					rowKind(p, func(r model.Row) bool { return r.What == model.WhatC2 }), rowKind(p, func(r model.Row) bool { return strings.HasPrefix(r.What, "stub:") }))
 				fmt.Fprintf(w, "    sources:  %s\n", strings.TrimPrefix(p.Source, m.Description+". "))
+				if m.Name == "host" {
+					fmt.Fprintf(w, "    recorded: %s\n", model.HostRecording)
+					for _, rel := range jdk.All() {
+						if d.hostProfiles == "" {
+							break
+						}
+						if f := setup.HostProfileFile(d.hostProfiles, m, rel); isFile(f) {
+							fmt.Fprintf(w, "    calibrated: --jdk=%s on the model clock uses %s\n", rel, f)
+						}
+					}
+				}
 			}
-			_, err := fmt.Fprintln(w, "\n'jitsim calibrate --out FILE.json' measures this host's costs into a profile file.")
+			_, err := fmt.Fprintln(w, "\n'jitsim calibrate --jvm=JAVA' measures your JVM on this host into the profile --cpu=host uses;\n"+
+				"'jitsim validate --jvm=JAVA' checks the model against it; 'jitsim calibrate --out FILE.json' measures jitsim's own tiers.")
 			return err
 		},
 	}
@@ -60,4 +75,10 @@ func rowKind(p model.Profile, match func(model.Row) bool) string {
 		return "see the row sources"
 	}
 	return "none"
+}
+
+// isFile reports whether name is a regular file.
+func isFile(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && st.Mode().IsRegular()
 }
