@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -21,9 +22,10 @@ type Page struct {
 }
 
 var pageTmpl = template.Must(template.New("validate").Funcs(template.FuncMap{
-	"us":  func(ns float64) string { return fmt.Sprintf("%.3f", ns/1000) },
-	"f2":  func(x float64) string { return fmt.Sprintf("%.2f", x) },
-	"dur": func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+	"us":   func(ns float64) string { return fmt.Sprintf("%.3f", ns/1000) },
+	"join": func(o []string) string { return strings.Join(o, " → ") },
+	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
+	"dur":  func(d time.Duration) string { return d.Round(time.Microsecond).String() },
 	"landmarks": func(r WarmupResult) []landmarkRow {
 		names := []string{"first iteration, per op", "time to half speed", "time to steady state"}
 		var rows []landmarkRow
@@ -52,7 +54,7 @@ body { font: 14px/1.45 system-ui, sans-serif; max-width: 1200px; margin: 1em aut
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
 th, td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: right; }
 th { background: #f3f3f3; } td.l, th.l { text-align: left; }
-.within { color: #1a7f37; } .outside { color: #b3261e; font-weight: 600; } .noisy { color: #8a6d00; }
+details { margin: 0 0 1em 1em; font-size: 13px; } .within { color: #1a7f37; } .outside { color: #b3261e; font-weight: 600; } .noisy { color: #8a6d00; }
 code { background: #f3f3f3; padding: 0 3px; }
 </style></head><body>
 <h1>The model clock against a real JVM</h1>
@@ -61,9 +63,10 @@ code { background: #f3f3f3; padding: 0 3px; }
 {{if .Warmup}}<h2>Warm-up</h2>
 <p>An AESGCMBench-like loop on both sides; a landmark is within when jitsim is within ±50 % of the JVM's median over the rounds.{{if .Report}} The curves, overlaid (the JVM dashed): <a href="{{.Report}}">{{.Report}}</a>.{{end}}</p>
 <table><tr><th class="l">flag set</th><th class="l">landmark</th><th>JVM median</th><th>JVM min–max</th><th>jitsim</th><th>jitsim/JVM</th><th class="l">verdict</th></tr>
-{{range $r := .Warmup}}{{range landmarks $r}}<tr><td class="l">{{$r.Set}}</td><td class="l">{{.Name}}</td><td>{{dur .Median}}</td><td>{{dur .Min}}–{{dur .Max}}</td><td>{{dur .Model}}</td><td>{{f2 .Factor}}</td><td class="l">{{.Verdict}}</td></tr>
+{{range $r := .Warmup}}{{range landmarks $r}}<tr><td class="l">{{$r.Set}}</td><td class="l">{{.Name}}</td><td>{{dur .Median}}</td><td>{{dur .Min}}–{{dur .Max}}</td><td>{{dur .Model}}</td><td>{{f2 .Factor}}</td><td class="l {{if eq .Verdict "outside"}}outside{{else if eq .Verdict "JVM too noisy"}}noisy{{else}}within{{end}}">{{.Verdict}}</td></tr>
 {{end}}{{end}}</table>
 {{range .Warmup}}<p><b>{{.Set}}</b>: first level-3/4 compiles of the crypto methods both compile — jitsim's order {{if .OrderMatch}}<span class="within">matches</span>{{else}}<span class="outside">differs from</span>{{end}} the JVM's majority ({{.JVMOrderN}} of {{len .JVM}} rounds).</p>
+<details><summary>the two orders</summary><p>JVM: {{join .JVMOrder}}</p><p>jitsim: {{join .Model.Order}}</p></details>
 {{end}}{{end}}
 {{if .Steady}}<h2>Steady state</h2>
 <p>Time per operation, in µs: the JVM's median over interleaved rounds with its range, jitsim's model clock once steady. Within: |jitsim/JVM − 1| ≤ 0.25; a JVM range beyond ±25 % of its median is too noisy to judge.</p>

@@ -156,14 +156,9 @@ type WarmupResult struct {
 	Runs []warmup.Run `json:"-"`
 }
 
-// label names a flag set's series as `jitsim warmup` names option sets ("default" when
-// empty), so that the report pairs the JVM's curve with jitsim's.
-func label(s FlagSet) string {
-	if len(s.Options) == 0 {
-		return "default"
-	}
-	return strings.Join(s.Options, " ")
-}
+// label names a flag set's series by the flag set's name ("no-ghash"; the JVM's "java:
+// no-ghash"), short enough for the chart's legend.
+func label(s FlagSet) string { return s.Name }
 
 // Warmup runs the warm-up loop per flag set on the JVM (Rounds rounds, interleaved) and on the
 // model clock, and compares their landmarks (within ±50 % on the medians) and compile
@@ -354,7 +349,7 @@ func WriteWarmup(w io.Writer, rs []WarmupResult) {
 	}
 	tw.Flush()
 	for _, r := range rs {
-		match := "differs"
+		match := "differs from"
 		if r.OrderMatch {
 			match = "matches"
 		}
