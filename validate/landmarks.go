@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -297,10 +298,22 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 		return Landmarks{}, run, err
 	}
 	defer vm.Close()
+	// The series as `jitsim warmup` records it: each iteration with the entry level of
+	// every method, and the VM's events filed under their iterations (warmup.Run.File).
+	var mu sync.Mutex
+	var events []warmup.Event
+	unsub := vm.Subscribe(func(e jrt.Event) {
+		mu.Lock()
+		events = append(events, warmup.Event{Kind: warmup.EventKind(e.Kind.String()), Method: e.Method, Level: int(e.Level), At: e.At,
+			CompileID: e.CompileID, Detail: e.Detail, BCI: max(e.BCI, 0)})
+		mu.Unlock()
+	})
+	defer unsub()
 	var its []warmup.Iteration
 	obs := scenario.ObserverFunc(func(it scenario.Iteration) {
 		if it.Thread == 0 {
-			its = append(its, warmup.Iteration{Index: len(its), Start: it.Start, Duration: it.Duration, Ops: it.Ops, Bytes: it.Bytes})
+			its = append(its, warmup.Iteration{Index: len(its), Start: it.Start, Duration: it.Duration, Ops: it.Ops, Bytes: it.Bytes,
+				Levels: vm.Levels()})
 		}
 	})
 	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel, Observer: obs}
@@ -317,6 +330,16 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 	}
 	l.Order = compileOrder(log)
 	run.Iterations = its
+	var follow []string
+	last := its[len(its)-1].Levels
+	for _, m := range vm.IntrinsicMethods() {
+		if _, called := last[m]; called {
+			follow = append(follow, m)
+		}
+	}
+	mu.Lock()
+	run.File(events, follow)
+	mu.Unlock()
 	return l, run, nil
 }
 
