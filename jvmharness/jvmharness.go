@@ -8,8 +8,9 @@
 //     calibration or validation against the user's JVM runs;
 //   - Hot.java and Congest.java drive HotSpot's tier policy for the recordings the policy's
 //     tests replay (runtime/policy/testdata/jvm; Congest.java is written by gen_congest.py);
-//   - JitsimGCMWarmup.java is AESGCMBench's loop, the real-JVM side of `jitsim warmup --jvm`
-//     (package warmup reads what it prints).
+//   - JitsimBench.java is the twin of the benchmark scenarios (AESGCMBench, AESGCMUpdateAAD,
+//     CBCThroughput, ModeLoop), the real-JVM side of `jitsim warmup --jvm` and of validate's
+//     warm-up comparison (package warmup reads what it prints).
 //
 // The package is a leaf: it knows java's command line, not what the programs measure.
 package jvmharness
@@ -41,15 +42,19 @@ const (
 	Hot Program = "Hot"
 	// Congest fills the C2 queue: args rounds, freshFrom, freshCalls.
 	Congest Program = "Congest"
-	// GCMWarmup runs AESGCMBench's loop and prints each iteration's start and duration on
-	// stderr: args warmupIterations, iterations, opsPerIteration; -DdataSize, -DkeyLength, -Dop.
-	GCMWarmup Program = "JitsimGCMWarmup"
 	// ModeLoop encrypts one buffer in one AES mode over and over: args CBC|CTR|GCM, size, ops.
 	ModeLoop Program = "JitsimModeLoop"
+	// Bench is the twin of jitsim's benchmark scenarios (AESGCMBench, AESGCMUpdateAAD,
+	// CBCThroughput, ModeLoop): args SCENARIO, warmupIterations, iterations, opsPerIteration;
+	// the scenario's -D properties. It prints each iteration's start and duration on stderr.
+	Bench Program = "JitsimBench"
 )
 
 // Programs lists every harness program.
-func Programs() []Program { return []Program{Cost, Hot, Congest, GCMWarmup, ModeLoop} }
+func Programs() []Program { return []Program{Cost, Hot, Congest, ModeLoop, Bench} }
+
+// Twins are the scenarios Bench runs as jitsim runs them.
+var Twins = []string{"AESGCMBench", "AESGCMUpdateAAD", "CBCThroughput", "ModeLoop"}
 
 // File is the program's source file name (Class.java).
 func (p Program) File() string { return string(p) + ".java" }

@@ -60,3 +60,31 @@ func TestRunOnJava(t *testing.T) {
 		t.Errorf("a failing JVM: %v", err)
 	}
 }
+
+// TestBenchTwinsOnJava runs each scenario twin for two iterations on the java on PATH
+// (skipped without one) and checks the iteration lines; an unknown scenario fails.
+func TestBenchTwinsOnJava(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	ctx := context.Background()
+	prog, err := Compile(ctx, java, Bench)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prog.Close()
+	props := []string{"-DdataSize=64", "-DaadSize=64", "-DmsgSize=64"}
+	for _, s := range Twins {
+		out, err := prog.Run(ctx, props, s, "0", "2", "3")
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if n := strings.Count(string(out.Stderr), "jitsim-iter "); n != 2 {
+			t.Errorf("%s: %d iteration lines:\n%s", s, n, out.Stderr)
+		}
+	}
+	if _, err := prog.Run(ctx, nil, "TestAESMain", "0", "1", "1"); err == nil {
+		t.Error("an unknown scenario ran")
+	}
+}

@@ -21,7 +21,7 @@ import (
 	"github.com/jitsim/jitsim/warmup"
 )
 
-// How does the warm-up compare? An AESGCMBench-like loop (jvmharness.GCMWarmup on the JVM,
+// How does the warm-up compare? An AESGCMBench-like loop (jvmharness.Bench on the JVM,
 // scenario AESGCMBench on the model clock, the same iterations of the same operations) gives
 // each side a series of iterations; its landmarks are the first iteration's time per
 // operation, the time until an iteration runs at half the steady speed, and the time until
@@ -165,11 +165,11 @@ func label(s FlagSet) string { return s.Name }
 // model clock, and compares their landmarks (within ±50 % on the medians) and compile
 // orders.
 func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
-	args := []string{"0", strconv.Itoa(o.Iterations), strconv.Itoa(o.Ops)}
+	args := []string{"AESGCMBench", "0", strconv.Itoa(o.Iterations), strconv.Itoa(o.Ops)}
 	props := map[string]string{"dataSize": strconv.Itoa(o.DataSize)}
 	runJVM := o.RunJVM
 	if runJVM == nil {
-		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.GCMWarmup)
+		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.Bench)
 		if err != nil {
 			return nil, fmt.Errorf("validate: --jvm=%s: %w", o.Java, err)
 		}
@@ -317,7 +317,7 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 		}
 	})
 	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel, Observer: obs}
-	if err := scenario.AESGCMBench.Run(ctx, env, props, args, io.Discard); err != nil {
+	if err := scenario.AESGCMBench.Run(ctx, env, props, args[1:], io.Discard); err != nil {
 		return Landmarks{}, run, err
 	}
 	l, err := landmarksOf(its)

@@ -11,7 +11,7 @@ import (
 )
 
 // How does a real JVM's run become a series? The harness program beside a study
-// (jvmharness.GCMWarmup, run with -XX:+PrintCompilation) prints, besides the JVM's compile
+// (jvmharness.Bench, run with -XX:+PrintCompilation) prints, besides the JVM's compile
 // lines,
 //
 //	jitsim-epoch UPTIME_MS        the JVM's uptime when its loop starts

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/jvmharness"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
@@ -52,8 +53,9 @@ Options:
                       default for the default set); default: the first --compare
   --by-time           chart against time on the run's clock instead of iteration
   --scenario-output   show the scenario's own output on stderr
-  --jvm JAVA          also run each option set on this real java (AESGCMBench only; needs
-                      the three arguments): its curve is the set "java: OPTIONS", its events
+  --jvm JAVA          also run each option set on this real java (the benchmark scenarios:
+                      AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop; needs the
+                      three arguments): its curve is the set "java: OPTIONS", its events
                       come from -XX:+PrintCompilation
   --import-printcompilation [NAME=]FILE
                       overlay a -XX:+PrintCompilation log captured elsewhere (JDK 8 or 11+
@@ -177,8 +179,8 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		scenOut = stderr
 	}
 	java := o.last("jvm", "")
-	if java != "" && scen.Name != "AESGCMBench" {
-		return fail(2, "--jvm: the real JVM runs AESGCMBench only (its Java program is jitsim's own)")
+	if java != "" && !slices.Contains(jvmharness.Twins, scen.Name) {
+		return fail(2, "--jvm: the real JVM runs %s (their Java twin is jitsim's own), not %s", strings.Join(jvmharness.Twins, ", "), scen.Name)
 	}
 	prog := newProgress(stderr, getenv)
 	runs, err := warmupForks(ctx, scen, specs, forks, props, o.rest, scenOut, prog, java)
@@ -252,7 +254,7 @@ func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, f
 			if java == "" {
 				continue
 			}
-			if run, err = jvmRun(ctx, java, s, f, props, args); err != nil && ctx.Err() != nil {
+			if run, err = jvmRun(ctx, java, scen.Name, s, f, props, args); err != nil && ctx.Err() != nil {
 				return runs, err
 			} else if err != nil {
 				return nil, fmt.Errorf("option set %q, fork %d on %s: %w", s.label, f, java, err)

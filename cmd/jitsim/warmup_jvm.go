@@ -12,11 +12,11 @@ import (
 	"github.com/jitsim/jitsim/warmup"
 )
 
-// jvmRun runs one fork of the real JVM beside a study (--jvm=JAVA, AESGCMBench only): the
-// harness program with AESGCMBench's loop (jvmharness.GCMWarmup) on java, with the option
-// set's VM options, -XX:+PrintCompilation and the study's -D properties, its output read by
+// jvmRun runs one fork of the real JVM beside a study (--jvm=JAVA, a benchmark scenario):
+// the scenario's Java twin (jvmharness.Bench) on java, with the option set's VM options,
+// -XX:+PrintCompilation and the study's -D properties, its output read by
 // warmup.ParseJVMOutput. Its curve joins the study as the option set "java: <options>".
-func jvmRun(ctx context.Context, java string, s *vmSpec, fork int, props map[string]string, args []string) (warmup.Run, error) {
+func jvmRun(ctx context.Context, java, scen string, s *vmSpec, fork int, props map[string]string, args []string) (warmup.Run, error) {
 	if len(args) != 3 {
 		return warmup.Run{}, fmt.Errorf("--jvm needs the three arguments warmupIterations iterations opsPerIteration (got %q)", args)
 	}
@@ -35,7 +35,7 @@ func jvmRun(ctx context.Context, java string, s *vmSpec, fork int, props map[str
 	for _, k := range keys {
 		opts = append(opts, "-D"+k+"="+props[k])
 	}
-	out, err := jvmharness.Run(ctx, java, jvmharness.GCMWarmup, opts, args...)
+	out, err := jvmharness.Run(ctx, java, jvmharness.Bench, opts, append([]string{scen}, args...)...)
 	if err != nil {
 		return warmup.Run{}, err
 	}
@@ -43,15 +43,24 @@ func jvmRun(ctx context.Context, java string, s *vmSpec, fork int, props map[str
 	if err != nil || ops < 1 {
 		return warmup.Run{}, fmt.Errorf("--jvm: opsPerIteration %q is not a count", args[2])
 	}
-	size, err := strconv.ParseInt(cmp.Or(props["dataSize"], "1024"), 10, 64)
+	sizeProp, sizeDefault := "dataSize", "1024"
+	switch scen {
+	case "AESGCMUpdateAAD":
+		sizeProp, sizeDefault = "aadSize", "1048576"
+	case "CBCThroughput":
+		sizeProp, sizeDefault = "msgSize", "10240"
+	case "ModeLoop":
+		sizeDefault = "16384"
+	}
+	size, err := strconv.ParseInt(cmp.Or(props[sizeProp], sizeDefault), 10, 64)
 	if err != nil {
-		return warmup.Run{}, fmt.Errorf("--jvm: -DdataSize=%s is not a byte count", props["dataSize"])
+		return warmup.Run{}, fmt.Errorf("--jvm: -D%s=%s is not a byte count", sizeProp, props[sizeProp])
 	}
 	run, err := warmup.ParseJVMOutput(append(out.Stderr, out.Stdout...), ops, size)
 	if err != nil {
 		return run, fmt.Errorf("%s: %w", java, err)
 	}
 	run.Label, run.Fork, run.Scenario, run.Flags, run.CPU, run.JDK, run.Clock =
-		"java: "+s.label, fork, "AESGCMBench", s.Options, "host", jvmharness.Version(ctx, java), "wall"
+		"java: "+s.label, fork, scen, s.Options, "host", jvmharness.Version(ctx, java), "wall"
 	return run, nil
 }
