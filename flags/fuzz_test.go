@@ -22,9 +22,12 @@ func FuzzParse(f *testing.F) {
 		"-XX:DisableIntrinsic:=a\n-XX:#x\n-XX:\n-XX:+\n-Dk=v\n-Xint\n-Xcomp\n-Xbatch",
 		"-XX:+PrintVMOptions\n-XX:+UnlockDiagnosticVMOptions\n-XX:ControlIntrinsic=_x,+,-_aescrypt_encryptBlock\n-XX:MaxHeapSize=1k",
 		"-XX:ParallelGCThreads=4294967296\n-XX:MaxRAMPercentage=1e2\n-XX:+UseBiasedLocking\n-XX:JVMCIThreads=1\n-Xms2g",
+		"-cp\napp.jar\n--add-opens\njava.base=x\n-Xss1k\n-Xmn0\n-Xverify:none\n-Xcheck:foo\n-showversion\n-X",
+		"--class-path=x\n-p\n--add-reads\na\n-javaagent\n-Xinternalversion\n-XX:VMOptionsFile=f\n-XX:VMOptionsFile=f",
 	} {
 		f.Add(byte(4), seed, "-XX:-UseAES -XX:+IgnoreUnrecognizedVMOptions")
 	}
+	f.Add(byte(3), "-Xcomp\n-Xbatch\n-Xmixed", "-version -jar x.jar Foo")
 	f.Fuzz(func(t *testing.T, profile byte, cmdline, env string) {
 		j := jdk.All()[int(profile)%len(jdk.All())]
 		a := []jdk.Arch{jdk.AMD64, jdk.ARM64}[int(profile/8)%2]

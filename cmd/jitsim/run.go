@@ -41,44 +41,49 @@ type runContext struct {
 	stdout, stderr io.Writer
 }
 
-// javaProgramOptions are java options that name a Java program to run; jitsim runs its own
-// scenarios instead.
-var javaProgramOptions = map[string]bool{
-	"-jar": true, "-cp": true, "-classpath": true, "--class-path": true, "-m": true, "--module": true,
-	"--module-path": true, "-p": true, "--source": true,
-}
-
 // runArgs is the pre-split command line of `jitsim run`.
 type runArgs struct {
 	own      []string // jitsim's --options, for cobra
 	vm       []string // java options, for flags.Parse
 	scenario string
-	rest     []string
-	help     bool
+	// kind is what java would take scenario for: "class" (a main class or a scenario file),
+	// "jar" (-jar FILE) or "module" (-m MODULE).
+	kind string
+	rest []string
+	help bool
 }
 
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
 var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true}
 
-// splitRunArgs separates jitsim's own --options from java's VM options and the scenario. It
-// runs before cobra, which cannot parse -XX:… options.
+// splitRunArgs separates jitsim's own --options from java's options and the scenario. It
+// runs before cobra, which cannot parse -XX:… options. A "--" option java knows
+// (flags.IsLauncherOption: --add-opens, --version, …) is java's; java options that take a
+// value (-cp PATH) take the next argument with them.
 func splitRunArgs(args []string) (runArgs, error) {
 	var r runArgs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case javaProgramOptions[a] || strings.HasPrefix(a, "--class-path=") || strings.HasPrefix(a, "--module="):
-			return r, fmt.Errorf("%s: jitsim runs its own scenarios, not Java programs (see 'jitsim scenarios')", a)
 		case a == "--":
 			if i+1 < len(args) {
-				r.scenario, r.rest = args[i+1], args[i+2:]
+				r.scenario, r.kind, r.rest = args[i+1], "class", args[i+2:]
 			}
 			return r, nil
 		case a == "-h" || a == "--help":
 			r.help = true
 			r.own = append(r.own, a)
-		case strings.HasPrefix(a, "--"):
+		case flags.ProgramKind(a) != "" && i+1 < len(args):
+			r.scenario, r.kind, r.rest = args[i+1], flags.ProgramKind(a), args[i+2:]
+			return r, nil
+		case flags.TakesArgument(a):
+			r.vm = append(r.vm, a)
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+				r.vm = append(r.vm, args[i])
+			}
+		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a):
 			r.own = append(r.own, a)
 			if ownWithValue[a] && i+1 < len(args) {
 				i++
@@ -87,7 +92,7 @@ func splitRunArgs(args []string) (runArgs, error) {
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):
 			r.vm = append(r.vm, a)
 		default:
-			r.scenario, r.rest = a, args[i+1:]
+			r.scenario, r.kind, r.rest = a, "class", args[i+1:]
 			return r, nil
 		}
 	}
@@ -287,28 +292,94 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, o := range r.Result.Oracle {
 		io.WriteString(stdout, o)
 	}
-	if r.Result.Version {
+	res := r.Result
+	banner := stderr
+	if res.ToStdout {
+		banner = stdout
+	}
+	switch {
+	case res.InternalVersion:
+		// java's build line, in jitsim's words: what is modelled and what built it.
+		fmt.Fprintf(stdout, "HotSpot model (JDK %s profile) for linux-%s, built by jitsim %s with %s\n", rel, m.Arch, Version, goruntime.Version())
+		return 0
+	case res.XHelp:
+		printXHelp(banner, rel)
+		return 0
+	case res.Help:
+		fmt.Fprintln(stdout, "Usage: jitsim run [jitsim options] [java options] (SCENARIO [args...] | -version)")
+		fmt.Fprintln(stdout, "See 'jitsim help run' for jitsim's options, 'jitsim run -X' for the -X options and 'jitsim scenarios' for the scenarios.")
+		return 0
+	case res.Version:
 		if startupCompiles(set) {
 			for _, l := range policy.StartupCompiles(rel) {
 				fmt.Fprintln(stdout, l)
 			}
 		}
-		printBanner(stderr, rel, m, r.Result.Mode)
+		printBanner(banner, rel, m, res)
 		return 0
+	case res.ShowVersion:
+		printBanner(banner, rel, m, res)
 	}
 	if a.scenario == "" {
+		if res.DryRun {
+			return 0
+		}
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
 	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr}
-	if d.isScenario(a.scenario) {
+	if a.kind == "class" && d.isScenario(a.scenario) {
+		if res.DryRun {
+			return 0
+		}
 		return d.scenarios.Run(rc, a.scenario, false, a.rest)
 	}
-	if st, err := os.Stat(a.scenario); err == nil && !st.IsDir() {
+	if st, err := os.Stat(a.scenario); a.kind == "class" && err == nil && !st.IsDir() && !isJavaSource(a.scenario) {
+		if res.DryRun {
+			return 0
+		}
 		return d.scenarios.Run(rc, a.scenario, true, a.rest)
 	}
-	fmt.Fprintf(stderr, "jitsim run: %q is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs\n", a.scenario)
+	fmt.Fprintln(stderr, "jitsim run: "+d.notAScenario(a))
 	return 1
+}
+
+// isJavaSource reports whether a file name is a Java program's (source-file mode or a
+// class file), which jitsim does not run.
+func isJavaSource(name string) bool {
+	return strings.HasSuffix(name, ".java") || strings.HasSuffix(name, ".class") || strings.HasSuffix(name, ".jar")
+}
+
+// notAScenario explains why the program of a command line is not run: jitsim runs its
+// own scenarios, not Java programs; a scenario name in another case gets a suggestion.
+func (d deps) notAScenario(a runArgs) string {
+	what := map[string]string{"jar": "-jar " + a.scenario, "module": "module " + a.scenario}[a.kind]
+	if what == "" {
+		what = fmt.Sprintf("%q", a.scenario)
+		if isJavaSource(a.scenario) {
+			what = "Java program " + what
+		}
+	}
+	msg := what + " is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs"
+	if a.kind == "class" {
+		for _, n := range d.scenarios.Names() {
+			if strings.EqualFold(n, a.scenario) {
+				msg += fmt.Sprintf(". Did you mean '%s'?", n)
+				break
+			}
+		}
+	}
+	return msg
+}
+
+// printXHelp prints the -X options jitsim accepts, in jitsim's words, to stderr (where java
+// prints its -X help).
+func printXHelp(w io.Writer, rel jdk.Release) {
+	fmt.Fprintln(w)
+	for _, o := range flags.XOptions(rel) {
+		fmt.Fprintf(w, "    %-18s%s\n", o.Name, o.Help)
+	}
+	fmt.Fprintln(w, "\nThe -X options java accepts are all checked as java checks them; most do nothing in jitsim.")
 }
 
 // startupCompiles reports whether java -version would print the JVM's own start-up compiles
@@ -321,8 +392,14 @@ func startupCompiles(set *flags.Set) bool {
 		set.IsDefault("CompileThresholdScaling")
 }
 
-// printBanner prints java -version's three lines in jitsim's words (to stderr, as java does).
-func printBanner(w io.Writer, rel jdk.Release, m cpu.Model, mode flags.Mode) {
+// printBanner prints java -version's three lines in jitsim's words, with java's mode words
+// ("mixed mode", "interpreted mode", "compiled mode", and "emulated-client" when C1 alone
+// compiles).
+func printBanner(w io.Writer, rel jdk.Release, m cpu.Model, res *flags.Result) {
+	mode := res.Mode.String()
+	if res.EmulatedClient && res.Mode != flags.Interpreted {
+		mode += ", emulated-client"
+	}
 	fmt.Fprintf(w, "jitsim version \"%s\" (JDK %s profile)\n", Version, rel)
 	fmt.Fprintf(w, "jitsim Runtime Environment (models OpenJDK %s; CPU model %s: %s)\n", rel, m.Name, m.Description)
 	fmt.Fprintf(w, "jitsim 64-Bit Server VM model (JDK %s profile, %s, %s)\n", rel, m.Arch, mode)
