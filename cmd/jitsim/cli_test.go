@@ -40,6 +40,13 @@ type fakeScenarios struct{ ran *string }
 
 func (fakeScenarios) Names() []string { return []string{"TestAESMain"} }
 
+func (fakeScenarios) Describe(name string) (string, string, bool) {
+	if name != "TestAESMain" {
+		return "", "", false
+	}
+	return "the AES test", "TestAESMain: the AES test\n  msgSize=646  message bytes\n", true
+}
+
 func (f fakeScenarios) Run(rc runContext, name string, file bool, args []string) int {
 	v, _ := rc.run.Result.Property("mode")
 	*f.ran = fmt.Sprintf("%s file=%v args=%q mode=%s jdk=%s", name, file, args, v, rc.run.Flags.JDK())
@@ -100,7 +107,9 @@ func TestCommandLine(t *testing.T) {
 			out: "[Global flags]\n", notOnError: "jitsim version"},
 		{name: "PrintCommandLineFlags", args: []string{"run", "-XX:+PrintCommandLineFlags", "-XX:TieredStopAtLevel=1", "-version"},
 			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:TieredStopAtLevel=1"},
-		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain\n"},
+		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain  the AES test\n"},
+		{name: "scenario properties", args: []string{"scenarios", "TestAESMain"}, out: "msgSize=646  message bytes\n"},
+		{name: "scenario unknown", args: []string{"scenarios", "testaesmain"}, exit: 2, err: "did you mean 'TestAESMain'?"},
 		{name: "cpus", args: []string{"cpus"}, out: "neoverse-n1          arm64  Arm Neoverse N1\n"},
 		{name: "version", args: []string{"version"}, out: "jitsim " + Version},
 		{name: "help", args: []string{"help"}, out: "run         Run a scenario"},

@@ -25,6 +25,9 @@ const Version = "0.1.0-dev"
 type scenarioCatalog interface {
 	// Names returns the scenario names, sorted.
 	Names() []string
+	// Describe returns a scenario's one-line summary and its full description (properties
+	// with their defaults and meaning, positional arguments); ok is false for an unknown name.
+	Describe(name string) (summary, detail string, ok bool)
 	// Run runs a scenario by name, or a scenario file when file is true.
 	Run(rc runContext, nameOrFile string, file bool, args []string) int
 }
@@ -157,12 +160,32 @@ func profileList() string {
 
 func (d deps) newScenariosCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "scenarios",
-		Short: "List the scenarios jitsim can run",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Use:   "scenarios [NAME]",
+		Short: "List the scenarios jitsim can run, or describe one",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if len(args) == 1 {
+				_, detail, ok := d.scenarios.Describe(args[0])
+				if !ok {
+					msg := fmt.Sprintf("unknown scenario %q (see 'jitsim scenarios')", args[0])
+					for _, n := range d.scenarios.Names() {
+						if strings.EqualFold(n, args[0]) {
+							msg += fmt.Sprintf("; did you mean '%s'?", n)
+						}
+					}
+					return errors.New(msg)
+				}
+				_, err := io.WriteString(out, detail)
+				return err
+			}
+			width := 0
 			for _, n := range d.scenarios.Names() {
-				if _, err := fmt.Fprintln(cmd.OutOrStdout(), n); err != nil {
+				width = max(width, len(n))
+			}
+			for _, n := range d.scenarios.Names() {
+				summary, _, _ := d.scenarios.Describe(n)
+				if _, err := fmt.Fprintf(out, "%-*s  %s\n", width, n, summary); err != nil {
 					return err
 				}
 			}
