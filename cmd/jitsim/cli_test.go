@@ -107,6 +107,8 @@ func TestCommandLine(t *testing.T) {
 			out: "[Global flags]\n", notOnError: "jitsim version"},
 		{name: "PrintCommandLineFlags", args: []string{"run", "-XX:+PrintCommandLineFlags", "-XX:TieredStopAtLevel=1", "-version"},
 			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:TieredStopAtLevel=1"},
+		{name: "cpu prefix", args: []string{"run", "--cpu=NEO", "-version"}, err: "Arm Neoverse N1"},
+		{name: "cpu unknown", args: []string{"run", "--cpu=pentium", "-version"}, exit: 2, err: `unknown CPU model "pentium"`},
 		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain  the AES test\n"},
 		{name: "scenario properties", args: []string{"scenarios", "TestAESMain"}, out: "msgSize=646  message bytes\n"},
 		{name: "scenario unknown", args: []string{"scenarios", "testaesmain"}, exit: 2, err: "did you mean 'TestAESMain'?"},

@@ -254,7 +254,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintf(stderr, "jitsim run: --profile=%s: a cost profile prices the model clock; add --clock=model\n", o.profile)
 		return 2
 	}
-	m, err := d.lookupCPU(o.cpu)
+	m, err := d.resolveCPU(o.cpu)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim run: --cpu:", err)
 		return 2

@@ -129,7 +129,7 @@ func optionLabel(opts []string) string {
 // than the host's. The ergonomics' warnings go to stderr, once per spec. A
 // HotSpot option error is returned with HotSpot's text.
 func (d deps) settleOn(clock, profile, label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
-	m, err := d.lookupCPU(cpuName)
+	m, err := d.resolveCPU(cpuName)
 	if err != nil {
 		return nil, fmt.Errorf("--cpu: %w", err)
 	}
