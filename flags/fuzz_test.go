@@ -64,3 +64,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzXlog feeds arbitrary -Xlog options to Parse: never a panic; a failure is an *Error with
+// java's "Invalid -Xlog option" text (its log lines say why), or another option error; a
+// success keeps at most one output per option.
+func FuzzXlog(f *testing.F) {
+	for _, seed := range []string{
+		":jit+compilation=debug", ":jit+compilatoin=debgu:stdout:foo", ":gc*:file=gc.log:uptime,tid:filecount=5,filesize=1m",
+		":disable", ":help", "", ":", ":all=off", ":jit*=info:stdout:none:x:y", ":#5", ":a,,b", ":jit=warn:#1::foldmultilines=true",
+		":async:stall", ":jit+inlining=debug:file=\"x\"",
+	} {
+		f.Add(byte(3), seed)
+	}
+	f.Fuzz(func(t *testing.T, profile byte, opt string) {
+		j := jdk.All()[int(profile)%len(jdk.All())]
+		_, res, err := Parse(Options{JDK: j, Arch: jdk.AMD64, Args: []string{"-Xlog" + opt, "-version"}})
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Text == "" {
+				t.Fatalf("error %v is not an *Error with text", err)
+			}
+			return
+		}
+		if len(res.Logs) > 1 {
+			t.Fatalf("one -Xlog option configured %d outputs", len(res.Logs))
+		}
+	})
+}

@@ -146,7 +146,8 @@ var launcherOptions = []launcherOption{
 	{name: "-Xloggc:", prefix: true, stage: stageVM, help: "GC log file (inert)"},
 	{name: "-XshowSettings", stage: stageVM, help: "show settings (not printed by jitsim)"},
 	{name: "-XshowSettings:", prefix: true, stage: stageVM},
-	{name: "-Xlog", prefix: true, stage: stageVM, help: "unified logging (validated; jit tags honoured)"},
+	{name: "-Xlog:help", stage: stageVM, terminal: true, act: func(p *parser, _ token, _ string) error { p.res.XlogHelp = true; return nil }},
+	{name: "-Xlog", prefix: true, stage: stageVM, help: "unified logging (checked; see -Xlog:help)", act: (*parser).xlogOption},
 	// Assertions, verbosity, agents, Java-level options: accepted and inert.
 	{name: "-ea", stage: stageVM}, {name: "-ea:", prefix: true, stage: stageVM},
 	{name: "-da", stage: stageVM}, {name: "-da:", prefix: true, stage: stageVM},

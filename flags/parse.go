@@ -80,6 +80,15 @@ type Result struct {
 	InternalVersion bool
 	// DryRun is true when --dry-run was given: start the VM, do not run the program.
 	DryRun bool
+	// Logs are the -Xlog options that configure an output, in order; LogDisabled is true
+	// when -Xlog:disable came (it drops the ones before it, and java's own warnings).
+	Logs        []LogConfig
+	LogDisabled bool
+	// LogWarnings are the unified-logging lines the options themselves caused (excess
+	// parts, ignored output options), printed on stdout at start-up.
+	LogWarnings []LogLine
+	// XlogHelp is true when -Xlog:help was given: print the -Xlog usage and exit.
+	XlogHelp bool
 	// EmulatedClient is true when only C1 compiles, without profiling (TieredStopAtLevel=1
 	// or CompilationMode=quick-only, tiered): java's banner then says "emulated-client".
 	EmulatedClient bool
@@ -117,6 +126,9 @@ type Error struct {
 	// Stdout: Text is an initialization failure, which the VM prints to stdout
 	// (vm_exit_during_initialization) with no launcher lines after it.
 	Stdout bool
+	// Log holds the unified-logging lines the VM prints on stdout before Text (an -Xlog
+	// option's errors).
+	Log []LogLine
 	// Where names the file and line the bad option came from, when it came from a file;
 	// HotSpot does not say, so this is jitsim's own addition, printed after HotSpot's text.
 	Where string

@@ -120,10 +120,14 @@ func otherLines(stdout string) string {
 		if l == "" || isBanner(l) || silentLogLine.MatchString(l) || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
 			continue
 		}
-		b.WriteString(l)
+		b.WriteString(uptimeDecoration.ReplaceAllString(l, "[uptime]"))
 	}
 	return b.String()
 }
+
+// uptimeDecoration is the uptime that starts a unified-logging line: java's and jitsim's
+// differ (each its own), so the comparison leaves it out.
+var uptimeDecoration = regexp.MustCompile(`^\[[0-9]+\.[0-9]{3}s\]`)
 
 // silentLogLine matches a unified-logging line (-Xlog, -verbose:gc) of a tag set jitsim
 // validates but does not log: the GC's, the class loader's, JNI's. jitsim prints nothing for
@@ -339,10 +343,14 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 	t.Logf("%d of %d recorded JVM runs matched", matched, total)
 }
 
-// isXHelp reports whether a case asks for -X's listing (in the options or JDK_JAVA_OPTIONS)
+// isXHelp reports whether a case asks for -X's listing or -Xlog's usage (in the options or JDK_JAVA_OPTIONS)
 // before any other option that ends the command line.
 func isXHelp(args []string, env map[string]string) bool {
-	return firstTerminal(args, env) == "-X" || firstTerminal(args, env) == "--help-extra"
+	switch firstTerminal(args, env) {
+	case "-X", "--help-extra", "-Xlog:help":
+		return true
+	}
+	return false
 }
 
 // internalVersion reports whether a case prints the VM's build line (-Xinternalversion), a
@@ -355,7 +363,7 @@ func firstTerminal(args []string, env map[string]string) string {
 	all := append(strings.Fields(env["JDK_JAVA_OPTIONS"]), args...)
 	for _, a := range all {
 		switch a {
-		case "-X", "--help-extra", "-Xinternalversion", "-version", "--version":
+		case "-X", "--help-extra", "-Xlog:help", "-Xinternalversion", "-version", "--version":
 			return a
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	goruntime "runtime"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -259,6 +260,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run: --cpu:", err)
 		return 2
 	}
+	var logs logPrinter
 	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile, Clock: o.clock,
 		ProfileFile: o.profile, Threads: o.threads, Tiers: d.tiers(), NewClock: d.wallClock})
 	for _, s := range r.Result.Stderr {
@@ -275,6 +277,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		}
 		for _, o := range r.Result.Oracle {
 			io.WriteString(stdout, o)
+		}
+		for _, l := range fe.Log {
+			io.WriteString(stdout, logs.format(l))
 		}
 		if fe.Stdout {
 			io.WriteString(stdout, fe.Text)
@@ -298,6 +303,15 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	if !r.Settled {
 		fmt.Fprintln(stderr, "jitsim run:", err)
 		return 1
+	}
+	if !r.Result.LogDisabled {
+		for _, l := range r.Result.LogWarnings {
+			io.WriteString(stdout, logs.format(l))
+		}
+	}
+	if r.Result.XlogHelp {
+		io.WriteString(stdout, flags.XlogHelp(rel))
+		return 0
 	}
 	for _, l := range r.Warnings {
 		fmt.Fprintln(stderr, l)
@@ -365,6 +379,23 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	fmt.Fprintln(stderr, "jitsim run: "+d.notAScenario(a))
 	return 1
+}
+
+// processStart is when jitsim started: the uptime unified logging's default decoration shows.
+var processStart = time.Now()
+
+// logPrinter formats a run's unified-logging lines with java's default decorations (uptime,
+// level, tags), the uptime being jitsim's own. Like java it pads each decoration to the
+// widest one printed before it ("[error  ]" after "[warning]").
+type logPrinter struct{ level, tags int }
+
+func (lp *logPrinter) format(l flags.LogLine) string {
+	if l.Plain {
+		return l.Text + "\n"
+	}
+	lp.level = max(lp.level, len(l.Level))
+	lp.tags = max(lp.tags, len(l.Tags))
+	return fmt.Sprintf("[%.3fs][%-*s][%-*s] %s\n", time.Since(processStart).Seconds(), lp.level, l.Level, lp.tags, l.Tags, l.Text)
 }
 
 // isJavaSource reports whether a file name is a Java program's (source-file mode or a
