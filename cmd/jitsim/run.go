@@ -13,6 +13,7 @@ import (
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
+	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -348,8 +349,14 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		return 0
 	case res.Version:
 		if startupCompiles(set) {
-			for _, l := range policy.StartupCompiles(rel) {
-				fmt.Fprintln(stdout, l)
+			if set.Bool("PrintCompilation") {
+				for _, l := range policy.StartupCompiles(rel) {
+					fmt.Fprintln(stdout, l)
+				}
+			}
+			if err := jrt.LogStartupCompiles(stdout, set, rel, policy.StartupCompiles(rel)); err != nil {
+				fmt.Fprintln(stderr, "jitsim run:", err)
+				return 1
 			}
 		}
 		printBanner(banner, rel, m, res)
@@ -436,12 +443,12 @@ func printXHelp(w io.Writer, rel jdk.Release) {
 	fmt.Fprintln(w, "\nThe -X options java accepts are all checked as java checks them; most do nothing in jitsim.")
 }
 
-// startupCompiles reports whether java -version would print the JVM's own start-up compiles
-// as recorded: PrintCompilation in the default configuration (tiered, both compilers, no
-// compile command). Other configurations compile other methods, or at other levels; jitsim
-// prints nothing for them.
+// startupCompiles reports whether java -version compiles the JVM's own start-up methods as
+// recorded (PrintCompilation and -Xlog:jit+compilation then show them): the default
+// configuration (tiered, both compilers, no compile command). Other configurations compile
+// other methods, or at other levels; jitsim prints nothing for them.
 func startupCompiles(set *flags.Set) bool {
-	return set.Bool("PrintCompilation") && set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
+	return set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
 		set.Int("TieredStopAtLevel") == 4 && set.String("CompilationMode") == "default" && len(set.CompileCommands()) == 0 &&
 		set.IsDefault("CompileThresholdScaling")
 }
