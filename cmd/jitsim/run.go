@@ -44,6 +44,9 @@ type runContext struct {
 	// step failed): it stops a named scenario, not -version.
 	unpriced       error
 	stdout, stderr io.Writer
+	// given are jitsim's own options the command line set explicitly (a scenario file's
+	// keys yield to them): "jdk", "cpu", "clock", "threads".
+	given map[string]bool
 }
 
 // runArgs is the pre-split command line of `jitsim run`.
@@ -217,7 +220,11 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 				*status = 2
 				return nil
 			}
-			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads},
+			given := map[string]bool{}
+			for _, name := range []string{"jdk", "cpu", "clock", "threads"} {
+				given[name] = cmd.Flags().Changed(name)
+			}
+			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads, given: given},
 				getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
@@ -235,6 +242,8 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 type runOpts struct {
 	jdk, cpu, clock, profile string
 	threads                  int
+	// given: which of jdk, cpu, clock and threads the command line set explicitly.
+	given map[string]bool
 }
 
 // runVM is `jitsim run` after jitsim's own options are known. It resolves the command
@@ -371,7 +380,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
-	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr}
+	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr, given: o.given}
 	if a.kind == "class" && d.isScenario(a.scenario) {
 		if res.DryRun {
 			return 0

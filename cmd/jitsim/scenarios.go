@@ -181,6 +181,30 @@ func runScenarioFile(ctx context.Context, rc runContext, path string, args []str
 	if err != nil {
 		return err
 	}
+	// The command line wins over the file's keys, with a note naming each key it replaces.
+	ov := scenario.Overrides{Props: scenario.PropsFrom(r.Result.Properties)}
+	if rc.given["jdk"] {
+		ov.JDK = r.Request.JDK.String()
+	}
+	if rc.given["cpu"] {
+		ov.CPU = r.CPU.Name
+	}
+	if rc.given["clock"] {
+		ov.Clock = r.Clock
+	}
+	if rc.given["threads"] {
+		ov.Threads = r.Threads
+	}
+	if len(args) > 0 {
+		ov.Args = args
+	}
+	notes, err := f.Override(ov)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(rc.stderr, "jitsim: note:", n)
+	}
 	cl := commandLineProperty(rc)
 	for _, v := range f.Runs() {
 		// A -D on the command line applies after the variant's own properties.
