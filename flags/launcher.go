@@ -2,6 +2,7 @@ package flags
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -83,11 +84,17 @@ var launcherOptions = []launcherOption{
 	{name: "-cp", missing: "class path specification"},
 	{name: "-classpath", missing: "class path specification"},
 	{name: "--class-path", missing: "class path specification"},
-	{name: "-p", missing: "module path specification"},
-	{name: "--module-path", missing: "module path specification"},
-	{name: "--upgrade-module-path", missing: "module path specification"},
-	{name: "--add-modules", missing: "modules to be specified"},
-	{name: "--limit-modules", missing: "modules to be specified"},
+	{name: "-p", missing: "module path specification", act: modulePath},
+	{name: "--module-path", missing: "module path specification", act: modulePath},
+	{name: "--upgrade-module-path", missing: "module path specification", act: modulePath},
+	{name: "--add-modules", missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+		p.addModules = append(p.addModules, strings.Split(val, ",")...)
+		return nil
+	}},
+	{name: "--limit-modules", missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
+		return nil
+	}},
 	{name: "--patch-module", missing: "modules to be specified"},
 	{name: "--add-opens", missing: "modules to be specified", act: moduleRule("--add-opens", true)},
 	{name: "--add-exports", missing: "modules to be specified", act: moduleRule("--add-exports", true)},
@@ -412,7 +419,8 @@ func verifyOption(p *parser, t token, val string) error {
 
 // moduleRule checks --add-opens/--add-exports (module/package=targets) and --add-reads
 // (module=targets) as the boot layer does when the VM starts: a malformed value ends the
-// start with java's RuntimeException text on stdout.
+// start with java's RuntimeException text on stdout; a module the JDK does not have is
+// warned about.
 func moduleRule(option string, withPackage bool) func(p *parser, t token, val string) error {
 	return func(p *parser, _ token, val string) error {
 		left, targets, ok := strings.Cut(val, "=")
@@ -423,17 +431,102 @@ func moduleRule(option string, withPackage bool) func(p *parser, t token, val st
 		case withPackage && !strings.Contains(left, "/"):
 			msg = "Unable to parse " + option + " <module>/<package>: " + left
 		}
-		if msg != "" && p.bootLayer == "" {
-			p.bootLayer = msg
+		if msg != "" {
+			if p.bootLayer == "" {
+				p.bootLayer = msg
+			}
+			return nil
+		}
+		// An unknown source module is warned about alone: its targets are not looked at
+		// (observed on 17.0.15 and 25.0.3).
+		source, _, _ := strings.Cut(left, "/")
+		p.moduleRefs = append(p.moduleRefs, [2]string{option, source})
+		if systemModule(p.o.JDK, source) {
+			for _, m := range strings.Split(targets, ",") {
+				if m != "ALL-UNNAMED" {
+					p.moduleRefs = append(p.moduleRefs, [2]string{option, m})
+				}
+			}
 		}
 		return nil
 	}
 }
 
-// checkBootLayer reports the first malformed module option, as the boot layer does.
+func modulePath(p *parser, _ token, _ string) error { p.modulePath = true; return nil }
+
+// systemModule reports whether profile j's JDK has the module (recordedModules; 8 and 8u
+// have no modules, 21 follows 17).
+func systemModule(j jdk.Release, name string) bool {
+	for _, r := range recordedModules {
+		if r.releases.Has(j) {
+			_, found := slices.BinarySearch(r.names, name)
+			return found
+		}
+	}
+	_, found := slices.BinarySearch(recordedModules[0].names, name)
+	return found
+}
+
+// checkBootLayer is what the boot layer says about the module options when the VM starts:
+// the first malformed one ends the start; so does a module --add-modules or --limit-modules
+// names that the JDK does not have (unless a module path may hold it); otherwise modules
+// the JDK lacks are warned about, and so is the use of incubator modules.
 func (p *parser) checkBootLayer() error {
-	if p.bootLayer == "" {
+	fail := func(msg string) error {
+		return &Error{Text: "Error occurred during initialization of boot layer\n" + msg + "\n", Stdout: true}
+	}
+	if !p.o.JDK.Modern() {
+		if p.bootLayer != "" {
+			return fail("java.lang.RuntimeException: " + p.bootLayer)
+		}
 		return nil
 	}
-	return &Error{Text: "Error occurred during initialization of boot layer\njava.lang.RuntimeException: " + p.bootLayer + "\n", Stdout: true}
+	var incubator []string
+	for _, list := range [][]string{p.addModules, p.limitModules} {
+		for _, m := range list {
+			switch {
+			case m == "ALL-DEFAULT" || m == "ALL-MODULE-PATH" || m == "":
+			case m == "ALL-SYSTEM":
+				for _, name := range modulesOf(p.o.JDK) {
+					if strings.HasPrefix(name, "jdk.incubator.") && !slices.Contains(incubator, name) {
+						incubator = append(incubator, name)
+					}
+				}
+			case !systemModule(p.o.JDK, m):
+				if !p.modulePath {
+					return fail("java.lang.module.FindException: Module " + m + " not found")
+				}
+			case strings.HasPrefix(m, "jdk.incubator.") && !slices.Contains(incubator, m):
+				incubator = append(incubator, m)
+			}
+		}
+	}
+	// A missing module is reported before a malformed --add-opens/--add-exports/--add-reads
+	// (observed on 17.0.15 and 25.0.3).
+	if p.bootLayer != "" {
+		return fail("java.lang.RuntimeException: " + p.bootLayer)
+	}
+	if len(incubator) > 0 {
+		// Listed in the reverse of the order they were resolved (observed on 17.0.15 with
+		// both incubator modules, named in either order or by ALL-SYSTEM), before the
+		// unknown modules.
+		slices.Reverse(incubator)
+		p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Using incubator modules: "+strings.Join(incubator, ", ")+"\n")
+	}
+	for _, ref := range p.moduleRefs {
+		if !systemModule(p.o.JDK, ref[1]) && !p.modulePath {
+			p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Unknown module: "+ref[1]+" specified to "+ref[0]+"\n")
+		}
+	}
+	return nil
+}
+
+// modulesOf returns profile j's system modules, sorted.
+func modulesOf(j jdk.Release) []string {
+	for _, r := range recordedModules {
+		if r.releases.Has(j) {
+			return r.names
+		}
+	}
+	return recordedModules[0].names
 }

@@ -80,6 +80,9 @@ type Result struct {
 	InternalVersion bool
 	// DryRun is true when --dry-run was given: start the VM, do not run the program.
 	DryRun bool
+	// BootWarnings are what the boot layer prints on stderr when the VM has started (unknown
+	// modules, incubator modules), after the VM's own warnings. Each ends in a newline.
+	BootWarnings []string
 	// Logs are the -Xlog options that configure an output, in order; LogDisabled is true
 	// when -Xlog:disable came (it drops the ones before it, and java's own warnings).
 	Logs        []LogConfig
@@ -172,8 +175,13 @@ type parser struct {
 	compilerAfterXint bool
 	// stackSize is the last -Xss (0: none), checked once every option is parsed.
 	stackSize uint64
-	// bootLayer is the boot layer's complaint about the first malformed module option.
-	bootLayer string
+	// bootLayer is the boot layer's complaint about the first malformed module option;
+	// addModules and limitModules the modules named, moduleRefs the (option, module) pairs
+	// of --add-opens/--add-exports/--add-reads; modulePath whether a module path was given.
+	bootLayer                string
+	addModules, limitModules []string
+	moduleRefs               [][2]string
+	modulePath               bool
 }
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles

@@ -326,6 +326,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, l := range r.Warnings {
 		fmt.Fprintln(stderr, l)
 	}
+	for _, l := range r.Result.BootWarnings {
+		io.WriteString(stderr, l)
+	}
 	switch {
 	case set.Has("PrintFlagsRanges") && set.Bool("PrintFlagsRanges"):
 		// HotSpot prints the ranges table instead of PrintFlagsFinal's when both are given.

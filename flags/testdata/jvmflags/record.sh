@@ -21,7 +21,9 @@ banner=$("$java" -version 2>&1)
 version=$(printf '%s\n' "$banner" | sed -n '1s/^[^"]*"\([^"]*\)".*/\1/p')
 [ -n "$version" ] || { echo "record.sh: cannot read the version of $java" >&2; exit 1; }
 printf '%s\n' "$banner" >"$dir/jdk-$version.version.txt"
-# The -Xlog usage, for its list of log tags (jdk-VERSION.xlog-help.txt).
+# The system modules (jdk-VERSION.modules.txt) and the -Xlog usage, for its list of log tags
+# (jdk-VERSION.xlog-help.txt).
+(cd "${TMPDIR:-/tmp}" && "$java" --list-modules) >"$dir/jdk-$version.modules.txt"
 (cd "${TMPDIR:-/tmp}" && "$java" -Xlog:help) >"$dir/jdk-$version.xlog-help.txt"
 for what in Final Initial Ranges; do
 	out="$dir/jdk-$version.$(echo "$what" | tr 'A-Z' 'a-z').txt"
