@@ -66,8 +66,8 @@ func recordingModel(t *testing.T, rec *recording) cpu.Model {
 var knownDifferences = map[string]string{
 	"17/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
 	"25/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
-	"17/modules_unknown_with_path": "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
-	"25/modules_unknown_with_path": "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
+	"17/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
+	"25/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
 	"25/printcompilation_xlog_default": "java's start-up compiles depend on timing: String::hashCode, in jitsim's recorded start-up list, " +
 		"was compiled before -version ended in 4 of 10 clean-environment runs of Temurin 25.0.3 here, and not in this recording",
 }
