@@ -23,6 +23,9 @@ type Options struct {
 	Getenv func(name string) (string, bool)
 	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil means os.ReadFile.
 	ReadFile func(name string) ([]byte, error)
+	// Stat looks up the directory of an -Xlog file output (java opens the file when the VM
+	// starts); nil means os.Stat.
+	Stat func(name string) (fs.FileInfo, error)
 }
 
 // Mode is the execution mode chosen by -Xint, -Xmixed and -Xcomp (the last one wins).

@@ -1,7 +1,11 @@
 package flags
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,6 +197,14 @@ func (p *parser) xlogOption(t token, _ string) error {
 				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output 'file=' using options '(null)' failed."})
 		}
 		c.Output, file = "file="+name, true
+		if msg := p.logFileProblem(name); msg != "" {
+			opts := parts[3]
+			if opts == "" {
+				opts = "(null)"
+			}
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + name + "': " + msg},
+				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + opts + "' failed."})
+		}
 	}
 	// Decorators.
 	if d := parts[2]; d != "" {
@@ -223,6 +235,25 @@ func (p *parser) xlogOption(t token, _ string) error {
 	}
 	p.res.Logs = append(p.res.Logs, c)
 	return nil
+}
+
+// logFileProblem returns why java could not open a log file (its strerror text), or "":
+// jitsim checks that the file's directory exists and is a directory.
+func (p *parser) logFileProblem(name string) string {
+	stat := p.o.Stat
+	if stat == nil {
+		stat = os.Stat
+	}
+	fi, err := stat(filepath.Dir(name))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	case err == nil && !fi.IsDir():
+		return "Not a directory"
+	}
+	return ""
 }
 
 // xlogAsyncModes: JDK 25 takes -Xlog:async:drop|stall (Temurin 25.0.3's -Xlog:help).
