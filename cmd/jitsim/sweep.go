@@ -124,7 +124,7 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 		}
 	}
 	for _, c := range plan.CPUs {
-		if _, err := d.resolveCPU(c); err != nil {
+		if _, err := d.lookupCPU(c); err != nil {
 			return fail(1, "%s: cpus: %v", o.scenario, err)
 		}
 	}
