@@ -206,10 +206,12 @@ func (d deps) newRunCommand(split *runArgs, getenv func(string) (string, bool), 
 		Use:   "run [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
 		Short: "Run a scenario, or check a java command line with -version",
 		Long: `Run a scenario (a name from 'jitsim scenarios' or a scenario file) as java would run a
-main class, with java's VM options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Xint, -Xcomp,
--Xmixed, -Xbatch, -Dname=value, @argfiles, -XX:Flags=file, -XX:VMOptionsFile=file, and the
-JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS environment variables. Option errors
-are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
+main class, with java's options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Dname=value, the -X
+options (jitsim run -X lists them), -Xlog (jitsim run -Xlog:help), @argfiles, -XX:Flags=file,
+-XX:VMOptionsFile=file, the JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS environment
+variables, and the launcher's options (-cp, --add-opens, -ea, -javaagent:…), which are checked
+and otherwise do nothing. Option errors are java's, word for word, for the chosen JDK profile
+(exit status 1). A command-line option beats a scenario file's key, with a note on stderr.
 
 'jitsim run <VM options> -version' checks a command line and prints a version banner, the way
 'java <VM options> -version' does.`,
