@@ -378,7 +378,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	case res.ShowVersion:
 		printBanner(banner, rel, m, res)
 	}
-	if a.scenario == "" {
+	if a.kind == "" {
 		if res.DryRun {
 			return 0
 		}
