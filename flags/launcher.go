@@ -51,57 +51,57 @@ type launcherOption struct {
 var launcherOptions = []launcherOption{
 	// Version and help: the launcher's.
 	{name: "-version", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.Version = true; return nil }},
-	{name: "--version", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
+	{name: "--version", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
 		p.res.Version, p.res.ToStdout = true, true
 		return nil
 	}},
 	{name: "-showversion", act: func(p *parser, _ token, _ string) error { p.res.ShowVersion = true; return nil }},
-	{name: "--show-version", act: func(p *parser, _ token, _ string) error {
+	{name: "--show-version", releases: modern, act: func(p *parser, _ token, _ string) error {
 		p.res.ShowVersion, p.res.ToStdout = true, true
 		return nil
 	}},
 	{name: "-X", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.XHelp = true; return nil }},
-	{name: "--help-extra", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
+	{name: "--help-extra", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
 		p.res.XHelp, p.res.ToStdout = true, true
 		return nil
 	}},
 	{name: "-help", terminal: true, envRefused: true, act: setHelp},
-	{name: "--help", terminal: true, envRefused: true, act: setHelp},
+	{name: "--help", releases: modern, terminal: true, envRefused: true, act: setHelp},
 	{name: "-h", terminal: true, envRefused: true, act: setHelp},
 	{name: "-?", terminal: true, envRefused: true, act: setHelp},
 	{name: "-fullversion", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.Version = true; return nil }},
-	{name: "--full-version", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
+	{name: "--full-version", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
 		p.res.Version, p.res.ToStdout = true, true
 		return nil
 	}},
-	{name: "--dry-run", envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
+	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
 	// The program to run: jitsim runs its own scenarios (SplitCommandLine takes these out of
 	// a command line; here they can only come from JDK_JAVA_OPTIONS or an @argfile).
 	{name: "-jar", envRefused: true, missing: "jar file specification"},
-	{name: "-m", envRefused: true, missing: "module name"},
-	{name: "--module", envRefused: true, missing: "module name"},
+	{name: "-m", releases: modern, envRefused: true, missing: "module name"},
+	{name: "--module", releases: modern, envRefused: true, missing: "module name"},
 	// Class and module paths, module options: accepted and inert.
 	{name: "-cp", missing: "class path specification"},
 	{name: "-classpath", missing: "class path specification"},
-	{name: "--class-path", missing: "class path specification"},
-	{name: "-p", missing: "module path specification", act: modulePath},
-	{name: "--module-path", missing: "module path specification", act: modulePath},
-	{name: "--upgrade-module-path", missing: "module path specification", act: modulePath},
-	{name: "--add-modules", missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+	{name: "--class-path", releases: modern, missing: "class path specification"},
+	{name: "-p", releases: modern, missing: "module path specification", act: modulePath},
+	{name: "--module-path", releases: modern, missing: "module path specification", act: modulePath},
+	{name: "--upgrade-module-path", releases: modern, missing: "module path specification", act: modulePath},
+	{name: "--add-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
 		p.addModules = append(p.addModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--limit-modules", missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+	{name: "--limit-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
 		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--patch-module", missing: "modules to be specified"},
-	{name: "--add-opens", missing: "modules to be specified", act: moduleRule("--add-opens", true)},
-	{name: "--add-exports", missing: "modules to be specified", act: moduleRule("--add-exports", true)},
-	{name: "--add-reads", missing: "modules to be specified", act: moduleRule("--add-reads", false)},
-	{name: "--source", missing: "source version"},
-	{name: "--enable-preview"},
-	{name: "--enable-native-access=", prefix: true},
+	{name: "--patch-module", releases: modern, missing: "modules to be specified"},
+	{name: "--add-opens", releases: modern, missing: "modules to be specified", act: moduleRule("--add-opens", true)},
+	{name: "--add-exports", releases: modern, missing: "modules to be specified", act: moduleRule("--add-exports", true)},
+	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
+	{name: "--source", releases: modern, missing: "source version"},
+	{name: "--enable-preview", releases: modern},
+	{name: "--enable-native-access=", releases: modern, prefix: true},
 	{name: "-splash:", prefix: true},
 	{name: "-server"},
 	{name: "-client"},
@@ -128,7 +128,12 @@ var launcherOptions = []launcherOption{
 	{name: "-Xms", prefix: true, stage: stageVM, help: "initial heap size (checked against -Xmx)", act: memoryOption("Invalid initial heap size", "MinHeapSize", "InitialHeapSize")},
 	{name: "-Xverify", stage: stageVM, help: "verify all classes (inert)"},
 	{name: "-Xverify:", prefix: true, stage: stageVM, act: verifyOption},
-	{name: "-noverify", stage: stageVM, act: func(p *parser, _ token, _ string) error { p.warning(noVerifyWarning); return nil }},
+	{name: "-noverify", stage: stageVM, act: func(p *parser, _ token, _ string) error {
+		if p.o.JDK.Modern() {
+			p.warning(noVerifyWarning) // deprecated in JDK 13
+		}
+		return nil
+	}},
 	{name: "-Xcheck:jni", stage: stageVM, help: "extra JNI checks (inert)"},
 	{name: "-Xcheck", prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
 		p.errText.WriteString("Unrecognized check option: " + t.text + "\n")
@@ -146,15 +151,17 @@ var launcherOptions = []launcherOption{
 		return nil
 	}},
 	{name: "-Xprof", stage: stageVM, act: func(p *parser, _ token, _ string) error {
-		p.warning("Ignoring option -Xprof; support was removed in 10.0")
+		if p.o.JDK.Modern() {
+			p.warning("Ignoring option -Xprof; support was removed in 10.0") // JDK 8 still profiles
+		}
 		return nil
 	}},
 	{name: "-Xbootclasspath/a:", prefix: true, stage: stageVM, help: "append to the boot class path (inert)"},
 	{name: "-Xloggc:", prefix: true, stage: stageVM, help: "GC log file (inert)"},
 	{name: "-XshowSettings", stage: stageVM, help: "show settings (not printed by jitsim)"},
 	{name: "-XshowSettings:", prefix: true, stage: stageVM},
-	{name: "-Xlog:help", stage: stageVM, terminal: true, act: func(p *parser, _ token, _ string) error { p.res.XlogHelp = true; return nil }},
-	{name: "-Xlog", prefix: true, stage: stageVM, help: "unified logging (checked; see -Xlog:help)", act: (*parser).xlogOption},
+	{name: "-Xlog:help", releases: modern, stage: stageVM, terminal: true, act: func(p *parser, _ token, _ string) error { p.res.XlogHelp = true; return nil }},
+	{name: "-Xlog", releases: modern, prefix: true, stage: stageVM, help: "unified logging (checked; see -Xlog:help)", act: (*parser).xlogOption},
 	// Assertions, verbosity, agents, Java-level options: accepted and inert.
 	{name: "-ea", stage: stageVM}, {name: "-ea:", prefix: true, stage: stageVM},
 	{name: "-da", stage: stageVM}, {name: "-da:", prefix: true, stage: stageVM},
@@ -166,11 +173,15 @@ var launcherOptions = []launcherOption{
 	{name: "-javaagent:", prefix: true, stage: stageVM},
 	{name: "-agentlib:", prefix: true, stage: stageVM},
 	{name: "-agentpath:", prefix: true, stage: stageVM},
-	{name: "--illegal-access=", prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
+	{name: "--illegal-access=", releases: modern, prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
 		p.warning("Ignoring option " + t.text + "; support was removed in 17.0")
 		return nil
 	}},
 }
+
+// modern are the profiles of JDK 9+ options (modules, unified logging, the GNU-style
+// spellings): JDK 8's launcher does not know them.
+const modern = jdk.AllReleases &^ (1<<jdk.R8 | 1<<jdk.R8u)
 
 // xdebugDeprecated: JDK 22 deprecated -Xdebug (Temurin 25.0.3 warns; OpenJDK 17.0.15 does not).
 var xdebugDeprecated = from(false, jdk.R25, true)
@@ -407,7 +418,9 @@ func (p *parser) checkStackSize() error {
 func verifyOption(p *parser, t token, val string) error {
 	switch val {
 	case "none":
-		p.warning(noVerifyWarning)
+		if p.o.JDK.Modern() {
+			p.warning(noVerifyWarning) // deprecated in JDK 13
+		}
 	case "remote", "all":
 	default:
 		p.errText.WriteString("Unrecognized verification option: " + t.text + "\n")

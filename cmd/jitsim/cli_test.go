@@ -107,6 +107,8 @@ func TestCommandLine(t *testing.T) {
 			out: "[Global flags]\n", notOnError: "jitsim version"},
 		{name: "PrintCommandLineFlags", args: []string{"run", "-XX:+PrintCommandLineFlags", "-XX:TieredStopAtLevel=1", "-version"},
 			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:TieredStopAtLevel=1"},
+		{name: "JDK 8 -version", args: []string{"run", "--jdk=8u", "-cp", "x", "-XX:+PrintCompilation", "-version"}, err: "JDK 8u profile"},
+		{name: "JDK 8 lacks modules", args: []string{"run", "--jdk=8", "--add-opens", "x", "-version"}, exit: 1, err: "Unrecognized option: --add-opens"},
 		{name: "cpu prefix", args: []string{"run", "--cpu=NEO", "-version"}, err: "Arm Neoverse N1"},
 		{name: "cpu unknown", args: []string{"run", "--cpu=pentium", "-version"}, exit: 2, err: `unknown CPU model "pentium"`},
 		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain  the AES test\n"},

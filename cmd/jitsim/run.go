@@ -462,6 +462,9 @@ func printXHelp(w io.Writer, rel jdk.Release) {
 // configuration (tiered, both compilers, no compile command). Other configurations compile
 // other methods, or at other levels; jitsim prints nothing for them.
 func startupCompiles(set *flags.Set) bool {
+	if policy.StartupCompiles(set.JDK()) == nil {
+		return false // not recorded (8, 8u, 21); those profiles lack some of the flags below
+	}
 	return set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
 		set.Int("TieredStopAtLevel") == 4 && set.String("CompilationMode") == "default" && len(set.CompileCommands()) == 0 &&
 		set.IsDefault("CompileThresholdScaling")
