@@ -57,6 +57,7 @@ func FlagsMarkdown() string {
 			byProfile(f, func(j jdk.Release) string { return rangeText(f, j) }),
 			profiles(f), doc(f))
 	}
+	b.WriteString(launcherMarkdown())
 	fmt.Fprintf(&b, "\n## Accepted, not modelled (%d flags)\n\n", n)
 	b.WriteString("Generated from the recordings of the real JVMs (`flags/testdata/jvmflags`): java accepts these\n")
 	b.WriteString("flags on JDK 17 and 25, so jitsim does too, checks their type and range, and otherwise ignores\n")
@@ -168,4 +169,47 @@ func defaultText(s string) string {
 		return "(empty)"
 	}
 	return "`" + s + "`"
+}
+
+// launcherMarkdown renders the launcher's option table (flags/launcher.go): each option, what
+// it takes, where java refuses it, and what jitsim does with it.
+func launcherMarkdown() string {
+	var b strings.Builder
+	b.WriteString("\n## Launcher and -X options\n\n")
+	b.WriteString("The java launcher's options and the VM's -X options, from the one table in `flags/launcher.go`,\n")
+	b.WriteString("checked as OpenJDK 17.0.15 and Temurin 25.0.3 check them (`flags/testdata/recorded.json`, cases\n")
+	b.WriteString("`launcher_*`, `env_jdk_java_options_*`, `xlog_*`, `modules_*`). \"Ends the line\": java acts on the\n")
+	b.WriteString("option and looks at nothing after it. Options without an effect in jitsim are accepted after java's\n")
+	b.WriteString("checks of their syntax.\n\n")
+	b.WriteString("| Option | Value | Not in JDK_JAVA_OPTIONS | Ends the line | Profiles | In jitsim |\n")
+	b.WriteString("|---|---|---|---|---|---|\n")
+	for _, o := range launcherOptions {
+		name, value := o.name, "–"
+		switch {
+		case o.missing != "":
+			value = "next argument (" + o.missing + ")"
+		case o.prefix:
+			name += "…"
+			value = "after the name"
+		}
+		yes := func(v bool) string {
+			if v {
+				return "yes"
+			}
+			return ""
+		}
+		what := o.help
+		if what == "" {
+			what = "accepted, no effect"
+			if o.act != nil {
+				what = "acted on as java does"
+			}
+		}
+		rels := "all"
+		if o.releases != 0 {
+			rels = o.releases.String()
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", name, value, yes(o.envRefused), yes(o.terminal), rels, what)
+	}
+	return b.String()
 }

@@ -22,9 +22,12 @@ func FuzzParse(f *testing.F) {
 		"-XX:DisableIntrinsic:=a\n-XX:#x\n-XX:\n-XX:+\n-Dk=v\n-Xint\n-Xcomp\n-Xbatch",
 		"-XX:+PrintVMOptions\n-XX:+UnlockDiagnosticVMOptions\n-XX:ControlIntrinsic=_x,+,-_aescrypt_encryptBlock\n-XX:MaxHeapSize=1k",
 		"-XX:ParallelGCThreads=4294967296\n-XX:MaxRAMPercentage=1e2\n-XX:+UseBiasedLocking\n-XX:JVMCIThreads=1\n-Xms2g",
+		"-cp\napp.jar\n--add-opens\njava.base=x\n-Xss1k\n-Xmn0\n-Xverify:none\n-Xcheck:foo\n-showversion\n-X",
+		"--class-path=x\n-p\n--add-reads\na\n-javaagent\n-Xinternalversion\n-XX:VMOptionsFile=f\n-XX:VMOptionsFile=f",
 	} {
 		f.Add(byte(4), seed, "-XX:-UseAES -XX:+IgnoreUnrecognizedVMOptions")
 	}
+	f.Add(byte(3), "-Xcomp\n-Xbatch\n-Xmixed", "-version -jar x.jar Foo")
 	f.Fuzz(func(t *testing.T, profile byte, cmdline, env string) {
 		j := jdk.All()[int(profile)%len(jdk.All())]
 		a := []jdk.Arch{jdk.AMD64, jdk.ARM64}[int(profile/8)%2]
@@ -58,6 +61,33 @@ func FuzzParse(f *testing.F) {
 		}
 		if err := set.PrintFlagsFinal(io.Discard); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzXlog feeds arbitrary -Xlog options to Parse: never a panic; a failure is an *Error with
+// java's "Invalid -Xlog option" text (its log lines say why), or another option error; a
+// success keeps at most one output per option.
+func FuzzXlog(f *testing.F) {
+	for _, seed := range []string{
+		":jit+compilation=debug", ":jit+compilatoin=debgu:stdout:foo", ":gc*:file=gc.log:uptime,tid:filecount=5,filesize=1m",
+		":disable", ":help", "", ":", ":all=off", ":jit*=info:stdout:none:x:y", ":#5", ":a,,b", ":jit=warn:#1::foldmultilines=true",
+		":async:stall", ":jit+inlining=debug:file=\"x\"",
+	} {
+		f.Add(byte(3), seed)
+	}
+	f.Fuzz(func(t *testing.T, profile byte, opt string) {
+		j := jdk.All()[int(profile)%len(jdk.All())]
+		_, res, err := Parse(Options{JDK: j, Arch: jdk.AMD64, Args: []string{"-Xlog" + opt, "-version"}})
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Text == "" {
+				t.Fatalf("error %v is not an *Error with text", err)
+			}
+			return
+		}
+		if len(res.Logs) > 1 {
+			t.Fatalf("one -Xlog option configured %d outputs", len(res.Logs))
 		}
 	})
 }

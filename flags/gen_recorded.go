@@ -42,7 +42,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
 )
@@ -60,6 +60,8 @@ type recording struct {
 	version    string
 	flags      map[string]*fact
 	intrinsics []string // sorted
+	logTags    []string // as -Xlog:help lists them (sorted)
+	modules    []string // as java --list-modules lists them, without versions (sorted)
 }
 
 func main() {
@@ -128,7 +130,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -140,6 +142,27 @@ func load(feature int, version string, files map[string]string) (*recording, err
 	}
 	r.intrinsics = strings.Fields(string(data))
 	sort.Strings(r.intrinsics)
+	if data, err = os.ReadFile(files["xlog-help"]); err != nil {
+		return nil, err
+	}
+	// The line after "Available log tags:" lists the tags, comma-separated.
+	_, after, ok := strings.Cut(string(data), "Available log tags:\n")
+	if !ok {
+		return nil, fmt.Errorf("%s: no \"Available log tags:\" line", files["xlog-help"])
+	}
+	tagLine, _, _ := strings.Cut(after, "\n")
+	for _, t := range strings.Split(tagLine, ",") {
+		r.logTags = append(r.logTags, strings.TrimSpace(t))
+	}
+	sort.Strings(r.logTags)
+	if data, err = os.ReadFile(files["modules"]); err != nil {
+		return nil, err
+	}
+	for _, l := range strings.Fields(string(data)) {
+		name, _, _ := strings.Cut(l, "@")
+		r.modules = append(r.modules, name)
+	}
+	sort.Strings(r.modules)
 	lines, err := readLines(files["final"])
 	if err != nil {
 		return nil, err
@@ -383,6 +406,46 @@ func generate(recs []*recording) ([]byte, error) {
 		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
 		line := 0
 		for i, n := range r.intrinsics {
+			q := strconv.Quote(n) + ","
+			if i == 0 || line+len(q) > 90 {
+				b.WriteString("\n\t\t")
+				line = 0
+			} else {
+				b.WriteString(" ")
+			}
+			b.WriteString(q)
+			line += len(q) + 1
+		}
+		b.WriteString("\n\t}},\n")
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// recordedLogTags lists, per recorded release, the unified-logging tags -Xlog:help names\n")
+	b.WriteString("// (testdata/jvmflags/jdk-*.xlog-help.txt), sorted.\n")
+	b.WriteString("var recordedLogTags = [...]struct {\n\treleases jdk.Set\n\ttags     []string\n}{\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
+		line := 0
+		for i, n := range r.logTags {
+			q := strconv.Quote(n) + ","
+			if i == 0 || line+len(q) > 90 {
+				b.WriteString("\n\t\t")
+				line = 0
+			} else {
+				b.WriteString(" ")
+			}
+			b.WriteString(q)
+			line += len(q) + 1
+		}
+		b.WriteString("\n\t}},\n")
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// recordedModules lists, per recorded release, the system modules java --list-modules\n")
+	b.WriteString("// names (testdata/jvmflags/jdk-*.modules.txt), sorted.\n")
+	b.WriteString("var recordedModules = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
+		line := 0
+		for i, n := range r.modules {
 			q := strconv.Quote(n) + ","
 			if i == 0 || line+len(q) > 90 {
 				b.WriteString("\n\t\t")

@@ -48,19 +48,20 @@ func (p *parser) applyModes() {
 			e.v, e.origin = v, CommandLine
 		}
 	}
-	if j.Modern() && s.Float("CompileThresholdScaling") == 0 {
+	if j.Modern() && s.Float("CompileThresholdScaling") == 0 && p.res.Mode != Interpreted {
 		// "CompileThresholdScaling == 0.0 is equivalent to -Xint" (compilerDefinitions.cpp).
 		p.res.Mode = Interpreted
-	}
-	switch p.res.Mode {
-	case Interpreted:
-		if p.compilerAfterXint && p.res.Mode == Interpreted && j.Modern() {
-			p.warning("UseCompiler disabled due to -Xint.") // observed on 17 and 25
-		}
-		setDef("UseCompiler", false)
 		setDef("UseLoopCounter", false)
 		setDef("UseOnStackReplacement", false)
 		setDef("AlwaysCompileLoopMethods", false)
+	}
+	// The mode options set their flags where they stand (modeOption); what remains for the
+	// end is -Xint's hold on the compilers.
+	if p.res.Mode == Interpreted {
+		if p.compilerAfterXint && j.Modern() {
+			p.warning("UseCompiler disabled due to -Xint.") // observed on 17 and 25
+		}
+		setDef("UseCompiler", false)
 		if j.Modern() {
 			if s.WasSetOnCommandLine("TieredCompilation") && s.Bool("TieredCompilation") {
 				p.warning("TieredCompilation disabled due to -Xint.")
@@ -68,10 +69,6 @@ func (p *parser) applyModes() {
 			setCmd("TieredCompilation", value{b: false})
 			setCmd("ProfileInterpreter", value{b: false})
 		}
-	case Compiled:
-		setDef("UseInterpreter", false)
-		setDef("BackgroundCompilation", false)
-		setDef("ClipInlining", false)
 	}
 	if !j.Modern() {
 		// JDK 8 picks the tiered AdvancedThresholdPolicy by TieredCompilation alone.
@@ -102,6 +99,8 @@ func (p *parser) applyModes() {
 	}
 	if tiered && (stop == 1 || mode == "quick-only") {
 		setCmd("ProfileInterpreter", value{b: false})
+		// C1 alone, without profiling: java -version says "emulated-client".
+		p.res.EmulatedClient = true
 	}
 	if p.res.Mode == Compiled && tiered {
 		setCmd("Tier3InvokeNotifyFreqLog", value{i: 0})

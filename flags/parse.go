@@ -23,6 +23,9 @@ type Options struct {
 	Getenv func(name string) (string, bool)
 	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil means os.ReadFile.
 	ReadFile func(name string) ([]byte, error)
+	// Stat looks up the directory of an -Xlog file output (java opens the file when the VM
+	// starts); nil means os.Stat.
+	Stat func(name string) (fs.FileInfo, error)
 }
 
 // Mode is the execution mode chosen by -Xint, -Xmixed and -Xcomp (the last one wins).
@@ -62,8 +65,39 @@ type Result struct {
 	Properties []Property
 	// Mode is the -Xint/-Xmixed/-Xcomp mode.
 	Mode Mode
-	// Version is true when -version was given.
+	// Version is true when -version (or --version, -fullversion, --full-version) was given:
+	// print the version banner and exit.
 	Version bool
+	// ShowVersion is true when -showversion or --show-version was given: print the banner,
+	// then run the program.
+	ShowVersion bool
+	// ToStdout: the banner or the -X listing goes to stdout (--version, --show-version,
+	// --help-extra), not stderr.
+	ToStdout bool
+	// XHelp is true when -X (or --help-extra) was given: print the -X options and exit.
+	XHelp bool
+	// Help is true when -help, --help, -h or -? was given: print the usage and exit.
+	Help bool
+	// InternalVersion is true when -Xinternalversion was given: print the VM's build line on
+	// stdout and exit.
+	InternalVersion bool
+	// DryRun is true when --dry-run was given: start the VM, do not run the program.
+	DryRun bool
+	// BootWarnings are what the boot layer prints on stderr when the VM has started (unknown
+	// modules, incubator modules), after the VM's own warnings. Each ends in a newline.
+	BootWarnings []string
+	// Logs are the -Xlog options that configure an output, in order; LogDisabled is true
+	// when -Xlog:disable came (it drops the ones before it, and java's own warnings).
+	Logs        []LogConfig
+	LogDisabled bool
+	// LogWarnings are the unified-logging lines the options themselves caused (excess
+	// parts, ignored output options), printed on stdout at start-up.
+	LogWarnings []LogLine
+	// XlogHelp is true when -Xlog:help was given: print the -Xlog usage and exit.
+	XlogHelp bool
+	// EmulatedClient is true when only C1 compiles, without profiling (TieredStopAtLevel=1
+	// or CompilationMode=quick-only, tiered): java's banner then says "emulated-client".
+	EmulatedClient bool
 	// Ignored lists options java accepts that jitsim does not model (e.g. -Xms2g, -server).
 	Ignored []string
 	// MaxHeapSize is the last -Xmx or -XX:MaxHeapSize= in bytes, 0 when none was given; it
@@ -98,6 +132,9 @@ type Error struct {
 	// Stdout: Text is an initialization failure, which the VM prints to stdout
 	// (vm_exit_during_initialization) with no launcher lines after it.
 	Stdout bool
+	// Log holds the unified-logging lines the VM prints on stdout before Text (an -Xlog
+	// option's errors).
+	Log []LogLine
 	// Where names the file and line the bad option came from, when it came from a file;
 	// HotSpot does not say, so this is jitsim's own addition, printed after HotSpot's text.
 	Where string
@@ -124,6 +161,9 @@ type token struct {
 	text   string
 	origin Origin
 	where  string // "file F, line N" for options read from files
+	// jdkJavaOptions: the token came from JDK_JAVA_OPTIONS, where the launcher refuses some
+	// options.
+	jdkJavaOptions bool
 }
 
 type parser struct {
@@ -136,6 +176,15 @@ type parser struct {
 	// compilerAfterXint: -XX:+UseCompiler came after the last -Xint (java then warns that
 	// -Xint turns it off; given before -Xint it is turned off silently).
 	compilerAfterXint bool
+	// stackSize is the last -Xss (0: none), checked once every option is parsed.
+	stackSize uint64
+	// bootLayer is the boot layer's complaint about the first malformed module option;
+	// addModules and limitModules the modules named, moduleRefs the (option, module) pairs
+	// of --add-opens/--add-exports/--add-reads; modulePath whether a module path was given.
+	bootLayer                string
+	addModules, limitModules []string
+	moduleRefs               [][2]string
+	modulePath               bool
 }
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
@@ -159,10 +208,17 @@ func Parse(o Options) (*Set, *Result, error) {
 	if err := p.heapSizes(); err != nil {
 		return p.set, p.res, err
 	}
+	if err := p.checkStackSize(); err != nil {
+		return p.set, p.res, err
+	}
 	p.compilerCountWarning()
 	if err := p.compilerOracle(); err != nil {
 		return p.set, p.res, err
 	}
+	if err := p.checkBootLayer(); err != nil {
+		return p.set, p.res, err
+	}
+	p.set.logs = p.res.Logs
 	return p.set, p.res, nil
 }
 
@@ -229,6 +285,7 @@ func (p *parser) run() error {
 		if v, ok := p.getenv("JDK_JAVA_OPTIONS"); ok && strings.TrimSpace(v) != "" {
 			p.notice("NOTE: Picked up JDK_JAVA_OPTIONS: " + v + "\n")
 			for _, t := range splitOptions(v) {
+				t.jdkJavaOptions = true
 				exp, err := p.expandArg(t)
 				if err != nil {
 					return err
@@ -244,13 +301,9 @@ func (p *parser) run() error {
 		}
 		cmd = append(cmd, exp...)
 	}
-	var vmCmd []token
-	for _, t := range cmd {
-		if t.text == "-version" {
-			p.res.Version = true
-			continue
-		}
-		vmCmd = append(vmCmd, t)
+	vmCmd, err := p.launcherPass(cmd)
+	if err != nil {
+		return err
 	}
 
 	// The VM: environment variables are read (and announced) first.
@@ -348,7 +401,7 @@ func (p *parser) expandArg(t token) ([]token, error) {
 	}
 	var out []token
 	for _, ft := range splitArgFile(string(data)) {
-		out = append(out, token{text: ft.text, origin: t.origin, where: fmt.Sprintf("argument file %s, line %d", name, ft.line)})
+		out = append(out, token{text: ft.text, origin: t.origin, where: fmt.Sprintf("argument file %s, line %d", name, ft.line), jdkJavaOptions: t.jdkJavaOptions})
 	}
 	return out, nil
 }
@@ -365,12 +418,19 @@ func fileProblem(kind, name string, err error) string {
 // (Arguments::parse_vm_options_file).
 func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
 	var out []token
+	first := ""
 	for _, t := range in {
 		name, ok := strings.CutPrefix(t.text, "-XX:VMOptionsFile=")
 		if !ok {
 			out = append(out, t)
 			continue
 		}
+		if first != "" {
+			// One options file per command line (observed on 17.0.15 and 25.0.3).
+			return nil, &Error{Text: "The option '" + first + "' is already specified in the options container 'cmd_line_args' so the specification of '" +
+				t.text + "' in the same options container is an error.\n", Launcher: true, Where: t.where}
+		}
+		first = t.text
 		data, err := p.readFile(name)
 		if err != nil {
 			return nil, &Error{Text: "Could not open options file '" + name + "'\n", Launcher: true,
@@ -415,18 +475,6 @@ func (p *parser) vmOption(t token) error {
 		name, val, _ := strings.Cut(s[2:], "=")
 		p.res.Properties = append(p.res.Properties, Property{Name: name, Value: val})
 		return nil
-	case s == "-Xint":
-		p.res.Mode, p.compilerAfterXint = Interpreted, false
-		return nil
-	case s == "-Xmixed":
-		p.res.Mode = Mixed
-		return nil
-	case s == "-Xcomp":
-		p.res.Mode = Compiled
-		return nil
-	case s == "-Xbatch":
-		p.setCmdline("BackgroundCompilation", value{b: false}, t.origin)
-		return nil
 	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.Modern():
 		return nil // handled before
 	case strings.HasPrefix(s, "-XX:"):
@@ -441,56 +489,14 @@ func (p *parser) vmOption(t token) error {
 		}
 		return nil
 	}
-	for _, m := range memoryOptions {
-		if rest, ok := strings.CutPrefix(s, m.prefix); ok {
-			v, ok := atojulong(rest)
-			if !ok || v < 1 {
-				p.errText.WriteString(m.invalid + ": " + s + "\n")
-				return p.fail(t)
-			}
-			p.res.Ignored = append(p.res.Ignored, s)
-			// -Xmx sets MaxHeapSize, -Xms InitialHeapSize and MinHeapSize (JDK 9+ rows).
-			for _, name := range m.flags {
-				p.setCmdline(name, value{u: v}, t.origin)
-			}
-			if m.prefix == "-Xmx" {
-				p.res.MaxHeapSize = v
-			} else {
-				p.res.InitialHeapSize = v
-			}
-			return nil
-		}
-	}
-	if acceptedIgnored(s) {
-		p.res.Ignored = append(p.res.Ignored, s)
-		return nil
+	if handled, err := p.vmLauncherOption(t); handled {
+		return err
 	}
 	if p.ignore && strings.HasPrefix(s, "-X") {
 		return nil
 	}
 	p.errText.WriteString("Unrecognized option: " + s + "\n")
 	return p.fail(t)
-}
-
-// memoryOptions are the -X size options java users commonly pass; jitsim checks their syntax
-// (Arguments::parse_memory_size) and otherwise ignores them.
-var memoryOptions = []struct {
-	prefix, invalid string
-	flags           []string
-}{
-	{"-Xmx", "Invalid maximum heap size", []string{"MaxHeapSize"}},
-	{"-Xms", "Invalid initial heap size", []string{"MinHeapSize", "InitialHeapSize"}},
-}
-
-// acceptedIgnored reports launcher/VM options java accepts silently that jitsim does not model.
-func acceptedIgnored(s string) bool {
-	switch s {
-	case "-server", "-client", "-ea", "-da", "-esa", "-dsa", "-enableassertions", "-disableassertions",
-		"-enablesystemassertions", "-disablesystemassertions", "-verbose", "-Xshare:auto", "-Xshare:off":
-		return true
-	}
-	return strings.HasPrefix(s, "-ea:") || strings.HasPrefix(s, "-da:") || strings.HasPrefix(s, "-verbose:") ||
-		strings.HasPrefix(s, "-Xlog")
 }
 
 func (p *parser) setCmdline(name string, v value, origin Origin) {

@@ -31,6 +31,9 @@ type Set struct {
 	// oracle holds the compile commands read at start-up (nil: none); it is not changed
 	// after Parse, so clones share it.
 	oracle *oracle
+	// logs are the -Xlog outputs configured at start-up (nil: none); like oracle, not
+	// changed after Parse.
+	logs []LogConfig
 }
 
 // defaults caches, per profile and architecture, the declared defaults NewSet starts from.
@@ -241,10 +244,14 @@ func (s *Set) Value(name string) string {
 
 // Clone returns an independent copy of s.
 func (s *Set) Clone() *Set {
-	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle}
+	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle, logs: s.logs}
 	for i, e := range s.own {
 		cp := *e
 		c.own[i] = &cp
 	}
 	return c
 }
+
+// Logs returns the unified-logging outputs the -Xlog options configured, in order (the VM
+// writes the jit tags it models to them).
+func (s *Set) Logs() []LogConfig { return s.logs }

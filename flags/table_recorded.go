@@ -1275,3 +1275,104 @@ var recordedIntrinsics = [...]struct {
 		"_writebackPreSync0",
 	}},
 }
+
+// recordedLogTags lists, per recorded release, the unified-logging tags -Xlog:help names
+// (testdata/jvmflags/jdk-*.xlog-help.txt), sorted.
+var recordedLogTags = [...]struct {
+	releases jdk.Set
+	tags     []string
+}{
+	{rec17, []string{
+		"add", "age", "alloc", "annotation", "arguments", "attach", "barrier", "biasedlocking",
+		"blocks", "bot", "breakpoint", "bytecode", "cds", "census", "class", "classhisto",
+		"cleanup", "codecache", "compaction", "compilation", "condy", "constantpool",
+		"constraints", "container", "coops", "cpu", "cset", "data", "datacreation", "dcmd",
+		"decoder", "defaultmethods", "director", "dump", "dynamic", "ergo", "event", "exceptions",
+		"exit", "fingerprint", "free", "freelist", "gc", "handshake", "hashtables", "heap",
+		"humongous", "ihop", "iklass", "indy", "init", "inlining", "install", "interpreter",
+		"itables", "jfr", "jit", "jni", "jvmci", "jvmti", "lambda", "library", "liveness", "load",
+		"loader", "logging", "malloc", "map", "mark", "marking", "membername", "memops",
+		"metadata", "metaspace", "methodcomparator", "methodhandles", "mirror", "mmu", "module",
+		"monitorinflation", "monitormismatch", "nestmates", "nmethod", "nmt", "normalize", "numa",
+		"objecttagging", "obsolete", "oldobject", "oom", "oopmap", "oops", "oopstorage", "os",
+		"owner", "pagesize", "parser", "patch", "path", "perf", "periodic", "phases", "plab",
+		"placeholders", "preorder", "preview", "promotion", "protectiondomain", "ptrqueue",
+		"purge", "record", "redefine", "ref", "refine", "region", "reloc", "remset", "resolve",
+		"safepoint", "sampling", "scavenge", "sealed", "setting", "smr", "stackbarrier",
+		"stackmap", "stacktrace", "stackwalk", "start", "startup", "startuptime", "state",
+		"stats", "streaming", "stringdedup", "stringtable", "subclass", "survivor", "suspend",
+		"sweep", "symboltable", "system", "table", "task", "thread", "throttle", "time", "timer",
+		"tlab", "tracking", "trimnative", "unload", "unshareable", "update", "valuebasedclasses",
+		"verification", "verify", "vmmutex", "vmoperation", "vmthread", "vtables", "vtablestubs",
+		"workgang",
+	}},
+	{rec25, []string{
+		"add", "age", "alloc", "annotation", "aot", "arguments", "array", "attach", "barrier",
+		"blocks", "bot", "breakpoint", "bytecode", "cause", "cds", "census", "class",
+		"classhisto", "cleanup", "codecache", "compaction", "compilation", "condy",
+		"constantpool", "constraints", "container", "continuations", "coops", "cpu", "cset",
+		"data", "datacreation", "dcmd", "decoder", "defaultmethods", "deoptimization",
+		"dependencies", "director", "dump", "dynamic", "ergo", "event", "exceptions", "exit",
+		"fastlock", "finalizer", "fingerprint", "free", "freelist", "gc", "handshake",
+		"hashtables", "heap", "heapdump", "humongous", "ihop", "iklass", "indy", "init",
+		"inlinecache", "inlining", "install", "interpreter", "itables", "jfr", "jit", "jmethod",
+		"jni", "jvmci", "jvmti", "lambda", "library", "link", "liveness", "load", "loader",
+		"logging", "malloc", "map", "mark", "marking", "membername", "memops", "metadata",
+		"metaspace", "methodcomparator", "methodhandles", "methodtrace", "mirror", "mmu",
+		"module", "monitorinflation", "monitormismatch", "monitortable", "native", "nestmates",
+		"nmethod", "nmt", "normalize", "numa", "objecttagging", "obsolete", "oldobject", "oom",
+		"oopmap", "oops", "oopstorage", "os", "owner", "page", "pagesize", "parser", "patch",
+		"path", "perf", "periodic", "phases", "plab", "placeholders", "preempt", "preorder",
+		"preview", "promotion", "ptrqueue", "purge", "record", "redefine", "ref", "refine",
+		"region", "reloc", "remset", "resolve", "safepoint", "sampling", "scavenge", "sealed",
+		"setting", "smr", "stackbarrier", "stackmap", "stacktrace", "stackwalk", "start",
+		"startup", "startuptime", "state", "stats", "streaming", "stringdedup", "stringtable",
+		"stubs", "subclass", "survivor", "suspend", "sweep", "symboltable", "system", "table",
+		"task", "thread", "throttle", "timer", "tlab", "tracking", "training", "trimnative",
+		"unload", "unmap", "unshareable", "update", "valuebasedclasses", "verification", "verify",
+		"vmmutex", "vmoperation", "vmthread", "vtables", "vtablestubs",
+	}},
+}
+
+// recordedModules lists, per recorded release, the system modules java --list-modules
+// names (testdata/jvmflags/jdk-*.modules.txt), sorted.
+var recordedModules = [...]struct {
+	releases jdk.Set
+	names    []string
+}{
+	{rec17, []string{
+		"java.base", "java.compiler", "java.datatransfer", "java.desktop", "java.instrument",
+		"java.logging", "java.management", "java.management.rmi", "java.naming", "java.net.http",
+		"java.prefs", "java.rmi", "java.scripting", "java.se", "java.security.jgss",
+		"java.security.sasl", "java.smartcardio", "java.sql", "java.sql.rowset",
+		"java.transaction.xa", "java.xml", "java.xml.crypto", "jdk.accessibility", "jdk.attach",
+		"jdk.charsets", "jdk.compiler", "jdk.crypto.cryptoki", "jdk.crypto.ec", "jdk.dynalink",
+		"jdk.editpad", "jdk.hotspot.agent", "jdk.httpserver", "jdk.incubator.foreign",
+		"jdk.incubator.vector", "jdk.internal.ed", "jdk.internal.jvmstat", "jdk.internal.le",
+		"jdk.internal.opt", "jdk.internal.vm.ci", "jdk.internal.vm.compiler",
+		"jdk.internal.vm.compiler.management", "jdk.jartool", "jdk.javadoc", "jdk.jcmd",
+		"jdk.jconsole", "jdk.jdeps", "jdk.jdi", "jdk.jdwp.agent", "jdk.jfr", "jdk.jlink",
+		"jdk.jpackage", "jdk.jshell", "jdk.jsobject", "jdk.jstatd", "jdk.localedata",
+		"jdk.management", "jdk.management.agent", "jdk.management.jfr", "jdk.naming.dns",
+		"jdk.naming.rmi", "jdk.net", "jdk.nio.mapmode", "jdk.random", "jdk.sctp",
+		"jdk.security.auth", "jdk.security.jgss", "jdk.unsupported", "jdk.unsupported.desktop",
+		"jdk.xml.dom", "jdk.zipfs",
+	}},
+	{rec25, []string{
+		"java.base", "java.compiler", "java.datatransfer", "java.desktop", "java.instrument",
+		"java.logging", "java.management", "java.management.rmi", "java.naming", "java.net.http",
+		"java.prefs", "java.rmi", "java.scripting", "java.se", "java.security.jgss",
+		"java.security.sasl", "java.smartcardio", "java.sql", "java.sql.rowset",
+		"java.transaction.xa", "java.xml", "java.xml.crypto", "jdk.accessibility", "jdk.attach",
+		"jdk.charsets", "jdk.compiler", "jdk.crypto.cryptoki", "jdk.crypto.ec", "jdk.dynalink",
+		"jdk.editpad", "jdk.graal.compiler", "jdk.graal.compiler.management", "jdk.hotspot.agent",
+		"jdk.httpserver", "jdk.incubator.vector", "jdk.internal.ed", "jdk.internal.jvmstat",
+		"jdk.internal.le", "jdk.internal.md", "jdk.internal.opt", "jdk.internal.vm.ci",
+		"jdk.jartool", "jdk.javadoc", "jdk.jcmd", "jdk.jconsole", "jdk.jdeps", "jdk.jdi",
+		"jdk.jdwp.agent", "jdk.jfr", "jdk.jlink", "jdk.jpackage", "jdk.jshell", "jdk.jsobject",
+		"jdk.jstatd", "jdk.localedata", "jdk.management", "jdk.management.agent",
+		"jdk.management.jfr", "jdk.naming.dns", "jdk.naming.rmi", "jdk.net", "jdk.nio.mapmode",
+		"jdk.sctp", "jdk.security.auth", "jdk.security.jgss", "jdk.unsupported",
+		"jdk.unsupported.desktop", "jdk.xml.dom", "jdk.zipfs",
+	}},
+}

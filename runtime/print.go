@@ -30,6 +30,8 @@ type printer struct {
 	quietCommands                         bool // -XX:CompileCommand=quiet
 	inlining                              bool // PrintInlining: the whole tree (inline.go)
 
+	ul *xlogSink // -Xlog outputs of the jit tags (xlog.go)
+
 	xml     *bufio.Writer
 	xmlFile *os.File
 	xl      xmlLog // LogCompilation's per-thread sections (logcompilation.go)
@@ -49,6 +51,11 @@ func newPrinter(w io.Writer, s *flags.Set, rel jdk.Release, pol *policy.Policy, 
 
 		quietCommands: s.CompileCommandsQuiet(),
 	}
+	ul, err := newXlogSink(w, s, rel)
+	if err != nil {
+		return nil, err
+	}
+	p.ul = ul
 	if boolFlag(s, "LogCompilation") {
 		name := ""
 		if s.Has("LogFile") {
@@ -112,8 +119,12 @@ func (p *printer) queued(e *event) {
 
 // task prints the PrintCompilation line of a task a compiler thread starts.
 func (p *printer) task(e *event) {
-	if p.compilation {
-		p.line(p.pol.TaskLine(e.task, e.at))
+	if p.compilation || p.ul.logsCompilation() {
+		line := p.pol.TaskLine(e.task, e.at)
+		if p.compilation {
+			p.line(line)
+		}
+		p.ul.compilationLine(line, e.at)
 	}
 }
 
@@ -138,8 +149,12 @@ func (p *printer) excluded(e *event) {
 // notEntrant prints "made not entrant" for retired code.
 func (p *printer) notEntrant(e *event) {
 	ne, now := e.ne, e.at
-	if p.compilation {
-		p.line(p.pol.NotEntrantLine(ne, now))
+	if p.compilation || p.ul.logsCompilation() {
+		line := p.pol.NotEntrantLine(ne, now)
+		if p.compilation {
+			p.line(line)
+		}
+		p.ul.compilationLine(line, now)
 	}
 	c := ne.Code
 	compiler := "c1"
@@ -256,8 +271,9 @@ func (p *printer) inliningLine(depth, bci int, callee *Method, msg string) strin
 // close ends the XML log at VM time now: the tty part, then each compiler
 // thread's section, as HotSpot appends its threads' files at exit.
 func (p *printer) close(now time.Duration) error {
+	ulErr := p.ul.close()
 	if p.xml == nil {
-		return nil
+		return ulErr
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

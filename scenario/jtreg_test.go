@@ -19,6 +19,8 @@ var jtregRuns = []string{
 	"encInputOffset=1 encOutputOffset=1",
 	"encInputOffset=1 encOutputOffset=1 decOutputOffset=1",
 	"encInputOffset=1 encOutputOffset=1 decOutputOffset=1 paddingStr=NoPadding msgSize=640",
+	// An empty value, as the jtreg runs pass it: Integer.getInteger gives the default 0.
+	"encOutputOffset=",
 }
 
 // TestJtregMatrix runs TestAESMain with checkOutput=true over the jtreg

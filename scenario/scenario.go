@@ -322,18 +322,24 @@ func (r *runner) prop(name string) (string, bool) {
 	return p.Default, false
 }
 
-// intProp is Integer.getInteger(name, default), strict: a value that is not
-// a Java int is an error naming the property.
+// intProp is Integer.getInteger(name, default): a value Integer.decode cannot
+// read as an int (empty, malformed, out of range) gives the default, as in
+// Java; TestAESMain's jtreg runs pass -DencOutputOffset= (empty) for 0.
 func (r *runner) intProp(name string) (int, error) {
 	v, _ := r.prop(name)
-	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-	if err != nil {
-		return 0, fmt.Errorf("property %s=%q is not an int", name, v)
+	if n, ok := javaDecode(v, 32); ok {
+		return int(n), nil
+	}
+	p, _ := r.s.Prop(name)
+	n, ok := javaDecode(p.Default, 32)
+	if !ok {
+		panic("BUG: scenario " + r.s.Name + " property " + name + " has no int default")
 	}
 	return int(n), nil
 }
 
-// minIntProp is intProp for values that must be at least min.
+// minIntProp is intProp for values that must be at least min (below it the
+// Java program would throw; jitsim says which property is wrong instead).
 func (r *runner) minIntProp(name string, min int) (int, error) {
 	n, err := r.intProp(name)
 	if err == nil && n < min {
@@ -342,17 +348,94 @@ func (r *runner) minIntProp(name string, min int) (int, error) {
 	return n, err
 }
 
-// boolProp is Boolean.getBoolean(name), strict: only true or false (any
-// case) are accepted.
+// boolProp is Boolean.getBoolean(name): true exactly when the value is
+// "true" in any case; anything else is false.
 func (r *runner) boolProp(name string) (bool, error) {
 	v, _ := r.prop(name)
+	return strings.EqualFold(v, "true"), nil
+}
+
+// javaDecode is Integer.decode (bits 32) or Long.decode (bits 64): an
+// optional sign, then 0x, 0X or # for hexadecimal, a leading 0 for octal,
+// else decimal; no blanks, no second sign, and the value must fit.
+func javaDecode(s string, bits int) (int64, bool) {
+	neg := false
 	switch {
-	case strings.EqualFold(v, "true"):
-		return true, nil
-	case strings.EqualFold(v, "false"), v == "":
-		return false, nil
+	case strings.HasPrefix(s, "-"):
+		neg, s = true, s[1:]
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
 	}
-	return false, fmt.Errorf("property %s=%q is not true or false", name, v)
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x"), strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "#"):
+		base, s = 16, s[1:]
+	case strings.HasPrefix(s, "0") && len(s) > 1:
+		base, s = 8, s[1:]
+	}
+	if s == "" || s[0] == '-' || s[0] == '+' {
+		return 0, false
+	}
+	u, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	limit := uint64(1) << (bits - 1) // |MIN_VALUE|
+	if u > limit || !neg && u == limit {
+		return 0, false
+	}
+	if neg {
+		return -int64(u), true
+	}
+	return int64(u), true
+}
+
+// UnreadProperty reports whether the -D property name is one the scenario
+// does not read and that is not in a standard namespace (java.*, jdk.*,
+// sun.*, user.*, file.*, os.*, line.*, javax.*), with the declared
+// property it most likely means ("" when none is close).
+func (s Scenario) UnreadProperty(name string) (unread bool, suggestion string) {
+	if _, ok := s.Prop(name); ok {
+		return false, ""
+	}
+	for _, ns := range []string{"java.", "jdk.", "sun.", "user.", "file.", "os.", "line.", "javax."} {
+		if strings.HasPrefix(name, ns) {
+			return false, ""
+		}
+	}
+	best := 3 // at most two edits away, or the same name in another case
+	for _, p := range s.Props {
+		if strings.EqualFold(p.Name, name) {
+			return true, p.Name
+		}
+		if d := editDistance(strings.ToLower(p.Name), strings.ToLower(name)); d < best {
+			best, suggestion = d, p.Name
+		}
+	}
+	return true, suggestion
+}
+
+// editDistance is the Levenshtein distance of two short names.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // threadCount is -Dthreads when given, else Env.Threads, else the default.

@@ -3,6 +3,7 @@ package scenario
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -175,10 +176,8 @@ func TestBadInput(t *testing.T) {
 		args  []string
 		want  string
 	}{
-		{"TestAESMain", map[string]string{"msgSize": "ten"}, nil, `property msgSize="ten" is not an int`},
 		{"TestAESMain", nil, []string{"x"}, `argument iterations="x" is not an int`},
 		{"TestAESMain", nil, []string{"1", "2", "3"}, `too many arguments`},
-		{"TestAESMain", map[string]string{"checkOutput": "yes"}, nil, `property checkOutput="yes" is not true or false`},
 		{"TestAESMain", map[string]string{"mode": "OFB"}, []string{"1", "1"}, `java.security.NoSuchAlgorithmException: Cannot find any provider supporting AES/OFB/PKCS5Padding`},
 		{"TestAESMain", map[string]string{"keySize": "100"}, []string{"1", "1"}, `java.security.InvalidKeyException: Invalid AES key length: 12 bytes`},
 		{"TestAESMain", map[string]string{"encInputOffset": "1", "msgSize": "16"}, []string{"1", "1"}, `lastChunkSize=32 exceeds msgSize=16`},
@@ -286,5 +285,57 @@ func TestVMObserverAndProps(t *testing.T) {
 	}
 	if o.vm != env.VM || o.n != 6 || !strings.Contains(out, "mode=CTR, paddingStr=NoPadding, msgSize=100,") {
 		t.Errorf("vm %p (want %p), %d iterations (want 6), output:\n%s", o.vm, env.VM, o.n, out)
+	}
+}
+
+// TestJavaPropertySemantics checks Integer.getInteger and Boolean.getBoolean
+// as java 17.0.15 printed them for each value (System.setProperty, then
+// Integer.getInteger("p", 77) and Boolean.getBoolean("b")).
+func TestJavaPropertySemantics(t *testing.T) {
+	ints := map[string]string{"0x10": "16", "#10": "16", "010": "8", "-0x10": "-16", "+5": "5", " 5": "77", "": "77",
+		"2147483648": "77", "-2147483648": "-2147483648", "0": "0", "08": "77", "-": "77", "0x": "77", "--5": "77",
+		"+-5": "77", "0X1f": "31", "-0": "0", "1_000": "77"}
+	for v, want := range ints {
+		got := "77"
+		if n, ok := javaDecode(v, 32); ok {
+			got = strconv.FormatInt(n, 10)
+		}
+		if got != want {
+			t.Errorf("Integer.getInteger of %q: %s, java %s", v, got, want)
+		}
+	}
+	s := TestAESMain
+	r := &runner{s: &s}
+	for v, want := range map[string]bool{"true": true, "TRUE": true, "yes": false, "1": false, "": false, " true": false} {
+		r.props = map[string]string{"checkOutput": v}
+		if got, _ := r.boolProp("checkOutput"); got != want {
+			t.Errorf("Boolean.getBoolean of %q: %v, java %v", v, got, want)
+		}
+	}
+	// TestAESBase: a malformed or empty size is the default; an offset is taken mod 8.
+	r.props = map[string]string{"msgSize": "ten", "encOutputOffset": "", "decOutputOffset": "9"}
+	p, err := readAESParams(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.msgSize != 646 || p.encOutputOffset != 0 || p.decOutputOffset != 1 {
+		t.Errorf("msgSize %d encOutputOffset %d decOutputOffset %d, want 646 0 1", p.msgSize, p.encOutputOffset, p.decOutputOffset)
+	}
+}
+
+// TestUnreadProperty checks the note about -D properties a scenario never
+// reads: a suggestion for a near miss, silence for the standard namespaces.
+func TestUnreadProperty(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		unread     bool
+	}{
+		{"msgSIze", "msgSize", true}, {"msgsize", "msgSize", true}, {"mode", "", false},
+		{"java.io.tmpdir", "", false}, {"user.home", "", false}, {"frobnicate", "", true}, {"encOutputOfset", "encOutputOffset", true},
+	} {
+		unread, s := TestAESMain.UnreadProperty(tc.name)
+		if unread != tc.unread || s != tc.want {
+			t.Errorf("%s: unread %v suggestion %q, want %v %q", tc.name, unread, s, tc.unread, tc.want)
+		}
 	}
 }

@@ -40,6 +40,13 @@ type fakeScenarios struct{ ran *string }
 
 func (fakeScenarios) Names() []string { return []string{"TestAESMain"} }
 
+func (fakeScenarios) Describe(name string) (string, string, bool) {
+	if name != "TestAESMain" {
+		return "", "", false
+	}
+	return "the AES test", "TestAESMain: the AES test\n  msgSize=646  message bytes\n", true
+}
+
 func (f fakeScenarios) Run(rc runContext, name string, file bool, args []string) int {
 	v, _ := rc.run.Result.Property("mode")
 	*f.ran = fmt.Sprintf("%s file=%v args=%q mode=%s jdk=%s", name, file, args, v, rc.run.Flags.JDK())
@@ -78,8 +85,13 @@ func TestCommandLine(t *testing.T) {
 		{name: "unknown cpu", args: []string{"run", "--cpu=pentium", "-version"}, exit: 2, err: `unknown CPU model "pentium"`},
 		{name: "unknown clock", args: []string{"run", "--clock=sundial", "-version"}, exit: 2, err: `unknown clock "sundial"`},
 		{name: "unknown jitsim option", args: []string{"run", "--frobnicate", "-version"}, exit: 2, err: "unknown flag: --frobnicate"},
-		{name: "java program", args: []string{"run", "-jar", "app.jar"}, exit: 1, err: "jitsim runs its own scenarios, not Java programs"},
-		{name: "class path", args: []string{"run", "-cp", ".", "TestAESMain"}, exit: 1, err: "not Java programs"},
+		{name: "java program", args: []string{"run", "-jar", "app.jar"}, exit: 1, err: "-jar app.jar is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios"},
+		{name: "java source", args: []string{"run", "-ea", "GcmLoop.java"}, exit: 1, err: `Java program "GcmLoop.java" is neither`},
+		{name: "module", args: []string{"run", "-m", "app/app.Main"}, exit: 1, err: "module app/app.Main is neither"},
+		{name: "class path is inert", args: []string{"run", "-cp", ".", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "TestAESMain"},
+			ran: `TestAESMain file=false args=[] mode= jdk=25`},
+		{name: "class path missing", args: []string{"run", "-cp"}, exit: 1, err: "Error: -cp requires class path specification"},
+		{name: "scenario case", args: []string{"run", "testaesmain"}, exit: 1, err: "Did you mean 'TestAESMain'?"},
 		{name: "class name", args: []string{"run", "com.example.Main"}, exit: 1, err: `"com.example.Main" is neither a jitsim scenario nor a scenario file`},
 		{name: "no scenario", args: []string{"run", "-XX:+UseAES"}, exit: 1, err: "no scenario given"},
 		{name: "scenario with args", args: []string{"run", "--jdk=17", "-Dmode=GCM", "TestAESMain", "-version", "--jdk=8"},
@@ -95,7 +107,13 @@ func TestCommandLine(t *testing.T) {
 			out: "[Global flags]\n", notOnError: "jitsim version"},
 		{name: "PrintCommandLineFlags", args: []string{"run", "-XX:+PrintCommandLineFlags", "-XX:TieredStopAtLevel=1", "-version"},
 			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:TieredStopAtLevel=1"},
-		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain\n"},
+		{name: "JDK 8 -version", args: []string{"run", "--jdk=8u", "-cp", "x", "-XX:+PrintCompilation", "-version"}, err: "JDK 8u profile"},
+		{name: "JDK 8 lacks modules", args: []string{"run", "--jdk=8", "--add-opens", "x", "-version"}, exit: 1, err: "Unrecognized option: --add-opens"},
+		{name: "cpu prefix", args: []string{"run", "--cpu=NEO", "-version"}, err: "Arm Neoverse N1"},
+		{name: "cpu unknown", args: []string{"run", "--cpu=pentium", "-version"}, exit: 2, err: `unknown CPU model "pentium"`},
+		{name: "scenarios", args: []string{"scenarios"}, out: "TestAESMain  the AES test\n"},
+		{name: "scenario properties", args: []string{"scenarios", "TestAESMain"}, out: "msgSize=646  message bytes\n"},
+		{name: "scenario unknown", args: []string{"scenarios", "testaesmain"}, exit: 2, err: "did you mean 'TestAESMain'?"},
 		{name: "cpus", args: []string{"cpus"}, out: "neoverse-n1          arm64  Arm Neoverse N1\n"},
 		{name: "version", args: []string{"version"}, out: "jitsim " + Version},
 		{name: "help", args: []string{"help"}, out: "run         Run a scenario"},

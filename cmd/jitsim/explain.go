@@ -116,7 +116,7 @@ func (d deps) explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv fu
 		fmt.Fprintln(stderr, "jitsim explain: --jdk:", err)
 		return 2
 	}
-	model, err := d.lookupCPU(cpuName)
+	model, err := d.resolveCPU(cpuName)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim explain: --cpu:", err)
 		return 2

@@ -60,10 +60,17 @@ func recordingModel(t *testing.T, rec *recording) cpu.Model {
 		Arch: jdk.AMD64, Features: fs, Cores: rec.HostCPUs}
 }
 
-// needsRuntime lists recorded cases whose java output depends on work that belongs to the
-// runtime (CPU ergonomics), with the reason. They are reported, not failed. Empty today: the
-// CPU-dependent rows are skipped by cpuErgonomicRows instead.
-var needsRuntime = map[string]string{}
+// knownDifferences lists recorded cases whose java output jitsim is known not to reproduce,
+// with the reason: work not modelled yet, or a recording that caught java's timing. They are
+// reported, not failed (and fail once they match, so the list shrinks).
+var knownDifferences = map[string]string{
+	"17/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
+	"25/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
+	"17/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
+	"25/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
+	"25/printcompilation_xlog_default": "java's start-up compiles depend on timing: String::hashCode, in jitsim's recorded start-up list, " +
+		"was compiled before -version ended in 4 of 10 clean-environment runs of Temurin 25.0.3 here, and not in this recording",
+}
 
 func loadRecording(t *testing.T) (*casesFile, *recording) {
 	t.Helper()
@@ -84,7 +91,7 @@ func loadRecording(t *testing.T) (*casesFile, *recording) {
 
 // isBanner reports whether a stderr line is part of a version banner (java's or jitsim's).
 func isBanner(line string) bool {
-	for _, p := range []string{"openjdk version ", "OpenJDK Runtime Environment", "OpenJDK 64-Bit Server VM (build", "OpenJDK 64-Bit Server VM Temurin", "jitsim "} {
+	for _, p := range []string{"openjdk version ", "openjdk 1", "openjdk 2", "OpenJDK Runtime Environment", "OpenJDK 64-Bit Server VM (build", "OpenJDK 64-Bit Server VM Temurin", "jitsim "} {
 		if strings.HasPrefix(line, p) {
 			return true
 		}
@@ -117,12 +124,44 @@ func otherLines(stdout string) string {
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(stdout, "\n") {
 		f := strings.Fields(l)
-		if l == "" || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
+		if l == "" || isBanner(l) || silentLogLine.MatchString(l) || ulCompileLine.MatchString(l) || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
 			continue
 		}
-		b.WriteString(l)
+		b.WriteString(uptimeDecoration.ReplaceAllString(l, "[uptime]"))
 	}
 	return b.String()
+}
+
+// uptimeDecoration is the uptime that starts a unified-logging line: java's and jitsim's
+// differ (each its own), so the comparison leaves it out.
+var uptimeDecoration = regexp.MustCompile(`^\[[0-9]+\.[0-9]{3}s\]`)
+
+// silentLogLine matches a unified-logging line (-Xlog, -verbose:gc) of a tag set jitsim
+// validates but does not log: the GC's, the class loader's, JNI's. jitsim prints nothing for
+// them; the comparison skips java's.
+var silentLogLine = regexp.MustCompile(`^\[[0-9.]+s\]\[[a-z]+ *\]\[(gc|class|jni|cds|os|startuptime)[a-z,]* *\] `)
+
+// bannerInfo returns which stream carries a version banner ("stdout", "stderr" or "") and the
+// mode words of its VM line ("mixed mode", "interpreted mode", "compiled mode", each
+// followed by ", emulated-client" when java says so).
+func bannerInfo(stdout, stderr string) (stream, mode string) {
+	for _, o := range []struct{ name, text string }{{"stdout", stdout}, {"stderr", stderr}} {
+		for _, l := range strings.Split(o.text, "\n") {
+			for _, m := range []string{"mixed mode", "interpreted mode", "compiled mode"} {
+				if isBanner(l) && strings.Contains(l, m) {
+					mode = m
+				}
+			}
+			if mode == "" {
+				continue
+			}
+			if strings.Contains(l, "emulated-client") {
+				mode += ", emulated-client"
+			}
+			return o.name, mode
+		}
+	}
+	return "", ""
 }
 
 // compileLine matches a PrintCompilation line: time, compile id, attributes, level, method.
@@ -131,10 +170,21 @@ var compileLine = regexp.MustCompile(`^ *[0-9]+ +[0-9]+ [ %sb!n]{5} [0-9-]? +\S+
 // compileTimeID matches the time and compile id that start a PrintCompilation line.
 var compileTimeID = regexp.MustCompile(`^ *[0-9]+ +[0-9]+ `)
 
-// compileLines returns stdout's PrintCompilation lines without their times and compile ids.
+// ulCompileLine matches a -Xlog:jit+compilation line with the default decorations; its
+// text is a PrintCompilation line without the timestamp column.
+var ulCompileLine = regexp.MustCompile(`^\[[0-9.]+s\]\[(debug|info) *\]\[jit,compilation *\] `)
+
+// compileLines returns stdout's PrintCompilation lines without their times and compile ids,
+// and its -Xlog:jit+compilation lines the same way (decorations dropped, the level kept in
+// front).
 func compileLines(stdout string) []string {
 	var lines []string
 	for _, l := range strings.SplitAfter(stdout, "\n") {
+		if m := ulCompileLine.FindStringSubmatch(l); m != nil {
+			l = "0 " + l[len(m[0]):]
+			lines = append(lines, "["+m[1]+"] "+compileTimeID.ReplaceAllString(l, ""))
+			continue
+		}
 		if compileLine.MatchString(l) {
 			lines = append(lines, compileTimeID.ReplaceAllString(l, ""))
 		}
@@ -229,8 +279,19 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				}
 				gotErr := stripBanner(stderr.String())
 				gotErr = strings.Join(dropJitsimNotes(strings.SplitAfter(gotErr, "\n")), "")
-				if gotErr != stripBanner(want.Stderr) {
+				switch {
+				case isXHelp(c.Args, c.Env):
+					// -X's listing is jitsim's own text (TestXHelpListsJavaOptions checks
+					// that jitsim accepts every option java lists); both print it on stderr.
+					if (gotErr == "") != (stripBanner(want.Stderr) == "") {
+						problems = append(problems, "stderr")
+					}
+				case gotErr != stripBanner(want.Stderr):
 					problems = append(problems, "stderr")
+				}
+				ws, wm := bannerInfo(want.Stdout, want.Stderr)
+				if gs, gm := bannerInfo(stdout.String(), stderr.String()); ws != gs || wm != gm {
+					problems = append(problems, fmt.Sprintf("version banner (java: %s %q, jitsim: %s %q)", ws, wm, gs, gm))
 				}
 				if header(want.Stdout) != header(stdout.String()) {
 					problems = append(problems, "stdout header")
@@ -241,12 +302,12 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				// -version ends depends on timing (a loaded machine adds some), so java may
 				// print more.
 				if w, g := compileLines(want.Stdout), compileLines(stdout.String()); len(g) > 0 || strings.HasPrefix(c.Name, "printcompilation_") {
-					if missing := notIn(g, w); len(missing) > 0 || len(g) == 0 {
+					if missing := notIn(g, w); len(missing) > 0 || len(g) == 0 && len(w) > 0 {
 						problems = append(problems, "PrintCompilation lines")
 						t.Logf("--- java compiles:\n%s--- jitsim compiles not printed by java:\n%s", strings.Join(w, ""), strings.Join(missing, ""))
 					}
 				}
-				if w, g := otherLines(want.Stdout), otherLines(stdout.String()); w != g {
+				if w, g := otherLines(want.Stdout), otherLines(stdout.String()); w != g && !(internalVersion(c.Args, c.Env) && oneLine(w) && oneLine(g)) && !(isXHelp(c.Args, c.Env) && w != "" && g != "") {
 					problems = append(problems, "stdout lines outside the flag tables")
 					t.Logf("--- java stdout (tables aside):\n%s--- jitsim stdout (tables aside):\n%s", w, g)
 				}
@@ -283,12 +344,12 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 				}
 				if len(problems) == 0 {
 					matched++
-					if reason, ok := needsRuntime[key]; ok {
-						t.Errorf("listed as needing the runtime (%s) but matches: drop it from needsRuntime", reason)
+					if reason, ok := knownDifferences[key]; ok {
+						t.Errorf("listed as needing the runtime (%s) but matches: drop it from knownDifferences", reason)
 					}
 					return
 				}
-				if reason, ok := needsRuntime[key]; ok {
+				if reason, ok := knownDifferences[key]; ok {
 					t.Logf("differs (%s), as expected until the runtime does it: %s", strings.Join(problems, ", "), reason)
 					return
 				}
@@ -299,6 +360,35 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 	}
 	t.Logf("%d of %d recorded JVM runs matched", matched, total)
 }
+
+// isXHelp reports whether a case asks for -X's listing or -Xlog's usage (in the options or JDK_JAVA_OPTIONS)
+// before any other option that ends the command line.
+func isXHelp(args []string, env map[string]string) bool {
+	switch firstTerminal(args, env) {
+	case "-X", "--help-extra", "-Xlog:help":
+		return true
+	}
+	return false
+}
+
+// internalVersion reports whether a case prints the VM's build line (-Xinternalversion), a
+// line in jitsim's words.
+func internalVersion(args []string, env map[string]string) bool {
+	return firstTerminal(args, env) == "-Xinternalversion"
+}
+
+func firstTerminal(args []string, env map[string]string) string {
+	all := append(strings.Fields(env["JDK_JAVA_OPTIONS"]), args...)
+	for _, a := range all {
+		switch a {
+		case "-X", "--help-extra", "-Xlog:help", "-Xinternalversion", "-version", "--version":
+			return a
+		}
+	}
+	return ""
+}
+
+func oneLine(s string) bool { return strings.Count(s, "\n") == 1 && strings.HasSuffix(s, "\n") }
 
 // hostRows are modelled rows whose value java derives from the machine's memory when the
 // command line does not set it; such a row is compared without its value and origin.

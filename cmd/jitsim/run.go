@@ -7,11 +7,13 @@ import (
 	"os"
 	goruntime "runtime"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
+	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -25,6 +27,9 @@ const Version = "0.1.0-dev"
 type scenarioCatalog interface {
 	// Names returns the scenario names, sorted.
 	Names() []string
+	// Describe returns a scenario's one-line summary and its full description (properties
+	// with their defaults and meaning, positional arguments); ok is false for an unknown name.
+	Describe(name string) (summary, detail string, ok bool)
 	// Run runs a scenario by name, or a scenario file when file is true.
 	Run(rc runContext, nameOrFile string, file bool, args []string) int
 }
@@ -39,13 +44,9 @@ type runContext struct {
 	// step failed): it stops a named scenario, not -version.
 	unpriced       error
 	stdout, stderr io.Writer
-}
-
-// javaProgramOptions are java options that name a Java program to run; jitsim runs its own
-// scenarios instead.
-var javaProgramOptions = map[string]bool{
-	"-jar": true, "-cp": true, "-classpath": true, "--class-path": true, "-m": true, "--module": true,
-	"--module-path": true, "-p": true, "--source": true,
+	// given are jitsim's own options the command line set explicitly (a scenario file's
+	// keys yield to them): "jdk", "cpu", "clock", "threads".
+	given map[string]bool
 }
 
 // runArgs is the pre-split command line of `jitsim run`.
@@ -53,32 +54,44 @@ type runArgs struct {
 	own      []string // jitsim's --options, for cobra
 	vm       []string // java options, for flags.Parse
 	scenario string
-	rest     []string
-	help     bool
+	// kind is what java would take scenario for: "class" (a main class or a scenario file),
+	// "jar" (-jar FILE) or "module" (-m MODULE).
+	kind string
+	rest []string
+	help bool
 }
 
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
 var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true}
 
-// splitRunArgs separates jitsim's own --options from java's VM options and the scenario. It
-// runs before cobra, which cannot parse -XX:… options.
+// splitRunArgs separates jitsim's own --options from java's options and the scenario. It
+// runs before cobra, which cannot parse -XX:… options. A "--" option java knows
+// (flags.IsLauncherOption: --add-opens, --version, …) is java's; java options that take a
+// value (-cp PATH) take the next argument with them.
 func splitRunArgs(args []string) (runArgs, error) {
 	var r runArgs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case javaProgramOptions[a] || strings.HasPrefix(a, "--class-path=") || strings.HasPrefix(a, "--module="):
-			return r, fmt.Errorf("%s: jitsim runs its own scenarios, not Java programs (see 'jitsim scenarios')", a)
 		case a == "--":
 			if i+1 < len(args) {
-				r.scenario, r.rest = args[i+1], args[i+2:]
+				r.scenario, r.kind, r.rest = args[i+1], "class", args[i+2:]
 			}
 			return r, nil
 		case a == "-h" || a == "--help":
 			r.help = true
 			r.own = append(r.own, a)
-		case strings.HasPrefix(a, "--"):
+		case flags.ProgramKind(a) != "" && i+1 < len(args):
+			r.scenario, r.kind, r.rest = args[i+1], flags.ProgramKind(a), args[i+2:]
+			return r, nil
+		case flags.TakesArgument(a):
+			r.vm = append(r.vm, a)
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+				r.vm = append(r.vm, args[i])
+			}
+		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a):
 			r.own = append(r.own, a)
 			if ownWithValue[a] && i+1 < len(args) {
 				i++
@@ -87,7 +100,7 @@ func splitRunArgs(args []string) (runArgs, error) {
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):
 			r.vm = append(r.vm, a)
 		default:
-			r.scenario, r.rest = a, args[i+1:]
+			r.scenario, r.kind, r.rest = a, "class", args[i+1:]
 			return r, nil
 		}
 	}
@@ -152,12 +165,32 @@ func profileList() string {
 
 func (d deps) newScenariosCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "scenarios",
-		Short: "List the scenarios jitsim can run",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Use:   "scenarios [NAME]",
+		Short: "List the scenarios jitsim can run, or describe one",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			if len(args) == 1 {
+				_, detail, ok := d.scenarios.Describe(args[0])
+				if !ok {
+					msg := fmt.Sprintf("unknown scenario %q (see 'jitsim scenarios')", args[0])
+					for _, n := range d.scenarios.Names() {
+						if strings.EqualFold(n, args[0]) {
+							msg += fmt.Sprintf("; did you mean '%s'?", n)
+						}
+					}
+					return errors.New(msg)
+				}
+				_, err := io.WriteString(out, detail)
+				return err
+			}
+			width := 0
 			for _, n := range d.scenarios.Names() {
-				if _, err := fmt.Fprintln(cmd.OutOrStdout(), n); err != nil {
+				width = max(width, len(n))
+			}
+			for _, n := range d.scenarios.Names() {
+				summary, _, _ := d.scenarios.Describe(n)
+				if _, err := fmt.Fprintf(out, "%-*s  %s\n", width, n, summary); err != nil {
 					return err
 				}
 			}
@@ -173,10 +206,12 @@ func (d deps) newRunCommand(split *runArgs, getenv func(string) (string, bool), 
 		Use:   "run [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
 		Short: "Run a scenario, or check a java command line with -version",
 		Long: `Run a scenario (a name from 'jitsim scenarios' or a scenario file) as java would run a
-main class, with java's VM options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Xint, -Xcomp,
--Xmixed, -Xbatch, -Dname=value, @argfiles, -XX:Flags=file, -XX:VMOptionsFile=file, and the
-JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS environment variables. Option errors
-are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
+main class, with java's options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Dname=value, the -X
+options (jitsim run -X lists them), -Xlog (jitsim run -Xlog:help), @argfiles, -XX:Flags=file,
+-XX:VMOptionsFile=file, the JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS environment
+variables, and the launcher's options (-cp, --add-opens, -ea, -javaagent:…), which are checked
+and otherwise do nothing. Option errors are java's, word for word, for the chosen JDK profile
+(exit status 1). A command-line option beats a scenario file's key, with a note on stderr.
 
 'jitsim run <VM options> -version' checks a command line and prints a version banner, the way
 'java <VM options> -version' does.`,
@@ -187,7 +222,11 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 				*status = 2
 				return nil
 			}
-			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads},
+			given := map[string]bool{}
+			for _, name := range []string{"jdk", "cpu", "clock", "threads"} {
+				given[name] = cmd.Flags().Changed(name)
+			}
+			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads, given: given},
 				getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
@@ -206,6 +245,8 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 type runOpts struct {
 	jdk, cpu, clock, profile string
 	threads                  int
+	// given: which of jdk, cpu, clock and threads the command line set explicitly.
+	given map[string]bool
 }
 
 // runVM is `jitsim run` after jitsim's own options are known. It resolves the command
@@ -227,11 +268,12 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintf(stderr, "jitsim run: --profile=%s: a cost profile prices the model clock; add --clock=model\n", o.profile)
 		return 2
 	}
-	m, err := d.lookupCPU(o.cpu)
+	m, err := d.resolveCPU(o.cpu)
 	if err != nil {
 		fmt.Fprintln(stderr, "jitsim run: --cpu:", err)
 		return 2
 	}
+	var logs logPrinter
 	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile, Clock: o.clock,
 		ProfileFile: o.profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Threads: o.threads, Tiers: d.tiers(), NewClock: d.wallClock})
 	for _, s := range r.Result.Stderr {
@@ -251,6 +293,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		}
 		for _, o := range r.Result.Oracle {
 			io.WriteString(stdout, o)
+		}
+		for _, l := range fe.Log {
+			io.WriteString(stdout, logs.format(l))
 		}
 		if fe.Stdout {
 			io.WriteString(stdout, fe.Text)
@@ -275,8 +320,20 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run:", err)
 		return 1
 	}
+	if !r.Result.LogDisabled {
+		for _, l := range r.Result.LogWarnings {
+			io.WriteString(stdout, logs.format(l))
+		}
+	}
+	if r.Result.XlogHelp {
+		io.WriteString(stdout, flags.XlogHelp(rel))
+		return 0
+	}
 	for _, l := range r.Warnings {
 		fmt.Fprintln(stderr, l)
+	}
+	for _, l := range r.Result.BootWarnings {
+		io.WriteString(stderr, l)
 	}
 	switch {
 	case set.Has("PrintFlagsRanges") && set.Bool("PrintFlagsRanges"):
@@ -291,42 +348,140 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, o := range r.Result.Oracle {
 		io.WriteString(stdout, o)
 	}
-	if r.Result.Version {
+	res := r.Result
+	banner := stderr
+	if res.ToStdout {
+		banner = stdout
+	}
+	switch {
+	case res.InternalVersion:
+		// java's build line, in jitsim's words: what is modelled and what built it.
+		fmt.Fprintf(stdout, "HotSpot model (JDK %s profile) for linux-%s, built by jitsim %s with %s\n", rel, m.Arch, Version, goruntime.Version())
+		return 0
+	case res.XHelp:
+		printXHelp(banner, rel)
+		return 0
+	case res.Help:
+		fmt.Fprintln(stdout, "Usage: jitsim run [jitsim options] [java options] (SCENARIO [args...] | -version)")
+		fmt.Fprintln(stdout, "See 'jitsim help run' for jitsim's options, 'jitsim run -X' for the -X options and 'jitsim scenarios' for the scenarios.")
+		return 0
+	case res.Version:
 		if startupCompiles(set) {
-			for _, l := range policy.StartupCompiles(rel) {
-				fmt.Fprintln(stdout, l)
+			if set.Bool("PrintCompilation") {
+				for _, l := range policy.StartupCompiles(rel) {
+					fmt.Fprintln(stdout, l)
+				}
+			}
+			if err := jrt.LogStartupCompiles(stdout, set, rel, policy.StartupCompiles(rel)); err != nil {
+				fmt.Fprintln(stderr, "jitsim run:", err)
+				return 1
 			}
 		}
-		printBanner(stderr, rel, m, r.Result.Mode)
+		printBanner(banner, rel, m, res)
 		return 0
+	case res.ShowVersion:
+		printBanner(banner, rel, m, res)
 	}
-	if a.scenario == "" {
+	if a.kind == "" {
+		if res.DryRun {
+			return 0
+		}
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
-	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr}
-	if d.isScenario(a.scenario) {
+	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr, given: o.given}
+	if a.kind == "class" && d.isScenario(a.scenario) {
+		if res.DryRun {
+			return 0
+		}
 		return d.scenarios.Run(rc, a.scenario, false, a.rest)
 	}
-	if st, err := os.Stat(a.scenario); err == nil && !st.IsDir() {
+	if st, err := os.Stat(a.scenario); a.kind == "class" && err == nil && !st.IsDir() && !isJavaSource(a.scenario) {
+		if res.DryRun {
+			return 0
+		}
 		return d.scenarios.Run(rc, a.scenario, true, a.rest)
 	}
-	fmt.Fprintf(stderr, "jitsim run: %q is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs\n", a.scenario)
+	fmt.Fprintln(stderr, "jitsim run: "+d.notAScenario(a))
 	return 1
 }
 
-// startupCompiles reports whether java -version would print the JVM's own start-up compiles
-// as recorded: PrintCompilation in the default configuration (tiered, both compilers, no
-// compile command). Other configurations compile other methods, or at other levels; jitsim
-// prints nothing for them.
+// processStart is when jitsim started: the uptime unified logging's default decoration shows.
+var processStart = time.Now()
+
+// logPrinter formats a run's unified-logging lines with java's default decorations (uptime,
+// level, tags), the uptime being jitsim's own. Like java it pads each decoration to the
+// widest one printed before it ("[error  ]" after "[warning]").
+type logPrinter struct{ level, tags int }
+
+func (lp *logPrinter) format(l flags.LogLine) string {
+	if l.Plain {
+		return l.Text + "\n"
+	}
+	lp.level = max(lp.level, len(l.Level))
+	lp.tags = max(lp.tags, len(l.Tags))
+	return fmt.Sprintf("[%.3fs][%-*s][%-*s] %s\n", time.Since(processStart).Seconds(), lp.level, l.Level, lp.tags, l.Tags, l.Text)
+}
+
+// isJavaSource reports whether a file name is a Java program's (source-file mode or a
+// class file), which jitsim does not run.
+func isJavaSource(name string) bool {
+	return strings.HasSuffix(name, ".java") || strings.HasSuffix(name, ".class") || strings.HasSuffix(name, ".jar")
+}
+
+// notAScenario explains why the program of a command line is not run: jitsim runs its
+// own scenarios, not Java programs; a scenario name in another case gets a suggestion.
+func (d deps) notAScenario(a runArgs) string {
+	what := map[string]string{"jar": "-jar " + a.scenario, "module": "module " + a.scenario}[a.kind]
+	if what == "" {
+		what = fmt.Sprintf("%q", a.scenario)
+		if isJavaSource(a.scenario) {
+			what = "Java program " + what
+		}
+	}
+	msg := what + " is neither a jitsim scenario nor a scenario file; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs"
+	if a.kind == "class" {
+		for _, n := range d.scenarios.Names() {
+			if strings.EqualFold(n, a.scenario) {
+				msg += fmt.Sprintf(". Did you mean '%s'?", n)
+				break
+			}
+		}
+	}
+	return msg
+}
+
+// printXHelp prints the -X options jitsim accepts, in jitsim's words, to stderr (where java
+// prints its -X help).
+func printXHelp(w io.Writer, rel jdk.Release) {
+	fmt.Fprintln(w)
+	for _, o := range flags.XOptions(rel) {
+		fmt.Fprintf(w, "    %-18s%s\n", o.Name, o.Help)
+	}
+	fmt.Fprintln(w, "\nThe -X options java accepts are all checked as java checks them; most do nothing in jitsim.")
+}
+
+// startupCompiles reports whether java -version compiles the JVM's own start-up methods as
+// recorded (PrintCompilation and -Xlog:jit+compilation then show them): the default
+// configuration (tiered, both compilers, no compile command). Other configurations compile
+// other methods, or at other levels; jitsim prints nothing for them.
 func startupCompiles(set *flags.Set) bool {
-	return set.Bool("PrintCompilation") && set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
+	if policy.StartupCompiles(set.JDK()) == nil {
+		return false // not recorded (8, 8u, 21); those profiles lack some of the flags below
+	}
+	return set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
 		set.Int("TieredStopAtLevel") == 4 && set.String("CompilationMode") == "default" && len(set.CompileCommands()) == 0 &&
 		set.IsDefault("CompileThresholdScaling")
 }
 
-// printBanner prints java -version's three lines in jitsim's words (to stderr, as java does).
-func printBanner(w io.Writer, rel jdk.Release, m cpu.Model, mode flags.Mode) {
+// printBanner prints java -version's three lines in jitsim's words, with java's mode words
+// ("mixed mode", "interpreted mode", "compiled mode", and "emulated-client" when C1 alone
+// compiles).
+func printBanner(w io.Writer, rel jdk.Release, m cpu.Model, res *flags.Result) {
+	mode := res.Mode.String()
+	if res.EmulatedClient && res.Mode != flags.Interpreted {
+		mode += ", emulated-client"
+	}
 	fmt.Fprintf(w, "jitsim version \"%s\" (JDK %s profile)\n", Version, rel)
 	fmt.Fprintf(w, "jitsim Runtime Environment (models OpenJDK %s; CPU model %s: %s)\n", rel, m.Name, m.Description)
 	fmt.Fprintf(w, "jitsim 64-Bit Server VM model (JDK %s profile, %s, %s)\n", rel, m.Arch, mode)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/jitsim/jitsim/jce"
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -23,6 +24,25 @@ func (scenarioRunner) Names() []string {
 		names = append(names, s.Name)
 	}
 	return names
+}
+
+// Describe returns a scenario's summary and its description: what it does, its
+// positional arguments, and each -D property with its default and meaning.
+func (scenarioRunner) Describe(name string) (summary, detail string, ok bool) {
+	s, ok := scenario.Lookup(name)
+	if !ok {
+		return "", "", false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\nusage: jitsim run [options] [-Dproperty=value ...] %s %s\n\nproperties (-Dname=value):\n", s.Name, s.Doc, s.Name, s.Args)
+	width := 0
+	for _, p := range s.Props {
+		width = max(width, len(p.Name)+len(p.Default)+1)
+	}
+	for _, p := range s.Props {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, p.Name+"="+p.Default, p.Doc)
+	}
+	return s.Doc, b.String(), true
 }
 
 // Run runs a named scenario on one VM built from the command line's settled flags, or
@@ -113,6 +133,7 @@ func runNamedScenario(ctx context.Context, rc runContext, name string, args []st
 	if err := checkSizeProperties(commandLineProperty(rc)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	noteUnreadProperties(rc, s)
 	r := rc.run
 	if err := setup.Runnable(r.CPU, r.Clock); err != nil {
 		return fmt.Errorf("--cpu=%s: %w; use --clock=model", r.CPU.Name, err)
@@ -126,6 +147,31 @@ func runNamedScenario(ctx context.Context, rc runContext, name string, args []st
 	return s.Run(ctx, env, scenario.PropsFrom(r.Result.Properties), args, rc.stdout)
 }
 
+// noteUnreadProperties says on stderr which -D properties the scenario never reads (a Java
+// program ignores them silently; a typo then runs the default), with the property meant
+// when one is close. stdout stays what java prints.
+func noteUnreadProperties(rc runContext, s scenario.Scenario) {
+	if rc.run.Result == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, p := range rc.run.Result.Properties {
+		if seen[p.Name] {
+			continue
+		}
+		seen[p.Name] = true
+		unread, meant := s.UnreadProperty(p.Name)
+		if !unread {
+			continue
+		}
+		hint := "; see 'jitsim scenarios " + s.Name + "'"
+		if meant != "" {
+			hint = fmt.Sprintf("; did you mean -D%s?", meant)
+		}
+		fmt.Fprintf(rc.stderr, "jitsim: note: %s does not read property %s%s\n", s.Name, p.Name, hint)
+	}
+}
+
 func runScenarioFile(ctx context.Context, rc runContext, path string, args []string) error {
 	r := rc.run
 	if r.ProfileFile != "" {
@@ -134,6 +180,30 @@ func runScenarioFile(ctx context.Context, rc runContext, path string, args []str
 	f, err := scenario.LoadFile(path)
 	if err != nil {
 		return err
+	}
+	// The command line wins over the file's keys, with a note naming each key it replaces.
+	ov := scenario.Overrides{Props: scenario.PropsFrom(r.Result.Properties)}
+	if rc.given["jdk"] {
+		ov.JDK = r.Request.JDK.String()
+	}
+	if rc.given["cpu"] {
+		ov.CPU = r.CPU.Name
+	}
+	if rc.given["clock"] {
+		ov.Clock = r.Clock
+	}
+	if rc.given["threads"] {
+		ov.Threads = r.Threads
+	}
+	if len(args) > 0 {
+		ov.Args = args
+	}
+	notes, err := f.Override(ov)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(rc.stderr, "jitsim: note:", n)
 	}
 	cl := commandLineProperty(rc)
 	for _, v := range f.Runs() {

@@ -72,7 +72,7 @@ func splitOwn(args []string, withValue, switches map[string]bool) (ownOpts, erro
 			return o, nil
 		case a == "-h" || a == "--help":
 			o.help = true
-		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a):
 			name, val, hasVal := strings.Cut(a[2:], "=")
 			switch {
 			case withValue[name] && hasVal:
@@ -90,8 +90,14 @@ func splitOwn(args []string, withValue, switches map[string]bool) (ownOpts, erro
 			default:
 				return o, fmt.Errorf("unknown option %s", a)
 			}
-		case javaProgramOptions[a]:
+		case flags.ProgramKind(a) != "":
 			return o, fmt.Errorf("%s: jitsim runs its own scenarios, not Java programs (see 'jitsim scenarios')", a)
+		case flags.TakesArgument(a):
+			o.vm = append(o.vm, a)
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++
+				o.vm = append(o.vm, args[i])
+			}
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "@"):
 			o.vm = append(o.vm, a)
 		default:
@@ -123,7 +129,7 @@ func optionLabel(opts []string) string {
 // than the host's. The ergonomics' warnings go to stderr, once per spec. A
 // HotSpot option error is returned with HotSpot's text.
 func (d deps) settleOn(clock, profile, label string, rel jdk.Release, cpuName string, args []string, getenv func(string) (string, bool), stderr io.Writer) (*vmSpec, error) {
-	m, err := d.lookupCPU(cpuName)
+	m, err := d.resolveCPU(cpuName)
 	if err != nil {
 		return nil, fmt.Errorf("--cpu: %w", err)
 	}

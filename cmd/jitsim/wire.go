@@ -1,10 +1,12 @@
 package main
 
 import (
-	"github.com/jitsim/jitsim/runtime/setup"
+	"fmt"
 	"io"
+	"strings"
 
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -58,4 +60,30 @@ func (d deps) isScenario(name string) bool {
 		}
 	}
 	return false
+}
+
+// resolveCPU resolves a --cpu name: a model's full name, or a prefix only one model's name
+// starts with (in any case), so --cpu=sandy finds the one Sandy Bridge model.
+func (d deps) resolveCPU(name string) (cpu.Model, error) {
+	m, err := d.lookupCPU(name)
+	if err == nil || name == "" {
+		return m, err
+	}
+	var found []cpu.Model
+	for _, c := range d.cpus() {
+		if strings.HasPrefix(strings.ToLower(c.Name), strings.ToLower(name)) {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 1:
+		return d.lookupCPU(found[0].Name)
+	case 0:
+		return m, err
+	}
+	var names []string
+	for _, c := range found {
+		names = append(names, c.Name)
+	}
+	return m, fmt.Errorf("CPU model %q is ambiguous: %s", name, strings.Join(names, ", "))
 }

@@ -21,6 +21,10 @@ banner=$("$java" -version 2>&1)
 version=$(printf '%s\n' "$banner" | sed -n '1s/^[^"]*"\([^"]*\)".*/\1/p')
 [ -n "$version" ] || { echo "record.sh: cannot read the version of $java" >&2; exit 1; }
 printf '%s\n' "$banner" >"$dir/jdk-$version.version.txt"
+# The system modules (jdk-VERSION.modules.txt) and the -Xlog usage, for its list of log tags
+# (jdk-VERSION.xlog-help.txt).
+(cd "${TMPDIR:-/tmp}" && "$java" --list-modules) >"$dir/jdk-$version.modules.txt"
+(cd "${TMPDIR:-/tmp}" && "$java" -Xlog:help) >"$dir/jdk-$version.xlog-help.txt"
 for what in Final Initial Ranges; do
 	out="$dir/jdk-$version.$(echo "$what" | tr 'A-Z' 'a-z').txt"
 	# Run from an empty directory: a .hotspotrc would add a warning line.

@@ -4,7 +4,11 @@
 //
 // Usage, from the module root:
 //
-//	JAVA17=java JAVA25=/path/to/jdk-25/bin/java go run ./flags/testdata/record
+//	JAVA17=java JAVA25=/path/to/jdk-25/bin/java go run ./flags/testdata/record [-missing]
+//
+// With -missing it runs only the cases recorded.json lacks and keeps the rest as recorded
+// (the start-up compiles PrintCompilation shows vary between runs, so a full re-record
+// changes more than the new cases).
 //
 // Each case runs as `java ARGS... -version` in a scratch directory holding the case files, with
 // an environment of PATH plus the case's variables. Standard output is kept only for the
@@ -16,6 +20,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -68,6 +73,8 @@ func main() {
 }
 
 func run() error {
+	missing := flag.Bool("missing", false, "record only the cases recorded.json lacks")
+	flag.Parse()
 	dir := filepath.Join("flags", "testdata")
 	data, err := os.ReadFile(filepath.Join(dir, "cases.json"))
 	if err != nil {
@@ -82,6 +89,17 @@ func run() error {
 		names[f.Name] = !f.NotModelled
 	}
 	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU()}
+	var old Recording
+	if *missing {
+		data, err := os.ReadFile(filepath.Join(dir, "recorded.json"))
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, &old); err != nil {
+			return fmt.Errorf("recorded.json: %w", err)
+		}
+		rec.HostFeatures, rec.HostCPUs = old.HostFeatures, old.HostCPUs
+	}
 	for _, jdk := range []string{"17", "25"} {
 		java := os.Getenv("JAVA" + jdk)
 		if java == "" {
@@ -104,6 +122,10 @@ func run() error {
 		}
 		jvm.Version = v.Stderr
 		for _, c := range cf.Cases {
+			if o := old.JVMs[jdk]; o != nil && o.Cases[c.Name] != nil {
+				jvm.Cases[c.Name] = o.Cases[c.Name]
+				continue
+			}
 			out, err := runJava(java, scratch, c.Env, append(append([]string{}, c.Args...), "-version"))
 			if err != nil {
 				return fmt.Errorf("case %s: %w", c.Name, err)

@@ -1,0 +1,545 @@
+package flags
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
+)
+
+// The java launcher's options and the VM's -X options: one table, a row per option. Every
+// behaviour below was observed on OpenJDK 17.0.15 and Temurin 25.0.3 (the recordings in
+// testdata/recorded.json); options that do not concern the JIT are accepted and do nothing
+// in jitsim, after java's checks of their syntax.
+
+// launcherStage says who takes an option: the launcher (before the VM starts, with its own
+// error texts and no "Could not create the Java Virtual Machine" lines) or the VM's
+// argument parser (Arguments::parse_each_vm_init_arg).
+type launcherStage uint8
+
+const (
+	stageLauncher launcherStage = iota
+	stageVM
+)
+
+// launcherOption is one row of the option table.
+type launcherOption struct {
+	// name is the option as written; with prefix it is the start of the option and the rest
+	// is the option's value.
+	name   string
+	prefix bool
+	stage  launcherStage
+	// missing, when not "", makes the option take the next argument (or, for a "--" option,
+	// "=value"); without one the launcher says "Error: NAME requires " + missing.
+	missing string
+	// envRefused: the launcher refuses the option in JDK_JAVA_OPTIONS.
+	envRefused bool
+	// terminal: the option ends option processing (java acts on it and exits; later options
+	// are not looked at).
+	terminal bool
+	// help is jitsim's one-line description for `-X`'s listing; "" keeps the option out of it.
+	help string
+	// releases limits the row to some profiles (0: all).
+	releases jdk.Set
+	// act does what the option does; nil: accepted and inert.
+	act func(p *parser, t token, val string) error
+}
+
+// launcherOptions is the table. Rows are looked up in order; an exact row before a prefix
+// row of the same start.
+var launcherOptions = []launcherOption{
+	// Version and help: the launcher's.
+	{name: "-version", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.Version = true; return nil }},
+	{name: "--version", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
+		p.res.Version, p.res.ToStdout = true, true
+		return nil
+	}},
+	{name: "-showversion", act: func(p *parser, _ token, _ string) error { p.res.ShowVersion = true; return nil }},
+	{name: "--show-version", releases: modern, act: func(p *parser, _ token, _ string) error {
+		p.res.ShowVersion, p.res.ToStdout = true, true
+		return nil
+	}},
+	{name: "-X", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.XHelp = true; return nil }},
+	{name: "--help-extra", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
+		p.res.XHelp, p.res.ToStdout = true, true
+		return nil
+	}},
+	{name: "-help", terminal: true, envRefused: true, act: setHelp},
+	{name: "--help", releases: modern, terminal: true, envRefused: true, act: setHelp},
+	{name: "-h", terminal: true, envRefused: true, act: setHelp},
+	{name: "-?", terminal: true, envRefused: true, act: setHelp},
+	{name: "-fullversion", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.Version = true; return nil }},
+	{name: "--full-version", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
+		p.res.Version, p.res.ToStdout = true, true
+		return nil
+	}},
+	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
+	// The program to run: jitsim runs its own scenarios (SplitCommandLine takes these out of
+	// a command line; here they can only come from JDK_JAVA_OPTIONS or an @argfile).
+	{name: "-jar", envRefused: true, missing: "jar file specification"},
+	{name: "-m", releases: modern, envRefused: true, missing: "module name"},
+	{name: "--module", releases: modern, envRefused: true, missing: "module name"},
+	// Class and module paths, module options: accepted and inert.
+	{name: "-cp", missing: "class path specification"},
+	{name: "-classpath", missing: "class path specification"},
+	{name: "--class-path", releases: modern, missing: "class path specification"},
+	{name: "-p", releases: modern, missing: "module path specification", act: modulePath},
+	{name: "--module-path", releases: modern, missing: "module path specification", act: modulePath},
+	{name: "--upgrade-module-path", releases: modern, missing: "module path specification", act: modulePath},
+	{name: "--add-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+		p.addModules = append(p.addModules, strings.Split(val, ",")...)
+		return nil
+	}},
+	{name: "--limit-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
+		return nil
+	}},
+	{name: "--patch-module", releases: modern, missing: "modules to be specified"},
+	{name: "--add-opens", releases: modern, missing: "modules to be specified", act: moduleRule("--add-opens", true)},
+	{name: "--add-exports", releases: modern, missing: "modules to be specified", act: moduleRule("--add-exports", true)},
+	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
+	{name: "--source", releases: modern, missing: "source version"},
+	{name: "--enable-preview", releases: modern},
+	{name: "--enable-native-access=", releases: modern, prefix: true},
+	{name: "-splash:", prefix: true},
+	{name: "-server"},
+	{name: "-client"},
+	{name: "-Xfuture", releases: jdk.Before(jdk.R25), act: func(p *parser, _ token, _ string) error {
+		// The launcher's own warning (OpenJDK 17.0.15); Temurin 25.0.3 no longer knows -Xfuture.
+		p.notice("Warning: -Xfuture option is deprecated and may be removed in a future release.\n")
+		return nil
+	}},
+	{name: "-Xdiag", help: "print more detail in launcher errors (inert in jitsim)"},
+
+	// The VM's options.
+	{name: "-Xint", stage: stageVM, help: "interpreted mode only", act: modeOption(Interpreted)},
+	{name: "-Xmixed", stage: stageVM, help: "mixed mode (the default)", act: modeOption(Mixed)},
+	{name: "-Xcomp", stage: stageVM, help: "compile every method on its first call", act: modeOption(Compiled)},
+	{name: "-Xbatch", stage: stageVM, help: "compile in the foreground (-XX:-BackgroundCompilation)", act: func(p *parser, t token, _ string) error {
+		p.setCmdline("BackgroundCompilation", value{b: false}, t.origin)
+		return nil
+	}},
+	{name: "-Xinternalversion", stage: stageVM, terminal: true, help: "print the VM's build line and exit",
+		act: func(p *parser, _ token, _ string) error { p.res.InternalVersion = true; return nil }},
+	{name: "-Xss", prefix: true, stage: stageVM, help: "thread stack size (checked, inert)", act: stackSize},
+	{name: "-Xmn", prefix: true, stage: stageVM, help: "young generation size (checked, inert)", act: memoryOption("Invalid initial young generation size", "NewSize", "MaxNewSize")},
+	{name: "-Xmx", prefix: true, stage: stageVM, help: "maximum heap size (sizes jitsim's Java heap)", act: memoryOption("Invalid maximum heap size", "MaxHeapSize")},
+	{name: "-Xms", prefix: true, stage: stageVM, help: "initial heap size (checked against -Xmx)", act: memoryOption("Invalid initial heap size", "MinHeapSize", "InitialHeapSize")},
+	{name: "-Xverify", stage: stageVM, help: "verify all classes (inert)"},
+	{name: "-Xverify:", prefix: true, stage: stageVM, act: verifyOption},
+	{name: "-noverify", stage: stageVM, act: func(p *parser, _ token, _ string) error {
+		if p.o.JDK.Modern() {
+			p.warning(noVerifyWarning) // deprecated in JDK 13
+		}
+		return nil
+	}},
+	{name: "-Xcheck:jni", stage: stageVM, help: "extra JNI checks (inert)"},
+	{name: "-Xcheck", prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
+		p.errText.WriteString("Unrecognized check option: " + t.text + "\n")
+		return p.fail(t)
+	}},
+	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (inert)"},
+	{name: "-Xnoclassgc", stage: stageVM, help: "no class garbage collection (inert)"},
+	{name: "-Xshare:auto", stage: stageVM, help: "use the class data sharing archive if possible (inert)"},
+	{name: "-Xshare:off", stage: stageVM, help: "do not use class data sharing (inert)"},
+	{name: "-Xshare:on", stage: stageVM, help: "require class data sharing (inert)"},
+	{name: "-Xdebug", stage: stageVM, help: "no effect (deprecated)", act: func(p *parser, _ token, _ string) error {
+		if xdebugDeprecated.At(p.o.JDK) {
+			p.warning("Option -Xdebug was deprecated in JDK 22 and will likely be removed in a future release.")
+		}
+		return nil
+	}},
+	{name: "-Xprof", stage: stageVM, act: func(p *parser, _ token, _ string) error {
+		if p.o.JDK.Modern() {
+			p.warning("Ignoring option -Xprof; support was removed in 10.0") // JDK 8 still profiles
+		}
+		return nil
+	}},
+	{name: "-Xbootclasspath/a:", prefix: true, stage: stageVM, help: "append to the boot class path (inert)"},
+	{name: "-Xloggc:", prefix: true, stage: stageVM, help: "GC log file (inert)"},
+	{name: "-XshowSettings", stage: stageVM, help: "show settings (not printed by jitsim)"},
+	{name: "-XshowSettings:", prefix: true, stage: stageVM},
+	{name: "-Xlog:help", releases: modern, stage: stageVM, terminal: true, act: func(p *parser, _ token, _ string) error { p.res.XlogHelp = true; return nil }},
+	{name: "-Xlog", releases: modern, prefix: true, stage: stageVM, help: "unified logging (checked; see -Xlog:help)", act: (*parser).xlogOption},
+	// Assertions, verbosity, agents, Java-level options: accepted and inert.
+	{name: "-ea", stage: stageVM}, {name: "-ea:", prefix: true, stage: stageVM},
+	{name: "-da", stage: stageVM}, {name: "-da:", prefix: true, stage: stageVM},
+	{name: "-enableassertions", stage: stageVM}, {name: "-enableassertions:", prefix: true, stage: stageVM},
+	{name: "-disableassertions", stage: stageVM}, {name: "-disableassertions:", prefix: true, stage: stageVM},
+	{name: "-esa", stage: stageVM}, {name: "-dsa", stage: stageVM},
+	{name: "-enablesystemassertions", stage: stageVM}, {name: "-disablesystemassertions", stage: stageVM},
+	{name: "-verbose", stage: stageVM}, {name: "-verbose:", prefix: true, stage: stageVM},
+	{name: "-javaagent:", prefix: true, stage: stageVM},
+	{name: "-agentlib:", prefix: true, stage: stageVM},
+	{name: "-agentpath:", prefix: true, stage: stageVM},
+	{name: "--illegal-access=", releases: modern, prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
+		p.warning("Ignoring option " + t.text + "; support was removed in 17.0")
+		return nil
+	}},
+}
+
+// modern are the profiles of JDK 9+ options (modules, unified logging, the GNU-style
+// spellings): JDK 8's launcher does not know them.
+const modern = jdk.AllReleases &^ (1<<jdk.R8 | 1<<jdk.R8u)
+
+// xdebugDeprecated: JDK 22 deprecated -Xdebug (Temurin 25.0.3 warns; OpenJDK 17.0.15 does not).
+var xdebugDeprecated = from(false, jdk.R25, true)
+
+const noVerifyWarning = "Options -Xverify:none and -noverify were deprecated in JDK 13 and will likely be removed in a future release."
+
+func setHelp(p *parser, _ token, _ string) error { p.res.Help = true; return nil }
+
+// lookupLauncher returns the row for an option in profile j (or any profile), or nil.
+func lookupLauncher(j jdk.Release, anyRelease bool, s string) *launcherOption {
+	for i := range launcherOptions {
+		o := &launcherOptions[i]
+		if !anyRelease && o.releases != 0 && !o.releases.Has(j) {
+			continue
+		}
+		if s == o.name || o.prefix && strings.HasPrefix(s, o.name) {
+			return o
+		}
+		if o.missing != "" && strings.HasPrefix(o.name, "--") && strings.HasPrefix(s, o.name+"=") {
+			return o
+		}
+	}
+	return nil
+}
+
+// TakesArgument reports whether java option s takes the next command-line argument as its
+// value (-cp PATH, --add-opens M/P=T, -jar FILE, …).
+func TakesArgument(s string) bool {
+	o := lookupLauncher(0, true, s)
+	return o != nil && o.missing != "" && s == o.name
+}
+
+// IsLauncherOption reports whether s is one of java's launcher or -X options (the table
+// above), so a command line can tell java's "--" options from its own.
+func IsLauncherOption(s string) bool { return lookupLauncher(0, true, s) != nil }
+
+// ProgramKind returns "jar" or "module" when option s names the program to run (-jar FILE,
+// -m MODULE, --module MODULE), else "".
+func ProgramKind(s string) string {
+	switch s {
+	case "-jar":
+		return "jar"
+	case "-m", "--module":
+		return "module"
+	}
+	return ""
+}
+
+// XOption is one line of `-X`'s listing.
+type XOption struct{ Name, Help string }
+
+// XOptions returns the -X options jitsim accepts, with jitsim's description of each, in
+// table order, for profile j.
+func XOptions(j jdk.Release) []XOption {
+	var out []XOption
+	for _, o := range launcherOptions {
+		if o.help != "" && (o.releases == 0 || o.releases.Has(j)) {
+			name := o.name
+			if o.prefix && !strings.HasSuffix(name, ":") {
+				name += "<size>"
+			} else if o.prefix {
+				name += "<value>"
+			}
+			out = append(out, XOption{Name: name, Help: o.help})
+		}
+	}
+	return out
+}
+
+// launcherPass takes the launcher's options out of cmd (the command line after
+// JDK_JAVA_OPTIONS and @argfiles), acting on them, and returns the VM's options in order.
+// A terminal option ends the pass (java ignores what follows it).
+func (p *parser) launcherPass(cmd []token) ([]token, error) {
+	var vm []token
+	for i := 0; i < len(cmd); i++ {
+		t := cmd[i]
+		o := lookupLauncher(p.o.JDK, false, t.text)
+		if t.jdkJavaOptions {
+			if o != nil && o.envRefused {
+				return nil, &Error{Text: "Error: Option " + o.name + " is not allowed in environment variable JDK_JAVA_OPTIONS\n"}
+			}
+			if !strings.HasPrefix(t.text, "-") && !strings.HasPrefix(t.text, "@") {
+				return nil, &Error{Text: "Error: Cannot specify main class in environment variable JDK_JAVA_OPTIONS\n"}
+			}
+		}
+		if o == nil || o.stage != stageLauncher {
+			vm = append(vm, t)
+			if o != nil && o.terminal {
+				// A terminal VM option (-Xinternalversion) ends the command line too.
+				return vm, nil
+			}
+			continue
+		}
+		val := ""
+		if o.missing != "" {
+			if v, ok := strings.CutPrefix(t.text, o.name+"="); ok {
+				val = v
+			} else {
+				if i+1 >= len(cmd) || strings.HasPrefix(cmd[i+1].text, "-") {
+					return nil, &Error{Text: "Error: " + o.name + " requires " + o.missing + "\n"}
+				}
+				i++
+				val = cmd[i].text
+			}
+		} else if o.prefix {
+			val = strings.TrimPrefix(t.text, o.name)
+		}
+		p.res.Ignored = append(p.res.Ignored, t.text)
+		if o.act != nil {
+			if err := o.act(p, t, val); err != nil {
+				return nil, err
+			}
+		}
+		if o.terminal {
+			return vm, nil
+		}
+	}
+	return vm, nil
+}
+
+// vmLauncherOption processes a VM-stage row of the table; handled is false when s has none.
+func (p *parser) vmLauncherOption(t token) (handled bool, err error) {
+	o := lookupLauncher(p.o.JDK, false, t.text)
+	if o == nil || o.stage != stageVM {
+		return false, nil
+	}
+	if o.act == nil {
+		p.res.Ignored = append(p.res.Ignored, t.text)
+		return true, nil
+	}
+	val := ""
+	if o.prefix {
+		val = strings.TrimPrefix(t.text, o.name)
+	}
+	return true, o.act(p, t, val)
+}
+
+// modeOption is -Xint, -Xmixed or -Xcomp: at its place on the command line it puts the
+// flags every mode sets back to their declared values (keeping their origins, so a flag the
+// user set earlier still shows {command line}), then sets its own; options after it win
+// (observed on 17.0.15 and 25.0.3: -Xcomp -Xbatch -Xmixed leaves BackgroundCompilation true
+// {command line}; -XX:-UseOnStackReplacement -Xcomp leaves it true).
+func modeOption(m Mode) func(p *parser, t token, _ string) error {
+	return func(p *parser, _ token, _ string) error {
+		for _, name := range modeResetFlags {
+			if e := p.set.lookup(name); e != nil {
+				if v, err := parseDefault(e.flag, p.o.JDK); err == nil {
+					e.v = v
+				}
+			}
+		}
+		keep := func(name string, v bool) {
+			if e := p.set.lookup(name); e != nil {
+				e.v = value{b: v}
+			}
+		}
+		switch m {
+		case Interpreted:
+			keep("UseCompiler", false)
+			keep("UseLoopCounter", false)
+			keep("AlwaysCompileLoopMethods", false)
+			keep("UseOnStackReplacement", false)
+			p.compilerAfterXint = false
+		case Compiled:
+			keep("UseInterpreter", false)
+			keep("BackgroundCompilation", false)
+			keep("ClipInlining", false)
+		}
+		p.res.Mode = m
+		return nil
+	}
+}
+
+// modeResetFlags are the flags every mode option puts back to their declared values first.
+var modeResetFlags = []string{"UseCompiler", "UseInterpreter", "UseLoopCounter", "UseOnStackReplacement",
+	"AlwaysCompileLoopMethods", "BackgroundCompilation", "ClipInlining"}
+
+// memoryOption is -Xmx, -Xms or -Xmn: a memory size (Arguments::parse_memory_size syntax) of
+// at least 1, which sets the named flags.
+func memoryOption(invalid string, flagNames ...string) func(p *parser, t token, val string) error {
+	return func(p *parser, t token, val string) error {
+		v, ok := atojulong(val)
+		if !ok || v < 1 {
+			p.errText.WriteString(invalid + ": " + t.text + "\n")
+			return p.fail(t)
+		}
+		p.res.Ignored = append(p.res.Ignored, t.text)
+		for _, name := range flagNames {
+			p.setCmdline(name, value{u: v}, t.origin)
+		}
+		switch flagNames[0] {
+		case "MaxHeapSize":
+			p.res.MaxHeapSize = v
+		case "MinHeapSize":
+			p.res.InitialHeapSize = v
+		}
+		return nil
+	}
+}
+
+// minStackSize and maxStackSize bound -Xss on x86_64 Linux: below 136k the VM refuses to
+// start after parsing; above 1g the size is not representable (both observed on 17.0.15
+// and 25.0.3).
+const (
+	minStackSize = 136 << 10
+	maxStackSize = 1 << 30
+)
+
+// stackSize is -Xss.
+func stackSize(p *parser, t token, val string) error {
+	v, ok := atojulong(val)
+	if !ok {
+		p.errText.WriteString("Invalid thread stack size: " + t.text + "\n")
+		return p.fail(t)
+	}
+	if v > maxStackSize {
+		p.errText.WriteString("Invalid thread stack size: " + t.text + "\nThe specified size exceeds the maximum representable size.\n")
+		return p.fail(t)
+	}
+	p.res.Ignored = append(p.res.Ignored, t.text)
+	p.stackSize = v
+	return nil
+}
+
+// checkStackSize is the start-up check of -Xss, after every option was parsed.
+func (p *parser) checkStackSize() error {
+	if p.stackSize == 0 || p.stackSize >= minStackSize || !p.o.JDK.Modern() {
+		return nil
+	}
+	return &Error{Text: fmt.Sprintf("\nThe Java thread stack size specified is too small. Specify at least %dk\n", minStackSize>>10), Launcher: true, Stdout: true}
+}
+
+// verifyOption is -Xverify:MODE.
+func verifyOption(p *parser, t token, val string) error {
+	switch val {
+	case "none":
+		if p.o.JDK.Modern() {
+			p.warning(noVerifyWarning) // deprecated in JDK 13
+		}
+	case "remote", "all":
+	default:
+		p.errText.WriteString("Unrecognized verification option: " + t.text + "\n")
+		return p.fail(t)
+	}
+	p.res.Ignored = append(p.res.Ignored, t.text)
+	return nil
+}
+
+// moduleRule checks --add-opens/--add-exports (module/package=targets) and --add-reads
+// (module=targets) as the boot layer does when the VM starts: a malformed value ends the
+// start with java's RuntimeException text on stdout; a module the JDK does not have is
+// warned about.
+func moduleRule(option string, withPackage bool) func(p *parser, t token, val string) error {
+	return func(p *parser, _ token, val string) error {
+		left, targets, ok := strings.Cut(val, "=")
+		var msg string
+		switch {
+		case !ok || targets == "" || left == "":
+			msg = "Unable to parse " + option + " <module>=<value>: " + val
+		case withPackage && !strings.Contains(left, "/"):
+			msg = "Unable to parse " + option + " <module>/<package>: " + left
+		}
+		if msg != "" {
+			if p.bootLayer == "" {
+				p.bootLayer = msg
+			}
+			return nil
+		}
+		// An unknown source module is warned about alone: its targets are not looked at
+		// (observed on 17.0.15 and 25.0.3).
+		source, _, _ := strings.Cut(left, "/")
+		p.moduleRefs = append(p.moduleRefs, [2]string{option, source})
+		if systemModule(p.o.JDK, source) {
+			for _, m := range strings.Split(targets, ",") {
+				if m != "ALL-UNNAMED" {
+					p.moduleRefs = append(p.moduleRefs, [2]string{option, m})
+				}
+			}
+		}
+		return nil
+	}
+}
+
+func modulePath(p *parser, _ token, _ string) error { p.modulePath = true; return nil }
+
+// systemModule reports whether profile j's JDK has the module (recordedModules; 8 and 8u
+// have no modules, 21 follows 17).
+func systemModule(j jdk.Release, name string) bool {
+	for _, r := range recordedModules {
+		if r.releases.Has(j) {
+			_, found := slices.BinarySearch(r.names, name)
+			return found
+		}
+	}
+	_, found := slices.BinarySearch(recordedModules[0].names, name)
+	return found
+}
+
+// checkBootLayer is what the boot layer says about the module options when the VM starts:
+// the first malformed one ends the start; so does a module --add-modules or --limit-modules
+// names that the JDK does not have (unless a module path may hold it); otherwise modules
+// the JDK lacks are warned about, and so is the use of incubator modules.
+func (p *parser) checkBootLayer() error {
+	fail := func(msg string) error {
+		return &Error{Text: "Error occurred during initialization of boot layer\n" + msg + "\n", Stdout: true}
+	}
+	if !p.o.JDK.Modern() {
+		if p.bootLayer != "" {
+			return fail("java.lang.RuntimeException: " + p.bootLayer)
+		}
+		return nil
+	}
+	var incubator []string
+	for _, list := range [][]string{p.addModules, p.limitModules} {
+		for _, m := range list {
+			switch {
+			case m == "ALL-DEFAULT" || m == "ALL-MODULE-PATH" || m == "":
+			case m == "ALL-SYSTEM":
+				for _, name := range modulesOf(p.o.JDK) {
+					if strings.HasPrefix(name, "jdk.incubator.") && !slices.Contains(incubator, name) {
+						incubator = append(incubator, name)
+					}
+				}
+			case !systemModule(p.o.JDK, m):
+				if !p.modulePath {
+					return fail("java.lang.module.FindException: Module " + m + " not found")
+				}
+			case strings.HasPrefix(m, "jdk.incubator.") && !slices.Contains(incubator, m):
+				incubator = append(incubator, m)
+			}
+		}
+	}
+	// A missing module is reported before a malformed --add-opens/--add-exports/--add-reads
+	// (observed on 17.0.15 and 25.0.3).
+	if p.bootLayer != "" {
+		return fail("java.lang.RuntimeException: " + p.bootLayer)
+	}
+	if len(incubator) > 0 {
+		// Listed in the reverse of the order they were resolved (observed on 17.0.15 with
+		// both incubator modules, named in either order or by ALL-SYSTEM), before the
+		// unknown modules.
+		slices.Reverse(incubator)
+		p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Using incubator modules: "+strings.Join(incubator, ", ")+"\n")
+	}
+	for _, ref := range p.moduleRefs {
+		if !systemModule(p.o.JDK, ref[1]) && !p.modulePath {
+			p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Unknown module: "+ref[1]+" specified to "+ref[0]+"\n")
+		}
+	}
+	return nil
+}
+
+// modulesOf returns profile j's system modules, sorted.
+func modulesOf(j jdk.Release) []string {
+	for _, r := range recordedModules {
+		if r.releases.Has(j) {
+			return r.names
+		}
+	}
+	return recordedModules[0].names
+}

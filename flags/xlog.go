@@ -1,0 +1,339 @@
+package flags
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
+)
+
+// -Xlog, HotSpot's unified logging: -Xlog[:[selections][:[output][:[decorators][:output-options]]]].
+// jitsim checks every part as java 17.0.15 and Temurin 25.0.3 do (their texts are in
+// testdata/recorded.json, cases xlog_*) and keeps what was asked for in Result.Logs; the tags
+// are the ones -Xlog:help lists (recordedLogTags).
+
+// LogLine is one line java's unified logging prints while the VM starts (an -Xlog error or
+// warning): "[uptime][level][tags] text" with the default decorations, or Text alone when
+// Plain.
+type LogLine struct {
+	Level, Tags, Text string
+	Plain             bool
+}
+
+// LogSelection is one selection of an -Xlog option: a tag set (All: every tag set), whether
+// more tags may follow (Wildcard), and the level up to which messages are logged ("off"
+// turns the selection off).
+type LogSelection struct {
+	Tags     []string
+	All      bool
+	Wildcard bool
+	Level    string
+}
+
+// LogConfig is one -Xlog option that configures an output.
+type LogConfig struct {
+	Selections []LogSelection
+	// Output is "stdout", "stderr" or "file=NAME".
+	Output string
+	// Decorators are the decorations asked for (full names), nil for the default
+	// (uptime, level, tags); "none" is an empty, non-nil list.
+	Decorators []string
+	// Options are a file output's options (filecount, filesize, foldmultilines).
+	Options string
+}
+
+// Matches reports whether the configuration logs a message with exactly the tags tags (in
+// any order) at level.
+func (c LogConfig) Matches(tags []string, level string) bool {
+	on := false
+	for _, s := range c.Selections {
+		if !s.All && !s.matchesTags(tags) {
+			continue
+		}
+		// A later selection of the same tag set wins.
+		on = s.Level != "off" && levelRank(level) >= levelRank(s.Level)
+	}
+	return on
+}
+
+func (s LogSelection) matchesTags(tags []string) bool {
+	for _, t := range s.Tags {
+		if !slices.Contains(tags, t) {
+			return false
+		}
+	}
+	return s.Wildcard || len(tags) == len(s.Tags)
+}
+
+// logLevels are the levels, most verbose first ("off" aside).
+var logLevels = []string{"trace", "debug", "info", "warning", "error"}
+
+func levelRank(l string) int { return slices.Index(logLevels, l) }
+
+// logDecorators are the decorators with their short names (the same on 17 and 25).
+var logDecorators = [][2]string{
+	{"time", "t"}, {"utctime", "utc"}, {"uptime", "u"}, {"timemillis", "tm"}, {"uptimemillis", "um"},
+	{"timenanos", "tn"}, {"uptimenanos", "un"}, {"hostname", "hn"}, {"pid", "p"}, {"tid", "ti"},
+	{"level", "l"}, {"tags", "tg"},
+}
+
+// LogTags returns the unified-logging tags of profile j (the recorded release's list; 8 and
+// 8u have no unified logging, 21 follows 17), sorted.
+func LogTags(j jdk.Release) []string {
+	for _, r := range recordedLogTags {
+		if r.releases.Has(j) {
+			return r.tags
+		}
+	}
+	if j.Modern() {
+		return recordedLogTags[0].tags
+	}
+	return nil
+}
+
+// LogDecorators returns the decorator names and their short forms.
+func LogDecorators() [][2]string { return logDecorators }
+
+// LogLevels returns the levels, most verbose first.
+func LogLevels() []string { return slices.Clone(logLevels) }
+
+// maxLogOption bounds the text of one -Xlog option jitsim parses (a command line is small;
+// this keeps a hostile one from costing quadratic time in the suggestions).
+const maxLogOption = 4096
+
+// xlogOption parses one -Xlog option (t.text starts with "-Xlog").
+func (p *parser) xlogOption(t token, _ string) error {
+	rest := strings.TrimPrefix(t.text, "-Xlog")
+	invalid := func(lines ...LogLine) error {
+		return &Error{Text: "Invalid -Xlog option '" + t.text + "', see error log for details.\n", Launcher: true,
+			Log: lines, Where: t.where}
+	}
+	switch {
+	case rest == "":
+		p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{All: true, Level: "info"}}, Output: "stdout"})
+		return nil
+	case !strings.HasPrefix(rest, ":") || len(t.text) > maxLogOption:
+		return invalid()
+	}
+	rest = rest[1:]
+	switch rest {
+	case "disable":
+		p.res.Logs = nil
+		p.res.LogDisabled = true
+		return nil
+	case "async":
+		return nil
+	}
+	if m, ok := strings.CutPrefix(rest, "async:"); ok && xlogAsyncModes.At(p.o.JDK) && (m == "drop" || m == "stall") {
+		return nil
+	}
+	parts := strings.SplitN(rest, ":", 5)
+	if len(parts) == 5 {
+		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "logging",
+			Text: "Ignoring excess -Xlog options: \"" + parts[4] + "\""})
+		parts = parts[:4]
+	}
+	for len(parts) < 4 {
+		parts = append(parts, "")
+	}
+	var c LogConfig
+	// Selections: the level of each is checked before its tags.
+	sels := parts[0]
+	if sels == "" {
+		sels = "all"
+	}
+	tags := LogTags(p.o.JDK)
+	for _, sel := range strings.Split(sels, ",") {
+		spec, level, hasLevel := strings.Cut(sel, "=")
+		if !hasLevel {
+			level = "info"
+		}
+		if level != "off" && levelRank(level) < 0 {
+			msg := "Invalid level '" + level + "' in log selection."
+			if s := logSuggestion(level, logLevels, levelSuggestion); s != "" {
+				msg += " Did you mean '" + s + "'?"
+			}
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: msg})
+		}
+		s := LogSelection{Level: level}
+		if spec == "all" {
+			s.All = true
+		} else {
+			s.Wildcard = strings.HasSuffix(spec, "*")
+			for _, tag := range strings.Split(strings.TrimSuffix(spec, "*"), "+") {
+				if _, found := slices.BinarySearch(tags, tag); !found {
+					msg := "Invalid tag '" + tag + "' in log selection."
+					if sug := logSuggestion(tag, tags, tagSuggestion); sug != "" && tag != "" {
+						msg += " Did you mean '" + sug + "'?"
+					}
+					return invalid(LogLine{Level: "error", Tags: "logging", Text: msg})
+				}
+				s.Tags = append(s.Tags, tag)
+			}
+		}
+		c.Selections = append(c.Selections, s)
+	}
+	// The output.
+	out := parts[1]
+	file := false
+	switch {
+	case out == "" || out == "stdout" || out == "#0":
+		c.Output = "stdout"
+	case out == "stderr" || out == "#1":
+		c.Output = "stderr"
+	case strings.HasPrefix(out, "#"):
+		return invalid(LogLine{Level: "error", Tags: "logging", Text: "Invalid output index '" + out + "'"})
+	default:
+		name := strings.TrimPrefix(out, "file=")
+		name = strings.Trim(name, "\"")
+		if name == "" {
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '': No such file or directory"},
+				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output 'file=' using options '(null)' failed."})
+		}
+		c.Output, file = "file="+name, true
+		if msg := p.logFileProblem(name); msg != "" {
+			opts := parts[3]
+			if opts == "" {
+				opts = "(null)"
+			}
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + name + "': " + msg},
+				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + opts + "' failed."})
+		}
+	}
+	// Decorators.
+	if d := parts[2]; d != "" {
+		c.Decorators = []string{}
+		if d != "none" {
+			for _, name := range strings.Split(d, ",") {
+				i := slices.IndexFunc(logDecorators, func(x [2]string) bool { return x[0] == name || x[1] == name })
+				if i < 0 {
+					return invalid(LogLine{Level: "error", Tags: "logging", Text: "Invalid decorator '" + name + "'."})
+				}
+				c.Decorators = append(c.Decorators, logDecorators[i][0])
+			}
+		}
+	}
+	// Output options: a file's; ignored, with a plain notice, for stdout and stderr.
+	if o := parts[3]; o != "" {
+		if !file && !xlogStdoutOptions.At(p.o.JDK) {
+			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Plain: true, Text: "Output options for existing outputs are ignored."})
+		} else if msg := checkFileOptions(p.o.JDK, o, c.Output); msg != "" {
+			if !file {
+				// JDK 25 checks stdout's and stderr's options too, and says only that.
+				return invalid(append(p.res.LogWarnings, LogLine{Level: "error", Tags: "logging", Text: msg})...)
+			}
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: msg},
+				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + o + "' failed."})
+		}
+		c.Options = o
+	}
+	p.res.Logs = append(p.res.Logs, c)
+	return nil
+}
+
+// logFileProblem returns why java could not open a log file (its strerror text), or "":
+// jitsim checks that the file's directory exists and is a directory.
+func (p *parser) logFileProblem(name string) string {
+	stat := p.o.Stat
+	if stat == nil {
+		stat = os.Stat
+	}
+	fi, err := stat(filepath.Dir(name))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	case err == nil && !fi.IsDir():
+		return "Not a directory"
+	}
+	return ""
+}
+
+// xlogAsyncModes: JDK 25 takes -Xlog:async:drop|stall (Temurin 25.0.3's -Xlog:help).
+var xlogAsyncModes = from(false, jdk.R25, true)
+
+// xlogFoldMultilines: the foldmultilines file option (Temurin 25.0.3's -Xlog:help; not in
+// OpenJDK 17.0.15's).
+var xlogFoldMultilines = from(false, jdk.R25, true)
+
+// xlogStdoutOptions: Temurin 25.0.3 checks the output options of stdout and stderr (only
+// foldmultilines is theirs); OpenJDK 17.0.15 ignores them with a notice.
+var xlogStdoutOptions = from(false, jdk.R25, true)
+
+// checkFileOptions checks an output's options and returns java's complaint, or "".
+func checkFileOptions(j jdk.Release, opts, output string) string {
+	file := strings.HasPrefix(output, "file=")
+	for _, kv := range strings.Split(opts, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "foldmultilines" && xlogFoldMultilines.At(j):
+		case !file:
+			return "Invalid option '" + k + "' for log output (" + output + ")."
+		case k == "filecount":
+			if n, err := strconv.ParseUint(v, 10, 32); err != nil || n > 1000 {
+				return "Invalid option: filecount must be in range [0, 1000]"
+			}
+		case k == "filesize":
+			if _, ok := atojulong(v); !ok && v != "0" {
+				return "Invalid option: filesize must be in range [0, 18446744073709551615]"
+			}
+		case xlogFoldMultilines.At(j):
+			return "Invalid option '" + k + "' for log output (" + output + ")."
+		default:
+			return "Invalid option '" + k + "' for log file output."
+		}
+	}
+	return ""
+}
+
+// logSuggestion returns the tag or level java would suggest for a mistyped one: the candidate
+// c with the highest StringUtils::similarity(c, s) (as for -XX names), when it reaches
+// threshold; "off" is never suggested. The thresholds (0.5 for tags, 0.3 for levels)
+// separate every suggestion recorded from 17.0.15 and 25.0.3 (cases xlog_tag_*,
+// xlog_level_*) from every non-suggestion; they are read off those runs, not documented.
+func logSuggestion(s string, candidates []string, threshold float64) string {
+	best, score := "", threshold
+	for _, c := range candidates {
+		if c == "off" {
+			continue
+		}
+		if v := similarity(c, s); v >= score {
+			best, score = c, v
+		}
+	}
+	return best
+}
+
+const (
+	tagSuggestion   = 0.5
+	levelSuggestion = 0.3
+)
+
+// XlogHelp writes -Xlog:help's facts for profile j in jitsim's words: the grammar, the levels,
+// the decorators, the tags and the outputs.
+func XlogHelp(j jdk.Release) string {
+	var b strings.Builder
+	b.WriteString("-Xlog usage: -Xlog[:[selections][:[output][:[decorators][:output-options]]]]\n")
+	b.WriteString("  selections: tag1[+tag2...][*][=level][,...], or all\n")
+	b.WriteString("  levels: off, " + strings.Join(logLevels, ", ") + "\n  decorators:")
+	for i, d := range logDecorators {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s (%s)", d[0], d[1])
+	}
+	b.WriteString(", or none\n  outputs: stdout, stderr, file=NAME (options filecount=N, filesize=SIZE")
+	if xlogFoldMultilines.At(j) {
+		b.WriteString(", foldmultilines=true|false")
+	}
+	b.WriteString(")\n  tags: " + strings.Join(LogTags(j), ", ") + "\n")
+	b.WriteString("jitsim prints the jit tags it models (jit+compilation); the others are checked and silent.\n")
+	return b.String()
+}

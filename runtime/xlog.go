@@ -1,0 +1,176 @@
+package runtime
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
+)
+
+// Unified logging of the jit tags the VM models: -Xlog:jit+compilation gets the lines
+// PrintCompilation prints, without its timestamp column, behind the output's decorations.
+
+// jitCompilationLevel is the level HotSpot logs jit+compilation at: debug on OpenJDK
+// 17.0.15, info on Temurin 25.0.3 (both recorded with -Xlog:jit+compilation -version); 21
+// follows 17.
+func jitCompilationLevel(j jdk.Release) string {
+	if j >= jdk.R25 {
+		return "info"
+	}
+	return "debug"
+}
+
+// ulOutput is one -Xlog output that logs a modelled tag set.
+type ulOutput struct {
+	w           io.Writer
+	file        *os.File
+	decorators  []string // nil: uptime, level, tags
+	level, tags int      // the decoration widths so far
+}
+
+// xlogSink writes the modelled tag sets to the outputs -Xlog configured.
+type xlogSink struct {
+	mu          sync.Mutex
+	compilation []*ulOutput
+	level       string
+	files       []*os.File
+	start       time.Time
+}
+
+// newXlogSink opens the outputs of the -Xlog options that log jit+compilation; stdout is the
+// VM's output, stderr the process's.
+func newXlogSink(stdout io.Writer, s *flags.Set, rel jdk.Release) (*xlogSink, error) {
+	x := &xlogSink{level: jitCompilationLevel(rel), start: time.Now()}
+	byName := map[string]*ulOutput{}
+	for _, c := range s.Logs() {
+		if !c.Matches([]string{"jit", "compilation"}, x.level) {
+			continue
+		}
+		o := byName[c.Output]
+		if o == nil {
+			o = &ulOutput{}
+			switch c.Output {
+			case "stdout":
+				o.w = stdout
+			case "stderr":
+				o.w = os.Stderr
+			default:
+				f, err := os.Create(strings.TrimPrefix(c.Output, "file="))
+				if err != nil {
+					x.close()
+					return nil, fmt.Errorf("runtime: -Xlog output %s: %w", c.Output, err)
+				}
+				o.w, o.file = f, f
+				x.files = append(x.files, f)
+			}
+			byName[c.Output] = o
+			x.compilation = append(x.compilation, o)
+		}
+		if c.Decorators != nil {
+			o.decorators = c.Decorators
+		}
+	}
+	return x, nil
+}
+
+// logsCompilation reports whether some output logs jit+compilation.
+func (x *xlogSink) logsCompilation() bool { return x != nil && len(x.compilation) > 0 }
+
+// compilationLine logs a PrintCompilation line (timestamp column dropped) at VM time at.
+func (x *xlogSink) compilationLine(line string, at time.Duration) {
+	if x == nil || len(x.compilation) == 0 {
+		return
+	}
+	_, text, _ := strings.Cut(strings.TrimLeft(line, " "), " ")
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, o := range x.compilation {
+		io.WriteString(o.w, o.decorate(x.level, "jit,compilation", at, x.start)+text+"\n") //nolint:errcheck // log output, as HotSpot ignores write errors
+	}
+}
+
+// decorate returns the decorations of one line: each decorator in brackets, the level and
+// tags padded to the widest printed before, and a space after the last.
+func (o *ulOutput) decorate(level, tags string, at time.Duration, start time.Time) string {
+	decs := o.decorators
+	if decs == nil {
+		decs = []string{"uptime", "level", "tags"}
+	}
+	if len(decs) == 0 {
+		return ""
+	}
+	o.level, o.tags = max(o.level, len(level)), max(o.tags, len(tags))
+	now := start.Add(at)
+	var b strings.Builder
+	for _, d := range decs {
+		switch d {
+		case "uptime":
+			fmt.Fprintf(&b, "[%.3fs]", at.Seconds())
+		case "uptimemillis":
+			fmt.Fprintf(&b, "[%dms]", at.Milliseconds())
+		case "uptimenanos":
+			fmt.Fprintf(&b, "[%dns]", at.Nanoseconds())
+		case "time":
+			b.WriteString("[" + now.Format("2006-01-02T15:04:05.000-0700") + "]")
+		case "utctime":
+			b.WriteString("[" + now.UTC().Format("2006-01-02T15:04:05.000-0700") + "]")
+		case "timemillis":
+			fmt.Fprintf(&b, "[%dms]", now.UnixMilli())
+		case "timenanos":
+			fmt.Fprintf(&b, "[%dns]", now.UnixNano())
+		case "hostname":
+			h, _ := os.Hostname()
+			b.WriteString("[" + h + "]")
+		case "pid":
+			fmt.Fprintf(&b, "[%d]", os.Getpid())
+		case "tid":
+			fmt.Fprintf(&b, "[%d]", mainThreadID)
+		case "level":
+			fmt.Fprintf(&b, "[%-*s]", o.level, level)
+		case "tags":
+			fmt.Fprintf(&b, "[%-*s]", o.tags, tags)
+		}
+	}
+	b.WriteString(" ")
+	return b.String()
+}
+
+// close closes the log files.
+func (x *xlogSink) close() error {
+	if x == nil {
+		return nil
+	}
+	var err error
+	for _, f := range x.files {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	x.files = nil
+	return err
+}
+
+// LogStartupCompiles writes the JVM's own start-up compiles (PrintCompilation lines, as
+// policy.StartupCompiles gives them) to the -Xlog outputs that log jit+compilation, each at
+// the time its line shows: what `java -Xlog:jit+compilation… -version` prints.
+func LogStartupCompiles(stdout io.Writer, s *flags.Set, rel jdk.Release, lines []string) error {
+	x, err := newXlogSink(stdout, s, rel)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
+		ms, _, _ := strings.Cut(strings.TrimLeft(l, " "), " ")
+		n, err := strconv.ParseInt(ms, 10, 64)
+		if err != nil {
+			return fmt.Errorf("runtime: start-up compile line %q has no time", l)
+		}
+		x.compilationLine(l, time.Duration(n)*time.Millisecond)
+	}
+	return x.close()
+}
