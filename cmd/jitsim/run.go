@@ -59,7 +59,7 @@ type runArgs struct {
 
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
-var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true}
+var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true, "--cpuprofile": true}
 
 // splitRunArgs separates jitsim's own --options from java's VM options and the scenario. It
 // runs before cobra, which cannot parse -XX:… options.
@@ -114,6 +114,9 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	var prof cpuProfile
+	prof.register(root)
+	defer prof.stop(stderr)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
