@@ -39,6 +39,9 @@ type runContext struct {
 	// step failed): it stops a named scenario, not -version.
 	unpriced       error
 	stdout, stderr io.Writer
+	// stats is --stats: after a named scenario, its phases' simulated seconds per wall
+	// second on stderr.
+	stats bool
 }
 
 // javaProgramOptions are java options that name a Java program to run; jitsim runs its own
@@ -172,8 +175,9 @@ func (d deps) newScenariosCommand() *cobra.Command {
 func (d deps) newRunCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
 	var jdkName, cpuName, clock, profile string
 	var threads int
+	var stats bool
 	cmd := &cobra.Command{
-		Use:   "run [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
+		Use:   "run [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [--stats] [VM options…] (SCENARIO [args…] | -version)",
 		Short: "Run a scenario, or check a java command line with -version",
 		Long: `Run a scenario (a name from 'jitsim scenarios' or a scenario file) as java would run a
 main class, with java's VM options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Xint, -Xcomp,
@@ -190,7 +194,7 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 				*status = 2
 				return nil
 			}
-			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads},
+			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads, stats: stats},
 				getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
@@ -201,6 +205,7 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
 	f.StringVar(&profile, "profile", "", "cost profile JSON for the model clock (from 'jitsim calibrate --out'); default: the CPU model's")
 	f.IntVar(&threads, "threads", 0, "application threads (0: the scenario's default)")
+	f.BoolVar(&stats, "stats", false, "after the run, print per phase the run clock's seconds per wall second on stderr (how fast the model clock simulates)")
 	f.BoolVar(&d.forceProfile, "force-profile", false, "use a --profile measured on another JDK release or CPU anyway")
 	return cmd
 }
@@ -209,6 +214,7 @@ are HotSpot's, word for word, for the chosen JDK profile (exit status 1).
 type runOpts struct {
 	jdk, cpu, clock, profile string
 	threads                  int
+	stats                    bool
 }
 
 // runVM is `jitsim run` after jitsim's own options are known. It resolves the command
@@ -307,7 +313,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
-	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr}
+	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr, stats: o.stats}
 	if d.isScenario(a.scenario) {
 		return d.scenarios.Run(rc, a.scenario, false, a.rest)
 	}
