@@ -47,6 +47,9 @@ type runContext struct {
 	// given are jitsim's own options the command line set explicitly (a scenario file's
 	// keys yield to them): "jdk", "cpu", "clock", "threads".
 	given map[string]bool
+	// stats is --stats: after a named scenario, its phases' simulated seconds per wall
+	// second on stderr.
+	stats bool
 }
 
 // runArgs is the pre-split command line of `jitsim run`.
@@ -63,7 +66,7 @@ type runArgs struct {
 
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
-var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true}
+var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true, "--cpuprofile": true}
 
 // splitRunArgs separates jitsim's own --options from java's options and the scenario. It
 // runs before cobra, which cannot parse -XX:… options. A "--" option java knows
@@ -127,6 +130,9 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
+	var prof cpuProfile
+	prof.register(root)
+	defer prof.stop(stderr)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -202,8 +208,9 @@ func (d deps) newScenariosCommand() *cobra.Command {
 func (d deps) newRunCommand(split *runArgs, getenv func(string) (string, bool), status *int) *cobra.Command {
 	var jdkName, cpuName, clock, profile string
 	var threads int
+	var stats bool
 	cmd := &cobra.Command{
-		Use:   "run [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [VM options…] (SCENARIO [args…] | -version)",
+		Use:   "run [--jdk=" + strings.Join(jdk.Names(), "|") + "] [--cpu=NAME] [--clock=wall|model [--profile=FILE.json]] [--threads=N] [--stats] [VM options…] (SCENARIO [args…] | -version)",
 		Short: "Run a scenario, or check a java command line with -version",
 		Long: `Run a scenario (a name from 'jitsim scenarios' or a scenario file) as java would run a
 main class, with java's options: -XX:+Flag, -XX:-Flag, -XX:Flag=value, -Dname=value, the -X
@@ -226,7 +233,7 @@ and otherwise do nothing. Option errors are java's, word for word, for the chose
 			for _, name := range []string{"jdk", "cpu", "clock", "threads"} {
 				given[name] = cmd.Flags().Changed(name)
 			}
-			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads, given: given},
+			*status = d.runVM(*split, runOpts{jdk: jdkName, cpu: cpuName, clock: clock, profile: profile, threads: threads, given: given, stats: stats},
 				getenv, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
 		},
@@ -237,6 +244,7 @@ and otherwise do nothing. Option errors are java's, word for word, for the chose
 	f.StringVar(&clock, "clock", "wall", "clock: wall (measured) or model (deterministic cost model)")
 	f.StringVar(&profile, "profile", "", "cost profile JSON for the model clock (from 'jitsim calibrate --out'); default: the CPU model's")
 	f.IntVar(&threads, "threads", 0, "application threads (0: the scenario's default)")
+	f.BoolVar(&stats, "stats", false, "after the run, print per phase the run clock's seconds per wall second on stderr (how fast the model clock simulates)")
 	f.BoolVar(&d.forceProfile, "force-profile", false, "use a --profile measured on another JDK release or CPU anyway")
 	return cmd
 }
@@ -247,6 +255,7 @@ type runOpts struct {
 	threads                  int
 	// given: which of jdk, cpu, clock and threads the command line set explicitly.
 	given map[string]bool
+	stats bool
 }
 
 // runVM is `jitsim run` after jitsim's own options are known. It resolves the command
@@ -275,7 +284,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	var logs logPrinter
 	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile, Clock: o.clock,
-		ProfileFile: o.profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Threads: o.threads, Tiers: d.tiers(), NewClock: d.wallClock})
+		ProfileFile: o.profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Threads: o.threads, Tiers: d.tiersOn(o.clock), NewClock: d.wallClock})
 	for _, s := range r.Result.Stderr {
 		io.WriteString(stderr, s)
 	}
@@ -389,7 +398,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
-	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr, given: o.given}
+	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr, given: o.given, stats: o.stats}
 	if a.kind == "class" && d.isScenario(a.scenario) {
 		if res.DryRun {
 			return 0

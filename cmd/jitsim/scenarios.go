@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jitsim/jitsim/jce"
 	jrt "github.com/jitsim/jitsim/runtime"
@@ -144,7 +145,17 @@ func runNamedScenario(ctx context.Context, rc runContext, name string, args []st
 	clock := r.NewClock()
 	cfg := r.Config(clock, rc.stdout)
 	env := scenario.Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: r.Threads, Clock: clock, ClockKind: r.Clock}
-	return s.Run(ctx, env, scenario.PropsFrom(r.Result.Properties), args, rc.stdout)
+	if !rc.stats {
+		return s.Run(ctx, env, scenario.PropsFrom(r.Result.Properties), args, rc.stdout)
+	}
+	stats := scenario.NewPhaseStats(time.Now)
+	env.Observer = stats
+	err := s.Run(ctx, env, scenario.PropsFrom(r.Result.Properties), args, rc.stdout)
+	fmt.Fprintf(rc.stderr, "jitsim run --stats: %s on the %s clock\n", name, r.Clock)
+	if werr := stats.Write(rc.stderr, r.Clock); err == nil {
+		err = werr
+	}
+	return err
 }
 
 // noteUnreadProperties says on stderr which -D properties the scenario never reads (a Java
@@ -174,6 +185,9 @@ func noteUnreadProperties(rc runContext, s scenario.Scenario) {
 
 func runScenarioFile(ctx context.Context, rc runContext, path string, args []string) error {
 	r := rc.run
+	if rc.stats {
+		return errors.New("--stats applies to a scenario name, not a scenario file")
+	}
 	if r.ProfileFile != "" {
 		return fmt.Errorf("--profile=%s: a scenario file prices each of its runs with its own cpu's profile; --profile applies to a scenario name", r.ProfileFile)
 	}

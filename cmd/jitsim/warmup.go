@@ -39,7 +39,9 @@ and imported log) and report.html; prints a summary table with a sparkline per o
 
 Options:
   --compare OPTIONS   an option set (repeatable)
-  --forks N           forks per option set (default 2)
+  --forks N           forks per option set (default 2); on the model clock a run is
+                      deterministic, so each option set runs once (the real JVM of --jvm
+                      still runs N forks)
   --out DIR           output directory (default warmup-out)
   --jdk, --cpu        JDK profile and CPU model, as for 'jitsim run'
   --clock wall|model  the clock the runs are timed on (default wall): on the model clock every
@@ -183,7 +185,13 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		return fail(2, "--jvm: the real JVM runs %s (their Java twin is jitsim's own), not %s", strings.Join(jvmharness.Twins, ", "), scen.Name)
 	}
 	prog := newProgress(stderr, getenv)
-	runs, err := warmupForks(ctx, scen, specs, forks, props, o.rest, scenOut, prog, java)
+	simForks := forks
+	if clock == setup.ClockModel {
+		// A model-clock run is a deterministic simulation: its forks would be the same run.
+		simForks = 1
+		fmt.Fprintln(stderr, "jitsim warmup: model clock: each option set runs once (its forks would be identical); --forks counts on the wall clock and for --jvm")
+	}
+	runs, err := warmupForks(ctx, scen, specs, forks, simForks, props, o.rest, scenOut, prog, java)
 	prog.wait()
 	stopped := sig.stoppedBy() // then runs are the forks done and the cut one's iterations (signal.go)
 	if stopped != nil && len(runs) == 0 {
@@ -226,35 +234,31 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 }
 
 // warmupForks runs forks rounds; each round runs every spec once, in order,
-// on a fresh VM and a fresh wall clock, and with java set the real JVM
-// right after each.
-func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, forks int, props map[string]string,
+// on a fresh VM and a fresh clock (the first simForks rounds only: a
+// model-clock run is deterministic), and with java set the real JVM right
+// after each.
+func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, forks, simForks int, props map[string]string,
 	args []string, out io.Writer, prog *progress, java string) ([]warmup.Run, error) {
 	var runs []warmup.Run
-	per := 1
+	n := min(simForks, forks)
 	if java != "" {
-		per = 2
+		n += forks
 	}
-	total := prog.bar("forks", forks*len(specs)*per)
+	total := prog.bar("forks", n*len(specs))
 	defer total.done()
 	for f := range forks {
 		for _, s := range specs {
-			run, err := warmupFork(ctx, scen, s, f, props, args, out, prog)
-			if err != nil && ctx.Err() != nil { // stopped: keep the forks done and the cut one's iterations
-				if len(run.Iterations) > 0 {
-					runs = append(runs, run)
+			if f < simForks {
+				if err := simFork(ctx, scen, s, f, props, args, out, prog, &runs); err != nil {
+					return runs, err
 				}
-				return runs, err
+				total.inc()
 			}
-			if err != nil {
-				return nil, fmt.Errorf("%s, option set %q, fork %d: %w", scen.Name, s.label, f, err)
-			}
-			runs = append(runs, run)
-			total.inc()
 			if java == "" {
 				continue
 			}
-			if run, err = jvmRun(ctx, java, scen.Name, s, f, props, args); err != nil && ctx.Err() != nil {
+			run, err := jvmRun(ctx, java, scen.Name, s, f, props, args)
+			if err != nil && ctx.Err() != nil {
 				return runs, err
 			} else if err != nil {
 				return nil, fmt.Errorf("option set %q, fork %d on %s: %w", s.label, f, java, err)
@@ -264,6 +268,25 @@ func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, f
 		}
 	}
 	return runs, nil
+}
+
+// simFork runs fork f of spec s on jitsim and appends its series to runs; when stopped
+// by a signal it keeps the cut run's iterations and returns the context's error.
+func simFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, f int, props map[string]string,
+	args []string, out io.Writer, prog *progress, runs *[]warmup.Run) error {
+	run, err := warmupFork(ctx, scen, s, f, props, args, out, prog)
+	if err != nil && ctx.Err() != nil { // stopped: keep the forks done and the cut one's iterations
+		if len(run.Iterations) > 0 {
+			*runs = append(*runs, run)
+		}
+		return err
+	}
+	if err != nil {
+		*runs = nil
+		return fmt.Errorf("%s, option set %q, fork %d: %w", scen.Name, s.label, f, err)
+	}
+	*runs = append(*runs, run)
+	return nil
 }
 
 // warmupFork runs one fork of one option set and returns its series.

@@ -137,7 +137,7 @@ func (d deps) settleOn(clock, profile, label string, rel jdk.Release, cpuName st
 		return nil, fmt.Errorf("--cpu=%s: %w (run, warmup and bench take --clock=model)", m.Name, err)
 	}
 	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: args, Getenv: getenv, ReadFile: os.ReadFile, Clock: clock,
-		ProfileFile: profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Tiers: d.tiers(), NewClock: d.wallClock})
+		ProfileFile: profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Tiers: d.tiersOn(clock), NewClock: d.wallClock})
 	for _, l := range r.Warnings {
 		fmt.Fprintln(stderr, l)
 	}

@@ -22,6 +22,9 @@ type deps struct {
 	scenarios scenarioCatalog
 	// tiers are the execution tiers of every VM and of calibration.
 	tiers func() []jrt.Tier
+	// modelTiers, when set, are the tiers of model-clock VMs, whose compile times come from
+	// the cost profile: they may load compiled modules from a cache (tiers.ForModelClock).
+	modelTiers func() []jrt.Tier
 	// wallClock makes each VM's wall clock.
 	wallClock func() jrt.Clock
 	// hostProfiles is the directory of this host's calibrated profiles (setup.HostProfileDir;
@@ -34,13 +37,23 @@ type deps struct {
 // wired returns the real packages: the CPU models of stubs/cpu, package scenario's catalog,
 // the three tiers and the real wall clock.
 func wired() deps {
-	return deps{lookupCPU: cpu.Lookup, cpus: cpu.Models, scenarios: scenarioRunner{}, tiers: tiers.Default, wallClock: jrt.WallClock,
+	return deps{lookupCPU: cpu.Lookup, cpus: cpu.Models, scenarios: scenarioRunner{}, tiers: tiers.Default, modelTiers: tiers.ForModelClock,
+		wallClock:    jrt.WallClock,
 		hostProfiles: setup.HostProfileDir()}
 }
 
 // run is main without the process, on the real packages: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) (string, bool)) int {
 	return wired().execute(args, stdin, stdout, stderr, getenv)
+}
+
+// tiersOn returns the tiers of a VM on clock: modelTiers on the model clock when wired,
+// else tiers (the wall clock's compiles are timed and never cached).
+func (d deps) tiersOn(clock string) []jrt.Tier {
+	if clock == setup.ClockModel && d.modelTiers != nil {
+		return d.modelTiers()
+	}
+	return d.tiers()
 }
 
 // cpuNames lists the --cpu names for help texts.
