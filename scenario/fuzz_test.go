@@ -1,6 +1,9 @@
 package scenario
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // FuzzParseFile checks that no scenario file, however broken, panics the
 // loader, and that a file it accepts yields runnable variants.
@@ -19,6 +22,45 @@ func FuzzParseFile(f *testing.F) {
 		for _, r := range file.Runs() {
 			if r.Scenario.run == nil || r.Variant == "" {
 				t.Fatalf("accepted file gives an unrunnable variant %+v", r)
+			}
+		}
+	})
+}
+
+// FuzzParseWorkload checks that no workload file, however broken, panics
+// the parser or passes without its phases resolved, and that every error
+// is a *FileError (or a joined list of them) naming the file.
+func FuzzParseWorkload(f *testing.F) {
+	f.Add([]byte(everyFeature))
+	f.Add([]byte("[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 3\nmessage_size = {histogram = [[16, 1.5], [0, 0]]}\n"))
+	f.Add([]byte("threads = 2\n[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\nduration = \"1ms\"\nmessage_size = {uniform = [16, 64]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		w, err := ParseWorkload("fuzz.toml", data)
+		if err != nil {
+			if _, ok := err.(interface{ Unwrap() []error }); !ok {
+				if _, ok := err.(*FileError); !ok {
+					t.Fatalf("error %T is neither a *FileError nor a joined list of them: %v", err, err)
+				}
+			}
+			if !strings.HasPrefix(err.Error(), "fuzz.toml") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		if w == nil || len(w.phases) == 0 || len(w.phases) != len(w.Phases) {
+			t.Fatalf("accepted workload without resolved phases: %+v", w)
+		}
+		rng := workloadRand(w.Seed, 0, 0)
+		for _, p := range w.phases {
+			if p.Threads < 1 || p.Threads > maxWorkloadThreads || (p.Count <= 0 && p.duration <= 0) {
+				t.Fatalf("accepted phase out of bounds: %+v", p.Phase)
+			}
+			for i := range 20 {
+				for _, d := range []sizeDist{p.msg, p.aad} {
+					if n := d.draw(rng, i); n < 0 || n > d.maxBytes {
+						t.Fatalf("drew size %d outside 0..%d from %s", n, d.maxBytes, d)
+					}
+				}
 			}
 		}
 	})
