@@ -52,6 +52,8 @@ type Scenario struct {
 	Args string
 
 	run func(ctx context.Context, r *runner) error
+	// benchName, when set, is BenchmarkMethod's answer.
+	benchName string
 }
 
 // Property is one -D system property a scenario reads.

@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -33,23 +34,26 @@ func Find(name string) (Scenario, error) {
 	return w.Scenario(), nil
 }
 
-// Scenario returns the workload as a scenario named by its path: without
+// Scenario returns the workload as a scenario named by its file's base
+// name without ".toml" (as a benchmark's name, in titles): without
 // arguments it runs the phases in order and prints each phase's
 // operations, bytes, throughput and latency percentiles on the run's
 // clock; with a benchmark's arguments ([warmupIterations] [iterations]
 // [opsPerIteration], and so under `jitsim bench`) it measures the last
 // phase, the steady load, as JMH would.
 func (w *Workload) Scenario() Scenario {
+	name := strings.TrimSuffix(filepath.Base(w.Path), ".toml")
 	return withCommonProps(Scenario{
-		Name: w.Path,
-		Doc:  "workload file: " + w.Title,
+		Name: name,
+		Doc:  "workload file " + w.Path + ": " + w.Title,
 		Args: benchArgs + " (none: run the phases in order; given: benchmark the last phase)",
 		Props: []Property{
 			{Name: "msgSize", Default: "", Doc: "when set, every phase's message size (a sweep's size axis)"},
 			{Name: "maxOps", Default: "", Doc: "when set, at most this many operations per thread in every phase (a short look at a long workload)"},
 			{Name: "seed", Default: strconv.FormatInt(w.Seed, 10), Doc: "the seed of keys, IVs, data and draws"},
 		},
-		run: func(ctx context.Context, r *runner) error { return runWorkload(ctx, r, w) },
+		run:       func(ctx context.Context, r *runner) error { return runWorkload(ctx, r, w) },
+		benchName: "Workload." + name,
 	})
 }
 

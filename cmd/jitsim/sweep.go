@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	goruntime "runtime"
 	"strconv"
 	"strings"
@@ -114,9 +115,14 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	scen, ok := scenario.Lookup(plan.Scenario)
-	if !ok {
-		return fail(1, "%s: scenario %q is not a jitsim scenario (see 'jitsim scenarios')", o.scenario, plan.Scenario)
+	// A workload file named by the plan is found beside the plan.
+	name := plan.Scenario
+	if _, ok := scenario.Lookup(name); !ok && !filepath.IsAbs(name) {
+		name = filepath.Join(filepath.Dir(o.scenario), name)
+	}
+	scen, err := scenario.Find(name)
+	if err != nil {
+		return fail(1, "%s: scenario %q: %v", o.scenario, plan.Scenario, err)
 	}
 	if plan.SizeProperty != "" {
 		if _, ok := scen.Prop(plan.SizeProperty); !ok {
