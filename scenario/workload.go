@@ -78,6 +78,9 @@ const (
 	maxOffset           = 1 << 20
 	maxListSizes        = 4096
 	maxIVLength         = 1024
+	// maxPhaseBuffers bounds the arrays a phase's threads hold at once
+	// (plaintext source, AAD, input and output arrays per thread).
+	maxPhaseBuffers = 1 << 30
 )
 
 // workloadModes are the transformations a phase may name, one row each:
@@ -424,6 +427,9 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	if p.output, err = choice(ph.Output, outputKinds); err != nil {
 		fail("output", "output: %v", err)
 	}
+	if err := p.checkBuffers(p.Threads); err != nil {
+		fail("threads", "%v", err)
+	}
 	for _, o := range []struct {
 		key string
 		v   int
@@ -439,6 +445,16 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 		fail("out_offset", "output = \"in-place\" writes at in_offset; out_offset must be unset or equal")
 	}
 	return p, errs
+}
+
+// checkBuffers checks that threads threads of p fit maxPhaseBuffers.
+func (p *phaseSpec) checkBuffers(threads int) error {
+	per := int64(p.msg.maxBytes)*3 + int64(p.aad.maxBytes) + int64(p.InOffset+p.OutOffset) + 128
+	if total := per * int64(threads); total > maxPhaseBuffers {
+		return fmt.Errorf("%d thread(s) × %d bytes of arrays (messages up to %d bytes) is over jitsim's %d-byte bound for one phase; use fewer threads or smaller messages",
+			threads, per, p.msg.maxBytes, maxPhaseBuffers)
+	}
+	return nil
 }
 
 // sizeDist is a message or AAD size: fixed, a list cycled in order, or a

@@ -225,6 +225,19 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 		return fmt.Errorf("property seed=%q is not an integer", seedText)
 	}
 	_, threadsSet := r.props["threads"]
+	if (threadsSet || r.env.Threads > 0) && r.threads > maxWorkloadThreads {
+		return fmt.Errorf("%d threads: a workload runs at most %d", r.threads, maxWorkloadThreads)
+	}
+	for i := range phases {
+		p := &phases[i]
+		n := p.Threads
+		if threadsSet || r.env.Threads > 0 {
+			n = r.threads
+		}
+		if err := p.checkBuffers(n); err != nil {
+			return fmt.Errorf("phase %q: %w", p.Name, err)
+		}
+	}
 	threadsFor := func(p *phaseSpec) int {
 		if threadsSet || r.env.Threads > 0 {
 			return r.threads

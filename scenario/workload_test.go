@@ -124,6 +124,7 @@ func TestWorkloadErrors(t *testing.T) {
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nout_offset = 3\n", `out_offset needs output`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = \"x\"\n", `wl.toml:3:`},
 		{"title = \n", `wl.toml:1:`},
+		{"threads = 200\n[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessage_size = 16000000\n", `wl.toml:2: phase 1: 200 thread(s) × 48000128 bytes of arrays`},
 	} {
 		_, err := ParseWorkload("wl.toml", []byte(tc.file))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
