@@ -9,7 +9,9 @@
 //   - Hot.java and Congest.java drive HotSpot's tier policy for the recordings the policy's
 //     tests replay (runtime/policy/testdata/jvm; Congest.java is written by gen_congest.py);
 //   - JitsimGCMWarmup.java is AESGCMBench's loop, the real-JVM side of `jitsim warmup --jvm`
-//     (package warmup reads what it prints).
+//     (package warmup reads what it prints);
+//   - JitsimTraceLog.java is what an application calls to log its Cipher operations as a
+//     trace that `jitsim run TRACE.csv` replays.
 //
 // The package is a leaf: it knows java's command line, not what the programs measure.
 package jvmharness
@@ -46,10 +48,13 @@ const (
 	GCMWarmup Program = "JitsimGCMWarmup"
 	// ModeLoop encrypts one buffer in one AES mode over and over: args CBC|CTR|GCM, size, ops.
 	ModeLoop Program = "JitsimModeLoop"
+	// TraceLog is the class an application calls to log its Cipher operations as a jitsim
+	// trace; its main writes a trace of its own demonstration to stdout: args ops.
+	TraceLog Program = "JitsimTraceLog"
 )
 
 // Programs lists every harness program.
-func Programs() []Program { return []Program{Cost, Hot, Congest, GCMWarmup, ModeLoop} }
+func Programs() []Program { return []Program{Cost, Hot, Congest, GCMWarmup, ModeLoop, TraceLog} }
 
 // File is the program's source file name (Class.java).
 func (p Program) File() string { return string(p) + ".java" }

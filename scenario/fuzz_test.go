@@ -1,6 +1,9 @@
 package scenario
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"strings"
 	"testing"
 )
@@ -62,6 +65,27 @@ func FuzzParseWorkload(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// FuzzTraceReader checks that no trace, however broken, panics the
+// reader, that every error is a *FileError naming the trace, and that an
+// accepted trace's threads and shapes are consistent with its lines.
+func FuzzTraceReader(f *testing.F) {
+	f.Add([]byte(smallTrace))
+	f.Add([]byte(TraceHeader + "\n0,1e3,decrypt,aes/gcm/nopadding,256,16,3\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := NewTrace("fuzz.csv", func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
+		if err != nil {
+			var fe *FileError
+			if !errors.As(err, &fe) || fe.Path != "fuzz.csv" {
+				t.Fatalf("error %T is not a *FileError naming the trace: %v", err, err)
+			}
+			return
+		}
+		if tr.Ops < 1 || tr.threads < 1 || tr.threads > maxWorkloadThreads || len(tr.maxSize) != tr.threads || len(tr.order) != len(tr.shapes) {
+			t.Fatalf("accepted trace inconsistent: ops %d, threads %d, shapes %d/%d", tr.Ops, tr.threads, len(tr.order), len(tr.shapes))
 		}
 	})
 }

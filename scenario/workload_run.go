@@ -19,13 +19,21 @@ import (
 )
 
 // Find returns the scenario that name stands for: a registered scenario,
-// or a workload file at that path ([Workload.Scenario]).
+// a workload file at that path ([Workload.Scenario]) or a trace
+// ([Trace.Scenario]).
 func Find(name string) (Scenario, error) {
 	if s, ok := Lookup(name); ok {
 		return s, nil
 	}
+	if st, err := os.Stat(name); err == nil && !st.IsDir() && IsTraceFile(name) {
+		t, err := LoadTrace(name)
+		if err != nil {
+			return Scenario{}, err
+		}
+		return t.Scenario(), nil
+	}
 	if st, err := os.Stat(name); err != nil || st.IsDir() || !IsWorkloadFile(name) {
-		return Scenario{}, fmt.Errorf("%q is neither a jitsim scenario (see 'jitsim scenarios') nor a workload file", name)
+		return Scenario{}, fmt.Errorf("%q is neither a jitsim scenario (see 'jitsim scenarios'), a workload file nor a trace", name)
 	}
 	w, err := LoadWorkload(name)
 	if err != nil {
@@ -400,7 +408,13 @@ func (p *phaseSpec) describe() string {
 
 // printPhase prints one phase's result on the run's clock.
 func (r *runner) printPhase(p *phaseSpec, threads int, s phaseStats, elapsed time.Duration) {
-	r.out.printf("\nphase %s: %d thread(s), %s\n", p.Name, threads, p.describe())
+	r.printStats(fmt.Sprintf("phase %s: %d thread(s), %s", p.Name, threads, p.describe()), s, elapsed)
+}
+
+// printStats prints a header line, then operations, bytes, throughput
+// and latency percentiles on the run's clock.
+func (r *runner) printStats(header string, s phaseStats, elapsed time.Duration) {
+	r.out.printf("\n%s\n", header)
 	sec := elapsed.Seconds()
 	var opsPerSec, mbPerSec float64
 	if sec > 0 {

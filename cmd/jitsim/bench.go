@@ -138,7 +138,7 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 		return fail(2, "arguments after the benchmark name (%s): iterations and batches come from -wi, -i, -w, -r", strings.Join(o.rest, " "))
 	}
 	scen, err := scenario.Find(o.scenario)
-	if err != nil && scenario.IsWorkloadFile(o.scenario) {
+	if err != nil && (scenario.IsWorkloadFile(o.scenario) || scenario.IsTraceFile(o.scenario)) {
 		return fail(1, "%v", err)
 	}
 	if err != nil || !scen.IsBenchmark() {

@@ -42,7 +42,7 @@ func runScenario(rc runContext, nameOrFile string, file bool, args []string) int
 	ctx := sig.ctx
 	var err error
 	switch {
-	case file && scenario.IsWorkloadFile(nameOrFile):
+	case file && (scenario.IsWorkloadFile(nameOrFile) || scenario.IsTraceFile(nameOrFile)):
 		err = runWorkloadFile(ctx, rc, nameOrFile, args)
 	case file:
 		err = runScenarioFile(ctx, rc, nameOrFile, args)
@@ -116,14 +116,14 @@ func runNamedScenario(ctx context.Context, rc runContext, name string, args []st
 	return runScenarioValue(ctx, rc, s, args)
 }
 
-// runWorkloadFile runs a workload file as a scenario on the command line's one VM
-// configuration (its release, CPU, clock and VM options), as a scenario name runs.
+// runWorkloadFile runs a workload file or a trace as a scenario on the command line's one
+// VM configuration (its release, CPU, clock and VM options), as a scenario name runs.
 func runWorkloadFile(ctx context.Context, rc runContext, path string, args []string) error {
-	w, err := scenario.LoadWorkload(path)
+	s, err := scenario.Find(path)
 	if err != nil {
 		return err
 	}
-	return runScenarioValue(ctx, rc, w.Scenario(), args)
+	return runScenarioValue(ctx, rc, s, args)
 }
 
 // runScenarioValue runs s on one VM built from the command line's settled flags.

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/jvmharness"
 	"github.com/jitsim/jitsim/sweep"
 )
 
@@ -99,6 +102,32 @@ func TestWorkloadFileErrors(t *testing.T) {
 		st := run(cmd, strings.NewReader(""), &out, &errb, noEnv)
 		if st == 0 || !strings.Contains(errb.String(), bad+`:4: unknown key "key_sise" (did you mean "key_size"?)`) {
 			t.Errorf("jitsim %s: status %d, stderr %q", strings.Join(cmd, " "), st, errb.String())
+		}
+	}
+}
+
+// TestTraceLogReplays runs the harness's trace logger on the real JVM and
+// replays what it wrote on both clocks, every output checked.
+func TestTraceLogReplays(t *testing.T) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	out, err := jvmharness.Run(context.Background(), java, jvmharness.TraceLog, nil, "4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "app.csv")
+	if err := os.WriteFile(file, out.Stdout, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, clock := range []string{"wall", "model"} {
+		var o, e bytes.Buffer
+		if st := run([]string{"run", "--clock=" + clock, "-DcheckOutput=true", file}, strings.NewReader(""), &o, &e, noEnv); st != 0 {
+			t.Fatalf("replay on the %s clock: status %d\n%s\n%s\ntrace:\n%s", clock, st, o.String(), e.String(), out.Stdout)
+		}
+		if !strings.Contains(o.String(), "2 thread(s), 24 operations") {
+			t.Errorf("replay on the %s clock:\n%s", clock, o.String())
 		}
 	}
 }
