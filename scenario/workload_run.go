@@ -33,7 +33,7 @@ func Find(name string) (Scenario, error) {
 		return t.Scenario(), nil
 	}
 	if st, err := os.Stat(name); err != nil || st.IsDir() || !IsWorkloadFile(name) {
-		return Scenario{}, fmt.Errorf("%q is neither a jitsim scenario (see 'jitsim scenarios'), a workload file nor a trace", name)
+		return Scenario{}, fmt.Errorf("%q is not a jitsim scenario (see 'jitsim scenarios'), a workload file or a trace", name)
 	}
 	w, err := LoadWorkload(name)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"strconv"
@@ -118,11 +119,13 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 	// A workload file named by the plan is found beside the plan.
 	name := plan.Scenario
 	if _, ok := scenario.Lookup(name); !ok && !filepath.IsAbs(name) {
-		name = filepath.Join(filepath.Dir(o.scenario), name)
+		if beside := filepath.Join(filepath.Dir(o.scenario), name); fileExists(beside) {
+			name = beside
+		}
 	}
 	scen, err := scenario.Find(name)
 	if err != nil {
-		return fail(1, "%s: scenario %q: %v", o.scenario, plan.Scenario, err)
+		return fail(1, "%s: %v", o.scenario, err)
 	}
 	if plan.SizeProperty != "" {
 		if _, ok := scen.Prop(plan.SizeProperty); !ok {
@@ -334,4 +337,10 @@ func sweepSummary(w io.Writer, o sweep.Output, dir, missing string) int {
 		return 1
 	}
 	return 0
+}
+
+// fileExists reports whether path names a file (not a directory).
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }
