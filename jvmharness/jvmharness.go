@@ -10,7 +10,9 @@
 //     tests replay (runtime/policy/testdata/jvm; Congest.java is written by gen_congest.py);
 //   - JitsimBench.java is the twin of the benchmark scenarios (AESGCMBench, AESGCMUpdateAAD,
 //     CBCThroughput, ModeLoop), the real-JVM side of `jitsim warmup --jvm` and of validate's
-//     warm-up comparison (package warmup reads what it prints).
+//     warm-up comparison (package warmup reads what it prints);
+//   - JitsimTraceLog.java is what an application calls to log its Cipher operations as a
+//     trace that `jitsim run TRACE.csv` replays.
 //
 // The package is a leaf: it knows java's command line, not what the programs measure.
 package jvmharness
@@ -48,10 +50,13 @@ const (
 	// CBCThroughput, ModeLoop): args SCENARIO, warmupIterations, iterations, opsPerIteration;
 	// the scenario's -D properties. It prints each iteration's start and duration on stderr.
 	Bench Program = "JitsimBench"
+	// TraceLog is the class an application calls to log its Cipher operations as a jitsim
+	// trace; its main writes a trace of its own demonstration to stdout: args ops.
+	TraceLog Program = "JitsimTraceLog"
 )
 
 // Programs lists every harness program.
-func Programs() []Program { return []Program{Cost, Hot, Congest, ModeLoop, Bench} }
+func Programs() []Program { return []Program{Cost, Hot, Congest, ModeLoop, Bench, TraceLog} }
 
 // Twins are the scenarios Bench runs as jitsim runs them.
 var Twins = []string{"AESGCMBench", "AESGCMUpdateAAD", "CBCThroughput", "ModeLoop"}

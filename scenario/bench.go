@@ -21,8 +21,11 @@ type benchSpec struct {
 	params     string // e.g. "dataSize = 1024, keyLength = 128"
 	avgTime    bool   // score in µs/op (JMH avgt) rather than ops/s (thrpt)
 	bytesPerOp int64
-	defaults   []int // warmupIterations, iterations, opsPerIteration
-	setup      func(ctx context.Context, id int, inv jce.Invoker) (op func(ctx context.Context) error, err error)
+	// opBytes, when set, replaces bytesPerOp for operations of varying
+	// size: the payload bytes thread id has processed so far.
+	opBytes  func(id int) int64
+	defaults []int // warmupIterations, iterations, opsPerIteration
+	setup    func(ctx context.Context, id int, inv jce.Invoker) (op func(ctx context.Context) error, err error)
 	// result formats the final line; nil: JMH's "Result" block.
 	result func(score, err float64, unit string) string
 }
@@ -87,6 +90,7 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 			return err
 		}
 		dur[id] = make([]time.Duration, total)
+		var doneBytes int64
 		for i := range total {
 			t0 := r.now()
 			if sample := r.env.OpTime; sample != nil {
@@ -110,7 +114,12 @@ func (r *runner) bench(ctx context.Context, spec benchSpec) error {
 			if i >= warm {
 				phase, idx = "measure", i-warm
 			}
-			r.observe(Iteration{Phase: phase, Thread: id, Index: idx, Start: t0, Duration: d, Ops: int64(ops), Bytes: int64(ops) * spec.bytesPerOp})
+			nbytes := int64(ops) * spec.bytesPerOp
+			if spec.opBytes != nil {
+				b := spec.opBytes(id)
+				nbytes, doneBytes = b-doneBytes, b
+			}
+			r.observe(Iteration{Phase: phase, Thread: id, Index: idx, Start: t0, Duration: d, Ops: int64(ops), Bytes: nbytes})
 			if r.threads == 1 { // one thread: the iteration's score is known now
 				printIteration(i, iterationScore(dur, i))
 			}

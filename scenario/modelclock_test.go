@@ -45,6 +45,17 @@ func (l *lockedBuffer) String() string {
 // VM options opts and returns everything it printed.
 func modelRun(t *testing.T, cpuName string, rel jdk.Release, opts []string, threads int, name string, props map[string]string, args ...string) string {
 	t.Helper()
+	s, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("no scenario %s", name)
+	}
+	return modelRunScenario(t, cpuName, rel, opts, threads, s, props, args...)
+}
+
+// modelRunScenario is modelRun of a Scenario value (a workload file's).
+func modelRunScenario(t *testing.T, cpuName string, rel jdk.Release, opts []string, threads int, s Scenario, props map[string]string, args ...string) string {
+	t.Helper()
+	name := s.Name
 	m, err := cpu.Lookup(cpuName)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +71,6 @@ func modelRun(t *testing.T, cpuName string, rel jdk.Release, opts []string, thre
 		t.Fatal(err)
 	}
 	env := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: threads, ClockKind: ClockModel, CheckOutput: true}
-	s, ok := Lookup(name)
-	if !ok {
-		t.Fatalf("no scenario %s", name)
-	}
 	if err := s.Run(context.Background(), env, props, args, &out); err != nil {
 		t.Fatalf("%s on the model clock: %v\noutput:\n%s", name, err, out.String())
 	}

@@ -29,8 +29,12 @@ func (s Scenario) IsBenchmark() bool { return strings.HasPrefix(s.Args, benchArg
 
 // BenchmarkMethod is the benchmark method the properties select: the
 // scenario name and its "op" property ("AESGCMBench.encrypt"), or the name
-// alone when the scenario has no op property.
+// alone when the scenario has no op property; a workload file's is
+// "Workload.NAME".
 func (s Scenario) BenchmarkMethod(props map[string]string) string {
+	if s.benchName != "" {
+		return s.benchName
+	}
 	p, ok := s.Prop("op")
 	if !ok {
 		return s.Name

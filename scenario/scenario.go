@@ -52,6 +52,8 @@ type Scenario struct {
 	Args string
 
 	run func(ctx context.Context, r *runner) error
+	// benchName, when set, is BenchmarkMethod's answer.
+	benchName string
 }
 
 // Property is one -D system property a scenario reads.
@@ -174,14 +176,20 @@ func register(s Scenario) Scenario {
 			panic("BUG: scenario " + s.Name + " registered twice")
 		}
 	}
-	// Every scenario honours threads and checkOutput.
+	s = withCommonProps(s)
+	registry = append(registry, s)
+	return s
+}
+
+// withCommonProps adds the properties every scenario honours, threads and
+// checkOutput, unless s declares them itself.
+func withCommonProps(s Scenario) Scenario {
 	if !slices.ContainsFunc(s.Props, func(p Property) bool { return p.Name == "threads" }) {
 		s.Props = append(s.Props, Property{Name: "threads", Default: "1", Doc: "application threads (--threads overrides the default, not an explicit -Dthreads)"})
 	}
 	if !slices.ContainsFunc(s.Props, func(p Property) bool { return p.Name == "checkOutput" }) {
 		s.Props = append(s.Props, Property{Name: "checkOutput", Default: "false", Doc: "check every output against crypto/cipher"})
 	}
-	registry = append(registry, s)
 	return s
 }
 
@@ -510,15 +518,20 @@ func inHeap(inv jce.Invoker, b []byte) []byte {
 // the first, as java's main thread; "Thread-N" for the others) and returns
 // the first error; a failing thread cancels the others.
 func (r *runner) parallel(ctx context.Context, vm *jrt.VM, body func(ctx context.Context, id int, inv jce.Invoker) error) error {
+	return r.parallelN(ctx, vm, r.threads, body)
+}
+
+// parallelN is parallel on n threads.
+func (r *runner) parallelN(ctx context.Context, vm *jrt.VM, n int, body func(ctx context.Context, id int, inv jce.Invoker) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	body = recoverThreads(body) // a panicking thread fails like an erring one (op.go)
-	errs := make([]error, r.threads)
+	errs := make([]error, n)
 	var wg sync.WaitGroup
 	// Every thread exists before any starts: on the model clock a thread
 	// begins at the virtual time of its creation, which a running thread
 	// would move.
-	invs := make([]threadInvoker, r.threads)
+	invs := make([]threadInvoker, n)
 	for i := range invs {
 		name := "main"
 		if i > 0 {

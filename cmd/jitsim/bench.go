@@ -137,8 +137,11 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 	if len(o.rest) > 0 {
 		return fail(2, "arguments after the benchmark name (%s): iterations and batches come from -wi, -i, -w, -r", strings.Join(o.rest, " "))
 	}
-	scen, ok := scenario.Lookup(o.scenario)
-	if !ok || !scen.IsBenchmark() {
+	scen, err := scenario.Find(o.scenario)
+	if err != nil && (scenario.IsWorkloadFile(o.scenario) || scenario.IsTraceFile(o.scenario)) {
+		return fail(1, "%v", err)
+	}
+	if err != nil || !scen.IsBenchmark() {
 		return fail(1, "%q is not a jitsim benchmark scenario (benchmarks: %s)", o.scenario, strings.Join(benchmarkNames(), ", "))
 	}
 	if opts.TimeUnit != "" {

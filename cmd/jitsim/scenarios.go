@@ -62,9 +62,12 @@ func runScenario(rc runContext, nameOrFile string, file bool, args []string) int
 	defer sig.stop()
 	ctx := sig.ctx
 	var err error
-	if file {
+	switch {
+	case file && (scenario.IsWorkloadFile(nameOrFile) || scenario.IsTraceFile(nameOrFile)):
+		err = runWorkloadFile(ctx, rc, nameOrFile, args)
+	case file:
 		err = runScenarioFile(ctx, rc, nameOrFile, args)
-	} else {
+	default:
 		err = runNamedScenario(ctx, rc, nameOrFile, args)
 	}
 	if s := sig.caught(); s != nil {
@@ -131,6 +134,22 @@ func runNamedScenario(ctx context.Context, rc runContext, name string, args []st
 	if !ok {
 		return fmt.Errorf("unknown scenario %q", name)
 	}
+	return runScenarioValue(ctx, rc, s, args)
+}
+
+// runWorkloadFile runs a workload file or a trace as a scenario on the command line's one
+// VM configuration (its release, CPU, clock and VM options), as a scenario name runs.
+func runWorkloadFile(ctx context.Context, rc runContext, path string, args []string) error {
+	s, err := scenario.Find(path)
+	if err != nil {
+		return err
+	}
+	return runScenarioValue(ctx, rc, s, args)
+}
+
+// runScenarioValue runs s on one VM built from the command line's settled flags.
+func runScenarioValue(ctx context.Context, rc runContext, s scenario.Scenario, args []string) error {
+	name := s.Name
 	if err := checkSizeProperties(commandLineProperty(rc)); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	goruntime "runtime"
 	"strconv"
 	"strings"
@@ -114,9 +116,16 @@ func (d deps) runSweep(args []string, getenv func(string) (string, bool), stdout
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	scen, ok := scenario.Lookup(plan.Scenario)
-	if !ok {
-		return fail(1, "%s: scenario %q is not a jitsim scenario (see 'jitsim scenarios')", o.scenario, plan.Scenario)
+	// A workload file named by the plan is found beside the plan.
+	name := plan.Scenario
+	if _, ok := scenario.Lookup(name); !ok && !filepath.IsAbs(name) {
+		if beside := filepath.Join(filepath.Dir(o.scenario), name); fileExists(beside) {
+			name = beside
+		}
+	}
+	scen, err := scenario.Find(name)
+	if err != nil {
+		return fail(1, "%s: %v", o.scenario, err)
 	}
 	if plan.SizeProperty != "" {
 		if _, ok := scen.Prop(plan.SizeProperty); !ok {
@@ -328,4 +337,10 @@ func sweepSummary(w io.Writer, o sweep.Output, dir, missing string) int {
 		return 1
 	}
 	return 0
+}
+
+// fileExists reports whether path names a file (not a directory).
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }

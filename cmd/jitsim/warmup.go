@@ -122,9 +122,9 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	if o.scenario == "" {
 		return fail(2, "no scenario given; name one from 'jitsim scenarios'")
 	}
-	scen, ok := scenario.Lookup(o.scenario)
-	if !ok {
-		return fail(1, "%q is not a jitsim scenario (see 'jitsim scenarios'); jitsim runs its own scenarios, not Java programs", o.scenario)
+	scen, err := scenario.Find(o.scenario)
+	if err != nil {
+		return fail(1, "%v; jitsim runs its own scenarios and workload files, not Java programs", err)
 	}
 	clock := o.last("clock", setup.ClockWall)
 	if clock != setup.ClockWall && clock != setup.ClockModel {
