@@ -388,7 +388,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			vals[i] = s.value
 			lo, hi = min(lo, s.min), max(hi, s.max)
 		}
-		med, mn, mx := median(vals), slices.Min(vals), slices.Max(vals)
+		med, mn, mx := Median(vals), slices.Min(vals), slices.Max(vals)
 		compile := strings.HasPrefix(k.mode, "Tier")
 		unit := "ps/byte"
 		switch {
@@ -483,7 +483,8 @@ func releaseOf(props map[string]string) (jdk.Release, error) {
 	return rel, nil
 }
 
-func median(v []float64) float64 {
+// Median is the median of v (the mean of the middle two for an even count).
+func Median(v []float64) float64 {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	if len(s)%2 == 1 {

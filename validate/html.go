@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"slices"
 	"strings"
 	"time"
 )
@@ -22,31 +21,11 @@ type Page struct {
 }
 
 var pageTmpl = template.Must(template.New("validate").Funcs(template.FuncMap{
-	"us":   func(ns float64) string { return fmt.Sprintf("%.3f", ns/1000) },
-	"join": func(o []string) string { return strings.Join(o, " → ") },
-	"f2":   func(x float64) string { return fmt.Sprintf("%.2f", x) },
-	"dur":  func(d time.Duration) string { return d.Round(time.Microsecond).String() },
-	"landmarks": func(r WarmupResult) []landmarkRow {
-		names := []string{"first iteration, per op", "time to half speed", "time to steady state"}
-		var rows []landmarkRow
-		for k, f := range []func(Landmarks) time.Duration{
-			func(l Landmarks) time.Duration { return l.FirstPerOp },
-			func(l Landmarks) time.Duration { return l.HalfSpeed },
-			func(l Landmarks) time.Duration { return l.Steady },
-		} {
-			var v []float64
-			for _, l := range r.JVM {
-				v = append(v, float64(f(l)))
-			}
-			med := median(v)
-			fac := 0.0
-			if med > 0 {
-				fac = float64(f(r.Model)) / med
-			}
-			rows = append(rows, landmarkRow{names[k], time.Duration(med), time.Duration(slices.Min(v)), time.Duration(slices.Max(v)), f(r.Model), fac, r.Verdicts[k]})
-		}
-		return rows
-	},
+	"us":        func(ns float64) string { return fmt.Sprintf("%.3f", ns/1000) },
+	"join":      func(o []string) string { return strings.Join(o, " → ") },
+	"f2":        func(x float64) string { return fmt.Sprintf("%.2f", x) },
+	"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+	"landmarks": landmarkRows,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>jitsim validate</title>
 <style>
@@ -75,13 +54,6 @@ code { background: #f3f3f3; padding: 0 3px; }
 {{end}}</table>{{end}}
 </body></html>
 `))
-
-type landmarkRow struct {
-	Name                    string
-	Median, Min, Max, Model time.Duration
-	Factor                  float64
-	Verdict                 string
-}
 
 // WriteHTML writes the validation page: self-contained, no scripts, nothing fetched.
 func WriteHTML(w io.Writer, p Page) error { return pageTmpl.Execute(w, p) }

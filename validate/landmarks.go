@@ -241,21 +241,11 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 		r := WarmupResult{Set: s.Name, JVM: jvm[i], Model: m, Runs: append([]warmup.Run{mrun}, series[i]...)}
 		r.JVMOrder, r.JVMOrderN = majorityOrder(common)
 		r.OrderMatch = slices.Equal(r.JVMOrder, m.Order)
-		pick := []func(Landmarks) time.Duration{
-			func(l Landmarks) time.Duration { return l.FirstPerOp },
-			func(l Landmarks) time.Duration { return l.HalfSpeed },
-			func(l Landmarks) time.Duration { return l.Steady },
-		}
-		for _, f := range pick {
-			var v []float64
-			for _, l := range jvm[i] {
-				v = append(v, float64(f(l)))
-			}
-			med := median(v)
+		for _, row := range landmarkRows(r) {
 			switch {
-			case slices.Max(v) > 1.5*med || slices.Min(v) < 0.5*med:
+			case row.Max > row.Median*3/2 || row.Min < row.Median/2:
 				r.Verdicts = append(r.Verdicts, TooNoisy)
-			case med > 0 && float64(f(m)) >= 0.5*med && float64(f(m)) <= 1.5*med:
+			case row.Median > 0 && row.Factor >= 0.5 && row.Factor <= 1.5:
 				r.Verdicts = append(r.Verdicts, "within ±50 %")
 			default:
 				r.Verdicts = append(r.Verdicts, Outside)
@@ -343,31 +333,51 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 	return l, run, nil
 }
 
+// landmarkRow is one landmark of one flag set: the JVM's median and range over the rounds,
+// jitsim's, and their ratio; Verdict is filled by the callers that have one.
+type landmarkRow struct {
+	Name                    string
+	Median, Min, Max, Model time.Duration
+	Factor                  float64
+	Verdict                 string
+}
+
+// landmarkRows summarises r's three landmarks: first iteration per operation, time to half
+// speed, time to the steady state.
+func landmarkRows(r WarmupResult) []landmarkRow {
+	var rows []landmarkRow
+	for k, f := range []func(Landmarks) time.Duration{
+		func(l Landmarks) time.Duration { return l.FirstPerOp },
+		func(l Landmarks) time.Duration { return l.HalfSpeed },
+		func(l Landmarks) time.Duration { return l.Steady },
+	} {
+		var v []float64
+		for _, l := range r.JVM {
+			v = append(v, float64(f(l)))
+		}
+		med := median(v)
+		row := landmarkRow{Name: []string{"first iteration, per op", "time to half speed", "time to steady state"}[k],
+			Median: time.Duration(med), Min: time.Duration(slices.Min(v)), Max: time.Duration(slices.Max(v)), Model: f(r.Model)}
+		if med > 0 {
+			row.Factor = float64(row.Model) / med
+		}
+		if k < len(r.Verdicts) {
+			row.Verdict = r.Verdicts[k]
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
 // WriteWarmup prints the warm-up comparison: per flag set and landmark, the JVM's median and
 // range over the rounds, jitsim's, the factor and verdict; then the compile orders.
 func WriteWarmup(w io.Writer, rs []WarmupResult) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "flag set\tlandmark\tJVM median\tJVM min–max\tjitsim\tjitsim/JVM\tverdict")
-	names := []string{"first iteration, per op", "time to half speed", "time to steady state"}
 	for _, r := range rs {
-		pick := []func(Landmarks) time.Duration{
-			func(l Landmarks) time.Duration { return l.FirstPerOp },
-			func(l Landmarks) time.Duration { return l.HalfSpeed },
-			func(l Landmarks) time.Duration { return l.Steady },
-		}
-		for k, f := range pick {
-			var v []float64
-			for _, l := range r.JVM {
-				v = append(v, float64(f(l)))
-			}
-			med := median(v)
-			fac := 0.0
-			if med > 0 {
-				fac = float64(f(r.Model)) / med
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%v\t%v–%v\t%v\t%.2f\t%s\n", r.Set, names[k], time.Duration(med).Round(time.Microsecond),
-				time.Duration(slices.Min(v)).Round(time.Microsecond), time.Duration(slices.Max(v)).Round(time.Microsecond),
-				f(r.Model).Round(time.Microsecond), fac, r.Verdicts[k])
+		for k, row := range landmarkRows(r) {
+			fmt.Fprintf(tw, "%s\t%s\t%v\t%v–%v\t%v\t%.2f\t%s\n", r.Set, row.Name, row.Median.Round(time.Microsecond),
+				row.Min.Round(time.Microsecond), row.Max.Round(time.Microsecond), row.Model.Round(time.Microsecond), row.Factor, r.Verdicts[k])
 		}
 	}
 	tw.Flush()

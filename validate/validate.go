@@ -338,14 +338,8 @@ func jvmOptions(s FlagSet, size int, ops []string, quick bool) []string {
 	return append(opts, fmt.Sprintf("-DwarmOps=%d", s.WarmOps), fmt.Sprintf("-Dsize=%d", size), "-Donly="+strings.Join(ops, ","))
 }
 
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
+// median is calibrate.Median: the JVM's value of a cell over its rounds.
+func median(v []float64) float64 { return calibrate.Median(v) }
 
 // ModelOptions say how a cell runs on the model clock.
 type ModelOptions struct {
