@@ -126,6 +126,9 @@ func (r Run) Validate() error {
 
 // WriteJSON writes runs as one indented JSON array.
 func WriteJSON(w io.Writer, runs []Run) error {
+	if runs == nil {
+		runs = []Run{} // no runs is an empty array, which ReadJSON reads back, not null
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(runs)
