@@ -119,6 +119,7 @@ func Chart(runs []Run, s Summary, po PlotOptions) (*plot.Plot, error) {
 		p.X.Tick.Marker = linearTicks{n: 10, integer: true}
 	}
 	p.Y.Label.Text = "time per op (" + ax.yUnit + ")"
+	p.X.Label.Padding = axisLabelGap
 	p.Add(plotter.NewGrid())
 
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -464,6 +465,11 @@ type chartPlan struct {
 
 // curvesHeight is the height of the curves' part with no height given.
 const curvesHeight = 5 * vg.Inch
+
+// axisLabelGap separates an x-axis title from its tick labels. gonum lays text out with its
+// own font metrics; a browser that falls back to another font draws taller glyphs, and with no
+// gap a tick label under the middle of the axis then touches the title.
+var axisLabelGap = vg.Points(6)
 
 // planChart lays the chart out for width wd.
 func planChart(runs []Run, s Summary, po PlotOptions, wd vg.Length) (*chartPlan, error) {

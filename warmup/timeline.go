@@ -148,6 +148,7 @@ func TimelineChart(runs []Run, imports []*CompileLog, title string) (*plot.Plot,
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = vg.Points(12)
 	p.X.Label.Text = "ms since start (jitsim: VM created; java: loop start; imported: JVM start)"
+	p.X.Label.Padding = axisLabelGap
 	p.X.Tick.Marker = linearTicks{n: 10}
 	p.Add(plotter.NewGrid())
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
