@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -155,6 +156,14 @@ func (d deps) runBench(args []string, getenv func(string) (string, bool), stdout
 		return fail(1, "%v", err)
 	}
 	base := scenario.PropsFrom(spec.Result.Properties)
+	if v, ok := base["threads"]; ok {
+		// The scenario would start -Dthreads threads while bench scores -t of them; JMH's
+		// thread count is -t, so one that disagrees is refused rather than half-counted.
+		if t := max(opts.Threads, 1); v != strconv.Itoa(t) {
+			return fail(2, "-Dthreads=%s: bench runs -t threads (now %d); give -t %s instead of -Dthreads", v, t, v)
+		}
+		delete(base, "threads")
+	}
 	for _, p := range opts.Params {
 		if _, ok := scen.Prop(p.Name); !ok || p.Name == "threads" || p.Name == "checkOutput" {
 			return fail(2, "-p %s: %s has no parameter %q", p.Name, scen.Name, p.Name)

@@ -154,6 +154,8 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"AESGCMBench", "5"}, "arguments after the benchmark name"},
 		{[]string{"-XX:+NoSuchFlag", "AESGCMBench"}, "NoSuchFlag"},
 		{nil, "no benchmark given"},
+		{[]string{"--clock=model", "-Dthreads=2", "AESGCMBench"}, "-Dthreads=2: bench runs -t threads (now 1); give -t 2"},
+		{[]string{"--clock=model", "-Dthreads=3", "-t", "2", "AESGCMBench"}, "give -t 3 instead"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer
@@ -162,6 +164,19 @@ func TestBenchErrors(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want an error containing %q", st, errb.String(), tc.want)
 			}
 		})
+	}
+}
+
+// TestBenchThreadsProperty: -Dthreads equal to -t is the same run as -t alone (the
+// scenario and bench agree on the thread count, scored over both threads).
+func TestBenchThreadsProperty(t *testing.T) {
+	args := []string{"--clock=model", "--cpu=icelake-server", "-f", "1", "-wi", "1", "-w", "2ms", "-i", "1", "-r", "2ms", "-t", "2", "-p", "dataSize=1024", "AESGCMBench"}
+	plain, _ := runBenchCLI(t, args...)
+	with, _ := runBenchCLI(t, append([]string{"-Dthreads=2"}, args...)...)
+	// The header names the VM options, as JMH does; the rest must be the same.
+	with = strings.Replace(with, "# VM options: -Dthreads=2\n", "# VM options: <none>\n", 1)
+	if plain != with || !strings.Contains(plain, "AESGCMBench.encrypt") {
+		t.Errorf("-t 2 alone:\n%s\nwith -Dthreads=2:\n%s", plain, with)
 	}
 }
 
