@@ -45,6 +45,7 @@ code { background: #f3f3f3; padding: 0 3px; }
 {{range $r := .Warmup}}{{range landmarks $r}}<tr><td class="l">{{$r.Set}}</td><td class="l">{{.Name}}</td><td>{{dur .Median}}</td><td>{{dur .Min}}–{{dur .Max}}</td><td>{{dur .Model}}</td><td>{{f2 .Factor}}</td><td class="l {{if eq .Verdict "outside"}}outside{{else if eq .Verdict "JVM too noisy"}}noisy{{else}}within{{end}}">{{.Verdict}}</td></tr>
 {{end}}{{end}}</table>
 {{range .Warmup}}<p><b>{{.Set}}</b>: first level-3/4 compiles of the crypto methods both compile — jitsim's order {{if .OrderMatch}}<span class="within">matches</span>{{else}}<span class="outside">differs from</span>{{end}} the JVM's majority ({{.JVMOrderN}} of {{len .JVM}} rounds).</p>
+<p>{{.Agreement}}</p>
 <details><summary>the two orders</summary><p>JVM: {{join .JVMOrder}}</p><p>jitsim: {{join .Model.Order}}</p></details>
 {{end}}{{end}}
 {{if .Steady}}<h2>Steady state</h2>

@@ -125,6 +125,103 @@ func majorityOrder(orders [][]string) ([]string, int) {
 	return best, bestN
 }
 
+// kendallTau is the rank agreement of two compile orders over the entries both hold:
+// (concordant − discordant) / pairs, from −1 (reversed) through 0 to 1 (the same order), and
+// the number of pairs compared (0: fewer than two common entries, tau undefined).
+func kendallTau(a, b []string) (float64, int) {
+	pos := map[string]int{}
+	for i, e := range b {
+		if _, dup := pos[e]; !dup {
+			pos[e] = i
+		}
+	}
+	var common []int // b's positions, in a's order
+	seen := map[string]bool{}
+	for _, e := range a {
+		if j, ok := pos[e]; ok && !seen[e] {
+			seen[e] = true
+			common = append(common, j)
+		}
+	}
+	c, d := 0, 0
+	for i := range common {
+		for j := i + 1; j < len(common); j++ {
+			if common[i] < common[j] {
+				c++
+			} else {
+				d++
+			}
+		}
+	}
+	if c+d == 0 {
+		return 0, 0
+	}
+	return float64(c-d) / float64(c+d), c + d
+}
+
+// OrderAgreement is how well compile orders agree, as Kendall's tau: jitsim's order against
+// each JVM round, and the JVM's rounds against each other (how much a real JVM agrees with
+// itself, the yardstick for the first).
+type OrderAgreement struct {
+	Model    float64 `json:"modelTauMedian"` // median over the rounds of tau(jitsim, round)
+	ModelMin float64 `json:"modelTauMin"`
+	ModelMax float64 `json:"modelTauMax"`
+	JVM      float64 `json:"jvmTauMedian"` // median over pairs of rounds
+	JVMMin   float64 `json:"jvmTauMin"`
+	JVMMax   float64 `json:"jvmTauMax"`
+	Pairs    int     `json:"pairs"` // method pairs in jitsim's comparisons (0: undefined)
+}
+
+// String says the agreement in one line: jitsim against the JVM's rounds beside the rounds
+// against each other.
+func (a OrderAgreement) String() string {
+	if a.Pairs == 0 {
+		return "rank agreement: fewer than two methods in common, not measured"
+	}
+	verdict := "as close to the JVM as its own rounds are to each other"
+	if a.Model < a.JVM {
+		verdict = "less close to the JVM than its own rounds are to each other"
+	}
+	return fmt.Sprintf("rank agreement (Kendall's tau, 1 = same order): jitsim vs the JVM's rounds %.2f (%.2f–%.2f), the JVM's rounds vs each other %.2f (%.2f–%.2f): %s",
+		a.Model, a.ModelMin, a.ModelMax, a.JVM, a.JVMMin, a.JVMMax, verdict)
+}
+
+// orderAgreement computes the agreement of model against rounds, and of the rounds among
+// themselves; a comparison with fewer than two common entries is left out.
+func orderAgreement(model []string, rounds [][]string) OrderAgreement {
+	var mt, jt []float64
+	var a OrderAgreement
+	for _, r := range rounds {
+		if t, n := kendallTau(model, r); n > 0 {
+			mt, a.Pairs = append(mt, t), max(a.Pairs, n)
+		}
+	}
+	for i := range rounds {
+		for j := i + 1; j < len(rounds); j++ {
+			if t, n := kendallTau(rounds[i], rounds[j]); n > 0 {
+				jt = append(jt, t)
+			}
+		}
+	}
+	a.Model, a.ModelMin, a.ModelMax = medianRange(mt)
+	a.JVM, a.JVMMin, a.JVMMax = medianRange(jt)
+	return a
+}
+
+// medianRange is the median, minimum and maximum of xs (zeros for none).
+func medianRange(xs []float64) (med, lo, hi float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	med = s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return med, s[0], s[len(s)-1]
+}
+
 // WarmupOptions say what Warmup compares.
 type WarmupOptions struct {
 	Java         string
@@ -152,7 +249,9 @@ type WarmupResult struct {
 	JVMOrder   []string    `json:"jvmMajorityOrder"`
 	JVMOrderN  int         `json:"jvmMajorityRounds"`
 	OrderMatch bool        `json:"orderMatches"`
-	Verdicts   []string    `json:"verdicts"` // per landmark: first, half speed, steady
+	// Agreement ranks the orders: the JVM's own rounds seldom share one order.
+	Agreement OrderAgreement `json:"orderAgreement"`
+	Verdicts  []string       `json:"verdicts"` // per landmark: first, half speed, steady
 	// Runs are the series: the JVM's rounds ("java: " + the options) and jitsim's.
 	Runs []warmup.Run `json:"-"`
 }
@@ -241,6 +340,7 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 		r := WarmupResult{Set: s.Name, JVM: jvm[i], Model: m, Runs: append([]warmup.Run{mrun}, series[i]...)}
 		r.JVMOrder, r.JVMOrderN = majorityOrder(common)
 		r.OrderMatch = slices.Equal(r.JVMOrder, m.Order)
+		r.Agreement = orderAgreement(m.Order, common)
 		for _, row := range landmarkRows(r) {
 			switch {
 			case row.Max > row.Median*3/2 || row.Min < row.Median/2:
@@ -388,5 +488,6 @@ func WriteWarmup(w io.Writer, rs []WarmupResult) {
 		}
 		fmt.Fprintf(w, "\n%s: first level-3/4 compiles of the crypto methods both compile: jitsim's order %s the JVM's majority (%d of %d rounds)\n  JVM:    %s\n  jitsim: %s\n",
 			r.Set, match, r.JVMOrderN, len(r.JVM), strings.Join(r.JVMOrder, " → "), strings.Join(r.Model.Order, " → "))
+		fmt.Fprintf(w, "  %s\n", r.Agreement)
 	}
 }

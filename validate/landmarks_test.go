@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -83,5 +84,48 @@ func TestMajorityOrder(t *testing.T) {
 	}
 	if o, n := majorityOrder([][]string{a, b}); !slices.Equal(o, a) || n != 1 {
 		t.Errorf("%v %d", o, n)
+	}
+}
+
+// TestKendallTau: hand-worked ranks. a = A B C D against b = B A C D: of the six pairs only
+// (A, B) is reversed, so tau = (5 − 1)/6. Entries only one side holds are left out.
+func TestKendallTau(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  []string
+		tau   float64
+		pairs int
+	}{
+		{[]string{"A", "B", "C", "D"}, []string{"A", "B", "C", "D"}, 1, 6},
+		{[]string{"A", "B", "C", "D"}, []string{"D", "C", "B", "A"}, -1, 6},
+		{[]string{"A", "B", "C", "D"}, []string{"B", "A", "C", "D"}, 4.0 / 6, 6},
+		{[]string{"A", "X", "B", "C"}, []string{"C", "B", "Y", "A"}, -1, 3},
+		{[]string{"A"}, []string{"A", "B"}, 0, 0},
+		{nil, nil, 0, 0},
+	} {
+		if tau, n := kendallTau(tc.a, tc.b); math.Abs(tau-tc.tau) > 1e-12 || n != tc.pairs {
+			t.Errorf("kendallTau(%v, %v) = %v over %d pairs, want %v over %d", tc.a, tc.b, tau, n, tc.tau, tc.pairs)
+		}
+	}
+}
+
+// TestOrderAgreement: jitsim's order against three JVM rounds that disagree among
+// themselves. Rounds r1 = ABC, r2 = BAC, r3 = ACB; jitsim = ABC: tau 1, 1/3, 1/3 → median
+// 1/3; the rounds pairwise: (r1,r2) 1/3, (r1,r3) 1/3, (r2,r3) −1/3 → median 1/3. jitsim is
+// then as close to the JVM as the JVM is to itself.
+func TestOrderAgreement(t *testing.T) {
+	r := [][]string{{"A", "B", "C"}, {"B", "A", "C"}, {"A", "C", "B"}}
+	a := orderAgreement([]string{"A", "B", "C"}, r)
+	third := 1.0 / 3
+	if math.Abs(a.Model-third) > 1e-12 || a.ModelMax != 1 || math.Abs(a.JVM-third) > 1e-12 || math.Abs(a.JVMMin+third) > 1e-12 || a.Pairs != 3 {
+		t.Errorf("%+v", a)
+	}
+	if s := a.String(); !strings.Contains(s, "jitsim vs the JVM's rounds 0.33 (0.33–1.00)") || !strings.Contains(s, "as close to the JVM as its own rounds") {
+		t.Errorf("%s", s)
+	}
+	if s := orderAgreement([]string{"B", "A"}, [][]string{{"A", "B"}, {"A", "B"}}).String(); !strings.Contains(s, "less close") {
+		t.Errorf("%s", s)
+	}
+	if s := orderAgreement(nil, r).String(); !strings.Contains(s, "not measured") {
+		t.Errorf("%s", s)
 	}
 }
