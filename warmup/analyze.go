@@ -47,6 +47,39 @@ type Options struct {
 	// OutlierWindow is the window of warmup_stats's Tukey outlier filter
 	// (default 200); negative turns the filter off.
 	OutlierWindow int `json:"outlier_window,omitempty"`
+	// Cost picks the changepoint cost: CostR (PELT, R's cpt.meanvar to the
+	// bit, warmup_stats's method) or CostScaleFree (PELTScaleFree: exact
+	// plateaus stay whole, but the answer is no longer R's). Empty means
+	// CostScaleFree for model-clock runs, whose exact plateaus R splits on
+	// rounding noise, and CostR for all others (AnalyzeRun; Analyze, which
+	// knows no clock, takes CostR).
+	Cost string `json:"cost,omitempty"`
+}
+
+// The changepoint costs of Options.Cost.
+const (
+	CostR         = "r"
+	CostScaleFree = "scale-free"
+)
+
+// Validate reports an unknown Options.Cost.
+func (o Options) Validate() error {
+	_, err := o.cost("")
+	return err
+}
+
+// cost resolves Options.Cost for a run on the given clock.
+func (o Options) cost(clock string) (string, error) {
+	switch o.Cost {
+	case "":
+		if clock == "model" {
+			return CostScaleFree, nil
+		}
+		return CostR, nil
+	case CostR, CostScaleFree:
+		return o.Cost, nil
+	}
+	return "", fmt.Errorf("warmup: changepoint cost %q: want %s or %s", o.Cost, CostR, CostScaleFree)
 }
 
 // Segment is a stretch between changepoints: iterations [Start, End).
@@ -60,6 +93,7 @@ type Segment struct {
 // Analysis is what Analyze found in one series.
 type Analysis struct {
 	N            int       `json:"n"`
+	Cost         string    `json:"cost,omitempty"` // the changepoint cost used (Options.Cost)
 	Class        Class     `json:"class"`
 	Changepoints []int     `json:"changepoints"` // first iteration of each segment after the first
 	Segments     []Segment `json:"segments"`
@@ -132,8 +166,17 @@ func percentile(sorted []float64, p float64) float64 {
 // iteration), classifies the series and locates its steady state, following
 // warmup_stats's bin/mark_changepoints_in_json and summary_statistics.py.
 func Analyze(x []float64, o Options) (Analysis, error) {
+	return analyze(x, o, "")
+}
+
+func analyze(x []float64, o Options, clock string) (Analysis, error) {
 	n := len(x)
 	a := Analysis{N: n}
+	cost, err := o.cost(clock)
+	if err != nil {
+		return a, err
+	}
+	a.Cost = cost
 	if n == 0 {
 		return a, fmt.Errorf("warmup: analyze: empty series")
 	}
@@ -157,7 +200,11 @@ func Analyze(x []float64, o Options) (Analysis, error) {
 			orig = append(orig, i)
 		}
 	}
-	cps, err := PELT(kept, o.Penalty, o.MinSegment)
+	detect := PELT
+	if cost == CostScaleFree {
+		detect = PELTScaleFree
+	}
+	cps, err := detect(kept, o.Penalty, o.MinSegment)
 	if err != nil {
 		return a, err
 	}
@@ -303,7 +350,7 @@ func AnalyzeRun(r Run, o Options) (Analysis, error) {
 	if err := r.Validate(); err != nil {
 		return Analysis{}, err
 	}
-	a, err := Analyze(r.PerOp(), o)
+	a, err := analyze(r.PerOp(), o, r.Clock)
 	if err != nil {
 		return a, fmt.Errorf("warmup: run %q fork %d: %w", r.Label, r.Fork, err)
 	}

@@ -54,6 +54,10 @@ Options:
   --baseline NAME     the option set the ratios divide by (as written in --compare, '' or
                       default for the default set); default: the first --compare
   --by-time           chart against time on the run's clock instead of iteration
+  --changepoints r|scale-free
+                      the changepoint cost: r is R changepoint's cpt.meanvar to the bit
+                      (warmup_stats's method), scale-free keeps exact plateaus whole; default
+                      scale-free for model-clock runs, r for the others (docs/warmup.md)
   --scenario-output   show the scenario's own output on stderr
   --jvm JAVA          also run each option set on this real java (the benchmark scenarios:
                       AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop; needs the
@@ -90,7 +94,8 @@ func (d deps) newWarmupCommand(getenv func(string) (string, bool), status *int) 
 
 var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
-		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true, "import-krun": true, "export-krun": true}
+		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true, "import-krun": true, "export-krun": true,
+		"changepoints": true}
 	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true}
 )
 
@@ -114,6 +119,10 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	forks, err := o.intOpt("forks", 2, 1)
 	if err != nil {
 		return fail(2, "%v", err)
+	}
+	aopts := warmup.Options{Cost: o.last("changepoints", "")}
+	if err := aopts.Validate(); err != nil {
+		return fail(2, "--changepoints: %v", err)
 	}
 	rel, err := jdk.Parse(o.last("jdk", jdk.Default.String()))
 	if err != nil {
@@ -208,7 +217,7 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	dir := o.last("out", "warmup-out")
 	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].CPU.Name))
 	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline}
-	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
+	s, err := warmup.WriteAll(dir, runs, aopts, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
 		return fail(1, "%v", err)
 	}
