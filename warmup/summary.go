@@ -48,6 +48,8 @@ type LabelSummary struct {
 	HalfSpeedStart time.Duration `json:"half_speed_start_ns"`
 	// Verdict is the first fork's (RunSummary.Verdict).
 	Verdict string `json:"verdict"`
+	// Stats is warmup_stats's own summary of the forks.
+	Stats *LabelStats `json:"warmup_stats,omitempty"`
 }
 
 // Summary is what summary.json holds.
@@ -118,9 +120,64 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 		if len(halfs) > 0 {
 			ls.FinalMedian, ls.HalfSpeedIter, ls.HalfSpeedStart = median(finals), median(halfIters), median(halfs)
 		}
+		ls.Stats = labelStats(l, idx, s.Runs, runs, o)
 		s.Labels = append(s.Labels, ls)
 	}
 	return s, nil
+}
+
+// labelStats applies warmup_stats's summary rules to the forks idx of one
+// option set (runs[i] analysed as rs[i]).
+func labelStats(label string, idx []int, rs []RunSummary, runs []Run, o Options) *LabelStats {
+	st := &LabelStats{ClassCounts: map[Class]int{}}
+	var outliers [][]int
+	var iters, starts []float64
+	var boot [][][]float64
+	noSteady, allFlat := false, true
+	for _, i := range idx {
+		a := rs[i].Analysis
+		st.ClassCounts[a.Class]++
+		outliers = append(outliers, a.Outliers)
+		noSteady = noSteady || a.Class == NoSteadyState
+		allFlat = allFlat && a.Class == Flat
+		if !a.Steady {
+			continue
+		}
+		iters = append(iters, float64(a.SteadyIter))
+		starts = append(starts, a.SteadyStart.Seconds())
+		x := runs[i].PerOp()
+		isOut := map[int]bool{}
+		for _, j := range a.Outliers {
+			isOut[j] = true
+		}
+		var segs [][]float64
+		for _, sg := range a.Segments {
+			if sg.Start < a.SteadyIter {
+				continue
+			}
+			var v []float64
+			for j := sg.Start; j < sg.End; j++ {
+				if !isOut[j] {
+					v = append(v, x[j])
+				}
+			}
+			segs = append(segs, v)
+		}
+		boot = append(boot, segs)
+	}
+	st.CommonOutliers, st.UniqueOutliers = SplitOutliers(outliers)
+	if noSteady {
+		return st
+	}
+	if n := o.bootstrapResamples(); n > 0 {
+		ci := Bootstrap(boot, n, BootstrapLevel, labelSeed(label))
+		st.SteadyPerf = &ci
+	}
+	if !allFlat {
+		it, at := SpreadOf(iters), SpreadOf(starts)
+		st.SteadyIter, st.SteadyStart = &it, &at
+	}
+	return st
 }
 
 // median is the middle value, or the mean of the two middle values (for
