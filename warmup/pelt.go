@@ -91,6 +91,9 @@ func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, erro
 		if ss == 0 {
 			return nil, nil // a constant series has no changepoint
 		}
+		if math.IsInf(ss, 0) {
+			return nil, fmt.Errorf("warmup: PELT: the series' variance overflows")
+		}
 		sd := math.Sqrt(ss / float64(n))
 		z := make([]float64, n)
 		for i, v := range x {
