@@ -11,7 +11,7 @@ import "math"
 // PELT compares sums of these logarithms, and on plateaus of equal values the
 // segmentations it compares tie up to the last bit, so the last bit decides
 // which changepoint is reported. ln evaluates log x in double-double
-// arithmetic (about 104 bits) and rounds once.
+// arithmetic (about 104 bits, from a 128-point table) and rounds once.
 func ln(x float64) float64 {
 	switch {
 	case math.IsNaN(x) || x < 0:
@@ -24,40 +24,56 @@ func ln(x float64) float64 {
 		return 0
 	}
 	m, k := math.Frexp(x) // x = m·2^k, m in [0.5, 1)
-	if m < math.Sqrt2/2 {
-		m *= 2
-		k--
-	}
-	// ln m = 2·atanh(f), f = (m−1)/(m+1), |f| ≤ 0.1716: the series
-	// 2·Σ f^(2j+1)/(2j+1) gains 5 bits a term, 21 terms reach 2^-106.
-	num := dd{m - 1, 0} // exact: m is within a factor 2 of 1
-	f := num.div(twoSum(m, 1))
-	f2 := f.mul(f)
-	s := atanhCoef[len(atanhCoef)-1]
-	for j := len(atanhCoef) - 2; j >= 0; j-- {
-		s = s.mul(f2).add(atanhCoef[j])
-	}
-	r := f.mul(s).scale(2)
+	m, k = 2*m, k-1       // m in [1, 2)
+	// m = c·(m/c) with c = 1 + i/128 the table point below m: ln m =
+	// ln c + 2·atanh(f), f = (m−c)/(m+c), |f| < 1/256, and the series
+	// 2·Σ f^(2j+1)/(2j+1) gains 16 bits a term.
+	i := int((m - 1) * lnTableSize)
+	c := 1 + float64(i)/lnTableSize
+	r := atanh2(dd{m - c, 0}.div(twoSum(m, c)), 7) // m−c is exact
+	r = lnTable[i].add(r)
 	if k != 0 {
 		r = ddLn2.mulFloat(float64(k)).add(r)
 	}
 	return r.hi + r.lo
 }
 
+const lnTableSize = 128
+
+// lnTable[i] is ln(1 + i/128) to about 104 bits.
+var lnTable = func() [lnTableSize]dd {
+	var t [lnTableSize]dd
+	for i := range t {
+		m := 1 + float64(i)/lnTableSize
+		// ln m = 2·atanh((m−1)/(m+1)), |f| ≤ 1/3: 34 terms reach 2^-106.
+		t[i] = atanh2(dd{m - 1, 0}.div(twoSum(m, 1)), 34)
+	}
+	return t
+}()
+
+// atanh2 is 2·atanh(f) = 2·Σ f^(2j+1)/(2j+1), j < terms ≤ 34.
+func atanh2(f dd, terms int) dd {
+	f2 := f.mul(f)
+	s := oddRecip[terms-1]
+	for j := terms - 2; j >= 0; j-- {
+		s = s.mul(f2).add(oddRecip[j])
+	}
+	return f.mul(s).scale(2)
+}
+
+// oddRecip[j] is 1/(2j+1) to about 106 bits.
+var oddRecip = func() (t [34]dd) {
+	for j := range t {
+		t[j] = dd{1, 0}.div(dd{float64(2*j + 1), 0})
+	}
+	return t
+}()
+
 // dd is an unevaluated sum hi + lo with |lo| ≤ half an ulp of hi.
 type dd struct{ hi, lo float64 }
 
 // ddLn2 is ln 2 to 106 bits.
 var ddLn2 = dd{0x1.62e42fefa39efp-1, 0x1.abc9e3b39803fp-56}
-
-// atanhCoef[j] is 1/(2j+1) to 106 bits.
-var atanhCoef = func() []dd {
-	c := make([]dd, 21)
-	for j := range c {
-		c[j] = dd{1, 0}.div(dd{float64(2*j + 1), 0})
-	}
-	return c
-}()
 
 func twoSum(a, b float64) dd {
 	s := a + b
