@@ -58,6 +58,9 @@ type Options struct {
 	// rounding noise, and CostR for all others (AnalyzeRun; Analyze, which
 	// knows no clock, takes CostR).
 	Cost string `json:"cost,omitempty"`
+	// Traini also classifies every run with Traini et al.'s rule
+	// (RunSummary.Traini, LabelSummary.TrainiClass).
+	Traini bool `json:"traini,omitempty"`
 }
 
 // The changepoint costs of Options.Cost.
@@ -138,6 +141,12 @@ type Analysis struct {
 // it. Points whose window is cut short at the start of the series are never
 // outliers, so a warm-up is not filtered away.
 func Outliers(x []float64, window int) []int {
+	return bandOutliers(x, window, 90, 10)
+}
+
+// bandOutliers marks the values outside median ± 3·(p[hi] − p[lo]) of their
+// window; windows cut short at the start are skipped.
+func bandOutliers(x []float64, window int, hiPct, loPct float64) []int {
 	if window <= 0 {
 		window = 200
 	}
@@ -152,7 +161,7 @@ func Outliers(x []float64, window int) []int {
 		buf = append(buf[:0], x[lo:hi]...)
 		sort.Float64s(buf)
 		med := median50(buf)
-		band := 3 * (percentile(buf, 90) - percentile(buf, 10))
+		band := 3 * (percentile(buf, hiPct) - percentile(buf, loPct))
 		if v > med+band || v < med-band {
 			out = append(out, i)
 		}

@@ -40,7 +40,11 @@ import (
 // few in 10⁵ arguments. Non-finite values, and values whose squares overflow,
 // are an error.
 func PELT(x []float64, penalty float64, minSeg int) ([]int, error) {
-	return pelt(x, penalty, minSeg, false)
+	if penalty <= 0 {
+		penalty = DefaultPenalty(len(x))
+	}
+	cps, _, err := pelt(x, penalty, minSeg, false)
+	return cps, err
 }
 
 // PELTScaleFree is PELT on x centred and scaled to unit variance, with a
@@ -51,10 +55,34 @@ func PELT(x []float64, penalty float64, minSeg int) ([]int, error) {
 // prefix sums leaves a tiny positive variance. It is not warmup_stats's
 // answer (Options.ScaleFree).
 func PELTScaleFree(x []float64, penalty float64, minSeg int) ([]int, error) {
-	return pelt(x, penalty, minSeg, true)
+	if penalty <= 0 {
+		penalty = DefaultPenalty(len(x))
+	}
+	cps, _, err := pelt(x, penalty, minSeg, true)
+	return cps, err
 }
 
-func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, error) {
+// pelt returns the changepoints and F(n), the penalised cost of the best
+// segmentation as R's PELTC leaves it in lastchangelike[n], for any
+// penalty, zero included.
+func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, float64, error) {
+	d, err := newPELTData(x, minSeg, scaleFree)
+	if err != nil {
+		return nil, 0, err
+	}
+	cps, fn := d.run(penalty)
+	return cps, fn, nil
+}
+
+// peltData is a series prepared for PELT at any penalty: its prefix sums
+// and variance floor.
+type peltData struct {
+	n, minSeg int
+	s1, s2    []float64 // nil: too short, or constant under the scale-free cost
+	floor     func(float64) float64
+}
+
+func newPELTData(x []float64, minSeg int, scaleFree bool) (*peltData, error) {
 	n := len(x)
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -67,11 +95,9 @@ func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, erro
 	if minSeg < 2 {
 		minSeg = 2
 	}
+	d := &peltData{n: n, minSeg: minSeg}
 	if n < 2*minSeg {
-		return nil, nil
-	}
-	if penalty <= 0 {
-		penalty = DefaultPenalty(n)
+		return d, nil
 	}
 	floor := func(v float64) float64 { // mll_meanvar
 		if v <= 0 || math.IsNaN(v) {
@@ -89,7 +115,7 @@ func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, erro
 			ss += (v - mean) * (v - mean)
 		}
 		if ss == 0 {
-			return nil, nil // a constant series has no changepoint
+			return d, nil // a constant series has no changepoint
 		}
 		if math.IsInf(ss, 0) {
 			return nil, fmt.Errorf("warmup: PELT: the series' variance overflows")
@@ -106,6 +132,16 @@ func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, erro
 	if math.IsInf(s1[n], 0) || math.IsInf(s2[n], 0) {
 		return nil, fmt.Errorf("warmup: PELT: the series' sum of squares overflows")
 	}
+	d.s1, d.s2, d.floor = s1, s2, floor
+	return d, nil
+}
+
+// run is PELT at one penalty: the changepoints and F(n).
+func (d *peltData) run(penalty float64) ([]int, float64) {
+	if d.s1 == nil {
+		return nil, 0
+	}
+	n, minSeg, s1, s2, floor := d.n, d.minSeg, d.s1, d.s2, d.floor
 	cost := func(a, b int) float64 { // points a..b-1
 		m := float64(b - a)
 		s := s1[b] - s1[a]
@@ -148,7 +184,7 @@ func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, erro
 	for i, j := 0, len(cps)-1; i < j; i, j = i+1, j-1 {
 		cps[i], cps[j] = cps[j], cps[i]
 	}
-	return cps, nil
+	return cps, f[n]
 }
 
 // DefaultPenalty is warmup_stats's manual penalty for n points, 15·ln n.

@@ -58,6 +58,9 @@ Options:
                       the changepoint cost: r is R changepoint's cpt.meanvar to the bit
                       (warmup_stats's method), scale-free keeps exact plateaus whole; default
                       scale-free for model-clock runs, r for the others (docs/warmup.md)
+  --traini            also classify each run with Traini et al.'s steady-state rule (CROPS
+                      penalty, bootstrap equivalence) and print where it and warmup_stats's
+                      disagree
   --scenario-output   show the scenario's own output on stderr
   --jvm JAVA          also run each option set on this real java (the benchmark scenarios:
                       AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop; needs the
@@ -96,7 +99,7 @@ var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
 		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true, "import-krun": true, "export-krun": true,
 		"changepoints": true}
-	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true}
+	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true, "traini": true}
 )
 
 // runWarmup is `jitsim warmup`; it returns the exit status.
@@ -120,7 +123,7 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	aopts := warmup.Options{Cost: o.last("changepoints", "")}
+	aopts := warmup.Options{Cost: o.last("changepoints", ""), Traini: o.has("traini")}
 	if err := aopts.Validate(); err != nil {
 		return fail(2, "--changepoints: %v", err)
 	}
@@ -223,6 +226,12 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	}
 	if err := warmup.WriteTerminal(stdout, s, runs, 40); err != nil {
 		return fail(1, "%v", err)
+	}
+	if aopts.Traini {
+		fmt.Fprintln(stdout)
+		if err := warmup.WriteClassifierComparison(stdout, s); err != nil {
+			return fail(1, "%v", err)
+		}
 	}
 	for _, l := range imports {
 		fmt.Fprintf(stdout, "imported %s (%s): %d compile lines, %d of crypto methods; skipped %d other and %d garbled lines\n",
