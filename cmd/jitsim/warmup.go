@@ -58,6 +58,10 @@ Options:
                       the changepoint cost: r is R changepoint's cpt.meanvar to the bit
                       (warmup_stats's method), scale-free keeps exact plateaus whole; default
                       scale-free for model-clock runs, r for the others (docs/warmup.md)
+  --lab               on the model clock, score warm-up settings (JMH's 5 × 10 s, fixed
+                      iteration counts) against each run's true steady state, which the VM's
+                      events define: after the last install or deoptimisation with no compile
+                      waiting in a queue
   --traini            also classify each run with Traini et al.'s steady-state rule (CROPS
                       penalty, bootstrap equivalence) and print where it and warmup_stats's
                       disagree
@@ -99,7 +103,7 @@ var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
 		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true, "import-krun": true, "export-krun": true,
 		"changepoints": true}
-	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true, "traini": true}
+	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true, "traini": true, "lab": true}
 )
 
 // runWarmup is `jitsim warmup`; it returns the exit status.
@@ -230,6 +234,12 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	if aopts.Traini {
 		fmt.Fprintln(stdout)
 		if err := warmup.WriteClassifierComparison(stdout, s); err != nil {
+			return fail(1, "%v", err)
+		}
+	}
+	if o.has("lab") {
+		fmt.Fprintln(stdout)
+		if err := warmup.WriteLabTable(stdout, runs, warmup.StopRules); err != nil {
 			return fail(1, "%v", err)
 		}
 	}
