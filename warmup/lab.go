@@ -69,6 +69,44 @@ var StopRules = []StopRule{
 	{"10 iterations", 1, fixedWarmup(10)},
 	{"20 iterations", 1, fixedWarmup(20)},
 	{"50 iterations", 1, fixedWarmup(50)},
+	{"CoV < 0.01 (Laaber et al.)", 5, covWarmup(0.01, 5, 5)},
+}
+
+// covWarmup is Laaber et al.'s CoV stoppage criterion (FSE'20; the
+// defaults of their JMH fork, github.com/sealuzh/jmh: threshold 0.01,
+// history 5, at least 5 warm-up iterations): after iteration i, the
+// coefficient of variation of everything measured so far is compared with
+// that after each of the previous history−1 iterations, and the warm-up
+// stops when the largest difference is below the threshold. Their fork
+// takes each iteration's sampled invocations; a series here has one value
+// per iteration (time per op), so each iteration contributes that value.
+func covWarmup(threshold float64, history, minWarmup int) func(Run) int {
+	return func(r Run) int {
+		x := r.PerOp()
+		covs := make([]float64, len(x))
+		var sum, sq float64
+		for i, v := range x {
+			sum += v
+			sq += v * v
+			n := float64(i + 1)
+			mean := sum / n
+			if i > 0 && mean > 0 {
+				sd := math.Sqrt(max((sq-n*mean*mean)/(n-1), 0))
+				covs[i] = sd / mean
+			}
+			if i+1 < max(history, minWarmup) {
+				continue
+			}
+			worst := 0.0
+			for k := 1; k < history; k++ {
+				worst = max(worst, math.Abs(covs[i-k]-covs[i]))
+			}
+			if worst < threshold {
+				return i + 1
+			}
+		}
+		return len(x)
+	}
 }
 
 func fixedWarmup(k int) func(Run) int {

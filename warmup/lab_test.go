@@ -86,3 +86,22 @@ func TestScoreRunHandWorked(t *testing.T) {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
+
+// TestCoVWarmupHandWorked: values 4 then nine 2s (one op each). The
+// cumulative CoV (sample standard deviation over mean) after iterations
+// 1…10 is 0, 0.471, 0.433, 0.400, 0.373, 0.350, 0.331, 0.314, 0.300, 0.287.
+// After iteration 8 the largest difference to the four before is
+// 0.400 − 0.314 = 0.086; after 9 it is 0.373 − 0.300 = 0.073. With threshold
+// 0.08 the warm-up ends after iteration 9; with 0.01 it never ends.
+func TestCoVWarmupHandWorked(t *testing.T) {
+	r := Run{Label: "x"}
+	for i, v := range []float64{4, 2, 2, 2, 2, 2, 2, 2, 2, 2} {
+		r.Iterations = append(r.Iterations, Iteration{Index: i, Start: time.Duration(i), Duration: time.Duration(v * 1e9), Ops: 1})
+	}
+	if got := covWarmup(0.08, 5, 5)(r); got != 9 {
+		t.Errorf("warm-up %d, want 9", got)
+	}
+	if got := covWarmup(0.01, 5, 5)(r); got != len(r.Iterations) {
+		t.Errorf("threshold 0.01: warm-up %d, want never (%d)", got, len(r.Iterations))
+	}
+}
