@@ -200,24 +200,6 @@ func allEqual(target, current float64) bool {
 	return d <= 1.5e-8
 }
 
-// segmentationCostOf is the sum of R's segment costs of x cut at cps.
-func segmentationCostOf(x []float64, cps []int) float64 {
-	s1, s2 := cumsumLD(x, false), cumsumLD(x, true)
-	bounds := append(append([]int{0}, cps...), len(x))
-	var total float64
-	for i := 0; i+1 < len(bounds); i++ {
-		a, b := bounds[i], bounds[i+1]
-		m := float64(b - a)
-		s := s1[b] - s1[a]
-		v := (s2[b] - s2[a] - s*s/m) / m
-		if v <= 0 || math.IsNaN(v) {
-			v = 1e-11
-		}
-		total += float64(m * (lnTwoPi + ln(v) + 1))
-	}
-	return total
-}
-
 // Elbow is the penalty at the elbow of the changepoint count against the
 // penalty (pens[i] against cps[i]): with both scaled to [0, 1] by their
 // smallest and largest values, the point farthest below the line from
