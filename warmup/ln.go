@@ -10,9 +10,42 @@ import "math"
 // rounded value on about 0.7 % of arguments (docs/measurements/warmup.md).
 // PELT compares sums of these logarithms, and on plateaus of equal values the
 // segmentations it compares tie up to the last bit, so the last bit decides
-// which changepoint is reported. ln evaluates log x in double-double
-// arithmetic (about 104 bits, from a 128-point table) and rounds once.
+// which changepoint is reported. ln evaluates log x to about 70 bits and
+// returns the rounded value when that error cannot change the rounding; in
+// the rare other case (about 1 in 10⁵) it evaluates it in double-double
+// arithmetic (about 104 bits) and rounds once. Both start from a 128-point
+// table.
 func ln(x float64) float64 {
+	if x > 0 && x <= math.MaxFloat64 && x != 1 {
+		m, k := math.Frexp(x)
+		m, k = 2*m, k-1
+		i := int((m - 1) * lnTableSize)
+		c := 1 + float64(i)/lnTableSize
+		// f = (m−c)/(m+c) to about 105 bits from the exact numerator.
+		num, den := m-c, twoSum(m, c)
+		fh := num / den.hi
+		fl := (math.FMA(-fh, den.hi, num) - fh*den.lo) / den.hi
+		// 2·atanh(f) = 2f + 2f³/3 + …: the tail is below 2^-15 of 2f, so
+		// in plain double it errs by under 2^-67 of 2f; the double-double
+		// sums err by under 2^-100 of their operands (ln c < 1, |k|·ln 2).
+		f2 := fh * fh
+		tail := 2 * fh * f2 * (1.0/3 + f2*(1.0/5+f2*(1.0/7+f2*(1.0/9+f2*(1.0/11+f2/13)))))
+		r := lnTable[i].add(dd{2 * fh, 2 * fl}).add(dd{tail, 0})
+		if k != 0 {
+			r = ddLn2.mulFloat(float64(k)).add(r)
+		}
+		h := math.Abs(r.hi)
+		halfUlp := min(math.Nextafter(h, math.Inf(1))-h, h-math.Nextafter(h, 0)) / 2
+		errBound := 0x1p-66*math.Abs(2*fh) + 0x1p-99*(math.Abs(float64(k))+1)
+		if math.Abs(r.lo)+errBound < halfUlp {
+			return r.hi
+		}
+	}
+	return lnSlow(x)
+}
+
+// lnSlow is ln evaluated in double-double arithmetic throughout.
+func lnSlow(x float64) float64 {
 	switch {
 	case math.IsNaN(x) || x < 0:
 		return math.NaN()
