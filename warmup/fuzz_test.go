@@ -42,7 +42,7 @@ func FuzzReadCSV(f *testing.F) {
 }
 
 // FuzzAnalyze runs the analysis on arbitrary series, with R's cost and the
-// scale-free one: an error must name the bad value or say what is wrong,
+// scale-free one, and the summary with Traini et al.'s rule: an error must name the bad value or say what is wrong,
 // never a panic; otherwise segments must tile the series, changepoints must
 // be increasing and inside it, and the class must be one of the four. The
 // seeds hold NaN, infinities, zeros, huge, subnormal and constant values.
@@ -111,6 +111,7 @@ func FuzzAnalyze(f *testing.F) {
 			}
 			runs = append(runs, r)
 		}
+		o.Traini = len(x) <= 64 // CROPS and the ratio bootstrap on short series
 		if _, err := Summarize(runs, o); err != nil && !strings.HasPrefix(err.Error(), "warmup: ") {
 			t.Fatalf("summary error %q does not say where it comes from", err)
 		}
