@@ -159,16 +159,7 @@ func TestBootstrapAgainstReference(t *testing.T) {
 // only when no fork is "no steady state" and not all are flat, and steady
 // performance only when no fork is "no steady state".
 func TestLabelStatsRules(t *testing.T) {
-	mk := func(label string, fork int, x []float64) Run {
-		r := Run{Label: label, Fork: fork}
-		var at time.Duration
-		for i, v := range x {
-			d := time.Duration(v * 1e9)
-			r.Iterations = append(r.Iterations, Iteration{Index: i, Start: at, Duration: d, Ops: 1})
-			at += d
-		}
-		return r
-	}
+	mk := perOpRun
 	flat := steps(1, 0, [2]float64{1e-3, 100})
 	warm := steps(2, 0.01, [2]float64{5e-3, 10}, [2]float64{1e-3, 90})
 	late := steps(3, 0.01, [2]float64{1e-3, 90}, [2]float64{5e-3, 10})
@@ -192,4 +183,17 @@ func TestLabelStatsRules(t *testing.T) {
 	if b := byLabel["bad"]; b.SteadyIter != nil || b.SteadyPerf != nil {
 		t.Errorf("a fork without steady state: %+v, want no steady statistics", b)
 	}
+}
+
+// perOpRun is a run of one op per iteration taking x[i] seconds each, back
+// to back.
+func perOpRun(label string, fork int, x []float64) Run {
+	r := Run{Label: label, Fork: fork}
+	var at time.Duration
+	for i, v := range x {
+		d := time.Duration(v * 1e9)
+		r.Iterations = append(r.Iterations, Iteration{Index: i, Start: at, Duration: d, Ops: 1})
+		at += d
+	}
+	return r
 }

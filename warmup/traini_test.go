@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestElbowHandWorked: points (1, 10), (2, 3), (3, 2), (10, 0) scale to
@@ -72,16 +71,7 @@ func TestCombineTraini(t *testing.T) {
 // whose late change warmup_stats's 25 % window calls "no steady state" but
 // Traini et al.'s n/6 window does not: one disagreement listed.
 func TestClassifierComparison(t *testing.T) {
-	mk := func(fork int, x []float64) Run {
-		r := Run{Label: "set", Fork: fork}
-		var at time.Duration
-		for i, v := range x {
-			d := time.Duration(v * 1e9)
-			r.Iterations = append(r.Iterations, Iteration{Index: i, Start: at, Duration: d, Ops: 1})
-			at += d
-		}
-		return r
-	}
+	mk := func(fork int, x []float64) Run { return perOpRun("set", fork, x) }
 	runs := []Run{mk(0, steps(1, 0.02, [2]float64{5e-3, 20}, [2]float64{1e-3, 280})),
 		mk(1, steps(2, 0.02, [2]float64{1e-3, 240}, [2]float64{3e-3, 60}))}
 	s, err := Summarize(runs, Options{Traini: true, BootstrapResamples: 1000})
