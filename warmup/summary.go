@@ -190,8 +190,9 @@ func labelStats(label string, idx []int, rs []RunSummary, runs []Run, o Options)
 		return st
 	}
 	if n := o.bootstrapResamples(); n > 0 {
-		ci := Bootstrap(boot, n, BootstrapLevel, labelSeed(label))
-		st.SteadyPerf = &ci
+		if ci := Bootstrap(boot, n, BootstrapLevel, labelSeed(label)); !math.IsNaN(ci.Centre) {
+			st.SteadyPerf = &ci // NaN (no steady values) would not encode as JSON
+		}
 	}
 	if !allFlat {
 		it, at := SpreadOf(iters), SpreadOf(starts)
