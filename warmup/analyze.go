@@ -47,6 +47,53 @@ type Options struct {
 	// OutlierWindow is the window of warmup_stats's Tukey outlier filter
 	// (default 200); negative turns the filter off.
 	OutlierWindow int `json:"outlier_window,omitempty"`
+	// BootstrapResamples is the number of resamples of the steady
+	// performance interval (LabelStats.SteadyPerf); 0 means warmup_stats's
+	// 100 000, negative turns the bootstrap off.
+	BootstrapResamples int `json:"bootstrap_resamples,omitempty"`
+	// Cost picks the changepoint cost: CostR (PELT, R's cpt.meanvar to the
+	// bit, warmup_stats's method) or CostScaleFree (PELTScaleFree: exact
+	// plateaus stay whole, but the answer is no longer R's). Empty means
+	// CostScaleFree for model-clock runs, whose exact plateaus R splits on
+	// rounding noise, and CostR for all others (AnalyzeRun; Analyze, which
+	// knows no clock, takes CostR).
+	Cost string `json:"cost,omitempty"`
+	// Traini also classifies every run with Traini et al.'s rule
+	// (RunSummary.Traini, LabelSummary.TrainiClass).
+	Traini bool `json:"traini,omitempty"`
+}
+
+// The changepoint costs of Options.Cost.
+const (
+	CostR         = "r"
+	CostScaleFree = "scale-free"
+)
+
+// Validate reports an unknown Options.Cost.
+func (o Options) Validate() error {
+	_, err := o.cost("")
+	return err
+}
+
+// cost resolves Options.Cost for a run on the given clock.
+func (o Options) cost(clock string) (string, error) {
+	switch o.Cost {
+	case "":
+		if clock == "model" {
+			return CostScaleFree, nil
+		}
+		return CostR, nil
+	case CostR, CostScaleFree:
+		return o.Cost, nil
+	}
+	return "", fmt.Errorf("warmup: changepoint cost %q: want %s or %s", o.Cost, CostR, CostScaleFree)
+}
+
+func (o Options) bootstrapResamples() int {
+	if o.BootstrapResamples == 0 {
+		return BootstrapResamples
+	}
+	return o.BootstrapResamples
 }
 
 // Segment is a stretch between changepoints: iterations [Start, End).
@@ -60,6 +107,7 @@ type Segment struct {
 // Analysis is what Analyze found in one series.
 type Analysis struct {
 	N            int       `json:"n"`
+	Cost         string    `json:"cost,omitempty"` // the changepoint cost used (Options.Cost)
 	Class        Class     `json:"class"`
 	Changepoints []int     `json:"changepoints"` // first iteration of each segment after the first
 	Segments     []Segment `json:"segments"`
@@ -93,6 +141,12 @@ type Analysis struct {
 // it. Points whose window is cut short at the start of the series are never
 // outliers, so a warm-up is not filtered away.
 func Outliers(x []float64, window int) []int {
+	return bandOutliers(x, window, 90, 10)
+}
+
+// bandOutliers marks the values outside median ± 3·(p[hi] − p[lo]) of their
+// window; windows cut short at the start are skipped.
+func bandOutliers(x []float64, window int, hiPct, loPct float64) []int {
 	if window <= 0 {
 		window = 200
 	}
@@ -106,8 +160,8 @@ func Outliers(x []float64, window int) []int {
 		}
 		buf = append(buf[:0], x[lo:hi]...)
 		sort.Float64s(buf)
-		med := percentile(buf, 50)
-		band := 3 * (percentile(buf, 90) - percentile(buf, 10))
+		med := median50(buf)
+		band := 3 * (percentile(buf, hiPct) - percentile(buf, loPct))
 		if v > med+band || v < med-band {
 			out = append(out, i)
 		}
@@ -115,25 +169,51 @@ func Outliers(x []float64, window int) []int {
 	return out
 }
 
-// percentile is the linear-interpolation percentile of sorted data.
+// percentile is the linear-interpolation percentile of sorted data in the
+// arithmetic of warmup_stats's outliers.percentile (and numpy's default):
+// position (n−1)·p/100, then lower·(ceil−pos) + upper·(pos−floor), so that
+// a value on the band's edge is judged as warmup_stats judges it.
 func percentile(sorted []float64, p float64) float64 {
-	if len(sorted) == 0 {
+	n := len(sorted)
+	switch n {
+	case 0:
 		return math.NaN()
+	case 1:
+		return sorted[0]
 	}
-	pos := p / 100 * float64(len(sorted)-1)
-	i := int(pos)
-	if i >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
+	pos := float64(n-1) * (p / 100)
+	lo, hi := math.Floor(pos), math.Ceil(pos)
+	if lo == hi {
+		return sorted[int(pos)]
 	}
-	return sorted[i] + (pos-float64(i))*(sorted[i+1]-sorted[i])
+	return sorted[int(lo)]*(hi-pos) + sorted[int(hi)]*(pos-lo)
+}
+
+// median50 is warmup_stats's outliers.median: the middle value, or the mean
+// of the two middle values, of sorted data.
+func median50(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // Analyze finds changepoints in x (seconds per op, one value per
 // iteration), classifies the series and locates its steady state, following
 // warmup_stats's bin/mark_changepoints_in_json and summary_statistics.py.
 func Analyze(x []float64, o Options) (Analysis, error) {
+	return analyze(x, o, "")
+}
+
+func analyze(x []float64, o Options, clock string) (Analysis, error) {
 	n := len(x)
 	a := Analysis{N: n}
+	cost, err := o.cost(clock)
+	if err != nil {
+		return a, err
+	}
+	a.Cost = cost
 	if n == 0 {
 		return a, fmt.Errorf("warmup: analyze: empty series")
 	}
@@ -157,7 +237,11 @@ func Analyze(x []float64, o Options) (Analysis, error) {
 			orig = append(orig, i)
 		}
 	}
-	cps, err := PELT(kept, o.Penalty, o.MinSegment)
+	detect := PELT
+	if cost == CostScaleFree {
+		detect = PELTScaleFree
+	}
+	cps, err := detect(kept, o.Penalty, o.MinSegment)
 	if err != nil {
 		return a, err
 	}
@@ -235,11 +319,15 @@ func halfSpeed(x []float64, isOut []bool, window int) (float64, int) {
 	return med, len(x) - 1
 }
 
-// classify applies warmup_stats's rules, walking back from the last segment:
-// a segment whose mean ± variance overlaps the last segment's mean ± max(
-// variance, delta) is equivalent; the first one that is not decides — a
-// change inside the last Steady iterations is "no steady state", a faster
-// earlier segment a slowdown, a slower one a warm-up.
+// classify applies warmup_stats's rules (bin/mark_changepoints_in_json,
+// Segments.get_classification), walking back from the last segment: a
+// segment whose mean ± variance overlaps the last segment's mean ± max(
+// variance, delta) is equivalent to it. Of the others, the first met that
+// ends inside the last Steady iterations makes the run "no steady state",
+// the first faster than the bounds a slowdown; a slower one marks a warm-up
+// and the walk goes on, so a faster segment before a warm-up still makes a
+// slowdown. The steady state is the unbroken stretch of equivalent segments
+// at the end (warmup_stats's summary_statistics).
 func classify(a *Analysis, o Options) {
 	segs := a.Segments
 	fastest := math.Inf(1)
@@ -263,22 +351,27 @@ func classify(a *Analysis, o Options) {
 	upper := max(last.Mean+spread(last), last.Mean+delta)
 	a.Class = Flat
 	first := len(segs) - 1 // first steady segment
+	unbroken := true
 walk:
 	for i := len(segs) - 2; i >= 0; i-- {
 		s := segs[i]
 		if s.Mean+spread(s) >= lower && s.Mean-spread(s) <= upper {
-			first = i
+			if unbroken {
+				first = i
+			}
 			continue
 		}
+		unbroken = false
 		switch {
 		case s.End-1 > a.N-steady:
 			a.Class = NoSteadyState
+			break walk
 		case s.Mean-spread(s) < lower:
 			a.Class = Slowdown
+			break walk
 		default:
 			a.Class = Warmup
 		}
-		break walk
 	}
 	if a.Class == NoSteadyState {
 		a.Steady, a.SteadyIter, a.SteadyMean = false, -1, 0
@@ -303,7 +396,7 @@ func AnalyzeRun(r Run, o Options) (Analysis, error) {
 	if err := r.Validate(); err != nil {
 		return Analysis{}, err
 	}
-	a, err := Analyze(r.PerOp(), o)
+	a, err := analyze(r.PerOp(), o, r.Clock)
 	if err != nil {
 		return a, fmt.Errorf("warmup: run %q fork %d: %w", r.Label, r.Fork, err)
 	}

@@ -10,7 +10,9 @@ import (
 
 // A model-clock run: 20 interpreted iterations at 40 µs/op, 30 at C1's
 // 12 µs/op, then C2 with the AES stub at 2 µs/op. The warm-up cost is
-// 20·100·(40−2) µs + 30·100·(12−2) µs = 106 ms.
+// 20·100·(40−2) µs + 30·100·(12−2) µs = 106 ms. A model-clock run is
+// analysed with the scale-free cost: R's (warmup_stats's) would split its
+// exact plateaus where the rounding of its sums leaves a tiny variance.
 func ExampleAnalyzeRun() {
 	r := warmup.Run{Label: "-XX:+UseAESIntrinsics", Clock: "model"}
 	var at time.Duration
@@ -31,10 +33,10 @@ func ExampleAnalyzeRun() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(a.Class, a.Changepoints, a.SteadyIter, warmup.FormatPerOp(a.SteadyMean), a.SteadyStart, a.WarmupCost)
+	fmt.Println(a.Cost, a.Class, a.Changepoints, a.SteadyIter, warmup.FormatPerOp(a.SteadyMean), a.SteadyStart, a.WarmupCost)
 	fmt.Println(warmup.Sparkline(r.PerOp(), 20))
 	// Output:
-	// warmup [20 50] 50 2.00 µs 116ms 106ms
+	// scale-free warmup [20 50] 50 2.00 µs 116ms 106ms
 	// ██▂▂▂▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁
 }
 
@@ -51,7 +53,7 @@ func ExampleWriteTerminal() {
 		return r
 	}
 	runs := []warmup.Run{mk("-XX:+UseAESIntrinsics", 10), mk("-Xint", 0)}
-	s, _ := warmup.Summarize(runs, warmup.Options{})
+	s, _ := warmup.Summarize(runs, warmup.Options{Cost: warmup.CostScaleFree}) // exact plateaus
 	warmup.WriteTerminal(os.Stdout, s, runs, 10)
 	// Output:
 	// option set             class              forks  steady@iter   steady at  half speed at    steady/op  warm-up cost  time per op

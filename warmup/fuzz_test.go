@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzReadCSV feeds arbitrary text to the series.csv reader: it must return
@@ -40,9 +41,11 @@ func FuzzReadCSV(f *testing.F) {
 	})
 }
 
-// FuzzAnalyze runs the analysis on arbitrary series: segments must tile the
-// series, changepoints must be increasing and inside it, and the class must
-// be one of the four.
+// FuzzAnalyze runs the analysis on arbitrary series, with R's cost and the
+// scale-free one, and the summary with Traini et al.'s rule: an error must name the bad value or say what is wrong,
+// never a panic; otherwise segments must tile the series, changepoints must
+// be increasing and inside it, and the class must be one of the four. The
+// seeds hold NaN, infinities, zeros, huge, subnormal and constant values.
 func FuzzAnalyze(f *testing.F) {
 	seed := func(v ...float64) []byte {
 		b := make([]byte, 8*len(v))
@@ -52,14 +55,32 @@ func FuzzAnalyze(f *testing.F) {
 		return b
 	}
 	f.Add(seed(3, 3, 3, 1, 1, 1, 1, 1), uint8(0))
-	f.Add(seed(1, 1, 1, 1, 5, 5, 5, 5, 5), uint8(3))
-	f.Fuzz(func(t *testing.T, raw []byte, steady uint8) {
+	f.Add(seed(1, 1, 1, 1, 5, 5, 5, 5, 5), uint8(131))
+	f.Add(seed(1, 2, math.NaN(), 3, 4), uint8(0))
+	f.Add(seed(1, math.Inf(1), 2, 3, 4), uint8(128))
+	f.Add(seed(1, 2, 3, math.Inf(-1), 4), uint8(0))
+	f.Add(seed(0, 0, 0, 0, 0, 0, 0, 0), uint8(0))
+	f.Add(seed(0, 0, 0, 0, 0, 0, 0, 0), uint8(128))
+	f.Add(seed(1e300, 1e300, 1, 1, 1, 1), uint8(1))
+	f.Add(seed(1e153, 1e153, 1e153, 1e153, 1e153, 1e153, 1, 1), uint8(129))
+	f.Add(seed(math.MaxFloat64, 0, math.MaxFloat64, 0, 1, 2), uint8(130))
+	f.Add(seed(5e-324, 5e-324, 1e-310, 1e-310, 5e-324, 1e-310), uint8(0))
+	f.Add(seed(0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1), uint8(0))
+	f.Add(seed(1e-6, 1e-6, 1e-6, 1e-6, 3e-6, 3e-6, 3e-6, 3e-6), uint8(128))
+	f.Fuzz(func(t *testing.T, raw []byte, steady uint8) { // steady's top bit: the scale-free cost
 		var x []float64
 		for i := 0; i+8 <= len(raw); i += 8 {
 			x = append(x, math.Float64frombits(binary.LittleEndian.Uint64(raw[i:])))
 		}
-		a, err := Analyze(x, Options{Steady: int(steady)})
+		o := Options{Steady: int(steady & 0x7f), Cost: CostR, BootstrapResamples: 200}
+		if steady&0x80 != 0 {
+			o.Cost = CostScaleFree
+		}
+		a, err := Analyze(x, o)
 		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "warmup: ") {
+				t.Fatalf("error %q does not say where it comes from", msg)
+			}
 			return
 		}
 		if a.Segments[0].Start != 0 || a.Segments[len(a.Segments)-1].End != len(x) {
@@ -77,6 +98,22 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		if a.Steady && (a.SteadyIter < 0 || a.SteadyIter >= len(x)) {
 			t.Fatalf("steady iteration %d of %d", a.SteadyIter, len(x))
+		}
+		if math.IsNaN(a.SteadyMean) || math.IsNaN(a.FinalMedian) {
+			t.Fatalf("NaN in the analysis: %+v", a)
+		}
+		// The summary's statistics of the same values as two forks.
+		var runs []Run
+		for fork := range 2 {
+			r := Run{Label: "fuzz", Fork: fork}
+			for i, v := range x {
+				r.Iterations = append(r.Iterations, Iteration{Index: i, Start: time.Duration(i), Duration: time.Duration(min(v, 1e9) * 1e9), Ops: 1})
+			}
+			runs = append(runs, r)
+		}
+		o.Traini = len(x) <= 64 // CROPS and the ratio bootstrap on short series
+		if _, err := Summarize(runs, o); err != nil && !strings.HasPrefix(err.Error(), "warmup: ") {
+			t.Fatalf("summary error %q does not say where it comes from", err)
 		}
 	})
 }

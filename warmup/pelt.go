@@ -3,132 +3,179 @@ package warmup
 import (
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // PELT finds changepoints in x by Pruned Exact Linear Time search (Killick,
-// Fearnhead and Eckley, JASA 2012) with the normal mean-and-variance cost
-// that warmup_stats uses through R's changepoint::cpt.meanvar (Barrett et
-// al., "Virtual Machine Warmup Blows Hot and Cold", OOPSLA 2017):
+// Fearnhead and Eckley, JASA 2012) with the normal mean-and-variance cost,
+// and returns what R's changepoint package returns for
 //
-//	C(segment of n points) = n·(ln 2π + ln σ̂² + 1),   σ̂² the MLE variance,
+//	cpt.meanvar(x, method="PELT", penalty="Manual", pen.value=penalty, minseglen=minSeg)
 //
-// minimised over segmentations plus penalty per changepoint, each segment at
-// least minSeg points long. It returns the start index of every segment but
-// the first, in increasing order (no changepoints: nil).
+// the call warmup_stats makes (Barrett et al., "Virtual Machine Warmup Blows
+// Hot and Cold", OOPSLA 2017), to the last bit: the start index of every
+// segment but the first, in increasing order (no changepoints: nil). R's
+// changepoints are 1-based segment ends, the same numbers.
 //
 // penalty <= 0 selects warmup_stats's manual penalty 15·ln n; minSeg < 2 is
-// raised to 2 (a one-point segment has no variance). The data are centred
-// and scaled first, which changes every segmentation's cost by the same
-// constant, so the result does not depend on units; a segment's variance is
-// floored at 1e-8 of the series variance so that exactly constant stretches
-// (the model clock produces them) do not have a cost of −∞.
+// raised to 2 as cpt.meanvar does. The facts of the package's C code
+// (PELTC and mll_meanvar in changepoint 2.3) that decide its answer on real
+// series, and that this function reproduces:
+//
+//   - a segment of m points costs m·(ln 2π + ln σ̂² + 1) with σ̂² =
+//     (Σx² − (Σx)²/m)/m taken from prefix sums in double precision; a σ̂²
+//     that comes out ≤ 0 is replaced by 1e-11 in the data's units (a small
+//     positive one stays), so the answer depends on the unit and a plateau
+//     of equal values costs whatever its rounding leaves;
+//   - the prefix sums are R's cumsum, accumulated in x87 long double (64-bit
+//     significand) and rounded to double after each step;
+//   - F(0) = −penalty, F(t) = cost(0, t) for minSeg ≤ t < 2·minSeg, then
+//     F(t) = min over kept starts s of (F(s) + cost(s, t)) + penalty, the
+//     first minimum in increasing s winning a tie;
+//   - after each t the starts with F(s) + cost(s, t) + penalty > F(t) +
+//     penalty are pruned (at t itself, also when minSeg > 1), and the start
+//     t − minSeg + 1 joins.
+//
+// Logarithms are correctly rounded (ln); the C library's agree on all but a
+// few in 10⁵ arguments. Non-finite values, and values whose squares overflow,
+// are an error.
 func PELT(x []float64, penalty float64, minSeg int) ([]int, error) {
+	if penalty <= 0 {
+		penalty = DefaultPenalty(len(x))
+	}
+	cps, _, err := pelt(x, penalty, minSeg, false)
+	return cps, err
+}
+
+// PELTScaleFree is PELT on x centred and scaled to unit variance, with a
+// segment's variance floored at 1e-8 (of the series' variance) instead of
+// R's 1e-11 for a non-positive one. The answer no longer depends on the
+// unit, and an exactly constant stretch, which the model clock produces,
+// stays one segment: R splits such plateaus wherever the rounding of its
+// prefix sums leaves a tiny positive variance. It is not warmup_stats's
+// answer (Options.ScaleFree).
+func PELTScaleFree(x []float64, penalty float64, minSeg int) ([]int, error) {
+	if penalty <= 0 {
+		penalty = DefaultPenalty(len(x))
+	}
+	cps, _, err := pelt(x, penalty, minSeg, true)
+	return cps, err
+}
+
+// pelt returns the changepoints and F(n), the penalised cost of the best
+// segmentation as R's PELTC leaves it in lastchangelike[n], for any
+// penalty, zero included.
+func pelt(x []float64, penalty float64, minSeg int, scaleFree bool) ([]int, float64, error) {
+	d, err := newPELTData(x, minSeg, scaleFree)
+	if err != nil {
+		return nil, 0, err
+	}
+	cps, fn := d.run(penalty)
+	return cps, fn, nil
+}
+
+// peltData is a series prepared for PELT at any penalty: its prefix sums
+// and variance floor.
+type peltData struct {
+	n, minSeg int
+	s1, s2    []float64 // nil: too short, or constant under the scale-free cost
+	floor     func(float64) float64
+}
+
+func newPELTData(x []float64, minSeg int, scaleFree bool) (*peltData, error) {
 	n := len(x)
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("warmup: PELT: value %d is %v", i, v)
 		}
+		if math.IsInf(v*v, 0) {
+			return nil, fmt.Errorf("warmup: PELT: value %d (%g) is too large: its square overflows", i, v)
+		}
 	}
 	if minSeg < 2 {
 		minSeg = 2
 	}
+	d := &peltData{n: n, minSeg: minSeg}
 	if n < 2*minSeg {
-		return nil, nil
+		return d, nil
 	}
-	if penalty <= 0 {
-		penalty = 15 * math.Log(float64(n))
+	floor := func(v float64) float64 { // mll_meanvar
+		if v <= 0 || math.IsNaN(v) {
+			return 1e-11
+		}
+		return v
 	}
-	var mean float64
-	for _, v := range x {
-		mean += v
+	if scaleFree {
+		var mean, ss float64
+		for _, v := range x {
+			mean += v
+		}
+		mean /= float64(n)
+		for _, v := range x {
+			ss += (v - mean) * (v - mean)
+		}
+		if ss == 0 {
+			return d, nil // a constant series has no changepoint
+		}
+		if math.IsInf(ss, 0) {
+			return nil, fmt.Errorf("warmup: PELT: the series' variance overflows")
+		}
+		sd := math.Sqrt(ss / float64(n))
+		z := make([]float64, n)
+		for i, v := range x {
+			z[i] = (v - mean) / sd
+		}
+		x = z
+		floor = func(v float64) float64 { return max(v, 1e-8) }
 	}
-	mean /= float64(n)
-	var ss float64
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
+	s1, s2 := cumsumLD(x, false), cumsumLD(x, true)
+	if math.IsInf(s1[n], 0) || math.IsInf(s2[n], 0) {
+		return nil, fmt.Errorf("warmup: PELT: the series' sum of squares overflows")
 	}
-	if ss == 0 {
-		return nil, nil // a constant series has no changepoint
+	d.s1, d.s2, d.floor = s1, s2, floor
+	return d, nil
+}
+
+// run is PELT at one penalty: the changepoints and F(n).
+func (d *peltData) run(penalty float64) ([]int, float64) {
+	if d.s1 == nil {
+		return nil, 0
 	}
-	scale := math.Sqrt(ss / float64(n))
-	s1 := make([]float64, n+1)
-	s2 := make([]float64, n+1)
-	for i, v := range x {
-		z := (v - mean) / scale
-		s1[i+1] = s1[i] + z
-		s2[i+1] = s2[i] + z*z
-	}
-	const varFloor = 1e-8
-	ln2pi1 := math.Log(2*math.Pi) + 1
+	n, minSeg, s1, s2, floor := d.n, d.minSeg, d.s1, d.s2, d.floor
 	cost := func(a, b int) float64 { // points a..b-1
 		m := float64(b - a)
 		s := s1[b] - s1[a]
-		v := (s2[b] - s2[a] - s*s/m) / m
-		if v < varFloor {
-			v = varFloor
-		}
-		return m * (ln2pi1 + math.Log(v))
+		v := floor((s2[b] - s2[a] - s*s/m) / m)
+		return float64(m * (lnTwoPi + ln(v) + 1)) // no fused multiply-add
 	}
-	f := make([]float64, n+1) // f[t]: best cost of x[0:t]
+	f := make([]float64, n+1) // f[t]: best penalised cost of x[0:t]
 	last := make([]int, n+1)  // last[t]: start of the final segment of that best
 	f[0] = -penalty
-	cands := []int{0}
-	// ring[t%minSeg][s] keeps f[s]+C(s,t) from step t for the pruning test
-	// minSeg−1 steps later, so each (s, t) costs one logarithm; for long
-	// minimum segments the value is recomputed instead of kept.
-	var ring [][]float64
-	if minSeg <= 16 {
-		ring = make([][]float64, minSeg)
-		for i := range ring {
-			ring[i] = make([]float64, n+1)
-		}
+	for t := minSeg; t < 2*minSeg; t++ {
+		f[t] = cost(0, t)
 	}
-	for t := minSeg; t <= n; t++ {
-		best, arg := math.Inf(1), -1
+	cands := []int{0, minSeg}
+	tmp := make([]float64, 0, n)
+	for t := 2 * minSeg; t <= n; t++ {
+		tmp = tmp[:0]
 		for _, s := range cands {
-			if t-s < minSeg {
-				continue
-			}
-			v := f[s] + cost(s, t)
-			if ring != nil {
-				ring[t%minSeg][s] = v
-			}
-			if c := v + penalty; c < best {
-				best, arg = c, s
+			tmp = append(tmp, f[s]+cost(s, t)+penalty)
+		}
+		best := 0
+		for i := 1; i < len(tmp); i++ {
+			if tmp[i] < tmp[best] {
+				best = i
 			}
 		}
-		if arg < 0 {
-			panic("BUG: PELT has no admissible segment start")
-		}
-		f[t], last[t] = best, arg
-		// Prune: a start s that already lost at u by more than the penalty,
-		// f[s]+C(s,u) > f[u], loses at every later T ≥ u+minSeg, because
-		// the likelihood cost satisfies C(s,T) ≥ C(s,u) + C(u,T) (the PELT
-		// condition with K = 0). The rule only covers ends with a legal last
-		// segment after u, so the test runs at u = t+1−minSeg: every end still
-		// to come is at least minSeg past it. Pruning at u = t drops optimal
-		// starts when minSeg > 1.
-		if u := t + 1 - minSeg; u >= minSeg {
-			kept := cands[:0]
-			for _, s := range cands {
-				if u-s >= minSeg {
-					var v float64
-					if ring != nil {
-						v = ring[u%minSeg][s]
-					} else {
-						v = f[s] + cost(s, u)
-					}
-					if v > f[u] {
-						continue
-					}
-				}
+		f[t], last[t] = tmp[best], cands[best]
+		bound := f[t] + penalty
+		kept := cands[:0]
+		for i, s := range cands {
+			if tmp[i] <= bound {
 				kept = append(kept, s)
 			}
-			cands = kept
 		}
-		if s := t - minSeg + 1; s >= minSeg {
-			cands = append(cands, s)
-		}
+		cands = append(kept, t-minSeg+1)
 	}
 	var cps []int
 	for t := last[n]; t > 0; t = last[t] {
@@ -137,5 +184,29 @@ func PELT(x []float64, penalty float64, minSeg int) ([]int, error) {
 	for i, j := 0, len(cps)-1; i < j; i, j = i+1, j-1 {
 		cps[i], cps[j] = cps[j], cps[i]
 	}
-	return cps, nil
+	return cps, f[n]
+}
+
+// DefaultPenalty is warmup_stats's manual penalty for n points, 15·ln n.
+func DefaultPenalty(n int) float64 { return 15 * ln(float64(n)) }
+
+// lnTwoPi is ln 2π rounded to nearest, as a C compiler folds log(2*M_PI).
+var lnTwoPi = ln(2 * math.Pi)
+
+// cumsumLD returns R's c(0, cumsum(x)) (or of x^2 when sq): the running sum
+// is held with a 64-bit significand, rounded to nearest even after each
+// addition as x87 long double arithmetic does, and each prefix is rounded to
+// a double.
+func cumsumLD(x []float64, sq bool) []float64 {
+	out := make([]float64, len(x)+1)
+	acc := new(big.Float).SetPrec(64).SetMode(big.ToNearestEven)
+	term := new(big.Float).SetPrec(64).SetMode(big.ToNearestEven)
+	for i, v := range x {
+		if sq {
+			v = v * v
+		}
+		acc.Add(acc, term.SetFloat64(v))
+		out[i+1], _ = acc.Float64()
+	}
+	return out
 }

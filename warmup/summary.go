@@ -25,6 +25,8 @@ type RunSummary struct {
 	// Verdict says in one sentence where the run became steady and why.
 	Changes []Change `json:"changes,omitempty"`
 	Verdict string   `json:"verdict"`
+	// Traini is the run under Traini et al.'s rule (Options.Traini).
+	Traini *TrainiResult `json:"traini,omitempty"`
 }
 
 // LabelSummary is the verdict over all forks of one option set.
@@ -48,6 +50,11 @@ type LabelSummary struct {
 	HalfSpeedStart time.Duration `json:"half_speed_start_ns"`
 	// Verdict is the first fork's (RunSummary.Verdict).
 	Verdict string `json:"verdict"`
+	// Stats is warmup_stats's own summary of the forks.
+	Stats *LabelStats `json:"warmup_stats,omitempty"`
+	// TrainiClass combines the forks' classes under Traini et al.'s rule
+	// (Options.Traini).
+	TrainiClass Class `json:"traini_class,omitempty"`
 }
 
 // Summary is what summary.json holds.
@@ -80,8 +87,16 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 		}
 		byLabel[r.Label] = append(byLabel[r.Label], len(s.Runs))
 		ch := explainChanges(r, a)
-		s.Runs = append(s.Runs, RunSummary{Label: r.Label, Fork: r.Fork, Scenario: r.Scenario, Flags: r.Flags,
-			CPU: r.CPU, JDK: r.JDK, Clock: r.Clock, Iterations: len(r.Iterations), Analysis: a, Changes: ch, Verdict: verdict(r, a, ch)})
+		rs := RunSummary{Label: r.Label, Fork: r.Fork, Scenario: r.Scenario, Flags: r.Flags,
+			CPU: r.CPU, JDK: r.JDK, Clock: r.Clock, Iterations: len(r.Iterations), Analysis: a, Changes: ch, Verdict: verdict(r, a, ch)}
+		if o.Traini {
+			tr, err := Traini(r.PerOp(), o.Steady, labelSeed(r.Label)+uint64(r.Fork))
+			if err != nil {
+				return s, fmt.Errorf("warmup: run %q fork %d: %w", r.Label, r.Fork, err)
+			}
+			rs.Traini = &tr
+		}
+		s.Runs = append(s.Runs, rs)
 	}
 	for _, l := range order {
 		ls := LabelSummary{Label: l}
@@ -118,9 +133,115 @@ func Summarize(runs []Run, o Options) (Summary, error) {
 		if len(halfs) > 0 {
 			ls.FinalMedian, ls.HalfSpeedIter, ls.HalfSpeedStart = median(finals), median(halfIters), median(halfs)
 		}
+		ls.Stats = labelStats(l, idx, s.Runs, runs, o)
+		if o.Traini {
+			var tc []Class
+			for _, i := range idx {
+				tc = append(tc, s.Runs[i].Traini.Class)
+			}
+			ls.TrainiClass = CombineTraini(tc)
+		}
 		s.Labels = append(s.Labels, ls)
 	}
 	return s, nil
+}
+
+// labelStats applies warmup_stats's summary rules to the forks idx of one
+// option set (runs[i] analysed as rs[i]).
+func labelStats(label string, idx []int, rs []RunSummary, runs []Run, o Options) *LabelStats {
+	st := &LabelStats{ClassCounts: map[Class]int{}}
+	var outliers [][]int
+	var iters, starts []float64
+	var boot [][][]float64
+	noSteady, allFlat := false, true
+	for _, i := range idx {
+		a := rs[i].Analysis
+		st.ClassCounts[a.Class]++
+		outliers = append(outliers, a.Outliers)
+		noSteady = noSteady || a.Class == NoSteadyState
+		allFlat = allFlat && a.Class == Flat
+		if !a.Steady {
+			continue
+		}
+		iters = append(iters, float64(a.SteadyIter))
+		starts = append(starts, a.SteadyStart.Seconds())
+		x := runs[i].PerOp()
+		isOut := map[int]bool{}
+		for _, j := range a.Outliers {
+			isOut[j] = true
+		}
+		var segs [][]float64
+		for _, sg := range a.Segments {
+			if sg.Start < a.SteadyIter {
+				continue
+			}
+			var v []float64
+			for j := sg.Start; j < sg.End; j++ {
+				if !isOut[j] {
+					v = append(v, x[j])
+				}
+			}
+			segs = append(segs, v)
+		}
+		boot = append(boot, segs)
+	}
+	st.CommonOutliers, st.UniqueOutliers = SplitOutliers(outliers)
+	if noSteady {
+		return st
+	}
+	if n := o.bootstrapResamples(); n > 0 {
+		if ci := Bootstrap(boot, n, BootstrapLevel, labelSeed(label)); !math.IsNaN(ci.Centre) {
+			st.SteadyPerf = &ci // NaN (no steady values) would not encode as JSON
+		}
+	}
+	if !allFlat {
+		it, at := SpreadOf(iters), SpreadOf(starts)
+		st.SteadyIter, st.SteadyStart = &it, &at
+	}
+	return st
+}
+
+// WriteClassifierComparison writes, for a summary made with Options.Traini,
+// the runs where warmup_stats's rule and Traini et al.'s disagree on whether
+// the run reached a steady state or on where it began, then the option
+// sets' verdicts under both. A run is steady under warmup_stats's rule
+// unless its class is "no steady state".
+func WriteClassifierComparison(w io.Writer, s Summary) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "warmup_stats against Traini et al. (steady state: class, first iteration):\n")
+	fmt.Fprintf(&b, "%-40s %4s  %-17s %6s  %-15s %6s  %s\n", "option set", "fork", "warmup_stats", "steady", "Traini et al.", "steady", "disagree on")
+	differ := 0
+	for _, r := range s.Runs {
+		if r.Traini == nil {
+			return fmt.Errorf("warmup: run %q fork %d has no Traini et al. result (Options.Traini)", r.Label, r.Fork)
+		}
+		a, t := r.Analysis, r.Traini
+		var what string
+		switch {
+		case a.Steady != (t.Class == TrainiSteady):
+			what = "whether steady"
+		case a.Steady && a.SteadyIter != t.SteadyIter:
+			what = fmt.Sprintf("start (%+d)", t.SteadyIter-a.SteadyIter)
+		default:
+			continue
+		}
+		differ++
+		iter := func(ok bool, i int) string {
+			if !ok {
+				return "-"
+			}
+			return fmt.Sprint(i)
+		}
+		fmt.Fprintf(&b, "%-40s %4d  %-17s %6s  %-15s %6s  %s\n", r.Label, r.Fork, a.Class, iter(a.Steady, a.SteadyIter),
+			t.Class, iter(t.Class == TrainiSteady, t.SteadyIter), what)
+	}
+	fmt.Fprintf(&b, "%d of %d runs disagree\n\n", differ, len(s.Runs))
+	fmt.Fprintf(&b, "%-40s  %-17s  %s\n", "option set", "warmup_stats", "Traini et al.")
+	for _, l := range s.Labels {
+		fmt.Fprintf(&b, "%-40s  %-17s  %s\n", l.Label, l.Class, l.TrainiClass)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // median is the middle value, or the mean of the two middle values (for

@@ -54,6 +54,17 @@ Options:
   --baseline NAME     the option set the ratios divide by (as written in --compare, '' or
                       default for the default set); default: the first --compare
   --by-time           chart against time on the run's clock instead of iteration
+  --changepoints r|scale-free
+                      the changepoint cost: r is R changepoint's cpt.meanvar to the bit
+                      (warmup_stats's method), scale-free keeps exact plateaus whole; default
+                      scale-free for model-clock runs, r for the others (docs/warmup.md)
+  --lab               on the model clock, score warm-up settings (JMH's 5 × 10 s, fixed
+                      iteration counts) against each run's true steady state, which the VM's
+                      events define: after the last install or deoptimisation with no compile
+                      waiting in a queue
+  --traini            also classify each run with Traini et al.'s steady-state rule (CROPS
+                      penalty, bootstrap equivalence) and print where it and warmup_stats's
+                      disagree
   --scenario-output   show the scenario's own output on stderr
   --jvm JAVA          also run each option set on this real java (the benchmark scenarios:
                       AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop; needs the
@@ -90,8 +101,9 @@ func (d deps) newWarmupCommand(getenv func(string) (string, bool), status *int) 
 
 var (
 	warmupValued = map[string]bool{"compare": true, "forks": true, "out": true, "jdk": true, "cpu": true, "title": true, "jvm": true,
-		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true, "import-krun": true, "export-krun": true}
-	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true}
+		"import-printcompilation": true, "clock": true, "profile": true, "baseline": true, "import-krun": true, "export-krun": true,
+		"changepoints": true}
+	warmupSwitches = map[string]bool{"by-time": true, "scenario-output": true, "force-profile": true, "traini": true, "lab": true}
 )
 
 // runWarmup is `jitsim warmup`; it returns the exit status.
@@ -114,6 +126,10 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	forks, err := o.intOpt("forks", 2, 1)
 	if err != nil {
 		return fail(2, "%v", err)
+	}
+	aopts := warmup.Options{Cost: o.last("changepoints", ""), Traini: o.has("traini")}
+	if err := aopts.Validate(); err != nil {
+		return fail(2, "--changepoints: %v", err)
 	}
 	rel, err := jdk.Parse(o.last("jdk", jdk.Default.String()))
 	if err != nil {
@@ -208,12 +224,24 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	dir := o.last("out", "warmup-out")
 	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].CPU.Name))
 	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline}
-	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
+	s, err := warmup.WriteAll(dir, runs, aopts, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
 		return fail(1, "%v", err)
 	}
 	if err := warmup.WriteTerminal(stdout, s, runs, 40); err != nil {
 		return fail(1, "%v", err)
+	}
+	if aopts.Traini {
+		fmt.Fprintln(stdout)
+		if err := warmup.WriteClassifierComparison(stdout, s); err != nil {
+			return fail(1, "%v", err)
+		}
+	}
+	if o.has("lab") {
+		fmt.Fprintln(stdout)
+		if err := warmup.WriteLabTable(stdout, runs, warmup.StopRules); err != nil {
+			return fail(1, "%v", err)
+		}
 	}
 	for _, l := range imports {
 		fmt.Fprintf(stdout, "imported %s (%s): %d compile lines, %d of crypto methods; skipped %d other and %d garbled lines\n",
