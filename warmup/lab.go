@@ -195,7 +195,7 @@ func ScoreRun(r Run, rules []StopRule) ([]Score, error) {
 // skipped: their truth is not known.
 func WriteLabTable(w io.Writer, runs []Run, rules []StopRule) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-40s %4s  %-24s %5s %7s %12s %12s %10s\n", "option set", "fork", "warm-up setting", "true", "warm-up", "error", "wasted", "deviation")
+	fmt.Fprintf(&b, "%-40s %4s  %-28s %5s %7s %12s %12s %10s\n", "option set", "fork", "warm-up setting", "true", "warm-up", "error", "wasted", "deviation")
 	for _, r := range runs {
 		if r.Clock != "model" {
 			continue
@@ -214,7 +214,7 @@ func WriteLabTable(w io.Writer, runs []Run, rules []StopRule) error {
 			if s.NeverEnded {
 				warm = "never"
 			}
-			fmt.Fprintf(&b, "%-40s %4d  %-24s %5d %7s %12v %12v %10s\n", r.Label, r.Fork, s.Rule, s.TrueIter, warm,
+			fmt.Fprintf(&b, "%-40s %4d  %-28s %5d %7s %12v %12v %10s\n", r.Label, r.Fork, s.Rule, s.TrueIter, warm,
 				s.Error.Round(time.Microsecond), s.Wasted.Round(time.Microsecond), dev)
 		}
 	}
