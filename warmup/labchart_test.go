@@ -38,3 +38,27 @@ func TestLabChart(t *testing.T) {
 		t.Error("gif accepted")
 	}
 }
+
+// TestReportLab: the report embeds the lab's chart only when asked and
+// some run can be scored.
+func TestReportLab(t *testing.T) {
+	short := labRun()
+	short.Iterations = short.Iterations[:50]
+	for _, c := range []struct {
+		runs []Run
+		lab  bool
+		want bool
+	}{{[]Run{labRun()}, true, true}, {[]Run{labRun()}, false, false}, {[]Run{short}, true, false}} {
+		s, err := Summarize(c.runs, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteReport(&b, c.runs, s, ReportMeta{Title: "t", Lab: c.lab}, PlotOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "<h2>Stopping-criteria lab</h2>"); got != c.want {
+			t.Errorf("%d iterations, lab %v: section %v, want %v", len(c.runs[0].Iterations), c.lab, got, c.want)
+		}
+	}
+}
