@@ -69,7 +69,9 @@ var StopRules = []StopRule{
 	{"10 iterations", 1, fixedWarmup(10)},
 	{"20 iterations", 1, fixedWarmup(20)},
 	{"50 iterations", 1, fixedWarmup(50)},
-	{"CoV < 0.01 (Laaber et al.)", 5, covWarmup(0.01, 5, 5)},
+	{"CoV < 0.01 (Laaber et al.)", 5, covWarmup(0.01, 5, 5, dynamicMaxWarmup)},
+	{"RCIW < 0.03 (Laaber et al.)", rciwHistory, rciwWarmup(rciwThreshold, rciwHistory, 5, dynamicMaxWarmup)},
+	{"KLD > 0.99 (Laaber et al.)", kldHistory, kldWarmup(kldThreshold, kldHistory, 5, dynamicMaxWarmup)},
 }
 
 // covWarmup is Laaber et al.'s CoV stoppage criterion (FSE'20; the
@@ -80,9 +82,11 @@ var StopRules = []StopRule{
 // stops when the largest difference is below the threshold. Their fork
 // takes each iteration's sampled invocations; a series here has one value
 // per iteration (time per op), so each iteration contributes that value.
-func covWarmup(threshold float64, history, minWarmup int) func(Run) int {
+// At most maxWarmup iterations are spent (laaber.go).
+func covWarmup(threshold float64, history, minWarmup, maxWarmup int) func(Run) int {
 	return func(r Run) int {
 		x := r.PerOp()
+		x = x[:min(len(x), maxWarmup)]
 		covs := make([]float64, len(x))
 		var sum, sq float64
 		for i, v := range x {
@@ -118,6 +122,9 @@ func fixedWarmup(k int) func(Run) int {
 // at or after the budget is measured.
 func timedWarmup(budget time.Duration) func(Run) int {
 	return func(r Run) int {
+		if len(r.Iterations) == 0 {
+			return 0
+		}
 		first := r.Iterations[0].Start
 		for i, it := range r.Iterations {
 			if it.Start-first >= budget {
@@ -188,7 +195,7 @@ func ScoreRun(r Run, rules []StopRule) ([]Score, error) {
 // skipped: their truth is not known.
 func WriteLabTable(w io.Writer, runs []Run, rules []StopRule) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-40s %4s  %-24s %5s %7s %12s %12s %10s\n", "option set", "fork", "warm-up setting", "true", "warm-up", "error", "wasted", "deviation")
+	fmt.Fprintf(&b, "%-40s %4s  %-28s %5s %7s %12s %12s %10s\n", "option set", "fork", "warm-up setting", "true", "warm-up", "error", "wasted", "deviation")
 	for _, r := range runs {
 		if r.Clock != "model" {
 			continue
@@ -207,7 +214,7 @@ func WriteLabTable(w io.Writer, runs []Run, rules []StopRule) error {
 			if s.NeverEnded {
 				warm = "never"
 			}
-			fmt.Fprintf(&b, "%-40s %4d  %-24s %5d %7s %12v %12v %10s\n", r.Label, r.Fork, s.Rule, s.TrueIter, warm,
+			fmt.Fprintf(&b, "%-40s %4d  %-28s %5d %7s %12v %12v %10s\n", r.Label, r.Fork, s.Rule, s.TrueIter, warm,
 				s.Error.Round(time.Microsecond), s.Wasted.Round(time.Microsecond), dev)
 		}
 	}

@@ -58,7 +58,12 @@ func TestTrueSteady(t *testing.T) {
 //     next 10 iterations are 5 at 5 ms and 5 at 1 ms, mean 3 ms: 200 % off;
 //   - 20 iterations: ends at 50 + 10 = 60 ms, 7 ms late and wasted; 1 ms
 //     measured: 0 % off;
-//   - JMH's 50 s: never ends in a 240 ms run: 240 − 53 = 187 ms wasted.
+//   - JMH's 50 s: never ends in a 240 ms run: 240 − 53 = 187 ms wasted;
+//   - the first 10 iterations are all 5 ms, so every dynamic rule sees a
+//     flat series: CoV and RCIW are 0 and stop after their history of 5,
+//     as early as 5 iterations; KLD compares one constant with itself and
+//     stops after its history of 6: at 30 ms, 23 ms early, measuring 4
+//     iterations of 5 ms and 6 of 1 ms, mean 2.6 ms: 160 % off.
 func TestScoreRunHandWorked(t *testing.T) {
 	s, err := ScoreRun(labRun(), StopRules)
 	if err != nil {
@@ -77,6 +82,14 @@ func TestScoreRunHandWorked(t *testing.T) {
 	}
 	if x := by["JMH default (5 × 10 s)"]; !x.NeverEnded || x.Wasted != 187*ms || !math.IsNaN(x.Deviation) {
 		t.Errorf("JMH default: %+v", x)
+	}
+	for _, name := range []string{"CoV < 0.01 (Laaber et al.)", "RCIW < 0.03 (Laaber et al.)"} {
+		if x := by[name]; x.Warmup != 5 || x.Error != -28*ms || math.Abs(x.Deviation-2) > 1e-9 {
+			t.Errorf("%s: %+v", name, x)
+		}
+	}
+	if x := by["KLD > 0.99 (Laaber et al.)"]; x.Warmup != 6 || x.Error != -23*ms || math.Abs(x.Deviation-1.6) > 1e-9 {
+		t.Errorf("KLD: %+v", x)
 	}
 	var b bytes.Buffer
 	if err := WriteLabTable(&b, []Run{labRun()}, StopRules); err != nil {
@@ -98,10 +111,10 @@ func TestCoVWarmupHandWorked(t *testing.T) {
 	for i, v := range []float64{4, 2, 2, 2, 2, 2, 2, 2, 2, 2} {
 		r.Iterations = append(r.Iterations, Iteration{Index: i, Start: time.Duration(i), Duration: time.Duration(v * 1e9), Ops: 1})
 	}
-	if got := covWarmup(0.08, 5, 5)(r); got != 9 {
+	if got := covWarmup(0.08, 5, 5, 50)(r); got != 9 {
 		t.Errorf("warm-up %d, want 9", got)
 	}
-	if got := covWarmup(0.01, 5, 5)(r); got != len(r.Iterations) {
+	if got := covWarmup(0.01, 5, 5, 50)(r); got != len(r.Iterations) {
 		t.Errorf("threshold 0.01: warm-up %d, want never (%d)", got, len(r.Iterations))
 	}
 }

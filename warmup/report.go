@@ -3,6 +3,7 @@ package warmup
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -24,6 +25,9 @@ type ReportMeta struct {
 	// Baseline names the option set the ratios divide by; empty: the
 	// first.
 	Baseline string
+	// Lab embeds the stopping-criteria lab's chart (WriteLabChart) when
+	// some run can be scored.
+	Lab bool
 }
 
 // reportTmpl is the self-contained page: inline CSS, the chart as a data
@@ -99,7 +103,10 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 <h2>Compile timeline of the crypto methods</h2>
 <img class="chart" alt="compile timeline: one row per crypto method, compile events of each option set and imported log against time" {{.Timeline}}>
 <p>Discs: code at a level appeared (colour: the level; ring: the source), triangles: OSR code, red crosses: code made not entrant, squares: a compile skipped. jitsim's marks are installs on the run's clock (from the VM's creation); a <code>-XX:+PrintCompilation</code> line is printed when a compiler thread takes the task, in ms since JVM start (for <code>java:</code> runs, since the harness's loop start).</p>
-{{if .Imports}}<h2>Imported -XX:+PrintCompilation logs</h2>
+{{if .Lab}}<h2>Stopping-criteria lab</h2>
+<img class="chart" alt="stopping-criteria lab: per run, time per op with the true steady start, and per warm-up setting its warm-up and the 10 iterations it measures" {{.Lab}}>
+<p>The true steady state starts after the last install or deoptimisation of a followed method with no compile waiting (dashed line). Grey: a setting's warm-up; then the 10 iterations it measures, green when their mean is within 5 % of the true steady mean, red when not. <code>lab.png</code> and <code>lab.svg</code> hold the same chart; the terminal table has the numbers.</p>
+{{end}}{{if .Imports}}<h2>Imported -XX:+PrintCompilation logs</h2>
 <table>
 <tr><th>name</th><th>file</th><th>lines</th><th>records</th><th>crypto records</th><th>other lines skipped</th><th>garbled lines skipped</th></tr>
 {{range .Imports}}<tr><td>{{.Name}}</td><td><code>{{.File}}</code></td><td class="num">{{.Lines}}</td><td class="num">{{len .Records}}</td><td class="num">{{len .Crypto}}</td><td class="num">{{.Other}}</td><td class="num">{{.Garbled}}</td></tr>
@@ -185,12 +192,22 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 	data := struct {
 		Meta            ReportMeta
 		Chart, Timeline template.HTMLAttr // src="data:…": base64 needs no escaping
+		Lab             template.HTMLAttr // empty: no lab chart
 		Summary         Summary
 		Runs            []reportRun
 		Imports         []*CompileLog
 		ImportTimelines []importTimeline
 		Penalty, Delta  string
 	}{Meta: meta, Summary: s, Chart: dataURI(svg.Bytes()), Timeline: dataURI(tl.Bytes()), Imports: meta.Imports}
+	if meta.Lab {
+		var lab bytes.Buffer
+		switch err := WriteLabChart(&lab, runs, StopRules, po.Title, "svg"); {
+		case err == nil:
+			data.Lab = dataURI(lab.Bytes())
+		case !errors.Is(err, ErrNoLabRun):
+			return err
+		}
+	}
 	for _, l := range meta.Imports {
 		it := importTimeline{Name: l.Name}
 		byMethod := map[string][]CompileRecord{}

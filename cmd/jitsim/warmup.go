@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -59,9 +62,10 @@ Options:
                       (warmup_stats's method), scale-free keeps exact plateaus whole; default
                       scale-free for model-clock runs, r for the others (docs/warmup.md)
   --lab               on the model clock, score warm-up settings (JMH's 5 × 10 s, fixed
-                      iteration counts) against each run's true steady state, which the VM's
-                      events define: after the last install or deoptimisation with no compile
-                      waiting in a queue
+                      iteration counts, Laaber et al.'s CoV, RCIW and KLD rules) against each
+                      run's true steady state, which the VM's events define: after the last
+                      install or deoptimisation with no compile waiting in a queue; also
+                      writes lab.png and lab.svg
   --traini            also classify each run with Traini et al.'s steady-state rule (CROPS
                       penalty, bootstrap equivalence) and print where it and warmup_stats's
                       disagree
@@ -223,7 +227,7 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	}
 	dir := o.last("out", "warmup-out")
 	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].CPU.Name))
-	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline}
+	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline, Lab: o.has("lab")}
 	s, err := warmup.WriteAll(dir, runs, aopts, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
 		return fail(1, "%v", err)
@@ -237,17 +241,26 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 			return fail(1, "%v", err)
 		}
 	}
+	written := slices.Clone(warmup.Files)
 	if o.has("lab") {
 		fmt.Fprintln(stdout)
 		if err := warmup.WriteLabTable(stdout, runs, warmup.StopRules); err != nil {
 			return fail(1, "%v", err)
+		}
+		switch err := writeLabCharts(dir, runs, title); {
+		case errors.Is(err, warmup.ErrNoLabRun):
+			fmt.Fprintln(stdout, "no lab chart: no run could be scored")
+		case err != nil:
+			return fail(1, "%v", err)
+		default:
+			written = append(written, warmup.LabFiles...)
 		}
 	}
 	for _, l := range imports {
 		fmt.Fprintf(stdout, "imported %s (%s): %d compile lines, %d of crypto methods; skipped %d other and %d garbled lines\n",
 			l.Name, l.File, len(l.Records), len(l.Crypto()), l.Other, l.Garbled)
 	}
-	fmt.Fprintf(stdout, "\nwrote %s: %s\n", dir, strings.Join(warmup.Files, ", "))
+	fmt.Fprintf(stdout, "\nwrote %s: %s\n", dir, strings.Join(written, ", "))
 	if k := o.last("export-krun", ""); k != "" {
 		if err := exportKrun(k, runs, meta.Command); err != nil {
 			return fail(1, "%v", err)
@@ -374,4 +387,18 @@ func shellJoin(args []string) string {
 		q[i] = a
 	}
 	return strings.Join(q, " ")
+}
+
+// writeLabCharts writes the lab's chart beside the study's other charts.
+func writeLabCharts(dir string, runs []warmup.Run, title string) error {
+	for _, name := range warmup.LabFiles {
+		var b bytes.Buffer
+		if err := warmup.WriteLabChart(&b, runs, warmup.StopRules, title, strings.TrimPrefix(filepath.Ext(name), ".")); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("warmup: writing %s: %w", name, err)
+		}
+	}
+	return nil
 }
