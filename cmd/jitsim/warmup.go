@@ -210,6 +210,9 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		// A model-clock run is a deterministic simulation: its forks would be the same run.
 		simForks = 1
 		fmt.Fprintln(stderr, "jitsim warmup: model clock: each option set runs once (its forks would be identical); --forks counts on the wall clock and for --jvm")
+		if aopts.Cost == "" {
+			fmt.Fprintln(stderr, "jitsim warmup: model clock: changepoints with the scale-free cost, which keeps exact plateaus whole; --changepoints=r gives R changepoint's answer to the bit (docs/warmup.md)")
+		}
 	}
 	runs, err := warmupForks(ctx, scen, specs, forks, simForks, props, o.rest, scenOut, prog, java)
 	prog.wait()
