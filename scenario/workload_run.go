@@ -202,56 +202,15 @@ type wlThread struct {
 // runWorkload runs w's phases in order, or benchmarks its last phase when
 // the scenario has arguments.
 func runWorkload(ctx context.Context, r *runner, w *Workload) error {
-	phases := make([]phaseSpec, len(w.phases))
-	copy(phases, w.phases)
-	if v, _ := r.prop("msgSize"); strings.TrimSpace(v) != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-		if err != nil || n < 0 {
-			return fmt.Errorf("property msgSize=%q is not a size in bytes", v)
-		}
-		if err := jrt.CheckMessageSize("property msgSize", n); err != nil {
-			return err
-		}
-		for i := range phases {
-			if phases[i].blocks && n%16 != 0 {
-				return fmt.Errorf("property msgSize=%d: phase %q (%s) takes whole 16-byte blocks", n, phases[i].Name, phases[i].Transformation)
-			}
-			phases[i].msg = sizeDist{kind: "fixed", list: []int{int(n)}, maxBytes: int(n)}
-		}
+	override := 0
+	if _, threadsSet := r.props["threads"]; threadsSet || r.env.Threads > 0 {
+		override = r.threads
 	}
-	capOps := int64(math.MaxInt64)
-	if v, _ := r.prop("maxOps"); strings.TrimSpace(v) != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 1 {
-			return fmt.Errorf("property maxOps=%q is not a positive operation count", v)
-		}
-		capOps = n
-	}
-	seedText, _ := r.prop("seed")
-	seed, err := strconv.ParseInt(strings.TrimSpace(seedText), 10, 64)
+	set, err := w.settle(r.prop, override)
 	if err != nil {
-		return fmt.Errorf("property seed=%q is not an integer", seedText)
+		return err
 	}
-	_, threadsSet := r.props["threads"]
-	if (threadsSet || r.env.Threads > 0) && r.threads > maxWorkloadThreads {
-		return fmt.Errorf("%d threads: a workload runs at most %d", r.threads, maxWorkloadThreads)
-	}
-	for i := range phases {
-		p := &phases[i]
-		n := p.Threads
-		if threadsSet || r.env.Threads > 0 {
-			n = r.threads
-		}
-		if err := p.checkBuffers(n); err != nil {
-			return fmt.Errorf("phase %q: %w", p.Name, err)
-		}
-	}
-	threadsFor := func(p *phaseSpec) int {
-		if threadsSet || r.env.Threads > 0 {
-			return r.threads
-		}
-		return p.Threads
-	}
+	phases, capOps, seed, threadsFor := set.phases, set.capOps, set.seed, set.threadsFor
 	var writer *jrt.VM // encrypts the decryptions' inputs, so as not to warm the VM under study
 	defer func() {
 		if writer != nil && writer != r.env.VM {
@@ -383,6 +342,69 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 	return r.out.err
 }
 
+// wlSettings are a workload run's properties applied: the phases (with
+// msgSize), the cap on operations per thread (MaxInt64: none), the seed,
+// and the thread count that replaces every phase's (0: none).
+type wlSettings struct {
+	phases  []phaseSpec
+	capOps  int64
+	seed    int64
+	threads int
+}
+
+// threadsFor is the number of threads phase p runs on.
+func (s *wlSettings) threadsFor(p *phaseSpec) int {
+	if s.threads > 0 {
+		return s.threads
+	}
+	return p.Threads
+}
+
+// settle applies the properties get returns (msgSize, maxOps, seed) and
+// a thread count override (0: none) to w's phases, checking each.
+func (w *Workload) settle(get func(string) (string, bool), threads int) (wlSettings, error) {
+	set := wlSettings{phases: make([]phaseSpec, len(w.phases)), capOps: math.MaxInt64, threads: threads}
+	phases := set.phases
+	copy(phases, w.phases)
+	if v, _ := get("msgSize"); strings.TrimSpace(v) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil || n < 0 {
+			return set, fmt.Errorf("property msgSize=%q is not a size in bytes", v)
+		}
+		if err := jrt.CheckMessageSize("property msgSize", n); err != nil {
+			return set, err
+		}
+		for i := range phases {
+			if phases[i].blocks && n%16 != 0 {
+				return set, fmt.Errorf("property msgSize=%d: phase %q (%s) takes whole 16-byte blocks", n, phases[i].Name, phases[i].Transformation)
+			}
+			phases[i].msg = sizeDist{kind: "fixed", list: []int{int(n)}, maxBytes: int(n)}
+		}
+	}
+	if v, _ := get("maxOps"); strings.TrimSpace(v) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 1 {
+			return set, fmt.Errorf("property maxOps=%q is not a positive operation count", v)
+		}
+		set.capOps = n
+	}
+	seedText, _ := get("seed")
+	var err error
+	if set.seed, err = strconv.ParseInt(strings.TrimSpace(seedText), 10, 64); err != nil {
+		return set, fmt.Errorf("property seed=%q is not an integer", seedText)
+	}
+	if threads > maxWorkloadThreads {
+		return set, fmt.Errorf("%d threads: a workload runs at most %d", threads, maxWorkloadThreads)
+	}
+	for i := range phases {
+		p := &phases[i]
+		if err := p.checkBuffers(set.threadsFor(p)); err != nil {
+			return set, fmt.Errorf("phase %q: %w", p.Name, err)
+		}
+	}
+	return set, nil
+}
+
 // describe is a phase's one-line summary.
 func (p *phaseSpec) describe() string {
 	var b strings.Builder
@@ -468,17 +490,15 @@ const (
 	poolMaxItems = 64
 )
 
-// encryptPool encrypts the messages a phase's decryptions will read, on
-// the writer VM (one thread that ends before the phase starts), each with
-// a fresh Cipher, and checks them against Go's crypto when checking.
-func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng *rand.Rand, key, fixedIV []byte, expected int64) ([]poolItem, error) {
+// planPool draws the messages (plaintext, AAD, IV; no ciphertext yet) a
+// phase's decryptions will read, for expected operations in all (MaxInt64:
+// unknown): what encryptPool encrypts and what a resolved trace's
+// decryptions are sized by.
+func planPool(p *phaseSpec, rng *rand.Rand, fixedIV []byte, expected int64) []poolItem {
 	k := min(int64(poolMaxItems), max(1, int64(poolBudget/(2*(p.msg.maxBytes+p.aad.maxBytes+32)))))
 	if expected < math.MaxInt64 {
 		k = min(k, max(1, int64(math.Ceil(float64(expected)*p.Decrypt))))
 	}
-	inv := threadInvoker{VM: vm, Thread: vm.NewThread("writer")}
-	inv.Thread.Enter()
-	defer inv.Thread.Exit()
 	items := make([]poolItem, k)
 	for i := range items {
 		it := &items[i]
@@ -488,6 +508,20 @@ func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng 
 		if p.iv != "fixed" {
 			it.iv = randBytes(rng, p.ivLen)
 		}
+	}
+	return items
+}
+
+// encryptPool encrypts the messages a phase's decryptions will read, on
+// the writer VM (one thread that ends before the phase starts), each with
+// a fresh Cipher, and checks them against Go's crypto when checking.
+func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng *rand.Rand, key, fixedIV []byte, expected int64) ([]poolItem, error) {
+	inv := threadInvoker{VM: vm, Thread: vm.NewThread("writer")}
+	inv.Thread.Enter()
+	defer inv.Thread.Exit()
+	items := planPool(p, rng, fixedIV, expected)
+	for i := range items {
+		it := &items[i]
 		c, err := jce.NewCipher(ctx, inv, r.rel, p.Transformation, jce.EncryptMode, key, p.paramSpec(it.iv))
 		if err != nil {
 			return nil, err
@@ -514,20 +548,28 @@ func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng 
 	return items, nil
 }
 
-// newWLThread sets up one thread of a phase: its data, Java arrays and,
-// unless each operation makes its own, its ciphers.
-func (r *runner) newWLThread(ctx context.Context, p *phaseSpec, id int, inv jce.Invoker, rng *rand.Rand, key, fixedIV []byte, pool []poolItem) (*wlThread, error) {
-	t := &wlThread{r: r, p: p, id: id, inv: inv, rng: rng, key: key, pool: pool}
+// newDrawer is a phase thread's random state as newWLThread sets it up —
+// its IV, plaintext source and AAD, drawn in that order — ready for plan.
+func newDrawer(p *phaseSpec, rng *rand.Rand, fixedIV []byte, pool []poolItem) *wlThread {
+	t := &wlThread{p: p, rng: rng, pool: pool}
 	t.iv = bytes.Clone(fixedIV)
 	if p.iv != "fixed" {
 		t.iv = randBytes(rng, p.ivLen)
 	}
+	t.data = randBytes(rng, p.msg.maxBytes)
+	t.aadBuf = randBytes(rng, p.aad.maxBytes)
+	return t
+}
+
+// newWLThread sets up one thread of a phase: its data, Java arrays and,
+// unless each operation makes its own, its ciphers.
+func (r *runner) newWLThread(ctx context.Context, p *phaseSpec, id int, inv jce.Invoker, rng *rand.Rand, key, fixedIV []byte, pool []poolItem) (*wlThread, error) {
+	t := newDrawer(p, rng, fixedIV, pool)
+	t.r, t.id, t.inv, t.key = r, id, inv, key
 	maxMsg := p.msg.maxBytes
 	for _, it := range pool {
 		maxMsg = max(maxMsg, len(it.ct))
 	}
-	t.data = randBytes(rng, p.msg.maxBytes)
-	t.aadBuf = randBytes(rng, p.aad.maxBytes)
 	room := maxMsg + 2*16 + p.tagLen
 	t.in = inHeap(inv, make([]byte, p.InOffset+room))
 	if p.output == "separate" {
@@ -550,39 +592,63 @@ func (r *runner) newWLThread(ctx context.Context, p *phaseSpec, id int, inv jce.
 	return t, err
 }
 
+// opPlan is one operation's draws: whether it decrypts (which prepared
+// message, whether its tag is corrupted) or encrypts (message and AAD
+// sizes; the thread's IV is advanced).
+type opPlan struct {
+	decrypt, corrupt bool
+	item             int // decrypt: index in the pool
+	size, aad        int // encrypt
+}
+
+// plan draws the thread's next operation from its random source: the
+// decrypt share, then the pool message and the corrupt-tag share, or the
+// message size, the AAD size and the IV policy's step. op runs what plan
+// draws, and a resolved trace (resolve.go) lists the same operations.
+func (t *wlThread) plan() opPlan {
+	p := t.p
+	var o opPlan
+	o.decrypt = p.Decrypt > 0 && (p.Decrypt >= 1 || t.rng.Float64() < p.Decrypt)
+	if o.decrypt {
+		o.item = t.draws % len(t.pool)
+		t.draws++
+		o.corrupt = p.CorruptTag > 0 && t.rng.Float64() < p.CorruptTag
+		return o
+	}
+	o.size = p.msg.draw(t.rng, t.draws)
+	t.draws++
+	o.aad = p.aad.draw(t.rng, t.aadDraws)
+	t.aadDraws++
+	switch p.iv {
+	case "counter":
+		nextIV(t.iv)
+	case "random":
+		for i := range t.iv {
+			t.iv[i] = byte(t.rng.Uint32())
+		}
+	}
+	return o
+}
+
 // op does one operation — the input is made ready outside the timed part,
 // then the cipher's creation or init, AAD, updates and doFinal are timed,
 // then the output is checked when checking — and returns its time.
 func (t *wlThread) op(ctx context.Context) (time.Duration, error) {
 	p := t.p
-	decrypt := p.Decrypt > 0 && (p.Decrypt >= 1 || t.rng.Float64() < p.Decrypt)
+	o := t.plan()
+	decrypt, corrupt := o.decrypt, o.corrupt
 	var input, iv, aad, plain []byte
-	var it poolItem
-	corrupt := false
 	if decrypt {
-		it = t.pool[t.draws%len(t.pool)]
-		t.draws++
+		it := t.pool[o.item]
 		input, iv, aad, plain = it.ct, it.iv, it.aad, it.plain
-		if p.CorruptTag > 0 && t.rng.Float64() < p.CorruptTag {
-			corrupt = true
+		if corrupt {
 			input = bytes.Clone(input)
 			input[len(input)-1] ^= 0x80
 		}
 	} else {
-		n := p.msg.draw(t.rng, t.draws)
-		t.draws++
-		plain = t.data[:n]
+		plain = t.data[:o.size]
 		input = plain
-		aad = t.aadBuf[:p.aad.draw(t.rng, t.aadDraws)]
-		t.aadDraws++
-		switch p.iv {
-		case "counter":
-			nextIV(t.iv)
-		case "random":
-			for i := range t.iv {
-				t.iv[i] = byte(t.rng.Uint32())
-			}
-		}
+		aad = t.aadBuf[:o.aad]
 		iv = t.iv
 	}
 	t.lastSize = len(plain)
