@@ -304,7 +304,7 @@ func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int
 	// NewVM gives the Parquet job its writer VM, so that writing the pages
 	// does not warm the reader's.
 	newVM := func() (*jrt.VM, error) { return s.NewVM(s.NewClock(), io.Discard) }
-	env := scenario.Env{VM: vm, NewVM: newVM, Threads: 1, Clock: clock, ClockKind: s.Clock, Observer: rec}
+	env := scenario.Env{VM: vm, NewVM: newVM, Threads: 0, Clock: clock, ClockKind: s.Clock, Observer: rec}
 	if err := scen.Run(ctx, env, props, args, out); err != nil {
 		if ctx.Err() != nil { // stopped by a signal: the iterations that ended
 			return rec.run(s.label, fork, scen.Name, s), err
