@@ -219,7 +219,8 @@ var AESGCMBench = register(Scenario{
 		{Name: "dataSize", Default: "1024", Doc: "bytes per operation"},
 		{Name: "keyLength", Default: "128", Doc: "key bits: 128, 192, 256"},
 	},
-	run: runAESGCMBench,
+	BytesProp: "dataSize",
+	run:       runAESGCMBench,
 })
 
 // runAESGCMBench sets up AESGCMBench's ciphers per thread and runs the
@@ -333,7 +334,8 @@ var AESGCMUpdateAAD = register(Scenario{
 		{Name: "aadSize", Default: "1048576", Doc: "AAD bytes per operation"},
 		{Name: "keySize", Default: "128", Doc: "key bits: 128, 192, 256"},
 	},
-	run: runAESGCMUpdateAAD,
+	BytesProp: "aadSize",
+	run:       runAESGCMUpdateAAD,
 })
 
 // runAESGCMUpdateAAD runs the GMAC benchmark.
@@ -428,7 +430,8 @@ var CBCThroughput = register(Scenario{
 		{Name: "msgSize", Default: "10240", Doc: "bytes per message"},
 		{Name: "keySize", Default: "128", Doc: "key bits: 128, 192, 256"},
 	},
-	run: runCBCThroughput,
+	BytesProp: "msgSize",
+	run:       runCBCThroughput,
 })
 
 // runCBCThroughput runs the CBC throughput benchmark.
@@ -493,7 +496,8 @@ var ModeLoop = register(Scenario{
 		{Name: "op", Default: "encrypt", Doc: "encrypt or decrypt"},
 		{Name: "dataSize", Default: "16384", Doc: "bytes per operation (a multiple of 16 for CBC)"},
 	},
-	run: runModeLoop,
+	BytesProp: "dataSize",
+	run:       runModeLoop,
 })
 
 // runModeLoop runs ModeLoop.

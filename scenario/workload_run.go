@@ -62,6 +62,7 @@ func (w *Workload) Scenario() Scenario {
 		},
 		run:       func(ctx context.Context, r *runner) error { return runWorkload(ctx, r, w) },
 		benchName: "Workload." + name,
+		workload:  w,
 	})
 }
 

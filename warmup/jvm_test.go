@@ -60,3 +60,20 @@ func TestParseJVMOutput(t *testing.T) {
 		t.Errorf("output without iterations accepted")
 	}
 }
+
+// TestParseJVMOutputBytesPerLine reads the trace replayer's lines: each iteration carries its
+// own bytes (a replay's operations differ in size), and its check lines are skipped; a
+// negative byte count is a bad line.
+func TestParseJVMOutputBytesPerLine(t *testing.T) {
+	out := "jitsim-epoch 50\njitsim-iter 0 0 7000 225\njitsim-iter 1 9000 3000 0\njitsim-check 0 2 0 123456\n"
+	r, err := ParseJVMOutput([]byte(out), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Iterations) != 2 || r.Iterations[0].Bytes != 225 || r.Iterations[1].Bytes != 0 || r.Iterations[1].Ops != 1 {
+		t.Fatalf("iterations %+v", r.Iterations)
+	}
+	if _, err := ParseJVMOutput([]byte("jitsim-epoch 50\njitsim-iter 0 0 7000 -1\n"), 1, 0); err == nil || !strings.Contains(err.Error(), "bad line") {
+		t.Fatalf("negative bytes: %v", err)
+	}
+}

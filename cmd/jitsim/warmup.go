@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -56,9 +57,10 @@ Options:
   --by-time           chart against time on the run's clock instead of iteration
   --scenario-output   show the scenario's own output on stderr
   --jvm JAVA          also run each option set on this real java (the benchmark scenarios:
-                      AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop; needs the
-                      three arguments): its curve is the set "java: OPTIONS", its events
-                      come from -XX:+PrintCompilation
+                      AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop, with the
+                      three arguments; or a workload file, resolved into a trace that the
+                      harness's replayer runs and whose outputs jitsim checks): its curve is
+                      the set "java: OPTIONS", its events come from -XX:+PrintCompilation
   --import-printcompilation [NAME=]FILE
                       overlay a -XX:+PrintCompilation log captured elsewhere (JDK 8 or 11+
                       layout; other output in it is skipped and counted) on the compile
@@ -181,8 +183,23 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		scenOut = stderr
 	}
 	java := o.last("jvm", "")
-	if java != "" && !slices.Contains(jvmharness.Twins, scen.Name) {
-		return fail(2, "--jvm: the real JVM runs %s (their Java twin is jitsim's own), not %s", strings.Join(jvmharness.Twins, ", "), scen.Name)
+	var resolved *scenario.Resolved
+	switch w := scen.Workload(); {
+	case java == "":
+	case w != nil:
+		if len(o.rest) > 0 {
+			return fail(2, "--jvm with a workload file runs its phases: give no arguments after %s (got %q)", o.scenario, o.rest)
+		}
+		dir, err := os.MkdirTemp("", "jitsim-resolved-")
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		defer os.RemoveAll(dir)
+		if resolved, err = w.Resolve(dir, props); err != nil {
+			return fail(1, "--jvm: %v", err)
+		}
+	case !slices.Contains(jvmharness.Twins, scen.Name):
+		return fail(2, "--jvm: the real JVM runs %s (their Java twin is jitsim's own) and workload files, not %s", strings.Join(jvmharness.Twins, ", "), scen.Name)
 	}
 	prog := newProgress(stderr, getenv)
 	simForks := forks
@@ -191,7 +208,7 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		simForks = 1
 		fmt.Fprintln(stderr, "jitsim warmup: model clock: each option set runs once (its forks would be identical); --forks counts on the wall clock and for --jvm")
 	}
-	runs, err := warmupForks(ctx, scen, specs, forks, simForks, props, o.rest, scenOut, prog, java)
+	runs, err := warmupForks(ctx, scen, specs, forks, simForks, props, o.rest, scenOut, prog, java, resolved)
 	prog.wait()
 	stopped := sig.stoppedBy() // then runs are the forks done and the cut one's iterations (signal.go)
 	if stopped != nil && len(runs) == 0 {
@@ -236,9 +253,9 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 // warmupForks runs forks rounds; each round runs every spec once, in order,
 // on a fresh VM and a fresh clock (the first simForks rounds only: a
 // model-clock run is deterministic), and with java set the real JVM right
-// after each.
+// after each (a workload file's replay of resolved, when not nil).
 func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, forks, simForks int, props map[string]string,
-	args []string, out io.Writer, prog *progress, java string) ([]warmup.Run, error) {
+	args []string, out io.Writer, prog *progress, java string, resolved *scenario.Resolved) ([]warmup.Run, error) {
 	var runs []warmup.Run
 	n := min(simForks, forks)
 	if java != "" {
@@ -257,7 +274,7 @@ func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, f
 			if java == "" {
 				continue
 			}
-			run, err := jvmRun(ctx, java, scen.Name, s, f, props, args)
+			run, err := jvmRun(ctx, java, scen, resolved, s, f, props, args)
 			if err != nil && ctx.Err() != nil {
 				return runs, err
 			} else if err != nil {
