@@ -44,7 +44,10 @@ Options:
                       deterministic, so each option set runs once (the real JVM of --jvm
                       still runs N forks)
   --out DIR           output directory (default warmup-out)
-  --jdk, --cpu        JDK profile and CPU model, as for 'jitsim run'
+  --jdk, --cpu        JDK profile and CPU model, as for 'jitsim run'; --jdk=8,17,21,25 runs
+                      every option set on each release listed (sets named "JDK 17" or
+                      "JDK 17: OPTIONS") and adds a table per release: the intrinsic stubs
+                      its run reached, time to steady state, warm-up cost, steady throughput
   --clock wall|model  the clock the runs are timed on (default wall): on the model clock every
                       cost comes from the CPU model's profile and a study is deterministic
                       (forks are then identical); any CPU model runs, also another
@@ -53,7 +56,8 @@ Options:
                       instead of the CPU model's own
   --title TEXT        the report's title
   --baseline NAME     the option set the ratios divide by (as written in --compare, '' or
-                      default for the default set); default: the first --compare
+                      default for the default set, 'JDK 17' with several releases); default:
+                      the first --compare
   --by-time           chart against time on the run's clock instead of iteration
   --scenario-output   show the scenario's own output on stderr
   --jvm JAVA          also run each option set on this real java (the benchmark scenarios:
@@ -117,10 +121,18 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	rel, err := jdk.Parse(o.last("jdk", jdk.Default.String()))
-	if err != nil {
-		return fail(2, "--jdk: %v", err)
+	var rels []jdk.Release
+	for _, name := range strings.Split(o.last("jdk", jdk.Default.String()), ",") {
+		rel, err := jdk.Parse(strings.TrimSpace(name))
+		if err != nil {
+			return fail(2, "--jdk: %v", err)
+		}
+		if slices.Contains(rels, rel) {
+			return fail(2, "--jdk: %s is listed twice", rel)
+		}
+		rels = append(rels, rel)
 	}
+	byRelease := len(rels) > 1
 	if o.scenario == "" {
 		return fail(2, "no scenario given; name one from 'jitsim scenarios'")
 	}
@@ -143,18 +155,25 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	}
 	var specs []*vmSpec
 	seen := map[string]bool{}
-	for _, c := range compares {
-		own := strings.Fields(c)
-		label := optionLabel(own)
-		if seen[label] {
-			return fail(2, "--compare %q is given twice", c)
+	for _, rel := range rels {
+		for _, c := range compares {
+			own := strings.Fields(c)
+			label := optionLabel(own)
+			if byRelease && len(own) == 0 {
+				label = "JDK " + rel.String()
+			} else if byRelease {
+				label = "JDK " + rel.String() + ": " + label
+			}
+			if seen[label] {
+				return fail(2, "--compare %q is given twice", c)
+			}
+			seen[label] = true
+			s, err := d.settleOn(clock, profile, label, rel, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
+			if err != nil {
+				return fail(1, "%v", err)
+			}
+			specs = append(specs, s)
 		}
-		seen[label] = true
-		s, err := d.settleOn(clock, profile, label, rel, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
-		if err != nil {
-			return fail(1, "%v", err)
-		}
-		specs = append(specs, s)
 	}
 	props := scenario.PropsFrom(specs[0].Result.Properties)
 	for _, c := range compares {
@@ -183,6 +202,9 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		scenOut = stderr
 	}
 	java := o.last("jvm", "")
+	if java != "" && byRelease {
+		return fail(2, "--jvm runs one real JVM: give one --jdk release with it (got %s)", o.last("jdk", ""))
+	}
 	var resolved *scenario.Resolved
 	switch w := scen.Workload(); {
 	case java == "":
@@ -223,14 +245,24 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		return fail(1, "%v", err)
 	}
 	dir := o.last("out", "warmup-out")
-	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].CPU.Name))
-	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline}
+	relNames := make([]string, len(rels))
+	for i, r := range rels {
+		relNames[i] = r.String()
+	}
+	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), strings.Join(relNames, ", "), specs[0].CPU.Name))
+	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline, Releases: byRelease}
 	s, err := warmup.WriteAll(dir, runs, warmup.Options{}, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
 		return fail(1, "%v", err)
 	}
 	if err := warmup.WriteTerminal(stdout, s, runs, 40); err != nil {
 		return fail(1, "%v", err)
+	}
+	if byRelease {
+		fmt.Fprintln(stdout)
+		if err := warmup.WriteReleases(stdout, warmup.Releases(runs, s)); err != nil {
+			return fail(1, "%v", err)
+		}
 	}
 	for _, l := range imports {
 		fmt.Fprintf(stdout, "imported %s (%s): %d compile lines, %d of crypto methods; skipped %d other and %d garbled lines\n",
