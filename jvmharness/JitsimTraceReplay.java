@@ -38,7 +38,7 @@ public class JitsimTraceReplay {
     // Phase is one phase's settings and, per thread, its operations.
     static final class Phase {
         String name = "replay", cipher = "reinit", output = "new";
-        int threads, chunk, inOffset, outOffset, ivLength = -1, tagLength = 128;
+        int threads, chunk, parts = 1, inOffset, outOffset, ivLength = -1, tagLength = 128;
         long thinkNs, staggerNs;
         final List<Ops> ops = new ArrayList<>();
 
@@ -225,14 +225,15 @@ public class JitsimTraceReplay {
                     c = dec ? decs.get(k) : ciphers.get(k);
                 }
                 if (aad.length > 0) c.updateAAD(aad);
-                int pos = 0, len = input.length;
+                // Updates: chunk-byte parts while more than one remains, or parts-1 of len/parts bytes.
+                int pos = 0, len = input.length, step = p.parts > 1 ? len / p.parts : p.chunk, updates = 0;
                 if (o == null) {
                     java.io.ByteArrayOutputStream acc = null;
-                    while (p.chunk > 0 && len - pos > p.chunk) {
-                        byte[] b = c.update(in, p.inOffset + pos, p.chunk);
+                    for (; p.parts > 1 ? updates < p.parts - 1 : step > 0 && len - pos > step; updates++) {
+                        byte[] b = c.update(in, p.inOffset + pos, step);
                         if (acc == null) acc = new java.io.ByteArrayOutputStream();
                         if (b != null) acc.write(b, 0, b.length);
-                        pos += p.chunk;
+                        pos += step;
                     }
                     result = c.doFinal(in, p.inOffset + pos, len - pos);
                     if (acc != null) {
@@ -240,9 +241,9 @@ public class JitsimTraceReplay {
                         result = acc.toByteArray();
                     }
                 } else {
-                    while (p.chunk > 0 && len - pos > p.chunk) {
-                        w += c.update(in, p.inOffset + pos, p.chunk, o, oOfs + w);
-                        pos += p.chunk;
+                    for (; p.parts > 1 ? updates < p.parts - 1 : step > 0 && len - pos > step; updates++) {
+                        w += c.update(in, p.inOffset + pos, step, o, oOfs + w);
+                        pos += step;
                     }
                     w += c.doFinal(in, p.inOffset + pos, len - pos, o, oOfs + w);
                 }
@@ -374,6 +375,7 @@ public class JitsimTraceReplay {
                 case "threads": p.threads = Integer.parseInt(v); break;
                 case "cipher": p.cipher = v; break;
                 case "chunk": p.chunk = Integer.parseInt(v); break;
+                case "parts": p.parts = Integer.parseInt(v); break;
                 case "output": p.output = v; break;
                 case "in_offset": p.inOffset = Integer.parseInt(v); break;
                 case "out_offset": p.outOffset = Integer.parseInt(v); break;
@@ -384,6 +386,7 @@ public class JitsimTraceReplay {
                 default: throw new IllegalArgumentException("jitsim-phase: unknown key " + k);
             }
         }
+        if (p.parts < 1 || p.parts > 1024 || p.parts > 1 && p.chunk > 0) throw new IllegalArgumentException("jitsim-phase: parts " + p.parts);
         if (p.threads < 0 || p.threads > 256) throw new IllegalArgumentException("jitsim-phase: threads " + p.threads);
         if (!p.cipher.matches("new|reinit|reuse")) throw new IllegalArgumentException("jitsim-phase: cipher " + p.cipher);
         if (!p.output.matches("new|separate|in-place")) throw new IllegalArgumentException("jitsim-phase: output " + p.output);

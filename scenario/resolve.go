@@ -22,13 +22,14 @@ import (
 // Three things a trace line cannot say travel in comment lines, which jitsim's trace reader
 // skips (so a resolved trace also replays with `jitsim run`):
 //
-//	# jitsim-phase threads=T cipher=reinit chunk=0 output=new in_offset=0 out_offset=0 iv_length=12 tag_length=128 think_ns=0 stagger_ns=0 name=NAME
+//	# jitsim-phase threads=T cipher=reinit chunk=0 parts=1 output=new in_offset=0 out_offset=0 iv_length=12 tag_length=128 think_ns=0 stagger_ns=0 name=NAME
 //	# jitsim-corrupt                  the next line's decryption carries a corrupted tag
 //
 // A phase's lines follow its jitsim-phase line; its threads start together, and every one
 // ends before the next phase starts. Decryptions read messages jitsim encrypts (a JVM that
 // encrypted them itself would warm the code under study): the messages file beside the
-// trace holds one per (phase, transformation, key size, size, AAD size).
+// trace holds one per (phase, transformation, key size, size, AAD size), for prepare =
+// "thread" too (the replayer does not encrypt them on the JVM first, as jitsim's thread does).
 //
 // Keys, plaintexts, AADs and IVs are the function fill of their size and a salt, the same in
 // Go and Java, so that jitsim knows every output the replay must produce: the replayer
@@ -145,11 +146,11 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		if w.Start == "staggered" {
 			stagger = w.stagger
 		}
-		fmt.Fprintf(tw, "# jitsim-phase threads=%d cipher=%s chunk=%d output=%s in_offset=%d out_offset=%d iv_length=%d tag_length=%d think_ns=%d stagger_ns=%d name=%s\n",
-			n, p.lifecycle, p.Chunk, p.output, p.InOffset, p.OutOffset, p.ivLen, p.tagLen*8, p.think.Nanoseconds(), stagger.Nanoseconds(), p.Name)
+		fmt.Fprintf(tw, "# jitsim-phase threads=%d cipher=%s chunk=%d parts=%d output=%s in_offset=%d out_offset=%d iv_length=%d tag_length=%d think_ns=%d stagger_ns=%d name=%s\n",
+			n, p.lifecycle, p.Chunk, max(p.Parts, 1), p.output, p.InOffset, p.OutOffset, p.ivLen, p.tagLen*8, p.think.Nanoseconds(), stagger.Nanoseconds(), p.Name)
 		_, fixedIV := phaseKey(set.seed, pi, p)
 		var pool []poolItem
-		if p.Decrypt > 0 {
+		if p.Decrypt > 0 && p.prepare != "thread" {
 			pool = planPool(p, workloadRand(set.seed, pi, -1), fixedIV, count*int64(n))
 		}
 		key := fill(p.KeySize/8, p.KeySize)
@@ -157,6 +158,9 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		prepared := map[[2]int]bool{}
 		var longest time.Duration
 		for id := range n {
+			if p.prepare == "thread" && p.Decrypt > 0 {
+				pool = planPool(p, threadPoolRand(set.seed, pi, id), fixedIV, count)
+			}
 			t := newDrawer(p, workloadRand(set.seed, pi, id), fixedIV, pool)
 			chk := res.want[id]
 			if chk == nil {

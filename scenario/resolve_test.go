@@ -42,7 +42,7 @@ func resolveTest(t *testing.T, path string, props map[string]string) *Resolved {
 // trace replays with jitsim.
 func TestResolveIsTheEngine(t *testing.T) {
 	res := resolveTest(t, replayTestWorkload, nil)
-	if res.Ops != 40*2+20*2+20+20*2 || res.Threads != 2 {
+	if res.Ops != 40*2+20*2+20+20*2+10*2 || res.Threads != 2 {
 		t.Fatalf("resolved %d operations on up to %d threads", res.Ops, res.Threads)
 	}
 	w, err := LoadWorkload(replayTestWorkload)

@@ -211,7 +211,24 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 	if err != nil {
 		return err
 	}
+	if len(r.args) > 0 {
+		p := &set.phases[len(set.phases)-1]
+		return runWorkloadSet(ctx, r, w, set, &wlBench{name: "workload " + w.Path + " phase " + p.Name, params: p.describe(), defaults: []int{5, 5, 100}})
+	}
+	return runWorkloadSet(ctx, r, w, set, nil)
+}
+
+// wlBench names a benchmark of a workload's last phase: the name and parameters its result
+// lines print, and the default warmupIterations, iterations and opsPerIteration.
+type wlBench struct {
+	name, params string
+	defaults     []int
+}
+
+// runWorkloadSet runs w's phases as set settles them, or with b, benchmarks its last phase.
+func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings, b *wlBench) error {
 	phases, capOps, seed, threadsFor := set.phases, set.capOps, set.seed, set.threadsFor
+	var err error
 	var writer *jrt.VM // encrypts the decryptions' inputs, so as not to warm the VM under study
 	defer func() {
 		if writer != nil && writer != r.env.VM {
@@ -219,7 +236,7 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 		}
 	}()
 	pool := func(pi int, p *phaseSpec, key, fixedIV []byte, expected int64) ([]poolItem, error) {
-		if p.Decrypt == 0 {
+		if p.Decrypt == 0 || p.prepare == "thread" {
 			return nil, nil
 		}
 		if writer == nil {
@@ -232,7 +249,7 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 		}
 		return r.encryptPool(ctx, writer, p, workloadRand(seed, pi, -1), key, fixedIV, expected)
 	}
-	if len(r.args) > 0 {
+	if b != nil {
 		pi := len(phases) - 1
 		p := &phases[pi]
 		r.threads = threadsFor(p)
@@ -243,11 +260,18 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 		}
 		ths := make([]*wlThread, r.threads)
 		return r.bench(ctx, benchSpec{
-			name:     "workload " + w.Path + " phase " + p.Name,
-			params:   p.describe(),
-			defaults: []int{5, 5, 100},
+			name:     b.name,
+			params:   b.params,
+			defaults: b.defaults,
 			opBytes:  func(id int) int64 { return ths[id].st.bytes },
 			setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
+				items := items
+				if p.prepare == "thread" {
+					var err error
+					if items, err = r.prepareOnThread(ctx, inv, p, threadPoolRand(seed, pi, id), key, fixedIV, math.MaxInt64); err != nil {
+						return nil, err
+					}
+				}
 				t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
 				if err != nil {
 					return nil, err
@@ -288,6 +312,14 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 		start := newBarrier(n)
 		t0 := r.now()
 		err = r.parallelN(ctx, r.env.VM, n, func(ctx context.Context, id int, inv jce.Invoker) error {
+			items := items
+			if p.prepare == "thread" {
+				var err error
+				if items, err = r.prepareOnThread(ctx, inv, p, threadPoolRand(seed, pi, id), key, fixedIV, expected/int64(n)); err != nil {
+					start.leave(inv)
+					return err
+				}
+			}
 			t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
 			if err != nil {
 				start.leave(inv)
@@ -463,6 +495,12 @@ func workloadRand(seed int64, phase, thread int) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), uint64(phase)<<32|uint64(uint32(int32(thread)))))
 }
 
+// threadPoolRand is the random source of the messages thread id prepares for itself
+// (prepare = "thread").
+func threadPoolRand(seed int64, phase, thread int) *rand.Rand {
+	return workloadRand(seed, phase, -3-thread)
+}
+
 // phaseKey returns a phase's key and its fixed IV.
 func phaseKey(seed int64, pi int, p *phaseSpec) (key, iv []byte) {
 	rng := workloadRand(seed, pi, -2)
@@ -500,6 +538,9 @@ func planPool(p *phaseSpec, rng *rand.Rand, fixedIV []byte, expected int64) []po
 	if expected < math.MaxInt64 {
 		k = min(k, max(1, int64(math.Ceil(float64(expected)*p.Decrypt))))
 	}
+	if p.Messages > 0 {
+		k = int64(p.Messages)
+	}
 	items := make([]poolItem, k)
 	for i := range items {
 		it := &items[i]
@@ -521,32 +562,60 @@ func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng 
 	inv.Thread.Enter()
 	defer inv.Thread.Exit()
 	items := planPool(p, rng, fixedIV, expected)
+	return items, r.encryptItems(ctx, inv, p, items, key, false)
+}
+
+// prepareOnThread is prepare = "thread": the application thread of inv encrypts its own
+// decryptions' messages on the VM under study before the start line, with one Cipher
+// re-initialised per message, as a benchmark's setup does (AESGCMBench's decrypt methods).
+func (r *runner) prepareOnThread(ctx context.Context, inv jce.Invoker, p *phaseSpec, rng *rand.Rand, key, fixedIV []byte, expected int64) ([]poolItem, error) {
+	if p.Decrypt == 0 {
+		return nil, nil
+	}
+	items := planPool(p, rng, fixedIV, expected)
+	return items, r.encryptItems(ctx, inv, p, items, key, true)
+}
+
+// encryptItems encrypts items on inv — a new Cipher per message, or with one re-initialised
+// one — and checks them against Go's crypto when checking.
+func (r *runner) encryptItems(ctx context.Context, inv jce.Invoker, p *phaseSpec, items []poolItem, key []byte, reinit bool) error {
+	var c *jce.Cipher
+	var err error
+	if reinit {
+		if c, err = jce.GetInstance(inv, r.rel, p.Transformation); err != nil {
+			return err
+		}
+	}
 	for i := range items {
 		it := &items[i]
-		c, err := jce.NewCipher(ctx, inv, r.rel, p.Transformation, jce.EncryptMode, key, p.paramSpec(it.iv))
+		if reinit {
+			err = c.Init(ctx, jce.EncryptMode, key, p.paramSpec(it.iv))
+		} else {
+			c, err = jce.NewCipher(ctx, inv, r.rel, p.Transformation, jce.EncryptMode, key, p.paramSpec(it.iv))
+		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(it.aad) > 0 {
 			if err := c.UpdateAAD(it.aad); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if it.ct, err = c.DoFinal(ctx, it.plain); err != nil {
-			return nil, err
+			return err
 		}
 		it.ct = bytes.Clone(it.ct)
 		if r.check {
 			want, err := p.oracle(key, it.iv, it.aad, it.plain)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if err := checkBytes(fmt.Sprintf("phase %q message %d encryption vs crypto/cipher", p.Name, i), it.ct, want); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return items, nil
+	return nil
 }
 
 // newDrawer is a phase thread's random state as newWLThread sets it up —
@@ -760,21 +829,34 @@ func noPlaintext(p *phaseSpec, t *wlThread, in, input, plain []byte) error {
 }
 
 // crypt runs the operation's updates and doFinal on c: one doFinal, or
-// updates of p.Chunk bytes then a doFinal of the rest. It returns the
+// updates of p.Chunk bytes, or p.Parts-1 updates of n/p.Parts bytes, then a
+// doFinal of the rest. It returns the
 // output and how many bytes the updates released before the doFinal.
 func (t *wlThread) crypt(ctx context.Context, c *jce.Cipher, in []byte, inOfs, n int, out []byte, outOfs int) ([]byte, int, error) {
 	p := t.p
 	pos, released := 0, 0
+	// more reports whether another update() comes before the doFinal, and its size: chunk's
+	// parts while more than one remains, or parts-1 of n/parts bytes each (maybe empty).
+	step, updates := p.Chunk, 0
+	if p.Parts > 1 {
+		step = n / p.Parts
+	}
+	more := func() bool {
+		if p.Parts > 1 {
+			return updates < p.Parts-1
+		}
+		return step > 0 && n-pos > step
+	}
 	if p.output == "new" {
 		var acc []byte
-		for p.Chunk > 0 && n-pos > p.Chunk {
-			b, err := c.Update(ctx, in[inOfs+pos:inOfs+pos+p.Chunk])
+		for ; more(); updates++ {
+			b, err := c.Update(ctx, in[inOfs+pos:inOfs+pos+step])
 			if err != nil {
 				return nil, released, err
 			}
 			acc = append(acc, b...)
 			released += len(b)
-			pos += p.Chunk
+			pos += step
 		}
 		b, err := c.DoFinal(ctx, in[inOfs+pos:inOfs+n])
 		if err != nil {
@@ -783,14 +865,14 @@ func (t *wlThread) crypt(ctx context.Context, c *jce.Cipher, in []byte, inOfs, n
 		return append(acc, b...), released, nil
 	}
 	w := 0
-	for p.Chunk > 0 && n-pos > p.Chunk {
-		k, err := c.UpdateTo(ctx, in, inOfs+pos, p.Chunk, out, outOfs+w)
+	for ; more(); updates++ {
+		k, err := c.UpdateTo(ctx, in, inOfs+pos, step, out, outOfs+w)
 		if err != nil {
 			return nil, released, err
 		}
 		w += k
 		released += k
-		pos += p.Chunk
+		pos += step
 	}
 	k, err := c.DoFinalTo(ctx, in, inOfs+pos, n-pos, out, outOfs+w)
 	if err != nil {

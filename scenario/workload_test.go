@@ -124,6 +124,12 @@ func TestWorkloadErrors(t *testing.T) {
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nout_offset = 3\n", `out_offset needs output`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = \"x\"\n", `wl.toml:3:`},
 		{"title = \n", `wl.toml:1:`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nparts = 2000\n", `wl.toml:4: phase 1: parts = 2000: want 1 (one doFinal) to 1024`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nparts = 2\nchunk = 16\n", `not both`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nprepare = \"threads\"\n", `wl.toml:4: phase 1: prepare: "threads" is not one of writer, thread`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessages = 3\n", `wl.toml:4: phase 1: messages is the decryptions' prepared messages; this phase has none`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\nmessages = -3\n", `messages = -3: want 1 to 100000`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\nmessage_size = 16000000\nmessages = 100\n", `100 messages of up to 16000000 bytes are over`},
 		{"threads = 200\n[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessage_size = 16000000\n", `wl.toml:2: phase 1: 200 thread(s) × 48000128 bytes of arrays`},
 	} {
 		_, err := ParseWorkload("wl.toml", []byte(tc.file))
