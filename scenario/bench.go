@@ -3,10 +3,12 @@ package scenario
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -223,8 +225,17 @@ var AESGCMBench = register(Scenario{
 	run:       runAESGCMBench,
 })
 
-// runAESGCMBench sets up AESGCMBench's ciphers per thread and runs the
-// chosen method.
+// aesgcmBenchFile is AESGCMBench as a workload file, shipped as
+// examples/workloads/aesgcmbench.toml (a link to this one).
+//
+//go:embed workloads/aesgcmbench.toml
+var aesgcmBenchFile []byte
+
+// aesgcmBenchWorkload is aesgcmBenchFile, checked.
+var aesgcmBenchWorkload = mustWorkload("aesgcmbench.toml", aesgcmBenchFile)
+
+// runAESGCMBench runs the chosen method on the workload engine: the shipped
+// aesgcmbench.toml with the properties applied to its phase.
 func runAESGCMBench(ctx context.Context, r *runner) error {
 	op, _ := r.prop("op")
 	multi := strings.HasSuffix(op, "MultiPart")
@@ -240,86 +251,32 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	return r.bench(ctx, benchSpec{
-		name: "AESGCMBench." + op, params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits),
-		bytesPerOp: int64(size), defaults: []int{5, 5, 200},
-		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-			rng := benchRand("AESGCMBench", id)
-			key, err := keyBytes(rng, "keyLength", bits)
-			if err != nil {
-				return nil, err
-			}
-			data := inHeap(inv, randBytes(rng, size))
-			iv := randBytes(rng, 12)
-			enc, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
-			if err != nil {
-				return nil, err
-			}
-			crypt := func(ctx context.Context, c *jce.Cipher, in []byte) ([]byte, error) {
-				if !multi {
-					return c.DoFinal(ctx, in)
-				}
-				first, err := c.Update(ctx, in[:len(in)/2])
-				if err != nil {
-					return nil, err
-				}
-				rest, err := c.DoFinal(ctx, in[len(in)/2:])
-				return append(first, rest...), err
-			}
-			oracle := func(iv []byte) ([]byte, error) {
-				return oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: iv, tagLen: 16}, data)
-			}
-			if !decrypt {
-				return func(ctx context.Context) error {
-					nextIV(iv)
-					if err := enc.Init(ctx, jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
-						return err
-					}
-					out, err := crypt(ctx, enc, data)
-					if err != nil || !r.check {
-						return err
-					}
-					want, err := oracle(iv)
-					if err != nil {
-						return err
-					}
-					return checkBytes(op+" vs crypto/cipher", out, want)
-				}, nil
-			}
-			spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
-			if err := enc.Init(ctx, jce.EncryptMode, key, spec); err != nil {
-				return nil, err
-			}
-			ct, err := enc.DoFinal(ctx, data)
-			if err != nil {
-				return nil, err
-			}
-			ct = inHeap(inv, ct)
-			if r.check {
-				want, err := oracle(iv)
-				if err != nil {
-					return nil, err
-				}
-				if err := checkBytes("setup encryption vs crypto/cipher", ct, want); err != nil {
-					return nil, err
-				}
-			}
-			dec, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
-			if err != nil {
-				return nil, err
-			}
-			return func(ctx context.Context) error {
-				if err := dec.Init(ctx, jce.DecryptMode, key, spec); err != nil {
-					return err
-				}
-				pt, err := crypt(ctx, dec, ct)
-				if err != nil || !r.check {
-					return err
-				}
-				return checkBytes(op+" vs plaintext", pt, data)
-			}, nil
-		},
+	if bits != 128 && bits != 192 && bits != 256 {
+		return fmt.Errorf("property keyLength=%d: want 128, 192 or 256", bits)
+	}
+	w, err := aesgcmBenchWorkload.edited(func(ph *Phase) {
+		ph.Name, ph.MessageSize, ph.KeySize = op, int64(size), bits
+		if decrypt {
+			ph.Decrypt, ph.IV, ph.Messages = 1, "fixed", 1
+		}
+		if multi {
+			ph.Parts = 2
+		}
 	})
+	if err != nil {
+		return err
+	}
+	set, err := w.settle(func(name string) (string, bool) {
+		if name == "seed" {
+			return strconv.FormatInt(w.Seed, 10), false
+		}
+		return "", false
+	}, r.threads)
+	if err != nil {
+		return err
+	}
+	return runWorkloadSet(ctx, r, w, set, &wlBench{name: "AESGCMBench." + op,
+		params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits), defaults: []int{5, 5, 200}})
 }
 
 // AESGCMUpdateAAD is Andrew Haley's AESGCMUpdateAAD2 benchmark of the 2018
