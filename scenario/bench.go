@@ -254,7 +254,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	if bits != 128 && bits != 192 && bits != 256 {
 		return fmt.Errorf("property keyLength=%d: want 128, 192 or 256", bits)
 	}
-	w, err := aesgcmBenchWorkload.edited(func(ph *Phase) {
+	return runBuiltInWorkload(ctx, r, aesgcmBenchWorkload, func(ph *Phase) {
 		ph.Name, ph.MessageSize, ph.KeySize = op, int64(size), bits
 		if decrypt {
 			ph.Decrypt, ph.IV, ph.Messages = 1, "fixed", 1
@@ -262,7 +262,13 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 		if multi {
 			ph.Parts = 2
 		}
-	})
+	}, &wlBench{name: "AESGCMBench." + op, params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits), defaults: []int{5, 5, 200}})
+}
+
+// runBuiltInWorkload benchmarks the last phase of a built-in scenario's workload file with
+// edit (the scenario's properties) applied, on the run's threads.
+func runBuiltInWorkload(ctx context.Context, r *runner, file *Workload, edit func(*Phase), b *wlBench) error {
+	w, err := file.edited(edit)
 	if err != nil {
 		return err
 	}
@@ -275,8 +281,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	return runWorkloadSet(ctx, r, w, set, &wlBench{name: "AESGCMBench." + op,
-		params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits), defaults: []int{5, 5, 200}})
+	return runWorkloadSet(ctx, r, w, set, b)
 }
 
 // AESGCMUpdateAAD is Andrew Haley's AESGCMUpdateAAD2 benchmark of the 2018
@@ -391,7 +396,17 @@ var CBCThroughput = register(Scenario{
 	run:       runCBCThroughput,
 })
 
-// runCBCThroughput runs the CBC throughput benchmark.
+// cbcThroughputFile is CBCThroughput as a workload file, shipped as
+// examples/workloads/cbcthroughput.toml (a link to this one).
+//
+//go:embed workloads/cbcthroughput.toml
+var cbcThroughputFile []byte
+
+// cbcThroughputWorkload is cbcThroughputFile, checked.
+var cbcThroughputWorkload = mustWorkload("cbcthroughput.toml", cbcThroughputFile)
+
+// runCBCThroughput runs the CBC throughput benchmark on the workload engine: the shipped
+// cbcthroughput.toml with the properties applied to its phase.
 func runCBCThroughput(ctx context.Context, r *runner) error {
 	size, err := r.minIntProp("msgSize", 0)
 	if err != nil {
@@ -401,37 +416,16 @@ func runCBCThroughput(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
+	if bits != 128 && bits != 192 && bits != 256 {
+		return fmt.Errorf("property keySize=%d: want 128, 192 or 256", bits)
+	}
 	threads := r.threads
-	return r.bench(ctx, benchSpec{
-		name: "CBCThroughput", params: fmt.Sprintf("AES/CBC/PKCS5Padding, msgSize = %d, keySize = %d", size, bits),
-		bytesPerOp: int64(size), defaults: []int{5, 5, 100},
-		result: func(score, e float64, unit string) string {
-			return fmt.Sprintf("AES/CBC/PKCS5Padding %d B, %d thread(s): %10.3f +- %8.3f ops/sec", size, threads, score, e)
-		},
-		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-			rng := benchRand("CBCThroughput", id)
-			key, err := keyBytes(rng, "keySize", bits)
-			if err != nil {
-				return nil, err
-			}
-			data, iv := inHeap(inv, randBytes(rng, size)), randBytes(rng, 16)
-			c, err := jce.NewCipher(ctx, inv, r.rel, "AES/CBC/PKCS5Padding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
-			if err != nil {
-				return nil, err
-			}
-			want, err := oracleEncrypt(oracleSpec{mode: "CBC", padding: true, key: key, iv: iv}, data)
-			if err != nil {
-				return nil, err
-			}
-			return func(ctx context.Context) error {
-				out, err := c.DoFinal(ctx, data)
-				if err != nil || !r.check {
-					return err
-				}
-				return checkBytes("CBC encryption vs crypto/cipher", out, want)
-			}, nil
-		},
-	})
+	return runBuiltInWorkload(ctx, r, cbcThroughputWorkload, func(ph *Phase) { ph.MessageSize, ph.KeySize = int64(size), bits },
+		&wlBench{name: "CBCThroughput", params: fmt.Sprintf("AES/CBC/PKCS5Padding, msgSize = %d, keySize = %d", size, bits),
+			defaults: []int{5, 5, 100},
+			result: func(score, e float64, unit string) string {
+				return fmt.Sprintf("AES/CBC/PKCS5Padding %d B, %d thread(s): %10.3f +- %8.3f ops/sec", size, threads, score, e)
+			}})
 }
 
 // modeLoopModes are ModeLoop's transformations, by its "mode" property.

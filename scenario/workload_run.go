@@ -223,6 +223,7 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 type wlBench struct {
 	name, params string
 	defaults     []int
+	result       func(score, err float64, unit string) string // nil: JMH's Result block
 }
 
 // runWorkloadSet runs w's phases as set settles them, or with b, benchmarks its last phase.
@@ -263,6 +264,7 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 			name:     b.name,
 			params:   b.params,
 			defaults: b.defaults,
+			result:   b.result,
 			opBytes:  func(id int) int64 { return ths[id].st.bytes },
 			setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
 				items := items
