@@ -281,7 +281,7 @@ func runBuiltInWorkload(ctx context.Context, r *runner, file *Workload, edit fun
 	if err != nil {
 		return err
 	}
-	return runWorkloadSet(ctx, r, w, set, b)
+	return runWorkloadSet(ctx, r, w, set, b, nil)
 }
 
 // AESGCMUpdateAAD is Andrew Haley's AESGCMUpdateAAD2 benchmark of the 2018

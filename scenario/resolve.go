@@ -107,14 +107,11 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 	var total int64
 	for i := range set.phases {
 		p := &set.phases[i]
-		count := min(p.Count, set.capOps)
-		if p.Count == 0 {
-			if set.capOps == math.MaxInt64 {
-				return nil, fmt.Errorf("%s: phase %q runs for %s; a trace counts operations: give -DmaxOps=N", w.Path, p.Name, p.duration)
-			}
-			count = set.capOps
+		n := set.threadsFor(p)
+		if p.expected(n, set.capOps) == math.MaxInt64 {
+			return nil, fmt.Errorf("%s: phase %q runs for %s; a trace counts operations: give -DmaxOps=N", w.Path, p.Name, p.duration)
 		}
-		total += count * int64(set.threadsFor(p))
+		total += p.expected(n, set.capOps)
 		if total > maxResolvedOps {
 			return nil, fmt.Errorf("%s: %d operations or more; a resolved trace holds at most %d (give -DmaxOps=N)", w.Path, total, maxResolvedOps)
 		}
@@ -138,10 +135,6 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		p := &set.phases[pi]
 		n := set.threadsFor(p)
 		res.Threads = max(res.Threads, n)
-		count := min(p.Count, set.capOps)
-		if p.Count == 0 {
-			count = set.capOps
-		}
 		var stagger time.Duration
 		if w.Start == "staggered" {
 			stagger = w.stagger
@@ -151,7 +144,7 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		_, fixedIV := phaseKey(set.seed, pi, p)
 		var pool []poolItem
 		if p.Decrypt > 0 && p.prepare != "thread" {
-			pool = planPool(p, workloadRand(set.seed, pi, -1), fixedIV, count*int64(n))
+			pool = planPool(p, workloadRand(set.seed, pi, -1), fixedIV, p.expected(n, set.capOps))
 		}
 		key := fill(p.KeySize/8, p.KeySize)
 		spec := oracleSpec{mode: p.mode, padding: p.padding, key: key, tagLen: p.tagLen}
@@ -159,7 +152,7 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		var longest time.Duration
 		for id := range n {
 			if p.prepare == "thread" && p.Decrypt > 0 {
-				pool = planPool(p, threadPoolRand(set.seed, pi, id), fixedIV, count)
+				pool = planPool(p, threadPoolRand(set.seed, pi, id), fixedIV, p.expected(1, set.capOps))
 			}
 			t := newDrawer(p, workloadRand(set.seed, pi, id), fixedIV, pool)
 			chk := res.want[id]
@@ -170,6 +163,10 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 			sum := chk.CRC
 			iv := fill(p.ivLen, saltThread+id)
 			at := phaseAt + time.Duration(id)*stagger
+			count, bounded := p.countFor(id, n)
+			if !bounded || count > set.capOps {
+				count = set.capOps
+			}
 			for range count {
 				o := t.plan()
 				op, size, aad := "encrypt", o.size, o.aad
@@ -212,7 +209,7 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 			longest = max(longest, at-phaseAt)
 		}
 		phaseAt += longest
-		res.Ops += count * int64(n)
+		res.Ops += p.expected(n, set.capOps)
 	}
 	var head [12]byte
 	binary.BigEndian.PutUint32(head[0:], messagesMagic)

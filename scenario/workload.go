@@ -56,6 +56,7 @@ type Phase struct {
 	Decrypt        float64 `toml:"decrypt"`      // share of operations that decrypt, 0..1
 	Threads        int     `toml:"threads"`
 	Count          int64   `toml:"count"`    // operations per thread
+	Total          int64   `toml:"total"`    // or: operations in all, operation i on thread i mod threads
 	Duration       string  `toml:"duration"` // or: run this long per thread, on the run's clock
 	Think          string  `toml:"think"`    // pause after each operation
 	IV             string  `toml:"iv"`       // fixed, counter (default), random
@@ -118,7 +119,7 @@ var (
 var (
 	workloadTopKeys   = []string{"title", "notes", "seed", "threads", "start", "stagger", "phase"}
 	workloadPhaseKeys = []string{"name", "transformation", "key_size", "message_size", "aad_size", "chunk", "cipher", "decrypt",
-		"threads", "count", "duration", "think", "iv", "iv_length", "tag_length", "output", "in_offset", "out_offset", "corrupt_tag",
+		"threads", "count", "total", "duration", "think", "iv", "iv_length", "tag_length", "output", "in_offset", "out_offset", "corrupt_tag",
 		"parts", "prepare", "messages"}
 )
 
@@ -397,11 +398,19 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	if p.Threads < 1 || p.Threads > maxWorkloadThreads {
 		fail("threads", "threads = %d: want 1 to %d", ph.Threads, maxWorkloadThreads)
 	}
+	given := 0
+	for _, set := range []bool{ph.Count != 0, ph.Total != 0, ph.Duration != ""} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case ph.Count != 0 && ph.Duration != "":
-		fail("count", "give count or duration, not both")
-	case ph.Count == 0 && ph.Duration == "":
-		fail("", "give count = N (operations per thread) or duration = \"…\"")
+	case given > 1:
+		fail("count", "give one of count, total and duration")
+	case given == 0:
+		fail("", "give count = N (operations per thread), total = N (in all) or duration = \"…\"")
+	case ph.Total < 0 || ph.Total > maxWorkloadCount:
+		fail("total", "total = %d: want 1 to %d", ph.Total, maxWorkloadCount)
 	case ph.Duration != "":
 		if p.duration, err = parseBoundedDuration(ph.Duration, maxWorkloadDuration); err != nil {
 			fail("duration", "duration: %v", err)
@@ -472,6 +481,35 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 		fail("out_offset", "output = \"in-place\" writes at in_offset; out_offset must be unset or equal")
 	}
 	return p, errs
+}
+
+// countFor returns how many operations thread id of n runs (count, or its share of
+// total: operations id, id+n, …), and false when the phase runs for a duration instead.
+func (p *phaseSpec) countFor(id, n int) (int64, bool) {
+	switch {
+	case p.Total > 0:
+		return max(0, (p.Total-int64(id)+int64(n)-1)/int64(n)), true
+	case p.Count > 0:
+		return p.Count, true
+	}
+	return 0, false
+}
+
+// expected returns how many operations n threads of p run in all, each capped at capOps
+// (MaxInt64: unknown, a duration without a cap).
+func (p *phaseSpec) expected(n int, capOps int64) int64 {
+	var sum int64
+	for id := range n {
+		c, bounded := p.countFor(id, n)
+		switch {
+		case !bounded && capOps == math.MaxInt64:
+			return math.MaxInt64
+		case !bounded:
+			c = capOps
+		}
+		sum += min(c, capOps)
+	}
+	return sum
 }
 
 // checkBuffers checks that threads threads of p fit maxPhaseBuffers.

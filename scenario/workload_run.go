@@ -213,9 +213,18 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 	}
 	if len(r.args) > 0 {
 		p := &set.phases[len(set.phases)-1]
-		return runWorkloadSet(ctx, r, w, set, &wlBench{name: "workload " + w.Path + " phase " + p.Name, params: p.describe(), defaults: []int{5, 5, 100}})
+		return runWorkloadSet(ctx, r, w, set, &wlBench{name: "workload " + w.Path + " phase " + p.Name, params: p.describe(), defaults: []int{5, 5, 100}}, nil)
 	}
-	return runWorkloadSet(ctx, r, w, set, nil)
+	return runWorkloadSet(ctx, r, w, set, nil, nil)
+}
+
+// wlReport replaces a run's own lines (the workload header, each phase's statistics) with a
+// built-in scenario's: started runs once a phase's messages are prepared, before its threads
+// start; op receives each operation's time; done the phase's.
+type wlReport struct {
+	started func()
+	op      func(thread, index int, d time.Duration)
+	done    func(elapsed time.Duration)
 }
 
 // wlBench names a benchmark of a workload's last phase: the name and parameters its result
@@ -226,8 +235,9 @@ type wlBench struct {
 	result       func(score, err float64, unit string) string // nil: JMH's Result block
 }
 
-// runWorkloadSet runs w's phases as set settles them, or with b, benchmarks its last phase.
-func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings, b *wlBench) error {
+// runWorkloadSet runs w's phases as set settles them (reported by rep when not nil), or with
+// b, benchmarks its last phase.
+func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings, b *wlBench, rep *wlReport) error {
 	phases, capOps, seed, threadsFor := set.phases, set.capOps, set.seed, set.threadsFor
 	var err error
 	var writer *jrt.VM // encrypts the decryptions' inputs, so as not to warm the VM under study
@@ -293,31 +303,29 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 	if title == "" {
 		title = w.Path
 	}
-	r.out.printf("# Workload: %s (%s), %d phase(s), seed %d\n", title, w.Path, len(phases), seed)
+	if rep == nil {
+		r.out.printf("# Workload: %s (%s), %d phase(s), seed %d\n", title, w.Path, len(phases), seed)
+	}
 	for pi := range phases {
 		p := &phases[pi]
 		n := threadsFor(p)
 		key, fixedIV := phaseKey(seed, pi, p)
-		expected := int64(math.MaxInt64)
-		if p.Count > 0 || capOps < math.MaxInt64 {
-			c := capOps
-			if p.Count > 0 {
-				c = min(c, p.Count)
-			}
-			expected = c * int64(n)
-		}
+		expected := p.expected(n, capOps)
 		items, err := pool(pi, p, key, fixedIV, expected)
 		if err != nil {
 			return fmt.Errorf("phase %q: %w", p.Name, err)
 		}
 		ths := make([]*wlThread, n)
 		start := newBarrier(n)
+		if rep != nil {
+			rep.started()
+		}
 		t0 := r.now()
 		err = r.parallelN(ctx, r.env.VM, n, func(ctx context.Context, id int, inv jce.Invoker) error {
 			items := items
 			if p.prepare == "thread" {
 				var err error
-				if items, err = r.prepareOnThread(ctx, inv, p, threadPoolRand(seed, pi, id), key, fixedIV, expected/int64(n)); err != nil {
+				if items, err = r.prepareOnThread(ctx, inv, p, threadPoolRand(seed, pi, id), key, fixedIV, p.expected(1, capOps)); err != nil {
 					start.leave(inv)
 					return err
 				}
@@ -338,8 +346,9 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 				}
 			}
 			begin := r.now()
+			count, bounded := p.countFor(id, n)
 			for i := int64(0); ; i++ {
-				if (p.Count > 0 && i >= p.Count) || i >= capOps {
+				if (bounded && i >= count) || i >= capOps {
 					break
 				}
 				if p.duration > 0 && r.now()-begin >= p.duration {
@@ -354,6 +363,9 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 					return fmt.Errorf("phase %q, thread %d, operation %d: %w", p.Name, id, i+1, err)
 				}
 				r.observe(Iteration{Phase: p.Name, Thread: id, Index: int(i), Start: s0, Duration: d, Ops: 1, Bytes: int64(t.lastSize)})
+				if rep != nil {
+					rep.op(id, int(i), d)
+				}
 				if err := th.Sleep(ctx, p.think); err != nil {
 					return err
 				}
@@ -372,7 +384,11 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 			all.leftInPlace += t.st.leftInPlace
 			all.hist.merge(&t.st.hist)
 		}
-		r.printPhase(p, n, all, elapsed)
+		if rep != nil {
+			rep.done(elapsed)
+		} else {
+			r.printPhase(p, n, all, elapsed)
+		}
 	}
 	return r.out.err
 }
@@ -557,14 +573,13 @@ func planPool(p *phaseSpec, rng *rand.Rand, fixedIV []byte, expected int64) []po
 }
 
 // encryptPool encrypts the messages a phase's decryptions will read, on
-// the writer VM (one thread that ends before the phase starts), each with
-// a fresh Cipher, and checks them against Go's crypto when checking.
+// the writer VM (one thread that ends before the phase starts), and checks them against Go's crypto when checking.
 func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng *rand.Rand, key, fixedIV []byte, expected int64) ([]poolItem, error) {
 	inv := threadInvoker{VM: vm, Thread: vm.NewThread("writer")}
 	inv.Thread.Enter()
 	defer inv.Thread.Exit()
 	items := planPool(p, rng, fixedIV, expected)
-	return items, r.encryptItems(ctx, inv, p, items, key, false)
+	return items, r.encryptItems(ctx, inv, p, items, key)
 }
 
 // prepareOnThread is prepare = "thread": the application thread of inv encrypts its own
@@ -575,27 +590,19 @@ func (r *runner) prepareOnThread(ctx context.Context, inv jce.Invoker, p *phaseS
 		return nil, nil
 	}
 	items := planPool(p, rng, fixedIV, expected)
-	return items, r.encryptItems(ctx, inv, p, items, key, true)
+	return items, r.encryptItems(ctx, inv, p, items, key)
 }
 
-// encryptItems encrypts items on inv — a new Cipher per message, or with one re-initialised
-// one — and checks them against Go's crypto when checking.
-func (r *runner) encryptItems(ctx context.Context, inv jce.Invoker, p *phaseSpec, items []poolItem, key []byte, reinit bool) error {
-	var c *jce.Cipher
-	var err error
-	if reinit {
-		if c, err = jce.GetInstance(inv, r.rel, p.Transformation); err != nil {
-			return err
-		}
+// encryptItems encrypts items on inv with one Cipher re-initialised per message, as a job
+// writing its records does, and checks them against Go's crypto when checking.
+func (r *runner) encryptItems(ctx context.Context, inv jce.Invoker, p *phaseSpec, items []poolItem, key []byte) error {
+	c, err := jce.GetInstance(inv, r.rel, p.Transformation)
+	if err != nil {
+		return err
 	}
 	for i := range items {
 		it := &items[i]
-		if reinit {
-			err = c.Init(ctx, jce.EncryptMode, key, p.paramSpec(it.iv))
-		} else {
-			c, err = jce.NewCipher(ctx, inv, r.rel, p.Transformation, jce.EncryptMode, key, p.paramSpec(it.iv))
-		}
-		if err != nil {
+		if err := c.Init(ctx, jce.EncryptMode, key, p.paramSpec(it.iv)); err != nil {
 			return err
 		}
 		if len(it.aad) > 0 {
