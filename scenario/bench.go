@@ -300,7 +300,17 @@ var AESGCMUpdateAAD = register(Scenario{
 	run:       runAESGCMUpdateAAD,
 })
 
-// runAESGCMUpdateAAD runs the GMAC benchmark.
+// aesgcmUpdateAADFile is AESGCMUpdateAAD as a workload file, shipped as
+// examples/workloads/aesgcmupdateaad.toml (a link to this one).
+//
+//go:embed workloads/aesgcmupdateaad.toml
+var aesgcmUpdateAADFile []byte
+
+// aesgcmUpdateAADWorkload is aesgcmUpdateAADFile, checked.
+var aesgcmUpdateAADWorkload = mustWorkload("aesgcmupdateaad.toml", aesgcmUpdateAADFile)
+
+// runAESGCMUpdateAAD runs the GMAC benchmark on the workload engine: the shipped
+// aesgcmupdateaad.toml with the properties applied to its phase.
 func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 	op, _ := r.prop("op")
 	if op != "encrypt" && op != "decrypt" {
@@ -314,71 +324,16 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	return r.bench(ctx, benchSpec{
-		name: "AESGCMUpdateAAD." + op, params: fmt.Sprintf("aadSize = %d, keySize = %d", size, bits),
-		avgTime: true, bytesPerOp: int64(size), defaults: []int{3, 5, 5},
-		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-			rng := benchRand("AESGCMUpdateAAD", id)
-			key, err := keyBytes(rng, "keySize", bits)
-			if err != nil {
-				return nil, err
-			}
-			aad := randBytes(rng, size)
-			iv := randBytes(rng, 12)
-			c, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
-			if err != nil {
-				return nil, err
-			}
-			gmac := func(ctx context.Context, mode int, in []byte) ([]byte, error) {
-				if err := c.Init(ctx, mode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
-					return nil, err
-				}
-				if err := c.UpdateAAD(aad); err != nil {
-					return nil, err
-				}
-				return c.DoFinal(ctx, in)
-			}
-			oracle := func() ([]byte, error) {
-				return oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: iv, aad: aad, tagLen: 16}, nil)
-			}
-			if op == "encrypt" {
-				return func(ctx context.Context) error {
-					nextIV(iv)
-					tag, err := gmac(ctx, jce.EncryptMode, nil)
-					if err != nil || !r.check {
-						return err
-					}
-					want, err := oracle()
-					if err != nil {
-						return err
-					}
-					return checkBytes("GMAC tag vs crypto/cipher", tag, want)
-				}, nil
-			}
-			tag, err := gmac(ctx, jce.EncryptMode, nil)
-			if err != nil {
-				return nil, err
-			}
-			if r.check {
-				want, err := oracle()
-				if err != nil {
-					return nil, err
-				}
-				if err := checkBytes("GMAC tag vs crypto/cipher", tag, want); err != nil {
-					return nil, err
-				}
-			}
-			// Decryption re-inits the same cipher with the same key and IV,
-			// which GCM allows for decryption.
-			return func(ctx context.Context) error {
-				pt, err := gmac(ctx, jce.DecryptMode, tag)
-				if err == nil && len(pt) != 0 {
-					err = fmt.Errorf("GMAC decryption returned %d bytes, want none", len(pt))
-				}
-				return err
-			}, nil
-		},
-	})
+	if bits != 128 && bits != 192 && bits != 256 {
+		return fmt.Errorf("property keySize=%d: want 128, 192 or 256", bits)
+	}
+	return runBuiltInWorkload(ctx, r, aesgcmUpdateAADWorkload, func(ph *Phase) {
+		ph.Name, ph.AADSize, ph.KeySize = op, int64(size), bits
+		if op == "encrypt" {
+			ph.Decrypt, ph.IV, ph.Messages = 0, "counter", 0
+		}
+	}, &wlBench{name: "AESGCMUpdateAAD." + op, params: fmt.Sprintf("aadSize = %d, keySize = %d", size, bits),
+		avgTime: true, bytesPerOp: int64(size), defaults: []int{3, 5, 5}})
 }
 
 // CBCThroughput is the run Aleksey Shipilev reported in the JDK-7184394

@@ -29,7 +29,8 @@ import (
 // ends before the next phase starts. Decryptions read messages jitsim encrypts (a JVM that
 // encrypted them itself would warm the code under study): the messages file beside the
 // trace holds one per (phase, transformation, key size, size, AAD size), for prepare =
-// "thread" too (the replayer does not encrypt them on the JVM first, as jitsim's thread does).
+// "thread" and "cipher" too (the replayer does not encrypt them on the JVM first, as jitsim's
+// thread does).
 //
 // Keys, plaintexts, AADs and IVs are the function fill of their size and a salt, the same in
 // Go and Java, so that jitsim knows every output the replay must produce: the replayer
@@ -143,7 +144,7 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 			n, p.lifecycle, p.Chunk, max(p.Parts, 1), p.output, p.InOffset, p.OutOffset, p.ivLen, p.tagLen*8, p.think.Nanoseconds(), stagger.Nanoseconds(), p.Name)
 		_, fixedIV := phaseKey(set.seed, pi, p)
 		var pool []poolItem
-		if p.Decrypt > 0 && p.prepare != "thread" {
+		if p.Decrypt > 0 && p.prepare == "writer" {
 			pool = planPool(p, workloadRand(set.seed, pi, -1), fixedIV, p.expected(n, set.capOps))
 		}
 		key := fill(p.KeySize/8, p.KeySize)
@@ -151,7 +152,7 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		prepared := map[[2]int]bool{}
 		var longest time.Duration
 		for id := range n {
-			if p.prepare == "thread" && p.Decrypt > 0 {
+			if p.prepare != "writer" && p.Decrypt > 0 {
 				pool = planPool(p, threadPoolRand(set.seed, pi, id), fixedIV, p.expected(1, set.capOps))
 			}
 			t := newDrawer(p, workloadRand(set.seed, pi, id), fixedIV, pool)

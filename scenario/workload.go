@@ -67,7 +67,7 @@ type Phase struct {
 	OutOffset      int     `toml:"out_offset"`
 	CorruptTag     float64 `toml:"corrupt_tag"` // share of GCM decryptions with a corrupted tag
 	Parts          int     `toml:"parts"`       // 0, 1: no parts; n: n-1 update()s of size/n bytes, then doFinal of the rest
-	Prepare        string  `toml:"prepare"`     // writer (default), thread: who encrypts the decryptions' messages
+	Prepare        string  `toml:"prepare"`     // writer (default), thread, cipher: who encrypts the decryptions' messages
 	Messages       int     `toml:"messages"`    // how many messages the decryptions cycle through (0: up to 64)
 }
 
@@ -112,7 +112,7 @@ var (
 	ivPolicies       = []string{"counter", "fixed", "random"}
 	outputKinds      = []string{"new", "separate", "in-place"}
 	startKinds       = []string{"together", "staggered"}
-	prepareKinds     = []string{"writer", "thread"}
+	prepareKinds     = []string{"writer", "thread", "cipher"}
 )
 
 // workloadKeys are the keys a workload file may use, for did-you-mean.
@@ -371,6 +371,8 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	}
 	if p.prepare, err = choice(ph.Prepare, prepareKinds); err != nil {
 		fail("prepare", "prepare: %v", err)
+	} else if p.prepare == "cipher" && ph.Cipher != "" && ph.Cipher != "reinit" {
+		fail("prepare", "prepare = \"cipher\" encrypts with the thread's one Cipher: it needs cipher = \"reinit\" (cipher = %q)", ph.Cipher)
 	}
 	switch {
 	case ph.Messages < 0 || ph.Messages > maxMessages:

@@ -232,6 +232,8 @@ type wlReport struct {
 type wlBench struct {
 	name, params string
 	defaults     []int
+	avgTime      bool                                         // score in µs/op rather than ops/s
+	bytesPerOp   int64                                        // when > 0, each operation's payload (GMAC's AAD), not its message's
 	result       func(score, err float64, unit string) string // nil: JMH's Result block
 }
 
@@ -247,7 +249,7 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 		}
 	}()
 	pool := func(pi int, p *phaseSpec, key, fixedIV []byte, expected int64) ([]poolItem, error) {
-		if p.Decrypt == 0 || p.prepare == "thread" {
+		if p.Decrypt == 0 || p.prepare != "writer" {
 			return nil, nil
 		}
 		if writer == nil {
@@ -270,21 +272,16 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 			return err
 		}
 		ths := make([]*wlThread, r.threads)
-		return r.bench(ctx, benchSpec{
-			name:     b.name,
-			params:   b.params,
-			defaults: b.defaults,
-			result:   b.result,
-			opBytes:  func(id int) int64 { return ths[id].st.bytes },
+		spec := benchSpec{
+			name:       b.name,
+			params:     b.params,
+			defaults:   b.defaults,
+			result:     b.result,
+			avgTime:    b.avgTime,
+			bytesPerOp: b.bytesPerOp,
+			opBytes:    func(id int) int64 { return ths[id].st.bytes },
 			setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-				items := items
-				if p.prepare == "thread" {
-					var err error
-					if items, err = r.prepareOnThread(ctx, inv, p, threadPoolRand(seed, pi, id), key, fixedIV, math.MaxInt64); err != nil {
-						return nil, err
-					}
-				}
-				t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
+				t, err := r.newPhaseThread(ctx, p, pi, id, inv, seed, key, fixedIV, items, math.MaxInt64)
 				if err != nil {
 					return nil, err
 				}
@@ -297,7 +294,11 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 					return err
 				}, nil
 			},
-		})
+		}
+		if b.bytesPerOp > 0 {
+			spec.opBytes = nil
+		}
+		return r.bench(ctx, spec)
 	}
 	title := w.Title
 	if title == "" {
@@ -322,15 +323,7 @@ func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings,
 		}
 		t0 := r.now()
 		err = r.parallelN(ctx, r.env.VM, n, func(ctx context.Context, id int, inv jce.Invoker) error {
-			items := items
-			if p.prepare == "thread" {
-				var err error
-				if items, err = r.prepareOnThread(ctx, inv, p, threadPoolRand(seed, pi, id), key, fixedIV, p.expected(1, capOps)); err != nil {
-					start.leave(inv)
-					return err
-				}
-			}
-			t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
+			t, err := r.newPhaseThread(ctx, p, pi, id, inv, seed, key, fixedIV, items, p.expected(1, capOps))
 			if err != nil {
 				start.leave(inv)
 				return err
@@ -579,26 +572,45 @@ func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng 
 	inv.Thread.Enter()
 	defer inv.Thread.Exit()
 	items := planPool(p, rng, fixedIV, expected)
-	return items, r.encryptItems(ctx, inv, p, items, key)
+	return items, r.encryptItems(ctx, inv, p, items, key, nil)
 }
 
-// prepareOnThread is prepare = "thread": the application thread of inv encrypts its own
-// decryptions' messages on the VM under study before the start line, with one Cipher
-// re-initialised per message, as a benchmark's setup does (AESGCMBench's decrypt methods).
-func (r *runner) prepareOnThread(ctx context.Context, inv jce.Invoker, p *phaseSpec, rng *rand.Rand, key, fixedIV []byte, expected int64) ([]poolItem, error) {
-	if p.Decrypt == 0 {
-		return nil, nil
+// newPhaseThread sets up thread id of phase pi (newWLThread) with the messages its
+// decryptions read: shared, the writer's; with prepare = "thread" its own, encrypted on the
+// VM under study before its Cipher exists, one Cipher re-initialised per message, as a
+// benchmark's setup does (AESGCMBench's decrypt methods); with prepare = "cipher" its own,
+// encrypted by its own Cipher before that Cipher decrypts them (AESGCMUpdateAAD's).
+func (r *runner) newPhaseThread(ctx context.Context, p *phaseSpec, pi, id int, inv jce.Invoker, seed int64, key, fixedIV []byte, shared []poolItem, expected int64) (*wlThread, error) {
+	items := shared
+	if p.prepare != "writer" && p.Decrypt > 0 {
+		items = planPool(p, threadPoolRand(seed, pi, id), fixedIV, expected)
+		if p.prepare == "thread" {
+			if err := r.encryptItems(ctx, inv, p, items, key, nil); err != nil {
+				return nil, err
+			}
+		}
 	}
-	items := planPool(p, rng, fixedIV, expected)
-	return items, r.encryptItems(ctx, inv, p, items, key)
+	t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
+	if err != nil {
+		return nil, err
+	}
+	if p.prepare == "cipher" && p.Decrypt > 0 {
+		if err := r.encryptItems(ctx, inv, p, items, key, t.c); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
-// encryptItems encrypts items on inv with one Cipher re-initialised per message, as a job
-// writing its records does, and checks them against Go's crypto when checking.
-func (r *runner) encryptItems(ctx context.Context, inv jce.Invoker, p *phaseSpec, items []poolItem, key []byte) error {
-	c, err := jce.GetInstance(inv, r.rel, p.Transformation)
-	if err != nil {
-		return err
+// encryptItems encrypts items on inv with one Cipher re-initialised per message (c, or a new
+// one when nil), as a job writing its records does, and checks them against Go's crypto when
+// checking.
+func (r *runner) encryptItems(ctx context.Context, inv jce.Invoker, p *phaseSpec, items []poolItem, key []byte, c *jce.Cipher) error {
+	if c == nil {
+		var err error
+		if c, err = jce.GetInstance(inv, r.rel, p.Transformation); err != nil {
+			return err
+		}
 	}
 	for i := range items {
 		it := &items[i]
@@ -610,10 +622,11 @@ func (r *runner) encryptItems(ctx context.Context, inv jce.Invoker, p *phaseSpec
 				return err
 			}
 		}
-		if it.ct, err = c.DoFinal(ctx, it.plain); err != nil {
+		ct, err := c.DoFinal(ctx, it.plain)
+		if err != nil {
 			return err
 		}
-		it.ct = bytes.Clone(it.ct)
+		it.ct = bytes.Clone(ct)
 		if r.check {
 			want, err := p.oracle(key, it.iv, it.aad, it.plain)
 			if err != nil {

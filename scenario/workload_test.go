@@ -133,6 +133,7 @@ func TestWorkloadErrors(t *testing.T) {
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\nmessage_size = 16000000\nmessages = 100\n", `100 messages of up to 16000000 bytes are over`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ntotal = 5\n", `wl.toml:3: phase 1: give one of count, total and duration`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ntotal = -5\n", `wl.toml:3: phase 1: total = -5: want 1 to 1000000000`},
+		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ndecrypt = 1\ncipher = \"new\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" encrypts with the thread's one Cipher: it needs cipher = "reinit" (cipher = "new")`},
 		{"threads = 200\n[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessage_size = 16000000\n", `wl.toml:2: phase 1: 200 thread(s) × 48000128 bytes of arrays`},
 	} {
 		_, err := ParseWorkload("wl.toml", []byte(tc.file))
