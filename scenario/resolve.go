@@ -79,7 +79,7 @@ type Resolved struct {
 }
 
 // Resolve writes w as a trace and its messages file into dir (the file's base name with
-// .trace.csv and .msgs) with the properties msgSize, maxOps, seed and threads applied as a
+// .trace.csv and .msgs) with the properties msgSize, aadSize, maxOps, seed and threads applied as a
 // run applies them. A phase that runs for a duration needs -DmaxOps (a trace is a count).
 func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, error) {
 	get := func(name string) (string, bool) {

@@ -57,6 +57,7 @@ func (w *Workload) Scenario() Scenario {
 		Args: benchArgs + " (none: run the phases in order; given: benchmark the last phase)",
 		Props: []Property{
 			{Name: "msgSize", Default: "", Doc: "when set, every phase's message size (a sweep's size axis)"},
+			{Name: "aadSize", Default: "", Doc: "when set, every GCM phase's AAD size"},
 			{Name: "maxOps", Default: "", Doc: "when set, at most this many operations per thread in every phase (a short look at a long workload)"},
 			{Name: "seed", Default: strconv.FormatInt(w.Seed, 10), Doc: "the seed of keys, IVs, data and draws"},
 		},
@@ -404,7 +405,7 @@ func (s *wlSettings) threadsFor(p *phaseSpec) int {
 	return p.Threads
 }
 
-// settle applies the properties get returns (msgSize, maxOps, seed) and
+// settle applies the properties get returns (msgSize, aadSize, maxOps, seed) and
 // a thread count override (0: none) to w's phases, checking each.
 func (w *Workload) settle(get func(string) (string, bool), threads int) (wlSettings, error) {
 	set := wlSettings{phases: make([]phaseSpec, len(w.phases)), capOps: math.MaxInt64, threads: threads}
@@ -423,6 +424,20 @@ func (w *Workload) settle(get func(string) (string, bool), threads int) (wlSetti
 				return set, fmt.Errorf("property msgSize=%d: phase %q (%s) takes whole 16-byte blocks", n, phases[i].Name, phases[i].Transformation)
 			}
 			phases[i].msg = sizeDist{kind: "fixed", list: []int{int(n)}, maxBytes: int(n)}
+		}
+	}
+	if v, _ := get("aadSize"); strings.TrimSpace(v) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil || n < 0 {
+			return set, fmt.Errorf("property aadSize=%q is not a size in bytes", v)
+		}
+		if err := jrt.CheckMessageSize("property aadSize", n); err != nil {
+			return set, err
+		}
+		for i := range phases {
+			if phases[i].mode == "GCM" {
+				phases[i].aad = sizeDist{kind: "fixed", list: []int{int(n)}, maxBytes: int(n)}
+			}
 		}
 	}
 	if v, _ := get("maxOps"); strings.TrimSpace(v) != "" {
