@@ -186,14 +186,6 @@ func randBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
-// keyBytes checks a key size in bits and returns a random key of that size.
-func keyBytes(rng *rand.Rand, prop string, bits int) ([]byte, error) {
-	if bits != 128 && bits != 192 && bits != 256 {
-		return nil, fmt.Errorf("property %s=%d: want 128, 192 or 256", prop, bits)
-	}
-	return randBytes(rng, bits/8), nil
-}
-
 // nextIV makes iv the next of a sequence of distinct IVs (GCM refuses to
 // encrypt twice with one key and IV), as the JDK's benchmarks do.
 func nextIV(iv []byte) {
