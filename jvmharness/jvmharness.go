@@ -12,7 +12,9 @@
 //     CBCThroughput, ModeLoop), the real-JVM side of `jitsim warmup --jvm` and of validate's
 //     warm-up comparison (package warmup reads what it prints);
 //   - JitsimTraceLog.java is what an application calls to log its Cipher operations as a
-//     trace that `jitsim run TRACE.csv` replays.
+//     trace that `jitsim run TRACE.csv` replays;
+//   - JitsimTraceReplay.java replays a trace on the real JVM: the real-JVM side of `jitsim
+//     warmup --jvm` for a workload file, which jitsim resolves into a trace (no TOML in Java).
 //
 // The package is a leaf: it knows java's command line, not what the programs measure.
 package jvmharness
@@ -53,10 +55,16 @@ const (
 	// TraceLog is the class an application calls to log its Cipher operations as a jitsim
 	// trace; its main writes a trace of its own demonstration to stdout: args ops.
 	TraceLog Program = "JitsimTraceLog"
+	// TraceReplay replays a trace per thread in order through javax.crypto: args TRACE
+	// [MESSAGES] (scenario.Resolved); -Dpaced=true honours at_us. It prints each operation of
+	// thread 0 and a checksum line per thread on stderr.
+	TraceReplay Program = "JitsimTraceReplay"
 )
 
 // Programs lists every harness program.
-func Programs() []Program { return []Program{Cost, Hot, Congest, ModeLoop, Bench, TraceLog} }
+func Programs() []Program {
+	return []Program{Cost, Hot, Congest, ModeLoop, Bench, TraceLog, TraceReplay}
+}
 
 // Twins are the scenarios Bench runs as jitsim runs them.
 var Twins = []string{"AESGCMBench", "AESGCMUpdateAAD", "CBCThroughput", "ModeLoop"}

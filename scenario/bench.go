@@ -3,10 +3,12 @@ package scenario
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -184,14 +186,6 @@ func randBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
-// keyBytes checks a key size in bits and returns a random key of that size.
-func keyBytes(rng *rand.Rand, prop string, bits int) ([]byte, error) {
-	if bits != 128 && bits != 192 && bits != 256 {
-		return nil, fmt.Errorf("property %s=%d: want 128, 192 or 256", prop, bits)
-	}
-	return randBytes(rng, bits/8), nil
-}
-
 // nextIV makes iv the next of a sequence of distinct IVs (GCM refuses to
 // encrypt twice with one key and IV), as the JDK's benchmarks do.
 func nextIV(iv []byte) {
@@ -219,11 +213,21 @@ var AESGCMBench = register(Scenario{
 		{Name: "dataSize", Default: "1024", Doc: "bytes per operation"},
 		{Name: "keyLength", Default: "128", Doc: "key bits: 128, 192, 256"},
 	},
-	run: runAESGCMBench,
+	BytesProp: "dataSize",
+	run:       runAESGCMBench,
 })
 
-// runAESGCMBench sets up AESGCMBench's ciphers per thread and runs the
-// chosen method.
+// aesgcmBenchFile is AESGCMBench as a workload file, shipped as
+// examples/workloads/aesgcmbench.toml (a link to this one).
+//
+//go:embed workloads/aesgcmbench.toml
+var aesgcmBenchFile []byte
+
+// aesgcmBenchWorkload is aesgcmBenchFile, checked.
+var aesgcmBenchWorkload = mustWorkload("aesgcmbench.toml", aesgcmBenchFile)
+
+// runAESGCMBench runs the chosen method on the workload engine: the shipped
+// aesgcmbench.toml with the properties applied to its phase.
 func runAESGCMBench(ctx context.Context, r *runner) error {
 	op, _ := r.prop("op")
 	multi := strings.HasSuffix(op, "MultiPart")
@@ -239,86 +243,37 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	return r.bench(ctx, benchSpec{
-		name: "AESGCMBench." + op, params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits),
-		bytesPerOp: int64(size), defaults: []int{5, 5, 200},
-		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-			rng := benchRand("AESGCMBench", id)
-			key, err := keyBytes(rng, "keyLength", bits)
-			if err != nil {
-				return nil, err
-			}
-			data := inHeap(inv, randBytes(rng, size))
-			iv := randBytes(rng, 12)
-			enc, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
-			if err != nil {
-				return nil, err
-			}
-			crypt := func(ctx context.Context, c *jce.Cipher, in []byte) ([]byte, error) {
-				if !multi {
-					return c.DoFinal(ctx, in)
-				}
-				first, err := c.Update(ctx, in[:len(in)/2])
-				if err != nil {
-					return nil, err
-				}
-				rest, err := c.DoFinal(ctx, in[len(in)/2:])
-				return append(first, rest...), err
-			}
-			oracle := func(iv []byte) ([]byte, error) {
-				return oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: iv, tagLen: 16}, data)
-			}
-			if !decrypt {
-				return func(ctx context.Context) error {
-					nextIV(iv)
-					if err := enc.Init(ctx, jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
-						return err
-					}
-					out, err := crypt(ctx, enc, data)
-					if err != nil || !r.check {
-						return err
-					}
-					want, err := oracle(iv)
-					if err != nil {
-						return err
-					}
-					return checkBytes(op+" vs crypto/cipher", out, want)
-				}, nil
-			}
-			spec := jce.GCMParameterSpec{TLen: 128, IV: iv}
-			if err := enc.Init(ctx, jce.EncryptMode, key, spec); err != nil {
-				return nil, err
-			}
-			ct, err := enc.DoFinal(ctx, data)
-			if err != nil {
-				return nil, err
-			}
-			ct = inHeap(inv, ct)
-			if r.check {
-				want, err := oracle(iv)
-				if err != nil {
-					return nil, err
-				}
-				if err := checkBytes("setup encryption vs crypto/cipher", ct, want); err != nil {
-					return nil, err
-				}
-			}
-			dec, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
-			if err != nil {
-				return nil, err
-			}
-			return func(ctx context.Context) error {
-				if err := dec.Init(ctx, jce.DecryptMode, key, spec); err != nil {
-					return err
-				}
-				pt, err := crypt(ctx, dec, ct)
-				if err != nil || !r.check {
-					return err
-				}
-				return checkBytes(op+" vs plaintext", pt, data)
-			}, nil
-		},
-	})
+	if bits != 128 && bits != 192 && bits != 256 {
+		return fmt.Errorf("property keyLength=%d: want 128, 192 or 256", bits)
+	}
+	return runBuiltInWorkload(ctx, r, aesgcmBenchWorkload, func(ph *Phase) {
+		ph.Name, ph.MessageSize, ph.KeySize = op, int64(size), bits
+		if decrypt {
+			ph.Decrypt, ph.IV, ph.Messages = 1, "fixed", 1
+		}
+		if multi {
+			ph.Parts = 2
+		}
+	}, &wlBench{name: "AESGCMBench." + op, params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits), defaults: []int{5, 5, 200}})
+}
+
+// runBuiltInWorkload benchmarks the last phase of a built-in scenario's workload file with
+// edit (the scenario's properties) applied, on the run's threads.
+func runBuiltInWorkload(ctx context.Context, r *runner, file *Workload, edit func(*Phase), b *wlBench) error {
+	w, err := file.edited(edit)
+	if err != nil {
+		return err
+	}
+	set, err := w.settle(func(name string) (string, bool) {
+		if name == "seed" {
+			return strconv.FormatInt(w.Seed, 10), false
+		}
+		return "", false
+	}, r.threads)
+	if err != nil {
+		return err
+	}
+	return runWorkloadSet(ctx, r, w, set, b, nil)
 }
 
 // AESGCMUpdateAAD is Andrew Haley's AESGCMUpdateAAD2 benchmark of the 2018
@@ -333,10 +288,21 @@ var AESGCMUpdateAAD = register(Scenario{
 		{Name: "aadSize", Default: "1048576", Doc: "AAD bytes per operation"},
 		{Name: "keySize", Default: "128", Doc: "key bits: 128, 192, 256"},
 	},
-	run: runAESGCMUpdateAAD,
+	BytesProp: "aadSize",
+	run:       runAESGCMUpdateAAD,
 })
 
-// runAESGCMUpdateAAD runs the GMAC benchmark.
+// aesgcmUpdateAADFile is AESGCMUpdateAAD as a workload file, shipped as
+// examples/workloads/aesgcmupdateaad.toml (a link to this one).
+//
+//go:embed workloads/aesgcmupdateaad.toml
+var aesgcmUpdateAADFile []byte
+
+// aesgcmUpdateAADWorkload is aesgcmUpdateAADFile, checked.
+var aesgcmUpdateAADWorkload = mustWorkload("aesgcmupdateaad.toml", aesgcmUpdateAADFile)
+
+// runAESGCMUpdateAAD runs the GMAC benchmark on the workload engine: the shipped
+// aesgcmupdateaad.toml with the properties applied to its phase.
 func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 	op, _ := r.prop("op")
 	if op != "encrypt" && op != "decrypt" {
@@ -350,71 +316,16 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	return r.bench(ctx, benchSpec{
-		name: "AESGCMUpdateAAD." + op, params: fmt.Sprintf("aadSize = %d, keySize = %d", size, bits),
-		avgTime: true, bytesPerOp: int64(size), defaults: []int{3, 5, 5},
-		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-			rng := benchRand("AESGCMUpdateAAD", id)
-			key, err := keyBytes(rng, "keySize", bits)
-			if err != nil {
-				return nil, err
-			}
-			aad := randBytes(rng, size)
-			iv := randBytes(rng, 12)
-			c, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
-			if err != nil {
-				return nil, err
-			}
-			gmac := func(ctx context.Context, mode int, in []byte) ([]byte, error) {
-				if err := c.Init(ctx, mode, key, jce.GCMParameterSpec{TLen: 128, IV: iv}); err != nil {
-					return nil, err
-				}
-				if err := c.UpdateAAD(aad); err != nil {
-					return nil, err
-				}
-				return c.DoFinal(ctx, in)
-			}
-			oracle := func() ([]byte, error) {
-				return oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: iv, aad: aad, tagLen: 16}, nil)
-			}
-			if op == "encrypt" {
-				return func(ctx context.Context) error {
-					nextIV(iv)
-					tag, err := gmac(ctx, jce.EncryptMode, nil)
-					if err != nil || !r.check {
-						return err
-					}
-					want, err := oracle()
-					if err != nil {
-						return err
-					}
-					return checkBytes("GMAC tag vs crypto/cipher", tag, want)
-				}, nil
-			}
-			tag, err := gmac(ctx, jce.EncryptMode, nil)
-			if err != nil {
-				return nil, err
-			}
-			if r.check {
-				want, err := oracle()
-				if err != nil {
-					return nil, err
-				}
-				if err := checkBytes("GMAC tag vs crypto/cipher", tag, want); err != nil {
-					return nil, err
-				}
-			}
-			// Decryption re-inits the same cipher with the same key and IV,
-			// which GCM allows for decryption.
-			return func(ctx context.Context) error {
-				pt, err := gmac(ctx, jce.DecryptMode, tag)
-				if err == nil && len(pt) != 0 {
-					err = fmt.Errorf("GMAC decryption returned %d bytes, want none", len(pt))
-				}
-				return err
-			}, nil
-		},
-	})
+	if bits != 128 && bits != 192 && bits != 256 {
+		return fmt.Errorf("property keySize=%d: want 128, 192 or 256", bits)
+	}
+	return runBuiltInWorkload(ctx, r, aesgcmUpdateAADWorkload, func(ph *Phase) {
+		ph.Name, ph.AADSize, ph.KeySize = op, int64(size), bits
+		if op == "encrypt" {
+			ph.Decrypt, ph.IV, ph.Messages = 0, "counter", 0
+		}
+	}, &wlBench{name: "AESGCMUpdateAAD." + op, params: fmt.Sprintf("aadSize = %d, keySize = %d", size, bits),
+		avgTime: true, bytesPerOp: int64(size), defaults: []int{3, 5, 5}})
 }
 
 // CBCThroughput is the run Aleksey Shipilev reported in the JDK-7184394
@@ -428,10 +339,21 @@ var CBCThroughput = register(Scenario{
 		{Name: "msgSize", Default: "10240", Doc: "bytes per message"},
 		{Name: "keySize", Default: "128", Doc: "key bits: 128, 192, 256"},
 	},
-	run: runCBCThroughput,
+	BytesProp: "msgSize",
+	run:       runCBCThroughput,
 })
 
-// runCBCThroughput runs the CBC throughput benchmark.
+// cbcThroughputFile is CBCThroughput as a workload file, shipped as
+// examples/workloads/cbcthroughput.toml (a link to this one).
+//
+//go:embed workloads/cbcthroughput.toml
+var cbcThroughputFile []byte
+
+// cbcThroughputWorkload is cbcThroughputFile, checked.
+var cbcThroughputWorkload = mustWorkload("cbcthroughput.toml", cbcThroughputFile)
+
+// runCBCThroughput runs the CBC throughput benchmark on the workload engine: the shipped
+// cbcthroughput.toml with the properties applied to its phase.
 func runCBCThroughput(ctx context.Context, r *runner) error {
 	size, err := r.minIntProp("msgSize", 0)
 	if err != nil {
@@ -441,37 +363,16 @@ func runCBCThroughput(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
+	if bits != 128 && bits != 192 && bits != 256 {
+		return fmt.Errorf("property keySize=%d: want 128, 192 or 256", bits)
+	}
 	threads := r.threads
-	return r.bench(ctx, benchSpec{
-		name: "CBCThroughput", params: fmt.Sprintf("AES/CBC/PKCS5Padding, msgSize = %d, keySize = %d", size, bits),
-		bytesPerOp: int64(size), defaults: []int{5, 5, 100},
-		result: func(score, e float64, unit string) string {
-			return fmt.Sprintf("AES/CBC/PKCS5Padding %d B, %d thread(s): %10.3f +- %8.3f ops/sec", size, threads, score, e)
-		},
-		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-			rng := benchRand("CBCThroughput", id)
-			key, err := keyBytes(rng, "keySize", bits)
-			if err != nil {
-				return nil, err
-			}
-			data, iv := inHeap(inv, randBytes(rng, size)), randBytes(rng, 16)
-			c, err := jce.NewCipher(ctx, inv, r.rel, "AES/CBC/PKCS5Padding", jce.EncryptMode, key, jce.IvParameterSpec{IV: iv})
-			if err != nil {
-				return nil, err
-			}
-			want, err := oracleEncrypt(oracleSpec{mode: "CBC", padding: true, key: key, iv: iv}, data)
-			if err != nil {
-				return nil, err
-			}
-			return func(ctx context.Context) error {
-				out, err := c.DoFinal(ctx, data)
-				if err != nil || !r.check {
-					return err
-				}
-				return checkBytes("CBC encryption vs crypto/cipher", out, want)
-			}, nil
-		},
-	})
+	return runBuiltInWorkload(ctx, r, cbcThroughputWorkload, func(ph *Phase) { ph.MessageSize, ph.KeySize = int64(size), bits },
+		&wlBench{name: "CBCThroughput", params: fmt.Sprintf("AES/CBC/PKCS5Padding, msgSize = %d, keySize = %d", size, bits),
+			defaults: []int{5, 5, 100},
+			result: func(score, e float64, unit string) string {
+				return fmt.Sprintf("AES/CBC/PKCS5Padding %d B, %d thread(s): %10.3f +- %8.3f ops/sec", size, threads, score, e)
+			}})
 }
 
 // modeLoopModes are ModeLoop's transformations, by its "mode" property.
@@ -493,7 +394,8 @@ var ModeLoop = register(Scenario{
 		{Name: "op", Default: "encrypt", Doc: "encrypt or decrypt"},
 		{Name: "dataSize", Default: "16384", Doc: "bytes per operation (a multiple of 16 for CBC)"},
 	},
-	run: runModeLoop,
+	BytesProp: "dataSize",
+	run:       runModeLoop,
 })
 
 // runModeLoop runs ModeLoop.

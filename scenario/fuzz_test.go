@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -37,6 +38,7 @@ func FuzzParseWorkload(f *testing.F) {
 	f.Add([]byte(everyFeature))
 	f.Add([]byte("[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 3\nmessage_size = {histogram = [[16, 1.5], [0, 0]]}\n"))
 	f.Add([]byte("threads = 2\n[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\nduration = \"1ms\"\nmessage_size = {uniform = [16, 64]}\n"))
+	f.Add([]byte("[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ntotal = 7\ndecrypt = 1\nparts = 3\nprepare = \"cipher\"\nmessages = 2\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := ParseWorkload("fuzz.toml", data)
 		if err != nil {
@@ -55,7 +57,8 @@ func FuzzParseWorkload(f *testing.F) {
 		}
 		rng := workloadRand(w.Seed, 0, 0)
 		for _, p := range w.phases {
-			if p.Threads < 1 || p.Threads > maxWorkloadThreads || (p.Count <= 0 && p.duration <= 0) {
+			if p.Threads < 1 || p.Threads > maxWorkloadThreads || (p.Count <= 0 && p.Total <= 0 && p.duration <= 0) ||
+				p.Parts < 0 || p.Parts > maxParts || p.Messages < 0 || p.Messages > maxMessages || (p.Messages > 0 && p.Decrypt == 0) {
 				t.Fatalf("accepted phase out of bounds: %+v", p.Phase)
 			}
 			for i := range 20 {
@@ -86,6 +89,30 @@ func FuzzTraceReader(f *testing.F) {
 		}
 		if tr.Ops < 1 || tr.threads < 1 || tr.threads > maxWorkloadThreads || len(tr.maxSize) != tr.threads || len(tr.order) != len(tr.shapes) {
 			t.Fatalf("accepted trace inconsistent: ops %d, threads %d, shapes %d/%d", tr.Ops, tr.threads, len(tr.order), len(tr.shapes))
+		}
+	})
+}
+
+// FuzzResolvedVerify checks that no output, however broken, panics Verify, and that only the
+// replay's own check lines pass it.
+func FuzzResolvedVerify(f *testing.F) {
+	w, err := ParseWorkload("v.toml", []byte("threads = 2\n[[phase]]\ntransformation = \"AES/CTR/NoPadding\"\nmessage_size = 20\ncount = 3\n"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	res, err := w.Resolve(f.TempDir(), nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var good strings.Builder
+	for _, c := range res.Expected() {
+		fmt.Fprintf(&good, "jitsim-check %d %d %d %d\n", c.Thread, c.Ops, c.Rejected, c.CRC)
+	}
+	f.Add([]byte(good.String()))
+	f.Add([]byte("jitsim-epoch 3\njitsim-check 0 3 0 x\njitsim-check 1\n"))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		if err := res.Verify(out); err == nil && !strings.Contains(string(out), "jitsim-check 1 3 0 ") {
+			t.Fatalf("output without thread 1's check line passed: %q", out)
 		}
 	})
 }

@@ -55,6 +55,18 @@ func modelRun(t *testing.T, cpuName string, rel jdk.Release, opts []string, thre
 // modelRunScenario is modelRun of a Scenario value (a workload file's).
 func modelRunScenario(t *testing.T, cpuName string, rel jdk.Release, opts []string, threads int, s Scenario, props map[string]string, args ...string) string {
 	t.Helper()
+	return modelRunWith(t, cpuName, rel, opts, threads, s, props, nil, args...)
+}
+
+// modelRunObserved is modelRunScenario of s with an observer, default options.
+func modelRunObserved(t *testing.T, cpuName string, rel jdk.Release, s Scenario, obs Observer) string {
+	t.Helper()
+	return modelRunWith(t, cpuName, rel, nil, 0, s, nil, obs)
+}
+
+// modelRunWith is modelRunScenario with an observer (nil: none).
+func modelRunWith(t *testing.T, cpuName string, rel jdk.Release, opts []string, threads int, s Scenario, props map[string]string, obs Observer, args ...string) string {
+	t.Helper()
 	name := s.Name
 	m, err := cpu.Lookup(cpuName)
 	if err != nil {
@@ -70,7 +82,7 @@ func modelRunScenario(t *testing.T, cpuName string, rel jdk.Release, opts []stri
 	if cfg, err = ModelConfig(cfg, cpuName, ""); err != nil {
 		t.Fatal(err)
 	}
-	env := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: threads, ClockKind: ClockModel, CheckOutput: true}
+	env := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: threads, ClockKind: ClockModel, CheckOutput: true, Observer: obs}
 	if err := s.Run(context.Background(), env, props, args, &out); err != nil {
 		t.Fatalf("%s on the model clock: %v\noutput:\n%s", name, err, out.String())
 	}

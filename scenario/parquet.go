@@ -2,12 +2,10 @@ package scenario
 
 import (
 	"context"
-	"encoding/binary"
+	_ "embed"
 	"fmt"
-	"sync"
+	"strconv"
 	"time"
-
-	"github.com/jitsim/jitsim/jce"
 )
 
 // ParquetDecrypt is a short-lived job in the manner of a Spark task reading
@@ -18,7 +16,8 @@ import (
 // once each. The job ends long before C2 has compiled the GCM code, so it
 // runs almost entirely in the interpreter and C1: the job that never warms
 // up. The pages are written on a separate VM (Env.NewVM) so that writing
-// does not warm the reader.
+// does not warm the reader. The job is the shipped workload file
+// parquetdecrypt.toml, run on the workload engine.
 var ParquetDecrypt = register(Scenario{
 	Name: "ParquetDecrypt",
 	Doc:  "a short-lived Parquet-like job: decrypt many small AES/GCM pages once each (never warms up)",
@@ -31,25 +30,19 @@ var ParquetDecrypt = register(Scenario{
 	run: runParquetDecrypt,
 })
 
-// parquetPage is one encrypted page.
-type parquetPage struct {
-	nonce, aad, ct, plain []byte
-}
+// parquetFile is ParquetDecrypt as a workload file, shipped as
+// examples/workloads/parquetdecrypt.toml (a link to this one).
+//
+//go:embed workloads/parquetdecrypt.toml
+var parquetFile []byte
 
-// parquetAAD is Parquet's module AAD for a data page: the file AAD, the
-// module type (2 = data page), then the row-group, column and page
-// ordinals as little-endian int16s.
-func parquetAAD(fileAAD []byte, i int) []byte {
-	aad := append([]byte(nil), fileAAD...)
-	aad = append(aad, 2)
-	aad = binary.LittleEndian.AppendUint16(aad, 0)
-	aad = binary.LittleEndian.AppendUint16(aad, uint16(i>>15))
-	return binary.LittleEndian.AppendUint16(aad, uint16(i&0x7fff))
-}
+// parquetWorkload is parquetFile, checked.
+var parquetWorkload = mustWorkload("parquetdecrypt.toml", parquetFile)
 
-// runParquetDecrypt writes the pages, then decrypts them on r.threads
-// threads, page i on thread i mod threads, and prints the throughput of the
-// first and last tenth of the job beside the whole.
+// runParquetDecrypt runs the shipped parquetdecrypt.toml on the workload engine with the
+// properties applied — the pages written on the writer VM, then decrypted on r.threads
+// threads, page i on thread i mod threads — and prints the throughput of the first and last
+// tenth of the job beside the whole.
 func runParquetDecrypt(ctx context.Context, r *runner) error {
 	if _, err := r.intArgs(nil, nil); err != nil {
 		return err
@@ -66,108 +59,55 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	rng := benchRand("ParquetDecrypt", 0)
-	key, err := keyBytes(rng, "keySize", bits)
-	if err != nil {
-		return err
+	if bits != 128 && bits != 192 && bits != 256 {
+		return fmt.Errorf("property keySize=%d: want 128, 192 or 256", bits)
 	}
-	fileAAD := randBytes(rng, 8)
-	pages := make([]parquetPage, n)
-	for i := range pages {
-		pages[i] = parquetPage{nonce: randBytes(rng, 12), aad: parquetAAD(fileAAD, i), plain: randBytes(rng, size)}
+	if n > maxMessages {
+		return fmt.Errorf("property pages=%d: at most %d (each page is written before the job)", n, maxMessages)
 	}
-	writer := r.env.VM
-	if r.env.NewVM != nil {
-		w, err := r.env.NewVM()
-		if err != nil {
-			return fmt.Errorf("writer VM: %w", err)
-		}
-		defer w.Close()
-		writer = w
-	} else {
-		r.out.printf("(no VM factory: the pages are written on the reader's VM, which warms it)\n")
-	}
-	winv := threadInvoker{VM: writer, Thread: writer.NewThread("writer")}
-	// On the model clock the writer is a simulated thread of its VM; it
-	// leaves before the readers start (they may share that VM).
-	winv.Thread.Enter()
-	exitWriter := sync.OnceFunc(winv.Thread.Exit)
-	defer exitWriter()
-	enc, err := jce.GetInstance(winv, r.rel, "AES/GCM/NoPadding")
-	if err != nil {
-		return err
-	}
-	for i := range pages {
-		p := &pages[i]
-		if err := enc.Init(ctx, jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: p.nonce}); err != nil {
-			return err
-		}
-		if err := enc.UpdateAAD(p.aad); err != nil {
-			return err
-		}
-		if p.ct, err = enc.DoFinal(ctx, p.plain); err != nil {
-			return err
-		}
-		p.ct = inHeap(winv, p.ct)
-		if r.check {
-			want, err := oracleEncrypt(oracleSpec{mode: "GCM", key: key, iv: p.nonce, aad: p.aad, tagLen: 16}, p.plain)
-			if err != nil {
-				return err
-			}
-			if err := checkBytes(fmt.Sprintf("page %d encryption vs crypto/cipher", i), p.ct, want); err != nil {
-				return err
-			}
-		}
-	}
-	exitWriter()
-	r.out.printf("ParquetDecrypt: %d pages of %d B, AES/GCM/NoPadding, %d-bit key, %d thread(s)\n", n, size, bits, r.threads)
-	took := make([]time.Duration, n)
-	start := r.now()
-	err = r.parallel(ctx, r.env.VM, func(ctx context.Context, id int, inv jce.Invoker) error {
-		dec, err := jce.GetInstance(inv, r.rel, "AES/GCM/NoPadding")
-		if err != nil {
-			return err
-		}
-		for i := id; i < n; i += r.threads {
-			p := &pages[i]
-			t0 := r.now()
-			if err := dec.Init(ctx, jce.DecryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: p.nonce}); err != nil {
-				return err
-			}
-			if err := dec.UpdateAAD(p.aad); err != nil {
-				return err
-			}
-			pt, err := dec.DoFinal(ctx, p.ct)
-			if err != nil {
-				return fmt.Errorf("page %d: %w", i, err)
-			}
-			d := r.now() - t0
-			took[i] = d
-			r.observe(Iteration{Phase: "page", Thread: id, Index: i / r.threads, Start: t0, Duration: d, Ops: 1, Bytes: int64(size)})
-			if r.check {
-				if err := checkBytes(fmt.Sprintf("page %d decryption", i), pt, p.plain); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+	w, err := parquetWorkload.edited(func(ph *Phase) {
+		ph.Total, ph.Messages, ph.MessageSize, ph.KeySize = int64(n), n, int64(size), bits
 	})
 	if err != nil {
 		return err
 	}
-	wall := r.now() - start
-	tenth := max(1, n/10)
-	rate := func(ds []time.Duration) float64 {
-		var sum time.Duration
-		for _, d := range ds {
-			sum += d
+	set, err := w.settle(func(name string) (string, bool) {
+		if name == "seed" {
+			return strconv.FormatInt(w.Seed, 10), false
 		}
-		if sum <= 0 {
-			return 0
-		}
-		return float64(len(ds)*size) / sum.Seconds() / 1e6
+		return "", false
+	}, r.threads)
+	if err != nil {
+		return err
 	}
-	r.out.printf("first %d pages: %.3f MB/s per thread; last %d pages: %.3f MB/s per thread\n", tenth, rate(took[:tenth]), tenth, rate(took[n-tenth:]))
-	r.out.printf("job: %s ms, %.3f MB/s\n", javaDouble(float64(wall.Nanoseconds())/1e6), float64(n*size)/wall.Seconds()/1e6)
+	if r.env.NewVM == nil {
+		r.out.printf("(no VM factory: the pages are written on the reader's VM, which warms it)\n")
+	}
+	took := make([]time.Duration, n)
+	threads := r.threads
+	rep := &wlReport{
+		started: func() {
+			r.out.printf("ParquetDecrypt: %d pages of %d B, AES/GCM/NoPadding, %d-bit key, %d thread(s)\n", n, size, bits, threads)
+		},
+		op: func(thread, index int, d time.Duration) { took[index*threads+thread] = d },
+		done: func(wall time.Duration) {
+			tenth := max(1, n/10)
+			rate := func(ds []time.Duration) float64 {
+				var sum time.Duration
+				for _, d := range ds {
+					sum += d
+				}
+				if sum <= 0 {
+					return 0
+				}
+				return float64(len(ds)*size) / sum.Seconds() / 1e6
+			}
+			r.out.printf("first %d pages: %.3f MB/s per thread; last %d pages: %.3f MB/s per thread\n", tenth, rate(took[:tenth]), tenth, rate(took[n-tenth:]))
+			r.out.printf("job: %s ms, %.3f MB/s\n", javaDouble(float64(wall.Nanoseconds())/1e6), float64(n*size)/wall.Seconds()/1e6)
+		},
+	}
+	if err := runWorkloadSet(ctx, r, w, set, nil, rep); err != nil {
+		return err
+	}
 	return r.out.err
 }

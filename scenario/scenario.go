@@ -50,11 +50,19 @@ type Scenario struct {
 	// Args documents the positional arguments, e.g.
 	// "[iterations=100000] [warmupIterations=20000]".
 	Args string
+	// BytesProp names the property that is the payload bytes of one operation, for a
+	// benchmark whose twin runs on a real JVM (its default is the property's).
+	BytesProp string
 
 	run func(ctx context.Context, r *runner) error
 	// benchName, when set, is BenchmarkMethod's answer.
 	benchName string
+	// workload is the workload file the scenario runs, when it is one.
+	workload *Workload
 }
+
+// Workload returns the workload file s runs, or nil when s is not one.
+func (s Scenario) Workload() *Workload { return s.workload }
 
 // Property is one -D system property a scenario reads.
 type Property struct {

@@ -56,6 +56,7 @@ type Phase struct {
 	Decrypt        float64 `toml:"decrypt"`      // share of operations that decrypt, 0..1
 	Threads        int     `toml:"threads"`
 	Count          int64   `toml:"count"`    // operations per thread
+	Total          int64   `toml:"total"`    // or: operations in all, operation i on thread i mod threads
 	Duration       string  `toml:"duration"` // or: run this long per thread, on the run's clock
 	Think          string  `toml:"think"`    // pause after each operation
 	IV             string  `toml:"iv"`       // fixed, counter (default), random
@@ -65,6 +66,9 @@ type Phase struct {
 	InOffset       int     `toml:"in_offset"`
 	OutOffset      int     `toml:"out_offset"`
 	CorruptTag     float64 `toml:"corrupt_tag"` // share of GCM decryptions with a corrupted tag
+	Parts          int     `toml:"parts"`       // 0, 1: no parts; n: n-1 update()s of size/n bytes, then doFinal of the rest
+	Prepare        string  `toml:"prepare"`     // writer (default), thread, cipher: who encrypts the decryptions' messages
+	Messages       int     `toml:"messages"`    // how many messages the decryptions cycle through (0: up to 64)
 }
 
 // Workload bounds: a bad file is an error, never an allocation the host
@@ -78,6 +82,8 @@ const (
 	maxOffset           = 1 << 20
 	maxListSizes        = 4096
 	maxIVLength         = 1024
+	maxParts            = 1024
+	maxMessages         = 100_000
 	// maxPhaseBuffers bounds the arrays a phase's threads hold at once
 	// (plaintext source, AAD, input and output arrays per thread).
 	maxPhaseBuffers = 1 << 30
@@ -106,13 +112,15 @@ var (
 	ivPolicies       = []string{"counter", "fixed", "random"}
 	outputKinds      = []string{"new", "separate", "in-place"}
 	startKinds       = []string{"together", "staggered"}
+	prepareKinds     = []string{"writer", "thread", "cipher"}
 )
 
 // workloadKeys are the keys a workload file may use, for did-you-mean.
 var (
 	workloadTopKeys   = []string{"title", "notes", "seed", "threads", "start", "stagger", "phase"}
 	workloadPhaseKeys = []string{"name", "transformation", "key_size", "message_size", "aad_size", "chunk", "cipher", "decrypt",
-		"threads", "count", "duration", "think", "iv", "iv_length", "tag_length", "output", "in_offset", "out_offset", "corrupt_tag"}
+		"threads", "count", "total", "duration", "think", "iv", "iv_length", "tag_length", "output", "in_offset", "out_offset", "corrupt_tag",
+		"parts", "prepare", "messages"}
 )
 
 // phaseSpec is a checked phase, ready to run.
@@ -129,6 +137,7 @@ type phaseSpec struct {
 	lifecycle string
 	iv        string
 	output    string
+	prepare   string
 }
 
 // workloadHeader finds a [[phase]] table: what tells a workload file from
@@ -187,6 +196,29 @@ func ParseWorkload(path string, data []byte) (*Workload, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// mustWorkload parses a workload file built into jitsim; a bad one is a bug.
+func mustWorkload(path string, data []byte) *Workload {
+	w, err := ParseWorkload(path, data)
+	if err != nil {
+		panic("BUG: built-in workload " + path + ": " + err.Error())
+	}
+	return w
+}
+
+// edited returns a copy of w with edit applied to each phase as written,
+// checked again: a built-in scenario's properties set on its workload file.
+func (w *Workload) edited(edit func(*Phase)) (*Workload, error) {
+	c := *w
+	c.Phases, c.phases = slices.Clone(w.Phases), nil
+	for i := range c.Phases {
+		edit(&c.Phases[i])
+	}
+	if err := c.check(&File{Path: c.Path, lines: c.lines}); err != nil {
+		return nil, err
+	}
+	return &c, nil
 }
 
 // didYouMean returns ` (did you mean "x"?)` for the known word closest to
@@ -331,6 +363,25 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	if ph.Chunk < 0 || ph.Chunk > int(jrt.DefaultMaxMessageBytes) {
 		fail("chunk", "chunk = %d: want 0 (one doFinal) or a part size up to %d", ph.Chunk, jrt.DefaultMaxMessageBytes)
 	}
+	switch {
+	case ph.Parts < 0 || ph.Parts > maxParts:
+		fail("parts", "parts = %d: want 1 (one doFinal) to %d", ph.Parts, maxParts)
+	case ph.Parts > 1 && ph.Chunk > 0:
+		fail("parts", "give chunk (parts of a size) or parts (a number of parts), not both")
+	}
+	if p.prepare, err = choice(ph.Prepare, prepareKinds); err != nil {
+		fail("prepare", "prepare: %v", err)
+	} else if p.prepare == "cipher" && ph.Cipher != "" && ph.Cipher != "reinit" {
+		fail("prepare", "prepare = \"cipher\" encrypts with the thread's one Cipher: it needs cipher = \"reinit\" (cipher = %q)", ph.Cipher)
+	}
+	switch {
+	case ph.Messages < 0 || ph.Messages > maxMessages:
+		fail("messages", "messages = %d: want 1 to %d", ph.Messages, maxMessages)
+	case ph.Messages > 0 && ph.Decrypt == 0:
+		fail("messages", "messages is the decryptions' prepared messages; this phase has none (decrypt = 0)")
+	case int64(ph.Messages)*int64(2*p.msg.maxBytes+p.aad.maxBytes+64) > maxPhaseBuffers:
+		fail("messages", "%d messages of up to %d bytes are over jitsim's %d-byte bound", ph.Messages, p.msg.maxBytes, maxPhaseBuffers)
+	}
 	if p.lifecycle, err = choice(ph.Cipher, cipherLifecycles); err != nil {
 		fail("cipher", "cipher: %v", err)
 	}
@@ -349,11 +400,19 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	if p.Threads < 1 || p.Threads > maxWorkloadThreads {
 		fail("threads", "threads = %d: want 1 to %d", ph.Threads, maxWorkloadThreads)
 	}
+	given := 0
+	for _, set := range []bool{ph.Count != 0, ph.Total != 0, ph.Duration != ""} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case ph.Count != 0 && ph.Duration != "":
-		fail("count", "give count or duration, not both")
-	case ph.Count == 0 && ph.Duration == "":
-		fail("", "give count = N (operations per thread) or duration = \"…\"")
+	case given > 1:
+		fail("count", "give one of count, total and duration")
+	case given == 0:
+		fail("", "give count = N (operations per thread), total = N (in all) or duration = \"…\"")
+	case ph.Total < 0 || ph.Total > maxWorkloadCount:
+		fail("total", "total = %d: want 1 to %d", ph.Total, maxWorkloadCount)
 	case ph.Duration != "":
 		if p.duration, err = parseBoundedDuration(ph.Duration, maxWorkloadDuration); err != nil {
 			fail("duration", "duration: %v", err)
@@ -424,6 +483,35 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 		fail("out_offset", "output = \"in-place\" writes at in_offset; out_offset must be unset or equal")
 	}
 	return p, errs
+}
+
+// countFor returns how many operations thread id of n runs (count, or its share of
+// total: operations id, id+n, …), and false when the phase runs for a duration instead.
+func (p *phaseSpec) countFor(id, n int) (int64, bool) {
+	switch {
+	case p.Total > 0:
+		return max(0, (p.Total-int64(id)+int64(n)-1)/int64(n)), true
+	case p.Count > 0:
+		return p.Count, true
+	}
+	return 0, false
+}
+
+// expected returns how many operations n threads of p run in all, each capped at capOps
+// (MaxInt64: unknown, a duration without a cap).
+func (p *phaseSpec) expected(n int, capOps int64) int64 {
+	var sum int64
+	for id := range n {
+		c, bounded := p.countFor(id, n)
+		switch {
+		case !bounded && capOps == math.MaxInt64:
+			return math.MaxInt64
+		case !bounded:
+			c = capOps
+		}
+		sum += min(c, capOps)
+	}
+	return sum
 }
 
 // checkBuffers checks that threads threads of p fit maxPhaseBuffers.

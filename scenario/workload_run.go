@@ -57,11 +57,13 @@ func (w *Workload) Scenario() Scenario {
 		Args: benchArgs + " (none: run the phases in order; given: benchmark the last phase)",
 		Props: []Property{
 			{Name: "msgSize", Default: "", Doc: "when set, every phase's message size (a sweep's size axis)"},
+			{Name: "aadSize", Default: "", Doc: "when set, every GCM phase's AAD size"},
 			{Name: "maxOps", Default: "", Doc: "when set, at most this many operations per thread in every phase (a short look at a long workload)"},
 			{Name: "seed", Default: strconv.FormatInt(w.Seed, 10), Doc: "the seed of keys, IVs, data and draws"},
 		},
 		run:       func(ctx context.Context, r *runner) error { return runWorkload(ctx, r, w) },
 		benchName: "Workload." + name,
+		workload:  w,
 	})
 }
 
@@ -202,56 +204,45 @@ type wlThread struct {
 // runWorkload runs w's phases in order, or benchmarks its last phase when
 // the scenario has arguments.
 func runWorkload(ctx context.Context, r *runner, w *Workload) error {
-	phases := make([]phaseSpec, len(w.phases))
-	copy(phases, w.phases)
-	if v, _ := r.prop("msgSize"); strings.TrimSpace(v) != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
-		if err != nil || n < 0 {
-			return fmt.Errorf("property msgSize=%q is not a size in bytes", v)
-		}
-		if err := jrt.CheckMessageSize("property msgSize", n); err != nil {
-			return err
-		}
-		for i := range phases {
-			if phases[i].blocks && n%16 != 0 {
-				return fmt.Errorf("property msgSize=%d: phase %q (%s) takes whole 16-byte blocks", n, phases[i].Name, phases[i].Transformation)
-			}
-			phases[i].msg = sizeDist{kind: "fixed", list: []int{int(n)}, maxBytes: int(n)}
-		}
+	override := 0
+	if _, threadsSet := r.props["threads"]; threadsSet || r.env.Threads > 0 {
+		override = r.threads
 	}
-	capOps := int64(math.MaxInt64)
-	if v, _ := r.prop("maxOps"); strings.TrimSpace(v) != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil || n < 1 {
-			return fmt.Errorf("property maxOps=%q is not a positive operation count", v)
-		}
-		capOps = n
-	}
-	seedText, _ := r.prop("seed")
-	seed, err := strconv.ParseInt(strings.TrimSpace(seedText), 10, 64)
+	set, err := w.settle(r.prop, override)
 	if err != nil {
-		return fmt.Errorf("property seed=%q is not an integer", seedText)
+		return err
 	}
-	_, threadsSet := r.props["threads"]
-	if (threadsSet || r.env.Threads > 0) && r.threads > maxWorkloadThreads {
-		return fmt.Errorf("%d threads: a workload runs at most %d", r.threads, maxWorkloadThreads)
+	if len(r.args) > 0 {
+		p := &set.phases[len(set.phases)-1]
+		return runWorkloadSet(ctx, r, w, set, &wlBench{name: "workload " + w.Path + " phase " + p.Name, params: p.describe(), defaults: []int{5, 5, 100}}, nil)
 	}
-	for i := range phases {
-		p := &phases[i]
-		n := p.Threads
-		if threadsSet || r.env.Threads > 0 {
-			n = r.threads
-		}
-		if err := p.checkBuffers(n); err != nil {
-			return fmt.Errorf("phase %q: %w", p.Name, err)
-		}
-	}
-	threadsFor := func(p *phaseSpec) int {
-		if threadsSet || r.env.Threads > 0 {
-			return r.threads
-		}
-		return p.Threads
-	}
+	return runWorkloadSet(ctx, r, w, set, nil, nil)
+}
+
+// wlReport replaces a run's own lines (the workload header, each phase's statistics) with a
+// built-in scenario's: started runs once a phase's messages are prepared, before its threads
+// start; op receives each operation's time; done the phase's.
+type wlReport struct {
+	started func()
+	op      func(thread, index int, d time.Duration)
+	done    func(elapsed time.Duration)
+}
+
+// wlBench names a benchmark of a workload's last phase: the name and parameters its result
+// lines print, and the default warmupIterations, iterations and opsPerIteration.
+type wlBench struct {
+	name, params string
+	defaults     []int
+	avgTime      bool                                         // score in µs/op rather than ops/s
+	bytesPerOp   int64                                        // when > 0, each operation's payload (GMAC's AAD), not its message's
+	result       func(score, err float64, unit string) string // nil: JMH's Result block
+}
+
+// runWorkloadSet runs w's phases as set settles them (reported by rep when not nil), or with
+// b, benchmarks its last phase.
+func runWorkloadSet(ctx context.Context, r *runner, w *Workload, set wlSettings, b *wlBench, rep *wlReport) error {
+	phases, capOps, seed, threadsFor := set.phases, set.capOps, set.seed, set.threadsFor
+	var err error
 	var writer *jrt.VM // encrypts the decryptions' inputs, so as not to warm the VM under study
 	defer func() {
 		if writer != nil && writer != r.env.VM {
@@ -259,7 +250,7 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 		}
 	}()
 	pool := func(pi int, p *phaseSpec, key, fixedIV []byte, expected int64) ([]poolItem, error) {
-		if p.Decrypt == 0 {
+		if p.Decrypt == 0 || p.prepare != "writer" {
 			return nil, nil
 		}
 		if writer == nil {
@@ -272,7 +263,7 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 		}
 		return r.encryptPool(ctx, writer, p, workloadRand(seed, pi, -1), key, fixedIV, expected)
 	}
-	if len(r.args) > 0 {
+	if b != nil {
 		pi := len(phases) - 1
 		p := &phases[pi]
 		r.threads = threadsFor(p)
@@ -282,13 +273,16 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 			return err
 		}
 		ths := make([]*wlThread, r.threads)
-		return r.bench(ctx, benchSpec{
-			name:     "workload " + w.Path + " phase " + p.Name,
-			params:   p.describe(),
-			defaults: []int{5, 5, 100},
-			opBytes:  func(id int) int64 { return ths[id].st.bytes },
+		spec := benchSpec{
+			name:       b.name,
+			params:     b.params,
+			defaults:   b.defaults,
+			result:     b.result,
+			avgTime:    b.avgTime,
+			bytesPerOp: b.bytesPerOp,
+			opBytes:    func(id int) int64 { return ths[id].st.bytes },
 			setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-				t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
+				t, err := r.newPhaseThread(ctx, p, pi, id, inv, seed, key, fixedIV, items, math.MaxInt64)
 				if err != nil {
 					return nil, err
 				}
@@ -301,34 +295,36 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 					return err
 				}, nil
 			},
-		})
+		}
+		if b.bytesPerOp > 0 {
+			spec.opBytes = nil
+		}
+		return r.bench(ctx, spec)
 	}
 	title := w.Title
 	if title == "" {
 		title = w.Path
 	}
-	r.out.printf("# Workload: %s (%s), %d phase(s), seed %d\n", title, w.Path, len(phases), seed)
+	if rep == nil {
+		r.out.printf("# Workload: %s (%s), %d phase(s), seed %d\n", title, w.Path, len(phases), seed)
+	}
 	for pi := range phases {
 		p := &phases[pi]
 		n := threadsFor(p)
 		key, fixedIV := phaseKey(seed, pi, p)
-		expected := int64(math.MaxInt64)
-		if p.Count > 0 || capOps < math.MaxInt64 {
-			c := capOps
-			if p.Count > 0 {
-				c = min(c, p.Count)
-			}
-			expected = c * int64(n)
-		}
+		expected := p.expected(n, capOps)
 		items, err := pool(pi, p, key, fixedIV, expected)
 		if err != nil {
 			return fmt.Errorf("phase %q: %w", p.Name, err)
 		}
 		ths := make([]*wlThread, n)
 		start := newBarrier(n)
+		if rep != nil {
+			rep.started()
+		}
 		t0 := r.now()
 		err = r.parallelN(ctx, r.env.VM, n, func(ctx context.Context, id int, inv jce.Invoker) error {
-			t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
+			t, err := r.newPhaseThread(ctx, p, pi, id, inv, seed, key, fixedIV, items, p.expected(1, capOps))
 			if err != nil {
 				start.leave(inv)
 				return err
@@ -344,8 +340,9 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 				}
 			}
 			begin := r.now()
+			count, bounded := p.countFor(id, n)
 			for i := int64(0); ; i++ {
-				if (p.Count > 0 && i >= p.Count) || i >= capOps {
+				if (bounded && i >= count) || i >= capOps {
 					break
 				}
 				if p.duration > 0 && r.now()-begin >= p.duration {
@@ -360,6 +357,9 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 					return fmt.Errorf("phase %q, thread %d, operation %d: %w", p.Name, id, i+1, err)
 				}
 				r.observe(Iteration{Phase: p.Name, Thread: id, Index: int(i), Start: s0, Duration: d, Ops: 1, Bytes: int64(t.lastSize)})
+				if rep != nil {
+					rep.op(id, int(i), d)
+				}
 				if err := th.Sleep(ctx, p.think); err != nil {
 					return err
 				}
@@ -378,9 +378,90 @@ func runWorkload(ctx context.Context, r *runner, w *Workload) error {
 			all.leftInPlace += t.st.leftInPlace
 			all.hist.merge(&t.st.hist)
 		}
-		r.printPhase(p, n, all, elapsed)
+		if rep != nil {
+			rep.done(elapsed)
+		} else {
+			r.printPhase(p, n, all, elapsed)
+		}
 	}
 	return r.out.err
+}
+
+// wlSettings are a workload run's properties applied: the phases (with
+// msgSize), the cap on operations per thread (MaxInt64: none), the seed,
+// and the thread count that replaces every phase's (0: none).
+type wlSettings struct {
+	phases  []phaseSpec
+	capOps  int64
+	seed    int64
+	threads int
+}
+
+// threadsFor is the number of threads phase p runs on.
+func (s *wlSettings) threadsFor(p *phaseSpec) int {
+	if s.threads > 0 {
+		return s.threads
+	}
+	return p.Threads
+}
+
+// settle applies the properties get returns (msgSize, aadSize, maxOps, seed) and
+// a thread count override (0: none) to w's phases, checking each.
+func (w *Workload) settle(get func(string) (string, bool), threads int) (wlSettings, error) {
+	set := wlSettings{phases: make([]phaseSpec, len(w.phases)), capOps: math.MaxInt64, threads: threads}
+	phases := set.phases
+	copy(phases, w.phases)
+	if v, _ := get("msgSize"); strings.TrimSpace(v) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil || n < 0 {
+			return set, fmt.Errorf("property msgSize=%q is not a size in bytes", v)
+		}
+		if err := jrt.CheckMessageSize("property msgSize", n); err != nil {
+			return set, err
+		}
+		for i := range phases {
+			if phases[i].blocks && n%16 != 0 {
+				return set, fmt.Errorf("property msgSize=%d: phase %q (%s) takes whole 16-byte blocks", n, phases[i].Name, phases[i].Transformation)
+			}
+			phases[i].msg = sizeDist{kind: "fixed", list: []int{int(n)}, maxBytes: int(n)}
+		}
+	}
+	if v, _ := get("aadSize"); strings.TrimSpace(v) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+		if err != nil || n < 0 {
+			return set, fmt.Errorf("property aadSize=%q is not a size in bytes", v)
+		}
+		if err := jrt.CheckMessageSize("property aadSize", n); err != nil {
+			return set, err
+		}
+		for i := range phases {
+			if phases[i].mode == "GCM" {
+				phases[i].aad = sizeDist{kind: "fixed", list: []int{int(n)}, maxBytes: int(n)}
+			}
+		}
+	}
+	if v, _ := get("maxOps"); strings.TrimSpace(v) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n < 1 {
+			return set, fmt.Errorf("property maxOps=%q is not a positive operation count", v)
+		}
+		set.capOps = n
+	}
+	seedText, _ := get("seed")
+	var err error
+	if set.seed, err = strconv.ParseInt(strings.TrimSpace(seedText), 10, 64); err != nil {
+		return set, fmt.Errorf("property seed=%q is not an integer", seedText)
+	}
+	if threads > maxWorkloadThreads {
+		return set, fmt.Errorf("%d threads: a workload runs at most %d", threads, maxWorkloadThreads)
+	}
+	for i := range phases {
+		p := &phases[i]
+		if err := p.checkBuffers(set.threadsFor(p)); err != nil {
+			return set, fmt.Errorf("phase %q: %w", p.Name, err)
+		}
+	}
+	return set, nil
 }
 
 // describe is a phase's one-line summary.
@@ -440,6 +521,12 @@ func workloadRand(seed int64, phase, thread int) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), uint64(phase)<<32|uint64(uint32(int32(thread)))))
 }
 
+// threadPoolRand is the random source of the messages thread id prepares for itself
+// (prepare = "thread").
+func threadPoolRand(seed int64, phase, thread int) *rand.Rand {
+	return workloadRand(seed, phase, -3-thread)
+}
+
 // phaseKey returns a phase's key and its fixed IV.
 func phaseKey(seed int64, pi int, p *phaseSpec) (key, iv []byte) {
 	rng := workloadRand(seed, pi, -2)
@@ -468,17 +555,18 @@ const (
 	poolMaxItems = 64
 )
 
-// encryptPool encrypts the messages a phase's decryptions will read, on
-// the writer VM (one thread that ends before the phase starts), each with
-// a fresh Cipher, and checks them against Go's crypto when checking.
-func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng *rand.Rand, key, fixedIV []byte, expected int64) ([]poolItem, error) {
+// planPool draws the messages (plaintext, AAD, IV; no ciphertext yet) a
+// phase's decryptions will read, for expected operations in all (MaxInt64:
+// unknown): what encryptPool encrypts and what a resolved trace's
+// decryptions are sized by.
+func planPool(p *phaseSpec, rng *rand.Rand, fixedIV []byte, expected int64) []poolItem {
 	k := min(int64(poolMaxItems), max(1, int64(poolBudget/(2*(p.msg.maxBytes+p.aad.maxBytes+32)))))
 	if expected < math.MaxInt64 {
 		k = min(k, max(1, int64(math.Ceil(float64(expected)*p.Decrypt))))
 	}
-	inv := threadInvoker{VM: vm, Thread: vm.NewThread("writer")}
-	inv.Thread.Enter()
-	defer inv.Thread.Exit()
+	if p.Messages > 0 {
+		k = int64(p.Messages)
+	}
 	items := make([]poolItem, k)
 	for i := range items {
 		it := &items[i]
@@ -488,46 +576,107 @@ func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng 
 		if p.iv != "fixed" {
 			it.iv = randBytes(rng, p.ivLen)
 		}
-		c, err := jce.NewCipher(ctx, inv, r.rel, p.Transformation, jce.EncryptMode, key, p.paramSpec(it.iv))
-		if err != nil {
-			return nil, err
-		}
-		if len(it.aad) > 0 {
-			if err := c.UpdateAAD(it.aad); err != nil {
-				return nil, err
-			}
-		}
-		if it.ct, err = c.DoFinal(ctx, it.plain); err != nil {
-			return nil, err
-		}
-		it.ct = bytes.Clone(it.ct)
-		if r.check {
-			want, err := p.oracle(key, it.iv, it.aad, it.plain)
-			if err != nil {
-				return nil, err
-			}
-			if err := checkBytes(fmt.Sprintf("phase %q message %d encryption vs crypto/cipher", p.Name, i), it.ct, want); err != nil {
+	}
+	return items
+}
+
+// encryptPool encrypts the messages a phase's decryptions will read, on
+// the writer VM (one thread that ends before the phase starts), and checks them against Go's crypto when checking.
+func (r *runner) encryptPool(ctx context.Context, vm *jrt.VM, p *phaseSpec, rng *rand.Rand, key, fixedIV []byte, expected int64) ([]poolItem, error) {
+	inv := threadInvoker{VM: vm, Thread: vm.NewThread("writer")}
+	inv.Thread.Enter()
+	defer inv.Thread.Exit()
+	items := planPool(p, rng, fixedIV, expected)
+	return items, r.encryptItems(ctx, inv, p, items, key, nil)
+}
+
+// newPhaseThread sets up thread id of phase pi (newWLThread) with the messages its
+// decryptions read: shared, the writer's; with prepare = "thread" its own, encrypted on the
+// VM under study before its Cipher exists, one Cipher re-initialised per message, as a
+// benchmark's setup does (AESGCMBench's decrypt methods); with prepare = "cipher" its own,
+// encrypted by its own Cipher before that Cipher decrypts them (AESGCMUpdateAAD's).
+func (r *runner) newPhaseThread(ctx context.Context, p *phaseSpec, pi, id int, inv jce.Invoker, seed int64, key, fixedIV []byte, shared []poolItem, expected int64) (*wlThread, error) {
+	items := shared
+	if p.prepare != "writer" && p.Decrypt > 0 {
+		items = planPool(p, threadPoolRand(seed, pi, id), fixedIV, expected)
+		if p.prepare == "thread" {
+			if err := r.encryptItems(ctx, inv, p, items, key, nil); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return items, nil
+	t, err := r.newWLThread(ctx, p, id, inv, workloadRand(seed, pi, id), key, fixedIV, items)
+	if err != nil {
+		return nil, err
+	}
+	if p.prepare == "cipher" && p.Decrypt > 0 {
+		if err := r.encryptItems(ctx, inv, p, items, key, t.c); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// encryptItems encrypts items on inv with one Cipher re-initialised per message (c, or a new
+// one when nil), as a job writing its records does, and checks them against Go's crypto when
+// checking.
+func (r *runner) encryptItems(ctx context.Context, inv jce.Invoker, p *phaseSpec, items []poolItem, key []byte, c *jce.Cipher) error {
+	if c == nil {
+		var err error
+		if c, err = jce.GetInstance(inv, r.rel, p.Transformation); err != nil {
+			return err
+		}
+	}
+	for i := range items {
+		it := &items[i]
+		if err := c.Init(ctx, jce.EncryptMode, key, p.paramSpec(it.iv)); err != nil {
+			return err
+		}
+		if len(it.aad) > 0 {
+			if err := c.UpdateAAD(it.aad); err != nil {
+				return err
+			}
+		}
+		ct, err := c.DoFinal(ctx, it.plain)
+		if err != nil {
+			return err
+		}
+		it.ct = bytes.Clone(ct)
+		if r.check {
+			want, err := p.oracle(key, it.iv, it.aad, it.plain)
+			if err != nil {
+				return err
+			}
+			if err := checkBytes(fmt.Sprintf("phase %q message %d encryption vs crypto/cipher", p.Name, i), it.ct, want); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// newDrawer is a phase thread's random state as newWLThread sets it up —
+// its IV, plaintext source and AAD, drawn in that order — ready for plan.
+func newDrawer(p *phaseSpec, rng *rand.Rand, fixedIV []byte, pool []poolItem) *wlThread {
+	t := &wlThread{p: p, rng: rng, pool: pool}
+	t.iv = bytes.Clone(fixedIV)
+	if p.iv != "fixed" {
+		t.iv = randBytes(rng, p.ivLen)
+	}
+	t.data = randBytes(rng, p.msg.maxBytes)
+	t.aadBuf = randBytes(rng, p.aad.maxBytes)
+	return t
 }
 
 // newWLThread sets up one thread of a phase: its data, Java arrays and,
 // unless each operation makes its own, its ciphers.
 func (r *runner) newWLThread(ctx context.Context, p *phaseSpec, id int, inv jce.Invoker, rng *rand.Rand, key, fixedIV []byte, pool []poolItem) (*wlThread, error) {
-	t := &wlThread{r: r, p: p, id: id, inv: inv, rng: rng, key: key, pool: pool}
-	t.iv = bytes.Clone(fixedIV)
-	if p.iv != "fixed" {
-		t.iv = randBytes(rng, p.ivLen)
-	}
+	t := newDrawer(p, rng, fixedIV, pool)
+	t.r, t.id, t.inv, t.key = r, id, inv, key
 	maxMsg := p.msg.maxBytes
 	for _, it := range pool {
 		maxMsg = max(maxMsg, len(it.ct))
 	}
-	t.data = randBytes(rng, p.msg.maxBytes)
-	t.aadBuf = randBytes(rng, p.aad.maxBytes)
 	room := maxMsg + 2*16 + p.tagLen
 	t.in = inHeap(inv, make([]byte, p.InOffset+room))
 	if p.output == "separate" {
@@ -550,39 +699,63 @@ func (r *runner) newWLThread(ctx context.Context, p *phaseSpec, id int, inv jce.
 	return t, err
 }
 
+// opPlan is one operation's draws: whether it decrypts (which prepared
+// message, whether its tag is corrupted) or encrypts (message and AAD
+// sizes; the thread's IV is advanced).
+type opPlan struct {
+	decrypt, corrupt bool
+	item             int // decrypt: index in the pool
+	size, aad        int // encrypt
+}
+
+// plan draws the thread's next operation from its random source: the
+// decrypt share, then the pool message and the corrupt-tag share, or the
+// message size, the AAD size and the IV policy's step. op runs what plan
+// draws, and a resolved trace (resolve.go) lists the same operations.
+func (t *wlThread) plan() opPlan {
+	p := t.p
+	var o opPlan
+	o.decrypt = p.Decrypt > 0 && (p.Decrypt >= 1 || t.rng.Float64() < p.Decrypt)
+	if o.decrypt {
+		o.item = t.draws % len(t.pool)
+		t.draws++
+		o.corrupt = p.CorruptTag > 0 && t.rng.Float64() < p.CorruptTag
+		return o
+	}
+	o.size = p.msg.draw(t.rng, t.draws)
+	t.draws++
+	o.aad = p.aad.draw(t.rng, t.aadDraws)
+	t.aadDraws++
+	switch p.iv {
+	case "counter":
+		nextIV(t.iv)
+	case "random":
+		for i := range t.iv {
+			t.iv[i] = byte(t.rng.Uint32())
+		}
+	}
+	return o
+}
+
 // op does one operation — the input is made ready outside the timed part,
 // then the cipher's creation or init, AAD, updates and doFinal are timed,
 // then the output is checked when checking — and returns its time.
 func (t *wlThread) op(ctx context.Context) (time.Duration, error) {
 	p := t.p
-	decrypt := p.Decrypt > 0 && (p.Decrypt >= 1 || t.rng.Float64() < p.Decrypt)
+	o := t.plan()
+	decrypt, corrupt := o.decrypt, o.corrupt
 	var input, iv, aad, plain []byte
-	var it poolItem
-	corrupt := false
 	if decrypt {
-		it = t.pool[t.draws%len(t.pool)]
-		t.draws++
+		it := t.pool[o.item]
 		input, iv, aad, plain = it.ct, it.iv, it.aad, it.plain
-		if p.CorruptTag > 0 && t.rng.Float64() < p.CorruptTag {
-			corrupt = true
+		if corrupt {
 			input = bytes.Clone(input)
 			input[len(input)-1] ^= 0x80
 		}
 	} else {
-		n := p.msg.draw(t.rng, t.draws)
-		t.draws++
-		plain = t.data[:n]
+		plain = t.data[:o.size]
 		input = plain
-		aad = t.aadBuf[:p.aad.draw(t.rng, t.aadDraws)]
-		t.aadDraws++
-		switch p.iv {
-		case "counter":
-			nextIV(t.iv)
-		case "random":
-			for i := range t.iv {
-				t.iv[i] = byte(t.rng.Uint32())
-			}
-		}
+		aad = t.aadBuf[:o.aad]
 		iv = t.iv
 	}
 	t.lastSize = len(plain)
@@ -693,21 +866,34 @@ func noPlaintext(p *phaseSpec, t *wlThread, in, input, plain []byte) error {
 }
 
 // crypt runs the operation's updates and doFinal on c: one doFinal, or
-// updates of p.Chunk bytes then a doFinal of the rest. It returns the
+// updates of p.Chunk bytes, or p.Parts-1 updates of n/p.Parts bytes, then a
+// doFinal of the rest. It returns the
 // output and how many bytes the updates released before the doFinal.
 func (t *wlThread) crypt(ctx context.Context, c *jce.Cipher, in []byte, inOfs, n int, out []byte, outOfs int) ([]byte, int, error) {
 	p := t.p
 	pos, released := 0, 0
+	// more reports whether another update() comes before the doFinal, and its size: chunk's
+	// parts while more than one remains, or parts-1 of n/parts bytes each (maybe empty).
+	step, updates := p.Chunk, 0
+	if p.Parts > 1 {
+		step = n / p.Parts
+	}
+	more := func() bool {
+		if p.Parts > 1 {
+			return updates < p.Parts-1
+		}
+		return step > 0 && n-pos > step
+	}
 	if p.output == "new" {
 		var acc []byte
-		for p.Chunk > 0 && n-pos > p.Chunk {
-			b, err := c.Update(ctx, in[inOfs+pos:inOfs+pos+p.Chunk])
+		for ; more(); updates++ {
+			b, err := c.Update(ctx, in[inOfs+pos:inOfs+pos+step])
 			if err != nil {
 				return nil, released, err
 			}
 			acc = append(acc, b...)
 			released += len(b)
-			pos += p.Chunk
+			pos += step
 		}
 		b, err := c.DoFinal(ctx, in[inOfs+pos:inOfs+n])
 		if err != nil {
@@ -716,14 +902,14 @@ func (t *wlThread) crypt(ctx context.Context, c *jce.Cipher, in []byte, inOfs, n
 		return append(acc, b...), released, nil
 	}
 	w := 0
-	for p.Chunk > 0 && n-pos > p.Chunk {
-		k, err := c.UpdateTo(ctx, in, inOfs+pos, p.Chunk, out, outOfs+w)
+	for ; more(); updates++ {
+		k, err := c.UpdateTo(ctx, in, inOfs+pos, step, out, outOfs+w)
 		if err != nil {
 			return nil, released, err
 		}
 		w += k
 		released += k
-		pos += p.Chunk
+		pos += step
 	}
 	k, err := c.DoFinalTo(ctx, in, inOfs+pos, n-pos, out, outOfs+w)
 	if err != nil {

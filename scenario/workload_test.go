@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -112,7 +113,7 @@ func TestWorkloadErrors(t *testing.T) {
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessage_size = {unifrom = [1, 2]}\n", `unknown distribution "unifrom" (did you mean "uniform"?)`},
 		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\nmessage_size = 17\n", `not a whole number of 16-byte blocks`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nthreads = 1000\n", `wl.toml:4: phase 1: threads = 1000: want 1 to 256`},
-		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\n", `give count = N`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\n", `give count = N (operations per thread), total = N (in all) or duration`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\nduration = \"25h\"\n", `over the limit`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\niv = \"fixed\"\n", `GCM refuses to re-init encryption`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ncipher = \"reuse\"\n", `GCM refuses to encrypt twice`},
@@ -124,6 +125,15 @@ func TestWorkloadErrors(t *testing.T) {
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nout_offset = 3\n", `out_offset needs output`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = \"x\"\n", `wl.toml:3:`},
 		{"title = \n", `wl.toml:1:`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nparts = 2000\n", `wl.toml:4: phase 1: parts = 2000: want 1 (one doFinal) to 1024`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nparts = 2\nchunk = 16\n", `not both`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nprepare = \"threads\"\n", `wl.toml:4: phase 1: prepare: "threads" is not one of writer, thread`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessages = 3\n", `wl.toml:4: phase 1: messages is the decryptions' prepared messages; this phase has none`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\nmessages = -3\n", `messages = -3: want 1 to 100000`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\nmessage_size = 16000000\nmessages = 100\n", `100 messages of up to 16000000 bytes are over`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ntotal = 5\n", `wl.toml:3: phase 1: give one of count, total and duration`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ntotal = -5\n", `wl.toml:3: phase 1: total = -5: want 1 to 1000000000`},
+		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ndecrypt = 1\ncipher = \"new\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" encrypts with the thread's one Cipher: it needs cipher = "reinit" (cipher = "new")`},
 		{"threads = 200\n[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessage_size = 16000000\n", `wl.toml:2: phase 1: 200 thread(s) × 48000128 bytes of arrays`},
 	} {
 		_, err := ParseWorkload("wl.toml", []byte(tc.file))
@@ -186,5 +196,35 @@ func TestWorkloadBench(t *testing.T) {
 		if b.Ops != 4 || b.Bytes != 4*40 {
 			t.Errorf("batch %+v: want 4 operations of 40 bytes", b)
 		}
+	}
+}
+
+// TestWorkloadTotal splits total operations over the threads, operation i on thread i mod
+// threads, and a resolved trace lists the same split.
+func TestWorkloadTotal(t *testing.T) {
+	w, err := ParseWorkload("total.toml", []byte("threads = 3\n[[phase]]\ntransformation = \"AES/CTR/NoPadding\"\nmessage_size = 32\ntotal = 7\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	per := map[int]int{}
+	modelRunObserved(t, "skylake-avx2", jdk.R25, w.Scenario(), ObserverFunc(func(it Iteration) {
+		mu.Lock()
+		per[it.Thread]++
+		mu.Unlock()
+	}))
+	if per[0] != 3 || per[1] != 2 || per[2] != 2 {
+		t.Fatalf("operations per thread %v, want 3, 2, 2", per)
+	}
+	res, err := w.Resolve(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]int64{}
+	for _, c := range res.Expected() {
+		got[c.Thread] = c.Ops
+	}
+	if res.Ops != 7 || got[0] != 3 || got[1] != 2 || got[2] != 2 {
+		t.Fatalf("resolved %d operations, per thread %v", res.Ops, got)
 	}
 }

@@ -16,7 +16,11 @@ import (
 //
 //	jitsim-epoch UPTIME_MS        the JVM's uptime when its loop starts
 //	jitsim-iter I START_NS DUR_NS one line per iteration, on System.nanoTime from the loop's start
+//	jitsim-iter I START_NS DUR_NS BYTES
+//	                              the same with the iteration's payload bytes (a trace replay's
+//	                              operations differ in size)
 //
+// and lines of its own this reader does not use (jitsim-check, jitsim-sink), which it skips.
 // ParseJVMOutput turns that output into a Run: iterations from the jitsim-iter lines, events
 // from the compile lines of the provider's methods (stamped from the loop's start), and each
 // iteration's entry level per method.
@@ -40,16 +44,18 @@ func ParseJVMOutput(out []byte, ops, bytesPerOp int64) (Run, error) {
 				return run, fmt.Errorf("bad line %q", line)
 			}
 			epoch = time.Duration(ms) * time.Millisecond
-		case len(f) == 4 && f[0] == "jitsim-iter":
-			var v [3]int64
-			for i := range v {
+		case (len(f) == 4 || len(f) == 5) && f[0] == "jitsim-iter":
+			var v [4]int64
+			v[3] = ops * bytesPerOp
+			for i := range f[1:] {
 				n, err := strconv.ParseInt(f[i+1], 10, 64)
-				if err != nil {
+				if err != nil || (i == 3 && n < 0) {
 					return run, fmt.Errorf("bad line %q", line)
 				}
 				v[i] = n
 			}
-			run.Iterations = append(run.Iterations, Iteration{Index: int(v[0]), Start: time.Duration(v[1]), Duration: time.Duration(v[2]), Ops: ops, Bytes: ops * bytesPerOp})
+			run.Iterations = append(run.Iterations, Iteration{Index: int(v[0]), Start: time.Duration(v[1]), Duration: time.Duration(v[2]), Ops: ops, Bytes: v[3]})
+		case len(f) > 0 && (f[0] == "jitsim-check" || f[0] == "jitsim-sink"):
 		default:
 			compiles.WriteString(line)
 			compiles.WriteByte('\n')

@@ -60,3 +60,61 @@ func TestParseJVMOutput(t *testing.T) {
 		t.Errorf("output without iterations accepted")
 	}
 }
+
+// TestParseJVMOutputBytesPerLine reads the trace replayer's lines: each iteration carries its
+// own bytes (a replay's operations differ in size), and its check lines are skipped; a
+// negative byte count is a bad line.
+func TestParseJVMOutputBytesPerLine(t *testing.T) {
+	out := "jitsim-epoch 50\njitsim-iter 0 0 7000 225\njitsim-iter 1 9000 3000 0\njitsim-check 0 2 0 123456\n"
+	r, err := ParseJVMOutput([]byte(out), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Iterations) != 2 || r.Iterations[0].Bytes != 225 || r.Iterations[1].Bytes != 0 || r.Iterations[1].Ops != 1 {
+		t.Fatalf("iterations %+v", r.Iterations)
+	}
+	if _, err := ParseJVMOutput([]byte("jitsim-epoch 50\njitsim-iter 0 0 7000 -1\n"), 1, 0); err == nil || !strings.Contains(err.Error(), "bad line") {
+		t.Fatalf("negative bytes: %v", err)
+	}
+}
+
+// TestReleases reads the stubs a run reached from its first-stub events (the first per
+// method and stub, in time order) and its steady throughput from the steady iterations.
+func TestReleases(t *testing.T) {
+	it := func(i int, bytes int64, ev ...Event) Iteration {
+		return Iteration{Index: i, Start: time.Duration(i) * time.Millisecond, Duration: time.Millisecond, Ops: 1, Bytes: bytes, Events: ev}
+	}
+	stub := func(at int, m, s string) Event {
+		return Event{Kind: EventFirstStub, Method: m, Detail: s, Level: 4, At: time.Duration(at) * time.Millisecond}
+	}
+	r := Run{Label: "JDK 17", JDK: "17"}
+	for i := range 40 {
+		var ev []Event
+		switch i {
+		case 5:
+			ev = []Event{stub(5, "GHASH::processBlocks", "ghash_processBlocks/avx"), {Kind: EventInstalled, Method: "X::y", Level: 4}}
+		case 3:
+			ev = []Event{stub(3, "AESCrypt::implEncryptBlock", "aescrypt_encryptBlock/aesni")}
+		case 9:
+			ev = []Event{stub(9, "AESCrypt::implEncryptBlock", "aescrypt_encryptBlock/aesni")} // not a first
+		}
+		r.Iterations = append(r.Iterations, it(i, 1000, ev...))
+	}
+	got := StubsReached(r)
+	if len(got) != 2 || got[0].Stub != "aescrypt_encryptBlock/aesni" || got[1].Iter != 5 {
+		t.Fatalf("stubs %+v", got)
+	}
+	s := Summary{Labels: []LabelSummary{{Label: "JDK 17", Steady: true, SteadyStart: 30 * time.Millisecond}},
+		Runs: []RunSummary{{Label: "JDK 17", Analysis: Analysis{Steady: true, SteadyIter: 30}}}}
+	rows := Releases([]Run{r}, s)
+	if len(rows) != 1 || rows[0].JDK != "17" || rows[0].OpsPerSec != 1000 || rows[0].MBPerSec != 1 {
+		t.Fatalf("rows %+v", rows)
+	}
+	var b strings.Builder
+	if err := WriteReleases(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "aescrypt_encryptBlock/aesni from L4 at 3ms; ghash_processBlocks/avx from L4 at 5ms") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}

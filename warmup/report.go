@@ -28,6 +28,9 @@ type ReportMeta struct {
 	// Lab embeds the stopping-criteria lab's chart (WriteLabChart) when
 	// some run can be scored.
 	Lab bool
+	// Releases adds the table of Releases: a study of one scenario on
+	// several JDK releases.
+	Releases bool
 }
 
 // reportTmpl is the self-contained page: inline CSS, the chart as a data
@@ -41,6 +44,7 @@ var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"set":       setHTML,
 	"joinFlags": func(f []string) string { return strings.Join(f, " ") },
 	"ci":        FormatCI,
+	"stubs":     stubText,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -66,7 +70,13 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 <body>
 <h1>{{.Meta.Title}}</h1>
 {{if .Meta.Command}}<pre class="cmd">{{.Meta.Command}}</pre>{{end}}
-{{if .Summary.Ratios}}<h2>Against {{.Summary.Baseline}}</h2>
+{{if .Releases}}<h2>Releases</h2>
+<p>Per release: the intrinsic stubs its run reached (the VM's dispatch: the first call into each stub, the calling code's level and when), when it became steady, what warming up cost, and the steady state's throughput (without one, the final quarter's) on the run's clock.</p>
+<table>
+<tr><th>option set</th><th>JDK</th><th>steady from</th><th>warm-up cost</th><th>steady ops/s</th><th>steady MB/s</th><th>intrinsic stubs reached</th></tr>
+{{range .Releases}}<tr><td>{{set .Label}}</td><td>{{.JDK}}</td>{{if .Steady}}<td class="num">{{dur .SteadyStart}}</td><td class="num">{{dur .WarmupCost}}</td>{{else}}<td colspan="2">no steady state (throughput: the final quarter)</td>{{end}}<td class="num">{{printf "%.1f" .OpsPerSec}}</td><td class="num">{{printf "%.3f" .MBPerSec}}</td><td>{{stubs .Stubs}}</td></tr>
+{{end}}</table>
+{{end}}{{if .Summary.Ratios}}<h2>Against {{.Summary.Baseline}}</h2>
 <p>Each figure is the option set's divided by the baseline's: below 1 means less time.</p>
 <table>
 <tr><th>option set</th><th>steady time/op</th><th>95% CI</th><th>warm-up cost</th><th>time to steady state</th></tr>
@@ -198,6 +208,7 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 		Imports         []*CompileLog
 		ImportTimelines []importTimeline
 		Penalty, Delta  string
+		Releases        []ReleaseRow
 	}{Meta: meta, Summary: s, Chart: dataURI(svg.Bytes()), Timeline: dataURI(tl.Bytes()), Imports: meta.Imports}
 	if meta.Lab {
 		var lab bytes.Buffer
@@ -207,6 +218,9 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 		case !errors.Is(err, ErrNoLabRun):
 			return err
 		}
+	}
+	if meta.Releases {
+		data.Releases = Releases(runs, s)
 	}
 	for _, l := range meta.Imports {
 		it := importTimeline{Name: l.Name}

@@ -46,7 +46,10 @@ Options:
                       deterministic, so each option set runs once (the real JVM of --jvm
                       still runs N forks)
   --out DIR           output directory (default warmup-out)
-  --jdk, --cpu        JDK profile and CPU model, as for 'jitsim run'
+  --jdk, --cpu        JDK profile and CPU model, as for 'jitsim run'; --jdk=8,17,21,25 runs
+                      every option set on each release listed (sets named "JDK 17" or
+                      "JDK 17: OPTIONS") and adds a table per release: the intrinsic stubs
+                      its run reached, time to steady state, warm-up cost, steady throughput
   --clock wall|model  the clock the runs are timed on (default wall): on the model clock every
                       cost comes from the CPU model's profile and a study is deterministic
                       (forks are then identical); any CPU model runs, also another
@@ -55,7 +58,8 @@ Options:
                       instead of the CPU model's own
   --title TEXT        the report's title
   --baseline NAME     the option set the ratios divide by (as written in --compare, '' or
-                      default for the default set); default: the first --compare
+                      default for the default set, 'JDK 17' with several releases); default:
+                      the first --compare
   --by-time           chart against time on the run's clock instead of iteration
   --changepoints r|scale-free
                       the changepoint cost: r is R changepoint's cpt.meanvar to the bit
@@ -71,9 +75,10 @@ Options:
                       disagree
   --scenario-output   show the scenario's own output on stderr
   --jvm JAVA          also run each option set on this real java (the benchmark scenarios:
-                      AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop; needs the
-                      three arguments): its curve is the set "java: OPTIONS", its events
-                      come from -XX:+PrintCompilation
+                      AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop, with the
+                      three arguments; or a workload file, resolved into a trace that the
+                      harness's replayer runs and whose outputs jitsim checks): its curve is
+                      the set "java: OPTIONS", its events come from -XX:+PrintCompilation
   --import-printcompilation [NAME=]FILE
                       overlay a -XX:+PrintCompilation log captured elsewhere (JDK 8 or 11+
                       layout; other output in it is skipped and counted) on the compile
@@ -135,10 +140,18 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	if err := aopts.Validate(); err != nil {
 		return fail(2, "--changepoints: %v", err)
 	}
-	rel, err := jdk.Parse(o.last("jdk", jdk.Default.String()))
-	if err != nil {
-		return fail(2, "--jdk: %v", err)
+	var rels []jdk.Release
+	for _, name := range strings.Split(o.last("jdk", jdk.Default.String()), ",") {
+		rel, err := jdk.Parse(strings.TrimSpace(name))
+		if err != nil {
+			return fail(2, "--jdk: %v", err)
+		}
+		if slices.Contains(rels, rel) {
+			return fail(2, "--jdk: %s is listed twice", rel)
+		}
+		rels = append(rels, rel)
 	}
+	byRelease := len(rels) > 1
 	if o.scenario == "" {
 		return fail(2, "no scenario given; name one from 'jitsim scenarios'")
 	}
@@ -161,18 +174,25 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 	}
 	var specs []*vmSpec
 	seen := map[string]bool{}
-	for _, c := range compares {
-		own := strings.Fields(c)
-		label := optionLabel(own)
-		if seen[label] {
-			return fail(2, "--compare %q is given twice", c)
+	for _, rel := range rels {
+		for _, c := range compares {
+			own := strings.Fields(c)
+			label := optionLabel(own)
+			if byRelease && len(own) == 0 {
+				label = "JDK " + rel.String()
+			} else if byRelease {
+				label = "JDK " + rel.String() + ": " + label
+			}
+			if seen[label] {
+				return fail(2, "--compare %q is given twice", c)
+			}
+			seen[label] = true
+			s, err := d.settleOn(clock, profile, label, rel, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
+			if err != nil {
+				return fail(1, "%v", err)
+			}
+			specs = append(specs, s)
 		}
-		seen[label] = true
-		s, err := d.settleOn(clock, profile, label, rel, o.last("cpu", "host"), append(append([]string{}, o.vm...), own...), getenv, stderr)
-		if err != nil {
-			return fail(1, "%v", err)
-		}
-		specs = append(specs, s)
 	}
 	props := scenario.PropsFrom(specs[0].Result.Properties)
 	for _, c := range compares {
@@ -201,8 +221,26 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		scenOut = stderr
 	}
 	java := o.last("jvm", "")
-	if java != "" && !slices.Contains(jvmharness.Twins, scen.Name) {
-		return fail(2, "--jvm: the real JVM runs %s (their Java twin is jitsim's own), not %s", strings.Join(jvmharness.Twins, ", "), scen.Name)
+	if java != "" && byRelease {
+		return fail(2, "--jvm runs one real JVM: give one --jdk release with it (got %s)", o.last("jdk", ""))
+	}
+	var resolved *scenario.Resolved
+	switch w := scen.Workload(); {
+	case java == "":
+	case w != nil:
+		if len(o.rest) > 0 {
+			return fail(2, "--jvm with a workload file runs its phases: give no arguments after %s (got %q)", o.scenario, o.rest)
+		}
+		dir, err := os.MkdirTemp("", "jitsim-resolved-")
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		defer os.RemoveAll(dir)
+		if resolved, err = w.Resolve(dir, props); err != nil {
+			return fail(1, "--jvm: %v", err)
+		}
+	case !slices.Contains(jvmharness.Twins, scen.Name):
+		return fail(2, "--jvm: the real JVM runs %s (their Java twin is jitsim's own) and workload files, not %s", strings.Join(jvmharness.Twins, ", "), scen.Name)
 	}
 	prog := newProgress(stderr, getenv)
 	simForks := forks
@@ -214,7 +252,7 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 			fmt.Fprintln(stderr, "jitsim warmup: model clock: changepoints with the scale-free cost, which keeps exact plateaus whole; --changepoints=r gives R changepoint's answer to the bit (docs/warmup.md)")
 		}
 	}
-	runs, err := warmupForks(ctx, scen, specs, forks, simForks, props, o.rest, scenOut, prog, java)
+	runs, err := warmupForks(ctx, scen, specs, forks, simForks, props, o.rest, scenOut, prog, java, resolved)
 	prog.wait()
 	stopped := sig.stoppedBy() // then runs are the forks done and the cut one's iterations (signal.go)
 	if stopped != nil && len(runs) == 0 {
@@ -229,14 +267,24 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 		return fail(1, "%v", err)
 	}
 	dir := o.last("out", "warmup-out")
-	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), rel, specs[0].CPU.Name))
-	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline, Lab: o.has("lab")}
+	relNames := make([]string, len(rels))
+	for i, r := range rels {
+		relNames[i] = r.String()
+	}
+	title := o.last("title", fmt.Sprintf("%s warm-up (JDK %s, %s)", scenarioTitle(scen.Name, props, o.rest), strings.Join(relNames, ", "), specs[0].CPU.Name))
+	meta := warmup.ReportMeta{Title: title, Command: "jitsim warmup " + shellJoin(args), Imports: imports, Baseline: baseline, Releases: byRelease, Lab: o.has("lab")}
 	s, err := warmup.WriteAll(dir, runs, aopts, meta, warmup.PlotOptions{ByTime: o.has("by-time")})
 	if err != nil {
 		return fail(1, "%v", err)
 	}
 	if err := warmup.WriteTerminal(stdout, s, runs, 40); err != nil {
 		return fail(1, "%v", err)
+	}
+	if byRelease {
+		fmt.Fprintln(stdout)
+		if err := warmup.WriteReleases(stdout, warmup.Releases(runs, s)); err != nil {
+			return fail(1, "%v", err)
+		}
 	}
 	if aopts.Traini {
 		fmt.Fprintln(stdout)
@@ -280,9 +328,9 @@ func (d deps) runWarmup(args []string, getenv func(string) (string, bool), stdou
 // warmupForks runs forks rounds; each round runs every spec once, in order,
 // on a fresh VM and a fresh clock (the first simForks rounds only: a
 // model-clock run is deterministic), and with java set the real JVM right
-// after each.
+// after each (a workload file's replay of resolved, when not nil).
 func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, forks, simForks int, props map[string]string,
-	args []string, out io.Writer, prog *progress, java string) ([]warmup.Run, error) {
+	args []string, out io.Writer, prog *progress, java string, resolved *scenario.Resolved) ([]warmup.Run, error) {
 	var runs []warmup.Run
 	n := min(simForks, forks)
 	if java != "" {
@@ -301,7 +349,7 @@ func warmupForks(ctx context.Context, scen scenario.Scenario, specs []*vmSpec, f
 			if java == "" {
 				continue
 			}
-			run, err := jvmRun(ctx, java, scen.Name, s, f, props, args)
+			run, err := jvmRun(ctx, java, scen, resolved, s, f, props, args)
 			if err != nil && ctx.Err() != nil {
 				return runs, err
 			} else if err != nil {
@@ -348,7 +396,7 @@ func warmupFork(ctx context.Context, scen scenario.Scenario, s *vmSpec, fork int
 	// NewVM gives the Parquet job its writer VM, so that writing the pages
 	// does not warm the reader's.
 	newVM := func() (*jrt.VM, error) { return s.NewVM(s.NewClock(), io.Discard) }
-	env := scenario.Env{VM: vm, NewVM: newVM, Threads: 1, Clock: clock, ClockKind: s.Clock, Observer: rec}
+	env := scenario.Env{VM: vm, NewVM: newVM, Threads: 0, Clock: clock, ClockKind: s.Clock, Observer: rec}
 	if err := scen.Run(ctx, env, props, args, out); err != nil {
 		if ctx.Err() != nil { // stopped by a signal: the iterations that ended
 			return rec.run(s.label, fork, scen.Name, s), err

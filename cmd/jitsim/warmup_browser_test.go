@@ -162,6 +162,22 @@ func screenshot(t *testing.T, ctx context.Context, path, out string) {
 	}
 }
 
+// screenshotTop writes a PNG of the top of path's page, 1280 × 600 px: a report's heading
+// and first table.
+func screenshotTop(t *testing.T, ctx context.Context, path, out string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(reportMaxWidth, 600), chromedp.Navigate(fileURL(t, path))); err != nil {
+		t.Fatalf("screenshot of %s: %v", path, err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot of %s: %v", path, err)
+	}
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // browserStudy runs `jitsim warmup` on the model clock (deterministic and
 // fast) with the given extra arguments into a temporary directory.
 // The output directory is relative to a temporary working directory, so
@@ -178,6 +194,31 @@ func browserStudy(t *testing.T, extra ...string) string {
 	var out, errb bytes.Buffer
 	if st := run(args, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
 		t.Fatalf("jitsim %s: status %d\n%s", strings.Join(args, " "), st, errb.String())
+	}
+	return dir
+}
+
+// releasesStudy writes a study of a shipped workload (capped) on four releases, as
+// `jitsim warmup --jdk=8,17,21,25` does: one set per release on one chart, and the report's
+// releases table.
+func releasesStudy(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "workloads", "tls-records.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("tls-records.toml", src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"warmup", "--clock=model", "--cpu=skylake-avx2", "--jdk=8,17,21,25", "--out", "study", "-DmaxOps=100", "tls-records.toml"}
+	var out, errb bytes.Buffer
+	if st := run(args, strings.NewReader(""), &out, &errb, noEnv); st != 0 {
+		t.Fatalf("jitsim %s: status %d\n%s", strings.Join(args, " "), st, errb.String())
+	}
+	dir, err := filepath.Abs("study")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }
@@ -213,9 +254,10 @@ func jvmOverlay(t *testing.T) string {
 	return dir
 }
 
-// TestWarmupChartsInBrowser renders the four views a reader meets — one
-// option set, two compared sets with their ratio, a real JVM overlay, and
-// a compile timeline with many methods — and checks in Chromium that no
+// TestWarmupChartsInBrowser renders the five views a reader meets — one
+// option set, two compared sets with their ratio, a real JVM overlay, one
+// workload on four releases, and a compile timeline with many methods —
+// and checks in Chromium that no
 // two texts of any SVG overlap and that every report fits 1280 px.
 // JITSIM_UPDATE_DOC=1 also writes the screenshots docs/warmup.md shows.
 func TestWarmupChartsInBrowser(t *testing.T) {
@@ -238,6 +280,7 @@ func TestWarmupChartsInBrowser(t *testing.T) {
 			return browserStudy(t, "--compare", "", "--compare", "-XX:TieredStopAtLevel=1")
 		}},
 		{"jvm-overlay", jvmOverlay},
+		{"releases", releasesStudy},
 		{"timeline", func(t *testing.T) string {
 			return browserStudy(t, "--compare", "", "--compare", "-XX:TieredStopAtLevel=1", "--import-printcompilation", "jdk17="+imported)
 		}},
@@ -258,6 +301,9 @@ func TestWarmupChartsInBrowser(t *testing.T) {
 					shot = filepath.Join(dir, "timeline.svg")
 				}
 				screenshot(t, ctx, shot, filepath.Join(docs, "warmup-"+v.name+".png"))
+				if v.name == "releases" {
+					screenshotTop(t, ctx, filepath.Join(dir, "report.html"), filepath.Join(docs, "warmup-releases-report.png"))
+				}
 				if v.name == "compare" {
 					screenshot(t, ctx, filepath.Join(dir, "report.html"), filepath.Join(docs, "warmup-report.png"))
 				}

@@ -287,6 +287,9 @@ func TestWarmupErrors(t *testing.T) {
 		{[]string{"--jvm=java", "TestAESMain"}, "--jvm", 2},
 		{[]string{"-jar", "x.jar"}, "not Java programs", 2},
 		{[]string{"--jdk=16", "AESGCMBench"}, "--jdk", 2},
+		{[]string{"--jdk=17,x", "AESGCMBench"}, "--jdk", 2},
+		{[]string{"--jdk=17,25,17", "AESGCMBench"}, "17 is listed twice", 2},
+		{[]string{"--jdk=17,25", "--jvm=java", "AESGCMBench"}, "give one --jdk release", 2},
 		{[]string{"--compare", "-Xint", "--baseline", "-Xcomp", "AESGCMBench"}, "--baseline \"-Xcomp\" is not one of the option sets (-Xint)", 2},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -426,5 +429,59 @@ func median(v []float64) float64 {
 		return v[n/2]
 	} else {
 		return (v[n/2-1] + v[n/2]) / 2
+	}
+}
+
+// TestWarmupAcrossReleases runs one workload on four releases (--jdk=8,17,21,25) on the model
+// clock: one option set per release, one table with each release's stubs, landmarks and
+// throughput, the same bytes on a second run, and the table in report.html.
+func TestWarmupAcrossReleases(t *testing.T) {
+	src := mustRead(t, "../../examples/workloads/tls-records.toml")
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("tls.toml", src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	study := func(out string) string {
+		args := []string{"warmup", "--clock=model", "--cpu=skylake-avx2", "--jdk=8,17,21,25", "--out", out, "-DmaxOps=60", "tls.toml"}
+		var o, e bytes.Buffer
+		if st := run(args, strings.NewReader(""), &o, &e, noEnv); st != 0 {
+			t.Fatalf("status %d\n%s", st, e.String())
+		}
+		return strings.ReplaceAll(o.String(), out, "OUT")
+	}
+	first := study("study-a")
+	if second := study("study-b"); first != second {
+		t.Fatalf("two model-clock studies differ:\n%s\n---\n%s", first, second)
+	}
+	_, table, ok := strings.Cut(first, "\noption set  JDK  steady at")
+	if !ok {
+		t.Fatalf("no release table:\n%s", first)
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(table, "\n")[1:5] {
+		f := strings.Fields(l)
+		if len(f) < 4 || f[0] != "JDK" {
+			t.Fatalf("release row %q", l)
+		}
+		rows[f[1]] = l
+	}
+	if len(rows) != 4 {
+		t.Fatalf("release rows %v", rows)
+	}
+	for _, rel := range []string{"17", "21", "25"} {
+		if !strings.Contains(rows[rel], "aescrypt_encryptBlock/") {
+			t.Errorf("JDK %s reached no AES stub: %q", rel, rows[rel])
+		}
+	}
+	report, err := os.ReadFile(filepath.Join("study-a", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(report), "<h2>Releases</h2>")
+	section, _, _ = strings.Cut(section, "</table>")
+	for _, rel := range []string{"8", "17", "21", "25"} {
+		if !strings.Contains(section, "<td>"+rel+"</td>") {
+			t.Errorf("report.html's releases table has no JDK %s row:\n%s", rel, section)
+		}
 	}
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/jitsim/jitsim/sweep"
 )
 
-// workloadProps shrink a shipped workload to a few small operations, with
+// workloadProps shrink a shipped workload to a few small operations (small AADs too), with
 // every output checked against Go's crypto.
-var workloadProps = []string{"-Dthreads=2", "-DmaxOps=2", "-DmsgSize=64", "-DcheckOutput=true"}
+var workloadProps = []string{"-Dthreads=2", "-DmaxOps=2", "-DmsgSize=64", "-DaadSize=16", "-DcheckOutput=true"}
 
 // TestShippedWorkloads runs each shipped workload file under run, warmup,
 // bench and sweep, for every release and both clocks, at small sizes.
