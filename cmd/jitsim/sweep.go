@@ -271,7 +271,7 @@ func (d deps) runCell(ctx context.Context, scen scenario.Scenario, plan *sweep.P
 		r.DurationNS += it.Duration.Nanoseconds()
 		mu.Unlock()
 	})
-	env := scenario.Env{VM: vm, Threads: 1, Clock: vmClock, ClockKind: spec.Clock, Observer: obs, CheckOutput: true}
+	env := scenario.Env{VM: vm, Threads: 0, Clock: vmClock, ClockKind: spec.Clock, Observer: obs, CheckOutput: true}
 	if err := scen.Run(ctx, env, props, plan.Args, io.Discard); err != nil {
 		var je *jce.JavaException
 		if errors.As(err, &je) {

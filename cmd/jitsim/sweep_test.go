@@ -185,3 +185,28 @@ func TestSweepModelClock(t *testing.T) {
 		t.Errorf("--clock=sundial: status %d, stderr %q", st, errb.String())
 	}
 }
+
+// TestSweepKeepsWorkloadThreads: a workload file's own threads key holds in a sweep (the
+// sweep once ran every scenario on one thread, so a 3-thread workload did a third of its
+// operations): 3 threads × 2 operations per cell.
+func TestSweepKeepsWorkloadThreads(t *testing.T) {
+	dir := t.TempDir()
+	wl := "title = \"three threads\"\nthreads = 3\n\n[[phase]]\nname = \"p\"\ntransformation = \"AES/GCM/NoPadding\"\n" +
+		"key_size = 128\nmessage_size = 64\naad_size = 16\ncount = 2\n"
+	if err := os.WriteFile(filepath.Join(dir, "three.toml"), []byte(wl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := "name = \"three\"\nscenario = \"three.toml\"\nsize_property = \"msgSize\"\nsizes = [64]\njdks = [\"17\"]\n"
+	pf := filepath.Join(dir, "plan.toml")
+	if err := os.WriteFile(pf, []byte(plan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runSweepCLI(t, "--clock=model", "--jobs=1", pf, "--out", filepath.Join(dir, "sweep"))
+	o, err := sweep.Read(filepath.Join(dir, "sweep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Cells) != 1 || o.Cells[0].Status != "ok" || o.Cells[0].Ops != 6 {
+		t.Errorf("cells %+v, want one ok cell of 6 operations", o.Cells)
+	}
+}
