@@ -42,9 +42,11 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules|special)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
+	obsolete   = regexp.MustCompile(`^OpenJDK 64-Bit Server VM warning: Ignoring option (\w+); support was removed in (\S+)$`)
+	alias      = regexp.MustCompile(`^OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\. Use option (\w+) instead\.$`)
 )
 
 // fact is one flag in one release.
@@ -62,6 +64,11 @@ type recording struct {
 	intrinsics []string // sorted
 	logTags    []string // as -Xlog:help lists them (sorted)
 	modules    []string // as java --list-modules lists them, without versions (sorted)
+	// special: the obsolete flags (name → the release that removed them) and the deprecated
+	// aliases (name → [the flag they stand for, the release that deprecated them]), from
+	// jdk-VERSION.special.txt.
+	obsolete map[string]string
+	aliases  map[string][2]string
 }
 
 func main() {
@@ -130,12 +137,13 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules", "special"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
 	}
-	r := &recording{feature: feature, version: version, flags: map[string]*fact{}}
+	r := &recording{feature: feature, version: version, flags: map[string]*fact{},
+		obsolete: map[string]string{}, aliases: map[string][2]string{}}
 	data, err := os.ReadFile(files["intrinsics"])
 	if err != nil {
 		return nil, err
@@ -206,6 +214,24 @@ func load(feature int, version string, files map[string]string) (*recording, err
 				return nil, fmt.Errorf("%s: %s needs %s, one is unknown", files["set"], m[1], m[2])
 			}
 			f.requires = m[2]
+		}
+	}
+	// The special flags: every line is an obsolete flag's or a deprecated alias's warning.
+	if data, err = os.ReadFile(files["special"]); err != nil {
+		return nil, err
+	}
+	for i, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		switch m, a := obsolete.FindStringSubmatch(l), alias.FindStringSubmatch(l); {
+		case l == "":
+		case m != nil:
+			r.obsolete[m[1]] = m[2]
+		case a != nil:
+			if r.flags[a[3]] == nil {
+				return nil, fmt.Errorf("%s:%d: alias %s of an unknown flag %s", files["special"], i+1, a[1], a[3])
+			}
+			r.aliases[a[1]] = [2]string{a[3], a[2]}
+		default:
+			return nil, fmt.Errorf("%s:%d: cannot read %q", files["special"], i+1, l)
 		}
 	}
 	if lines, err = readLines(files["initial"]); err != nil {
@@ -439,6 +465,50 @@ func generate(recs []*recording) ([]byte, error) {
 		b.WriteString("\n\t}},\n")
 	}
 	b.WriteString("}\n\n")
+	// The special flags: one row per name and fact, with the releases that share it.
+	type special struct{ name, a, b string }
+	obs, als := map[special][]string{}, map[special][]string{}
+	for _, r := range recs {
+		for n, v := range r.obsolete {
+			k := special{n, v, ""}
+			obs[k] = append(obs[k], fmt.Sprintf("rec%d", r.feature))
+		}
+		for n, v := range r.aliases {
+			k := special{n, v[0], v[1]}
+			als[k] = append(als[k], fmt.Sprintf("rec%d", r.feature))
+		}
+	}
+	for _, t := range []struct {
+		comment, decl string
+		rows          map[special][]string
+	}{
+		{"// recordedObsolete lists the obsolete flags of the recorded releases: java accepts them with\n" +
+			"// \"Ignoring option NAME; support was removed in REMOVED\" (testdata/jvmflags/jdk-*.special.txt).\n",
+			"var recordedObsolete = [...]struct {\n\treleases      jdk.Set\n\tname, removed string\n}{\n", obs},
+		{"// recordedAliases lists the deprecated aliases of the recorded releases: java warns that NAME\n" +
+			"// was deprecated in DEPRECATED and sets FLAG instead (testdata/jvmflags/jdk-*.special.txt).\n",
+			"var recordedAliases = [...]struct {\n\treleases               jdk.Set\n\tname, flag, deprecated string\n}{\n", als},
+	} {
+		keys := make([]special, 0, len(t.rows))
+		for k := range t.rows {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, k int) bool {
+			if keys[i].name != keys[k].name {
+				return keys[i].name < keys[k].name
+			}
+			return keys[i].a+keys[i].b < keys[k].a+keys[k].b
+		})
+		b.WriteString(t.comment + t.decl)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "\t{%s, %q, %q", strings.Join(t.rows[k], " | "), k.name, k.a)
+			if k.b != "" {
+				fmt.Fprintf(&b, ", %q", k.b)
+			}
+			b.WriteString("},\n")
+		}
+		b.WriteString("}\n\n")
+	}
 	b.WriteString("// recordedModules lists, per recorded release, the system modules java --list-modules\n")
 	b.WriteString("// names (testdata/jvmflags/jdk-*.modules.txt), sorted.\n")
 	b.WriteString("var recordedModules = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")

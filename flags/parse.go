@@ -550,9 +550,17 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 		}
 		return true
 	}
-	p.deprecationWarning(arg)
+	// A deprecated alias warns for itself, not for the flag it stands for.
+	if real := p.resolveAlias(arg); real != arg {
+		arg = real
+	} else {
+		p.deprecationWarning(arg)
+	}
 	if ok, handled := p.setFromArgument(arg, origin); handled {
 		return ok
+	}
+	if p.obsolete(arg) {
+		return true
 	}
 	j := p.o.JDK
 	plusMinus := arg != "" && (arg[0] == '+' || arg[0] == '-')
@@ -596,6 +604,44 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 			end = " " // JDK 9-17 print the suggestion without a newline
 		}
 		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.flag.Name, post, end)
+	}
+	return false
+}
+
+// optionName returns the flag name an -XX: option's text names: without its sign and value.
+func optionName(arg string) string {
+	name := strings.TrimLeft(arg, "+-")
+	name, _, _ = strings.Cut(name, "=")
+	return name
+}
+
+// resolveAlias returns arg with a deprecated alias of the release (recordedAliases) replaced by
+// the flag it stands for, after java's warning; other options come back as they are.
+func (p *parser) resolveAlias(arg string) string {
+	name := optionName(arg)
+	for _, a := range recordedAliases {
+		if a.name == name && a.releases.Has(p.o.JDK) {
+			p.warning("Option " + name + " was deprecated in version " + a.deprecated +
+				" and will likely be removed in a future release. Use option " + a.flag + " instead.")
+			return strings.Replace(arg, name, a.flag, 1)
+		}
+	}
+	return arg
+}
+
+// obsolete reports whether arg names an obsolete flag of the release (recordedObsolete), which
+// java ignores with a warning, whatever its sign or value (Arguments::process_argument checks
+// names of at most 255 characters).
+func (p *parser) obsolete(arg string) bool {
+	name := optionName(arg)
+	if len(name) > 255 {
+		return false
+	}
+	for _, o := range recordedObsolete {
+		if o.name == name && o.releases.Has(p.o.JDK) {
+			p.warning("Ignoring option " + name + "; support was removed in " + o.removed)
+			return true
+		}
 	}
 	return false
 }

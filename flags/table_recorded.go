@@ -1334,6 +1334,36 @@ var recordedLogTags = [...]struct {
 	}},
 }
 
+// recordedObsolete lists the obsolete flags of the recorded releases: java accepts them with
+// "Ignoring option NAME; support was removed in REMOVED" (testdata/jvmflags/jdk-*.special.txt).
+var recordedObsolete = [...]struct {
+	releases      jdk.Set
+	name, removed string
+}{
+	{rec17, "AssertOnSuspendWaitFailure", "17.0"},
+	{rec25, "DynamicDumpSharedSpaces", "19.0"},
+	{rec25, "MetaspaceReclaimPolicy", "21.0"},
+	{rec25, "PerfDataSamplingInterval", "25.0"},
+	{rec25, "RequireSharedSpaces", "19.0"},
+	{rec17, "SuspendRetryCount", "17.0"},
+	{rec17, "SuspendRetryDelay", "17.0"},
+	{rec17, "TraceSuspendWaitFailures", "17.0"},
+	{rec25, "UseLinuxPosixThreadCPUClocks", "25.0"},
+	{rec25, "UseSharedSpaces", "19.0"},
+	{rec25, "ZGenerational", "24.0"},
+	{rec25, "ZMarkStackSpaceLimit", "25.0"},
+}
+
+// recordedAliases lists the deprecated aliases of the recorded releases: java warns that NAME
+// was deprecated in DEPRECATED and sets FLAG instead (testdata/jvmflags/jdk-*.special.txt).
+var recordedAliases = [...]struct {
+	releases               jdk.Set
+	name, flag, deprecated string
+}{
+	{rec17 | rec25, "CreateMinidumpOnCrash", "CreateCoredumpOnCrash", "9.0"},
+	{rec17, "DefaultMaxRAMFraction", "MaxRAMFraction", "8.0"},
+}
+
 // recordedModules lists, per recorded release, the system modules java --list-modules
 // names (testdata/jvmflags/jdk-*.modules.txt), sorted.
 var recordedModules = [...]struct {
