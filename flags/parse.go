@@ -110,6 +110,9 @@ type Result struct {
 	// (-XX:CompileCommand's echo lines, parse errors, help), after the flag tables and
 	// before the version banner. Each ends in a newline.
 	Oracle []string
+	// Started holds what agents print on stdout once the VM is up (the debugger's listening
+	// address), after the compiler oracle's lines. Each ends in a newline.
+	Started []string
 }
 
 // Property returns the value of the last -D definition of name.
@@ -185,6 +188,10 @@ type parser struct {
 	addModules, limitModules []string
 	moduleRefs               [][2]string
 	modulePath               bool
+	// agents are the -agentlib:, -agentpath:, -javaagent: and -Xrun options, in order; share
+	// the last -Xshare mode ("auto" unless given).
+	agents []agent
+	share  string
 }
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
@@ -197,26 +204,27 @@ func Parse(o Options) (*Set, *Result, error) {
 	if !o.JDK.Valid() || !o.Arch.Valid() {
 		return nil, &Result{}, &Error{Text: fmt.Sprintf("jitsim models no flags for JDK %v on %v\n", o.JDK, o.Arch)}
 	}
-	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: o.ReadFile}
+	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: o.ReadFile, share: "auto"}
 	if p.readFile == nil {
 		p.readFile = os.ReadFile
 	}
 	err := p.run()
 	if err != nil {
-		return p.set, p.res, err
+		return p.set, p.res, p.withLogWarnings(err)
 	}
-	if err := p.heapSizes(); err != nil {
-		return p.set, p.res, err
-	}
-	if err := p.checkStackSize(); err != nil {
-		return p.set, p.res, err
+	// The VM's start-up, in its order: the collector and the heap, the stack size, agents,
+	// the class-data archive, then the Java-level start-up (modules, system properties).
+	p.gcLogWarnings()
+	for _, check := range []func() error{p.checkCollectors, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive} {
+		if err := check(); err != nil {
+			return p.set, p.res, p.withLogWarnings(err)
+		}
 	}
 	p.compilerCountWarning()
-	if err := p.compilerOracle(); err != nil {
-		return p.set, p.res, err
-	}
-	if err := p.checkBootLayer(); err != nil {
-		return p.set, p.res, err
+	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties} {
+		if err := check(); err != nil {
+			return p.set, p.res, p.withLogWarnings(err)
+		}
 	}
 	p.set.logs = p.res.Logs
 	return p.set, p.res, nil
@@ -370,6 +378,9 @@ func (p *parser) run() error {
 	}
 	p.applyModes()
 	p.compilerThreadFlags()
+	if err := p.checkChoices(); err != nil {
+		return err
+	}
 	return p.checkConstraints()
 }
 

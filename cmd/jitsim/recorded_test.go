@@ -68,6 +68,10 @@ var knownDifferences = map[string]string{
 	"25/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
 	"17/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
 	"25/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
+	"17/prod_jfr":                       "JFR's start-up lines name the recording's absolute path, which changes from run to run; jitsim does not model JFR",
+	"25/prod_jfr":                       "JFR's start-up lines name the recording's absolute path, which changes from run to run; jitsim does not model JFR",
+	"17/prod_printcommandlineflags":     "PrintCommandLineFlags lists the collector's ergonomic flags (ConcGCThreads, MarkStackSize, ...), whose sizing jitsim does not model",
+	"25/prod_printcommandlineflags":     "PrintCommandLineFlags lists the collector's ergonomic flags (ConcGCThreads, MarkStackSize, ...), whose sizing jitsim does not model",
 	"25/printcompilation_xlog_default": "java's start-up compiles depend on timing: String::hashCode, in jitsim's recorded start-up list, " +
 		"was compiled before -version ended in 4 of 10 clean-environment runs of Temurin 25.0.3 here, and not in this recording",
 }
@@ -127,10 +131,15 @@ func otherLines(stdout string) string {
 		if l == "" || isBanner(l) || silentLogLine.MatchString(l) || ulCompileLine.MatchString(l) || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
 			continue
 		}
-		b.WriteString(uptimeDecoration.ReplaceAllString(l, "[uptime]"))
+		l = uptimeDecoration.ReplaceAllString(l, "[uptime]")
+		b.WriteString(blankDecoration.ReplaceAllString(l, "[blank]"))
 	}
 	return b.String()
 }
+
+// blankDecoration starts the later lines of a unified-logging message of several lines: as
+// wide as the first line's decorations, so it grows with the uptime.
+var blankDecoration = regexp.MustCompile(`^\[ +\]`)
 
 // uptimeDecoration is the uptime that starts a unified-logging line: java's and jitsim's
 // differ (each its own), so the comparison leaves it out.
