@@ -215,7 +215,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	// The VM's start-up, in its order: the collector and the heap, the stack size, agents,
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
-	for _, check := range []func() error{p.checkCollectors, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive} {
+	for _, check := range []func() error{p.checkCollectors, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
@@ -290,8 +290,12 @@ func (p *parser) run() error {
 	// expanded in place (JDK 9+), -version is the launcher's.
 	var cmd []token
 	if j.Modern() {
-		if v, ok := p.getenv("JDK_JAVA_OPTIONS"); ok && strings.TrimSpace(v) != "" {
+		if v, ok := p.getenv("JDK_JAVA_OPTIONS"); ok {
+			// Announced whenever it is set, even empty (the launcher's JLI_AddArgsFromEnvVar).
 			p.notice("NOTE: Picked up JDK_JAVA_OPTIONS: " + v + "\n")
+			if unmatchedQuote(v) {
+				return &Error{Text: "Error: Unmatched quote in environment variable JDK_JAVA_OPTIONS\n"}
+			}
 			for _, t := range splitOptions(v) {
 				t.jdkJavaOptions = true
 				exp, err := p.expandArg(t)
@@ -316,11 +320,12 @@ func (p *parser) run() error {
 
 	// The VM: environment variables are read (and announced) first.
 	var tool, javaOpts []token
-	if v, ok := p.getenv("JAVA_TOOL_OPTIONS"); ok && v != "" {
+	// Announced whenever they are set, even empty (Arguments::parse_options_environment_variable).
+	if v, ok := p.getenv("JAVA_TOOL_OPTIONS"); ok {
 		p.notice("Picked up JAVA_TOOL_OPTIONS: " + v + "\n")
 		tool = envTokens(v)
 	}
-	if v, ok := p.getenv("_JAVA_OPTIONS"); ok && v != "" {
+	if v, ok := p.getenv("_JAVA_OPTIONS"); ok {
 		p.notice("Picked up _JAVA_OPTIONS: " + v + "\n")
 		javaOpts = envTokens(v)
 	}

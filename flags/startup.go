@@ -86,6 +86,16 @@ func (p *parser) gcLogWarnings() {
 			p.logWarning("gc", w.text)
 		}
 	}
+	// Epsilon's advice at its start (OpenJDK 17.0.15; Temurin 25.0.3 no longer gives it).
+	if j < jdk.R21 && s.Has("UseEpsilonGC") && s.Bool("UseEpsilonGC") && p.onlyCollector("UseEpsilonGC") {
+		xms, xmx := s.WasSetOnCommandLine("InitialHeapSize"), s.WasSetOnCommandLine("MaxHeapSize")
+		if !xms || !xmx || s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
+			p.logWarning("gc,init", "Consider setting -Xms equal to -Xmx to avoid resizing hiccups")
+		}
+		if !s.Bool("AlwaysPreTouch") {
+			p.logWarning("gc,init", "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups")
+		}
+	}
 	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {
@@ -108,6 +118,16 @@ func initError(msg string) error {
 // collectors are the flags that select a garbage collector (GCConfig::select_gc).
 var collectors = []string{"UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC"}
 
+// onlyCollector reports whether name is the one collector selected on the command line.
+func (p *parser) onlyCollector(name string) bool {
+	for _, c := range collectors {
+		if p.set.Has(c) && p.set.Bool(c) != (c == name) {
+			return false
+		}
+	}
+	return true
+}
+
 // checkCollectors fails when more than one collector was selected (JDK 9+).
 func (p *parser) checkCollectors() error {
 	if !p.o.JDK.Modern() {
@@ -122,7 +142,33 @@ func (p *parser) checkCollectors() error {
 	if n > 1 {
 		return initError("Multiple garbage collectors selected")
 	}
+	// The collectors that run GC worker threads refuse none (GCArguments of G1, ZGC, Parallel).
+	// With no collector chosen jitsim takes G1, java's choice on a server-class machine.
+	if p.set.Has("ParallelGCThreads") && p.set.WasSetOnCommandLine("ParallelGCThreads") && p.set.Uint("ParallelGCThreads") == 0 {
+		switch {
+		case n == 0 || p.set.Bool("UseG1GC"):
+			return initError("The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0")
+		case p.set.Has("UseZGC") && p.set.Bool("UseZGC"):
+			return initError("The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0")
+		case p.set.Bool("UseParallelGC"):
+			return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
+		}
+	}
 	return nil
+}
+
+// checkJVMCICompiler fails when the JVMCI compiler is asked for and the JDK provides none:
+// OpenJDK 17.0.15's jdk.internal.vm.compiler module does; Temurin 25.0.3, whose Graal module is
+// jdk.graal.compiler, says "No JVMCI compiler found".
+func (p *parser) checkJVMCICompiler() error {
+	j := p.o.JDK
+	if !j.Modern() || !p.set.Has("UseJVMCICompiler") || !p.set.Bool("UseJVMCICompiler") {
+		return nil
+	}
+	if systemModule(j, "jdk.internal.vm.compiler") {
+		return nil
+	}
+	return &Error{Text: "Cannot use JVMCI compiler: No JVMCI compiler found\n", Stdout: true}
 }
 
 // agent is one -agentlib:, -agentpath:, -javaagent: or -Xrun option.

@@ -167,6 +167,21 @@ func splitOptions(s string) []token {
 	return out
 }
 
+// unmatchedQuote reports whether JDK_JAVA_OPTIONS leaves a quote open, which the launcher
+// refuses ("Error: Unmatched quote in environment variable JDK_JAVA_OPTIONS").
+func unmatchedQuote(s string) bool {
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		case c == quote:
+			quote = 0
+		}
+	}
+	return quote != 0
+}
+
 // envTokens splits JAVA_TOOL_OPTIONS or _JAVA_OPTIONS as Arguments::parse_options_buffer
 // does: white space separates; a quoted part (single or double quotes, removed) may hold
 // white space. An unmatched quote takes the rest of the text.
