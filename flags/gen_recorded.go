@@ -42,7 +42,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules|special)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules|special|range)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
 	obsolete   = regexp.MustCompile(`^OpenJDK 64-Bit Server VM warning: Ignoring option (\w+); support was removed in (\S+)$`)
@@ -53,6 +53,7 @@ var (
 type fact struct {
 	typ, kind, decor, def string
 	deprecated, requires  string
+	lateRange             bool   // its range is checked after every option is parsed
 	lo, hi                string // range bounds as printed; both "" for no range
 	hasRange              bool
 }
@@ -137,7 +138,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules", "special"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules", "special", "range"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -232,6 +233,21 @@ func load(feature int, version string, files map[string]string) (*recording, err
 			r.aliases[a[1]] = [2]string{a[3], a[2]}
 		default:
 			return nil, fmt.Errorf("%s:%d: cannot read %q", files["special"], i+1, l)
+		}
+	}
+	// The runs that set one flag each just outside its range: the range line without
+	// "Improperly specified VM option" marks a range checked after parsing.
+	if data, err = os.ReadFile(files["range"]); err != nil {
+		return nil, err
+	}
+	for _, block := range regexp.MustCompile(`(?m)^-XX:`).Split(string(data), -1)[1:] {
+		name, _, _ := strings.Cut(block, "=")
+		if strings.Contains(block, "is outside the allowed range") && !strings.Contains(block, "Improperly specified VM option") {
+			f := r.flags[name]
+			if f == nil {
+				return nil, fmt.Errorf("%s: range of an unknown flag %s", files["range"], name)
+			}
+			f.lateRange = true
 		}
 	}
 	if lines, err = readLines(files["initial"]); err != nil {
@@ -370,7 +386,7 @@ func generate(recs []*recording) ([]byte, error) {
 	b.WriteString("// row wins; a test checks that they agree).\n")
 	b.WriteString("var recordedTable = [...]Flag{\n")
 	for _, n := range sorted {
-		var rels, sets, types, kinds, decors, defs, ranges, deps, reqs []string
+		var rels, sets, types, kinds, decors, defs, ranges, deps, reqs, lates []string
 		amd64 := false
 		for _, r := range recs {
 			f := r.flags[n]
@@ -389,6 +405,7 @@ func generate(recs []*recording) ([]byte, error) {
 			defs = append(defs, strconv.Quote(f.def))
 			deps = append(deps, strconv.Quote(f.deprecated))
 			reqs = append(reqs, strconv.Quote(f.requires))
+			lates = append(lates, strconv.FormatBool(f.lateRange))
 			rl, err := rangeLit(f)
 			if err != nil {
 				return nil, fmt.Errorf("%s in Java %d: %v", n, r.feature, err)
@@ -412,6 +429,7 @@ func generate(recs []*recording) ([]byte, error) {
 			{"Range", "*Range", ranges, "nil"},
 			{"Deprecated", "string", deps, `""`},
 			{"Requires", "string", reqs, `""`},
+			{"LateRange", "bool", lates, "false"},
 		} {
 			lit, err := perJDK(a.typ, rels, a.vals, a.zero)
 			if err != nil {

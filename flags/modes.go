@@ -361,10 +361,13 @@ func (p *parser) checkConstraints() error {
 		return nil
 	}
 	failed := false
-	if e := s.lookup("ReservedCodeCacheSize"); e.origin != Default {
-		if r := e.flag.RangeAt(j); !inRange(e.typ, r, e.v) {
-			p.errText.WriteString(rangeMessage(e.flag, e.typ, r, e.v))
-			failed = true
+	// The ranges checked after parsing (check_all_ranges): each failure is named.
+	for i, f := range table {
+		if e := s.at(i); e != nil && f.LateRange.At(j) && e.origin != Default {
+			if r := f.RangeAt(j); !inRange(e.typ, r, e.v) {
+				p.errText.WriteString(rangeMessage(f, e.typ, r, e.v))
+				failed = true
+			}
 		}
 	}
 	if e := s.lookup("ReservedCodeCacheSize"); !failed && e.origin != Default && s.Has("InitialCodeCacheSize") {

@@ -745,7 +745,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	if err != nil {
 		return false, false
 	}
-	if r := e.flag.RangeAt(j); !inRange(e.typ, r, v) {
+	if r := e.flag.RangeAt(j); !e.flag.LateRange.At(j) && !inRange(e.typ, r, v) {
 		p.errText.WriteString(rangeMessage(e.flag, e.typ, r, v))
 		return false, false
 	}

@@ -25,6 +25,9 @@ type Flag struct {
 	Default perJDK[string]
 	// Range is the allowed range checked at set time (JDK 9+, JEP 245); nil means none.
 	Range perJDK[*Range]
+	// LateRange marks a range HotSpot checks only after every option is parsed (the range
+	// line without "Improperly specified VM option"), as recorded per release.
+	LateRange perJDK[bool]
 	// Deprecated is the release in which the flag was deprecated ("15.0"), when java warns
 	// that it will likely be removed whenever an option names it; "" otherwise.
 	Deprecated perJDK[string]
@@ -219,7 +222,7 @@ var handTable = []*Flag{
 	boolRow("PrintWarnings", true, product, none, "print VM warnings"),
 	boolRow("ProfileInterpreter", true, product, pd, "profile at the bytecode level during interpretation"),
 	{Name: "ReservedCodeCacheSize", Type: all(Uintx), Kind: product, Decor: pd, Default: all("50331648"),
-		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), MemorySizeOption: "Invalid maximum code cache size: %s.",
+		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), LateRange: all(true), MemorySizeOption: "Invalid maximum code cache size: %s.",
 		Doc: "reserved code cache size in bytes (x5 ergonomically in tiered mode)"},
 	intxRow("Tier0BackedgeNotifyFreqLog", "10", 0, 30, "interpreter back-edge notification frequency (log2)"),
 	since(jdk.R17, &Flag{Name: "Tier0Delay", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("20"),

@@ -68,8 +68,6 @@ var knownDifferences = map[string]string{
 	"25/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
 	"17/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
 	"25/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
-	"17/prod_max_tenuring_bad":          "HotSpot checks some flags' ranges only after every option is parsed (then without \"Improperly specified VM option\"); which flags is not in the recorded tables, and jitsim checks MaxTenuringThreshold at once",
-	"25/prod_max_tenuring_bad":          "HotSpot checks some flags' ranges only after every option is parsed (then without \"Improperly specified VM option\"); which flags is not in the recorded tables, and jitsim checks MaxTenuringThreshold at once",
 	"17/prod_jfr":                       "JFR's start-up lines name the recording's absolute path, which changes from run to run; jitsim does not model JFR",
 	"25/prod_jfr":                       "JFR's start-up lines name the recording's absolute path, which changes from run to run; jitsim does not model JFR",
 	"17/prod_printcommandlineflags":     "PrintCommandLineFlags lists the collector's ergonomic flags (ConcGCThreads, MarkStackSize, ...), whose sizing jitsim does not model",
