@@ -536,6 +536,9 @@ func (p *parser) fuzzyMatch(name string) *entry {
 		if e == nil {
 			continue
 		}
+		if la, lb := len(f.Name), len(name); 2*float64(min(la, lb)) < 0.7*float64(la+lb) {
+			continue // no bigram count reaches 0.7: skip the quadratic comparison
+		}
 		score := float32(similarity(f.Name, name))
 		if score > max {
 			max, best = score, e

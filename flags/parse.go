@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -21,7 +20,8 @@ type Options struct {
 	// Getenv looks up JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS; nil means an
 	// empty environment.
 	Getenv func(name string) (string, bool)
-	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil means os.ReadFile.
+	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil means the file
+	// system, reading at most MaxOptionsFile bytes of a file (a larger file is an error).
 	ReadFile func(name string) ([]byte, error)
 	// Stat looks up the directory of an -Xlog file output (java opens the file when the VM
 	// starts); nil means os.Stat.
@@ -204,9 +204,9 @@ func Parse(o Options) (*Set, *Result, error) {
 	if !o.JDK.Valid() || !o.Arch.Valid() {
 		return nil, &Result{}, &Error{Text: fmt.Sprintf("jitsim models no flags for JDK %v on %v\n", o.JDK, o.Arch)}
 	}
-	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: o.ReadFile, share: "auto"}
-	if p.readFile == nil {
-		p.readFile = os.ReadFile
+	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: readOptionsFile, share: "auto"}
+	if o.ReadFile != nil {
+		p.readFile = limitedReader(o.ReadFile)
 	}
 	err := p.run()
 	if err != nil {
@@ -412,6 +412,9 @@ func (p *parser) expandArg(t token) ([]token, error) {
 	}
 	name := t.text[1:]
 	data, err := p.readFile(name)
+	if e := tooLarge(err); e != nil {
+		return nil, e
+	}
 	if err != nil {
 		return nil, &Error{Text: "Error: could not open `" + name + "'\n", Where: fileProblem("argument file", name, err)}
 	}
@@ -448,6 +451,9 @@ func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
 		}
 		first = t.text
 		data, err := p.readFile(name)
+		if e := tooLarge(err); e != nil {
+			return nil, e
+		}
 		if err != nil {
 			return nil, &Error{Text: "Could not open options file '" + name + "'\n", Launcher: true,
 				Where: fileProblem("options file", name, err)}
@@ -463,6 +469,9 @@ func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
 // processed, and every failure reported, before the VM gives up.
 func (p *parser) settingsFile(name string) error {
 	data, err := p.readFile(name)
+	if e := tooLarge(err); e != nil {
+		return e
+	}
 	if err != nil {
 		p.errText.WriteString("Could not open settings file " + name + "\n")
 		return &Error{Text: p.errText.String(), Launcher: true, Where: fileProblem("settings file", name, err)}

@@ -283,7 +283,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		return 2
 	}
 	var logs logPrinter
-	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile, Clock: o.clock,
+	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, Clock: o.clock,
 		ProfileFile: o.profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Threads: o.threads, Tiers: d.tiersOn(o.clock), NewClock: d.wallClock})
 	for _, s := range r.Result.Stderr {
 		io.WriteString(stderr, s)
