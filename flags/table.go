@@ -174,6 +174,14 @@ var handTable = []*Flag{
 	boolRow("ClipInlining", true, product, none, "clip inlining if aggregate method exceeds DesiredMethodLimit"),
 	since(jdk.R17, &Flag{Name: "CompilationMode", Type: all(Ccstr), Kind: product, Decor: none, Default: all("default"),
 		Doc: "compilation modes: default, quick-only, high-only, high-only-quick-internal"}),
+	// The compiler oracle's options, in every profile: the java tool pages of JDK 8 and 21
+	// document them as for 17 and 25 (JDK 8's are accepted; its oracle is not modelled).
+	{Name: "CompileCommand", Type: all(Ccstrlist), Kind: product, Decor: none, Default: all(""),
+		Doc: "compile commands (exclude, compileonly, dontinline, inline, option, ...), one per option"},
+	{Name: "CompileCommandFile", Type: all(Ccstr), Kind: product, Decor: none, Default: all(""),
+		Doc: "file of compile commands, one a line"},
+	{Name: "CompileOnly", Type: all(Ccstrlist), Kind: product, Decor: none, Default: all(""),
+		Doc: "compile only these methods (comma separated); the rest stay interpreted"},
 	{Name: "CompileThreshold", Type: all(Intx), Kind: product, Decor: pd, Default: all("10000"),
 		Range: rangeModern(irange(minIntx, maxIntx)), Doc: "invocations+backedges before a method is compiled (non-tiered)"},
 	since(jdk.R17, &Flag{Name: "CompileThresholdScaling", Type: all(Double), Kind: product, Decor: none, Default: all("1.0"),
