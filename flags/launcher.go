@@ -174,7 +174,15 @@ var launcherOptions = []launcherOption{
 	{name: "-disableassertions", stage: stageVM}, {name: "-disableassertions:", prefix: true, stage: stageVM},
 	{name: "-esa", stage: stageVM}, {name: "-dsa", stage: stageVM},
 	{name: "-enablesystemassertions", stage: stageVM}, {name: "-disablesystemassertions", stage: stageVM},
-	{name: "-verbose", stage: stageVM}, {name: "-verbose:", prefix: true, stage: stageVM},
+	{name: "-verbose", stage: stageVM},
+	{name: "-verbose:gc", stage: stageVM, act: func(p *parser, _ token, _ string) error {
+		// The same as -Xlog:gc (JDK 9+): the collector's info lines on stdout.
+		if p.o.JDK.Modern() {
+			p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Level: "info"}}, Output: "stdout"})
+		}
+		return nil
+	}},
+	{name: "-verbose:", prefix: true, stage: stageVM},
 	// Agents: loaded (or refused) at start-up, as loadAgents models it.
 	{name: "-javaagent:", prefix: true, stage: stageVM, act: agentOption("javaagent")},
 	{name: "-agentlib:", prefix: true, stage: stageVM, act: agentOption("agentlib")},

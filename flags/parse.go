@@ -220,6 +220,7 @@ func Parse(o Options) (*Set, *Result, error) {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
 	}
+	p.gcStart()
 	p.compilerCountWarning()
 	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties} {
 		if err := check(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -86,16 +87,6 @@ func (p *parser) gcLogWarnings() {
 			p.logWarning("gc", w.text)
 		}
 	}
-	// Epsilon's advice at its start (OpenJDK 17.0.15; Temurin 25.0.3 no longer gives it).
-	if j < jdk.R21 && s.Has("UseEpsilonGC") && s.Bool("UseEpsilonGC") && p.onlyCollector("UseEpsilonGC") {
-		xms, xmx := s.WasSetOnCommandLine("InitialHeapSize"), s.WasSetOnCommandLine("MaxHeapSize")
-		if !xms || !xmx || s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
-			p.logWarning("gc,init", "Consider setting -Xms equal to -Xmx to avoid resizing hiccups")
-		}
-		if !s.Bool("AlwaysPreTouch") {
-			p.logWarning("gc,init", "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups")
-		}
-	}
 	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {
@@ -109,6 +100,63 @@ func (p *parser) gcLogWarnings() {
 	}
 }
 
+// gcStartLines are the gc=info lines each collector logs as it starts (OpenJDK 17.0.15 and
+// Temurin 25.0.3 with -verbose:gc -version); G1 is the collector when none is chosen.
+var gcStartLines = map[string][]string{
+	"UseSerialGC":   {"Using Serial"},
+	"UseParallelGC": {"Using Parallel"},
+	"UseG1GC":       {"Using G1"},
+	"UseZGC":        {"Using The Z Garbage Collector"},
+	"UseShenandoahGC": {"Heuristics ergonomically sets -XX:+ExplicitGCInvokesConcurrent",
+		"Heuristics ergonomically sets -XX:+ShenandoahImplicitGCInvokesConcurrent", "Using Shenandoah"},
+	"UseEpsilonGC": {"Using Epsilon"},
+}
+
+// gcStart logs the collector's start-up lines when an -Xlog option (or -verbose:gc) sends
+// gc=info to stdout with the default decorations. The lines that depend on the machine (heap
+// sizes, CPU counts of gc+init and of gc* at exit) are not modelled.
+func (p *parser) gcStart() {
+	if !p.o.JDK.Modern() {
+		return
+	}
+	on := false
+	for _, c := range p.res.Logs {
+		if c.Output == "stdout" && (c.Decorators == nil || slices.Equal(c.Decorators, []string{"uptime", "level", "tags"})) && c.Matches([]string{"gc"}, "info") {
+			on = true
+		}
+	}
+	gc := "UseG1GC"
+	for _, c := range collectors {
+		if p.set.Has(c) && p.set.Bool(c) {
+			gc = c
+		}
+	}
+	if on {
+		for _, l := range gcStartLines[gc] {
+			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "info", Tags: "gc", Text: l})
+		}
+	}
+	if gc != "UseEpsilonGC" {
+		return
+	}
+	// Epsilon's advice: warnings of gc+init on OpenJDK 17.0.15, always shown; gc=info lines on
+	// Temurin 25.0.3, shown with gc logging only.
+	level, tags := "warning", "gc,init"
+	if behavesLike25(p.o.JDK) {
+		if !on {
+			return
+		}
+		level, tags = "info", "gc"
+	}
+	s := p.set
+	if !s.WasSetOnCommandLine("InitialHeapSize") || !s.WasSetOnCommandLine("MaxHeapSize") || s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
+		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
+	}
+	if !s.Bool("AlwaysPreTouch") {
+		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
+	}
+}
+
 // initError is vm_exit_during_initialization: the text on stdout after java's header line,
 // no launcher lines.
 func initError(msg string) error {
@@ -117,16 +165,6 @@ func initError(msg string) error {
 
 // collectors are the flags that select a garbage collector (GCConfig::select_gc).
 var collectors = []string{"UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC"}
-
-// onlyCollector reports whether name is the one collector selected on the command line.
-func (p *parser) onlyCollector(name string) bool {
-	for _, c := range collectors {
-		if p.set.Has(c) && p.set.Bool(c) != (c == name) {
-			return false
-		}
-	}
-	return true
-}
 
 // checkCollectors fails when more than one collector was selected (JDK 9+).
 func (p *parser) checkCollectors() error {
