@@ -68,8 +68,6 @@ var knownDifferences = map[string]string{
 	"25/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
 	"17/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
 	"25/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
-	"17/prod_jfr":                       "JFR's start-up lines name the recording's absolute path, which changes from run to run; jitsim does not model JFR",
-	"25/prod_jfr":                       "JFR's start-up lines name the recording's absolute path, which changes from run to run; jitsim does not model JFR",
 	"17/prod_printcommandlineflags":     "PrintCommandLineFlags lists the collector's ergonomic flags (ConcGCThreads, MarkStackSize, ...), whose sizing jitsim does not model",
 	"25/prod_printcommandlineflags":     "PrintCommandLineFlags lists the collector's ergonomic flags (ConcGCThreads, MarkStackSize, ...), whose sizing jitsim does not model",
 	"25/printcompilation_xlog_default": "java's start-up compiles depend on timing: String::hashCode, in jitsim's recorded start-up list, " +
