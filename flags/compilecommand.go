@@ -256,7 +256,11 @@ func (p *parser) compilerOracle() error {
 	}
 	if name := s.String("CompileCommandFile"); name != "" {
 		// A file java cannot open is passed over in silence (observed on 17 and 25).
-		if data, err := p.readFile(name); err == nil {
+		data, err := p.readFile(name)
+		if e := tooLarge(err); e != nil {
+			return e
+		}
+		if err == nil {
 			for _, line := range strings.Split(string(data), "\n") {
 				line = strings.TrimRight(line, "\r")
 				if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {

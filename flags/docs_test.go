@@ -63,8 +63,10 @@ func FlagsMarkdown() string {
 	b.WriteString("flags on JDK 17 and 25, so jitsim does too, checks their type and range, and otherwise ignores\n")
 	b.WriteString("them. The default of a diagnostic or experimental flag is the value the recorded JVM printed\n")
 	b.WriteString("(HotSpot prints no declared default for them). The profiles 8, 8u and 21 were not recorded and\n")
-	b.WriteString("do not have these flags. The recordings are of x86_64: on arm64 jitsim has the same rows but the\n")
-	b.WriteString("x86 ones, with x86_64's defaults (arm64's own flags were not recorded).\n\n")
+	b.WriteString("do not have these flags. The tables are generated from x86_64 recordings: on arm64 jitsim has the\n")
+	b.WriteString("same rows but the x86 ones, with x86_64's defaults, and not arm64's own flags. JDK 17 on arm64\n")
+	b.WriteString("was recorded under qemu-aarch64 (`flags/testdata/jvmflags/aarch64`, Debian's 17.0.21.1) and the\n")
+	b.WriteString("hand rows are checked against it; JDK 25 on arm64 was not recorded.\n\n")
 	b.WriteString("| Flag | Type | Kind | Default | Range | Profiles |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, f := range table {
@@ -104,17 +106,32 @@ func doc(f *Flag) string {
 }
 
 func profiles(f *Flag) string {
-	var s []string
+	var s, unrecorded []string
 	for _, j := range jdk.All() {
 		if f.inJDK(j) {
 			s = append(s, j.String())
+			if !recordedProfiles().Has(j) {
+				unrecorded = append(unrecorded, j.String())
+			}
 		}
 	}
 	out := strings.Join(s, ", ")
+	if len(unrecorded) > 0 {
+		out += " (" + strings.Join(unrecorded, ", ") + ": not recorded)"
+	}
 	if f.AMD64Only {
 		out += " (x86)"
 	}
 	return out
+}
+
+// recordedProfiles are the profiles whose flags were recorded from a real JVM.
+func recordedProfiles() jdk.Set {
+	var rs jdk.Set
+	for _, r := range recordedTable {
+		rs |= r.Releases
+	}
+	return rs
 }
 
 // byProfile joins the distinct values of fn over the profiles that have f, naming the

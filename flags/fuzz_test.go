@@ -24,6 +24,9 @@ func FuzzParse(f *testing.F) {
 		"-XX:ParallelGCThreads=4294967296\n-XX:MaxRAMPercentage=1e2\n-XX:+UseBiasedLocking\n-XX:JVMCIThreads=1\n-Xms2g",
 		"-cp\napp.jar\n--add-opens\njava.base=x\n-Xss1k\n-Xmn0\n-Xverify:none\n-Xcheck:foo\n-showversion\n-X",
 		"--class-path=x\n-p\n--add-reads\na\n-javaagent\n-Xinternalversion\n-XX:VMOptionsFile=f\n-XX:VMOptionsFile=f",
+		"-agentlib:jdwp=transport=dt_socket,server=y,address=*:1\n-Xrunfoo\n-javaagent:f=x\n-agentpath:/nope\n-XX:+UseZGC\n-XX:ParallelGCThreads=0",
+		"-XX:NativeMemoryTracking=x\n-Djava.security.manager\n-Djava.io.tmpdir=f\n-Xshare:on\n-XX:SharedArchiveFile=f\n-XX:-UseCompressedClassPointers",
+		"-XX:+ZGenerational\n-XX:+CreateMinidumpOnCrash\n-XX:DefaultMaxRAMFraction=4\n-XX:MaxTenuringThreshold=99\n-XX:+PrintGCDetails\n-Xloggc:f",
 	} {
 		f.Add(byte(4), seed, "-XX:-UseAES -XX:+IgnoreUnrecognizedVMOptions")
 	}

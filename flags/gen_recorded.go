@@ -42,15 +42,18 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules|special|range)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
+	obsolete   = regexp.MustCompile(`^OpenJDK 64-Bit Server VM warning: Ignoring option (\w+); support was removed in (\S+)$`)
+	alias      = regexp.MustCompile(`^OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\. Use option (\w+) instead\.$`)
 )
 
 // fact is one flag in one release.
 type fact struct {
 	typ, kind, decor, def string
 	deprecated, requires  string
+	lateRange             bool   // its range is checked after every option is parsed
 	lo, hi                string // range bounds as printed; both "" for no range
 	hasRange              bool
 }
@@ -62,6 +65,11 @@ type recording struct {
 	intrinsics []string // sorted
 	logTags    []string // as -Xlog:help lists them (sorted)
 	modules    []string // as java --list-modules lists them, without versions (sorted)
+	// special: the obsolete flags (name → the release that removed them) and the deprecated
+	// aliases (name → [the flag they stand for, the release that deprecated them]), from
+	// jdk-VERSION.special.txt.
+	obsolete map[string]string
+	aliases  map[string][2]string
 }
 
 func main() {
@@ -130,12 +138,13 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules", "special", "range"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
 	}
-	r := &recording{feature: feature, version: version, flags: map[string]*fact{}}
+	r := &recording{feature: feature, version: version, flags: map[string]*fact{},
+		obsolete: map[string]string{}, aliases: map[string][2]string{}}
 	data, err := os.ReadFile(files["intrinsics"])
 	if err != nil {
 		return nil, err
@@ -206,6 +215,39 @@ func load(feature int, version string, files map[string]string) (*recording, err
 				return nil, fmt.Errorf("%s: %s needs %s, one is unknown", files["set"], m[1], m[2])
 			}
 			f.requires = m[2]
+		}
+	}
+	// The special flags: every line is an obsolete flag's or a deprecated alias's warning.
+	if data, err = os.ReadFile(files["special"]); err != nil {
+		return nil, err
+	}
+	for i, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		switch m, a := obsolete.FindStringSubmatch(l), alias.FindStringSubmatch(l); {
+		case l == "":
+		case m != nil:
+			r.obsolete[m[1]] = m[2]
+		case a != nil:
+			if r.flags[a[3]] == nil {
+				return nil, fmt.Errorf("%s:%d: alias %s of an unknown flag %s", files["special"], i+1, a[1], a[3])
+			}
+			r.aliases[a[1]] = [2]string{a[3], a[2]}
+		default:
+			return nil, fmt.Errorf("%s:%d: cannot read %q", files["special"], i+1, l)
+		}
+	}
+	// The runs that set one flag each just outside its range: the range line without
+	// "Improperly specified VM option" marks a range checked after parsing.
+	if data, err = os.ReadFile(files["range"]); err != nil {
+		return nil, err
+	}
+	for _, block := range regexp.MustCompile(`(?m)^-XX:`).Split(string(data), -1)[1:] {
+		name, _, _ := strings.Cut(block, "=")
+		if strings.Contains(block, "is outside the allowed range") && !strings.Contains(block, "Improperly specified VM option") {
+			f := r.flags[name]
+			if f == nil {
+				return nil, fmt.Errorf("%s: range of an unknown flag %s", files["range"], name)
+			}
+			f.lateRange = true
 		}
 	}
 	if lines, err = readLines(files["initial"]); err != nil {
@@ -344,7 +386,7 @@ func generate(recs []*recording) ([]byte, error) {
 	b.WriteString("// row wins; a test checks that they agree).\n")
 	b.WriteString("var recordedTable = [...]Flag{\n")
 	for _, n := range sorted {
-		var rels, sets, types, kinds, decors, defs, ranges, deps, reqs []string
+		var rels, sets, types, kinds, decors, defs, ranges, deps, reqs, lates []string
 		amd64 := false
 		for _, r := range recs {
 			f := r.flags[n]
@@ -363,6 +405,7 @@ func generate(recs []*recording) ([]byte, error) {
 			defs = append(defs, strconv.Quote(f.def))
 			deps = append(deps, strconv.Quote(f.deprecated))
 			reqs = append(reqs, strconv.Quote(f.requires))
+			lates = append(lates, strconv.FormatBool(f.lateRange))
 			rl, err := rangeLit(f)
 			if err != nil {
 				return nil, fmt.Errorf("%s in Java %d: %v", n, r.feature, err)
@@ -386,6 +429,7 @@ func generate(recs []*recording) ([]byte, error) {
 			{"Range", "*Range", ranges, "nil"},
 			{"Deprecated", "string", deps, `""`},
 			{"Requires", "string", reqs, `""`},
+			{"LateRange", "bool", lates, "false"},
 		} {
 			lit, err := perJDK(a.typ, rels, a.vals, a.zero)
 			if err != nil {
@@ -439,6 +483,50 @@ func generate(recs []*recording) ([]byte, error) {
 		b.WriteString("\n\t}},\n")
 	}
 	b.WriteString("}\n\n")
+	// The special flags: one row per name and fact, with the releases that share it.
+	type special struct{ name, a, b string }
+	obs, als := map[special][]string{}, map[special][]string{}
+	for _, r := range recs {
+		for n, v := range r.obsolete {
+			k := special{n, v, ""}
+			obs[k] = append(obs[k], fmt.Sprintf("rec%d", r.feature))
+		}
+		for n, v := range r.aliases {
+			k := special{n, v[0], v[1]}
+			als[k] = append(als[k], fmt.Sprintf("rec%d", r.feature))
+		}
+	}
+	for _, t := range []struct {
+		comment, decl string
+		rows          map[special][]string
+	}{
+		{"// recordedObsolete lists the obsolete flags of the recorded releases: java accepts them with\n" +
+			"// \"Ignoring option NAME; support was removed in REMOVED\" (testdata/jvmflags/jdk-*.special.txt).\n",
+			"var recordedObsolete = [...]struct {\n\treleases      jdk.Set\n\tname, removed string\n}{\n", obs},
+		{"// recordedAliases lists the deprecated aliases of the recorded releases: java warns that NAME\n" +
+			"// was deprecated in DEPRECATED and sets FLAG instead (testdata/jvmflags/jdk-*.special.txt).\n",
+			"var recordedAliases = [...]struct {\n\treleases               jdk.Set\n\tname, flag, deprecated string\n}{\n", als},
+	} {
+		keys := make([]special, 0, len(t.rows))
+		for k := range t.rows {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, k int) bool {
+			if keys[i].name != keys[k].name {
+				return keys[i].name < keys[k].name
+			}
+			return keys[i].a+keys[i].b < keys[k].a+keys[k].b
+		})
+		b.WriteString(t.comment + t.decl)
+		for _, k := range keys {
+			fmt.Fprintf(&b, "\t{%s, %q, %q", strings.Join(t.rows[k], " | "), k.name, k.a)
+			if k.b != "" {
+				fmt.Fprintf(&b, ", %q", k.b)
+			}
+			b.WriteString("},\n")
+		}
+		b.WriteString("}\n\n")
+	}
 	b.WriteString("// recordedModules lists, per recorded release, the system modules java --list-modules\n")
 	b.WriteString("// names (testdata/jvmflags/jdk-*.modules.txt), sorted.\n")
 	b.WriteString("var recordedModules = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")

@@ -141,9 +141,9 @@ var launcherOptions = []launcherOption{
 	}},
 	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (inert)"},
 	{name: "-Xnoclassgc", stage: stageVM, help: "no class garbage collection (inert)"},
-	{name: "-Xshare:auto", stage: stageVM, help: "use the class data sharing archive if possible (inert)"},
-	{name: "-Xshare:off", stage: stageVM, help: "do not use class data sharing (inert)"},
-	{name: "-Xshare:on", stage: stageVM, help: "require class data sharing (inert)"},
+	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (inert)"},
+	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (inert)"},
+	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (inert)"},
 	{name: "-Xdebug", stage: stageVM, help: "no effect (deprecated)", act: func(p *parser, _ token, _ string) error {
 		if xdebugDeprecated.At(p.o.JDK) {
 			p.warning("Option -Xdebug was deprecated in JDK 22 and will likely be removed in a future release.")
@@ -157,7 +157,12 @@ var launcherOptions = []launcherOption{
 		return nil
 	}},
 	{name: "-Xbootclasspath/a:", prefix: true, stage: stageVM, help: "append to the boot class path (inert)"},
-	{name: "-Xloggc:", prefix: true, stage: stageVM, help: "GC log file (inert)"},
+	{name: "-Xloggc:", prefix: true, stage: stageVM, help: "GC log file (inert)", act: func(p *parser, t token, _ string) error {
+		if p.o.JDK.Modern() {
+			p.logWarning("gc", "-Xloggc is deprecated. Will use -Xlog:gc:"+strings.TrimPrefix(t.text, "-Xloggc:")+" instead.")
+		}
+		return nil
+	}},
 	{name: "-XshowSettings", stage: stageVM, help: "show settings (not printed by jitsim)"},
 	{name: "-XshowSettings:", prefix: true, stage: stageVM},
 	{name: "-Xlog:help", releases: modern, stage: stageVM, terminal: true, act: func(p *parser, _ token, _ string) error { p.res.XlogHelp = true; return nil }},
@@ -169,10 +174,20 @@ var launcherOptions = []launcherOption{
 	{name: "-disableassertions", stage: stageVM}, {name: "-disableassertions:", prefix: true, stage: stageVM},
 	{name: "-esa", stage: stageVM}, {name: "-dsa", stage: stageVM},
 	{name: "-enablesystemassertions", stage: stageVM}, {name: "-disablesystemassertions", stage: stageVM},
-	{name: "-verbose", stage: stageVM}, {name: "-verbose:", prefix: true, stage: stageVM},
-	{name: "-javaagent:", prefix: true, stage: stageVM},
-	{name: "-agentlib:", prefix: true, stage: stageVM},
-	{name: "-agentpath:", prefix: true, stage: stageVM},
+	{name: "-verbose", stage: stageVM},
+	{name: "-verbose:gc", stage: stageVM, act: func(p *parser, _ token, _ string) error {
+		// The same as -Xlog:gc (JDK 9+): the collector's info lines on stdout.
+		if p.o.JDK.Modern() {
+			p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Level: "info"}}, Output: "stdout"})
+		}
+		return nil
+	}},
+	{name: "-verbose:", prefix: true, stage: stageVM},
+	// Agents: loaded (or refused) at start-up, as loadAgents models it.
+	{name: "-javaagent:", prefix: true, stage: stageVM, act: agentOption("javaagent")},
+	{name: "-agentlib:", prefix: true, stage: stageVM, act: agentOption("agentlib")},
+	{name: "-agentpath:", prefix: true, stage: stageVM, act: agentOption("agentpath")},
+	{name: "-Xrun", prefix: true, stage: stageVM, act: agentOption("agentlib")},
 	{name: "--illegal-access=", releases: modern, prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
 		p.warning("Ignoring option " + t.text + "; support was removed in 17.0")
 		return nil
@@ -189,6 +204,12 @@ var xdebugDeprecated = from(false, jdk.R25, true)
 const noVerifyWarning = "Options -Xverify:none and -noverify were deprecated in JDK 13 and will likely be removed in a future release."
 
 func setHelp(p *parser, _ token, _ string) error { p.res.Help = true; return nil }
+
+// shareMode notes the last -Xshare mode for the class-data archive's start-up check.
+func shareMode(p *parser, t token, _ string) error {
+	p.share = strings.TrimPrefix(t.text, "-Xshare:")
+	return nil
+}
 
 // lookupLauncher returns the row for an option in profile j (or any profile), or nil.
 func lookupLauncher(j jdk.Release, anyRelease bool, s string) *launcherOption {

@@ -361,10 +361,13 @@ func (p *parser) checkConstraints() error {
 		return nil
 	}
 	failed := false
-	if e := s.lookup("ReservedCodeCacheSize"); e.origin != Default {
-		if r := e.flag.RangeAt(j); !inRange(e.typ, r, e.v) {
-			p.errText.WriteString(rangeMessage(e.flag, e.typ, r, e.v))
-			failed = true
+	// The ranges checked after parsing (check_all_ranges): each failure is named.
+	for i, f := range table {
+		if e := s.at(i); e != nil && f.LateRange.At(j) && e.origin != Default {
+			if r := f.RangeAt(j); !inRange(e.typ, r, e.v) {
+				p.errText.WriteString(rangeMessage(f, e.typ, r, e.v))
+				failed = true
+			}
 		}
 	}
 	if e := s.lookup("ReservedCodeCacheSize"); !failed && e.origin != Default && s.Has("InitialCodeCacheSize") {
@@ -532,6 +535,9 @@ func (p *parser) fuzzyMatch(name string) *entry {
 		e := p.set.at(i)
 		if e == nil {
 			continue
+		}
+		if la, lb := len(f.Name), len(name); 2*float64(min(la, lb)) < 0.7*float64(la+lb) {
+			continue // no bigram count reaches 0.7: skip the quadratic comparison
 		}
 		score := float32(similarity(f.Name, name))
 		if score > max {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -21,7 +20,8 @@ type Options struct {
 	// Getenv looks up JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS; nil means an
 	// empty environment.
 	Getenv func(name string) (string, bool)
-	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil means os.ReadFile.
+	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil means the file
+	// system, reading at most MaxOptionsFile bytes of a file (a larger file is an error).
 	ReadFile func(name string) ([]byte, error)
 	// Stat looks up the directory of an -Xlog file output (java opens the file when the VM
 	// starts); nil means os.Stat.
@@ -110,6 +110,9 @@ type Result struct {
 	// (-XX:CompileCommand's echo lines, parse errors, help), after the flag tables and
 	// before the version banner. Each ends in a newline.
 	Oracle []string
+	// Started holds what agents print on stdout once the VM is up (the debugger's listening
+	// address), after the compiler oracle's lines. Each ends in a newline.
+	Started []string
 }
 
 // Property returns the value of the last -D definition of name.
@@ -185,6 +188,10 @@ type parser struct {
 	addModules, limitModules []string
 	moduleRefs               [][2]string
 	modulePath               bool
+	// agents are the -agentlib:, -agentpath:, -javaagent: and -Xrun options, in order; share
+	// the last -Xshare mode ("auto" unless given).
+	agents []agent
+	share  string
 }
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
@@ -197,26 +204,28 @@ func Parse(o Options) (*Set, *Result, error) {
 	if !o.JDK.Valid() || !o.Arch.Valid() {
 		return nil, &Result{}, &Error{Text: fmt.Sprintf("jitsim models no flags for JDK %v on %v\n", o.JDK, o.Arch)}
 	}
-	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: o.ReadFile}
-	if p.readFile == nil {
-		p.readFile = os.ReadFile
+	p := &parser{o: o, set: NewSet(o.JDK, o.Arch), res: &Result{}, readFile: readOptionsFile, share: "auto"}
+	if o.ReadFile != nil {
+		p.readFile = limitedReader(o.ReadFile)
 	}
 	err := p.run()
 	if err != nil {
-		return p.set, p.res, err
+		return p.set, p.res, p.withLogWarnings(err)
 	}
-	if err := p.heapSizes(); err != nil {
-		return p.set, p.res, err
+	// The VM's start-up, in its order: the collector and the heap, the stack size, agents,
+	// the class-data archive, then the Java-level start-up (modules, system properties).
+	p.gcLogWarnings()
+	for _, check := range []func() error{p.checkCollectors, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive, p.checkJVMCICompiler} {
+		if err := check(); err != nil {
+			return p.set, p.res, p.withLogWarnings(err)
+		}
 	}
-	if err := p.checkStackSize(); err != nil {
-		return p.set, p.res, err
-	}
+	p.gcStart()
 	p.compilerCountWarning()
-	if err := p.compilerOracle(); err != nil {
-		return p.set, p.res, err
-	}
-	if err := p.checkBootLayer(); err != nil {
-		return p.set, p.res, err
+	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties} {
+		if err := check(); err != nil {
+			return p.set, p.res, p.withLogWarnings(err)
+		}
 	}
 	p.set.logs = p.res.Logs
 	return p.set, p.res, nil
@@ -282,8 +291,12 @@ func (p *parser) run() error {
 	// expanded in place (JDK 9+), -version is the launcher's.
 	var cmd []token
 	if j.Modern() {
-		if v, ok := p.getenv("JDK_JAVA_OPTIONS"); ok && strings.TrimSpace(v) != "" {
+		if v, ok := p.getenv("JDK_JAVA_OPTIONS"); ok {
+			// Announced whenever it is set, even empty (the launcher's JLI_AddArgsFromEnvVar).
 			p.notice("NOTE: Picked up JDK_JAVA_OPTIONS: " + v + "\n")
+			if unmatchedQuote(v) {
+				return &Error{Text: "Error: Unmatched quote in environment variable JDK_JAVA_OPTIONS\n"}
+			}
 			for _, t := range splitOptions(v) {
 				t.jdkJavaOptions = true
 				exp, err := p.expandArg(t)
@@ -308,11 +321,12 @@ func (p *parser) run() error {
 
 	// The VM: environment variables are read (and announced) first.
 	var tool, javaOpts []token
-	if v, ok := p.getenv("JAVA_TOOL_OPTIONS"); ok && v != "" {
+	// Announced whenever they are set, even empty (Arguments::parse_options_environment_variable).
+	if v, ok := p.getenv("JAVA_TOOL_OPTIONS"); ok {
 		p.notice("Picked up JAVA_TOOL_OPTIONS: " + v + "\n")
 		tool = envTokens(v)
 	}
-	if v, ok := p.getenv("_JAVA_OPTIONS"); ok && v != "" {
+	if v, ok := p.getenv("_JAVA_OPTIONS"); ok {
 		p.notice("Picked up _JAVA_OPTIONS: " + v + "\n")
 		javaOpts = envTokens(v)
 	}
@@ -370,6 +384,9 @@ func (p *parser) run() error {
 	}
 	p.applyModes()
 	p.compilerThreadFlags()
+	if err := p.checkChoices(); err != nil {
+		return err
+	}
 	return p.checkConstraints()
 }
 
@@ -396,6 +413,9 @@ func (p *parser) expandArg(t token) ([]token, error) {
 	}
 	name := t.text[1:]
 	data, err := p.readFile(name)
+	if e := tooLarge(err); e != nil {
+		return nil, e
+	}
 	if err != nil {
 		return nil, &Error{Text: "Error: could not open `" + name + "'\n", Where: fileProblem("argument file", name, err)}
 	}
@@ -432,6 +452,9 @@ func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
 		}
 		first = t.text
 		data, err := p.readFile(name)
+		if e := tooLarge(err); e != nil {
+			return nil, e
+		}
 		if err != nil {
 			return nil, &Error{Text: "Could not open options file '" + name + "'\n", Launcher: true,
 				Where: fileProblem("options file", name, err)}
@@ -447,6 +470,9 @@ func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
 // processed, and every failure reported, before the VM gives up.
 func (p *parser) settingsFile(name string) error {
 	data, err := p.readFile(name)
+	if e := tooLarge(err); e != nil {
+		return e
+	}
 	if err != nil {
 		p.errText.WriteString("Could not open settings file " + name + "\n")
 		return &Error{Text: p.errText.String(), Launcher: true, Where: fileProblem("settings file", name, err)}
@@ -550,9 +576,17 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 		}
 		return true
 	}
-	p.deprecationWarning(arg)
+	// A deprecated alias warns for itself, not for the flag it stands for.
+	if real := p.resolveAlias(arg); real != arg {
+		arg = real
+	} else {
+		p.deprecationWarning(arg)
+	}
 	if ok, handled := p.setFromArgument(arg, origin); handled {
 		return ok
+	}
+	if p.obsolete(arg) {
+		return true
 	}
 	j := p.o.JDK
 	plusMinus := arg != "" && (arg[0] == '+' || arg[0] == '-')
@@ -596,6 +630,44 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 			end = " " // JDK 9-17 print the suggestion without a newline
 		}
 		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.flag.Name, post, end)
+	}
+	return false
+}
+
+// optionName returns the flag name an -XX: option's text names: without its sign and value.
+func optionName(arg string) string {
+	name := strings.TrimLeft(arg, "+-")
+	name, _, _ = strings.Cut(name, "=")
+	return name
+}
+
+// resolveAlias returns arg with a deprecated alias of the release (recordedAliases) replaced by
+// the flag it stands for, after java's warning; other options come back as they are.
+func (p *parser) resolveAlias(arg string) string {
+	name := optionName(arg)
+	for _, a := range recordedAliases {
+		if a.name == name && a.releases.Has(p.o.JDK) {
+			p.warning("Option " + name + " was deprecated in version " + a.deprecated +
+				" and will likely be removed in a future release. Use option " + a.flag + " instead.")
+			return strings.Replace(arg, name, a.flag, 1)
+		}
+	}
+	return arg
+}
+
+// obsolete reports whether arg names an obsolete flag of the release (recordedObsolete), which
+// java ignores with a warning, whatever its sign or value (Arguments::process_argument checks
+// names of at most 255 characters).
+func (p *parser) obsolete(arg string) bool {
+	name := optionName(arg)
+	if len(name) > 255 {
+		return false
+	}
+	for _, o := range recordedObsolete {
+		if o.name == name && o.releases.Has(p.o.JDK) {
+			p.warning("Ignoring option " + name + "; support was removed in " + o.removed)
+			return true
+		}
 	}
 	return false
 }
@@ -683,7 +755,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	if err != nil {
 		return false, false
 	}
-	if r := e.flag.RangeAt(j); !inRange(e.typ, r, v) {
+	if r := e.flag.RangeAt(j); !e.flag.LateRange.At(j) && !inRange(e.typ, r, v) {
 		p.errText.WriteString(rangeMessage(e.flag, e.typ, r, v))
 		return false, false
 	}

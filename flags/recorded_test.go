@@ -251,6 +251,9 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 			if hd, rd := h.Deprecated.At(j), r.Deprecated.At(j); hd != rd {
 				t.Errorf("%s in %s: deprecated in %q, recorded %q", h.Name, j, hd, rd)
 			}
+			if hl, rl := h.LateRange.At(j), r.LateRange.At(j); hl != rl {
+				t.Errorf("%s in %s: range checked late %v, recorded %v", h.Name, j, hl, rl)
+			}
 			if hq, rq := h.Requires.At(j), r.Requires.At(j); hq != rq {
 				t.Errorf("%s in %s: requires %q, recorded %q", h.Name, j, hq, rq)
 			}

@@ -25,6 +25,9 @@ type Flag struct {
 	Default perJDK[string]
 	// Range is the allowed range checked at set time (JDK 9+, JEP 245); nil means none.
 	Range perJDK[*Range]
+	// LateRange marks a range HotSpot checks only after every option is parsed (the range
+	// line without "Improperly specified VM option"), as recorded per release.
+	LateRange perJDK[bool]
 	// Deprecated is the release in which the flag was deprecated ("15.0"), when java warns
 	// that it will likely be removed whenever an option names it; "" otherwise.
 	Deprecated perJDK[string]
@@ -171,6 +174,14 @@ var handTable = []*Flag{
 	boolRow("ClipInlining", true, product, none, "clip inlining if aggregate method exceeds DesiredMethodLimit"),
 	since(jdk.R17, &Flag{Name: "CompilationMode", Type: all(Ccstr), Kind: product, Decor: none, Default: all("default"),
 		Doc: "compilation modes: default, quick-only, high-only, high-only-quick-internal"}),
+	// The compiler oracle's options, in every profile: the java tool pages of JDK 8 and 21
+	// document them as for 17 and 25 (JDK 8's are accepted; its oracle is not modelled).
+	{Name: "CompileCommand", Type: all(Ccstrlist), Kind: product, Decor: none, Default: all(""),
+		Doc: "compile commands (exclude, compileonly, dontinline, inline, option, ...), one per option"},
+	{Name: "CompileCommandFile", Type: all(Ccstr), Kind: product, Decor: none, Default: all(""),
+		Doc: "file of compile commands, one a line"},
+	{Name: "CompileOnly", Type: all(Ccstrlist), Kind: product, Decor: none, Default: all(""),
+		Doc: "compile only these methods (comma separated); the rest stay interpreted"},
 	{Name: "CompileThreshold", Type: all(Intx), Kind: product, Decor: pd, Default: all("10000"),
 		Range: rangeModern(irange(minIntx, maxIntx)), Doc: "invocations+backedges before a method is compiled (non-tiered)"},
 	since(jdk.R17, &Flag{Name: "CompileThresholdScaling", Type: all(Double), Kind: product, Decor: none, Default: all("1.0"),
@@ -219,7 +230,7 @@ var handTable = []*Flag{
 	boolRow("PrintWarnings", true, product, none, "print VM warnings"),
 	boolRow("ProfileInterpreter", true, product, pd, "profile at the bytecode level during interpretation"),
 	{Name: "ReservedCodeCacheSize", Type: all(Uintx), Kind: product, Decor: pd, Default: all("50331648"),
-		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), MemorySizeOption: "Invalid maximum code cache size: %s.",
+		Range: rangeModern(&Range{UMin: 4096, UMax: maxUintx}), LateRange: all(true), MemorySizeOption: "Invalid maximum code cache size: %s.",
 		Doc: "reserved code cache size in bytes (x5 ergonomically in tiered mode)"},
 	intxRow("Tier0BackedgeNotifyFreqLog", "10", 0, 30, "interpreter back-edge notification frequency (log2)"),
 	since(jdk.R17, &Flag{Name: "Tier0Delay", Type: all(Intx), Kind: diagnostic, Decor: none, Default: all("20"),

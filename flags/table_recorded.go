@@ -428,7 +428,7 @@ var recordedTable = [...]Flag{
 	{Name: "MaxRAMFraction", Releases: rec17, Type: perJDK[Type]{Before: Uintx}, Default: perJDK[string]{Before: "4"}, Range: perJDK[*Range]{Before: &Range{UMin: 1, UMax: 18446744073709551615}}, Deprecated: perJDK[string]{Before: "10.0"}, NotModelled: true},
 	{Name: "MaxRAMPercentage", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Double}, Default: perJDK[string]{Before: "25.000000"}, Range: perJDK[*Range]{Before: &Range{FMin: 0, FMax: 100}}, NotModelled: true},
 	{Name: "MaxRecursiveInlineLevel", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Intx}, Decor: perJDK[string]{Before: "C2"}, Default: perJDK[string]{Before: "1"}, Range: perJDK[*Range]{Before: &Range{Min: 0, Max: 2147483647}}, NotModelled: true},
-	{Name: "MaxTenuringThreshold", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Uintx, From: jdk.R25, After: Uint}, Default: perJDK[string]{Before: "15"}, Range: perJDK[*Range]{Before: &Range{UMin: 0, UMax: 16}}, NotModelled: true},
+	{Name: "MaxTenuringThreshold", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Uintx, From: jdk.R25, After: Uint}, Default: perJDK[string]{Before: "15"}, Range: perJDK[*Range]{Before: &Range{UMin: 0, UMax: 16}}, LateRange: perJDK[bool]{Before: true}, NotModelled: true},
 	{Name: "MaxTrivialSize", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Intx}, Decor: perJDK[string]{Before: "C2"}, Default: perJDK[string]{Before: "6"}, Range: perJDK[*Range]{Before: &Range{Min: 0, Max: 2147483647}}, NotModelled: true},
 	{Name: "MaxVectorSize", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Intx}, Decor: perJDK[string]{Before: "C2"}, Default: perJDK[string]{Before: "64"}, Range: perJDK[*Range]{Before: &Range{Min: 0, Max: 2147483647}}, NotModelled: true},
 	{Name: "MergeStores", Releases: rec25, Kind: perJDK[Kind]{Before: Diagnostic}, Decor: perJDK[string]{Before: "C2"}, Default: perJDK[string]{Before: "true"}, NotModelled: true},
@@ -607,7 +607,7 @@ var recordedTable = [...]Flag{
 	{Name: "ReplayReduce", Releases: rec25, Kind: perJDK[Kind]{Before: Experimental}, Default: perJDK[string]{Before: "false"}, NotModelled: true},
 	{Name: "ReplaySuppressInitializers", Releases: rec25, Type: perJDK[Type]{Before: Intx}, Kind: perJDK[Kind]{Before: Diagnostic}, Default: perJDK[string]{Before: "2"}, Range: perJDK[*Range]{Before: &Range{Min: 0, Max: 3}}, NotModelled: true},
 	{Name: "RequireSharedSpaces", Releases: rec17, Default: perJDK[string]{Before: "false"}, NotModelled: true},
-	{Name: "ReservedCodeCacheSize", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Uintx}, Decor: perJDK[string]{Before: "pd"}, Default: perJDK[string]{Before: "50331648"}, Range: perJDK[*Range]{Before: &Range{UMin: 4096, UMax: 18446744073709551615}}, NotModelled: true},
+	{Name: "ReservedCodeCacheSize", Releases: rec17 | rec25, Type: perJDK[Type]{Before: Uintx}, Decor: perJDK[string]{Before: "pd"}, Default: perJDK[string]{Before: "50331648"}, Range: perJDK[*Range]{Before: &Range{UMin: 4096, UMax: 18446744073709551615}}, LateRange: perJDK[bool]{Before: true}, NotModelled: true},
 	{Name: "ResizePLAB", Releases: rec17 | rec25, Default: perJDK[string]{Before: "true"}, NotModelled: true},
 	{Name: "ResizeTLAB", Releases: rec17 | rec25, Default: perJDK[string]{Before: "true"}, NotModelled: true},
 	{Name: "RestoreMXCSROnJNICalls", Releases: rec17 | rec25, Default: perJDK[string]{Before: "false"}, NotModelled: true},
@@ -1332,6 +1332,36 @@ var recordedLogTags = [...]struct {
 		"unload", "unmap", "unshareable", "update", "valuebasedclasses", "verification", "verify",
 		"vmmutex", "vmoperation", "vmthread", "vtables", "vtablestubs",
 	}},
+}
+
+// recordedObsolete lists the obsolete flags of the recorded releases: java accepts them with
+// "Ignoring option NAME; support was removed in REMOVED" (testdata/jvmflags/jdk-*.special.txt).
+var recordedObsolete = [...]struct {
+	releases      jdk.Set
+	name, removed string
+}{
+	{rec17, "AssertOnSuspendWaitFailure", "17.0"},
+	{rec25, "DynamicDumpSharedSpaces", "19.0"},
+	{rec25, "MetaspaceReclaimPolicy", "21.0"},
+	{rec25, "PerfDataSamplingInterval", "25.0"},
+	{rec25, "RequireSharedSpaces", "19.0"},
+	{rec17, "SuspendRetryCount", "17.0"},
+	{rec17, "SuspendRetryDelay", "17.0"},
+	{rec17, "TraceSuspendWaitFailures", "17.0"},
+	{rec25, "UseLinuxPosixThreadCPUClocks", "25.0"},
+	{rec25, "UseSharedSpaces", "19.0"},
+	{rec25, "ZGenerational", "24.0"},
+	{rec25, "ZMarkStackSpaceLimit", "25.0"},
+}
+
+// recordedAliases lists the deprecated aliases of the recorded releases: java warns that NAME
+// was deprecated in DEPRECATED and sets FLAG instead (testdata/jvmflags/jdk-*.special.txt).
+var recordedAliases = [...]struct {
+	releases               jdk.Set
+	name, flag, deprecated string
+}{
+	{rec17 | rec25, "CreateMinidumpOnCrash", "CreateCoredumpOnCrash", "9.0"},
+	{rec17, "DefaultMaxRAMFraction", "MaxRAMFraction", "8.0"},
 }
 
 // recordedModules lists, per recorded release, the system modules java --list-modules

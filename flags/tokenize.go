@@ -112,6 +112,10 @@ func splitArgFile(data string) []fileToken {
 // the line; a quote character after the first character of a token starts a quoted part (the
 // quotes are dropped) in which white space other than a newline is kept; a newline always ends
 // a token. A quote as the first character of a token is kept literally, as in HotSpot.
+// settingsTokenMax is the longest token of a settings file: HotSpot reads into a 1024-byte
+// buffer and keeps room for the terminating NUL.
+const settingsTokenMax = 1023
+
 func splitSettingsFile(data string) []fileToken {
 	var out []fileToken
 	var b strings.Builder
@@ -119,6 +123,11 @@ func splitSettingsFile(data string) []fileToken {
 	inWhite, inComment, inQuote := true, false, false
 	var quote byte
 	for i := 0; i < len(data); i++ {
+		if b.Len() >= settingsTokenMax {
+			// HotSpot's token buffer is full: it stops reading the file and processes the
+			// token as it is (Arguments::process_settings_file, char token[1024]).
+			break
+		}
 		c := data[i]
 		if inWhite {
 			switch {
@@ -154,6 +163,12 @@ func splitSettingsFile(data string) []fileToken {
 	if !inWhite && b.Len() > 0 {
 		out = append(out, fileToken{text: b.String(), line: start})
 	}
+	// HotSpot hands each token on as a C string: a NUL byte ends it.
+	for i := range out {
+		if k := strings.IndexByte(out[i].text, 0); k >= 0 {
+			out[i].text = out[i].text[:k]
+		}
+	}
 	return out
 }
 
@@ -165,6 +180,21 @@ func splitOptions(s string) []token {
 		out = append(out, token{text: t.text, origin: CommandLine})
 	}
 	return out
+}
+
+// unmatchedQuote reports whether JDK_JAVA_OPTIONS leaves a quote open, which the launcher
+// refuses ("Error: Unmatched quote in environment variable JDK_JAVA_OPTIONS").
+func unmatchedQuote(s string) bool {
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		case c == quote:
+			quote = 0
+		}
+	}
+	return quote != 0
 }
 
 // envTokens splits JAVA_TOOL_OPTIONS or _JAVA_OPTIONS as Arguments::parse_options_buffer

@@ -189,6 +189,9 @@ func (p *parser) xlogOption(t token, _ string) error {
 		c.Output = "stderr"
 	case strings.HasPrefix(out, "#"):
 		return invalid(LogLine{Level: "error", Tags: "logging", Text: "Invalid output index '" + out + "'"})
+	case strings.Contains(out, "=") && !strings.HasPrefix(out, "file="):
+		// TYPE=NAME names an output type; file is the only one.
+		return invalid(LogLine{Level: "error", Tags: "logging", Text: "Unsupported log output type: " + out})
 	default:
 		name := strings.TrimPrefix(out, "file=")
 		name = strings.Trim(name, "\"")

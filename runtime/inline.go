@@ -283,7 +283,7 @@ func (vm *VM) inlineTree(root *Method, level Level, warm bool) []inlineLine {
 //
 //	<28 + 2·depth spaces>@ <bci>   <pkg.Class>::<method> (<N> bytes)   <reason>
 func (vm *VM) PrintInlining(root *Method, level Level) {
-	if !vm.out.inlining {
+	if !vm.out.inlining && !vm.out.ul.logsInlining() {
 		return // only the printer shows the tree: walk it only then
 	}
 	vm.emit(&event{kind: evInlining, at: vm.clock.Now(), inlining: vm.inlineTree(root, level, false)})

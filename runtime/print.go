@@ -234,17 +234,17 @@ func intrinsicMessages(r jdk.Release, predicated bool) []string {
 // inliningTree prints the -XX:+PrintInlining tree of new code in one
 // write: a tree never interleaves with another thread's lines.
 func (p *printer) inliningTree(e *event) {
-	if !p.inlining || len(e.inlining) == 0 {
+	if len(e.inlining) == 0 || !p.inlining && !p.ul.logsInlining() {
 		return
 	}
-	var sb strings.Builder
+	lines := make([]string, len(e.inlining))
 	for i, l := range e.inlining {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(p.inliningLine(l.depth, l.bci, l.callee, l.reason))
+		lines[i] = p.inliningLine(l.depth, l.bci, l.callee, l.reason)
 	}
-	p.line(sb.String())
+	if p.inlining {
+		p.line(strings.Join(lines, "\n"))
+	}
+	p.ul.inliningLines(lines, e.at) // -Xlog:jit+inlining: the same lines
 }
 
 // tieredEvent prints a -XX:+PrintTieredEvents line.

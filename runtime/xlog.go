@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,11 +35,17 @@ type ulOutput struct {
 	level, tags int      // the decoration widths so far
 }
 
+// jitInliningLevel is the level HotSpot logs jit+inlining at: debug on OpenJDK 17.0.15 and
+// Temurin 25.0.3 (recorded on JitsimBench AESGCMBench; nothing is logged at info).
+const jitInliningLevel = "debug"
+
 // xlogSink writes the modelled tag sets to the outputs -Xlog configured.
 type xlogSink struct {
 	mu          sync.Mutex
 	compilation []*ulOutput
+	inlining    []*ulOutput
 	level       string
+	rel         jdk.Release
 	files       []*os.File
 	start       time.Time
 }
@@ -46,10 +53,12 @@ type xlogSink struct {
 // newXlogSink opens the outputs of the -Xlog options that log jit+compilation; stdout is the
 // VM's output, stderr the process's.
 func newXlogSink(stdout io.Writer, s *flags.Set, rel jdk.Release) (*xlogSink, error) {
-	x := &xlogSink{level: jitCompilationLevel(rel), start: time.Now()}
+	x := &xlogSink{level: jitCompilationLevel(rel), rel: rel, start: time.Now()}
 	byName := map[string]*ulOutput{}
 	for _, c := range s.Logs() {
-		if !c.Matches([]string{"jit", "compilation"}, x.level) {
+		compilation := c.Matches([]string{"jit", "compilation"}, x.level)
+		inlining := c.Matches([]string{"jit", "inlining"}, jitInliningLevel)
+		if !compilation && !inlining {
 			continue
 		}
 		o := byName[c.Output]
@@ -70,7 +79,12 @@ func newXlogSink(stdout io.Writer, s *flags.Set, rel jdk.Release) (*xlogSink, er
 				x.files = append(x.files, f)
 			}
 			byName[c.Output] = o
+		}
+		if compilation && !slices.Contains(x.compilation, o) {
 			x.compilation = append(x.compilation, o)
+		}
+		if inlining && !slices.Contains(x.inlining, o) {
+			x.inlining = append(x.inlining, o)
 		}
 		if c.Decorators != nil {
 			o.decorators = c.Decorators
@@ -92,6 +106,30 @@ func (x *xlogSink) compilationLine(line string, at time.Duration) {
 	defer x.mu.Unlock()
 	for _, o := range x.compilation {
 		io.WriteString(o.w, o.decorate(x.level, "jit,compilation", at, x.start)+text+"\n") //nolint:errcheck // log output, as HotSpot ignores write errors
+	}
+}
+
+// logsInlining reports whether some output logs jit+inlining.
+func (x *xlogSink) logsInlining() bool { return x != nil && len(x.inlining) > 0 }
+
+// inliningLines logs the PrintInlining lines of one compile at VM time at. OpenJDK 17.0.15
+// decorates each line; Temurin 25.0.3 prints the tree undecorated unless the -Xlog option
+// names its decorators (both recorded on JitsimBench AESGCMBench).
+func (x *xlogSink) inliningLines(lines []string, at time.Duration) {
+	if x == nil || len(x.inlining) == 0 {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, o := range x.inlining {
+		var b strings.Builder
+		for _, l := range lines {
+			if x.rel < jdk.R25 || o.decorators != nil {
+				b.WriteString(o.decorate(jitInliningLevel, "jit,inlining", at, x.start))
+			}
+			b.WriteString(l + "\n")
+		}
+		io.WriteString(o.w, b.String()) //nolint:errcheck // log output, as HotSpot ignores write errors
 	}
 }
 

@@ -283,7 +283,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		return 2
 	}
 	var logs logPrinter
-	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile, Clock: o.clock,
+	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: m, Options: a.vm, Getenv: getenv, Clock: o.clock,
 		ProfileFile: o.profile, ForceProfile: d.forceProfile, HostProfiles: d.hostProfiles, Threads: o.threads, Tiers: d.tiersOn(o.clock), NewClock: d.wallClock})
 	for _, s := range r.Result.Stderr {
 		io.WriteString(stderr, s)
@@ -355,6 +355,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		set.PrintCommandLineFlags(stdout)
 	}
 	for _, o := range r.Result.Oracle {
+		io.WriteString(stdout, o)
+	}
+	for _, o := range r.Result.Started {
 		io.WriteString(stdout, o)
 	}
 	res := r.Result
@@ -429,7 +432,17 @@ func (lp *logPrinter) format(l flags.LogLine) string {
 	}
 	lp.level = max(lp.level, len(l.Level))
 	lp.tags = max(lp.tags, len(l.Tags))
-	return fmt.Sprintf("[%.3fs][%-*s][%-*s] %s\n", time.Since(processStart).Seconds(), lp.level, l.Level, lp.tags, l.Tags, l.Text)
+	prefix := fmt.Sprintf("[%.3fs][%-*s][%-*s]", time.Since(processStart).Seconds(), lp.level, l.Level, lp.tags, l.Tags)
+	// A message of several lines: the later ones get a blank decoration of the same width.
+	blank := "[" + strings.Repeat(" ", len(prefix)-2) + "]"
+	var b strings.Builder
+	for i, line := range strings.Split(l.Text, "\n") {
+		if i > 0 {
+			prefix = blank
+		}
+		b.WriteString(prefix + " " + line + "\n")
+	}
+	return b.String()
 }
 
 // isJavaSource reports whether a file name is a Java program's (source-file mode or a

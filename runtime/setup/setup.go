@@ -45,7 +45,8 @@ type Request struct {
 	Options []string
 	// Getenv looks up JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and JDK_JAVA_OPTIONS; nil: none is set.
 	Getenv func(string) (string, bool)
-	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil: os.ReadFile.
+	// ReadFile reads @argfiles, -XX:Flags= and -XX:VMOptionsFile= files; nil: the file system,
+	// at most flags.MaxOptionsFile bytes of a file.
 	ReadFile func(string) ([]byte, error)
 	// Clock is ClockWall ("" is the same) or ClockModel.
 	Clock string

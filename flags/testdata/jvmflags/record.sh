@@ -12,7 +12,9 @@
 # jdk-VERSION.version.txt. jdk-VERSION.intrinsics.txt lists the intrinsic names the JVM accepts
 # in -XX:ControlIntrinsic and -XX:DisableIntrinsic (see intrinsics/main.go), and
 # jdk-VERSION.set.txt what the JVM printed when each flag was set alone to the value
-# PrintFlagsFinal shows (see setflags/main.go; about 900 runs). Remove the files of an older update of the same release before
+# PrintFlagsFinal shows (see setflags/main.go; about 900 runs), and jdk-VERSION.special.txt the
+# warnings of the obsolete flags and deprecated aliases, which PrintFlagsFinal does not list (see
+# the step at the end). Remove the files of an older update of the same release before
 # running go generate: the generator wants one recording per feature release.
 set -eu
 java=${1:?usage: record.sh /path/to/java}
@@ -38,3 +40,24 @@ echo "wrote $out ($(wc -l <"$out") names)"
 out="$dir/jdk-$version.set.txt"
 go run ./flags/testdata/jvmflags/setflags "$java" "$dir/jdk-$version.final.txt" >"$out"
 echo "wrote $out ($(grep -c '^exit ' "$out") runs that printed something)"
+# jdk-VERSION.range.txt: each flag with a finite range set just outside it (see
+# rangeflags/main.go): which ranges HotSpot checks only after parsing every option.
+out="$dir/jdk-$version.range.txt"
+go run ./flags/testdata/jvmflags/rangeflags "$java" "$dir/jdk-$version.ranges.txt" >"$out"
+echo "wrote $out ($(grep -c '^-XX:' "$out") runs)"
+# The obsolete flags ("Ignoring option X; support was removed in V") and the deprecated aliases
+# ("... Use option Y instead.") are in HotSpot's table of special flags, not in PrintFlagsFinal.
+# Every flag-like name in libjvm.so that PrintFlagsFinal does not list is tried at once as
+# -XX:+NAME, with IgnoreUnrecognizedVMOptions so the unknown ones stay silent; the warnings
+# that remain name the special flags.
+out="$dir/jdk-$version.special.txt"
+libjvm=$(dirname "$(readlink -f "$(command -v "$java")")")/../lib/server/libjvm.so
+tmp=$(mktemp -d)
+awk 'NR > 1 { print $2 }' "$dir/jdk-$version.final.txt" | sort -u >"$tmp/known"
+strings -n 4 "$libjvm" | grep -E '^[A-Z][A-Za-z0-9_]{3,80}$' | sort -u | comm -23 - "$tmp/known" |
+	sed 's/^/-XX:+/' >"$tmp/probe"
+# shellcheck disable=SC2046 # one argument per line of the probe file
+(cd "$tmp" && "$java" -XX:+IgnoreUnrecognizedVMOptions $(cat "$tmp/probe") -version 2>&1) |
+	grep -E '(Ignoring option .*; support was removed in|Use option [A-Za-z0-9_]+ instead\.$)' | sort -u >"$out"
+rm -rf "$tmp"
+echo "wrote $out ($(wc -l <"$out") special flags)"

@@ -1,0 +1,481 @@
+package flags
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/jitsim/jitsim/jdk"
+)
+
+// The VM's start-up after the options are parsed: the checks and messages of
+// Threads::create_vm that concern options jitsim otherwise leaves inert (the collector, agents,
+// the class-data archive, the system properties the Java-level start-up reads). Each was
+// observed on OpenJDK 17.0.15 and Temurin 25.0.3 (flags/testdata/recorded.json, cases
+// prod_*); the checks come in the order the VM makes them.
+
+// choiceFlags are ccstr flags whose value the VM checks against a fixed list once every option
+// is parsed, with the text it prints (on stderr, followed by the launcher's lines).
+var choiceFlags = []struct {
+	name   string
+	values []string
+	text   string
+}{
+	{"NativeMemoryTracking", []string{"off", "summary", "detail"}, "Syntax error, expecting -XX:NativeMemoryTracking=[off|summary|detail]"},
+}
+
+// checkChoices runs the choiceFlags checks (JDK 9+). JDK 17 prints the text without a newline.
+func (p *parser) checkChoices() error {
+	if !p.o.JDK.Modern() {
+		return nil
+	}
+	for _, c := range choiceFlags {
+		if !p.set.Has(c.name) || !p.set.WasSetOnCommandLine(c.name) {
+			continue
+		}
+		v := p.set.String(c.name)
+		ok := false
+		for _, w := range c.values {
+			ok = ok || v == w
+		}
+		if !ok {
+			end := ""
+			if behavesLike25(p.o.JDK) {
+				end = "\n"
+			}
+			return &Error{Text: c.text + end, Launcher: true}
+		}
+	}
+	return nil
+}
+
+// withLogWarnings gives a start-up error the unified-logging warnings printed before it (an
+// error of -Xlog's own carries its lines already).
+func (p *parser) withLogWarnings(err error) error {
+	var e *Error
+	if errors.As(err, &e) && e.Log == nil && !p.res.LogDisabled {
+		e.Log = p.res.LogWarnings
+	}
+	return err
+}
+
+// logWarning adds a warning-level unified-logging line with the given tags.
+func (p *parser) logWarning(tags, text string) {
+	p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: tags, Text: text})
+}
+
+// gcLogWarnings are the warnings of the GC logging options JDK 9 replaced by -Xlog
+// (Arguments::handle_deprecated_print_gc_flags), and of string deduplication on a collector that
+// does not support it (JDK 17: G1 and Shenandoah only; JDK 18 added the others, JDK-8267185). java prints
+// them after every option is parsed.
+func (p *parser) gcLogWarnings() {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() {
+		return
+	}
+	for _, w := range []struct{ flag, text string }{
+		{"PrintGC", "-XX:+PrintGC is deprecated. Will use -Xlog:gc instead."},
+		{"PrintGCDetails", "-XX:+PrintGCDetails is deprecated. Will use -Xlog:gc* instead."},
+	} {
+		if s.Has(w.flag) && s.Bool(w.flag) {
+			p.logWarning("gc", w.text)
+		}
+	}
+	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
+		supported := true
+		for _, c := range collectors {
+			if c != "UseG1GC" && c != "UseShenandoahGC" && s.Has(c) && s.Bool(c) {
+				supported = false
+			}
+		}
+		if !supported {
+			p.logWarning("stringdedup", "String Deduplication disabled: not supported by selected GC")
+		}
+	}
+}
+
+// gcStartLines are the gc=info lines each collector logs as it starts (OpenJDK 17.0.15 and
+// Temurin 25.0.3 with -verbose:gc -version); G1 is the collector when none is chosen.
+var gcStartLines = map[string][]string{
+	"UseSerialGC":   {"Using Serial"},
+	"UseParallelGC": {"Using Parallel"},
+	"UseG1GC":       {"Using G1"},
+	"UseZGC":        {"Using The Z Garbage Collector"},
+	"UseShenandoahGC": {"Heuristics ergonomically sets -XX:+ExplicitGCInvokesConcurrent",
+		"Heuristics ergonomically sets -XX:+ShenandoahImplicitGCInvokesConcurrent", "Using Shenandoah"},
+	"UseEpsilonGC": {"Using Epsilon"},
+}
+
+// gcStart logs the collector's start-up lines when an -Xlog option (or -verbose:gc) sends
+// gc=info to stdout with the default decorations. The lines that depend on the machine (heap
+// sizes, CPU counts of gc+init and of gc* at exit) are not modelled.
+func (p *parser) gcStart() {
+	if !p.o.JDK.Modern() {
+		return
+	}
+	on := false
+	for _, c := range p.res.Logs {
+		if c.Output == "stdout" && (c.Decorators == nil || slices.Equal(c.Decorators, []string{"uptime", "level", "tags"})) && c.Matches([]string{"gc"}, "info") {
+			on = true
+		}
+	}
+	gc := "UseG1GC"
+	for _, c := range collectors {
+		if p.set.Has(c) && p.set.Bool(c) {
+			gc = c
+		}
+	}
+	if on {
+		for _, l := range gcStartLines[gc] {
+			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "info", Tags: "gc", Text: l})
+		}
+	}
+	if gc != "UseEpsilonGC" {
+		return
+	}
+	// Epsilon's advice: warnings of gc+init on OpenJDK 17.0.15, always shown; gc=info lines on
+	// Temurin 25.0.3, shown with gc logging only.
+	level, tags := "warning", "gc,init"
+	if behavesLike25(p.o.JDK) {
+		if !on {
+			return
+		}
+		level, tags = "info", "gc"
+	}
+	s := p.set
+	if !s.WasSetOnCommandLine("InitialHeapSize") || !s.WasSetOnCommandLine("MaxHeapSize") || s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
+		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
+	}
+	if !s.Bool("AlwaysPreTouch") {
+		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
+	}
+}
+
+// initError is vm_exit_during_initialization: the text on stdout after java's header line,
+// no launcher lines.
+func initError(msg string) error {
+	return &Error{Text: "Error occurred during initialization of VM\n" + msg + "\n", Stdout: true}
+}
+
+// collectors are the flags that select a garbage collector (GCConfig::select_gc).
+var collectors = []string{"UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC"}
+
+// checkCollectors fails when more than one collector was selected (JDK 9+).
+func (p *parser) checkCollectors() error {
+	if !p.o.JDK.Modern() {
+		return nil
+	}
+	n := 0
+	for _, c := range collectors {
+		if p.set.Has(c) && p.set.Bool(c) {
+			n++
+		}
+	}
+	if n > 1 {
+		return initError("Multiple garbage collectors selected")
+	}
+	// The collectors that run GC worker threads refuse none (GCArguments of G1, ZGC, Parallel).
+	// With no collector chosen jitsim takes G1, java's choice on a server-class machine.
+	if p.set.Has("ParallelGCThreads") && p.set.WasSetOnCommandLine("ParallelGCThreads") && p.set.Uint("ParallelGCThreads") == 0 {
+		switch {
+		case n == 0 || p.set.Bool("UseG1GC"):
+			return initError("The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0")
+		case p.set.Has("UseZGC") && p.set.Bool("UseZGC"):
+			return initError("The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0")
+		case p.set.Bool("UseParallelGC"):
+			return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
+		}
+	}
+	return nil
+}
+
+// checkJVMCICompiler fails when the JVMCI compiler is asked for and the JDK provides none:
+// OpenJDK 17.0.15's jdk.internal.vm.compiler module does; Temurin 25.0.3, whose Graal module is
+// jdk.graal.compiler, says "No JVMCI compiler found".
+func (p *parser) checkJVMCICompiler() error {
+	j := p.o.JDK
+	if !j.Modern() || !p.set.Has("UseJVMCICompiler") || !p.set.Bool("UseJVMCICompiler") {
+		return nil
+	}
+	if systemModule(j, "jdk.internal.vm.compiler") {
+		return nil
+	}
+	return &Error{Text: "Cannot use JVMCI compiler: No JVMCI compiler found\n", Stdout: true}
+}
+
+// agent is one -agentlib:, -agentpath:, -javaagent: or -Xrun option.
+type agent struct {
+	kind    string // "agentlib", "agentpath" or "javaagent"
+	name    string // library name, library path or JAR path
+	options string
+	text    string // the option as written
+}
+
+// agentOption returns the act of an agent option row: it notes the agent for loadAgents.
+func agentOption(kind string) func(p *parser, t token, val string) error {
+	return func(p *parser, t token, _ string) error {
+		rest := t.text
+		switch {
+		case strings.HasPrefix(rest, "-Xrun"):
+			rest = strings.TrimPrefix(rest, "-Xrun")
+			name, opts, _ := strings.Cut(rest, ":")
+			p.agents = append(p.agents, agent{kind: "agentlib", name: name, options: opts, text: t.text})
+			return nil
+		default:
+			_, rest, _ = strings.Cut(rest, ":")
+		}
+		name, opts, _ := strings.Cut(rest, "=")
+		p.agents = append(p.agents, agent{kind: kind, name: name, options: opts, text: t.text})
+		return nil
+	}
+}
+
+// jdkAgentLibraries are the agent libraries a JDK ships in its lib directory.
+var jdkAgentLibraries = []string{"jdwp", "instrument"}
+
+// loadAgents models create_vm_init_agents: a library that cannot be found or loaded stops the
+// VM with the dynamic loader's words; a Java agent whose JAR has no manifest stops it after the
+// instrument library's complaint. Agents that load are inert (jitsim runs no native or Java
+// agent code), except the debugger's: JDWP listening on a socket prints its address.
+func (p *parser) loadAgents() error {
+	if !p.o.JDK.Modern() {
+		return nil
+	}
+	for _, a := range p.agents {
+		switch a.kind {
+		case "agentpath":
+			if msg := elfProblem(a.name); msg != "" {
+				return initError("Could not find agent library " + a.name + " in absolute path, with error: " + msg)
+			}
+		case "agentlib":
+			if !p.agentLibraryFound(a.name) {
+				return initError("Could not find agent library " + a.name + " on the library path, with error: lib" + a.name +
+					".so: cannot open shared object file: No such file or directory")
+			}
+			if a.name == "jdwp" {
+				if err := p.jdwp(a); err != nil {
+					return err
+				}
+			}
+		case "javaagent":
+			if msg := javaAgentProblem(a.name); msg != "" {
+				p.notice(msg + "\n")
+				failed := "agent library failed to init: instrument"
+				if behavesLike25(p.o.JDK) {
+					failed = "agent library failed Agent_OnLoad: instrument"
+				}
+				return initError(failed)
+			}
+		}
+	}
+	return nil
+}
+
+// agentLibraryFound reports whether lib<name>.so is the JDK's or lies in a directory of
+// -Djava.library.path or LD_LIBRARY_PATH.
+func (p *parser) agentLibraryFound(name string) bool {
+	for _, l := range jdkAgentLibraries {
+		if l == name {
+			return true
+		}
+	}
+	var dirs []string
+	if v, ok := p.res.Property("java.library.path"); ok {
+		dirs = append(dirs, filepath.SplitList(v)...)
+	}
+	if v, ok := p.getenv("LD_LIBRARY_PATH"); ok {
+		dirs = append(dirs, filepath.SplitList(v)...)
+	}
+	for _, d := range dirs {
+		if d != "" && elfProblem(filepath.Join(d, "lib"+name+".so")) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// elfProblem returns what the dynamic loader says when asked to load path ("" when it would
+// find an ELF file there). A name without a slash is looked up on the library path, not in
+// the working directory.
+func elfProblem(path string) string {
+	if !strings.Contains(path, "/") {
+		return path + ": cannot open shared object file: No such file or directory"
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return path + ": cannot open shared object file: No such file or directory"
+		}
+		return path + ": cannot open shared object file: Permission denied"
+	}
+	defer f.Close()
+	var magic [64]byte
+	n, err := io.ReadFull(f, magic[:])
+	switch {
+	case err != nil && n == 0 && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF):
+		return path + ": cannot read file data: Is a directory"
+	case n < len(magic):
+		return path + ": file too short"
+	case !bytes.HasPrefix(magic[:], []byte("\x7fELF")):
+		return path + ": invalid ELF header"
+	}
+	return ""
+}
+
+// javaAgentProblem returns what the instrument library prints when the JAR of a -javaagent:
+// cannot be used ("" when it can).
+func javaAgentProblem(jar string) string {
+	z, err := zip.OpenReader(jar)
+	if err != nil {
+		return "Error opening zip file or JAR manifest missing : " + jar
+	}
+	defer z.Close()
+	for _, f := range z.File {
+		if f.Name != "META-INF/MANIFEST.MF" {
+			continue
+		}
+		r, err := f.Open()
+		if err != nil {
+			break
+		}
+		// A manifest is small; 1 MB is far beyond any real one.
+		m, err := io.ReadAll(io.LimitReader(r, 1<<20))
+		r.Close()
+		if err != nil {
+			break
+		}
+		for _, l := range strings.Split(string(m), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "Premain-Class:") {
+				return ""
+			}
+		}
+		return "Failed to find Premain-Class manifest attribute in " + jar
+	}
+	return "Error opening zip file or JAR manifest missing : " + jar
+}
+
+// jdwp models the debugger agent's start: its option errors, and the address it listens on
+// when it is a server on a socket (printed on stdout once the VM is up). jitsim does not wait
+// for a debugger, whatever suspend says.
+func (p *parser) jdwp(a agent) error {
+	opts := map[string]string{}
+	for _, kv := range strings.Split(a.options, ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			opts[k] = v
+		}
+	}
+	if a.options == "help" {
+		return nil
+	}
+	switch {
+	case opts["transport"] == "" && opts["address"] != "":
+		return &Error{Text: "ERROR: JDWP address specified without transport: " + jdwpOptionText(a) + "\n"}
+	case opts["transport"] == "":
+		return &Error{Text: "ERROR: JDWP no transport specified: " + jdwpOptionText(a) + "\n"}
+	}
+	if opts["transport"] == "dt_socket" && opts["server"] == "y" && opts["quiet"] != "y" {
+		addr := opts["address"]
+		if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+			addr = addr[i+1:]
+		}
+		if addr != "" && addr != "0" {
+			p.res.Started = append(p.res.Started, "Listening for transport dt_socket at address: "+addr+"\n")
+		}
+	}
+	return nil
+}
+
+// jdwpOptionText is how the JDWP agent names its options in errors: always as -agentlib:jdwp=.
+func jdwpOptionText(a agent) string { return "-agentlib:jdwp=" + a.options }
+
+// checkSharedArchive models the class-data archive's start: a -XX:SharedArchiveFile that does
+// not exist stops the VM under -Xshare:on; JDK 25 also logs an error under -Xshare:auto (the
+// default). An existing file is taken as a valid archive.
+func (p *parser) checkSharedArchive() error {
+	j := p.o.JDK
+	if !j.Modern() || p.share == "off" {
+		return nil
+	}
+	const savedState = "The saved state of UseCompressedOops and UseCompressedClassPointers is different from runtime, CDS will be disabled."
+	if !behavesLike25(j) && p.share == "on" && !p.set.WasSetOnCommandLine("SharedArchiveFile") && p.set.WasSetOnCommandLine("UseCompressedClassPointers") &&
+		!p.set.Bool("UseCompressedClassPointers") {
+		p.notice("An error has occurred while processing the shared archive file.\nUnable to use shared archive.\n" + savedState + "\n")
+		return initError("Unable to use shared archive.")
+	}
+	if behavesLike25(j) && !p.set.WasSetOnCommandLine("SharedArchiveFile") && p.set.WasSetOnCommandLine("UseCompressedClassPointers") &&
+		!p.set.Bool("UseCompressedClassPointers") {
+		// The JDK's archives hold compressed class pointers; Temurin 25.0.3 says so when they
+		// are turned off, and stops under -Xshare:on (OpenJDK 17.0.15 drops the archive
+		// silently, and stops under -Xshare:on as above).
+		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "cds",
+			Text: "Unable to use shared archive file.\n" + savedState})
+		if p.share == "on" {
+			return initError("Unable to use shared archive. Unrecoverable archive loading error (run with -Xlog:aot,cds for details): Unable to map shared spaces")
+		}
+	}
+	if !p.set.Has("SharedArchiveFile") || !p.set.WasSetOnCommandLine("SharedArchiveFile") {
+		return nil
+	}
+	name := p.set.String("SharedArchiveFile")
+	if name == "" || strings.Contains(name, string(os.PathListSeparator)) {
+		return nil
+	}
+	if _, err := os.Stat(name); err == nil {
+		return nil
+	}
+	if behavesLike25(j) {
+		invalid := LogLine{Level: "error", Tags: "cds", Text: "Not a valid shared archive file (" + name + ")"}
+		if p.share == "on" {
+			err := initError("Unable to use shared archive: invalid archive").(*Error)
+			err.Log = []LogLine{invalid, {Level: "error", Tags: "cds", Text: "CDS is incompatible with other specified options."}}
+			return err
+		}
+		p.res.LogWarnings = append(p.res.LogWarnings, invalid)
+		return nil
+	}
+	if p.share == "on" {
+		p.notice("An error has occurred while processing the shared archive file.\nSpecified shared archive not found (" + name + ").\n")
+		return initError("Unable to use shared archive.")
+	}
+	return nil
+}
+
+// securityManager holds, per release, what -Djava.security.manager makes the Java-level
+// start-up (System.initPhase3) do: JDK 17 warns when the option enables a manager; JDK 24+
+// refuses every value but "disallow".
+var securityManagerRefusal = map[jdk.Release]string{
+	jdk.R25: "java.lang.Error: A command line option has attempted to allow or enable the Security Manager. Enabling a Security Manager is not supported.\n" +
+		"\tat java.lang.System.initPhase3(java.base@25.0.3/System.java:1970)\n",
+}
+
+// checkSystemProperties models what the Java-level start-up says about the system properties
+// it reads: the security manager, and (JDK 25) a java.io.tmpdir that is not a directory.
+func (p *parser) checkSystemProperties() error {
+	j := p.o.JDK
+	if !j.Modern() {
+		return nil
+	}
+	if dir, ok := p.res.Property("java.io.tmpdir"); ok && dir != "" && behavesLike25(j) {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			p.notice("WARNING: java.io.tmpdir directory does not exist\n")
+		}
+	}
+	sm, ok := p.res.Property("java.security.manager")
+	if !ok || sm == "disallow" {
+		return nil
+	}
+	if text, refused := securityManagerRefusal[j]; refused {
+		return initError(text)
+	}
+	if sm == "" || sm == "default" {
+		p.notice("WARNING: A command line option has enabled the Security Manager\n" +
+			"WARNING: The Security Manager is deprecated and will be removed in a future release\n")
+	}
+	return nil
+}
