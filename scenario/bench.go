@@ -257,6 +257,17 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	}, &wlBench{name: "AESGCMBench." + op, params: fmt.Sprintf("dataSize = %d, keyLength = %d", size, bits), defaults: []int{5, 5, 200}})
 }
 
+// settleOwnSeed settles a built-in scenario's workload on threads with the file's own seed as
+// its only property: the scenario's properties were applied by editing its phases.
+func (w *Workload) settleOwnSeed(threads int) (wlSettings, error) {
+	return w.settle(func(name string) (string, bool) {
+		if name == "seed" {
+			return strconv.FormatInt(w.Seed, 10), false
+		}
+		return "", false
+	}, threads)
+}
+
 // runBuiltInWorkload benchmarks the last phase of a built-in scenario's workload file with
 // edit (the scenario's properties) applied, on the run's threads.
 func runBuiltInWorkload(ctx context.Context, r *runner, file *Workload, edit func(*Phase), b *wlBench) error {
@@ -264,12 +275,7 @@ func runBuiltInWorkload(ctx context.Context, r *runner, file *Workload, edit fun
 	if err != nil {
 		return err
 	}
-	set, err := w.settle(func(name string) (string, bool) {
-		if name == "seed" {
-			return strconv.FormatInt(w.Seed, 10), false
-		}
-		return "", false
-	}, r.threads)
+	set, err := w.settleOwnSeed(r.threads)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strconv"
 	"time"
 )
 
@@ -71,12 +70,7 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	if err != nil {
 		return err
 	}
-	set, err := w.settle(func(name string) (string, bool) {
-		if name == "seed" {
-			return strconv.FormatInt(w.Seed, 10), false
-		}
-		return "", false
-	}, r.threads)
+	set, err := w.settleOwnSeed(r.threads)
 	if err != nil {
 		return err
 	}
