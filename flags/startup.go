@@ -402,13 +402,16 @@ func (p *parser) checkSharedArchive() error {
 	if !j.Modern() || p.share == "off" {
 		return nil
 	}
+	// The release tables that were not recorded (8, 8u, 21, 25 on aarch64) may lack these
+	// flags: there is then nothing on the command line to check.
+	wasSet := func(name string) bool { return p.set.Has(name) && p.set.WasSetOnCommandLine(name) }
 	const savedState = "The saved state of UseCompressedOops and UseCompressedClassPointers is different from runtime, CDS will be disabled."
-	if !behavesLike25(j) && p.share == "on" && !p.set.WasSetOnCommandLine("SharedArchiveFile") && p.set.WasSetOnCommandLine("UseCompressedClassPointers") &&
+	if !behavesLike25(j) && p.share == "on" && !wasSet("SharedArchiveFile") && wasSet("UseCompressedClassPointers") &&
 		!p.set.Bool("UseCompressedClassPointers") {
 		p.notice("An error has occurred while processing the shared archive file.\nUnable to use shared archive.\n" + savedState + "\n")
 		return initError("Unable to use shared archive.")
 	}
-	if behavesLike25(j) && !p.set.WasSetOnCommandLine("SharedArchiveFile") && p.set.WasSetOnCommandLine("UseCompressedClassPointers") &&
+	if behavesLike25(j) && !wasSet("SharedArchiveFile") && wasSet("UseCompressedClassPointers") &&
 		!p.set.Bool("UseCompressedClassPointers") {
 		// The JDK's archives hold compressed class pointers; Temurin 25.0.3 says so when they
 		// are turned off, and stops under -Xshare:on (OpenJDK 17.0.15 drops the archive
@@ -419,7 +422,7 @@ func (p *parser) checkSharedArchive() error {
 			return initError("Unable to use shared archive. Unrecoverable archive loading error (run with -Xlog:aot,cds for details): Unable to map shared spaces")
 		}
 	}
-	if !p.set.Has("SharedArchiveFile") || !p.set.WasSetOnCommandLine("SharedArchiveFile") {
+	if !wasSet("SharedArchiveFile") {
 		return nil
 	}
 	name := p.set.String("SharedArchiveFile")
