@@ -41,9 +41,9 @@ out="$dir/jdk-$version.set.txt"
 go run ./flags/testdata/jvmflags/setflags "$java" "$dir/jdk-$version.final.txt" >"$out"
 echo "wrote $out ($(grep -c '^exit ' "$out") runs that printed something)"
 # jdk-VERSION.range.txt: each flag with a finite range set just outside it (see
-# rangeflags/main.go): which ranges HotSpot checks only after parsing every option.
+# setflags/ranges.go): which ranges HotSpot checks only after parsing every option.
 out="$dir/jdk-$version.range.txt"
-go run ./flags/testdata/jvmflags/rangeflags "$java" "$dir/jdk-$version.ranges.txt" >"$out"
+go run ./flags/testdata/jvmflags/setflags -ranges "$java" "$dir/jdk-$version.ranges.txt" >"$out"
 echo "wrote $out ($(grep -c '^-XX:' "$out") runs)"
 # The obsolete flags ("Ignoring option X; support was removed in V") and the deprecated aliases
 # ("... Use option Y instead.") are in HotSpot's table of special flags, not in PrintFlagsFinal.

@@ -3,7 +3,8 @@
 // before its version banner or failed: deprecation warnings, and the flags that need another
 // one. record.sh runs it; it is never run by go generate or the tests.
 //
-// Usage: go run ./flags/testdata/jvmflags/setflags /path/to/java jdk-VERSION.final.txt
+// Usage: go run ./flags/testdata/jvmflags/setflags [-ranges] /path/to/java jdk-VERSION.final.txt
+// (with -ranges: jdk-VERSION.ranges.txt, see ranges.go)
 //
 // The output is one block per such run: the option, "exit N", then each line the JVM printed
 // to stderr before the banner, prefixed by "| ". Runs are made two at a time.
@@ -22,17 +23,22 @@ import (
 var row = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: setflags /path/to/java jdk-VERSION.final.txt")
+	args := os.Args[1:]
+	ranges := len(args) > 0 && args[0] == "-ranges"
+	if ranges {
+		args = args[1:]
+	}
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: setflags [-ranges] /path/to/java jdk-VERSION.(final|ranges).txt")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1], os.Args[2]); err != nil {
+	if err := run(args[0], args[1], ranges); err != nil {
 		fmt.Fprintln(os.Stderr, "setflags:", err)
 		os.Exit(1)
 	}
 }
 
-func run(java, table string) error {
+func run(java, table string, ranges bool) error {
 	f, err := os.Open(table)
 	if err != nil {
 		return err
@@ -41,6 +47,12 @@ func run(java, table string) error {
 	var opts []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
+		if ranges {
+			if o := rangeOption(sc.Text()); o != "" {
+				opts = append(opts, o)
+			}
+			continue
+		}
 		m := row.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
@@ -74,7 +86,7 @@ func run(java, table string) error {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i], errs[i] = runOne(java, dir, opt)
+			out[i], errs[i] = runOne(java, dir, opt, ranges)
 		}()
 	}
 	wg.Wait()
@@ -87,7 +99,7 @@ func run(java, table string) error {
 	return nil
 }
 
-func runOne(java, dir, opt string) (string, error) {
+func runOne(java, dir, opt string, all bool) (string, error) {
 	cmd := exec.Command(java, "-XX:+UnlockDiagnosticVMOptions", "-XX:+UnlockExperimentalVMOptions", opt, "-version")
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
@@ -110,7 +122,7 @@ func runOne(java, dir, opt string) (string, error) {
 			lines = append(lines, "| "+l+"\n")
 		}
 	}
-	if exit == 0 && len(lines) == 0 {
+	if !all && exit == 0 && len(lines) == 0 {
 		return "", nil
 	}
 	return fmt.Sprintf("%s\nexit %d\n%s", opt, exit, strings.Join(lines, "")), nil
