@@ -214,11 +214,33 @@ func Keys() ([]string, error) {
 }
 
 // ForProfile returns the method table of JDK profile p, checking that
-// every import of every method resolves.
+// every import of every method resolves. A table is read-only, so each
+// profile's is built once and shared: Cipher.getInstance asks for it on
+// every operation.
 func ForProfile(p jdk.Release) (*Table, error) {
 	if !p.Valid() {
 		return nil, fmt.Errorf("bytecode: unknown JDK profile %s (want one of %s)", p, strings.Join(jdk.Names(), ", "))
 	}
+	tablesMu.Lock()
+	defer tablesMu.Unlock()
+	if t, ok := tables[p]; ok {
+		return t, nil
+	}
+	t, err := buildTable(p)
+	if err != nil {
+		return nil, err
+	}
+	tables[p] = t
+	return t, nil
+}
+
+var (
+	tablesMu sync.Mutex
+	tables   = map[jdk.Release]*Table{}
+)
+
+// buildTable is ForProfile's work for a profile not built before.
+func buildTable(p jdk.Release) (*Table, error) {
 	all, err := load()
 	if err != nil {
 		return nil, err
