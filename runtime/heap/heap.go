@@ -65,8 +65,8 @@ type Heap struct {
 	mu    sync.Mutex
 	top   int           // bump pointer: bytes [0, top) have been handed out at least once
 	free  [bins][]int32 // free blocks per size class, as offsets/align
-	class map[int32]uint8
-	used  int // bytes in live blocks
+	class []uint8       // per block (offset/align): its size class + 1, 0 when not the start of a live array
+	used  int           // bytes in live blocks
 
 	lastGC    atomic.Int64 // Unix ns of the last collection a full heap asked for
 	tmu       sync.Mutex   // owners; lock order: tmu, then mu (a sweep frees)
@@ -87,7 +87,7 @@ func New(size int) (*Heap, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Heap{r: r, mem: mem, size: size, class: map[int32]uint8{}, nextSweep: 64}, nil
+	return &Heap{r: r, mem: mem, size: size, class: make([]uint8, size/align), nextSweep: 64}, nil
 }
 
 // Size is the heap's size in bytes.
@@ -116,6 +116,9 @@ func classOf(n int) uint8 {
 // two from 64 bytes, so an array occupies up to twice its length.
 func (h *Heap) Alloc(n int) ([]byte, error) {
 	b, err := h.alloc(n)
+	if err == nil {
+		return b, nil
+	}
 	var oom *OutOfMemoryError
 	if errors.As(err, &oom) {
 		// As a JVM collects before it throws: owners found dead by a
@@ -161,7 +164,7 @@ func (h *Heap) alloc(n int) ([]byte, error) {
 		off = h.top
 		h.top += bs
 	}
-	h.class[int32(off/align)] = k
+	h.class[off/align] = k + 1
 	h.used += bs
 	h.mu.Unlock()
 	b := h.mem[off : off+n : off+n]
@@ -184,11 +187,12 @@ func (h *Heap) Free(b []byte) error {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	k, ok := h.class[int32(off/align)]
-	if !ok {
+	k := h.class[off/align]
+	if k == 0 {
 		return fmt.Errorf("heap: Free at offset %d: not allocated (freed twice?)", off)
 	}
-	delete(h.class, int32(off/align))
+	h.class[off/align] = 0
+	k--
 	h.free[k] = append(h.free[k], int32(off/align))
 	h.used -= align << k
 	return nil
