@@ -41,11 +41,18 @@ type javaArrays struct {
 
 	mu   sync.Mutex // live: the Cipher's thread adds, the heap's sweep releases
 	live [][]byte
+	// first backs live for the arrays a Cipher usually owns, so that they cost no
+	// allocation of their own.
+	first [16][]byte
 
 	out []byte // outBuf's scratch (its full capacity)
 }
 
-func newJavaArrays(inv Invoker) *javaArrays { return &javaArrays{h: HeapOf(inv)} }
+func newJavaArrays(inv Invoker) *javaArrays {
+	a := &javaArrays{h: HeapOf(inv)}
+	a.live = a.first[:0]
+	return a
+}
 
 // bytes is new byte[n].
 func (a *javaArrays) bytes(n int) []byte {

@@ -47,7 +47,11 @@ func (c *Cipher) glue(ctx context.Context, phase string) error {
 		return nil
 	}
 	m := cipherModes[c.tr.mode]
-	return g.ChargeGlue(ctx, m.glueEntry, m.name+"."+phase)
+	family := m.glueFinal
+	if phase == "init" {
+		family = m.glueInit
+	}
+	return g.ChargeGlue(ctx, m.glueEntry, family)
 }
 
 // Cipher operation cipherModes, javax.crypto.Cipher.ENCRYPT_MODE etc.
@@ -210,11 +214,20 @@ var cipherModes = []struct {
 	// glueEntry is the method (key) every doFinal of the mode calls, in every release:
 	// the provider glue around it is priced at its level (GlueCharger).
 	glueEntry string
+	// glueInit and glueFinal are the glue families "MODE.init" and "MODE.final" (set by init).
+	glueInit, glueFinal string
 }{
 	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
 	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
 	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt"},
 	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal"},
+}
+
+func init() {
+	for i := range cipherModes {
+		cipherModes[i].glueInit = cipherModes[i].name + ".init"
+		cipherModes[i].glueFinal = cipherModes[i].name + ".final"
+	}
 }
 
 // Cipher is a javax.crypto.Cipher for AES from the SunJCE provider of one
@@ -243,7 +256,6 @@ type Cipher struct {
 
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
-	methods map[string]*bytecode.Method // the profile's methods this Cipher called, by key
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
@@ -279,7 +291,7 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, methods: map[string]*bytecode.Method{}, arrays: newJavaArrays(inv)}
+	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv)}
 	c.arrays.own(c)
 	return c, nil
 }
@@ -353,7 +365,7 @@ func parseTransformation(prof *providerProfile, tr string) (transformation, erro
 	case parts[0] == "":
 		return t, javaThrow(NoSuchAlgorithmException, "Invalid transformation: algorithm not specified-%s", tr)
 	}
-	notFound := javaThrow(NoSuchAlgorithmException, "Cannot find any provider supporting %s", tr)
+	notFound := func() error { return javaThrow(NoSuchAlgorithmException, "Cannot find any provider supporting %s", tr) }
 	if !strings.EqualFold(parts[0], "AES") {
 		for _, f := range fixedKeyAlgorithms {
 			if strings.EqualFold(parts[0], f.name) {
@@ -361,7 +373,7 @@ func parseTransformation(prof *providerProfile, tr string) (transformation, erro
 			}
 		}
 		if t.keySize == 0 || len(parts) != 3 || !strings.EqualFold(parts[2], "NoPadding") {
-			return t, notFound
+			return t, notFound()
 		}
 	}
 	if len(parts) == 1 {
@@ -372,13 +384,13 @@ func parseTransformation(prof *providerProfile, tr string) (transformation, erro
 		if strings.EqualFold(parts[1], m.name) {
 			pad := strings.ToUpper(parts[2])
 			if !slices.Contains(m.paddings, pad) || (t.keySize != 0 && !m.fixedKey) {
-				return t, notFound
+				return t, notFound()
 			}
 			t.mode, t.padding = i, pad == "PKCS5PADDING"
 			return t, nil
 		}
 	}
-	return t, notFound
+	return t, notFound()
 }
 
 // checkKeySize is AESCipher.checkKeySize / GaloisCounterMode.init's check
@@ -417,14 +429,10 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 
 // method returns the profile's method with key k.
 func (c *Cipher) method(k string) (*bytecode.Method, error) {
-	if m, ok := c.methods[k]; ok { // no lock: a Cipher is used by one thread at a time
-		return m, nil
-	}
 	m, err := c.tab.Lookup(k)
 	if err != nil {
 		return nil, fmt.Errorf("provider: %w", err)
 	}
-	c.methods[k] = m
 	return m, nil
 }
 
