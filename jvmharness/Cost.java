@@ -164,6 +164,47 @@ public class Cost {
                         name, ns[0], ns[0] / 16, 16 * 1e3 / ns[0], ns[1], ns[2]);
             }
         }
+        // One whole operation per call, as jitsim's BenchmarkOperation runs it: getInstance,
+        // init (GCM encryption: a fresh IV), updateAAD of 16 bytes (GCM), doFinal into a
+        // preallocated buffer. Only when asked for by name ("op-gcm-enc", ...).
+        final byte[] aad16 = new byte[16];
+        for (int i = 0; i < 16; i++) aad16[i] = (byte) i;
+        for (String[] m : modes) {
+            String name = "op-" + m[0];
+            if (!want.contains(name) || m[2].equals("A") || m[1].contains("ECB")) continue;
+            final String tr = m[1];
+            final boolean gcm = tr.contains("GCM"), dec = m[2].equals("D");
+            final byte[] n12 = new byte[12];
+            final byte[] src;
+            if (gcm && dec) {
+                Cipher e = Cipher.getInstance(tr);
+                e.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, n12));
+                e.updateAAD(aad16);
+                src = e.doFinal(in);
+            } else {
+                src = in;
+            }
+            final long[] ctr = {0};
+            Op op = () -> {
+                Cipher c = Cipher.getInstance(tr);
+                if (gcm) {
+                    byte[] n = n12;
+                    if (!dec) {
+                        n = new byte[12];
+                        long v = ++ctr[0];
+                        for (int i = 0; i < 8; i++) n[i] = (byte) (v >>> (8 * i));
+                    }
+                    c.init(dec ? Cipher.DECRYPT_MODE : Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, n));
+                    c.updateAAD(aad16);
+                } else {
+                    c.init(dec ? Cipher.DECRYPT_MODE : Cipher.ENCRYPT_MODE, k, new IvParameterSpec(iv));
+                }
+                sink += c.doFinal(src, 0, src.length, out, 0);
+            };
+            double[] ns = nsPerOp(op);
+            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                    name, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+        }
         if (only.isEmpty() || want.contains("call")) {
             final int N = 1000;
             double[] ns = nsPerOp(() -> { int x = 0; for (int i = 0; i < N; i++) x = leaf(x); sink += x; });
