@@ -72,7 +72,7 @@ func tierProbes(env *env, s *model.Workload, level jrt.Level) ([]model.Probe, er
 		return nil, fmt.Errorf("level %d CTR: %w", level, err)
 	}
 	var c0, e0 [16]byte
-	used := 16
+	used := uint32(16)
 	stubaes.CTRGeneric(s.KE, &c0, &e0, &used, want, s.In)
 	if !bytes.Equal(s.Out, want) {
 		return nil, fmt.Errorf("level %d: CounterMode.implCrypt disagrees with the generic stub", level)

@@ -505,9 +505,9 @@ func adaptCTR(m *Method, impl variant.ID) (stubCall, bool) {
 		if !ok {
 			return 0, spanError(m, args, 7, 8, n)
 		}
-		used := int(usedArr[0])
-		done := f(xk, ctr, enc, &used, dst, unaliased(dst, src))
-		usedArr[0] = uint32(used)
+		// used is the Java int[1] itself: the stub updates it in place, and no local
+		// escapes through the call (one allocation per CTR call otherwise).
+		done := f(xk, ctr, enc, &usedArr[0], dst, unaliased(dst, src))
 		return int64(done), nil
 	}, true
 }

@@ -42,7 +42,7 @@ func TestCalibrateStubs(t *testing.T) {
 		dst := make([]byte, n)
 		run := func() error {
 			var ctr, enc [16]byte
-			used := 16
+			used := uint32(16)
 			v.Fn(xk, &ctr, &enc, &used, dst, src)
 			return nil
 		}

@@ -65,7 +65,7 @@ func BenchmarkCTR(b *testing.B) {
 		if cpu.Host().HasAll(v.Needs()) {
 			impls = append(impls, benchImpl{v.Name(), func() func(dst, src []byte) {
 				var ctr, ec [16]byte
-				used := 16
+				used := uint32(16)
 				return func(dst, src []byte) { v.Fn(enc, &ctr, &ec, &used, dst, src) }
 			}})
 		}

@@ -18,7 +18,7 @@ const StubCTR = "counterMode_AESCrypt"
 // key stream come from encCtr[*used:], and a trailing partial block leaves its
 // encrypted counter in encCtr with *used set to the bytes consumed. Start a
 // stream with *used = 16.
-type CTRFunc func(xk []uint32, ctr, encCtr *[16]byte, used *int, dst, src []byte) int
+type CTRFunc func(xk []uint32, ctr, encCtr *[16]byte, used *uint32, dst, src []byte) int
 
 // CTRVariant is one implementation of the CTR stub.
 type CTRVariant = variant.Impl[CTRFunc]
@@ -69,7 +69,7 @@ func CTRVariants() []CTRVariant { return ctrCode.Impls() }
 func CTRCode(id variant.ID) (CTRFunc, bool) { return ctrCode.Find(id) }
 
 // CTRGeneric is the generic twin of counterMode_AESCrypt.
-func CTRGeneric(xk []uint32, ctr, encCtr *[16]byte, used *int, dst, src []byte) int {
+func CTRGeneric(xk []uint32, ctr, encCtr *[16]byte, used *uint32, dst, src []byte) int {
 	return ctrCrypt(xk, ctr, encCtr, used, dst, src, ctrBulkGeneric, EncryptBlockGeneric)
 }
 
@@ -85,12 +85,12 @@ func ctrBulkGeneric(nr int, xk []uint32, ctr *[16]byte, dst, src []byte) {
 	}
 }
 
-func checkCTR(xk []uint32, used *int, dst, src []byte) int {
+func checkCTR(xk []uint32, used *uint32, dst, src []byte) int {
 	nr := rounds(xk)
 	if len(dst) < len(src) {
 		panic("stubs/aes: output smaller than input")
 	}
-	if *used < 0 || *used > BlockSize {
+	if *used > BlockSize {
 		panic("stubs/aes: CTR used count out of range 0..16")
 	}
 	return nr
@@ -127,7 +127,7 @@ func put64(b []byte, v uint64) {
 // runs that never carry out of the counter's low 64 bits (so the assembly only
 // ever adds to one lane), and encrypts one more counter for a trailing partial
 // block, as CounterMode.implCrypt and HotSpot's stub do.
-func ctrCrypt(xk []uint32, ctr, encCtr *[16]byte, used *int, dst, src []byte,
+func ctrCrypt(xk []uint32, ctr, encCtr *[16]byte, used *uint32, dst, src []byte,
 	bulk func(nr int, xk []uint32, ctr *[16]byte, dst, src []byte), block BlockFunc) int {
 	nr := checkCTR(xk, used, dst, src)
 	n := len(src)
@@ -171,7 +171,7 @@ func ctrAsm(k ctrKernel, tail blockKernel) CTRFunc {
 		k(nr, &xk[0], ctr, &dst[0], &src[0], len(src))
 	}
 	block := blockAsm(tail)
-	return func(xk []uint32, ctr, encCtr *[16]byte, used *int, dst, src []byte) int {
+	return func(xk []uint32, ctr, encCtr *[16]byte, used *uint32, dst, src []byte) int {
 		return ctrCrypt(xk, ctr, encCtr, used, dst, src, bulk, block)
 	}
 }
@@ -181,6 +181,6 @@ func bindCTR(id variant.ID, k ctrKernel, tail blockKernel) { ctrCode.Add(id, ctr
 // ctrProber times the CTR stub over the payload from a fresh counter.
 var ctrProber = prober(CTRCode, false, func(f CTRFunc, k []uint32, out, in []byte) {
 	var c, e [16]byte
-	used := BlockSize
+	used := uint32(BlockSize)
 	f(k, &c, &e, &used, out, in)
 })

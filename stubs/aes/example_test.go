@@ -44,7 +44,7 @@ func ExampleCTRFunc() {
 	ctr := [16]byte{0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff}
 	pt, _ := hex.DecodeString("6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51")
 	var encCtr [16]byte
-	used := 16 // no key stream left over
+	used := uint32(16) // no key stream left over
 	ct := make([]byte, len(pt))
 	fn := pickCTR().Fn
 	n := fn(enc, &ctr, &encCtr, &used, ct[:5], pt[:5])

@@ -136,7 +136,7 @@ func FuzzCTR(f *testing.F) {
 				got := make([]byte, len(data))
 				st := [16]byte(ctr)
 				var ec [16]byte
-				used := 16
+				used := uint32(16)
 				n := v.Fn(enc, &st, &ec, &used, got[:c], data[:c])
 				n += v.Fn(enc, &st, &ec, &used, got[c:], data[c:])
 				if n != len(data) || !bytes.Equal(got, want) {

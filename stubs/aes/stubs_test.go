@@ -244,7 +244,7 @@ func TestSP80038A(t *testing.T) {
 				got := make([]byte, len(pt))
 				ctr := [16]byte(mustHex(sp38aCtr))
 				var ec [16]byte
-				used := 16
+				used := uint32(16)
 				if n := v.Fn(enc, &ctr, &ec, &used, got, pt); n != len(pt) {
 					t.Errorf("returned %d", n)
 				}
@@ -329,7 +329,7 @@ func families() []family {
 		v = append(v, view{x.ID, func(k keyPair, iv, dst, src []byte) (int, []byte) {
 			ctr := [16]byte(iv)
 			var ec [16]byte
-			used := 16
+			used := uint32(16)
 			n := x.Fn(k.enc, &ctr, &ec, &used, dst, src)
 			return n, ctr[:]
 		}})
@@ -496,7 +496,7 @@ func TestCTRStreaming(t *testing.T) {
 				got := make([]byte, n)
 				ctr := [16]byte(iv)
 				var ec [16]byte
-				used := 16
+				used := uint32(16)
 				for i := 0; i < n; {
 					m := min(n-i, r.IntN(200))
 					v.Fn(k.enc, &ctr, &ec, &used, got[i:i+m], src[i:i+m])
@@ -559,7 +559,7 @@ func TestMisusePanics(t *testing.T) {
 		{"bad key", func() { BlockEncryptVariants()[0].Fn(k.enc[:40], make([]byte, 16), make([]byte, 16)) }},
 		{"partial CBC", func() { CBCEncryptVariants()[0].Fn(k.enc, new([16]byte), make([]byte, 17), make([]byte, 17)) }},
 		{"short dst CTR", func() {
-			u := 16
+			u := uint32(16)
 			CTRVariants()[0].Fn(k.enc, new([16]byte), new([16]byte), &u, make([]byte, 3), make([]byte, 4))
 		}},
 	}

@@ -23,7 +23,7 @@ import (
 // allocate; the func is not safe for concurrent use.
 func ctrThenGHASH(ctr aes.CTRFunc, gh GHASHFunc) GCMFunc {
 	var encCtr [16]byte
-	var used int
+	var used uint32
 	return func(xk []uint32, c *[16]byte, s *[2]uint64, htbl []uint64, dst, src, ct []byte) int {
 		n := len(src) / 16 * 16
 		enc := encrypting(dst, ct)
