@@ -31,6 +31,12 @@ type cipherCore struct {
 	counter []byte   // CTR: CounterMode.counter
 	ectr    []byte   // CTR: CounterMode.encryptedCounter
 	used    []uint32 // CTR: CounterMode.used
+
+	// Backing arrays of the fields above and of one call's arguments: a Cipher's
+	// operations then allocate nothing of their own for them.
+	ivBuf, rBuf, counterBuf, ectrBuf [aesBlockSize]byte
+	usedBuf                          [1]uint32
+	argBuf                           [12]bytecode.Arg
 }
 
 // modeEntries are the methods CipherCore calls for each mode's encrypt and
@@ -51,7 +57,10 @@ var modeEntries = map[string][2][]string{
 // initCore is CipherCore.init for ECB, CBC and CTR.
 func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte, spec ParamSpec) error {
 	m := cipherModes[mi]
-	cc := &cipherCore{c: c, mode: m.name, padding: padding, decrypt: c.decrypt, unit: aesBlockSize}
+	// The Cipher's one core object is reset, not allocated: Init dropped the last
+	// operation's (c.core is nil here), and nothing else refers to it.
+	c.coreObj = cipherCore{c: c, mode: m.name, padding: padding, decrypt: c.decrypt, unit: aesBlockSize}
+	cc := &c.coreObj
 	if m.stream {
 		cc.unit = 1
 	}
@@ -86,7 +95,9 @@ func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte,
 	if cc.decrypt && !m.stream { // CTR encrypts the counter both ways
 		cc.k = c.kd
 	}
-	cc.iv = slices.Clone(iv)
+	if iv != nil {
+		cc.iv = append(cc.ivBuf[:0:len(cc.ivBuf)], iv...)
+	}
 	for d, keys := range modeEntries[m.name] {
 		k := ""
 		for _, cand := range keys {
@@ -116,10 +127,12 @@ func (cc *cipherCore) reset() {
 	if cc.iv == nil {
 		return
 	}
-	cc.r = slices.Clone(cc.iv)
-	cc.counter = slices.Clone(cc.iv)
-	cc.ectr = make([]byte, aesBlockSize)
-	cc.used = []uint32{aesBlockSize}
+	cc.r = append(cc.rBuf[:0:len(cc.rBuf)], cc.iv...)
+	cc.counter = append(cc.counterBuf[:0:len(cc.counterBuf)], cc.iv...)
+	cc.ectrBuf = [aesBlockSize]byte{}
+	cc.ectr = cc.ectrBuf[:]
+	cc.usedBuf[0] = aesBlockSize
+	cc.used = cc.usedBuf[:]
 }
 
 // crypt is the mode's encrypt or decrypt on whole units.
@@ -131,20 +144,18 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 	if cc.decrypt {
 		k = cc.dec
 	}
-	data := []bytecode.Arg{bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs)}
-	var args []bytecode.Arg
+	args := append(cc.argBuf[:0], bytecode.IntsArg(cc.k))
 	switch cc.mode {
 	case "CBC":
-		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.r)}, data...)
+		args = append(args, bytecode.BytesArg(cc.r))
 	case "CTR":
 		// CounterMode.crypt's checks before implCrypt
 		if inOfs < 0 || n > len(in)-inOfs || outOfs < 0 || n > len(out)-outOfs {
 			return 0, javaThrow("java.lang.ArrayIndexOutOfBoundsException", "Range [%d, %d + %d) out of bounds for length %d", inOfs, inOfs, n, len(in))
 		}
-		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k), bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used)}, data...)
-	default:
-		args = append([]bytecode.Arg{bytecode.IntsArg(cc.k)}, data...)
+		args = append(args, bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used))
 	}
+	args = append(args, bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
 	r, err := cc.c.call(ctx, k, args...)
 	return int(r), err
 }
@@ -273,7 +284,10 @@ func (cc *cipherCore) doFinal(ctx context.Context, in []byte, inOfs, inLen int, 
 		return cc.crypt(ctx, fin, fOfs, n, out, outOfs)
 	}
 	// Decryption goes through a temporary array when the output may be too
-	// small or padding must come off first.
+	// small or padding must come off first (CipherCore.doFinal's outWithPadding).
+	if !cc.padding && capacity >= est {
+		return cc.crypt(ctx, fin, fOfs, n, out, outOfs)
+	}
 	tmp := make([]byte, n)
 	w, err := cc.crypt(ctx, fin, fOfs, n, tmp, 0)
 	if err != nil {

@@ -28,6 +28,13 @@ type gcmCipher struct {
 
 	eng *gcmEngine // GaloisCounterMode.engine; nil until checkInit
 
+	// aad is the AAD given before the engine exists (updateAAD before the first data),
+	// aadOpen whether updateAAD was called; aadInline backs aad for short AAD.
+	aad       []byte
+	aadOpen   bool
+	aadInline [64]byte
+	ivInline  [16]byte // backs iv for IVs up to 16 bytes
+
 	argBuf [24]bytecode.Arg // the arguments of one reference-method call (args)
 }
 
@@ -54,6 +61,7 @@ type gcmEngine struct {
 	processed int    // GCMEncrypt.processed
 
 	tag     []byte // GCMDecrypt.tag
+	tagBuf  [16]byte
 	tagOfs  int
 	inPlace bool // inPlaceArray
 
@@ -76,7 +84,14 @@ func (g *gcmCipher) newEngine() *gcmEngine {
 	g.c.gcmSpare = nil
 	if old == nil {
 		a := g.c.arrays
-		e := &gcmEngine{htbl: a.longs(subkeyHtblLen), state: a.longs(2),
+		var e *gcmEngine
+		if !g.c.engObjUsed { // the Cipher's first engine is part of it
+			g.c.engObjUsed = true
+			e = &g.c.engObj
+		} else {
+			e = new(gcmEngine)
+		}
+		*e = gcmEngine{htbl: a.longs(subkeyHtblLen), state: a.longs(2),
 			ectr: a.bytes(aesBlockSize), used: a.ints(1),
 			j0: a.bytes(aesBlockSize)[:0], counter: a.bytes(aesBlockSize)[:0],
 			h: a.bytes(aesBlockSize), lb: a.bytes(aesBlockSize), sum: a.bytes(aesBlockSize),
@@ -101,7 +116,7 @@ func (g *gcmCipher) newEngine() *gcmEngine {
 
 // release ends the operation: the engine's arrays go to the next one.
 func (g *gcmCipher) release() {
-	if e := g.eng; e != nil && e.htbl != nil {
+	if e := g.eng; e != nil {
 		e.origOut = nil // no reference to the caller's array
 		g.c.gcmSpare = e
 	}
@@ -110,7 +125,10 @@ func (g *gcmCipher) release() {
 
 // initGCM is GaloisCounterMode.engineInit + init.
 func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error {
-	g := &gcmCipher{c: c, prof: c.prof, encrypt: !c.decrypt, tagLen: 16}
+	// The Cipher's one GCM object is reset, not allocated: Init dropped the last
+	// operation's (c.gcm is nil here), and nothing else refers to it.
+	c.gcmObj = gcmCipher{c: c, prof: c.prof, encrypt: !c.decrypt, tagLen: 16}
+	g := &c.gcmObj
 	switch s := spec.(type) {
 	case nil:
 		if c.decrypt {
@@ -128,7 +146,7 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 		if s.TLen < 96 || s.TLen > 128 || s.TLen%8 != 0 {
 			return javaThrow(InvalidAlgorithmParameterException, "Unsupported TLen value.  Must be one of {128, 120, 112, 104, 96}")
 		}
-		g.iv, g.tagLen = slices.Clone(s.IV), s.TLen/8
+		g.iv, g.tagLen = append(g.ivInline[:0:len(g.ivInline)], s.IV...), s.TLen/8
 	default:
 		return javaThrow(InvalidAlgorithmParameterException, "AlgorithmParameterSpec not of GCMParameterSpec")
 	}
@@ -139,7 +157,8 @@ func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error 
 		if c.lastGCMKey != nil && slices.Equal(key, c.lastGCMKey) && slices.Equal(g.iv, c.lastGCMIV) {
 			return javaThrow(InvalidAlgorithmParameterException, "Cannot reuse iv for GCM encryption")
 		}
-		c.lastGCMKey, c.lastGCMIV = slices.Clone(key), g.iv
+		c.lastGCMKey = append(c.lastKeyBuf[:0:len(c.lastKeyBuf)], key...)
+		c.lastGCMIV = append(c.lastIVBuf[:0:len(c.lastIVBuf)], g.iv...)
 	}
 	if err := c.setKey(ctx, key); err != nil {
 		return err
@@ -343,11 +362,15 @@ func (g *gcmCipher) updateAAD(aad []byte) error {
 	if err := g.checkReInit(); err != nil {
 		return err
 	}
-	if g.eng == nil {
-		// the engine's H and J0 are computed on its first data call
-		g.eng = &gcmEngine{}
-	}
 	e := g.eng
+	if e == nil {
+		// the engine (H, J0) is made on the first data call; until then the AAD waits here
+		if g.aad == nil {
+			g.aad = g.aadInline[:0]
+		}
+		g.aad, g.aadOpen = append(g.aad, aad...), true
+		return nil
+	}
 	if !e.aadOpen {
 		if e.sizeOfAAD != 0 || e.aadProcessed {
 			return javaThrow(IllegalStateException, "Update has been called; no more AAD data")
@@ -361,17 +384,15 @@ func (g *gcmCipher) updateAAD(aad []byte) error {
 // engine returns the operation's engine, creating it (checkInit) and
 // keeping AAD given before it existed.
 func (g *gcmCipher) engine(ctx context.Context) error {
-	if g.eng != nil && g.eng.htbl != nil {
+	if g.eng != nil {
 		return nil
 	}
-	pending := g.eng
-	g.eng = nil
 	if err := g.checkInit(ctx); err != nil {
-		g.eng = pending
 		return err
 	}
-	if pending != nil {
-		g.eng.aad, g.eng.aadOpen = pending.aad, pending.aadOpen
+	if g.aadOpen {
+		g.eng.aad, g.eng.aadOpen = g.aad, true
+		g.aad, g.aadOpen = nil, false
 	}
 	return nil
 }
@@ -715,6 +736,9 @@ func (g *gcmCipher) decryptFinal(ctx context.Context, in []byte, inOfs, inLen in
 // still in the buffer.
 func (g *gcmCipher) findTag(in []byte, inOfs, inLen int) {
 	e := g.eng
+	if e.tag == nil {
+		e.tag = e.tagBuf[:0]
+	}
 	e.tag = append(e.tag[:0], make([]byte, g.tagLen)...)
 	if inLen >= g.tagLen {
 		e.tagOfs = inLen - g.tagLen

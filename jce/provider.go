@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
@@ -249,6 +251,14 @@ type Cipher struct {
 	ke, kd  []uint32 // AESCrypt.sessionK[0], [1]
 
 	lastGCMKey, lastGCMIV []byte // GaloisCounterMode.lastKey, lastIv
+	lastKeyBuf            [32]byte
+	lastIVBuf             [16]byte // backs lastGCMIV up to 16 bytes (longer IVs grow past it)
+	keyBuf                [32]byte // backs key
+	argBuf                [4]bytecode.Arg
+	gcmObj                gcmCipher  // what gcm points to: one per Cipher, reset by each init
+	coreObj               cipherCore // what core points to, the same way
+	engObj                gcmEngine  // the first GCM engine (later ones reuse it through gcmSpare)
+	engObjUsed            bool
 
 	core     *cipherCore // ECB, CBC, CTR
 	gcm      *gcmCipher  // GCM
@@ -346,8 +356,11 @@ func parseTransformation(prof *providerProfile, tr string) (transformation, erro
 	if strings.TrimSpace(tr) == "" {
 		return t, javaThrow(NoSuchAlgorithmException, "Null or empty transformation")
 	}
-	var parts []string
-	for _, p := range strings.Split(tr, "/") {
+	var partsBuf [4]string
+	parts := partsBuf[:0]
+	for rest, more := tr, true; more; {
+		var p string
+		p, rest, more = strings.Cut(rest, "/")
 		p = strings.TrimSpace(p)
 		if p == "" && !prof.emptyTokenText {
 			continue // java.util.StringTokenizer skips empty tokens
@@ -382,15 +395,28 @@ func parseTransformation(prof *providerProfile, tr string) (transformation, erro
 	}
 	for i, m := range cipherModes {
 		if strings.EqualFold(parts[1], m.name) {
-			pad := strings.ToUpper(parts[2])
-			if !slices.Contains(m.paddings, pad) || (t.keySize != 0 && !m.fixedKey) {
+			k := slices.IndexFunc(m.paddings, func(p string) bool { return upperIs(parts[2], p) })
+			if k < 0 || (t.keySize != 0 && !m.fixedKey) {
 				return t, notFound()
 			}
-			t.mode, t.padding = i, pad == "PKCS5PADDING"
+			t.mode, t.padding = i, m.paddings[k] == "PKCS5PADDING"
 			return t, nil
 		}
 	}
 	return t, notFound()
+}
+
+// upperIs reports whether strings.ToUpper(s) == upper, without making the
+// upper-cased string (getInstance runs on every operation of a new-Cipher loop).
+func upperIs(s, upper string) bool {
+	for _, r := range s {
+		u, size := utf8.DecodeRuneInString(upper)
+		if size == 0 || unicode.ToUpper(r) != u {
+			return false
+		}
+		upper = upper[size:]
+	}
+	return upper == ""
 }
 
 // checkKeySize is AESCipher.checkKeySize / GaloisCounterMode.init's check
@@ -412,7 +438,7 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	}
 	n := len(key) + 28 // 4 * (rounds + 1) words
 	ke, kd := c.arrays.ints(n), c.arrays.ints(n)
-	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd)); err != nil {
+	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", append(c.argBuf[:0], bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))...); err != nil {
 		c.arrays.drop(bytecode.IntsArg(ke).Data)
 		c.arrays.drop(bytecode.IntsArg(kd).Data)
 		return err
@@ -423,7 +449,7 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 		c.arrays.drop(bytecode.IntsArg(c.ke).Data)
 		c.arrays.drop(bytecode.IntsArg(c.kd).Data)
 	}
-	c.key, c.ke, c.kd = slices.Clone(key), ke, kd
+	c.key, c.ke, c.kd = append(c.keyBuf[:0:len(c.keyBuf)], key...), ke, kd
 	return nil
 }
 
