@@ -49,10 +49,19 @@ type javaArrays struct {
 }
 
 func newJavaArrays(inv Invoker) *javaArrays {
+	if a, ok := spareArrays.Get().(*javaArrays); ok {
+		a.h = HeapOf(inv)
+		return a
+	}
 	a := &javaArrays{h: HeapOf(inv)}
 	a.live = a.first[:0]
 	return a
 }
+
+// spareArrays holds javaArrays whose Cipher died and whose arrays the heap took back
+// (Release): a new Cipher's bookkeeping reuses one instead of allocating it, as a loop
+// making a Cipher per operation does on every operation.
+var spareArrays sync.Pool
 
 // bytes is new byte[n].
 func (a *javaArrays) bytes(n int) []byte {
@@ -121,8 +130,14 @@ func (a *javaArrays) own(c *Cipher) {
 // Dead implements heap.Owner: the Cipher is unreachable.
 func (a *javaArrays) Dead() bool { return a.owner.Value() == nil }
 
-// Release implements heap.Owner.
-func (a *javaArrays) Release() { a.release() }
+// Release implements heap.Owner. The heap calls it once, for an owner found Dead, and
+// drops the owner after: nothing refers to a any more, so it goes to spareArrays.
+func (a *javaArrays) Release() {
+	a.release()
+	*a = javaArrays{}
+	a.live = a.first[:0]
+	spareArrays.Put(a)
+}
 
 // release frees every array.
 func (a *javaArrays) release() {
