@@ -228,3 +228,27 @@ func BenchmarkOperation(b *testing.B) {
 		}
 	}
 }
+
+// TestOperationAllocs holds a whole Cipher operation at steady state to three Go
+// allocations: the Cipher, the weak pointer the Java heap watches it by, and its
+// array bookkeeping — which a long run takes from the records of Ciphers the heap
+// found dead (BenchmarkOperation reports 2 per operation over 20000), but a short
+// burst between two collections allocates anew.
+func TestOperationAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("warms a VM per transformation")
+	}
+	for _, c := range opCases {
+		w, _ := newWarmOp(t, jdk.R25, c, 1024)
+		ctx := context.Background()
+		n := testing.AllocsPerRun(2000, func() {
+			if err := w.once(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%s: %.2f", c.name, n)
+		if n > 3 {
+			t.Errorf("%s: %.1f Go allocations per operation, want at most 3", c.name, n)
+		}
+	}
+}
