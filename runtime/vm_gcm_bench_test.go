@@ -48,20 +48,8 @@ func newWarmGCM(tb testing.TB, rel jdk.Release, out *bytes.Buffer, vmArgs ...str
 // newWarmGCMSize is newWarmGCM for a message of size bytes.
 func newWarmGCMSize(tb testing.TB, rel jdk.Release, size int, out *bytes.Buffer, vmArgs ...string) *warmGCM {
 	tb.Helper()
-	args := append([]string{"-Xbatch", "-XX:CompileThresholdScaling=0.05"}, vmArgs...)
-	set, _, err := flags.Parse(flags.Options{JDK: rel, Arch: jdk.AMD64, Args: args})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cfg := jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...)
-	if out != nil {
-		cfg = cfg.WithOutput(out)
-	}
-	vm, err := jrt.New(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { vm.Close() })
+	vm := newBatchVM(tb, rel, out, vmArgs...)
+	var err error
 	w := &warmGCM{vm: vm, key: []byte("0123456789abcdef"), iv: []byte("unique nonce"), plain: make([]byte, size)}
 	for i := range w.plain {
 		w.plain[i] = byte(i * 7)
@@ -95,6 +83,28 @@ func newWarmGCMSize(tb testing.TB, rel jdk.Release, size int, out *bytes.Buffer,
 		}
 	}
 	return w
+}
+
+// newBatchVM is a VM of release rel on the real tiers that compiles early and in the
+// foreground (-Xbatch, CompileThresholdScaling 0.05), so that a warm-up loop reaches
+// steady state in few operations; out, when not nil, receives its printed output.
+func newBatchVM(tb testing.TB, rel jdk.Release, out *bytes.Buffer, vmArgs ...string) *jrt.VM {
+	tb.Helper()
+	args := append([]string{"-Xbatch", "-XX:CompileThresholdScaling=0.05"}, vmArgs...)
+	set, _, err := flags.Parse(flags.Options{JDK: rel, Arch: jdk.AMD64, Args: args})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfg := jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...)
+	if out != nil {
+		cfg = cfg.WithOutput(out)
+	}
+	vm, err := jrt.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { vm.Close() })
+	return vm
 }
 
 // goGCM is crypto/cipher's AES-GCM (12-byte nonce, 16-byte tag): the

@@ -10,11 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jce"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/tiers"
 )
 
 // opCase is one row of BenchmarkOperation: a transformation and direction.
@@ -124,19 +122,11 @@ func (w *warmOp) check(tb testing.TB, plain []byte) {
 }
 
 // newWarmOp warms one operation to steady state the way newWarmGCMSize
-// does (-Xbatch, an early threshold, then 4 × 50 operations with no VM
-// event and no compile queued).
+// does (newBatchVM, then 4 × 50 operations with no VM event and no compile
+// queued).
 func newWarmOp(tb testing.TB, rel jdk.Release, c opCase, size int) (*warmOp, []byte) {
 	tb.Helper()
-	set, _, err := flags.Parse(flags.Options{JDK: rel, Arch: jdk.AMD64, Args: []string{"-Xbatch", "-XX:CompileThresholdScaling=0.05"}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	vm, err := jrt.New(jrt.NewConfig().WithFlags(set).WithTiers(tiers.Default()...))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { vm.Close() })
+	vm := newBatchVM(tb, rel, nil)
 	w := &warmOp{vm: vm, rel: rel, c: c, key: []byte("0123456789abcdef"), iv: make([]byte, 16), aad: make([]byte, opAAD)}
 	if c.trans == "AES/GCM/NoPadding" {
 		w.iv = w.iv[:12]
