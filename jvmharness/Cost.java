@@ -74,6 +74,53 @@ public class Cost {
 
     static int leaf(int x) { return x * 31 + 7; }
 
+    // Our own bit-serial GHASH (SP 800-38D, Algorithm 1) in the two shapes the JDK's Java
+    // GHASH has had: the block's halves read through a big-endian long view (JDK 9+) or
+    // assembled byte by byte (JDK 8, which has no VarHandle). Rows "ghash-view" and
+    // "ghash-bytes" time both over the same data: the cost of the older shape.
+    static final java.lang.invoke.VarHandle BE_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+    static void ghashMult(long[] st, long[] h) {
+        long z0 = 0, z1 = 0, v0 = h[0], v1 = h[1];
+        for (int half = 0; half < 2; half++) {
+            long x = st[half];
+            for (int i = 0; i < 64; i++) {
+                long m = x >> 63;
+                z0 ^= v0 & m;
+                z1 ^= v1 & m;
+                long r = (v1 << 63) >> 63;
+                v1 = (v1 >>> 1) | (v0 << 63);
+                v0 = (v0 >>> 1) ^ (0xe100000000000000L & r);
+                x <<= 1;
+            }
+        }
+        st[0] = z0;
+        st[1] = z1;
+    }
+
+    static long bytesToLong(byte[] b, int o) {
+        long v = 0;
+        for (int i = o; i < o + 8; i++) v = (v << 8) + (b[i] & 0xff);
+        return v;
+    }
+
+    static void ghashView(byte[] d, int ofs, int blocks, long[] st, long[] h) {
+        for (; blocks > 0; blocks--, ofs += 16) {
+            st[0] ^= (long) BE_LONG.get(d, ofs);
+            st[1] ^= (long) BE_LONG.get(d, ofs + 8);
+            ghashMult(st, h);
+        }
+    }
+
+    static void ghashBytes(byte[] d, int ofs, int blocks, long[] st, long[] h) {
+        for (; blocks > 0; blocks--, ofs += 16) {
+            st[0] ^= bytesToLong(d, ofs);
+            st[1] ^= bytesToLong(d, ofs + 8);
+            ghashMult(st, h);
+        }
+    }
+
     public static void main(String[] a) throws Exception {
         String only = System.getProperty("only", "");
         byte[] key = new byte[16], iv = new byte[16], in = new byte[SIZE], out = new byte[SIZE + 16];
@@ -204,6 +251,17 @@ public class Cost {
             double[] ns = nsPerOp(op);
             System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
                     name, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+        }
+        for (String shape : new String[] {"ghash-view", "ghash-bytes"}) {
+            if (!want.contains(shape)) continue; // only when asked for by name
+            final long[] st = new long[2], h = {0x66e94bd4ef8a2c3bL, 0x884cfa59ca342b2eL};
+            final boolean view = shape.equals("ghash-view");
+            double[] ns = nsPerOp(() -> {
+                if (view) ghashView(in, 0, SIZE / 16, st, h); else ghashBytes(in, 0, SIZE / 16, st, h);
+                sink += (int) st[0];
+            });
+            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                    shape, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
         }
         if (only.isEmpty() || want.contains("call")) {
             final int N = 1000;
