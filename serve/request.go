@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,7 +94,11 @@ func jsonProblem(err error) string {
 	case errors.As(err, &se):
 		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se)
 	case errors.As(err, &te):
-		return fmt.Sprintf("field %q must be a JSON %s", te.Field, map[bool]string{true: "array of strings", false: "string"}[te.Field == "argv" || strings.HasSuffix(te.Field, ".argv")])
+		want := map[reflect.Kind]string{reflect.Slice: "array of strings", reflect.String: "string", reflect.Pointer: "object", reflect.Struct: "object"}[te.Type.Kind()]
+		if want == "" {
+			want = te.Type.Kind().String()
+		}
+		return fmt.Sprintf("field %q must be a JSON %s, not %s", strings.TrimPrefix(te.Field, "Command."), want, te.Value)
 	case errors.Is(err, io.EOF):
 		return "empty body (want {\"release\": …, \"cpu\": …, \"argv\": […]})"
 	}
@@ -161,6 +166,7 @@ var refusals = []refusal{
 	{"-XX:LogFile=", prefix("-XX:LogFile="), "writes a log file"},
 	{"-XX:+LogCompilation", prefix("-XX:+LogCompilation"), "writes hotspot_pid<pid>.log (or LogFile)"},
 	{"-Xlog:…:file=", xlogToFile, "writes a log file (the playground logs to stdout or stderr only)"},
+	{"-Xlog:…:stderr", xlogToStderr, "writes to the server's own stderr, not the run's (use stdout)"},
 	{"-Xloggc:", prefix("-Xloggc:"), "names a log file"},
 	{"-XX:SharedArchiveFile=", prefix("-XX:SharedArchiveFile="), "looks up an archive file"},
 	{"-XX:ArchiveClassesAtExit=", prefix("-XX:ArchiveClassesAtExit="), "names an archive file"},
@@ -173,18 +179,25 @@ var refusals = []refusal{
 	{"--cpuprofile", prefix("--cpuprofile"), "writes a profile file"},
 }
 
-// xlogToFile reports whether an -Xlog option sends its output anywhere but stdout or stderr
-// (-Xlog:what:output:…; an output without "file=" is a file name too).
-func xlogToFile(a string) bool {
+// xlogOutput returns an -Xlog option's output ("" when it names none).
+func xlogOutput(a string) string {
 	spec, ok := strings.CutPrefix(a, "-Xlog:")
 	if !ok {
-		return false
+		return ""
 	}
 	parts := strings.SplitN(spec, ":", 3)
 	if len(parts) < 2 {
-		return false
+		return ""
 	}
-	switch parts[1] {
+	return parts[1]
+}
+
+func xlogToStderr(a string) bool { o := xlogOutput(a); return o == "stderr" || o == "#1" }
+
+// xlogToFile reports whether an -Xlog option sends its output anywhere but stdout or stderr
+// (-Xlog:what:output:…; an output without "file=" is a file name too).
+func xlogToFile(a string) bool {
+	switch xlogOutput(a) {
 	case "", "stdout", "stderr", "#0", "#1":
 		return false
 	}
