@@ -73,7 +73,7 @@ type Config struct {
 	QueueWait           time.Duration
 	// Timeout bounds one request's runs in wall time (default 60 s).
 	Timeout time.Duration
-	Caps    Caps // default 64 MiB of payload, 30 simulated seconds
+	Caps    Caps // default 256 MiB of payload, 30 simulated seconds
 }
 
 // Server is the playground's HTTP handler.
@@ -103,7 +103,7 @@ func New(cfg Config) *Server {
 		cfg.Timeout = 60 * time.Second
 	}
 	if cfg.Caps.MaxBytes <= 0 {
-		cfg.Caps.MaxBytes = 64 << 20
+		cfg.Caps.MaxBytes = 256 << 20
 	}
 	if cfg.Caps.MaxSimulated <= 0 {
 		cfg.Caps.MaxSimulated = 30 * time.Second
