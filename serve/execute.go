@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/jitsim/jitsim/warmup"
 )
 
@@ -122,8 +124,13 @@ func curve(runs []warmup.Run, want int) (svg string, ratio *Ratio, note string) 
 			ratio = ratioOf(runs, s)
 		}
 	}
+	// One run's chart stands beside its panes; two runs' spans the page above theirs.
+	po := warmup.PlotOptions{Title: "time per operation, model clock", Width: 6.5 * vg.Inch}
+	if len(runs) > 1 {
+		po.Width = 0
+	}
 	var b bytes.Buffer
-	if err := warmup.WriteChart(&b, runs, s, warmup.PlotOptions{Title: "time per operation, model clock"}, "svg"); err != nil {
+	if err := warmup.WriteChart(&b, runs, s, po, "svg"); err != nil {
 		return "", ratio, "no curve: " + err.Error()
 	}
 	return b.String(), ratio, ""
