@@ -165,7 +165,7 @@ var refusals = []refusal{
 	{"-XX:CompileCommandFile=", prefix("-XX:CompileCommandFile="), "reads a compile-command file"},
 	{"-XX:LogFile=", prefix("-XX:LogFile="), "writes a log file"},
 	{"-XX:+LogCompilation", prefix("-XX:+LogCompilation"), "writes hotspot_pid<pid>.log (or LogFile)"},
-	{"-Xlog:…:file=", xlogToFile, "writes a log file (the playground logs to stdout or stderr only)"},
+	{"-Xlog:…:file=", xlogToFile, "writes a log file (the playground logs to stdout only)"},
 	{"-Xlog:…:stderr", xlogToStderr, "writes to the server's own stderr, not the run's (use stdout)"},
 	{"-Xloggc:", prefix("-Xloggc:"), "names a log file"},
 	{"-XX:SharedArchiveFile=", prefix("-XX:SharedArchiveFile="), "looks up an archive file"},
