@@ -149,3 +149,31 @@ func equalJSON(t *testing.T, a, b any) bool {
 	}
 	return bytes.Equal(x, y)
 }
+
+// TestPlaygroundConcurrent runs the same small request on the playground's two slots at once:
+// each answer is whole and equal to the other (no run's output reaches another's panes).
+// CI runs it under the race detector.
+func TestPlaygroundConcurrent(t *testing.T) {
+	h := wired().playground(serve.Config{})
+	q := serve.Request{Command: serve.Command{Release: "17", CPU: "icelake-server", Argv: []string{"-XX:+PrintCompilation", "-Dmode=GCM", "-DmsgSize=256", "TestAESMain", "60", "20"}}}
+	bodies := make([][]byte, 2)
+	done := make(chan int)
+	for i := range bodies {
+		go func() {
+			code, body := postRun(t, h, q)
+			if code != 200 {
+				t.Errorf("status %d: %s", code, body)
+			}
+			bodies[i] = body
+			done <- i
+		}()
+	}
+	<-done
+	<-done
+	if !bytes.Equal(bodies[0], bodies[1]) {
+		t.Fatal("two concurrent runs of one request answered differently")
+	}
+	if r := decodeResult(t, bodies[0]).Runs[0]; r.Status != 0 || r.Compilation == "" {
+		t.Fatalf("status %d, compilation pane %q", r.Status, r.Compilation)
+	}
+}
