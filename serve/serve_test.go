@@ -285,3 +285,24 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePermalink: any query string is a request or an *Error, never a panic, and a
+// request read from a permalink is written back to one that reads the same.
+func FuzzParsePermalink(f *testing.F) {
+	f.Add("v=0.1.0-dev&jdk=17&cpu=icelake-server&a=-XX%3A%2BPrintCompilation&a=TestAESMain")
+	f.Add("?bjdk=8u&ba=x&ba=&a=%ZZ")
+	f.Add("jdk=17;cpu=x")
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := ParsePermalink(s)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("%T: %v", err, err)
+			}
+			return
+		}
+		back, err := ParsePermalink(Permalink(q))
+		if err != nil || Permalink(back) != Permalink(q) {
+			t.Fatalf("permalink %q does not read back: %v", Permalink(q), err)
+		}
+	})
+}
