@@ -155,8 +155,19 @@ func ownThreads(own []string) (int, error) {
 }
 
 // Explain returns `jitsim explain`'s tree and document of every intrinsic for c's release,
-// CPU model and VM options; an option error is nil (the run shows it).
-func (e playEngine) Explain(c serve.Command) ([]serve.Explained, error) {
+// CPU model and VM options; an option error is an error (the run shows it). A panic is a
+// jitsim bug, reported as `jitsim explain` reports one.
+func (e playEngine) Explain(c serve.Command) (trees []serve.Explained, err error) {
+	var bug bytes.Buffer
+	line := append([]string{"jitsim", "explain", "--jdk=" + c.Release, "--cpu=" + c.CPU}, c.Argv...)
+	if guardInternal(line, &bug, emptyEnv, func() int { trees, err = e.explainAll(c); return 0 }) != 0 {
+		return nil, errors.New(strings.TrimSpace(bug.String()))
+	}
+	return trees, err
+}
+
+// explainAll is Explain without the guard.
+func (e playEngine) explainAll(c serve.Command) ([]serve.Explained, error) {
 	split, err := splitRunArgs(c.Argv)
 	if err != nil {
 		return nil, err
