@@ -41,6 +41,8 @@ type RunResult struct {
 	Compilation string      `json:"compilation"`
 	Inlining    string      `json:"inlining"`
 	Explain     []Explained `json:"explain,omitempty"`
+	// ExplainNote says why there are no trees (no VM starts with these options).
+	ExplainNote string `json:"explain_note,omitempty"`
 	Iterations  int         `json:"iterations"`
 }
 
@@ -74,8 +76,9 @@ func Execute(ctx context.Context, e Engine, q Request, caps Caps) (Result, error
 	for i, c := range cmds {
 		out := e.Run(ctx, c, caps)
 		ex, err := e.Explain(c)
+		note := ""
 		if err != nil {
-			ex = nil // the option error is in the run's stderr already
+			ex, note = nil, err.Error() // an option error is in the run's stderr too
 		}
 		prog, comp, inl := out.Program, "", ""
 		for _, l := range strings.SplitAfter(out.TTY, "\n") {
@@ -86,7 +89,7 @@ func Execute(ctx context.Context, e Engine, q Request, caps Caps) (Result, error
 			}
 		}
 		rr := RunResult{Label: labels[i], Command: c, Line: strings.Join(CLILine(c), " "), Status: out.Status, Stdout: out.Stdout,
-			Stderr: out.Stderr, Program: prog, Compilation: comp, Inlining: inl, Explain: ex}
+			Stderr: out.Stderr, Program: prog, Compilation: comp, Inlining: inl, Explain: ex, ExplainNote: note}
 		if out.Series != nil {
 			r := *out.Series
 			r.Label = labels[i] + ": " + strings.Join(c.Argv, " ")

@@ -128,7 +128,7 @@ function runView(r) {
   for (const k of ["stderr", "program", "compilation", "inlining"]) v.querySelector("pre." + k).textContent = r[k];
   v.querySelector(".stdout pre").textContent = r.stdout;
   const ex = v.querySelector(".explain");
-  if (!r.explain || r.explain.length === 0) ex.textContent = "(no VM: see the option errors)";
+  if (!r.explain || r.explain.length === 0) ex.textContent = "(no trees: " + (r.explain_note || "see the option errors") + ")";
   for (const e of r.explain || []) {
     const d = document.createElement("details");
     const s = document.createElement("summary");
