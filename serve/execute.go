@@ -43,7 +43,7 @@ type RunResult struct {
 	Explain     []Explained `json:"explain,omitempty"`
 	// ExplainNote says why there are no trees (no VM starts with these options).
 	ExplainNote string `json:"explain_note,omitempty"`
-	Iterations  int         `json:"iterations"`
+	Iterations  int    `json:"iterations"`
 }
 
 // Ratio is B's time per operation over A's: the steady states' when both runs reach one
