@@ -64,6 +64,10 @@ type Scenario struct {
 // Workload returns the workload file s runs, or nil when s is not one.
 func (s Scenario) Workload() *Workload { return s.workload }
 
+// SizeProperties are the -D properties of the catalog's scenarios that size a buffer each
+// application thread allocates: a message, a data block, the AAD, a page.
+var SizeProperties = []string{"msgSize", "dataSize", "aadSize", "pageSize"}
+
 // Property is one -D system property a scenario reads.
 type Property struct {
 	Name    string

@@ -45,6 +45,7 @@ var layers = []struct {
 	{"sweep", 100},
 	{"validate", 105}, // the model clock against a real JVM: calibrate's cells excluded, scenarios and warm-up series
 	{"tiers", 110},
+	{"serve", 110}, // the playground: HTTP, limits, permalinks, tour; runs through an Engine the command wires
 	{"cmd/jitsim", 120},
 	{"examples", 120},
 }

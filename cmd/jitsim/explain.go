@@ -16,6 +16,7 @@ import (
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
 // newExplainCommand is `jitsim explain`: for one method or intrinsic, what code runs at each
@@ -129,29 +130,9 @@ func (d deps) explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv fu
 		fmt.Fprintf(stderr, "jitsim explain: one name at a time; %q follows %q\n", a.rest[0], a.scenario)
 		return 2
 	}
-	// As `jitsim run` does: the configuration resolved once, HotSpot's warnings printed, the
-	// VM started with the settled values. Nothing runs, so the wall clock takes any CPU model.
-	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: model, Options: a.vm, Getenv: getenv, ReadFile: os.ReadFile,
-		Tiers: d.tiers(), NewClock: d.wallClock})
-	for _, s := range r.Result.Stderr {
-		io.WriteString(stderr, s)
-	}
-	if err != nil {
-		var fe *flags.Error
-		if r.Flags == nil && errors.As(err, &fe) {
-			io.WriteString(stderr, fe.Text)
-			return flags.ExitStatus
-		}
-		fmt.Fprintln(stderr, "jitsim explain:", err)
-		return 1
-	}
-	for _, l := range r.Warnings {
-		fmt.Fprintln(stderr, l)
-	}
-	vm, err := r.NewVM(r.NewClock(), io.Discard)
-	if err != nil {
-		fmt.Fprintln(stderr, "jitsim explain:", err)
-		return 1
+	vm, status := d.explainVM(rel, model, a.vm, getenv, stderr)
+	if vm == nil {
+		return status
 	}
 	defer vm.Close()
 	ex, err := explainName(vm, a.scenario, model.Name)
@@ -173,6 +154,36 @@ func (d deps) explain(a runArgs, jdkName, cpuName string, asJSON bool, getenv fu
 		return 1
 	}
 	return 0
+}
+
+// explainVM starts the VM explain asks, as `jitsim run` does: the configuration resolved
+// once, HotSpot's warnings printed to stderr, the VM started with the settled values. Nothing
+// runs, so the wall clock takes any CPU model. On an error it returns a nil VM and the exit
+// status, the error printed.
+func (d deps) explainVM(rel jdk.Release, model cpu.Model, options []string, getenv func(string) (string, bool), stderr io.Writer) (*jrt.VM, int) {
+	r, err := setup.Resolve(setup.Request{JDK: rel, CPU: model, Options: options, Getenv: getenv, ReadFile: os.ReadFile,
+		Tiers: d.tiers(), NewClock: d.wallClock})
+	for _, s := range r.Result.Stderr {
+		io.WriteString(stderr, s)
+	}
+	if err != nil {
+		var fe *flags.Error
+		if r.Flags == nil && errors.As(err, &fe) {
+			io.WriteString(stderr, fe.Text)
+			return nil, flags.ExitStatus
+		}
+		fmt.Fprintln(stderr, "jitsim explain:", err)
+		return nil, 1
+	}
+	for _, l := range r.Warnings {
+		fmt.Fprintln(stderr, l)
+	}
+	vm, err := r.NewVM(r.NewClock(), io.Discard)
+	if err != nil {
+		fmt.Fprintln(stderr, "jitsim explain:", err)
+		return nil, 1
+	}
+	return vm, 0
 }
 
 // resolveName turns the command line's name into an argument for VM.Explain: an intrinsic ID

@@ -6,6 +6,7 @@
 //	jitsim warmup --compare 'OPTS' … [--forks=N] [--out DIR] [--jvm=JAVA] [VM options…] SCENARIO [args…]
 //	jitsim bench [JMH options: -wi -i -f -t -w -r -bm -p -rf -rff] [--clock=wall|model] [VM options…] SCENARIO
 //	jitsim sweep FILE [--shard i/n] · jitsim sweep merge DIR…
+//	jitsim serve [--addr 127.0.0.1:8080]
 //	jitsim scenarios
 //	jitsim cpus
 //	jitsim version

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
 
@@ -50,6 +52,14 @@ type runContext struct {
 	// stats is --stats: after a named scenario, its phases' simulated seconds per wall
 	// second on stderr.
 	stats bool
+	// ctx, when set, stops the run (at an iteration boundary) instead of SIGINT and
+	// SIGTERM: the playground's runs, whose process serves other runs.
+	ctx context.Context
+	// tty, when set, receives the VM's diagnostic output (PrintCompilation, PrintInlining,
+	// …) apart from the scenario's own stdout; nil: stdout, as java writes both.
+	tty io.Writer
+	// observer, when set, receives a named scenario's iterations (and its VM).
+	observer scenario.Observer
 }
 
 // runArgs is the pre-split command line of `jitsim run`.
@@ -140,7 +150,7 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 	root.AddCommand(d.newRunCommand(&split, getenv, &status), d.newExplainCommand(&split, getenv, &status), d.newScenariosCommand(),
 		d.newCPUsCommand(), newVersionCommand())
 	root.AddCommand(d.newWarmupCommand(getenv, &status), d.newBenchCommand(getenv, &status), d.newSweepCommand(getenv, &status))
-	root.AddCommand(d.newCalibrateCommand(&status), d.newValidateCommand(&status))
+	root.AddCommand(d.newCalibrateCommand(&status), d.newValidateCommand(&status), d.newServeCommand(&status))
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
@@ -256,6 +266,10 @@ type runOpts struct {
 	// given: which of jdk, cpu, clock and threads the command line set explicitly.
 	given map[string]bool
 	stats bool
+	// ctx, tty and observer are runContext's (the playground sets them; the CLI does not).
+	ctx      context.Context
+	tty      io.Writer
+	observer scenario.Observer
 }
 
 // runVM is `jitsim run` after jitsim's own options are known. It resolves the command
@@ -401,7 +415,8 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run: no scenario given; name one from 'jitsim scenarios', give a scenario file, or use -version")
 		return 1
 	}
-	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr, given: o.given, stats: o.stats}
+	rc := runContext{run: r, unpriced: err, stdout: stdout, stderr: stderr, given: o.given, stats: o.stats,
+		ctx: o.ctx, tty: o.tty, observer: o.observer}
 	if a.kind == "class" && d.isScenario(a.scenario) {
 		if res.DryRun {
 			return 0

@@ -58,23 +58,38 @@ func (scenarioRunner) Run(rc runContext, nameOrFile string, file bool, args []st
 }
 
 func runScenario(rc runContext, nameOrFile string, file bool, args []string) int {
+	if rc.ctx != nil {
+		return scenarioStatus(rc, nameOrFile, runScenarioIn(rc.ctx, rc, nameOrFile, file, args))
+	}
 	sig := notifyStop(context.Background(), rc.stderr)
 	defer sig.stop()
-	ctx := sig.ctx
-	var err error
-	switch {
-	case file && (scenario.IsWorkloadFile(nameOrFile) || scenario.IsTraceFile(nameOrFile)):
-		err = runWorkloadFile(ctx, rc, nameOrFile, args)
-	case file:
-		err = runScenarioFile(ctx, rc, nameOrFile, args)
-	default:
-		err = runNamedScenario(ctx, rc, nameOrFile, args)
-	}
+	err := runScenarioIn(sig.ctx, rc, nameOrFile, file, args)
 	if s := sig.caught(); s != nil {
 		// What was measured has been written as it was measured (stdout is not
 		// buffered); the run stopped at the first iteration boundary after the signal.
 		fmt.Fprintf(rc.stderr, "jitsim run: %s: stopped by %s\n", nameOrFile, signalName(s))
 		return signalStatus(s)
+	}
+	return scenarioStatus(rc, nameOrFile, err)
+}
+
+// runScenarioIn runs a scenario, a scenario file or a workload file until ctx ends.
+func runScenarioIn(ctx context.Context, rc runContext, nameOrFile string, file bool, args []string) error {
+	switch {
+	case file && (scenario.IsWorkloadFile(nameOrFile) || scenario.IsTraceFile(nameOrFile)):
+		return runWorkloadFile(ctx, rc, nameOrFile, args)
+	case file:
+		return runScenarioFile(ctx, rc, nameOrFile, args)
+	}
+	return runNamedScenario(ctx, rc, nameOrFile, args)
+}
+
+// scenarioStatus turns a scenario's error into its message on stderr and the exit status.
+// A run stopped by rc.ctx says why (the playground's time and work caps).
+func scenarioStatus(rc runContext, nameOrFile string, err error) int {
+	if rc.ctx != nil && rc.ctx.Err() != nil {
+		fmt.Fprintf(rc.stderr, "jitsim run: %s: stopped: %v\n", nameOrFile, context.Cause(rc.ctx))
+		return 1
 	}
 	if err == nil {
 		return 0
@@ -95,10 +110,10 @@ func runScenario(rc runContext, nameOrFile string, file bool, args []string) int
 }
 
 // sizeProperties are the -D properties of the catalog's scenarios that size a buffer
-// each application thread allocates; they are checked against jrt.CheckMessageSize
-// before the VM starts, so a typo with too many zeros is an error, not an out-of-memory
-// crash.
-var sizeProperties = []string{"msgSize", "dataSize", "aadSize", "pageSize"}
+// each application thread allocates (scenario.SizeProperties); they are checked against
+// jrt.CheckMessageSize before the VM starts, so a typo with too many zeros is an error, not
+// an out-of-memory crash.
+var sizeProperties = scenario.SizeProperties
 
 // checkSizeProperties checks the size properties that prop returns (a property's value
 // and whether it is set).
@@ -162,8 +177,13 @@ func runScenarioValue(ctx context.Context, rc runContext, s scenario.Scenario, a
 		return rc.unpriced
 	}
 	clock := r.NewClock()
-	cfg := r.Config(clock, rc.stdout)
-	env := scenario.Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: r.Threads, Clock: clock, ClockKind: r.Clock}
+	tty := rc.tty
+	if tty == nil {
+		tty = rc.stdout
+	}
+	cfg := r.Config(clock, tty)
+	env := scenario.Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, Threads: r.Threads, Clock: clock, ClockKind: r.Clock,
+		Observer: rc.observer}
 	if !rc.stats {
 		return s.Run(ctx, env, scenario.PropsFrom(r.Result.Properties), args, rc.stdout)
 	}

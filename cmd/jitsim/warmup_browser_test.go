@@ -52,12 +52,14 @@ func chromiumPath(t *testing.T, unchecked string) string {
 
 // newBrowser starts headless Chromium with a fresh profile, or skips the
 // test when none is installed — except under CI=true, where .ci/run
-// installs it and its absence is a failure.
-func newBrowser(t *testing.T) context.Context {
+// installs it and its absence is a failure. extra options come after (and
+// override) browserFlags.
+func newBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	bin := chromiumPath(t, "the charts and the report were not opened in a browser")
 	opts := append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(bin), chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(reportMaxWidth, 900)}, browserFlags...)
+	opts = append(opts, extra...)
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
 	ctx, cancel2 := chromedp.NewContext(actx)
