@@ -215,6 +215,7 @@ var AESGCMBench = register(Scenario{
 	},
 	BytesProp: "dataSize",
 	run:       runAESGCMBench,
+	shipped:   aesgcmBenchWorkload,
 })
 
 // aesgcmBenchFile is AESGCMBench as a workload file, shipped as
@@ -296,6 +297,7 @@ var AESGCMUpdateAAD = register(Scenario{
 	},
 	BytesProp: "aadSize",
 	run:       runAESGCMUpdateAAD,
+	shipped:   aesgcmUpdateAADWorkload,
 })
 
 // aesgcmUpdateAADFile is AESGCMUpdateAAD as a workload file, shipped as
@@ -347,6 +349,7 @@ var CBCThroughput = register(Scenario{
 	},
 	BytesProp: "msgSize",
 	run:       runCBCThroughput,
+	shipped:   cbcThroughputWorkload,
 })
 
 // cbcThroughputFile is CBCThroughput as a workload file, shipped as

@@ -75,7 +75,16 @@ type Resolved struct {
 	Messages string // the prepared messages file
 	Ops      int64
 	Threads  int // the most threads of a phase
-	want     map[int]*ReplayCheck
+	// Phases are the phases in order with thread 0's operations in each: the replayer
+	// prints thread 0's operations phase after phase, and this splits them.
+	Phases []ResolvedPhase
+	want   map[int]*ReplayCheck
+}
+
+// ResolvedPhase is one phase of a resolved trace: its name and thread 0's operations.
+type ResolvedPhase struct {
+	Name string
+	Ops  int64
 }
 
 // Resolve writes w as a trace and its messages file into dir (the file's base name with
@@ -167,6 +176,9 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 			count, bounded := p.countFor(id, n)
 			if !bounded || count > set.capOps {
 				count = set.capOps
+			}
+			if id == 0 {
+				res.Phases = append(res.Phases, ResolvedPhase{Name: p.Name, Ops: count})
 			}
 			for range count {
 				o := t.plan()

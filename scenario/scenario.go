@@ -59,10 +59,23 @@ type Scenario struct {
 	benchName string
 	// workload is the workload file the scenario runs, when it is one.
 	workload *Workload
+	// shipped is the workload file a built-in scenario runs with its properties applied,
+	// when it runs one (AESGCMBench's aesgcmbench.toml, …).
+	shipped *Workload
 }
 
 // Workload returns the workload file s runs, or nil when s is not one.
 func (s Scenario) Workload() *Workload { return s.workload }
+
+// WorkloadFile returns the workload file s runs as written: a workload file's own, or the
+// shipped file a built-in scenario runs (its properties at their defaults leave the file as
+// it is); nil when s runs no workload file (TestAESMain).
+func (s Scenario) WorkloadFile() *Workload {
+	if s.workload != nil {
+		return s.workload
+	}
+	return s.shipped
+}
 
 // Property is one -D system property a scenario reads.
 type Property struct {
