@@ -22,7 +22,7 @@ import (
 // Three things a trace line cannot say travel in comment lines, which jitsim's trace reader
 // skips (so a resolved trace also replays with `jitsim run`):
 //
-//	# jitsim-phase threads=T cipher=reinit chunk=0 parts=1 output=new in_offset=0 out_offset=0 iv_length=12 tag_length=128 think_ns=0 stagger_ns=0 name=NAME
+//	# jitsim-phase threads=T cipher=reinit chunk=0 parts=1 output=new in_offset=0 out_offset=0 iv_length=12 tag_length=128 think_ns=0 stagger_ns=0 [setup_init=encrypt|decrypt] name=NAME
 //	# jitsim-corrupt                  the next line's decryption carries a corrupted tag
 //
 // A phase's lines follow its jitsim-phase line; its threads start together, and every one
@@ -149,8 +149,15 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		if w.Start == "staggered" {
 			stagger = w.stagger
 		}
-		fmt.Fprintf(tw, "# jitsim-phase threads=%d cipher=%s chunk=%d parts=%d output=%s in_offset=%d out_offset=%d iv_length=%d tag_length=%d think_ns=%d stagger_ns=%d name=%s\n",
-			n, p.lifecycle, p.Chunk, max(p.Parts, 1), p.output, p.InOffset, p.OutOffset, p.ivLen, p.tagLen*8, p.think.Nanoseconds(), stagger.Nanoseconds(), p.Name)
+		setupInit := ""
+		if p.InitAtSetup {
+			setupInit = " setup_init=encrypt"
+			if p.Decrypt >= 1 {
+				setupInit = " setup_init=decrypt"
+			}
+		}
+		fmt.Fprintf(tw, "# jitsim-phase threads=%d cipher=%s chunk=%d parts=%d output=%s in_offset=%d out_offset=%d iv_length=%d tag_length=%d think_ns=%d stagger_ns=%d%s name=%s\n",
+			n, p.lifecycle, p.Chunk, max(p.Parts, 1), p.output, p.InOffset, p.OutOffset, p.ivLen, p.tagLen*8, p.think.Nanoseconds(), stagger.Nanoseconds(), setupInit, p.Name)
 		_, fixedIV := phaseKey(set.seed, pi, p)
 		var pool []poolItem
 		if p.Decrypt > 0 && p.prepare == "writer" {

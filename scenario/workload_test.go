@@ -133,7 +133,9 @@ func TestWorkloadErrors(t *testing.T) {
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\nmessage_size = 16000000\nmessages = 100\n", `100 messages of up to 16000000 bytes are over`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ntotal = 5\n", `wl.toml:3: phase 1: give one of count, total and duration`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ntotal = -5\n", `wl.toml:3: phase 1: total = -5: want 1 to 1000000000`},
-		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ndecrypt = 1\ncipher = \"new\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" encrypts with the thread's one Cipher: it needs cipher = "reinit" (cipher = "new")`},
+		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ndecrypt = 1\ncipher = \"new\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" encrypts with the thread's one Cipher: it needs cipher = "reinit" or "reuse" (cipher = "new")`},
+		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ncipher = \"reuse\"\ninit_at_setup = true\n", `wl.toml:5: phase 1: init_at_setup initialises a re-initialised Cipher once more at setup: it needs cipher = "reinit" (cipher = "reuse" initialises its Cipher at setup already)`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\niv = \"fixed\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" with a fixed IV encrypts every message with one key and IV, which GCM refuses after the first: give messages = 1`},
 		{"threads = 200\n[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessage_size = 16000000\n", `wl.toml:2: phase 1: 200 thread(s) × 48000128 bytes of arrays`},
 	} {
 		_, err := ParseWorkload("wl.toml", []byte(tc.file))
@@ -228,3 +230,4 @@ func TestWorkloadTotal(t *testing.T) {
 		t.Fatalf("resolved %d operations, per thread %v", res.Ops, got)
 	}
 }
+
