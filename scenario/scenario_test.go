@@ -240,7 +240,7 @@ func TestList(t *testing.T) {
 			files = append(files, s.Name+"="+w.Path)
 		}
 	}
-	if got := strings.Join(files, ","); got != "AESGCMBench=aesgcmbench.toml,AESGCMUpdateAAD=aesgcmupdateaad.toml,CBCThroughput=cbcthroughput.toml,ParquetDecrypt=parquetdecrypt.toml" {
+	if got := strings.Join(files, ","); got != "AESGCMBench=aesgcmbench.toml,AESGCMUpdateAAD=aesgcmupdateaad.toml,CBCThroughput=cbcthroughput.toml,ModeLoop=modeloop.toml,ParquetDecrypt=parquetdecrypt.toml" {
 		t.Errorf("shipped workload files: %s", got)
 	}
 	if _, ok := Lookup("testaesmain"); ok {
