@@ -5,7 +5,8 @@
 // a calibration does not run) in interleaved rounds; jitsim runs the same loop (scenario
 // ModeLoop) on the model clock until its cost per operation stops changing. The cells are
 // never the primitives `jitsim calibrate --jvm` measures (TestCellsAreNotCalibrated), so a
-// profile calibrated on the JVM is checked on what it was not fitted to.
+// profile calibrated on the JVM is checked on what it was not fitted to. RunWorkload compares
+// a workload file the same way, phase by phase (workload.go).
 package validate
 
 import (
