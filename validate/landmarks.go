@@ -374,7 +374,7 @@ func jvmLandmarks(out []byte, ops, size int64) (Landmarks, []string, warmup.Run,
 
 // modelWarmup runs the loop on the model clock with -XX:+PrintCompilation.
 func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[string]string, args []string) (Landmarks, warmup.Run, error) {
-	sim := simOptions{JDK: o.JDK, CPU: o.CPU, ProfileFile: o.ProfileFile, HostProfiles: o.HostProfiles, Force: o.Force, Tiers: o.Tiers, Clock: setup.ClockModel}
+	sim := simOptions{ModelOptions{JDK: o.JDK, CPU: o.CPU, ProfileFile: o.ProfileFile, HostProfiles: o.HostProfiles, Force: o.Force, Tiers: o.Tiers}, setup.ClockModel}
 	run, _, vmOut, err := simSeries(ctx, sim, s, scenario.AESGCMBench, 1, props, args[1:])
 	if err != nil {
 		return Landmarks{}, run, err
@@ -391,16 +391,11 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 	return l, run, nil
 }
 
-// simOptions say how jitsim runs a series: release, CPU model, the model clock's profile,
-// the tiers and the clock (setup.ClockModel or setup.ClockWall).
+// simOptions say how jitsim runs a series: release, CPU model, the model clock's profile and
+// the tiers, on a clock (setup.ClockModel or setup.ClockWall).
 type simOptions struct {
-	JDK          jdk.Release
-	CPU          cpu.Model
-	ProfileFile  string
-	HostProfiles string
-	Force        bool
-	Tiers        []jrt.Tier
-	Clock        string
+	ModelOptions
+	Clock string
 }
 
 // simSeries runs scen on jitsim under flag set s with -XX:+PrintCompilation on threads

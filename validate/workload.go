@@ -10,12 +10,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/jvmharness"
-	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
-	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/warmup"
 )
 
@@ -38,16 +35,13 @@ var workloadLandmarks = append([]landmark{{"steady time per op", func(l Landmark
 
 // WorkloadOptions say what RunWorkload compares.
 type WorkloadOptions struct {
-	Java         string
-	JDK          jdk.Release
-	CPU          cpu.Model
-	ProfileFile  string
-	HostProfiles string
-	Force        bool
-	Tiers        []jrt.Tier
-	Rounds       int
-	Sets         []FlagSet
-	Workload     *scenario.Workload
+	Java string
+	// ModelOptions say how jitsim runs: release (the JVM's, checked), CPU model, the model
+	// clock's profile, the tiers.
+	ModelOptions
+	Rounds   int
+	Sets     []FlagSet
+	Workload *scenario.Workload
 	// Props are the workload's properties (maxOps, seed, msgSize, aadSize, threads), applied
 	// on both sides as a run applies them.
 	Props    map[string]string
@@ -116,20 +110,13 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
 	}
-	runJVM := o.RunJVM
-	if runJVM == nil {
-		prog, err := compileFor(ctx, o.Java, o.JDK, jvmharness.TraceReplay)
-		if err != nil {
-			return nil, err
-		}
-		defer prog.Close()
-		runJVM = func(ctx context.Context, opts []string, trace, messages string) ([]byte, error) {
-			out, err := prog.Run(ctx, opts, trace, messages)
-			return append(out.Stderr, out.Stdout...), err
-		}
+	runJVM, closeJVM, err := o.replayer(ctx)
+	if err != nil {
+		return nil, err
 	}
+	defer closeJVM()
 	scen := w.Scenario()
-	sim := simOptions{JDK: o.JDK, CPU: o.CPU, ProfileFile: o.ProfileFile, HostProfiles: o.HostProfiles, Force: o.Force, Tiers: o.Tiers}
+	sim := simOptions{ModelOptions: o.ModelOptions}
 	// per flag set and phase: the JVM's and the wall clock's landmarks, round by round
 	jvm := make([][][]Landmarks, len(o.Sets))
 	wall := make([][][]Landmarks, len(o.Sets))
@@ -214,6 +201,22 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 	}
 	step("done")
 	return rep, nil
+}
+
+// replayer returns RunJVM, or the harness's replayer compiled for Java, and what to call
+// when done with it.
+func (o WorkloadOptions) replayer(ctx context.Context) (func(context.Context, []string, string, string) ([]byte, error), func(), error) {
+	if o.RunJVM != nil {
+		return o.RunJVM, func() {}, nil
+	}
+	prog, err := compileFor(ctx, o.Java, o.JDK, jvmharness.TraceReplay)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(ctx context.Context, opts []string, trace, messages string) ([]byte, error) {
+		out, err := prog.Run(ctx, opts, trace, messages)
+		return append(out.Stderr, out.Stdout...), err
+	}, func() { prog.Close() }, nil
 }
 
 // simPhases runs the workload on jitsim (sim.Clock) under flag set s and returns each phase's

@@ -56,7 +56,7 @@ func TestRunWorkloadRecorded(t *testing.T) {
 		return out, nil
 	}
 	c1 := FlagSets[slices.IndexFunc(FlagSets, func(f FlagSet) bool { return f.Name == "c1-only" })]
-	rep, err := RunWorkload(context.Background(), WorkloadOptions{Java: "java", JDK: jdk.R17, CPU: m, Tiers: tiers.Default(), Rounds: 2,
+	rep, err := RunWorkload(context.Background(), WorkloadOptions{Java: "java", ModelOptions: ModelOptions{JDK: jdk.R17, CPU: m, Tiers: tiers.Default()}, Rounds: 2,
 		Sets: []FlagSet{c1}, Workload: w, RunJVM: runJVM})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestRunWorkloadBadReplay(t *testing.T) {
 			t.Fatalf("%s: the recording has no %q", c.name, c.old)
 		}
 		runJVM := func(context.Context, []string, string, string) ([]byte, error) { return bad, nil }
-		_, err := RunWorkload(context.Background(), WorkloadOptions{Java: "java", JDK: jdk.R17, Rounds: 1, Sets: FlagSets[:1], Workload: w, RunJVM: runJVM})
+		_, err := RunWorkload(context.Background(), WorkloadOptions{Java: "java", ModelOptions: ModelOptions{JDK: jdk.R17}, Rounds: 1, Sets: FlagSets[:1], Workload: w, RunJVM: runJVM})
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--jvm=java: testdata/two-phases.toml, default round 1") {
 			t.Errorf("%s: %v", c.name, err)
 		}

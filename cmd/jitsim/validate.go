@@ -270,8 +270,8 @@ func (d deps) validateWorkload(ctx context.Context, o validateOptions, rel jdk.R
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	rep, err := validate.RunWorkload(ctx, validate.WorkloadOptions{Java: o.java, JDK: rel, CPU: m, ProfileFile: o.profile, HostProfiles: d.hostProfiles,
-		Force: o.force, Tiers: d.tiers(), Rounds: o.rounds, Sets: sets, Workload: w, Props: props, Progress: progressBar(stderr, o.java)})
+	rep, err := validate.RunWorkload(ctx, validate.WorkloadOptions{Java: o.java, ModelOptions: validate.ModelOptions{JDK: rel, CPU: m, ProfileFile: o.profile,
+		HostProfiles: d.hostProfiles, Force: o.force, Tiers: d.tiers()}, Rounds: o.rounds, Sets: sets, Workload: w, Props: props, Progress: progressBar(stderr, o.java)})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(130, "interrupted")
