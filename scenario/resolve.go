@@ -119,11 +119,11 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		p := &set.phases[i]
 		n := set.threadsFor(p)
 		if p.expected(n, set.capOps) == math.MaxInt64 {
-			return nil, fmt.Errorf("%s: phase %q runs for %s; a trace counts operations: give -DmaxOps=N", w.Path, p.Name, p.duration)
+			return nil, fmt.Errorf("%s: phase %q runs for %s; a trace counts operations: give -DmaxOps=N (validate: --max-ops=N)", w.Path, p.Name, p.duration)
 		}
 		total += p.expected(n, set.capOps)
 		if total > maxResolvedOps {
-			return nil, fmt.Errorf("%s: %d operations or more; a resolved trace holds at most %d (give -DmaxOps=N)", w.Path, total, maxResolvedOps)
+			return nil, fmt.Errorf("%s: %d operations or more; a resolved trace holds at most %d (give -DmaxOps=N; validate: --max-ops=N)", w.Path, total, maxResolvedOps)
 		}
 	}
 	tf, err := os.Create(res.Trace)

@@ -15,6 +15,10 @@ import (
 // TestValidateWorkloadBadInput: a WORKLOAD that is no workload, options of the built-in cells
 // beside one, or a workload option without one are clear errors with status 2, no JVM run.
 func TestValidateWorkloadBadInput(t *testing.T) {
+	timed := filepath.Join(t.TempDir(), "timed.toml")
+	if err := os.WriteFile(timed, []byte("[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\nduration = \"1s\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -27,6 +31,7 @@ func TestValidateWorkloadBadInput(t *testing.T) {
 		{[]string{"validate", "--jvm=java", "--max-ops=-1", "AESGCMBench"}, "--max-ops=-1"},
 		{[]string{"validate", "--jvm=java", "--max-ops=5"}, "--max-ops applies to a WORKLOAD"},
 		{[]string{"validate", "--jvm=java", "a.toml", "b.toml"}, "accepts at most 1 arg"},
+		{[]string{"validate", "--jvm=java", timed}, `phase "phase1" runs for 1s; a trace counts operations: give -DmaxOps=N (validate: --max-ops=N)`},
 	} {
 		var stdout, stderr bytes.Buffer
 		st := wired().execute(c.args, nil, &stdout, &stderr, noEnv)
