@@ -37,7 +37,7 @@ public class JitsimTraceReplay {
 
     // Phase is one phase's settings and, per thread, its operations.
     static final class Phase {
-        String name = "replay", cipher = "reinit", output = "new";
+        String name = "replay", cipher = "reinit", output = "new", setupInit = "none";
         int threads, chunk, parts = 1, inOffset, outOffset, ivLength = -1, tagLength = 128;
         long thinkNs, staggerNs;
         final List<Ops> ops = new ArrayList<>();
@@ -162,7 +162,14 @@ public class JitsimTraceReplay {
         for (int i = 0; i < ops.n; i++) {
             String tr = TRANSFORMATIONS.get(ops.tr[i]);
             String k = tr + "/" + ops.bits[i];
-            if (p.cipher.equals("reinit") && !ciphers.containsKey(k)) ciphers.put(k, Cipher.getInstance(tr));
+            if (p.cipher.equals("reinit") && !ciphers.containsKey(k)) {
+                Cipher c = Cipher.getInstance(tr);
+                // setup_init: initialised once here too, to decrypt with the messages' IV or to
+                // encrypt with the thread's IV before its first step.
+                if (p.setupInit.equals("decrypt")) init(c, Cipher.DECRYPT_MODE, tr, ops.bits[i], fill(ivLength(p, tr), 50), p);
+                if (p.setupInit.equals("encrypt")) init(c, Cipher.ENCRYPT_MODE, tr, ops.bits[i], fill(ivLength(p, tr), 100 + tid), p);
+                ciphers.put(k, c);
+            }
             if (p.cipher.equals("reuse") && !ciphers.containsKey(k) && !decs.containsKey(k)) {
                 // Init once: an encrypting Cipher with the thread's IV, a decrypting one with the messages'.
                 boolean anyEnc = false, anyDec = false;
@@ -383,6 +390,7 @@ public class JitsimTraceReplay {
                 case "tag_length": p.tagLength = Integer.parseInt(v); break;
                 case "think_ns": p.thinkNs = Long.parseLong(v); break;
                 case "stagger_ns": p.staggerNs = Long.parseLong(v); break;
+                case "setup_init": p.setupInit = v; break;
                 default: throw new IllegalArgumentException("jitsim-phase: unknown key " + k);
             }
         }
@@ -390,6 +398,7 @@ public class JitsimTraceReplay {
         if (p.threads < 0 || p.threads > 256) throw new IllegalArgumentException("jitsim-phase: threads " + p.threads);
         if (!p.cipher.matches("new|reinit|reuse")) throw new IllegalArgumentException("jitsim-phase: cipher " + p.cipher);
         if (!p.output.matches("new|separate|in-place")) throw new IllegalArgumentException("jitsim-phase: output " + p.output);
+        if (!p.setupInit.matches("none|encrypt|decrypt")) throw new IllegalArgumentException("jitsim-phase: setup_init " + p.setupInit);
         return p;
     }
 

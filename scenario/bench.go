@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
@@ -167,16 +166,6 @@ func meanError(x []float64) (mean, halfWidth float64) {
 	return mean, t * sd / math.Sqrt(n)
 }
 
-// benchRand returns the deterministic random source of thread id for a
-// scenario: data and keys are the same on every run.
-func benchRand(scenario string, id int) *rand.Rand {
-	var h uint64 = 14695981039346656037
-	for _, c := range scenario {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
-	return rand.New(rand.NewPCG(h, uint64(id)))
-}
-
 // randBytes returns n bytes from rng.
 func randBytes(rng *rand.Rand, n int) []byte {
 	b := make([]byte, n)
@@ -215,6 +204,7 @@ var AESGCMBench = register(Scenario{
 	},
 	BytesProp: "dataSize",
 	run:       runAESGCMBench,
+	shipped:   aesgcmBenchWorkload,
 })
 
 // aesgcmBenchFile is AESGCMBench as a workload file, shipped as
@@ -296,6 +286,7 @@ var AESGCMUpdateAAD = register(Scenario{
 	},
 	BytesProp: "aadSize",
 	run:       runAESGCMUpdateAAD,
+	shipped:   aesgcmUpdateAADWorkload,
 })
 
 // aesgcmUpdateAADFile is AESGCMUpdateAAD as a workload file, shipped as
@@ -347,6 +338,7 @@ var CBCThroughput = register(Scenario{
 	},
 	BytesProp: "msgSize",
 	run:       runCBCThroughput,
+	shipped:   cbcThroughputWorkload,
 })
 
 // cbcThroughputFile is CBCThroughput as a workload file, shipped as
@@ -402,9 +394,20 @@ var ModeLoop = register(Scenario{
 	},
 	BytesProp: "dataSize",
 	run:       runModeLoop,
+	shipped:   modeLoopWorkload,
 })
 
-// runModeLoop runs ModeLoop.
+// modeLoopFile is ModeLoop as a workload file, shipped as examples/workloads/modeloop.toml (a
+// link to this one).
+//
+//go:embed workloads/modeloop.toml
+var modeLoopFile []byte
+
+// modeLoopWorkload is modeLoopFile, checked.
+var modeLoopWorkload = mustWorkload("modeloop.toml", modeLoopFile)
+
+// runModeLoop runs ModeLoop on the workload engine: the shipped modeloop.toml with the
+// properties applied to its phase.
 func runModeLoop(ctx context.Context, r *runner) error {
 	modeName, _ := r.prop("mode")
 	op, _ := r.prop("op")
@@ -423,79 +426,13 @@ func runModeLoop(ctx context.Context, r *runner) error {
 		return fmt.Errorf("property dataSize=%d: AES/CBC/NoPadding takes whole 16-byte blocks", size)
 	}
 	tr := modeLoopModes[i].transformation
-	decrypt := op == "decrypt"
-	return r.bench(ctx, benchSpec{
-		name: "ModeLoop." + modeName + "." + op, params: fmt.Sprintf("%s, dataSize = %d", tr, size),
-		bytesPerOp: int64(size), defaults: []int{5, 5, 200},
-		setup: func(ctx context.Context, id int, inv jce.Invoker) (func(context.Context) error, error) {
-			rng := benchRand("ModeLoop", id)
-			key, data := randBytes(rng, 16), inHeap(inv, randBytes(rng, size))
-			ivLen := 16
-			if modeName == "GCM" {
-				ivLen = 12
-			}
-			iv := randBytes(rng, ivLen)
-			spec := func() jce.ParamSpec {
-				if modeName == "GCM" {
-					return jce.GCMParameterSpec{TLen: 128, IV: bytes.Clone(iv)}
-				}
-				return jce.IvParameterSpec{IV: bytes.Clone(iv)}
-			}
-			oracle := func() ([]byte, error) {
-				return oracleEncrypt(oracleSpec{mode: modeName, key: key, iv: iv, tagLen: 16}, data)
-			}
-			c, err := jce.NewCipher(ctx, inv, r.rel, tr, jce.EncryptMode, key, spec())
-			if err != nil {
-				return nil, err
-			}
-			if !decrypt {
-				return func(ctx context.Context) error {
-					if modeName == "GCM" {
-						nextIV(iv)
-						if err := c.Init(ctx, jce.EncryptMode, key, spec()); err != nil {
-							return err
-						}
-					}
-					out, err := c.DoFinal(ctx, data)
-					if err != nil || !r.check {
-						return err
-					}
-					want, err := oracle()
-					if err != nil {
-						return err
-					}
-					return checkBytes("ModeLoop "+modeName+" encryption vs crypto/cipher", out, want)
-				}, nil
-			}
-			ct, err := c.DoFinal(ctx, data)
-			if err != nil {
-				return nil, err
-			}
-			ct = inHeap(inv, ct)
-			if r.check {
-				want, err := oracle()
-				if err != nil {
-					return nil, err
-				}
-				if err := checkBytes("ModeLoop setup encryption vs crypto/cipher", ct, want); err != nil {
-					return nil, err
-				}
-			}
-			if err := c.Init(ctx, jce.DecryptMode, key, spec()); err != nil {
-				return nil, err
-			}
-			return func(ctx context.Context) error {
-				if modeName == "GCM" {
-					if err := c.Init(ctx, jce.DecryptMode, key, spec()); err != nil {
-						return err
-					}
-				}
-				pt, err := c.DoFinal(ctx, ct)
-				if err != nil || !r.check {
-					return err
-				}
-				return checkBytes("ModeLoop "+modeName+" decryption vs plaintext", pt, data)
-			}, nil
-		},
-	})
+	return runBuiltInWorkload(ctx, r, modeLoopWorkload, func(ph *Phase) {
+		ph.Name, ph.Transformation, ph.MessageSize = op, tr, int64(size)
+		if modeName != "GCM" { // initialised once, doFinal over and over
+			ph.Cipher, ph.IV, ph.InitAtSetup = "reuse", "fixed", false
+		}
+		if op == "decrypt" { // one message, encrypted by the thread's own Cipher
+			ph.Decrypt, ph.IV, ph.Messages, ph.Prepare = 1, "fixed", 1, "cipher"
+		}
+	}, &wlBench{name: "ModeLoop." + modeName + "." + op, params: fmt.Sprintf("%s, dataSize = %d", tr, size), defaults: []int{5, 5, 200}})
 }

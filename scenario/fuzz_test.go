@@ -39,6 +39,8 @@ func FuzzParseWorkload(f *testing.F) {
 	f.Add([]byte("[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 3\nmessage_size = {histogram = [[16, 1.5], [0, 0]]}\n"))
 	f.Add([]byte("threads = 2\n[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\nduration = \"1ms\"\nmessage_size = {uniform = [16, 64]}\n"))
 	f.Add([]byte("[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ntotal = 7\ndecrypt = 1\nparts = 3\nprepare = \"cipher\"\nmessages = 2\n"))
+	f.Add(modeLoopFile)
+	f.Add([]byte("[[phase]]\ntransformation = \"AES/CTR/NoPadding\"\ncount = 2\ndecrypt = 1\ncipher = \"reuse\"\nprepare = \"cipher\"\nmessages = 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := ParseWorkload("fuzz.toml", data)
 		if err != nil {

@@ -26,7 +26,8 @@ var ParquetDecrypt = register(Scenario{
 		{Name: "pageSize", Default: "4096", Doc: "plaintext bytes per page"},
 		{Name: "keySize", Default: "128", Doc: "key bits: 128, 192, 256"},
 	},
-	run: runParquetDecrypt,
+	run:     runParquetDecrypt,
+	shipped: parquetWorkload,
 })
 
 // parquetFile is ParquetDecrypt as a workload file, shipped as

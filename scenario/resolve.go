@@ -22,7 +22,7 @@ import (
 // Three things a trace line cannot say travel in comment lines, which jitsim's trace reader
 // skips (so a resolved trace also replays with `jitsim run`):
 //
-//	# jitsim-phase threads=T cipher=reinit chunk=0 parts=1 output=new in_offset=0 out_offset=0 iv_length=12 tag_length=128 think_ns=0 stagger_ns=0 name=NAME
+//	# jitsim-phase threads=T cipher=reinit chunk=0 parts=1 output=new in_offset=0 out_offset=0 iv_length=12 tag_length=128 think_ns=0 stagger_ns=0 [setup_init=encrypt|decrypt] name=NAME
 //	# jitsim-corrupt                  the next line's decryption carries a corrupted tag
 //
 // A phase's lines follow its jitsim-phase line; its threads start together, and every one
@@ -75,7 +75,16 @@ type Resolved struct {
 	Messages string // the prepared messages file
 	Ops      int64
 	Threads  int // the most threads of a phase
-	want     map[int]*ReplayCheck
+	// Phases are the phases in order with thread 0's operations in each: the replayer
+	// prints thread 0's operations phase after phase, and this splits them.
+	Phases []ResolvedPhase
+	want   map[int]*ReplayCheck
+}
+
+// ResolvedPhase is one phase of a resolved trace: its name and thread 0's operations.
+type ResolvedPhase struct {
+	Name string
+	Ops  int64
 }
 
 // Resolve writes w as a trace and its messages file into dir (the file's base name with
@@ -110,11 +119,11 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		p := &set.phases[i]
 		n := set.threadsFor(p)
 		if p.expected(n, set.capOps) == math.MaxInt64 {
-			return nil, fmt.Errorf("%s: phase %q runs for %s; a trace counts operations: give -DmaxOps=N", w.Path, p.Name, p.duration)
+			return nil, fmt.Errorf("%s: phase %q runs for %s; a trace counts operations: give -DmaxOps=N (validate: --max-ops=N)", w.Path, p.Name, p.duration)
 		}
 		total += p.expected(n, set.capOps)
 		if total > maxResolvedOps {
-			return nil, fmt.Errorf("%s: %d operations or more; a resolved trace holds at most %d (give -DmaxOps=N)", w.Path, total, maxResolvedOps)
+			return nil, fmt.Errorf("%s: %d operations or more; a resolved trace holds at most %d (give -DmaxOps=N; validate: --max-ops=N)", w.Path, total, maxResolvedOps)
 		}
 	}
 	tf, err := os.Create(res.Trace)
@@ -140,8 +149,15 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 		if w.Start == "staggered" {
 			stagger = w.stagger
 		}
-		fmt.Fprintf(tw, "# jitsim-phase threads=%d cipher=%s chunk=%d parts=%d output=%s in_offset=%d out_offset=%d iv_length=%d tag_length=%d think_ns=%d stagger_ns=%d name=%s\n",
-			n, p.lifecycle, p.Chunk, max(p.Parts, 1), p.output, p.InOffset, p.OutOffset, p.ivLen, p.tagLen*8, p.think.Nanoseconds(), stagger.Nanoseconds(), p.Name)
+		setupInit := ""
+		if p.InitAtSetup {
+			setupInit = " setup_init=encrypt"
+			if p.Decrypt >= 1 {
+				setupInit = " setup_init=decrypt"
+			}
+		}
+		fmt.Fprintf(tw, "# jitsim-phase threads=%d cipher=%s chunk=%d parts=%d output=%s in_offset=%d out_offset=%d iv_length=%d tag_length=%d think_ns=%d stagger_ns=%d%s name=%s\n",
+			n, p.lifecycle, p.Chunk, max(p.Parts, 1), p.output, p.InOffset, p.OutOffset, p.ivLen, p.tagLen*8, p.think.Nanoseconds(), stagger.Nanoseconds(), setupInit, p.Name)
 		_, fixedIV := phaseKey(set.seed, pi, p)
 		var pool []poolItem
 		if p.Decrypt > 0 && p.prepare == "writer" {
@@ -167,6 +183,9 @@ func (w *Workload) Resolve(dir string, props map[string]string) (*Resolved, erro
 			count, bounded := p.countFor(id, n)
 			if !bounded || count > set.capOps {
 				count = set.capOps
+			}
+			if id == 0 {
+				res.Phases = append(res.Phases, ResolvedPhase{Name: p.Name, Ops: count})
 			}
 			for range count {
 				o := t.plan()

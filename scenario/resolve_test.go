@@ -88,6 +88,15 @@ func TestResolveIsTheEngine(t *testing.T) {
 			t.Errorf("%s: trace sizes %v, engine %v", k, traced[k], want)
 		}
 	}
+	// Phases holds thread 0's operations per phase, in the trace's order.
+	for _, p := range res.Phases {
+		if n := int64(len(engine[p.Name+"/0"])); n != p.Ops {
+			t.Errorf("phase %s: Phases says thread 0 runs %d operations, the engine ran %d", p.Name, p.Ops, n)
+		}
+	}
+	if len(res.Phases) != len(w.Phases) {
+		t.Errorf("Phases %+v for %d phases", res.Phases, len(w.Phases))
+	}
 	var rejected int64
 	for _, c := range res.Expected() {
 		rejected += c.Rejected

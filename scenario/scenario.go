@@ -59,6 +59,9 @@ type Scenario struct {
 	benchName string
 	// workload is the workload file the scenario runs, when it is one.
 	workload *Workload
+	// shipped is the workload file a built-in scenario runs with its properties applied,
+	// when it runs one (AESGCMBench's aesgcmbench.toml, …).
+	shipped *Workload
 }
 
 // Workload returns the workload file s runs, or nil when s is not one.
@@ -67,6 +70,16 @@ func (s Scenario) Workload() *Workload { return s.workload }
 // SizeProperties are the -D properties of the catalog's scenarios that size a buffer each
 // application thread allocates: a message, a data block, the AAD, a page.
 var SizeProperties = []string{"msgSize", "dataSize", "aadSize", "pageSize"}
+
+// WorkloadFile returns the workload file s runs as written: a workload file's own, or the
+// shipped file a built-in scenario runs (its properties at their defaults leave the file as
+// it is); nil when s runs no workload file (TestAESMain).
+func (s Scenario) WorkloadFile() *Workload {
+	if s.workload != nil {
+		return s.workload
+	}
+	return s.shipped
+}
 
 // Property is one -D system property a scenario reads.
 type Property struct {

@@ -233,6 +233,16 @@ func TestList(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("List() = %v, want %v", got, want)
 	}
+	// Every built-in but the JDK's test runs a shipped workload file.
+	var files []string
+	for _, s := range List() {
+		if w := s.WorkloadFile(); w != nil {
+			files = append(files, s.Name+"="+w.Path)
+		}
+	}
+	if got := strings.Join(files, ","); got != "AESGCMBench=aesgcmbench.toml,AESGCMUpdateAAD=aesgcmupdateaad.toml,CBCThroughput=cbcthroughput.toml,ModeLoop=modeloop.toml,ParquetDecrypt=parquetdecrypt.toml" {
+		t.Errorf("shipped workload files: %s", got)
+	}
 	if _, ok := Lookup("testaesmain"); ok {
 		t.Errorf("Lookup is case-insensitive; Java class names are not")
 	}

@@ -69,6 +69,9 @@ type Phase struct {
 	Parts          int     `toml:"parts"`       // 0, 1: no parts; n: n-1 update()s of size/n bytes, then doFinal of the rest
 	Prepare        string  `toml:"prepare"`     // writer (default), thread, cipher: who encrypts the decryptions' messages
 	Messages       int     `toml:"messages"`    // how many messages the decryptions cycle through (0: up to 64)
+	// InitAtSetup, with cipher = "reinit", also initialises each thread's Cipher once when the
+	// thread is set up, as code that makes and initialises its Cipher in a constructor does.
+	InitAtSetup bool `toml:"init_at_setup"`
 }
 
 // Workload bounds: a bad file is an error, never an allocation the host
@@ -120,7 +123,7 @@ var (
 	workloadTopKeys   = []string{"title", "notes", "seed", "threads", "start", "stagger", "phase"}
 	workloadPhaseKeys = []string{"name", "transformation", "key_size", "message_size", "aad_size", "chunk", "cipher", "decrypt",
 		"threads", "count", "total", "duration", "think", "iv", "iv_length", "tag_length", "output", "in_offset", "out_offset", "corrupt_tag",
-		"parts", "prepare", "messages"}
+		"parts", "prepare", "messages", "init_at_setup"}
 )
 
 // phaseSpec is a checked phase, ready to run.
@@ -371,8 +374,8 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	}
 	if p.prepare, err = choice(ph.Prepare, prepareKinds); err != nil {
 		fail("prepare", "prepare: %v", err)
-	} else if p.prepare == "cipher" && ph.Cipher != "" && ph.Cipher != "reinit" {
-		fail("prepare", "prepare = \"cipher\" encrypts with the thread's one Cipher: it needs cipher = \"reinit\" (cipher = %q)", ph.Cipher)
+	} else if p.prepare == "cipher" && ph.Cipher == "new" {
+		fail("prepare", "prepare = \"cipher\" encrypts with the thread's one Cipher: it needs cipher = \"reinit\" or \"reuse\" (cipher = %q)", ph.Cipher)
 	}
 	switch {
 	case ph.Messages < 0 || ph.Messages > maxMessages:
@@ -384,6 +387,9 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	}
 	if p.lifecycle, err = choice(ph.Cipher, cipherLifecycles); err != nil {
 		fail("cipher", "cipher: %v", err)
+	} else if ph.InitAtSetup && p.lifecycle != "reinit" {
+		fail("init_at_setup", "init_at_setup initialises a re-initialised Cipher once more at setup: it needs cipher = \"reinit\" (cipher = %q initialises %s)",
+			p.lifecycle, map[string]string{"new": "a new Cipher per operation", "reuse": "its Cipher at setup already"}[p.lifecycle])
 	}
 	if math.IsNaN(ph.Decrypt) || ph.Decrypt < 0 || ph.Decrypt > 1 {
 		fail("decrypt", "decrypt = %v: want the share of decryptions, 0 to 1", ph.Decrypt)
@@ -461,6 +467,9 @@ func (w *Workload) checkPhase(f *File, i int) (phaseSpec, []error) {
 	}
 	if gcm && p.iv == "fixed" && p.lifecycle == "reinit" && ph.Decrypt < 1 {
 		fail("iv", "iv = \"fixed\": GCM refuses to re-init encryption with the key and IV it used last (use iv = \"counter\" or \"random\")")
+	}
+	if gcm && p.iv == "fixed" && p.prepare == "cipher" && ph.Decrypt > 0 && ph.Messages != 1 {
+		fail("prepare", "prepare = \"cipher\" with a fixed IV encrypts every message with one key and IV, which GCM refuses after the first: give messages = 1")
 	}
 	if p.output, err = choice(ph.Output, outputKinds); err != nil {
 		fail("output", "output: %v", err)

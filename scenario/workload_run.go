@@ -610,11 +610,38 @@ func (r *runner) newPhaseThread(ctx context.Context, p *phaseSpec, pi, id int, i
 		return nil, err
 	}
 	if p.prepare == "cipher" && p.Decrypt > 0 {
-		if err := r.encryptItems(ctx, inv, p, items, key, t.c); err != nil {
+		c := t.c
+		if p.lifecycle == "reuse" {
+			c = t.dec
+		}
+		if err := r.encryptItems(ctx, inv, p, items, key, c); err != nil {
+			return nil, err
+		}
+		if p.lifecycle == "reuse" {
+			if err := t.dec.Init(ctx, jce.DecryptMode, key, p.paramSpec(fixedIV)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if mode, iv := p.setupInit(t); mode != 0 {
+		if err := t.c.Init(ctx, mode, key, p.paramSpec(iv)); err != nil {
 			return nil, err
 		}
 	}
 	return t, nil
+}
+
+// setupInit returns the mode and IV of the init a thread's Cipher gets at setup with
+// init_at_setup (0: none): a phase of decryptions initialises it to decrypt with its first
+// message's IV, any other to encrypt with the thread's IV before its first step.
+func (p *phaseSpec) setupInit(t *wlThread) (int, []byte) {
+	switch {
+	case !p.InitAtSetup:
+		return 0, nil
+	case p.Decrypt >= 1:
+		return jce.DecryptMode, t.pool[0].iv
+	}
+	return jce.EncryptMode, t.iv
 }
 
 // encryptItems encrypts items on inv with one Cipher re-initialised per message (c, or a new
@@ -692,7 +719,11 @@ func (r *runner) newWLThread(ctx context.Context, p *phaseSpec, id int, inv jce.
 				return nil, err
 			}
 		}
-		if p.Decrypt > 0 {
+		switch {
+		case p.Decrypt > 0 && p.prepare == "cipher":
+			// It encrypts its messages first (newPhaseThread), then is initialised to decrypt.
+			t.dec, err = jce.GetInstance(inv, r.rel, p.Transformation)
+		case p.Decrypt > 0:
 			t.dec, err = jce.NewCipher(ctx, inv, r.rel, p.Transformation, jce.DecryptMode, key, p.paramSpec(fixedIV))
 		}
 	}

@@ -3,9 +3,11 @@ package scenario
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -133,7 +135,9 @@ func TestWorkloadErrors(t *testing.T) {
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\nmessage_size = 16000000\nmessages = 100\n", `100 messages of up to 16000000 bytes are over`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ntotal = 5\n", `wl.toml:3: phase 1: give one of count, total and duration`},
 		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ntotal = -5\n", `wl.toml:3: phase 1: total = -5: want 1 to 1000000000`},
-		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ndecrypt = 1\ncipher = \"new\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" encrypts with the thread's one Cipher: it needs cipher = "reinit" (cipher = "new")`},
+		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ndecrypt = 1\ncipher = \"new\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" encrypts with the thread's one Cipher: it needs cipher = "reinit" or "reuse" (cipher = "new")`},
+		{"[[phase]]\ntransformation = \"AES/CBC/NoPadding\"\ncount = 1\ncipher = \"reuse\"\ninit_at_setup = true\n", `wl.toml:5: phase 1: init_at_setup initialises a re-initialised Cipher once more at setup: it needs cipher = "reinit" (cipher = "reuse" initialises its Cipher at setup already)`},
+		{"[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\ndecrypt = 1\niv = \"fixed\"\nprepare = \"cipher\"\n", `wl.toml:6: phase 1: prepare = "cipher" with a fixed IV encrypts every message with one key and IV, which GCM refuses after the first: give messages = 1`},
 		{"threads = 200\n[[phase]]\ntransformation = \"AES/GCM/NoPadding\"\ncount = 1\nmessage_size = 16000000\n", `wl.toml:2: phase 1: 200 thread(s) × 48000128 bytes of arrays`},
 	} {
 		_, err := ParseWorkload("wl.toml", []byte(tc.file))
@@ -226,5 +230,58 @@ func TestWorkloadTotal(t *testing.T) {
 	}
 	if res.Ops != 7 || got[0] != 3 || got[1] != 2 || got[2] != 2 {
 		t.Fatalf("resolved %d operations, per thread %v", res.Ops, got)
+	}
+}
+
+// TestModeLoopIsItsWorkloadFile: ModeLoop benchmarks modeloop.toml's phase —
+// the same times on the model clock, the result lines named by the scenario — and
+// init_at_setup moves the key expansion of a re-initialised Cipher out of its first
+// operation.
+func TestModeLoopIsItsWorkloadFile(t *testing.T) {
+	w, err := LoadWorkload("../examples/workloads/modeloop.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := func(out string) []string {
+		var s []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "Iteration") {
+				s = append(s, l)
+			}
+		}
+		return s
+	}
+	builtIn := modelRun(t, "icelake-server", jdk.R17, nil, 1, "ModeLoop", map[string]string{"dataSize": "1024"}, "1", "2", "20")
+	file := modelRunScenario(t, "icelake-server", jdk.R17, nil, 1, w.Scenario(), map[string]string{"msgSize": "1024"}, "1", "2", "20")
+	if a, b := scores(builtIn), scores(file); len(a) != 3 || strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Errorf("ModeLoop:\n%s\nmodeloop.toml:\n%s", builtIn, file)
+	}
+	if !strings.Contains(builtIn, `Result "ModeLoop.GCM.encrypt"`) {
+		t.Errorf("result line:\n%s", builtIn)
+	}
+	first := func(w *Workload) time.Duration {
+		var d time.Duration
+		obs := ObserverFunc(func(it Iteration) {
+			if it.Index == 0 {
+				d = it.Duration
+			}
+		})
+		modelRunWith(t, "icelake-server", jdk.R17, nil, 1, w.Scenario(), map[string]string{"maxOps": "3", "msgSize": "1024"}, obs)
+		return d
+	}
+	without, err := w.edited(func(p *Phase) { p.InitAtSetup = false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := first(w), first(without); a <= 0 || a >= b {
+		t.Errorf("first operation %v with init_at_setup, %v without: want the key expanded at setup", a, b)
+	}
+	// The replayer is told to initialise its Cipher at setup too.
+	res, err := w.Resolve(t.TempDir(), map[string]string{"maxOps": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(res.Trace); err != nil || !strings.Contains(string(data), " setup_init=encrypt name=encrypt\n") {
+		t.Errorf("resolved trace: %v\n%s", err, data)
 	}
 }

@@ -15,6 +15,8 @@ type Page struct {
 	Profile string // what priced the model clock
 	Steady  []Result
 	Warmup  []WarmupResult
+	// Workload is a workload file's comparison, per phase; nil when none was run.
+	Workload *WorkloadReport
 	// Report is the warm-up study's page beside this one ("report.html"), with the curves
 	// of both sides overlaid; "" when there is none.
 	Report string
@@ -26,6 +28,8 @@ var pageTmpl = template.Must(template.New("validate").Funcs(template.FuncMap{
 	"f2":        func(x float64) string { return fmt.Sprintf("%.2f", x) },
 	"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
 	"landmarks": landmarkRows,
+	"phaseRows": func(p PhaseResult) []landmarkRow { return p.rows() },
+	"dur4":      func(d time.Duration) string { return fourDigits(d).String() },
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>jitsim validate</title>
 <style>
@@ -48,6 +52,11 @@ code { background: #f3f3f3; padding: 0 3px; }
 <p>{{.Agreement}}</p>
 <details><summary>the two orders</summary><p>JVM: {{join .JVMOrder}}</p><p>jitsim: {{join .Model.Order}}</p></details>
 {{end}}{{end}}
+{{with .Workload}}<h2>Workload {{.Workload}}</h2>
+<p>{{.Title}}. Thread 0's operations of each phase, one iteration each: the JVM replays the workload resolved into a trace (its outputs checked by CRC), jitsim runs it on the model clock and, in the same rounds as the JVM, on its wall clock. Medians over {{.Rounds}} rounds with their range. The steady time per operation is within when jitsim's model clock is within ±25 % of the JVM's median; a warm-up landmark (phases of ten operations or more) within ±50 %.{{if $.Report}} The curves, overlaid (the JVM dashed): <a href="{{$.Report}}">{{$.Report}}</a>.{{end}}</p>
+<table><tr><th class="l">flag set</th><th class="l">phase</th><th>ops</th><th class="l">measure</th><th>JVM median</th><th>JVM min–max</th><th>jitsim model</th><th>model/JVM</th><th>jitsim wall</th><th>wall min–max</th><th>wall/JVM</th><th class="l">verdict</th></tr>
+{{range $p := .Phases}}{{range phaseRows $p}}<tr><td class="l">{{$p.Set}}</td><td class="l">{{$p.Phase}}</td><td>{{$p.Ops}}</td><td class="l">{{.Name}}</td><td>{{dur4 .Median}}</td><td>{{dur4 .Min}}–{{dur4 .Max}}</td><td>{{dur4 .Model}}</td><td>{{f2 .Factor}}</td><td>{{dur4 .Wall}}</td><td>{{dur4 .WallMin}}–{{dur4 .WallMax}}</td><td>{{f2 .WallFactor}}</td><td class="l {{if eq .Verdict "outside"}}outside{{else if eq .Verdict "JVM too noisy"}}noisy{{else}}within{{end}}">{{.Verdict}}</td></tr>
+{{end}}{{end}}</table>{{end}}
 {{if .Steady}}<h2>Steady state</h2>
 <p>Time per operation, in µs: the JVM's median over interleaved rounds with its range, jitsim's model clock once steady. Within: |jitsim/JVM − 1| ≤ 0.25; a JVM range beyond ±25 % of its median is too noisy to judge.</p>
 <table><tr><th class="l">flag set</th><th class="l">op</th><th>bytes</th><th>JVM</th><th>JVM min–max</th><th>jitsim</th><th>jitsim/JVM</th><th>slowdown JVM</th><th>slowdown jitsim</th><th class="l">verdict</th></tr>

@@ -51,8 +51,7 @@ func landmarksOf(its []warmup.Iteration) (Landmarks, error) {
 		}
 		per[i] = float64(it.Duration) / float64(it.Ops)
 	}
-	tail := slices.Clone(per[len(per)-max(len(per)/5, 1):])
-	steady := median(tail)
+	steady := tailMedian(per)
 	l := Landmarks{FirstPerOp: time.Duration(per[0]), SteadyOp: time.Duration(steady)}
 	end := func(i int) time.Duration { return its[i].Start + its[i].Duration - its[0].Start }
 	l.HalfSpeed = end(len(its) - 1)
@@ -75,6 +74,12 @@ func landmarksOf(its []warmup.Iteration) (Landmarks, error) {
 	}
 	l.Steady = its[start].Start - its[0].Start
 	return l, nil
+}
+
+// tailMedian is the median of the last fifth of per (at least its last value): the steady
+// time per operation.
+func tailMedian(per []float64) float64 {
+	return median(slices.Clone(per[len(per)-max(len(per)/5, 1):]))
 }
 
 // compileOrder is the order in which crypto methods first reach levels 3 and 4 (normal
@@ -342,14 +347,7 @@ func Warmup(ctx context.Context, o WarmupOptions) ([]WarmupResult, error) {
 		r.OrderMatch = slices.Equal(r.JVMOrder, m.Order)
 		r.Agreement = orderAgreement(m.Order, common)
 		for _, row := range landmarkRows(r) {
-			switch {
-			case row.Max > row.Median*3/2 || row.Min < row.Median/2:
-				r.Verdicts = append(r.Verdicts, TooNoisy)
-			case row.Median > 0 && row.Factor >= 0.5 && row.Factor <= 1.5:
-				r.Verdicts = append(r.Verdicts, "within ±50 %")
-			default:
-				r.Verdicts = append(r.Verdicts, Outside)
-			}
+			r.Verdicts = append(r.Verdicts, landmarkVerdict(row))
 		}
 		res = append(res, r)
 	}
@@ -376,16 +374,50 @@ func jvmLandmarks(out []byte, ops, size int64) (Landmarks, []string, warmup.Run,
 
 // modelWarmup runs the loop on the model clock with -XX:+PrintCompilation.
 func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[string]string, args []string) (Landmarks, warmup.Run, error) {
-	run := warmup.Run{Label: label(s), Fork: 1, Scenario: "AESGCMBench", Flags: s.Options, CPU: o.CPU.Name, JDK: o.JDK.String(), Clock: setup.ClockModel}
-	r, err := setup.Resolve(setup.Request{JDK: o.JDK, CPU: o.CPU, Options: append(append([]string{}, s.Options...), "-XX:+PrintCompilation"),
-		Clock: setup.ClockModel, ProfileFile: o.ProfileFile, ForceProfile: o.Force, HostProfiles: o.HostProfiles, Tiers: o.Tiers})
+	sim := simOptions{ModelOptions{JDK: o.JDK, CPU: o.CPU, ProfileFile: o.ProfileFile, HostProfiles: o.HostProfiles, Force: o.Force, Tiers: o.Tiers}, setup.ClockModel}
+	run, _, vmOut, err := simSeries(ctx, sim, s, scenario.AESGCMBench, 1, props, args[1:])
 	if err != nil {
 		return Landmarks{}, run, err
 	}
-	var vmOut bytes.Buffer
-	vm, err := r.NewVM(r.NewClock(), &vmOut)
+	l, err := landmarksOf(run.Iterations)
 	if err != nil {
-		return Landmarks{}, run, err
+		return l, run, err
+	}
+	log, err := warmup.ParsePrintCompilation(bytes.NewReader(vmOut), "jitsim", "jitsim output")
+	if err != nil {
+		return l, run, err
+	}
+	l.Order = compileOrder(log)
+	return l, run, nil
+}
+
+// simOptions say how jitsim runs a series: release, CPU model, the model clock's profile and
+// the tiers, on a clock (setup.ClockModel or setup.ClockWall).
+type simOptions struct {
+	ModelOptions
+	Clock string
+}
+
+// simSeries runs scen on jitsim under flag set s with -XX:+PrintCompilation on threads
+// threads (0: the scenario's own): the series of thread 0's iterations as `jitsim warmup`
+// records it (each iteration with the entry level of every method, the VM's events filed
+// under their iterations), each iteration's phase, and what the VM printed.
+func simSeries(ctx context.Context, o simOptions, s FlagSet, scen scenario.Scenario, threads int, props map[string]string, args []string) (warmup.Run, []string, []byte, error) {
+	run := warmup.Run{Label: label(s), Fork: 1, Scenario: scen.Name, Flags: s.Options, CPU: o.CPU.Name, JDK: o.JDK.String(), Clock: o.Clock}
+	req := setup.Request{JDK: o.JDK, CPU: o.CPU, Options: append(append([]string{}, s.Options...), "-XX:+PrintCompilation"),
+		Clock: o.Clock, Tiers: o.Tiers}
+	if o.Clock == setup.ClockModel {
+		req.ProfileFile, req.ForceProfile, req.HostProfiles = o.ProfileFile, o.Force, o.HostProfiles
+	}
+	r, err := setup.Resolve(req)
+	if err != nil {
+		return run, nil, nil, err
+	}
+	var vmOut bytes.Buffer
+	clock := r.NewClock()
+	vm, err := r.NewVM(clock, &vmOut)
+	if err != nil {
+		return run, nil, nil, err
 	}
 	defer vm.Close()
 	// The series as `jitsim warmup` records it: each iteration with the entry level of
@@ -400,25 +432,24 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 	})
 	defer unsub()
 	var its []warmup.Iteration
+	var phases []string
 	obs := scenario.ObserverFunc(func(it scenario.Iteration) {
 		if it.Thread == 0 {
 			its = append(its, warmup.Iteration{Index: len(its), Start: it.Start, Duration: it.Duration, Ops: it.Ops, Bytes: it.Bytes,
 				Levels: vm.Levels()})
+			phases = append(phases, it.Phase)
 		}
 	})
-	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel, Observer: obs}
-	if err := scenario.AESGCMBench.Run(ctx, env, props, args[1:], io.Discard); err != nil {
-		return Landmarks{}, run, err
+	// NewVM gives a workload's writer its own VM, so that preparing the messages its
+	// decryptions read does not warm the VM under study.
+	newVM := func() (*jrt.VM, error) { return r.NewVM(r.NewClock(), io.Discard) }
+	env := scenario.Env{VM: vm, NewVM: newVM, Threads: threads, Clock: clock, ClockKind: o.Clock, Observer: obs}
+	if err := scen.Run(ctx, env, props, args, io.Discard); err != nil {
+		return run, nil, nil, err
 	}
-	l, err := landmarksOf(its)
-	if err != nil {
-		return l, run, err
+	if len(its) == 0 {
+		return run, nil, nil, fmt.Errorf("%s reported no iterations", scen.Name)
 	}
-	log, err := warmup.ParsePrintCompilation(bytes.NewReader(vmOut.Bytes()), "jitsim", "jitsim output")
-	if err != nil {
-		return l, run, err
-	}
-	l.Order = compileOrder(log)
 	run.Iterations = its
 	var follow []string
 	last := its[len(its)-1].Levels
@@ -430,43 +461,83 @@ func modelWarmup(ctx context.Context, o WarmupOptions, s FlagSet, props map[stri
 	mu.Lock()
 	run.File(events, follow)
 	mu.Unlock()
-	return l, run, nil
+	return run, phases, vmOut.Bytes(), nil
 }
 
 // landmarkRow is one landmark of one flag set: the JVM's median and range over the rounds,
-// jitsim's, and their ratio; Verdict is filled by the callers that have one.
+// jitsim's, and their ratio; with jitsim's wall clock measured too, its median and range
+// over the rounds and their ratio to the JVM's; Verdict is filled by the callers that have
+// one.
 type landmarkRow struct {
 	Name                    string
 	Median, Min, Max, Model time.Duration
 	Factor                  float64
+	Wall, WallMin, WallMax  time.Duration
+	WallFactor              float64
 	Verdict                 string
 }
 
-// landmarkRows summarises r's three landmarks: first iteration per operation, time to half
+// landmark is one landmark: its name in the tables and where a Landmarks holds it.
+type landmark struct {
+	name string
+	of   func(Landmarks) time.Duration
+}
+
+// warmupLandmarks are the warm-up landmarks: first iteration per operation, time to half
 // speed, time to the steady state.
+var warmupLandmarks = []landmark{
+	{"first iteration, per op", func(l Landmarks) time.Duration { return l.FirstPerOp }},
+	{"time to half speed", func(l Landmarks) time.Duration { return l.HalfSpeed }},
+	{"time to steady state", func(l Landmarks) time.Duration { return l.Steady }},
+}
+
+// landmarkRows summarises r's three warm-up landmarks.
 func landmarkRows(r WarmupResult) []landmarkRow {
+	return rowsOf(warmupLandmarks, r.JVM, r.Model, nil, r.Verdicts)
+}
+
+// rowsOf summarises landmarks ls over the JVM's rounds, jitsim's model clock and, when
+// measured, jitsim's wall-clock rounds; verdicts[k] is row k's.
+func rowsOf(ls []landmark, jvm []Landmarks, model Landmarks, wall []Landmarks, verdicts []string) []landmarkRow {
 	var rows []landmarkRow
-	for k, f := range []func(Landmarks) time.Duration{
-		func(l Landmarks) time.Duration { return l.FirstPerOp },
-		func(l Landmarks) time.Duration { return l.HalfSpeed },
-		func(l Landmarks) time.Duration { return l.Steady },
-	} {
-		var v []float64
-		for _, l := range r.JVM {
-			v = append(v, float64(f(l)))
+	for k, lm := range ls {
+		of := func(xs []Landmarks) []float64 {
+			var v []float64
+			for _, l := range xs {
+				v = append(v, float64(lm.of(l)))
+			}
+			return v
 		}
+		v := of(jvm)
 		med := median(v)
-		row := landmarkRow{Name: []string{"first iteration, per op", "time to half speed", "time to steady state"}[k],
-			Median: time.Duration(med), Min: time.Duration(slices.Min(v)), Max: time.Duration(slices.Max(v)), Model: f(r.Model)}
+		row := landmarkRow{Name: lm.name, Median: time.Duration(med), Min: time.Duration(slices.Min(v)), Max: time.Duration(slices.Max(v)), Model: lm.of(model)}
 		if med > 0 {
 			row.Factor = float64(row.Model) / med
 		}
-		if k < len(r.Verdicts) {
-			row.Verdict = r.Verdicts[k]
+		if w := of(wall); len(w) > 0 {
+			row.Wall, row.WallMin, row.WallMax = time.Duration(median(w)), time.Duration(slices.Min(w)), time.Duration(slices.Max(w))
+			if med > 0 {
+				row.WallFactor = float64(row.Wall) / med
+			}
+		}
+		if k < len(verdicts) {
+			row.Verdict = verdicts[k]
 		}
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// landmarkVerdict is the warm-up decision rule: a JVM range beyond ±50 % of its median is too
+// noisy to judge; else within when jitsim is within ±50 % of the JVM's median.
+func landmarkVerdict(row landmarkRow) string {
+	switch {
+	case row.Max > row.Median*3/2 || row.Min < row.Median/2:
+		return TooNoisy
+	case row.Median > 0 && row.Factor >= 0.5 && row.Factor <= 1.5:
+		return LandmarkWithin
+	}
+	return Outside
 }
 
 // WriteWarmup prints the warm-up comparison: per flag set and landmark, the JVM's median and

@@ -5,7 +5,8 @@
 // a calibration does not run) in interleaved rounds; jitsim runs the same loop (scenario
 // ModeLoop) on the model clock until its cost per operation stops changing. The cells are
 // never the primitives `jitsim calibrate --jvm` measures (TestCellsAreNotCalibrated), so a
-// profile calibrated on the JVM is checked on what it was not fitted to.
+// profile calibrated on the JVM is checked on what it was not fitted to. RunWorkload compares
+// a workload file the same way, phase by phase (workload.go).
 package validate
 
 import (
@@ -171,11 +172,13 @@ type Result struct {
 
 // Verdicts.
 const (
-	Within     = "within ±25 %"
-	Outside    = "outside"
-	TooNoisy   = "JVM too noisy"
-	NotSteady  = "model not steady"
-	toleranceF = 0.25
+	Within    = "within ±25 %"
+	Outside   = "outside"
+	TooNoisy  = "JVM too noisy"
+	NotSteady = "model not steady"
+	// LandmarkWithin is a warm-up landmark's: jitsim within ±50 % of the JVM's median.
+	LandmarkWithin = "within ±50 %"
+	toleranceF     = 0.25
 )
 
 // ModelResult is one cell on the model clock.
@@ -194,16 +197,9 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	}
 	runJVM := o.RunJVM
 	if runJVM == nil {
-		props, err := jvmharness.Properties(ctx, o.Java)
+		prog, err := compileFor(ctx, o.Java, o.JDK, jvmharness.Cost)
 		if err != nil {
-			return nil, fmt.Errorf("validate: --jvm=%s: %w", o.Java, err)
-		}
-		if spec := strings.TrimPrefix(props["java.specification.version"], "1."); spec != strconv.Itoa(o.JDK.Feature()) {
-			return nil, fmt.Errorf("validate: --jvm=%s is java %s, not JDK %s (give --jdk=%s)", o.Java, props["java.version"], o.JDK, spec)
-		}
-		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.Cost)
-		if err != nil {
-			return nil, fmt.Errorf("validate: --jvm=%s: %w", o.Java, err)
+			return nil, err
 		}
 		defer prog.Close()
 		runJVM = func(ctx context.Context, opts []string) (string, error) {
@@ -314,15 +310,39 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	return res, nil
 }
 
+// compileFor checks that java is a JVM of release rel and compiles harness program p for it.
+func compileFor(ctx context.Context, java string, rel jdk.Release, p jvmharness.Program) (*jvmharness.Compiled, error) {
+	props, err := jvmharness.Properties(ctx, java)
+	if err != nil {
+		return nil, fmt.Errorf("validate: --jvm=%s: %w", java, err)
+	}
+	if spec := strings.TrimPrefix(props["java.specification.version"], "1."); spec != strconv.Itoa(rel.Feature()) {
+		return nil, fmt.Errorf("validate: --jvm=%s is java %s, not JDK %s (give --jdk=%s)", java, props["java.version"], rel, spec)
+	}
+	prog, err := jvmharness.Compile(ctx, java, p)
+	if err != nil {
+		return nil, fmt.Errorf("validate: --jvm=%s: %w", java, err)
+	}
+	return prog, nil
+}
+
 // judge applies the decision rule: a JVM spread beyond ±25 % of its median is too noisy to
 // judge; else within when |model/JVM − 1| ≤ 0.25.
 func judge(r Result) string {
-	switch {
-	case !r.ModelSteady:
+	if !r.ModelSteady {
 		return NotSteady
-	case r.JVMMax > r.JVM*(1+toleranceF) || r.JVMMin < r.JVM*(1-toleranceF):
+	}
+	return steadyVerdict(r.JVM, r.JVMMin, r.JVMMax, r.Model)
+}
+
+// steadyVerdict is the steady-state decision rule on a JVM median with its range and
+// jitsim's value: too noisy when the range leaves ±25 % of the median, else within when
+// |jitsim/JVM − 1| ≤ 0.25.
+func steadyVerdict(jvm, lo, hi, model float64) string {
+	switch {
+	case hi > jvm*(1+toleranceF) || lo < jvm*(1-toleranceF):
 		return TooNoisy
-	case math.Abs(r.Factor-1) <= toleranceF:
+	case math.Abs(model/jvm-1) <= toleranceF:
 		return Within
 	}
 	return Outside

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/validate"
 	"github.com/jitsim/jitsim/warmup"
 )
@@ -34,12 +35,16 @@ type validateOptions struct {
 	warmupSize             int
 	steadyOnly, warmupOnly bool
 	wall                   bool
+	// a workload file instead of the built-in cells
+	workload string
+	maxOps   int64
+	changed  []string // the options given
 }
 
 func (d deps) newValidateCommand(status *int) *cobra.Command {
 	var o validateOptions
 	cmd := &cobra.Command{
-		Use:   "validate --jvm=PATH [--jdk=17] [--profile FILE] [--rounds N] [--sets …] [--ops …] [--sizes …] [--json FILE]",
+		Use:   "validate --jvm=PATH [--jdk=17] [--profile FILE] [--rounds N] [--sets …] [--ops …] [--sizes …] [--json FILE] [WORKLOAD]",
 		Short: "Check the model clock against a real JVM on this machine, side by side",
 		Long: `Run composite operations on a real JVM and on jitsim's model clock and compare their
 steady-state time per operation: GCM and CBC encryption and decryption at 1, 16 and 64 KiB and
@@ -50,13 +55,29 @@ jitsim runs the same loop (scenario ModeLoop) on the model clock, priced by --pr
 this host's calibrated profile ('jitsim calibrate --jvm'), or the CPU model's, until its cost
 per operation is steady. A cell is within when |jitsim/JVM − 1| ≤ 0.25; a cell whose JVM range
 exceeds ±25 % of its median is "JVM too noisy". None of these cells is a primitive 'jitsim
-calibrate --jvm' measures.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, name := range []string{"jvm", "jdk", "profile", "rounds", "sets", "ops", "sizes", "quick", "warmup-sets", "warmup-iterations", "warmup-ops", "warmup-size", "steady-only", "warmup-only", "wall"} {
+calibrate --jvm' measures.
+
+With a WORKLOAD — a workload file, or a built-in scenario that runs a shipped one
+(` + strings.Join(shippedWorkloadNames(), ", ") + `) — validate compares that workload
+instead: jitsim resolves it into a trace that the harness's replayer runs on the JVM (its
+outputs checked by CRC), and runs it on its model clock and, in the same interleaved rounds
+as the JVM, on its wall clock. Per flag set (--sets, default: default) and phase it reports
+thread 0's steady time per operation (within ±25 %) and, for phases of ten operations or
+more, the warm-up landmarks (first operation, time to half speed, time to steady state;
+within ±50 %). --max-ops=N caps every phase at N operations per thread.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, name := range validateFlagNames {
 				if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
-					o.args = append(o.args, "--"+name+"="+f.Value.String())
+					o.changed = append(o.changed, name)
+					if !slices.Contains([]string{"force-profile", "json", "out"}, name) { // the page's command line
+						o.args = append(o.args, "--"+name+"="+f.Value.String())
+					}
 				}
+			}
+			if len(args) == 1 {
+				o.workload = args[0]
+				o.args = append(o.args, args[0])
 			}
 			*status = d.runValidate(cmd.Context(), o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			return nil
@@ -81,7 +102,23 @@ calibrate --jvm' measures.`,
 	f.BoolVar(&o.steadyOnly, "steady-only", false, "compare only the steady-state cells")
 	f.BoolVar(&o.warmupOnly, "warmup-only", false, "compare only the warm-ups")
 	f.BoolVar(&o.wall, "wall", false, "also time each steady-state cell on jitsim's wall clock (reported beside the model, not judged)")
+	f.Int64Var(&o.maxOps, "max-ops", 0, "with a WORKLOAD: at most this many operations per thread in every phase (needed for a phase that runs for a duration)")
 	return cmd
+}
+
+// validateFlagNames are validate's options, in the order the page's command line gives them.
+var validateFlagNames = []string{"jvm", "jdk", "profile", "force-profile", "rounds", "sets", "ops", "sizes", "json", "out", "quick", "warmup-sets",
+	"warmup-iterations", "warmup-ops", "warmup-size", "steady-only", "warmup-only", "wall", "max-ops"}
+
+// shippedWorkloadNames are the built-in scenarios that run a shipped workload file.
+func shippedWorkloadNames() []string {
+	var ns []string
+	for _, s := range scenario.List() {
+		if s.WorkloadFile() != nil {
+			ns = append(ns, s.Name)
+		}
+	}
+	return ns
 }
 
 func validateSetNames() []string {
@@ -112,6 +149,12 @@ func (d deps) runValidate(ctx context.Context, o validateOptions, stdout, stderr
 	rel, err := jdk.Parse(o.jdk)
 	if err != nil {
 		return fail(2, "--jdk: %v", err)
+	}
+	if o.workload != "" {
+		return d.validateWorkload(ctx, o, rel, stdout, stderr, fail)
+	}
+	if o.maxOps != 0 {
+		return fail(2, "--max-ops applies to a WORKLOAD, not to the built-in cells")
 	}
 	var sizes []int
 	for _, s := range splitList(o.sizes) {
@@ -185,6 +228,60 @@ func (d deps) runValidate(ctx context.Context, o validateOptions, stdout, stderr
 	return d.finishValidate(o, rel, report, stdout, fail)
 }
 
+// workloadOnlyFlags are the options a WORKLOAD run takes; the others belong to the built-in
+// cells and warm-up loop.
+var workloadOnlyFlags = []string{"jvm", "jdk", "profile", "force-profile", "rounds", "sets", "json", "out", "max-ops"}
+
+// validateWorkload is `jitsim validate --jvm=JAVA WORKLOAD`; it returns the exit status.
+func (d deps) validateWorkload(ctx context.Context, o validateOptions, rel jdk.Release, stdout, stderr io.Writer, fail func(int, string, ...any) int) int {
+	for _, name := range o.changed {
+		if !slices.Contains(workloadOnlyFlags, name) {
+			return fail(2, "--%s applies to the built-in cells, not to a WORKLOAD (with one: --%s)", name, strings.Join(workloadOnlyFlags, ", --"))
+		}
+	}
+	scen, err := scenario.Find(o.workload)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	w := scen.WorkloadFile()
+	if w == nil {
+		return fail(2, "%s runs no workload file: give a workload file (examples/workloads/*.toml) or one of %s", o.workload, strings.Join(shippedWorkloadNames(), ", "))
+	}
+	if o.maxOps < 0 {
+		return fail(2, "--max-ops=%d: want a positive operation count", o.maxOps)
+	}
+	props := map[string]string{}
+	if o.maxOps > 0 {
+		props["maxOps"] = strconv.FormatInt(o.maxOps, 10)
+	}
+	names := splitList(o.sets)
+	if len(names) == 0 {
+		names = []string{"default"}
+	}
+	var sets []validate.FlagSet
+	for _, n := range names {
+		i := slices.IndexFunc(validate.FlagSets, func(f validate.FlagSet) bool { return f.Name == n })
+		if i < 0 {
+			return fail(2, "--sets: no flag set %q (flag sets: %s)", n, strings.Join(validateSetNames(), ", "))
+		}
+		sets = append(sets, validate.FlagSets[i])
+	}
+	m, err := d.lookupCPU("host")
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	rep, err := validate.RunWorkload(ctx, validate.WorkloadOptions{Java: o.java, ModelOptions: validate.ModelOptions{JDK: rel, CPU: m, ProfileFile: o.profile,
+		HostProfiles: d.hostProfiles, Force: o.force, Tiers: d.tiers()}, Rounds: o.rounds, Sets: sets, Workload: w, Props: props, Progress: progressBar(stderr, o.java)})
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail(130, "interrupted")
+		}
+		return fail(1, "%v", err)
+	}
+	validate.WriteWorkload(stdout, rep)
+	return d.finishValidate(o, rel, validateReport{Workload: rep}, stdout, fail)
+}
+
 // finishValidate writes --json and --out; it returns the exit status.
 func (d deps) finishValidate(o validateOptions, rel jdk.Release, r validateReport, stdout io.Writer, fail func(int, string, ...any) int) int {
 	if st := writeValidateJSON(o.out, r, fail); st != 0 {
@@ -202,8 +299,14 @@ func (d deps) finishValidate(o validateOptions, rel jdk.Release, r validateRepor
 	for _, w := range r.Warmup {
 		runs = append(runs, w.Runs...)
 	}
+	title := "AESGCMBench warm-up: jitsim (model clock) and the JVM (dashed)"
+	if r.Workload != nil {
+		page.Workload = r.Workload
+		runs = append(runs, r.Workload.Runs...)
+		title = r.Workload.Workload + ", thread 0: jitsim (model clock, and \"wall: …\" its wall clock) and the JVM (dashed)"
+	}
 	if len(runs) > 0 {
-		meta := warmup.ReportMeta{Title: "AESGCMBench warm-up: jitsim (model clock) and the JVM (dashed)", Command: page.Command}
+		meta := warmup.ReportMeta{Title: title, Command: page.Command}
 		if _, err := warmup.WriteAll(o.dir, runs, warmup.Options{}, meta, warmup.PlotOptions{}); err != nil {
 			return fail(1, "--out: %v", err)
 		}
@@ -228,8 +331,9 @@ func (d deps) finishValidate(o validateOptions, rel jdk.Release, r validateRepor
 
 // validateReport is what --json writes.
 type validateReport struct {
-	Warmup []validate.WarmupResult `json:"warmup,omitempty"`
-	Steady []validate.Result       `json:"steady,omitempty"`
+	Warmup   []validate.WarmupResult  `json:"warmup,omitempty"`
+	Steady   []validate.Result        `json:"steady,omitempty"`
+	Workload *validate.WorkloadReport `json:"workload,omitempty"`
 }
 
 // writeValidateJSON writes the report to file when one is named; it returns the exit status.
