@@ -57,7 +57,7 @@ func TestShippedWorkloads(t *testing.T) {
 					t.Fatal(err)
 				}
 				plan := fmt.Sprintf("name = %q\nscenario = %q\nsize_property = \"msgSize\"\nsizes = [32, 64]\njdks = [\"8\", \"8u\", \"17\", \"21\", \"25\"]\n"+
-					"props = { threads = \"2\", maxOps = \"2\", checkOutput = \"true\" }\n", name, name+".toml")
+					"props = { threads = \"2\", maxOps = \"2\", aadSize = \"16\", checkOutput = \"true\" }\n", name, name+".toml")
 				pf := filepath.Join(dir, "plan.toml")
 				if err := os.WriteFile(pf, []byte(plan), 0o644); err != nil {
 					t.Fatal(err)
