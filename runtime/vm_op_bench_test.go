@@ -46,7 +46,6 @@ type warmOp struct {
 	key, iv []byte
 	aad     []byte
 	in, out []byte
-	want    []byte // what out holds after one operation (encryption: of the last IV)
 	ctr     uint64
 }
 
