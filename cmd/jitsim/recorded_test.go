@@ -31,6 +31,7 @@ type casesFile struct {
 type recording struct {
 	HostFeatures string `json:"host_features"`
 	HostCPUs     int    `json:"host_cpus"`
+	HostMemory   uint64 `json:"host_memory"`
 	JVMs         map[string]struct {
 		Cases map[string]struct {
 			Stdout string `json:"stdout"`
@@ -53,11 +54,11 @@ func recordingModel(t *testing.T, rec *recording) cpu.Model {
 		}
 		fs = fs.With(f)
 	}
-	if rec.HostCPUs < 1 {
-		t.Fatal("recording lacks host_cpus")
+	if rec.HostCPUs < 1 || rec.HostMemory == 0 {
+		t.Fatal("recording lacks host_cpus or host_memory")
 	}
 	return cpu.Model{Name: "recording-machine", Description: "the machine the JVM runs were recorded on",
-		Arch: jdk.AMD64, Features: fs, Cores: rec.HostCPUs}
+		Arch: jdk.AMD64, Features: fs, Cores: rec.HostCPUs, Memory: rec.HostMemory}
 }
 
 // knownDifferences lists recorded cases whose java output jitsim is known not to reproduce,
@@ -68,8 +69,6 @@ var knownDifferences = map[string]string{
 	"25/printcompilation_xlog_wildcard": "-Xlog:jit* also logs jit+thread's compiler-thread lines, which jitsim does not model",
 	"17/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
 	"25/modules_unknown_with_path":      "a module path may hold the module; jitsim does not read module paths, so it reports no module missing when one is given",
-	"17/prod_printcommandlineflags":     "PrintCommandLineFlags lists the collector's ergonomic flags (ConcGCThreads, MarkStackSize, ...), whose sizing jitsim does not model",
-	"25/prod_printcommandlineflags":     "PrintCommandLineFlags lists the collector's ergonomic flags (ConcGCThreads, MarkStackSize, ...), whose sizing jitsim does not model",
 	"25/printcompilation_xlog_default": "java's start-up compiles depend on timing: String::hashCode, in jitsim's recorded start-up list, " +
 		"was compiled before -version ended in 4 of 10 clean-environment runs of Temurin 25.0.3 here, and not in this recording",
 }

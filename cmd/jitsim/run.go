@@ -352,7 +352,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		set.PrintFlagsFinal(stdout)
 	}
 	if set.Bool("PrintCommandLineFlags") {
-		set.PrintCommandLineFlags(stdout)
+		r.CommandLineFlags.PrintCommandLineFlags(stdout)
 	}
 	for _, o := range r.Result.Oracle {
 		io.WriteString(stdout, o)

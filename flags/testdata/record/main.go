@@ -55,6 +55,9 @@ type Recording struct {
 	// logical CPU count), so a test can model it exactly.
 	HostFeatures string `json:"host_features"`
 	HostCPUs     int    `json:"host_cpus"`
+	// HostMemory is the recording machine's physical memory in bytes (the heap ergonomics
+	// size from it).
+	HostMemory uint64 `json:"host_memory"`
 	// JVMs maps a JDK profile ("17", "25") to what java -version printed and the case outputs.
 	JVMs map[string]*JVM `json:"jvms"`
 }
@@ -88,7 +91,11 @@ func run() error {
 	for _, f := range flags.Table() {
 		names[f.Name] = !f.NotModelled
 	}
-	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU()}
+	host, err := cpu.Lookup("host")
+	if err != nil {
+		return err
+	}
+	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU(), HostMemory: host.Memory}
 	var old Recording
 	if *missing {
 		data, err := os.ReadFile(filepath.Join(dir, "recorded.json"))
@@ -98,7 +105,7 @@ func run() error {
 		if err := json.Unmarshal(data, &old); err != nil {
 			return fmt.Errorf("recorded.json: %w", err)
 		}
-		rec.HostFeatures, rec.HostCPUs = old.HostFeatures, old.HostCPUs
+		rec.HostFeatures, rec.HostCPUs, rec.HostMemory = old.HostFeatures, old.HostCPUs, old.HostMemory
 	}
 	for _, jdk := range []string{"17", "25"} {
 		java := os.Getenv("JAVA" + jdk)
