@@ -188,6 +188,9 @@ type parser struct {
 	addModules, limitModules []string
 	moduleRefs               [][2]string
 	modulePath               bool
+	// gcLogFile: -Xloggc named a GC log file, so -XX:+PrintGC and PrintGCDetails log there
+	// rather than to stdout.
+	gcLogFile bool
 	// agents are the -agentlib:, -agentpath:, -javaagent: and -Xrun options, in order; share
 	// the last -Xshare mode ("auto" unless given).
 	agents []agent
@@ -220,7 +223,6 @@ func Parse(o Options) (*Set, *Result, error) {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
 	}
-	p.gcStart()
 	p.compilerCountWarning()
 	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties} {
 		if err := check(); err != nil {

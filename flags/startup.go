@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -87,6 +86,11 @@ func (p *parser) gcLogWarnings() {
 			p.logWarning("gc", w.text)
 		}
 	}
+	// Without -Xloggc, the old flags log to stdout: gc at info, and with PrintGCDetails
+	// every tag set that starts with gc.
+	if !p.gcLogFile && s.Has("PrintGC") && (s.Bool("PrintGC") || s.Bool("PrintGCDetails")) {
+		p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Wildcard: s.Bool("PrintGCDetails"), Level: "info"}}, Output: "stdout"})
+	}
 	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {
@@ -97,63 +101,6 @@ func (p *parser) gcLogWarnings() {
 		if !supported {
 			p.logWarning("stringdedup", "String Deduplication disabled: not supported by selected GC")
 		}
-	}
-}
-
-// gcStartLines are the gc=info lines each collector logs as it starts (OpenJDK 17.0.15 and
-// Temurin 25.0.3 with -verbose:gc -version); G1 is the collector when none is chosen.
-var gcStartLines = map[string][]string{
-	"UseSerialGC":   {"Using Serial"},
-	"UseParallelGC": {"Using Parallel"},
-	"UseG1GC":       {"Using G1"},
-	"UseZGC":        {"Using The Z Garbage Collector"},
-	"UseShenandoahGC": {"Heuristics ergonomically sets -XX:+ExplicitGCInvokesConcurrent",
-		"Heuristics ergonomically sets -XX:+ShenandoahImplicitGCInvokesConcurrent", "Using Shenandoah"},
-	"UseEpsilonGC": {"Using Epsilon"},
-}
-
-// gcStart logs the collector's start-up lines when an -Xlog option (or -verbose:gc) sends
-// gc=info to stdout with the default decorations. The lines that depend on the machine (heap
-// sizes, CPU counts of gc+init and of gc* at exit) are not modelled.
-func (p *parser) gcStart() {
-	if !p.o.JDK.Modern() {
-		return
-	}
-	on := false
-	for _, c := range p.res.Logs {
-		if c.Output == "stdout" && (c.Decorators == nil || slices.Equal(c.Decorators, []string{"uptime", "level", "tags"})) && c.Matches([]string{"gc"}, "info") {
-			on = true
-		}
-	}
-	gc := "UseG1GC"
-	for _, c := range collectors {
-		if p.set.Has(c) && p.set.Bool(c) {
-			gc = c
-		}
-	}
-	if on {
-		for _, l := range gcStartLines[gc] {
-			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "info", Tags: "gc", Text: l})
-		}
-	}
-	if gc != "UseEpsilonGC" {
-		return
-	}
-	// Epsilon's advice: warnings of gc+init on OpenJDK 17.0.15, always shown; gc=info lines on
-	// Temurin 25.0.3, shown with gc logging only.
-	level, tags := "warning", "gc,init"
-	if behavesLike25(p.o.JDK) {
-		if !on {
-			return
-		}
-		level, tags = "info", "gc"
-	}
-	s := p.set
-	if !s.WasSetOnCommandLine("InitialHeapSize") || !s.WasSetOnCommandLine("MaxHeapSize") || s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
-		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
-	}
-	if !s.Bool("AlwaysPreTouch") {
-		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
 	}
 }
 

@@ -329,11 +329,11 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run:", err)
 		return 1
 	}
-	if !r.Result.LogDisabled {
-		for _, l := range r.Result.LogWarnings {
-			io.WriteString(stdout, logs.format(l))
-		}
+	startLog := jrt.NewStartupLog(stdout, stderr, r.Result.LogDisabled, processStart)
+	for _, l := range r.Result.LogWarnings {
+		startLog.Write(l)
 	}
+	startLog.Configure(r.Result.Logs)
 	if r.Result.XlogHelp {
 		io.WriteString(stdout, flags.XlogHelp(rel))
 		return 0
@@ -344,15 +344,20 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, l := range r.Result.BootWarnings {
 		io.WriteString(stderr, l)
 	}
+	// java prints the command-line flags as the ergonomics end, the collector's lines as
+	// the heap is made, the tables when the VM is up.
+	if set.Bool("PrintCommandLineFlags") {
+		r.CommandLineFlags.PrintCommandLineFlags(stdout)
+	}
+	for _, l := range r.StartLog {
+		startLog.Write(l)
+	}
 	switch {
 	case set.Has("PrintFlagsRanges") && set.Bool("PrintFlagsRanges"):
 		// HotSpot prints the ranges table instead of PrintFlagsFinal's when both are given.
 		set.PrintFlagsRanges(stdout)
 	case set.Bool("PrintFlagsFinal"):
 		set.PrintFlagsFinal(stdout)
-	}
-	if set.Bool("PrintCommandLineFlags") {
-		r.CommandLineFlags.PrintCommandLineFlags(stdout)
 	}
 	for _, o := range r.Result.Oracle {
 		io.WriteString(stdout, o)

@@ -85,6 +85,9 @@ type Run struct {
 	// CommandLineFlags are the flags as java holds them when it prints
 	// -XX:+PrintCommandLineFlags (ergo.SettleStderr); nil when not settled.
 	CommandLineFlags *flags.Set
+	// StartLog are the VM's start-up log lines (ergo.StartLog: the collector's, the compiler
+	// threads'), for the outputs that take them (jrt.StartupLog).
+	StartLog []flags.LogLine
 	// Profile is the model clock's cost profile; nil on the wall clock.
 	Profile *model.Profile
 	// CachedProfile names the file of this host's calibrated profile when the run uses it
@@ -123,6 +126,7 @@ func Resolve(q Request) (*Run, error) {
 		return r, err
 	}
 	r.CommandLineFlags = cl
+	r.StartLog = ergo.StartLog(set, q.CPU, q.CPU.Cores)
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
 		file := q.ProfileFile
