@@ -66,7 +66,7 @@ func recordingModel(t *testing.T, rec *recording) cpu.Model {
 // the host"). They are reported as host-dependent, not failed, and fail once they match, so
 // the list stays true.
 var hostDependent = map[string]string{
-	"25/printcompilation_xlog_default": hashCodeTiming,
+	"25/printcompilation_xlog_default":  hashCodeTiming,
 	"25/printcompilation_xlog_wildcard": hashCodeTiming,
 }
 
