@@ -88,7 +88,9 @@ type Result struct {
 	BootWarnings []string
 	// Logs are the -Xlog options that configure an output, in order; LogDisabled is true
 	// when -Xlog:disable came (it drops the ones before it, and java's own warnings).
-	Logs        []LogConfig
+	Logs []LogConfig
+	// RunLog are lines logged once the VM runs, with the -Xlog configuration (JFR's start).
+	RunLog      []LogLine
 	LogDisabled bool
 	// LogWarnings are the unified-logging lines the options themselves caused (excess
 	// parts, ignored output options), printed on stdout at start-up.
@@ -195,6 +197,9 @@ type parser struct {
 	// the last -Xshare mode ("auto" unless given).
 	agents []agent
 	share  string
+	// jfrRecordings are the options of each -XX:StartFlightRecording, jfrRecorderOptions of
+	// each -XX:FlightRecorderOptions (startJFR checks them).
+	jfrRecordings, jfrRecorderOptions []string
 }
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
@@ -224,7 +229,7 @@ func Parse(o Options) (*Set, *Result, error) {
 		}
 	}
 	p.compilerCountWarning()
-	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties} {
+	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.startJFR} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
@@ -583,6 +588,9 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 		arg = real
 	} else {
 		p.deprecationWarning(arg)
+	}
+	if p.jfrArgument(arg) {
+		return true
 	}
 	if ok, handled := p.setFromArgument(arg, origin); handled {
 		return ok

@@ -352,6 +352,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, l := range r.StartLog {
 		startLog.Write(l)
 	}
+	for _, l := range r.Result.RunLog {
+		startLog.Write(l)
+	}
 	switch {
 	case set.Has("PrintFlagsRanges") && set.Bool("PrintFlagsRanges"):
 		// HotSpot prints the ranges table instead of PrintFlagsFinal's when both are given.
