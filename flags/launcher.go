@@ -103,7 +103,14 @@ var launcherOptions = []launcherOption{
 	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
 	{name: "--source", releases: modern, missing: "source version"},
 	{name: "--enable-preview", releases: modern},
-	{name: "--enable-native-access=", releases: modern, prefix: true},
+	{name: "--enable-native-access=", releases: modern, prefix: true, act: func(p *parser, t token, _ string) error {
+		for _, m := range strings.Split(strings.TrimPrefix(t.text, "--enable-native-access="), ",") {
+			if m != "ALL-UNNAMED" {
+				p.moduleRefs = append(p.moduleRefs, [2]string{"--enable-native-access", m})
+			}
+		}
+		return nil
+	}},
 	{name: "-splash:", prefix: true},
 	{name: "-server"},
 	{name: "-client"},

@@ -223,7 +223,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	// The VM's start-up, in its order: the collector and the heap, the stack size, agents,
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
-	for _, check := range []func() error{p.checkCollectors, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
@@ -279,6 +279,11 @@ func (p *parser) heapSizes() error {
 	}
 	if x, s := p.res.MaxHeapSize, p.res.InitialHeapSize; x != 0 && s > x {
 		return fail("Initial heap size set to a larger value than the maximum heap size")
+	}
+	// SoftMaxHeapSize's constraint against a maximum the command line set (one the
+	// ergonomics size from memory is not checked here).
+	if s := p.set; s.Has("SoftMaxHeapSize") && s.WasSetOnCommandLine("SoftMaxHeapSize") && p.res.MaxHeapSize != 0 && s.Uint("SoftMaxHeapSize") > p.res.MaxHeapSize {
+		return &Error{Text: "SoftMaxHeapSize must be less than or equal to the maximum heap size\n", Launcher: true}
 	}
 	return nil
 }

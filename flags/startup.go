@@ -4,10 +4,12 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -91,6 +93,15 @@ func (p *parser) gcLogWarnings() {
 	if !p.gcLogFile && s.Has("PrintGC") && (s.Bool("PrintGC") || s.Bool("PrintGCDetails")) {
 		p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Wildcard: s.Bool("PrintGCDetails"), Level: "info"}}, Output: "stdout"})
 	}
+	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
+	// large pages off with a warning unless transparent huge pages serve them.
+	switch {
+	case s.Has("UseHugeTLBFS") && s.WasSetOnCommandLine("UseHugeTLBFS") && s.Bool("UseHugeTLBFS"):
+		p.warning("HugeTLBFS is not configured or not supported by the operating system.")
+	case s.Has("UseLargePages") && s.WasSetOnCommandLine("UseLargePages") && s.Bool("UseLargePages") &&
+		!(s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")):
+		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
+	}
 	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {
@@ -102,6 +113,80 @@ func (p *parser) gcLogWarnings() {
 			p.logWarning("stringdedup", "String Deduplication disabled: not supported by selected GC")
 		}
 	}
+}
+
+// removedDirs are the JDK 8 directory properties java 9+ refuses, with the text after
+// "-DNAME=VALUE" (Arguments::check_endorsed_and_ext_dirs; stdout, then the launcher's lines).
+var removedDirs = []struct{ name, text string }{
+	{"java.endorsed.dirs", " is not supported. Endorsed standards and standalone APIs\nin modular form will be supported via the concept of upgradeable modules.\n"},
+	{"java.ext.dirs", " is not supported.  Use -classpath instead.\n"},
+}
+
+// checkRemovedDirs fails on -Djava.endorsed.dirs and -Djava.ext.dirs (JDK 9+).
+func (p *parser) checkRemovedDirs() error {
+	if !p.o.JDK.Modern() {
+		return nil
+	}
+	for _, d := range removedDirs {
+		if v, ok := p.res.Property(d.name); ok {
+			return &Error{Text: "-D" + d.name + "=" + v + d.text, Stdout: true, Launcher: true}
+		}
+	}
+	return nil
+}
+
+// shenandoahChoice is a value of ShenandoahGCMode or ShenandoahGCHeuristics: its name in
+// the error texts and the unlock it needs (Product: none).
+type shenandoahChoice struct {
+	value, display string
+	kind           Kind
+	releases       jdk.Set // 0: all
+}
+
+// shenandoahModes and shenandoahHeuristics are the values Shenandoah takes (OpenJDK 17.0.15,
+// Temurin 25.0.3: IU mode left in 21, generational mode came in 25).
+var (
+	shenandoahModes = []shenandoahChoice{
+		{value: "satb", display: "Snapshot-At-The-Beginning (SATB)"},
+		{value: "iu", display: "Incremental-Update (IU)", kind: Experimental, releases: jdk.Of(jdk.R17)},
+		{value: "passive", display: "Passive", kind: Diagnostic},
+		{value: "generational", display: "Generational", releases: jdk.Of(jdk.R25)},
+	}
+	shenandoahHeuristics = []shenandoahChoice{
+		{value: "adaptive", display: "Adaptive"}, {value: "static", display: "Static"},
+		{value: "compact", display: "Compact"}, {value: "aggressive", display: "Aggressive", kind: Diagnostic},
+	}
+)
+
+// checkShenandoah fails on a Shenandoah mode or heuristics the release lacks or has not
+// unlocked (ShenandoahHeap's start-up).
+func (p *parser) checkShenandoah() error {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() || !s.Has("UseShenandoahGC") || !s.Bool("UseShenandoahGC") {
+		return nil
+	}
+	for _, c := range []struct {
+		flag, what string
+		choices    []shenandoahChoice
+	}{{"ShenandoahGCMode", "GC mode", shenandoahModes}, {"ShenandoahGCHeuristics", "Heuristics", shenandoahHeuristics}} {
+		if !s.Has(c.flag) {
+			continue
+		}
+		v := s.String(c.flag)
+		i := slices.IndexFunc(c.choices, func(x shenandoahChoice) bool {
+			return x.value == v && (x.releases == 0 || x.releases.Has(j))
+		})
+		if i < 0 {
+			return initError("Unknown -XX:" + c.flag + " option")
+		}
+		switch ch := c.choices[i]; {
+		case ch.kind == Experimental && !s.Bool("UnlockExperimentalVMOptions"):
+			return initError(fmt.Sprintf("%s %q is experimental, and must be enabled via -XX:+UnlockExperimentalVMOptions.", c.what, ch.display))
+		case ch.kind == Diagnostic && !s.Bool("UnlockDiagnosticVMOptions"):
+			return initError(fmt.Sprintf("%s %q is diagnostic, and must be enabled via -XX:+UnlockDiagnosticVMOptions.", c.what, ch.display))
+		}
+	}
+	return nil
 }
 
 // initError is vm_exit_during_initialization: the text on stdout after java's header line,
