@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -201,6 +202,10 @@ type parser struct {
 	// each -XX:FlightRecorderOptions (startJFR checks them).
 	jfrRecordings, jfrRecorderOptions []string
 }
+
+// stringChoices are the string flags whose constraint takes a fixed list of values (Temurin
+// 25.0.3: AOTMode), in the order java names them.
+var stringChoices = map[string][]string{"AOTMode": {"off", "record", "create", "auto", "on"}}
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
 // (the launcher), then -XX:VMOptionsFile=, -XX:Flags= (origin {config file}),
@@ -746,6 +751,11 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	switch e.typ {
 	case Ccstr:
 		v = value{s: val}
+		if choices, ok := stringChoices[name]; ok && !slices.Contains(choices, val) {
+			// The flag's constraint at parse time (AOTMode on 25).
+			fmt.Fprintf(&p.errText, "Unrecognized value %s for %s. Must be one of the following: %s\n", val, name, strings.Join(choices, ", "))
+			return false, false
+		}
 	case Ccstrlist:
 		v = value{s: val}
 		if !reset && e.v.s != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	goruntime "runtime"
 	"strings"
 	"time"
@@ -64,6 +65,11 @@ type runArgs struct {
 	help bool
 }
 
+// ownOptionShape is how jitsim's own options look: a lowercase word with dashes, maybe
+// "=value". Another "--" option (--XX:+UseG1GC, --add-opensjava.base/…) is java's to
+// refuse, as java does.
+var ownOptionShape = regexp.MustCompile(`^--[a-z][a-z0-9-]*(=.*)?$`)
+
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
 var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true, "--cpuprofile": true}
@@ -94,7 +100,7 @@ func splitRunArgs(args []string) (runArgs, error) {
 				i++
 				r.vm = append(r.vm, args[i])
 			}
-		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a):
+		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a) && ownOptionShape.MatchString(a):
 			r.own = append(r.own, a)
 			if ownWithValue[a] && i+1 < len(args) {
 				i++
@@ -421,6 +427,12 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			return 0
 		}
 		return d.scenarios.Run(rc, a.scenario, true, a.rest)
+	}
+	if a.kind == "class" && !isJavaSource(a.scenario) {
+		// What java says of a main class it cannot find, then why jitsim runs none.
+		fmt.Fprintf(stderr, "Error: Could not find or load main class %s\nCaused by: java.lang.ClassNotFoundException: %s\n", a.scenario, a.scenario)
+		fmt.Fprintln(stderr, "jitsim: "+d.notAScenario(a))
+		return 1
 	}
 	fmt.Fprintln(stderr, "jitsim run: "+d.notAScenario(a))
 	return 1
