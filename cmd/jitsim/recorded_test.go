@@ -126,10 +126,13 @@ func otherLines(stdout string) string {
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(stdout, "\n") {
 		f := strings.Fields(l)
-		if l == "" || isBanner(l) || silentLogLine.MatchString(l) || ulCompileLine.MatchString(l) || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
+		if l == "" || isBanner(l) || silentLog(l) || ulCompileLine.MatchString(l) || strings.HasPrefix(l, "[Global flags") || isTableRow(f) || len(f) >= 2 && f[1] == "+=" || compileLine.MatchString(l) {
 			continue
 		}
 		l = uptimeDecoration.ReplaceAllString(l, "[uptime]")
+		// JFR's start lines name the process and the recording's absolute path.
+		l = jcmdPID.ReplaceAllString(l, "jcmd PID ")
+		l = absPath.ReplaceAllString(l, "] DIR/$1")
 		b.WriteString(blankDecoration.ReplaceAllString(l, "[blank]"))
 	}
 	return b.String()
@@ -143,10 +146,39 @@ var blankDecoration = regexp.MustCompile(`^\[ +\]`)
 // differ (each its own), so the comparison leaves it out.
 var uptimeDecoration = regexp.MustCompile(`^\[[0-9]+\.[0-9]{3}s\]`)
 
-// silentLogLine matches a unified-logging line (-Xlog, -verbose:gc) of a tag set jitsim
-// validates but does not log: the GC's, the class loader's, JNI's. jitsim prints nothing for
-// them; the comparison skips java's.
-var silentLogLine = regexp.MustCompile(`^\[[0-9.]+s\]\[[a-z]+ *\]\[(gc|class|jni|cds|os|startuptime)[a-z,]* *\] `)
+// silentLog reports whether a unified-logging line (-Xlog, -verbose:gc) is of a tag set
+// jitsim validates but does not log — the class loader's, JNI's, CDS's, the OS layer's, the
+// start-up timers' — or a GC line that describes this host's address space or the heap's
+// use at exit (gc,metaspace, gc,heap…, gc,exit, Epsilon's summary). The comparison skips java's and jitsim's.
+// The collectors' "Using …" and gc+init lines are compared.
+func silentLog(l string) bool {
+	m := logLine.FindStringSubmatch(l)
+	if m == nil {
+		return false
+	}
+	tags := strings.TrimSpace(m[1])
+	first, _, _ := strings.Cut(tags, ",")
+	switch first {
+	case "class", "jni", "cds", "os", "startuptime":
+		return true
+	case "gc":
+		return tags != "gc" && tags != "gc,init" || epsilonHeap.MatchString(l)
+	}
+	return false
+}
+
+// epsilonHeap is Epsilon's heap summary at exit, whose use varies from run to run.
+var epsilonHeap = regexp.MustCompile(`\] Heap: .* used\n?$`)
+
+// logLine matches a unified-logging line with the default decorations; group 1 is its tags.
+var logLine = regexp.MustCompile(`^\[[0-9.]+s\]\[[a-z]+ *\]\[([a-z,]+) *\] `)
+
+// jcmdPID and absPath match what JFR's start lines say of the running process: its pid and
+// the recording's absolute path (the recorder's scratch directory is not the test's).
+var (
+	jcmdPID = regexp.MustCompile(`jcmd [0-9]+ `)
+	absPath = regexp.MustCompile(`\] /.*/([^/]+)$`)
+)
 
 // bannerInfo returns which stream carries a version banner ("stdout", "stderr" or "") and the
 // mode words of its VM line ("mixed mode", "interpreted mode", "compiled mode", each

@@ -76,6 +76,9 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	for _, l := range usingLines[gc] {
 		info("gc", "%s", l)
 	}
+	if gc == "UseShenandoahGC" && set.JDK() < jdk.R25 {
+		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
+	}
 	if gc == "UseEpsilonGC" {
 		// Epsilon's advice: gc+init warnings on OpenJDK 17.0.15, gc=info lines on Temurin
 		// 25.0.3.
