@@ -103,6 +103,13 @@ var launcherOptions = []launcherOption{
 	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
 	{name: "--source", releases: modern, missing: "source version"},
 	{name: "--enable-preview", releases: modern},
+	{name: "--sun-misc-unsafe-memory-access=", releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
+		// JDK 23+: how sun.misc.Unsafe's memory access is allowed.
+		if v := strings.TrimPrefix(t.text, "--sun-misc-unsafe-memory-access="); !slices.Contains([]string{"allow", "warn", "debug", "deny"}, v) {
+			return &Error{Text: "Value specified to --sun-misc-unsafe-memory-access not recognized: '" + v + "'\n", Launcher: true}
+		}
+		return nil
+	}},
 	{name: "--enable-native-access=", releases: modern, prefix: true, act: func(p *parser, t token, _ string) error {
 		for _, m := range strings.Split(strings.TrimPrefix(t.text, "--enable-native-access="), ",") {
 			if m != "ALL-UNNAMED" {

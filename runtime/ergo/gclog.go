@@ -73,8 +73,17 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	if described && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
+	if described {
+		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: fmt.Sprintf("Minimum heap %d  Initial heap %d  Maximum heap %d",
+			set.Uint("MinHeapSize"), set.Uint("InitialHeapSize"), set.Uint("MaxHeapSize"))})
+	}
 	for _, l := range usingLines[gc] {
 		info("gc", "%s", l)
+	}
+	if max := set.Uint("MaxHeapSize"); described && oopsMode(set) == "Enabled (Zero based)" {
+		// A zero-based heap ends at 32 GB.
+		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
+			"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", 32*gib-max, max>>20)})
 	}
 	if gc == "UseShenandoahGC" && set.JDK() < jdk.R25 {
 		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
