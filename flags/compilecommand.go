@@ -273,10 +273,6 @@ func (p *parser) compilerOracle() error {
 			}
 		}
 	}
-	if o.log && !s.Bool("LogCompilation") {
-		o.out.WriteString("Warning:  +LogCompilation must be enabled in order for individual methods to be logged with \n" +
-			"          CompileCommand=log,<method pattern>\n")
-	}
 	if len(o.cmds) > 0 || o.quiet {
 		s.oracle = &oracle{commands: o.cmds, quiet: o.quiet}
 	}
@@ -308,6 +304,11 @@ func (o *oracleParser) parseError(what, msg, line string, usage bool) {
 // add records a parsed command and echoes it unless quiet.
 func (o *oracleParser) add(c CompileCommand) {
 	o.cmds = append(o.cmds, c)
+	if c.Option == "log" && !o.log && !o.set.Bool("LogCompilation") {
+		// Said once, before the first log command's echo (observed on 17 and 25).
+		o.out.WriteString("Warning:  +LogCompilation must be enabled in order for individual methods to be logged with \n" +
+			"          CompileCommand=log,<method pattern>\n")
+	}
 	if c.Option == "log" {
 		o.log = true
 	}

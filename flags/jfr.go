@@ -153,10 +153,11 @@ func findJFROption(table []jfrOption, j jdk.Release, name string) (jfrOption, bo
 // -Xlog:disable turned logging off.
 func (p *parser) startJFR() error {
 	j := p.o.JDK
-	fail := func(stage, tags, msg string) error {
+	// fail ends the start; a value error of FlightRecorderOptions (newline) ends its message
+	// in a newline, which prints an empty second line, decorated from 25 on.
+	fail := func(stage, tags, msg string, newline bool) error {
 		log := []LogLine{{Level: "error", Tags: tags, Text: msg}}
-		if stage == "2" {
-			// The message ends in a newline: an empty second line, decorated from 25 on.
+		if newline {
 			if behavesLike25(j) {
 				log[0].Text += "\n"
 			} else {
@@ -172,10 +173,10 @@ func (p *parser) startJFR() error {
 		for _, kv := range jfrKeyValues(opts) {
 			o, ok := findJFROption(jfrRecorderOptions, j, kv[0])
 			if !ok {
-				return fail("2", "arguments", "Unknown argument '"+kv[0]+"' in diagnostic command.")
+				return fail("2", "arguments", "Unknown argument '"+kv[0]+"' in diagnostic command.", false)
 			}
 			if msg := jfrParseError(o, kv[1]); msg != "" {
-				return fail("2", "arguments", msg)
+				return fail("2", "arguments", msg, true)
 			}
 		}
 	}
@@ -196,7 +197,7 @@ func (p *parser) startJFR() error {
 				continue
 			}
 			if msg := jfrParseError(o, kv[1]); msg != "" {
-				return fail("3", "jfr,startup", msg)
+				return fail("3", "jfr,startup", msg, false)
 			}
 			given[kv[0]] = kv[1]
 		}
@@ -210,7 +211,7 @@ func (p *parser) startJFR() error {
 				if behavesLike25(j) {
 					msg = "Could not find file '" + s + "'"
 				}
-				return fail("3", "jfr,startup", msg)
+				return fail("3", "jfr,startup", msg, false)
 			}
 		}
 		disk := given["disk"] != "false"

@@ -31,8 +31,8 @@ const (
 	// compressedOopsMaxHeap is the largest heap zero-based compressed oops address (32 GB,
 	// less the null page's alignment; a -Xmx above it turns them off).
 	compressedOopsMaxHeap = 32*gib - 4*mib
-	// serialHeapAlignment aligns the Serial and Parallel heaps (the card table's page
-	// granularity on x86_64 Linux with 4 KB pages).
+	// serialHeapAlignment aligns the Serial and Parallel heaps, and G1's with regions below
+	// it (the card table's page granularity on x86_64 Linux with 4 KB pages).
 	serialHeapAlignment = 2 * mib
 )
 
@@ -210,7 +210,9 @@ func (e *ergo) heapAlignment() uint64 {
 			region = g1RegionSize(s.Uint("MaxHeapSize"))
 			e.setErgo("G1HeapRegionSize", strconv.FormatUint(region, 10))
 		}
-		return region
+		// The card table's granularity bounds the alignment from below (1 MB regions
+		// still align the heap to 2 MB).
+		return max(region, serialHeapAlignment)
 	case "UseSerialGC", "UseParallelGC":
 		return serialHeapAlignment
 	}

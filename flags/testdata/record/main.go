@@ -106,6 +106,19 @@ func run() error {
 			return fmt.Errorf("recorded.json: %w", err)
 		}
 		rec.HostFeatures, rec.HostCPUs, rec.HostMemory = old.HostFeatures, old.HostCPUs, old.HostMemory
+		// New cases keep the rows the recording already keeps, so that every case keeps
+		// the same flags whichever run recorded it (the modelled flags when the recording
+		// was first made).
+		names = map[string]bool{}
+		for _, jvm := range old.JVMs {
+			for _, c := range jvm.Cases {
+				for _, line := range strings.Split(c.Stdout, "\n") {
+					if f := strings.Fields(line); isTableRow(f) {
+						names[f[1]] = true
+					}
+				}
+			}
+		}
 	}
 	for _, jdk := range []string{"17", "25"} {
 		java := os.Getenv("JAVA" + jdk)
