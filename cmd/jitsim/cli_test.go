@@ -106,7 +106,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "PrintFlagsInitial exits early", args: []string{"run", "-XX:+PrintFlagsInitial", "-version"},
 			out: "[Global flags]\n", notOnError: "jitsim version"},
 		{name: "PrintCommandLineFlags", args: []string{"run", "-XX:+PrintCommandLineFlags", "-XX:TieredStopAtLevel=1", "-version"},
-			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:TieredStopAtLevel=1"},
+			out: "-XX:+PrintCommandLineFlags -XX:-ProfileInterpreter -XX:-THPStackMitigation -XX:TieredStopAtLevel=1"},
 		{name: "JDK 8 -version", args: []string{"run", "--jdk=8u", "-cp", "x", "-XX:+PrintCompilation", "-version"}, err: "JDK 8u profile"},
 		{name: "JDK 8 lacks modules", args: []string{"run", "--jdk=8", "--add-opens", "x", "-version"}, exit: 1, err: "Unrecognized option: --add-opens"},
 		{name: "cpu prefix", args: []string{"run", "--cpu=NEO", "-version"}, err: "Arm Neoverse N1"},
