@@ -198,6 +198,17 @@ func initError(msg string) error {
 // collectors are the flags that select a garbage collector (GCConfig::select_gc).
 var collectors = []string{"UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC"}
 
+// Collector returns the flag of the collector the set selects ("UseG1GC", …), "" when none is
+// on (the ergonomics then choose one for the machine).
+func (s *Set) Collector() string {
+	for _, c := range collectors {
+		if s.Has(c) && s.Bool(c) {
+			return c
+		}
+	}
+	return ""
+}
+
 // checkCollectors fails when more than one collector was selected (JDK 9+).
 func (p *parser) checkCollectors() error {
 	if !p.o.JDK.Modern() {

@@ -43,7 +43,7 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	if !gcModelled(s) {
 		return
 	}
-	gc := collector(s)
+	gc := s.Collector()
 	if gc == "" {
 		gc = "UseSerialGC"
 		if active >= 2 && model.PhysicalMemory() >= serverClassMemory {
@@ -123,16 +123,6 @@ func gcModelled(s *flags.Set) bool {
 	return s.JDK().Modern()
 }
 
-// collector returns the flag of the collector the command line chose, "" for none.
-func collector(s *flags.Set) string {
-	for _, c := range []string{"UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC"} {
-		if s.Has(c) && s.Bool(c) {
-			return c
-		}
-	}
-	return ""
-}
-
 // workerThreads is the parallel GC worker count for n processors: all of the first eight,
 // then five of every eight more.
 func workerThreads(n int) uint64 {
@@ -203,7 +193,7 @@ func (e *ergo) heapSize(model cpu.Model) {
 // for the generational collectors; 0 for the collectors whose sizes are not modelled.
 func (e *ergo) heapAlignment() uint64 {
 	s := e.set
-	switch collector(s) {
+	switch s.Collector() {
 	case "UseG1GC":
 		region := s.Uint("G1HeapRegionSize")
 		if region == 0 {

@@ -60,7 +60,7 @@ func StartLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.Log
 
 // gcLog is the collector's part of StartLog.
 func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
-	gc := collector(set)
+	gc := set.Collector()
 	if gc == "" {
 		gc = "UseG1GC"
 	}
