@@ -82,7 +82,7 @@ func init() {
 		"'No tag set matches selection' needs the JVM's list of registered tag sets, which is not recorded": {"prod2_xlog_nomatch", "prod2_xlog_nomatch_debug", "prod2_xlog_nomatch_class"},
 		"PrintAssembly's disassembly is not modelled":                                                       {"prod2_diag_printassembly"},
 		"java -jar -version takes -version as the jar and prints nothing; jitsim says it runs no jars":      {"prod2_typo_jar_noarg"},
-		"-XshowSettings prints this host's and JDK's settings, which are not modelled":                      {"prod2_launcher_xdiag", "prod2_launcher_showsettings_props", "prod2_launcher_showsettings_bad"},
+		"-XshowSettings prints this host's and JDK's settings, which are not modelled":                      {"prod2_launcher_xdiag"},
 		"--describe-module and --validate-modules print the JDK's module graph, which is not modelled":      {"prod2_launcher_describe", "prod2_launcher_validate"},
 	} {
 		for _, n := range names {
@@ -171,7 +171,7 @@ func otherLines(stdout string) string {
 		l = uptimeDecoration.ReplaceAllString(l, "[uptime]")
 		// JFR's start lines name the process and the recording's absolute path.
 		l = jcmdPID.ReplaceAllString(l, "jcmd PID ")
-		l = absPath.ReplaceAllString(l, "] DIR/$1")
+		l = absPath.ReplaceAllString(l, "] DIR/$2")
 		b.WriteString(blankDecoration.ReplaceAllString(l, "[blank]"))
 	}
 	return b.String()
@@ -214,10 +214,11 @@ var epsilonHeap = regexp.MustCompile(`\] Heap: .* used\n?$`)
 var logLine = regexp.MustCompile(`^\[[0-9.]+s\]\[[a-z]+ *\]\[([a-z,]+) *\] `)
 
 // jcmdPID and absPath match what JFR's start lines say of the running process: its pid and
-// the recording's absolute path (the recorder's scratch directory is not the test's).
+// the recording's absolute path (the recorder writes its scratch directory as $SCRATCH; the
+// test's directory is another).
 var (
 	jcmdPID = regexp.MustCompile(`jcmd [0-9]+ `)
-	absPath = regexp.MustCompile(`\] /.*/([^/]+)$`)
+	absPath = regexp.MustCompile(`\] (/.*|\$SCRATCH)/([^/]+)$`)
 )
 
 // bannerInfo returns which stream carries a version banner ("stdout", "stderr" or "") and the

@@ -151,6 +151,10 @@ func run() error {
 				return fmt.Errorf("case %s: %w", c.Name, err)
 			}
 			out.Stdout = keepModelledRows(out.Stdout, names)
+			// What java says of its working directory (JFR's recording path) names the
+			// scratch directory, not a path of the recording machine.
+			out.Stdout = strings.ReplaceAll(out.Stdout, scratch, "$SCRATCH")
+			out.Stderr = strings.ReplaceAll(out.Stderr, scratch, "$SCRATCH")
 			jvm.Cases[c.Name] = out
 		}
 		rec.JVMs[jdk] = jvm
