@@ -103,6 +103,13 @@ var launcherOptions = []launcherOption{
 	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
 	{name: "--source", releases: modern, missing: "source version"},
 	{name: "--enable-preview", releases: modern},
+	{name: "--finalization=", releases: jdk.Of(jdk.R21, jdk.R25), prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
+		// JDK 18+: whether finalizers run.
+		if v := strings.TrimPrefix(t.text, "--finalization="); v != "enabled" && v != "disabled" {
+			return &Error{Text: "Invalid finalization value '" + v + "', must be 'disabled' or 'enabled'.\n", Launcher: true}
+		}
+		return nil
+	}},
 	{name: "--sun-misc-unsafe-memory-access=", releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
 		// JDK 23+: how sun.misc.Unsafe's memory access is allowed.
 		if v := strings.TrimPrefix(t.text, "--sun-misc-unsafe-memory-access="); !slices.Contains([]string{"allow", "warn", "debug", "deny"}, v) {

@@ -66,8 +66,9 @@ type runArgs struct {
 }
 
 // ownOptionShape is how jitsim's own options look: a lowercase word with dashes, maybe
-// "=value". Another "--" option (--XX:+UseG1GC, --add-opensjava.base/…) is java's to
-// refuse, as java does.
+// "=value" (what splitRunArgs takes as jitsim's without a command at hand; execute asks the
+// command which options it registers). Another "--" option (--XX:+UseG1GC,
+// --add-opensjava.base/…, --finalization=disabled) is java's to take or refuse, as java does.
 var ownOptionShape = regexp.MustCompile(`^--[a-z][a-z0-9-]*(=.*)?$`)
 
 // ownWithValue are jitsim options that take their value as the next argument when written
@@ -79,6 +80,11 @@ var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true
 // (flags.IsLauncherOption: --add-opens, --version, …) is java's; java options that take a
 // value (-cp PATH) take the next argument with them.
 func splitRunArgs(args []string) (runArgs, error) {
+	return splitRunArgsWith(args, ownOptionShape.MatchString)
+}
+
+// splitRunArgsWith is splitRunArgs with isOwn telling jitsim's "--" options from java's.
+func splitRunArgsWith(args []string, isOwn func(string) bool) (runArgs, error) {
 	var r runArgs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -100,7 +106,7 @@ func splitRunArgs(args []string) (runArgs, error) {
 				i++
 				r.vm = append(r.vm, args[i])
 			}
-		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a) && ownOptionShape.MatchString(a):
+		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a) && isOwn(a):
 			r.own = append(r.own, a)
 			if ownWithValue[a] && i+1 < len(args) {
 				i++
@@ -120,15 +126,6 @@ func splitRunArgs(args []string) (runArgs, error) {
 func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) (string, bool)) int {
 	status := 0
 	var split runArgs
-	if len(args) > 0 && (args[0] == "run" || args[0] == "explain") {
-		var err error
-		split, err = splitRunArgs(args[1:])
-		if err != nil {
-			fmt.Fprintf(stderr, "jitsim %s: %v\n", args[0], err)
-			return 1
-		}
-		args = append([]string{args[0]}, split.own...)
-	}
 	root := &cobra.Command{
 		Use:           "jitsim",
 		Short:         "A model of HotSpot's tiered runtime and its crypto intrinsics",
@@ -139,7 +136,6 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 	var prof cpuProfile
 	prof.register(root)
 	defer prof.stop(stderr)
-	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -147,6 +143,27 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 		d.newCPUsCommand(), newVersionCommand())
 	root.AddCommand(d.newWarmupCommand(getenv, &status), d.newBenchCommand(getenv, &status), d.newSweepCommand(getenv, &status))
 	root.AddCommand(d.newCalibrateCommand(&status), d.newValidateCommand(&status))
+	if len(args) > 0 && (args[0] == "run" || args[0] == "explain") {
+		sub, _, _ := root.Find(args[:1])
+		// A "--" option the command does not register is java's to accept or refuse.
+		isOwn := func(a string) bool {
+			name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+			return sub.Flags().Lookup(name) != nil || sub.InheritedFlags().Lookup(name) != nil
+		}
+		var err error
+		split, err = splitRunArgsWith(args[1:], isOwn)
+		if err != nil {
+			fmt.Fprintf(stderr, "jitsim %s: %v\n", args[0], err)
+			return 1
+		}
+		args = append([]string{args[0]}, split.own...)
+		for _, a := range split.vm {
+			if strings.HasPrefix(a, "--") && ownOptionShape.MatchString(a) && !flags.IsLauncherOption(a) {
+				fmt.Fprintf(stderr, "jitsim: %s is not one of jitsim's options either ('jitsim help %s' lists them)\n", a, args[0])
+			}
+		}
+	}
+	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
