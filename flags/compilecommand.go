@@ -3,6 +3,7 @@ package flags
 import (
 	"embed"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -234,6 +235,8 @@ type oracleParser struct {
 	log     bool
 	out     strings.Builder
 	cmds    []CompileCommand
+	// warnings are VM warnings (stderr) about commands java passes over.
+	warnings []string
 }
 
 // compilerOracle reads CompileCommand, then CompileOnly, then CompileCommandFile (JDK 17+
@@ -270,15 +273,14 @@ func (p *parser) compilerOracle() error {
 			}
 		}
 	}
-	if o.log && !s.Bool("LogCompilation") {
-		o.out.WriteString("Warning:  +LogCompilation must be enabled in order for individual methods to be logged with \n" +
-			"          CompileCommand=log,<method pattern>\n")
-	}
 	if len(o.cmds) > 0 || o.quiet {
 		s.oracle = &oracle{commands: o.cmds, quiet: o.quiet}
 	}
 	if o.out.Len() > 0 {
 		p.res.Oracle = append(p.res.Oracle, o.out.String())
+	}
+	for _, w := range o.warnings {
+		p.warning(w)
 	}
 	if o.failed && behavesLike25(j) {
 		return &Error{Launcher: true}
@@ -302,6 +304,11 @@ func (o *oracleParser) parseError(what, msg, line string, usage bool) {
 // add records a parsed command and echoes it unless quiet.
 func (o *oracleParser) add(c CompileCommand) {
 	o.cmds = append(o.cmds, c)
+	if c.Option == "log" && !o.log && !o.set.Bool("LogCompilation") {
+		// Said once, before the first log command's echo (observed on 17 and 25).
+		o.out.WriteString("Warning:  +LogCompilation must be enabled in order for individual methods to be logged with \n" +
+			"          CompileCommand=log,<method pattern>\n")
+	}
 	if c.Option == "log" {
 		o.log = true
 	}
@@ -361,7 +368,7 @@ func (o *oracleParser) line(line, source string) {
 		o.parseError("CompileCommand", "Unrecognized option '"+verb+"'", line, true)
 		return
 	}
-	if len(f) < 2 {
+	if len(f) < 2 || f[1] == "" {
 		o.parseError("CompileCommand", "Method pattern missing from command", line, true)
 		return
 	}
@@ -408,6 +415,11 @@ func (o *oracleParser) line(line, source string) {
 		o.parseError("CompileCommand", "VM option '"+name+"' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.", line, true)
 		return
 	}
+	if name == "blackhole" && !o.set.Bool("UnlockExperimentalVMOptions") {
+		// Passed over with a warning and no echo (observed on 17 and 25).
+		o.warnings = append(o.warnings, "Blackhole compile option is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions")
+		return
+	}
 	typ := o.options[name]
 	c := CompileCommand{Option: name, Type: typ, Pattern: pat, Source: source}
 	if len(rest) == 0 {
@@ -425,6 +437,12 @@ func (o *oracleParser) line(line, source string) {
 	case "bool":
 		ok = v == "true" || v == "false"
 	case "intx", "uintx":
+		if name == "MemLimit" {
+			// A memory size (25): "100m" is echoed in bytes.
+			if n, err := parseMemLimit(v); err == nil {
+				v = strconv.FormatInt(n, 10)
+			}
+		}
 		_, err := strconv.ParseInt(v, 10, 64)
 		ok = err == nil && !(typ == "uintx" && strings.HasPrefix(v, "-"))
 	case "double":
@@ -604,4 +622,25 @@ func validSignature(s string) bool {
 		}
 	}
 	return true
+}
+
+// parseMemLimit reads MemLimit's value: a number of bytes with an optional k, m or g.
+func parseMemLimit(v string) (int64, error) {
+	mult := int64(1)
+	switch strings.ToLower(v[len(v)-min(len(v), 1):]) {
+	case "k":
+		mult = 1 << 10
+	case "m":
+		mult = 1 << 20
+	case "g":
+		mult = 1 << 30
+	}
+	if mult > 1 {
+		v = v[:len(v)-1]
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n > math.MaxInt64/mult {
+		return 0, errSyntax
+	}
+	return n * mult, nil
 }

@@ -58,6 +58,7 @@ func FlagsMarkdown() string {
 			profiles(f), doc(f))
 	}
 	b.WriteString(launcherMarkdown())
+	b.WriteString(machineMarkdown)
 	fmt.Fprintf(&b, "\n## Accepted, not modelled (%d flags)\n\n", n)
 	b.WriteString("Generated from the recordings of the real JVMs (`flags/testdata/jvmflags`): java accepts these\n")
 	b.WriteString("flags on JDK 17 and 25, so jitsim does too, checks their type and range, and otherwise ignores\n")
@@ -230,3 +231,48 @@ func launcherMarkdown() string {
 	}
 	return b.String()
 }
+
+// machineMarkdown is docs/flags.md's account of what jitsim prints from the modelled
+// machine, and of what java prints that depends on the host in ways the model cannot know.
+const machineMarkdown = `
+## Heap and GC ergonomics, and output that depends on the host
+
+The runtime's ergonomics (runtime/ergo) settle what java derives from the machine: the CPU
+model's features and processor count, its physical memory (` + "`--cpu=host`" + `: what the kernel
+reports; a named model: 16 GiB) and its transparent-huge-page mode (host: sysfs; a named model:
+madvise). Before ` + "`-XX:+PrintCommandLineFlags`" + ` is printed they choose the collector (G1 on a
+machine with two active processors and 1792 MB, else Serial), size MaxHeapSize (a quarter of the
+memory, half when that is below the default), InitialHeapSize (1/64) and MinHeapSize
+(NewSize + OldSize) from the memory, -XX:MaxRAM and the RAM percentages, and set G1's
+ConcGCThreads, G1ConcRefinementThreads, MarkStackSize (17: GCDrainStackTargetSize), ZGC's
+ZYoungGCThreads and ZOldGCThreads (25), compressed oops, THPStackMitigation and 25's AOT
+training flags. CICompilerCount, the CPU pass and the heap's alignment (G1's region size, 2 MB
+for Serial and Parallel) come after the line, as in java; PrintFlagsFinal shows them.
+
+-Xlog's collector lines are reproduced for Serial, Parallel and G1 on 17 and 25: "Using …",
+gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,
+workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's and Shenandoah's
+gc+init lines (address space, backing file system) are not modelled; nor are what gc* prints of
+this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR) and of the
+heap's use at exit (gc,heap,exit on 17, gc,exit on 25; Epsilon's summary), which vary from run
+to run. The modelled machine has no large pages configured: -XX:+UseLargePages warns as java
+does on such a host.
+
+Output java prints that no model can match line for line:
+
+- the uptime and time decorations of unified logging (` + "`[0.012s]`, `[7ms]`, `[2026-…+0000]`" + `):
+  jitsim prints its own clock in java's shape;
+- JFR's ` + "`Use jcmd PID JFR.dump …`" + ` line names the process (jitsim names its own);
+- -Xlog:os+container, -Xlog:startuptime, -XshowSettings and -XX:+PrintNMTStatistics describe
+  this host and this process (not modelled);
+- the start-up compiles of -XX:+PrintCompilation and -Xlog:jit+compilation on Temurin 25 depend
+  on timing (String::hashCode is compiled before -version ends in some runs): the recorded
+  runs ` + "`25/printcompilation_xlog_default`" + ` and ` + "`25/printcompilation_xlog_wildcard`" + ` are
+  reported by TestMatchesRecordedJVMs as host-dependent.
+
+Not modelled yet: the "No tag set matches selection: X. Did you mean any of the following? …"
+warning of an -Xlog selection that names existing tags no tag set combines (17 and 25 print it;
+its suggestions come from the JVM's list of registered tag sets, which the recordings do not
+hold), the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a JDWP
+transport that fails to load.
+`

@@ -130,7 +130,7 @@ func TestValuesAndOrigins(t *testing.T) {
 		{"Tier3MinInvocationThreshold", "100", "default"},
 		{"DisableIntrinsic", "_aescrypt_encryptBlock,_aescrypt_decryptBlock\n_ghash_processBlocks", "command line"},
 		{"UseInterpreter", "false", "default"},
-		{"ReservedCodeCacheSize", "251662336", "ergonomic"},
+		{"ReservedCodeCacheSize", "251658240", "ergonomic"}, // before the code cache's reservation (ReserveCodeCache)
 	} {
 		if got, o := s.Value(c.name), s.OriginString(c.name); got != c.value || o != c.origin {
 			t.Errorf("%s = %q {%s}, want %q {%s}", c.name, got, o, c.value, c.origin)

@@ -2,7 +2,9 @@ package flags
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -91,6 +93,33 @@ func FuzzXlog(f *testing.F) {
 		}
 		if len(res.Logs) > 1 {
 			t.Fatalf("one -Xlog option configured %d outputs", len(res.Logs))
+		}
+	})
+}
+
+// FuzzJFR feeds arbitrary -XX:StartFlightRecording and -XX:FlightRecorderOptions values to
+// Parse: never a panic; a failure is an *Error with JFR's "Failure when starting JFR" text
+// or another option error; a start that succeeds logs its "Started recording" lines.
+func FuzzJFR(f *testing.F) {
+	for _, seed := range []string{
+		"=duration=30s,filename=a.jfr", ":settings=profile,bogus", "", "=disk=false,maxsize=10M", "=duration=abc",
+		"=name=x,,=,maxage=1h", "X", "=settings=nosuch",
+	} {
+		f.Add(byte(3), seed, "=stackdepth=64,memorysize=10m")
+	}
+	f.Fuzz(func(t *testing.T, profile byte, start, options string) {
+		j := jdk.All()[int(profile)%len(jdk.All())]
+		_, res, err := Parse(Options{JDK: j, Arch: jdk.AMD64, Args: []string{"-XX:FlightRecorderOptions" + options,
+			"-XX:StartFlightRecording" + start, "-version"}, Stat: func(string) (fs.FileInfo, error) { return nil, fs.ErrNotExist }})
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Text == "" {
+				t.Fatalf("error %v is not an *Error with text", err)
+			}
+			return
+		}
+		if j.Modern() && !strings.Contains(fmt.Sprint(res.RunLog), "Started recording 1") {
+			t.Fatalf("a recording started without its start line: %v", res.RunLog)
 		}
 	})
 }

@@ -42,8 +42,9 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules|special|range)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules|special|range|version)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
+	vmBuild    = regexp.MustCompile(`Server VM.*\(build ([^,]+),`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
 	obsolete   = regexp.MustCompile(`^OpenJDK 64-Bit Server VM warning: Ignoring option (\w+); support was removed in (\S+)$`)
 	alias      = regexp.MustCompile(`^OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\. Use option (\w+) instead\.$`)
@@ -65,6 +66,7 @@ type recording struct {
 	intrinsics []string // sorted
 	logTags    []string // as -Xlog:help lists them (sorted)
 	modules    []string // as java --list-modules lists them, without versions (sorted)
+	build      string   // the VM's build in its -version banner ("17.0.15+6-Debian-1deb12u1")
 	// special: the obsolete flags (name → the release that removed them) and the deprecated
 	// aliases (name → [the flag they stand for, the release that deprecated them]), from
 	// jdk-VERSION.special.txt.
@@ -164,6 +166,14 @@ func load(feature int, version string, files map[string]string) (*recording, err
 		r.logTags = append(r.logTags, strings.TrimSpace(t))
 	}
 	sort.Strings(r.logTags)
+	if data, err = os.ReadFile(files["version"]); err != nil {
+		return nil, err
+	}
+	m := vmBuild.FindStringSubmatch(string(data))
+	if m == nil {
+		return nil, fmt.Errorf("%s: no \"Server VM ... (build B, ...)\" line", files["version"])
+	}
+	r.build = m[1]
 	if data, err = os.ReadFile(files["modules"]); err != nil {
 		return nil, err
 	}
@@ -527,6 +537,13 @@ func generate(recs []*recording) ([]byte, error) {
 		}
 		b.WriteString("}\n\n")
 	}
+	b.WriteString("// recordedBuilds names, per recorded release, the VM's build as its -version banner\n")
+	b.WriteString("// shows it (testdata/jvmflags/jdk-*.version.txt).\n")
+	b.WriteString("var recordedBuilds = [...]struct {\n\treleases jdk.Set\n\tbuild    string\n}{\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\t{rec%d, %q},\n", r.feature, r.build)
+	}
+	b.WriteString("}\n\n")
 	b.WriteString("// recordedModules lists, per recorded release, the system modules java --list-modules\n")
 	b.WriteString("// names (testdata/jvmflags/jdk-*.modules.txt), sorted.\n")
 	b.WriteString("var recordedModules = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")

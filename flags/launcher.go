@@ -2,6 +2,8 @@ package flags
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -101,7 +103,28 @@ var launcherOptions = []launcherOption{
 	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
 	{name: "--source", releases: modern, missing: "source version"},
 	{name: "--enable-preview", releases: modern},
-	{name: "--enable-native-access=", releases: modern, prefix: true},
+	{name: "--finalization=", releases: jdk.Of(jdk.R21, jdk.R25), prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
+		// JDK 18+: whether finalizers run.
+		if v := strings.TrimPrefix(t.text, "--finalization="); v != "enabled" && v != "disabled" {
+			return &Error{Text: "Invalid finalization value '" + v + "', must be 'disabled' or 'enabled'.\n", Launcher: true}
+		}
+		return nil
+	}},
+	{name: "--sun-misc-unsafe-memory-access=", releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
+		// JDK 23+: how sun.misc.Unsafe's memory access is allowed.
+		if v := strings.TrimPrefix(t.text, "--sun-misc-unsafe-memory-access="); !slices.Contains([]string{"allow", "warn", "debug", "deny"}, v) {
+			return &Error{Text: "Value specified to --sun-misc-unsafe-memory-access not recognized: '" + v + "'\n", Launcher: true}
+		}
+		return nil
+	}},
+	{name: "--enable-native-access=", releases: modern, prefix: true, act: func(p *parser, t token, _ string) error {
+		for _, m := range strings.Split(strings.TrimPrefix(t.text, "--enable-native-access="), ",") {
+			if m != "ALL-UNNAMED" {
+				p.moduleRefs = append(p.moduleRefs, [2]string{"--enable-native-access", m})
+			}
+		}
+		return nil
+	}},
 	{name: "-splash:", prefix: true},
 	{name: "-server"},
 	{name: "-client"},
@@ -159,7 +182,10 @@ var launcherOptions = []launcherOption{
 	{name: "-Xbootclasspath/a:", prefix: true, stage: stageVM, help: "append to the boot class path (inert)"},
 	{name: "-Xloggc:", prefix: true, stage: stageVM, help: "GC log file (inert)", act: func(p *parser, t token, _ string) error {
 		if p.o.JDK.Modern() {
-			p.logWarning("gc", "-Xloggc is deprecated. Will use -Xlog:gc:"+strings.TrimPrefix(t.text, "-Xloggc:")+" instead.")
+			name := strings.TrimPrefix(t.text, "-Xloggc:")
+			p.logWarning("gc", "-Xloggc is deprecated. Will use -Xlog:gc:"+name+" instead.")
+			p.gcLogFile = true
+			p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Level: "info"}}, Output: "file=" + name})
 		}
 		return nil
 	}},
@@ -486,7 +512,21 @@ func moduleRule(option string, withPackage bool) func(p *parser, t token, val st
 	}
 }
 
-func modulePath(p *parser, _ token, _ string) error { p.modulePath = true; return nil }
+// modulePath notes a module path that may hold modules: one with an entry that exists (a
+// path of missing directories and files holds none, so --add-modules of a module the JDK
+// lacks still fails; what an existing entry holds is not read).
+func modulePath(p *parser, _ token, val string) error {
+	stat := p.o.Stat
+	if stat == nil {
+		stat = os.Stat
+	}
+	for _, e := range filepath.SplitList(val) {
+		if _, err := stat(e); e != "" && err == nil {
+			p.modulePath = true
+		}
+	}
+	return nil
+}
 
 // systemModule reports whether profile j's JDK has the module (recordedModules; 8 and 8u
 // have no modules, 21 follows 17).
@@ -563,4 +603,16 @@ func modulesOf(j jdk.Release) []string {
 		}
 	}
 	return recordedModules[0].names
+}
+
+// RecordedBuild returns the VM build of the recorded JDK of profile j as its -version banner
+// names it ("17.0.15+6-Debian-1deb12u1"), "" for a profile with no recording (8, 8u, 21):
+// the GC's start-up log names it.
+func RecordedBuild(j jdk.Release) string {
+	for _, r := range recordedBuilds {
+		if r.releases.Has(j) {
+			return r.build
+		}
+	}
+	return ""
 }

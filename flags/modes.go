@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -28,10 +29,38 @@ func (p *parser) warning(text string) {
 	}
 }
 
-// reservedCodeCacheTiered is ReservedCodeCacheSize after tiered ergonomics (5 × 48 MB,
-// aligned), as PrintFlagsFinal shows it: OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64.
-// JDK 8 (hotspot.md §1.9) and 21 (not observed) follow 17.
-var reservedCodeCacheTiered = from("251658240", jdk.R25, "251662336")
+// reservedCodeCacheTiered is ReservedCodeCacheSize after tiered ergonomics (5 × 48 MB), as
+// -XX:+PrintCommandLineFlags shows it on OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64; JDK 8
+// (hotspot.md §1.9) and 21 (not observed) follow 17. reservedCodeCacheReserved is what
+// PrintFlagsFinal shows once the segmented code cache is reserved: 25 sums the three code
+// heaps each aligned to a page (5826188 + 2 × 122916026 bytes become 5828608 + 2 × 122916864).
+var (
+	reservedCodeCacheTiered   = all("251658240")
+	reservedCodeCacheReserved = from("251658240", jdk.R25, "251662336")
+)
+
+// segmentedCodeCacheMin is the least ReservedCodeCacheSize for which tiered compilation
+// splits the code cache into segments (240 MB, CompilerConfig::ergo_initialize).
+const segmentedCodeCacheMin = 240 << 20
+
+// ReserveCodeCache settles what the code cache's reservation does to the flags after
+// -XX:+PrintCommandLineFlags is printed: on 25 the segmented cache's size becomes the sum of
+// its page-aligned code heaps, with FLAG_SET_ERGO (a size from the command line keeps its
+// value and reads {command line, ergonomic}).
+func ReserveCodeCache(s *Set) {
+	j := s.jdk
+	if !behavesLike25(j) || !s.Has("SegmentedCodeCache") || !s.Bool("SegmentedCodeCache") {
+		return
+	}
+	v := s.Uint("ReservedCodeCacheSize")
+	if v == 251658240 && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheReserved.At(j))
+		return
+	}
+	// Observed with 512m; a size whose code heaps do not fill whole pages would grow by
+	// their alignment, which is not modelled.
+	_ = s.SetErgo("ReservedCodeCacheSize", strconv.FormatUint(v, 10))
+}
 
 // applyModes applies what -Xint, -Xcomp, -Xbatch, TieredStopAtLevel and CompilationMode do
 // to other flags at startup (Arguments::set_mode_flags, CompilerConfig::ergo_initialize,
@@ -111,6 +140,17 @@ func (p *parser) applyModes() {
 	fullTiered := tiered && stop == 4 && (mode == "default" || mode == "normal")
 	if fullTiered && s.IsDefault("ReservedCodeCacheSize") {
 		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheTiered.At(j))
+	}
+	if rccs := s.Uint("ReservedCodeCacheSize"); tiered && !p.res.EmulatedClient && rccs >= segmentedCodeCacheMin &&
+		s.Has("SegmentedCodeCache") && s.IsDefault("SegmentedCodeCache") {
+		_ = s.SetErgo("SegmentedCodeCache", "true")
+		// 17's sweeper (gone in 20; 25 keeps an inert flag) starts earlier in a larger cache: its threshold shrinks in
+		// proportion above 240 MB (0.5 % becomes 0.234375 % at 512 MB).
+		if s.Has("SweeperThreshold") && s.IsDefault("SweeperThreshold") && !behavesLike25(j) {
+			if t := s.Float("SweeperThreshold"); t*segmentedCodeCacheMin/float64(rccs) < t {
+				_ = s.SetErgo("SweeperThreshold", strconv.FormatFloat(t*segmentedCodeCacheMin/float64(rccs), 'f', -1, 64))
+			}
+		}
 	}
 	p.tieredInlining(fullTiered)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -88,7 +89,9 @@ type Result struct {
 	BootWarnings []string
 	// Logs are the -Xlog options that configure an output, in order; LogDisabled is true
 	// when -Xlog:disable came (it drops the ones before it, and java's own warnings).
-	Logs        []LogConfig
+	Logs []LogConfig
+	// RunLog are lines logged once the VM runs, with the -Xlog configuration (JFR's start).
+	RunLog      []LogLine
 	LogDisabled bool
 	// LogWarnings are the unified-logging lines the options themselves caused (excess
 	// parts, ignored output options), printed on stdout at start-up.
@@ -188,11 +191,21 @@ type parser struct {
 	addModules, limitModules []string
 	moduleRefs               [][2]string
 	modulePath               bool
+	// gcLogFile: -Xloggc named a GC log file, so -XX:+PrintGC and PrintGCDetails log there
+	// rather than to stdout.
+	gcLogFile bool
 	// agents are the -agentlib:, -agentpath:, -javaagent: and -Xrun options, in order; share
 	// the last -Xshare mode ("auto" unless given).
 	agents []agent
 	share  string
+	// jfrRecordings are the options of each -XX:StartFlightRecording, jfrRecorderOptions of
+	// each -XX:FlightRecorderOptions (startJFR checks them).
+	jfrRecordings, jfrRecorderOptions []string
 }
+
+// stringChoices are the string flags whose constraint takes a fixed list of values (Temurin
+// 25.0.3: AOTMode), in the order java names them.
+var stringChoices = map[string][]string{"AOTMode": {"off", "record", "create", "auto", "on"}}
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
 // (the launcher), then -XX:VMOptionsFile=, -XX:Flags= (origin {config file}),
@@ -215,14 +228,13 @@ func Parse(o Options) (*Set, *Result, error) {
 	// The VM's start-up, in its order: the collector and the heap, the stack size, agents,
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
-	for _, check := range []func() error{p.checkCollectors, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkSharedArchive, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
 	}
-	p.gcStart()
 	p.compilerCountWarning()
-	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties} {
+	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.startJFR} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
@@ -272,6 +284,11 @@ func (p *parser) heapSizes() error {
 	}
 	if x, s := p.res.MaxHeapSize, p.res.InitialHeapSize; x != 0 && s > x {
 		return fail("Initial heap size set to a larger value than the maximum heap size")
+	}
+	// SoftMaxHeapSize's constraint against a maximum the command line set (one the
+	// ergonomics size from memory is not checked here).
+	if s := p.set; s.Has("SoftMaxHeapSize") && s.WasSetOnCommandLine("SoftMaxHeapSize") && p.res.MaxHeapSize != 0 && s.Uint("SoftMaxHeapSize") > p.res.MaxHeapSize {
+		return &Error{Text: "SoftMaxHeapSize must be less than or equal to the maximum heap size\n", Launcher: true}
 	}
 	return nil
 }
@@ -582,6 +599,9 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 	} else {
 		p.deprecationWarning(arg)
 	}
+	if p.jfrArgument(arg) {
+		return true
+	}
 	if ok, handled := p.setFromArgument(arg, origin); handled {
 		return ok
 	}
@@ -731,6 +751,11 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	switch e.typ {
 	case Ccstr:
 		v = value{s: val}
+		if choices, ok := stringChoices[name]; ok && !slices.Contains(choices, val) {
+			// The flag's constraint at parse time (AOTMode on 25).
+			fmt.Fprintf(&p.errText, "Unrecognized value %s for %s. Must be one of the following: %s\n", val, name, strings.Join(choices, ", "))
+			return false, false
+		}
 	case Ccstrlist:
 		v = value{s: val}
 		if !reset && e.v.s != "" {

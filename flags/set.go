@@ -242,6 +242,15 @@ func (s *Set) Value(name string) string {
 	return format(e.typ, e.v)
 }
 
+// Revert returns a flag to its declared default value and origin, as if no option and no
+// rule had set it: the view of a set at an earlier point of start-up (java prints
+// -XX:+PrintCommandLineFlags before CompilationPolicy::initialize sets CICompilerCount).
+func (s *Set) Revert(name string) {
+	if i, ok := index[name]; ok {
+		delete(s.own, i)
+	}
+}
+
 // Clone returns an independent copy of s.
 func (s *Set) Clone() *Set {
 	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle, logs: s.logs}

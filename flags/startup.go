@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -87,6 +88,20 @@ func (p *parser) gcLogWarnings() {
 			p.logWarning("gc", w.text)
 		}
 	}
+	// Without -Xloggc, the old flags log to stdout: gc at info, and with PrintGCDetails
+	// every tag set that starts with gc.
+	if !p.gcLogFile && s.Has("PrintGC") && (s.Bool("PrintGC") || s.Bool("PrintGCDetails")) {
+		p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Wildcard: s.Bool("PrintGCDetails"), Level: "info"}}, Output: "stdout"})
+	}
+	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
+	// large pages off with a warning unless transparent huge pages serve them.
+	switch {
+	case s.Has("UseHugeTLBFS") && s.WasSetOnCommandLine("UseHugeTLBFS") && s.Bool("UseHugeTLBFS"):
+		p.warning("HugeTLBFS is not configured or not supported by the operating system.")
+	case s.Has("UseLargePages") && s.WasSetOnCommandLine("UseLargePages") && s.Bool("UseLargePages") &&
+		!(s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")):
+		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
+	}
 	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {
@@ -100,61 +115,78 @@ func (p *parser) gcLogWarnings() {
 	}
 }
 
-// gcStartLines are the gc=info lines each collector logs as it starts (OpenJDK 17.0.15 and
-// Temurin 25.0.3 with -verbose:gc -version); G1 is the collector when none is chosen.
-var gcStartLines = map[string][]string{
-	"UseSerialGC":   {"Using Serial"},
-	"UseParallelGC": {"Using Parallel"},
-	"UseG1GC":       {"Using G1"},
-	"UseZGC":        {"Using The Z Garbage Collector"},
-	"UseShenandoahGC": {"Heuristics ergonomically sets -XX:+ExplicitGCInvokesConcurrent",
-		"Heuristics ergonomically sets -XX:+ShenandoahImplicitGCInvokesConcurrent", "Using Shenandoah"},
-	"UseEpsilonGC": {"Using Epsilon"},
+// removedDirs are the JDK 8 directory properties java 9+ refuses, with the text after
+// "-DNAME=VALUE" (Arguments::check_endorsed_and_ext_dirs; stdout, then the launcher's lines).
+var removedDirs = []struct{ name, text string }{
+	{"java.endorsed.dirs", " is not supported. Endorsed standards and standalone APIs\nin modular form will be supported via the concept of upgradeable modules.\n"},
+	{"java.ext.dirs", " is not supported.  Use -classpath instead.\n"},
 }
 
-// gcStart logs the collector's start-up lines when an -Xlog option (or -verbose:gc) sends
-// gc=info to stdout with the default decorations. The lines that depend on the machine (heap
-// sizes, CPU counts of gc+init and of gc* at exit) are not modelled.
-func (p *parser) gcStart() {
+// checkRemovedDirs fails on -Djava.endorsed.dirs and -Djava.ext.dirs (JDK 9+).
+func (p *parser) checkRemovedDirs() error {
 	if !p.o.JDK.Modern() {
-		return
+		return nil
 	}
-	on := false
-	for _, c := range p.res.Logs {
-		if c.Output == "stdout" && (c.Decorators == nil || slices.Equal(c.Decorators, []string{"uptime", "level", "tags"})) && c.Matches([]string{"gc"}, "info") {
-			on = true
+	for _, d := range removedDirs {
+		if v, ok := p.res.Property(d.name); ok {
+			return &Error{Text: "-D" + d.name + "=" + v + d.text, Stdout: true, Launcher: true}
 		}
 	}
-	gc := "UseG1GC"
-	for _, c := range collectors {
-		if p.set.Has(c) && p.set.Bool(c) {
-			gc = c
+	return nil
+}
+
+// shenandoahChoice is a value of ShenandoahGCMode or ShenandoahGCHeuristics: its name in
+// the error texts and the unlock it needs (Product: none).
+type shenandoahChoice struct {
+	value, display string
+	kind           Kind
+	releases       jdk.Set // 0: all
+}
+
+// shenandoahModes and shenandoahHeuristics are the values Shenandoah takes (OpenJDK 17.0.15,
+// Temurin 25.0.3: IU mode left in 21, generational mode came in 25).
+var (
+	shenandoahModes = []shenandoahChoice{
+		{value: "satb", display: "Snapshot-At-The-Beginning (SATB)"},
+		{value: "iu", display: "Incremental-Update (IU)", kind: Experimental, releases: jdk.Of(jdk.R17)},
+		{value: "passive", display: "Passive", kind: Diagnostic},
+		{value: "generational", display: "Generational", releases: jdk.Of(jdk.R25)},
+	}
+	shenandoahHeuristics = []shenandoahChoice{
+		{value: "adaptive", display: "Adaptive"}, {value: "static", display: "Static"},
+		{value: "compact", display: "Compact"}, {value: "aggressive", display: "Aggressive", kind: Diagnostic},
+	}
+)
+
+// checkShenandoah fails on a Shenandoah mode or heuristics the release lacks or has not
+// unlocked (ShenandoahHeap's start-up).
+func (p *parser) checkShenandoah() error {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() || !s.Has("UseShenandoahGC") || !s.Bool("UseShenandoahGC") {
+		return nil
+	}
+	for _, c := range []struct {
+		flag, what string
+		choices    []shenandoahChoice
+	}{{"ShenandoahGCMode", "GC mode", shenandoahModes}, {"ShenandoahGCHeuristics", "Heuristics", shenandoahHeuristics}} {
+		if !s.Has(c.flag) {
+			continue
+		}
+		v := s.String(c.flag)
+		i := slices.IndexFunc(c.choices, func(x shenandoahChoice) bool {
+			return x.value == v && (x.releases == 0 || x.releases.Has(j))
+		})
+		if i < 0 {
+			return initError("Unknown -XX:" + c.flag + " option")
+		}
+		switch ch := c.choices[i]; {
+		case ch.kind == Experimental && !s.Bool("UnlockExperimentalVMOptions"):
+			return initError(fmt.Sprintf("%s %q is experimental, and must be enabled via -XX:+UnlockExperimentalVMOptions.", c.what, ch.display))
+		case ch.kind == Diagnostic && !s.Bool("UnlockDiagnosticVMOptions"):
+			return initError(fmt.Sprintf("%s %q is diagnostic, and must be enabled via -XX:+UnlockDiagnosticVMOptions.", c.what, ch.display))
 		}
 	}
-	if on {
-		for _, l := range gcStartLines[gc] {
-			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "info", Tags: "gc", Text: l})
-		}
-	}
-	if gc != "UseEpsilonGC" {
-		return
-	}
-	// Epsilon's advice: warnings of gc+init on OpenJDK 17.0.15, always shown; gc=info lines on
-	// Temurin 25.0.3, shown with gc logging only.
-	level, tags := "warning", "gc,init"
-	if behavesLike25(p.o.JDK) {
-		if !on {
-			return
-		}
-		level, tags = "info", "gc"
-	}
-	s := p.set
-	if !s.WasSetOnCommandLine("InitialHeapSize") || !s.WasSetOnCommandLine("MaxHeapSize") || s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
-		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
-	}
-	if !s.Bool("AlwaysPreTouch") {
-		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
-	}
+	return nil
 }
 
 // initError is vm_exit_during_initialization: the text on stdout after java's header line,
@@ -165,6 +197,17 @@ func initError(msg string) error {
 
 // collectors are the flags that select a garbage collector (GCConfig::select_gc).
 var collectors = []string{"UseSerialGC", "UseParallelGC", "UseG1GC", "UseZGC", "UseShenandoahGC", "UseEpsilonGC"}
+
+// Collector returns the flag of the collector the set selects ("UseG1GC", …), "" when none is
+// on (the ergonomics then choose one for the machine).
+func (s *Set) Collector() string {
+	for _, c := range collectors {
+		if s.Has(c) && s.Bool(c) {
+			return c
+		}
+	}
+	return ""
+}
 
 // checkCollectors fails when more than one collector was selected (JDK 9+).
 func (p *parser) checkCollectors() error {

@@ -1364,6 +1364,16 @@ var recordedAliases = [...]struct {
 	{rec17, "DefaultMaxRAMFraction", "MaxRAMFraction", "8.0"},
 }
 
+// recordedBuilds names, per recorded release, the VM's build as its -version banner
+// shows it (testdata/jvmflags/jdk-*.version.txt).
+var recordedBuilds = [...]struct {
+	releases jdk.Set
+	build    string
+}{
+	{rec17, "17.0.15+6-Debian-1deb12u1"},
+	{rec25, "25.0.3+9-LTS"},
+}
+
 // recordedModules lists, per recorded release, the system modules java --list-modules
 // names (testdata/jvmflags/jdk-*.modules.txt), sorted.
 var recordedModules = [...]struct {

@@ -94,7 +94,7 @@ func TestStubMaskRecorded(t *testing.T) {
 				for _, l := range res.Stderr {
 					stderr = append(stderr, strings.Split(strings.TrimRight(l, "\n"), "\n")...)
 				}
-				lines, err := ergo.SettleStderr(set, host, host.Cores)
+				lines, _, err := ergo.SettleStderr(set, host, host.Cores)
 				if err != nil {
 					t.Fatal(err)
 				}

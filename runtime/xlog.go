@@ -212,3 +212,82 @@ func LogStartupCompiles(stdout io.Writer, s *flags.Set, rel jdk.Release, lines [
 	}
 	return x.close()
 }
+
+// StartupLog writes the unified-logging lines of the VM's start-up — the warnings of option
+// parsing (flags.Result.LogWarnings) and the collector's lines (ergo.GCLog) — to the outputs
+// that take them: stdout's default configuration (every tag set at warning, unless
+// -Xlog:disable came first) and the stdout and stderr outputs of the -Xlog options, each with
+// its decorations. Log files get none of them (jitsim writes no GC log).
+type StartupLog struct {
+	outs  []*startupOutput
+	start time.Time
+}
+
+// startupOutput is stdout or stderr as unified logging configured it.
+type startupOutput struct {
+	ulOutput
+	name     string
+	warnings bool // the default configuration: every tag set at warning
+	configs  []flags.LogConfig
+}
+
+// NewStartupLog returns the start-up log of a run: stdout with the default configuration
+// (none when disabled: -Xlog:disable came first) and stderr with none, until Configure; start
+// is when the process started (the uptime decoration counts from it).
+func NewStartupLog(stdout, stderr io.Writer, disabled bool, start time.Time) *StartupLog {
+	return &StartupLog{start: start, outs: []*startupOutput{
+		{ulOutput: ulOutput{w: stdout}, name: "stdout", warnings: !disabled},
+		{ulOutput: ulOutput{w: stderr}, name: "stderr"},
+	}}
+}
+
+// Configure applies the -Xlog options' configurations (flags.Set.Logs): java logs what it
+// finds while parsing with the default configuration, and what comes later with these.
+func (l *StartupLog) Configure(logs []flags.LogConfig) {
+	for _, c := range logs {
+		for _, o := range l.outs {
+			if c.Output == o.name {
+				o.configs = append(o.configs, c)
+				if c.Decorators != nil {
+					o.decorators = c.Decorators
+				}
+			}
+		}
+	}
+}
+
+// Write logs one line to every output that takes its tags at its level; a plain line (a
+// notice without decorations) goes to stdout.
+func (l *StartupLog) Write(line flags.LogLine) {
+	if line.Plain {
+		io.WriteString(l.outs[0].w, line.Text+"\n") //nolint:errcheck // log output, as HotSpot ignores write errors
+		return
+	}
+	tags := strings.Split(line.Tags, ",")
+	for _, o := range l.outs {
+		take := o.warnings && levelRank(line.Level) >= levelRank("warning")
+		for _, c := range o.configs {
+			take = take || c.Matches(tags, line.Level)
+		}
+		if !take {
+			continue
+		}
+		prefix := o.decorate(line.Level, line.Tags, time.Since(l.start), l.start)
+		// A message of several lines: the later ones get a blank decoration as wide.
+		blank := ""
+		if p := strings.TrimSuffix(prefix, " "); p != "" {
+			blank = "[" + strings.Repeat(" ", len(p)-2) + "] "
+		}
+		var b strings.Builder
+		for i, text := range strings.Split(line.Text, "\n") {
+			if i > 0 {
+				prefix = blank
+			}
+			b.WriteString(prefix + text + "\n")
+		}
+		io.WriteString(o.w, b.String()) //nolint:errcheck // log output, as HotSpot ignores write errors
+	}
+}
+
+// levelRank orders the levels, trace lowest.
+func levelRank(level string) int { return slices.Index(flags.LogLevels(), level) }

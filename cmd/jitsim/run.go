@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	goruntime "runtime"
 	"strings"
 	"time"
@@ -74,6 +75,12 @@ type runArgs struct {
 	help bool
 }
 
+// ownOptionShape is how jitsim's own options look: a lowercase word with dashes, maybe
+// "=value" (what splitRunArgs takes as jitsim's without a command at hand; execute asks the
+// command which options it registers). Another "--" option (--XX:+UseG1GC,
+// --add-opensjava.base/…, --finalization=disabled) is java's to take or refuse, as java does.
+var ownOptionShape = regexp.MustCompile(`^--[a-z][a-z0-9-]*(=.*)?$`)
+
 // ownWithValue are jitsim options that take their value as the next argument when written
 // without "=".
 var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true, "--profile": true, "--threads": true, "--cpuprofile": true}
@@ -83,6 +90,11 @@ var ownWithValue = map[string]bool{"--jdk": true, "--cpu": true, "--clock": true
 // (flags.IsLauncherOption: --add-opens, --version, …) is java's; java options that take a
 // value (-cp PATH) take the next argument with them.
 func splitRunArgs(args []string) (runArgs, error) {
+	return splitRunArgsWith(args, ownOptionShape.MatchString)
+}
+
+// splitRunArgsWith is splitRunArgs with isOwn telling jitsim's "--" options from java's.
+func splitRunArgsWith(args []string, isOwn func(string) bool) (runArgs, error) {
 	var r runArgs
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -104,7 +116,7 @@ func splitRunArgs(args []string) (runArgs, error) {
 				i++
 				r.vm = append(r.vm, args[i])
 			}
-		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a):
+		case strings.HasPrefix(a, "--") && !flags.IsLauncherOption(a) && isOwn(a):
 			r.own = append(r.own, a)
 			if ownWithValue[a] && i+1 < len(args) {
 				i++
@@ -124,15 +136,6 @@ func splitRunArgs(args []string) (runArgs, error) {
 func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) (string, bool)) int {
 	status := 0
 	var split runArgs
-	if len(args) > 0 && (args[0] == "run" || args[0] == "explain") {
-		var err error
-		split, err = splitRunArgs(args[1:])
-		if err != nil {
-			fmt.Fprintf(stderr, "jitsim %s: %v\n", args[0], err)
-			return 1
-		}
-		args = append([]string{args[0]}, split.own...)
-	}
 	root := &cobra.Command{
 		Use:           "jitsim",
 		Short:         "A model of HotSpot's tiered runtime and its crypto intrinsics",
@@ -143,7 +146,6 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 	var prof cpuProfile
 	prof.register(root)
 	defer prof.stop(stderr)
-	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -151,6 +153,27 @@ func (d deps) execute(args []string, stdin io.Reader, stdout, stderr io.Writer, 
 		d.newCPUsCommand(), newVersionCommand())
 	root.AddCommand(d.newWarmupCommand(getenv, &status), d.newBenchCommand(getenv, &status), d.newSweepCommand(getenv, &status))
 	root.AddCommand(d.newCalibrateCommand(&status), d.newValidateCommand(&status), d.newServeCommand(&status))
+	if len(args) > 0 && (args[0] == "run" || args[0] == "explain") {
+		sub, _, _ := root.Find(args[:1])
+		// A "--" option the command does not register is java's to accept or refuse.
+		isOwn := func(a string) bool {
+			name, _, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+			return sub.Flags().Lookup(name) != nil || sub.InheritedFlags().Lookup(name) != nil
+		}
+		var err error
+		split, err = splitRunArgsWith(args[1:], isOwn)
+		if err != nil {
+			fmt.Fprintf(stderr, "jitsim %s: %v\n", args[0], err)
+			return 1
+		}
+		args = append([]string{args[0]}, split.own...)
+		for _, a := range split.vm {
+			if strings.HasPrefix(a, "--") && ownOptionShape.MatchString(a) && !flags.IsLauncherOption(a) {
+				fmt.Fprintf(stderr, "jitsim: %s is not one of jitsim's options either ('jitsim help %s' lists them)\n", a, args[0])
+			}
+		}
+	}
+	root.SetArgs(args)
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(stderr, "jitsim:", err)
 		return 2
@@ -343,11 +366,11 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run:", err)
 		return 1
 	}
-	if !r.Result.LogDisabled {
-		for _, l := range r.Result.LogWarnings {
-			io.WriteString(stdout, logs.format(l))
-		}
+	startLog := jrt.NewStartupLog(stdout, stderr, r.Result.LogDisabled, processStart)
+	for _, l := range r.Result.LogWarnings {
+		startLog.Write(l)
 	}
+	startLog.Configure(r.Result.Logs)
 	if r.Result.XlogHelp {
 		io.WriteString(stdout, flags.XlogHelp(rel))
 		return 0
@@ -358,15 +381,23 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, l := range r.Result.BootWarnings {
 		io.WriteString(stderr, l)
 	}
+	// java prints the command-line flags as the ergonomics end, the collector's lines as
+	// the heap is made, the tables when the VM is up.
+	if set.Bool("PrintCommandLineFlags") {
+		r.CommandLineFlags.PrintCommandLineFlags(stdout)
+	}
+	for _, l := range r.StartLog {
+		startLog.Write(l)
+	}
+	for _, l := range r.Result.RunLog {
+		startLog.Write(l)
+	}
 	switch {
 	case set.Has("PrintFlagsRanges") && set.Bool("PrintFlagsRanges"):
 		// HotSpot prints the ranges table instead of PrintFlagsFinal's when both are given.
 		set.PrintFlagsRanges(stdout)
 	case set.Bool("PrintFlagsFinal"):
 		set.PrintFlagsFinal(stdout)
-	}
-	if set.Bool("PrintCommandLineFlags") {
-		set.PrintCommandLineFlags(stdout)
 	}
 	for _, o := range r.Result.Oracle {
 		io.WriteString(stdout, o)
@@ -428,6 +459,12 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			return 0
 		}
 		return d.scenarios.Run(rc, a.scenario, true, a.rest)
+	}
+	if a.kind == "class" && !isJavaSource(a.scenario) {
+		// What java says of a main class it cannot find, then why jitsim runs none.
+		fmt.Fprintf(stderr, "Error: Could not find or load main class %s\nCaused by: java.lang.ClassNotFoundException: %s\n", a.scenario, a.scenario)
+		fmt.Fprintln(stderr, "jitsim: "+d.notAScenario(a))
+		return 1
 	}
 	fmt.Fprintln(stderr, "jitsim run: "+d.notAScenario(a))
 	return 1

@@ -50,16 +50,18 @@ func Settle(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []s
 // SettleStderr is Settle returning the lines java writes to stderr while it settles the
 // flags, in order and without newlines: the warnings with flags.VMWarningPrefix (none with
 // -XX:-PrintWarnings). What java prints while it parses (range messages of
-// CompileThresholdScaling included) is flags.Parse's Result.Stderr.
-func SettleStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, err error) {
+// CompileThresholdScaling included) is flags.Parse's Result.Stderr. commandLine is the set
+// as java has it when it prints -XX:+PrintCommandLineFlags: after the collector's and the
+// heap's ergonomics, before the compiler threads, the CPU pass and the heap's alignment.
+func SettleStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, commandLine *flags.Set, err error) {
 	e, err := ergonomics(set, model, activeProcessors)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, w := range e.out {
 		stderr = append(stderr, flags.VMWarningPrefix+w)
 	}
-	return stderr, nil
+	return stderr, e.commandLine, nil
 }
 
 func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, error) {
@@ -70,10 +72,21 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 		return nil, fmt.Errorf("ergonomics: CPU model %q is %s, the flags are for %s", model.Name, model.Arch, set.Arch())
 	}
 	e := &ergo{set: set}
+	if activeProcessors < 1 {
+		return nil, fmt.Errorf("ergonomics: active processor count %d must be at least 1", activeProcessors)
+	}
+	e.gcArguments(model, active(set, activeProcessors))
+	e.commandLine = set.Clone()
+	if !e.commandLine.WasSetOnCommandLine("CICompilerCount") {
+		// The compiler count is CompilationPolicy::initialize's, after the line is printed.
+		e.commandLine.Revert("CICompilerCount")
+	}
 	if err := e.compilerThreads(activeProcessors); err != nil {
 		return nil, err
 	}
 	e.cpuPass(model)
+	e.alignHeap()
+	flags.ReserveCodeCache(set)
 	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
 		e.out = nil
 	}
@@ -102,6 +115,10 @@ type ergo struct {
 	set *flags.Set
 	// out holds the warning texts in order.
 	out []string
+	// commandLine is the set as -XX:+PrintCommandLineFlags prints it: after the collector's
+	// and the heap's ergonomics, before the compiler threads, the CPU pass and the heap's
+	// alignment.
+	commandLine *flags.Set
 	// feats is the model's feature set as masked by the settled UseSSE/UseAVX levels; the
 	// switch rules test it (supports_sse4_1() and friends read the masked bits in HotSpot).
 	feats cpu.Set
@@ -443,16 +460,20 @@ func (e *ergo) toggle(r *switchRule, warnIfOn bool) {
 
 // --- the compiler thread count -------------------------------------------------------------
 
+// active is the active processor count: -XX:ActiveProcessorCount when set, else the
+// machine's.
+func active(s *flags.Set, processors int) int {
+	if s.Has("ActiveProcessorCount") && s.Int("ActiveProcessorCount") > 0 {
+		return int(s.Int("ActiveProcessorCount"))
+	}
+	return processors
+}
+
 // compilerThreads sets CICompilerCount from the active processor count when
 // CICompilerCountPerCPU is on and the compilers run (flags.Parse settled both).
 func (e *ergo) compilerThreads(activeProcessors int) error {
 	s := e.set
-	if s.Has("ActiveProcessorCount") && s.Int("ActiveProcessorCount") > 0 {
-		activeProcessors = int(s.Int("ActiveProcessorCount"))
-	}
-	if activeProcessors < 1 {
-		return fmt.Errorf("ergonomics: active processor count %d must be at least 1", activeProcessors)
-	}
+	activeProcessors = active(s, activeProcessors)
 	if !s.Bool("CICompilerCountPerCPU") || !s.Bool("UseCompiler") {
 		return nil
 	}

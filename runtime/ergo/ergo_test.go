@@ -110,7 +110,7 @@ func settleStderr(t *testing.T, j jdk.Release, a jdk.Arch, model cpu.Model, cpus
 	for _, l := range res.Stderr {
 		stderr = append(stderr, strings.Split(strings.TrimRight(l, "\n"), "\n")...)
 	}
-	lines, err := SettleStderr(set, model, cpus)
+	lines, _, err := SettleStderr(set, model, cpus)
 	if err != nil {
 		t.Fatalf("Settle(%v): %v", args, err)
 	}

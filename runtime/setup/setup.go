@@ -82,6 +82,12 @@ type Run struct {
 	// Warnings are the lines the ergonomics print to stderr (HotSpot's warnings and range
 	// notices), without newlines.
 	Warnings []string
+	// CommandLineFlags are the flags as java holds them when it prints
+	// -XX:+PrintCommandLineFlags (ergo.SettleStderr); nil when not settled.
+	CommandLineFlags *flags.Set
+	// StartLog are the VM's start-up log lines (ergo.StartLog: the collector's, the compiler
+	// threads'), for the outputs that take them (jrt.StartupLog).
+	StartLog []flags.LogLine
 	// Profile is the model clock's cost profile; nil on the wall clock.
 	Profile *model.Profile
 	// CachedProfile names the file of this host's calibrated profile when the run uses it
@@ -115,10 +121,12 @@ func Resolve(q Request) (*Run, error) {
 		return r, err
 	}
 	r.Flags = set
-	lines, err := ergo.SettleStderr(set, q.CPU, q.CPU.Cores)
+	lines, cl, err := ergo.SettleStderr(set, q.CPU, q.CPU.Cores)
 	if err != nil {
 		return r, err
 	}
+	r.CommandLineFlags = cl
+	r.StartLog = ergo.StartLog(set, q.CPU, q.CPU.Cores)
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
 		file := q.ProfileFile

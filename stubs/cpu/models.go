@@ -18,6 +18,12 @@ type Model struct {
 	Features    Set
 	Cores       int    // physical cores of the part (host: logical CPUs seen by Go)
 	Source      string // where each feature fact comes from
+	// Memory is the machine's physical memory in bytes (host: what the kernel reports); 0
+	// means DefaultMemory (PhysicalMemory).
+	Memory uint64
+	// THP is the kernel's transparent-huge-page mode ("always", "madvise", "never"; host:
+	// read from sysfs); "" means madvise, Debian's and most distributions' default.
+	THP string
 }
 
 // Runnable returns the features real execution may use under m: m.Features
@@ -89,6 +95,8 @@ func hostModel() Model {
 		Features:    Host(),
 		Cores:       runtime.NumCPU(),
 		Source:      "golang.org/x/sys/cpu, read once at start-up",
+		Memory:      hostMemory(),
+		THP:         hostTHP(),
 	}
 }
 

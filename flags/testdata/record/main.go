@@ -55,6 +55,9 @@ type Recording struct {
 	// logical CPU count), so a test can model it exactly.
 	HostFeatures string `json:"host_features"`
 	HostCPUs     int    `json:"host_cpus"`
+	// HostMemory is the recording machine's physical memory in bytes (the heap ergonomics
+	// size from it).
+	HostMemory uint64 `json:"host_memory"`
 	// JVMs maps a JDK profile ("17", "25") to what java -version printed and the case outputs.
 	JVMs map[string]*JVM `json:"jvms"`
 }
@@ -88,7 +91,11 @@ func run() error {
 	for _, f := range flags.Table() {
 		names[f.Name] = !f.NotModelled
 	}
-	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU()}
+	host, err := cpu.Lookup("host")
+	if err != nil {
+		return err
+	}
+	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU(), HostMemory: host.Memory}
 	var old Recording
 	if *missing {
 		data, err := os.ReadFile(filepath.Join(dir, "recorded.json"))
@@ -98,7 +105,20 @@ func run() error {
 		if err := json.Unmarshal(data, &old); err != nil {
 			return fmt.Errorf("recorded.json: %w", err)
 		}
-		rec.HostFeatures, rec.HostCPUs = old.HostFeatures, old.HostCPUs
+		rec.HostFeatures, rec.HostCPUs, rec.HostMemory = old.HostFeatures, old.HostCPUs, old.HostMemory
+		// New cases keep the rows the recording already keeps, so that every case keeps
+		// the same flags whichever run recorded it (the modelled flags when the recording
+		// was first made).
+		names = map[string]bool{}
+		for _, jvm := range old.JVMs {
+			for _, c := range jvm.Cases {
+				for _, line := range strings.Split(c.Stdout, "\n") {
+					if f := strings.Fields(line); isTableRow(f) {
+						names[f[1]] = true
+					}
+				}
+			}
+		}
 	}
 	for _, jdk := range []string{"17", "25"} {
 		java := os.Getenv("JAVA" + jdk)
@@ -131,6 +151,10 @@ func run() error {
 				return fmt.Errorf("case %s: %w", c.Name, err)
 			}
 			out.Stdout = keepModelledRows(out.Stdout, names)
+			// What java says of its working directory (JFR's recording path) names the
+			// scratch directory, not a path of the recording machine.
+			out.Stdout = strings.ReplaceAll(out.Stdout, scratch, "$SCRATCH")
+			out.Stderr = strings.ReplaceAll(out.Stderr, scratch, "$SCRATCH")
 			jvm.Cases[c.Name] = out
 		}
 		rec.JVMs[jdk] = jvm

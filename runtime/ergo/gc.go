@@ -1,0 +1,239 @@
+package ergo
+
+import (
+	"strconv"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// The garbage collector's share of the start-up ergonomics: what HotSpot settles from the
+// machine's memory and processor count before it prints -XX:+PrintCommandLineFlags (the
+// collector, the heap sizes, the GC worker counts, compressed oops), and what it aligns
+// later, while the heap is reserved. Every number below was observed on OpenJDK 17.0.15 and
+// Temurin 25.0.3 (docs/flags.md, "Heap and GC ergonomics"); the 8 profiles keep their table
+// values (JDK 8's sizing differs and is not modelled).
+
+const (
+	mib = 1 << 20
+	gib = 1 << 30
+	// serverClassMemory is the least physical memory of a "server-class machine" (2 GB less
+	// 256 MB of slack), which gets G1 rather than Serial when no collector is chosen; the
+	// machine needs two active processors as well.
+	serverClassMemory = 2*gib - 256*mib
+	// oldSize is the old generation's default minimum (OldSize, removed in 25): with NewSize
+	// it makes the least heap the ergonomics choose (6815736 bytes on both releases).
+	oldSize = 5452592
+	// taskQueueSize is a GC task queue's entries on 64-bit VMs; G1 sizes its mark stack
+	// for one queue per concurrent worker.
+	taskQueueSize = 1 << 17
+	// compressedOopsMaxHeap is the largest heap zero-based compressed oops address (32 GB,
+	// less the null page's alignment; a -Xmx above it turns them off).
+	compressedOopsMaxHeap = 32*gib - 4*mib
+	// serialHeapAlignment aligns the Serial and Parallel heaps, and G1's with regions below
+	// it (the card table's page granularity on x86_64 Linux with 4 KB pages).
+	serialHeapAlignment = 2 * mib
+)
+
+// gcArguments settles the collector and heap flags the way Arguments::apply_ergo does,
+// before PrintCommandLineFlags is printed (values not yet aligned).
+func (e *ergo) gcArguments(model cpu.Model, active int) {
+	s := e.set
+	if !gcModelled(s) {
+		return
+	}
+	gc := s.Collector()
+	if gc == "" {
+		gc = "UseSerialGC"
+		if active >= 2 && model.PhysicalMemory() >= serverClassMemory {
+			gc = "UseG1GC"
+		}
+		e.setErgo(gc, "true")
+	}
+	e.heapSize(model)
+	switch {
+	case gc == "UseZGC":
+		if s.IsDefault("UseCompressedOops") {
+			e.setErgo("UseCompressedOops", "false")
+		}
+	case s.IsDefault("UseCompressedOops") && s.Uint("MaxHeapSize") <= compressedOopsMaxHeap:
+		e.setErgo("UseCompressedOops", "true")
+	}
+	// 17 sets the class pointers' flag ergonomically; 25 has it on by default.
+	if s.Has("UseCompressedClassPointers") && s.IsDefault("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
+		e.setErgo("UseCompressedClassPointers", "true")
+	}
+	parallel := s.Uint("ParallelGCThreads")
+	if parallel == 0 {
+		parallel = workerThreads(active)
+		e.setDefault("ParallelGCThreads", strconv.FormatUint(parallel, 10))
+	}
+	switch gc {
+	case "UseG1GC":
+		if s.IsDefault("ConcGCThreads") {
+			e.setErgo("ConcGCThreads", strconv.FormatUint(max((parallel+2)/4, 1), 10))
+		}
+		if s.IsDefault("G1ConcRefinementThreads") {
+			e.setErgo("G1ConcRefinementThreads", strconv.FormatUint(parallel, 10))
+		}
+		if s.IsDefault("MarkStackSize") {
+			v := min(s.Uint("MarkStackSizeMax"), max(s.Uint("MarkStackSize"), s.Uint("ConcGCThreads")*taskQueueSize))
+			e.setErgo("MarkStackSize", strconv.FormatUint(v, 10))
+		}
+		// G1 caps its drain target at a quarter queue with FLAG_SET_ERGO on 17; 25 leaves
+		// the flag at its default.
+		if s.JDK() < jdk.R25 && s.Has("GCDrainStackTargetSize") && s.IsDefault("GCDrainStackTargetSize") {
+			e.setErgo("GCDrainStackTargetSize", strconv.FormatUint(min(s.Uint("GCDrainStackTargetSize"), taskQueueSize/4), 10))
+		}
+	case "UseZGC":
+		// Generational ZGC (25): a quarter of the processors, at least one, for each
+		// generation's concurrent workers.
+		n := strconv.Itoa(max((active+3)/4, 1))
+		for _, f := range []string{"ZYoungGCThreads", "ZOldGCThreads"} {
+			if s.Has(f) && s.IsDefault(f) {
+				e.setErgo(f, n)
+			}
+		}
+	}
+	// Thread stacks are not madvised for huge pages unless the kernel forces them.
+	if s.Has("THPStackMitigation") && s.IsDefault("THPStackMitigation") && !model.THPAlways() {
+		e.setErgo("THPStackMitigation", "false")
+	}
+	// 25's AOT cache: with no cache to use or record, training is off.
+	if s.Has("AOTCache") && s.String("AOTCache") == "" && !s.WasSetOnCommandLine("AOTMode") {
+		for _, f := range []string{"AOTInvokeDynamicLinking", "AOTRecordTraining", "AOTReplayTraining"} {
+			if s.IsDefault(f) {
+				e.setErgo(f, "false")
+			}
+		}
+	}
+}
+
+// gcModelled reports whether the set's release has the recorded flag table the GC
+// ergonomics need (17 and 25 on x86_64; the profiles of hand rows keep their table values).
+func gcModelled(s *flags.Set) bool {
+	for _, f := range []string{"MaxRAM", "MaxRAMPercentage", "InitialRAMPercentage", "MinRAMPercentage", "ErgoHeapSizeLimit",
+		"NewSize", "InitialHeapSize", "MinHeapSize", "ParallelGCThreads", "ConcGCThreads", "G1ConcRefinementThreads",
+		"MarkStackSize", "MarkStackSizeMax", "G1HeapRegionSize", "UseCompressedOops"} {
+		if !s.Has(f) {
+			return false
+		}
+	}
+	return s.JDK().Modern()
+}
+
+// workerThreads is the parallel GC worker count for n processors: all of the first eight,
+// then five of every eight more.
+func workerThreads(n int) uint64 {
+	if n <= 8 {
+		return uint64(n)
+	}
+	return uint64(8 + (n-8)*5/8)
+}
+
+// heapSize sizes MaxHeapSize, InitialHeapSize and MinHeapSize from the machine's memory
+// where the command line left them: a quarter of it at most (MaxRAMPercentage), 1/64 to
+// start (InitialRAMPercentage), half of it (MinRAMPercentage) when the memory is so small
+// that a quarter is below the default maximum; -XX:MaxRAM stands in for the memory.
+func (e *ergo) heapSize(model cpu.Model) {
+	s := e.set
+	phys := model.PhysicalMemory()
+	if maxRAM := s.Uint("MaxRAM"); s.WasSetOnCommandLine("MaxRAM") {
+		phys = maxRAM
+	} else {
+		phys = min(phys, maxRAM)
+		// A RAM share given on the command line pins MaxRAM to the memory it is a share
+		// of (observed with -XX:InitialRAMPercentage and -XX:MinRAMPercentage).
+		for _, f := range []string{"MaxRAMPercentage", "MinRAMPercentage", "InitialRAMPercentage", "MaxRAMFraction", "MinRAMFraction", "InitialRAMFraction"} {
+			if s.Has(f) && s.WasSetOnCommandLine(f) {
+				e.setErgo("MaxRAM", strconv.FormatUint(phys, 10))
+				break
+			}
+		}
+	}
+	pct := func(name, fraction string) float64 {
+		if s.Has(fraction) && s.WasSetOnCommandLine(fraction) && !s.WasSetOnCommandLine(name) && s.Uint(fraction) > 0 {
+			return 100 / float64(s.Uint(fraction))
+		}
+		return s.Float(name)
+	}
+	part := func(p float64) uint64 { return uint64(float64(phys) * p / 100) }
+	if !s.WasSetOnCommandLine("MaxHeapSize") {
+		limit := part(pct("MaxRAMPercentage", "MaxRAMFraction"))
+		if least := part(pct("MinRAMPercentage", "MinRAMFraction")); least < s.Uint("MaxHeapSize") {
+			limit = least
+		} else {
+			limit = max(limit, s.Uint("MaxHeapSize"))
+		}
+		if cap := s.Uint("ErgoHeapSizeLimit"); cap != 0 {
+			limit = min(limit, cap)
+		}
+		if s.WasSetOnCommandLine("InitialHeapSize") {
+			limit = max(limit, s.Uint("InitialHeapSize"))
+		} else if s.WasSetOnCommandLine("MinHeapSize") {
+			limit = max(limit, s.Uint("MinHeapSize"))
+		}
+		e.setErgo("MaxHeapSize", strconv.FormatUint(limit, 10))
+	}
+	maxHeap := s.Uint("MaxHeapSize")
+	least := min(s.Uint("NewSize")+oldSize, maxHeap)
+	if s.Uint("InitialHeapSize") == 0 {
+		initial := part(pct("InitialRAMPercentage", "InitialRAMFraction"))
+		initial = min(max(initial, least, s.Uint("MinHeapSize")), maxHeap)
+		e.setErgo("InitialHeapSize", strconv.FormatUint(initial, 10))
+	}
+	if s.Uint("MinHeapSize") == 0 {
+		e.setErgo("MinHeapSize", strconv.FormatUint(min(least, s.Uint("InitialHeapSize")), 10))
+	}
+}
+
+// heapAlignment is the heap's alignment for the chosen collector: G1's region size (set
+// here the way G1 chooses it when the command line does not), the card-table granularity
+// for the generational collectors; 0 for the collectors whose sizes are not modelled.
+func (e *ergo) heapAlignment() uint64 {
+	s := e.set
+	switch s.Collector() {
+	case "UseG1GC":
+		region := s.Uint("G1HeapRegionSize")
+		if region == 0 {
+			region = g1RegionSize(s.Uint("MaxHeapSize"))
+			e.setErgo("G1HeapRegionSize", strconv.FormatUint(region, 10))
+		}
+		// The card table's granularity bounds the alignment from below (1 MB regions
+		// still align the heap to 2 MB).
+		return max(region, serialHeapAlignment)
+	case "UseSerialGC", "UseParallelGC":
+		return serialHeapAlignment
+	}
+	return 0
+}
+
+// g1RegionSize is G1's region size for a maximum heap: the heap in 2048 regions, as a power
+// of two rounded up, between 1 MB and 32 MB.
+func g1RegionSize(maxHeap uint64) uint64 {
+	target := maxHeap / 2048
+	r := uint64(mib)
+	for r < target && r < 32*mib {
+		r <<= 1
+	}
+	return r
+}
+
+// alignHeap aligns the heap sizes up to the collector's alignment, as the heap's reservation
+// does after PrintCommandLineFlags (PrintFlagsFinal and the gc+init lines show these).
+func (e *ergo) alignHeap() {
+	s := e.set
+	if !gcModelled(s) {
+		return
+	}
+	a := e.heapAlignment()
+	if a == 0 {
+		return
+	}
+	for _, f := range []string{"MaxHeapSize", "InitialHeapSize", "MinHeapSize"} {
+		if v := s.Uint(f); v%a != 0 {
+			e.setErgo(f, strconv.FormatUint((v+a-1)/a*a, 10))
+		}
+	}
+}

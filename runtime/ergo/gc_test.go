@@ -1,0 +1,56 @@
+package ergo
+
+import (
+	"testing"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// TestHeapFromMachine checks the heap and collector ergonomics against machines other than
+// the recording's. The sizes are java's: OpenJDK 17.0.15 printed them with -XX:MaxRAM=200m
+// and -XX:MaxRAM=1g (MaxRAM stands in for the memory in the sizing, not in the choice of
+// collector, which reads the physical memory and the active processors).
+func TestHeapFromMachine(t *testing.T) {
+	for _, c := range []struct {
+		name                string
+		memory              uint64
+		cores               int
+		thp                 string
+		gc                  string
+		max, initial, least string
+		printed             string // the line's THPStackMitigation part, "" when absent
+	}{
+		{"200 MiB, small-memory share", 200 << 20, 2, "", "UseSerialGC", "104857600", "6815736", "6815736", "-XX:-THPStackMitigation"},
+		{"1 GiB, one processor", 1 << 30, 1, "", "UseSerialGC", "268435456", "16777216", "6815736", "-XX:-THPStackMitigation"},
+		{"24105 MiB, two processors, THP always", 25276153856, 2, "always", "UseG1GC", "6319038464", "394939904", "6815736", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			set, _, err := flags.Parse(flags.Options{JDK: jdk.R17, Arch: jdk.AMD64, Args: []string{"-XX:+PrintCommandLineFlags", "-version"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := cpu.Model{Name: "test", Arch: jdk.AMD64, Features: cpu.Host(), Cores: c.cores, Memory: c.memory, THP: c.thp}
+			_, line, err := SettleStderr(set, m, c.cores)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := line.Collector(); got != c.gc {
+				t.Errorf("collector %s, want %s", got, c.gc)
+			}
+			for _, f := range []struct{ name, want string }{{"MaxHeapSize", c.max}, {"InitialHeapSize", c.initial}, {"MinHeapSize", c.least}} {
+				if got := line.Value(f.name); got != f.want {
+					t.Errorf("%s = %s, want %s", f.name, got, f.want)
+				}
+			}
+			if got := line.Origin("THPStackMitigation") == flags.Ergonomic; got != (c.printed != "") {
+				t.Errorf("THPStackMitigation set ergonomically: %v, want %v", got, c.printed != "")
+			}
+			// After the line: aligned to the collector's heap alignment (2 MB here).
+			if v := set.Uint("InitialHeapSize"); v%(2<<20) != 0 {
+				t.Errorf("InitialHeapSize %d after start-up is not aligned", v)
+			}
+		})
+	}
+}

@@ -1,0 +1,175 @@
+package ergo
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/policy"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// usingLines are the gc=info lines each collector logs as it starts (OpenJDK 17.0.15 and
+// Temurin 25.0.3 with -Xlog:gc -version).
+var usingLines = map[string][]string{
+	"UseSerialGC":   {"Using Serial"},
+	"UseParallelGC": {"Using Parallel"},
+	"UseG1GC":       {"Using G1"},
+	"UseZGC":        {"Using The Z Garbage Collector"},
+	"UseShenandoahGC": {"Heuristics ergonomically sets -XX:+ExplicitGCInvokesConcurrent",
+		"Heuristics ergonomically sets -XX:+ShenandoahImplicitGCInvokesConcurrent", "Using Shenandoah"},
+	"UseEpsilonGC": {"Using Epsilon"},
+}
+
+// StartLog returns the unified-logging lines a settled set's VM logs while it starts, in
+// java's order, whatever -Xlog asked for (the caller routes each line to the outputs whose
+// selections take it): the collector's "Using …" (gc, info) and, for Serial, Parallel and G1
+// on a recorded release, the machine and heap description of gc+init: the JDK's build, the
+// model's CPUs and memory, the compressed-oops mode and the heap sizes after alignment (25
+// starts with the card table's entry size). ZGC's and Shenandoah's gc+init lines (address
+// space, backing file system) are not modelled; nor are the metaspace's addresses and the
+// heap's summary at exit that gc* adds (docs/flags.md). Then the compiler threads the VM
+// starts with (jit+thread, debug: the first of each compiler, C2's first).
+func StartLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
+	if !set.JDK().Modern() {
+		return nil
+	}
+	lines := gcLog(set, model, activeProcessors)
+	if !set.Bool("UseCompiler") {
+		return lines
+	}
+	cfg, err := policy.FromFlags(set)
+	if err != nil {
+		return lines
+	}
+	c1, c2, err := policy.CompilerCounts(active(set, activeProcessors), cfg)
+	if err != nil {
+		return lines
+	}
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{c2, "C2"}, {c1, "C1"}} {
+		if c.n > 0 {
+			lines = append(lines, flags.LogLine{Level: "debug", Tags: "jit,thread", Text: "Added initial compiler thread " + c.name + " CompilerThread0"})
+		}
+	}
+	return lines
+}
+
+// gcLog is the collector's part of StartLog.
+func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
+	gc := set.Collector()
+	if gc == "" {
+		gc = "UseG1GC"
+	}
+	var out []flags.LogLine
+	info := func(tags, format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "info", Tags: tags, Text: fmt.Sprintf(format, a...)})
+	}
+	build := flags.RecordedBuild(set.JDK())
+	described := gcModelled(set) && build != "" && (gc == "UseSerialGC" || gc == "UseParallelGC" || gc == "UseG1GC")
+	if described && set.JDK() >= jdk.R25 {
+		info("gc,init", "CardTable entry size: 512")
+	}
+	if described {
+		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: fmt.Sprintf("Minimum heap %d  Initial heap %d  Maximum heap %d",
+			set.Uint("MinHeapSize"), set.Uint("InitialHeapSize"), set.Uint("MaxHeapSize"))})
+	}
+	for _, l := range usingLines[gc] {
+		info("gc", "%s", l)
+	}
+	if max := set.Uint("MaxHeapSize"); described && oopsMode(set) == "Enabled (Zero based)" {
+		// A zero-based heap ends at 32 GB.
+		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
+			"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", 32*gib-max, max>>20)})
+	}
+	if gc == "UseShenandoahGC" && set.JDK() < jdk.R25 {
+		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
+	}
+	if gc == "UseEpsilonGC" {
+		// Epsilon's advice: gc+init warnings on OpenJDK 17.0.15, gc=info lines on Temurin
+		// 25.0.3.
+		level, tags := "warning", "gc,init"
+		if set.JDK() >= jdk.R25 {
+			level, tags = "info", "gc"
+		}
+		if !set.WasSetOnCommandLine("InitialHeapSize") || !set.WasSetOnCommandLine("MaxHeapSize") || set.Uint("InitialHeapSize") != set.Uint("MaxHeapSize") {
+			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
+		}
+		if !set.Bool("AlwaysPreTouch") {
+			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
+		}
+	}
+	if !described {
+		return out
+	}
+	s := set
+	info("gc,init", "Version: %s (release)", build)
+	info("gc,init", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
+	info("gc,init", "Memory: %dM", model.PhysicalMemory()>>20)
+	info("gc,init", "Large Page Support: Disabled")
+	info("gc,init", "NUMA Support: Disabled")
+	info("gc,init", "Compressed Oops: %s", oopsMode(s))
+	if gc == "UseParallelGC" {
+		info("gc,init", "Alignments: Space 512K, Generation 512K, Heap 2M")
+	}
+	if gc == "UseG1GC" {
+		info("gc,init", "Heap Region Size: %s", exactUnit(s.Uint("G1HeapRegionSize")))
+	}
+	info("gc,init", "Heap Min Capacity: %s", exactUnit(s.Uint("MinHeapSize")))
+	info("gc,init", "Heap Initial Capacity: %s", exactUnit(s.Uint("InitialHeapSize")))
+	info("gc,init", "Heap Max Capacity: %s", exactUnit(s.Uint("MaxHeapSize")))
+	info("gc,init", "Pre-touch: %s", enabled(s.Has("AlwaysPreTouch") && s.Bool("AlwaysPreTouch")))
+	switch gc {
+	case "UseParallelGC":
+		info("gc,init", "Parallel Workers: %d", s.Uint("ParallelGCThreads"))
+	case "UseG1GC":
+		info("gc,init", "Parallel Workers: %d", s.Uint("ParallelGCThreads"))
+		info("gc,init", "Concurrent Workers: %d", s.Uint("ConcGCThreads"))
+		info("gc,init", "Concurrent Refinement Workers: %d", s.Uint("G1ConcRefinementThreads"))
+		info("gc,init", "Periodic GC: Disabled")
+		if s.Has("G1PeriodicGCInterval") && s.Uint("G1PeriodicGCInterval") != 0 {
+			out[len(out)-1].Text = "Periodic GC: Enabled"
+			info("gc,init", "Periodic GC Interval: %dms", s.Uint("G1PeriodicGCInterval"))
+		}
+	}
+	return out
+}
+
+func enabled(on bool) string {
+	if on {
+		return "Enabled"
+	}
+	return "Disabled"
+}
+
+// oopsMode names how compressed oops address the heap: unscaled ("32-bit") when the heap
+// ends below 4 GB above HeapBaseMinAddress's 2 GB, zero-based up to 32 GB.
+func oopsMode(s *flags.Set) string {
+	switch h := s.Uint("MaxHeapSize"); {
+	case !s.Bool("UseCompressedOops"):
+		return "Disabled"
+	case h <= 4*gib-s.Uint("HeapBaseMinAddress"):
+		return "Enabled (32-bit)"
+	case h <= 32*gib:
+		return "Enabled (Zero based)"
+	default:
+		return "Enabled (Non-zero based)"
+	}
+}
+
+// exactUnit writes a size in the largest of G, M, K that divides it, else in bytes ("6028M",
+// "1G", "512K"), as HotSpot's gc+init lines do.
+func exactUnit(v uint64) string {
+	for _, u := range []struct {
+		n    uint64
+		name string
+	}{{gib, "G"}, {mib, "M"}, {1 << 10, "K"}} {
+		if v != 0 && v%u.n == 0 {
+			return strconv.FormatUint(v/u.n, 10) + u.name
+		}
+	}
+	return strconv.FormatUint(v, 10) + "B"
+}
