@@ -108,8 +108,8 @@ const (
 
 // deriveRows turns the measured profile into the model's rows: the auxiliary probes become
 // the "*" family per tier (CTR − ECB-encrypt), call per tier (wrapped − bare) and dispatch
-// (dispatched − early-out); GHASH.processBlock (JDK 8's one-block method) takes
-// processBlocks' cost, as in the recorded JVM profile.
+// (dispatched − early-out); GHASH.processBlock (JDK 8's one-block method) and JDK 9+'s
+// blockMult take processBlocks' cost.
 func deriveRows(raw model.Profile) (model.Profile, error) {
 	get := func(what, family string, u model.Unit) (model.Row, bool) { return raw.Row(what, family, u) }
 	out := raw
@@ -147,9 +147,12 @@ func deriveRows(raw model.Profile) (model.Profile, error) {
 		default:
 			out.Rows = append(out.Rows, r)
 			if r.Family == "GHASH.processBlocks" && !strings.HasPrefix(r.What, "stub:") {
-				r.Family = "GHASH.processBlock"
-				r.Source = "as GHASH.processBlocks per byte: " + r.Source
-				out.Rows = append(out.Rows, r)
+				for _, f := range []string{"GHASH.processBlock", "GHASH.blockMult"} {
+					c := r
+					c.Family = f
+					c.Source = "as GHASH.processBlocks per byte: " + r.Source
+					out.Rows = append(out.Rows, c)
+				}
 			}
 		}
 	}

@@ -33,6 +33,7 @@ func TestCalibrateDerivedRows(t *testing.T) {
 		{model.WhatCall, model.WhatC2, model.PerCall, 0, "below zero (noise)"},
 		{model.WhatDispatch, model.AnyFamily, model.PerCall, 500, "[dispatched] minus [early]"},
 		{model.WhatC2, "GHASH.processBlock", model.PerByte, 9000, "as GHASH.processBlocks"},
+		{model.WhatC2, "GHASH.blockMult", model.PerByte, 9000, "as GHASH.processBlocks"},
 	}
 	for _, c := range cases {
 		r, ok := p.Row(c.what, c.family, c.unit)
@@ -40,7 +41,7 @@ func TestCalibrateDerivedRows(t *testing.T) {
 			t.Errorf("%s %s: row %+v (found %v), want %d ps and a source with %q", c.what, c.family, r, ok, c.ps, c.src)
 		}
 	}
-	if len(p.Rows) != 6 {
-		t.Errorf("%d rows, want 6: %+v", len(p.Rows), p.Rows)
+	if len(p.Rows) != 7 {
+		t.Errorf("%d rows, want 7: %+v", len(p.Rows), p.Rows)
 	}
 }

@@ -595,7 +595,8 @@ func compress(tr []string) []string {
 //     or processBlocks once (8u, JDK-8073108).
 //   - 17: GCTR.update → CounterMode.implCrypt once (its Java body:
 //     encryptBlock per block); GHASH.update →
-//     processBlocks once.
+//     processBlocks once (its Java body: processBlock per block, each
+//     calling blockMult).
 //   - 21: implGCMCrypt → implGCMCrypt0 for 7680 bytes (GCTR.update +
 //     GHASH.update inside), then GCTR/GHASH doFinal for 2320.
 //   - 25: the same with PARALLEL_LEN 512: 9728 bytes combined, 272 rest.
@@ -611,12 +612,15 @@ func TestProviderCallSequence(t *testing.T) {
 	ghash := func(n int) []string {
 		return []string{fmt.Sprintf("GHASH.doFinal:%d", n), fmt.Sprintf("GHASH.update:%d", n), fmt.Sprintf("GHASH.processBlocks:%d", n/16)}
 	}
+	// JDK 9+'s processBlocks: processBlock per block, each calling blockMult.
+	blocks9 := func(n int) []string { return slices.Repeat([]string{"GHASH.processBlock", "GHASH.blockMult"}, n) }
+	ghash9 := func(n int) []string { return append(ghash(n), blocks9(n/16)...) }
 	combined := func(n int) []string {
 		return slices.Concat([]string{fmt.Sprintf("GaloisCounterMode.implGCMCrypt:%d", n), fmt.Sprintf("GaloisCounterMode.implGCMCrypt0:%d", n),
 			fmt.Sprintf("GCTR.update:%d", n)}, ctr(n),
-			[]string{fmt.Sprintf("GHASH.update:%d", n), fmt.Sprintf("GHASH.processBlocks:%d", n/16)})
+			[]string{fmt.Sprintf("GHASH.update:%d", n), fmt.Sprintf("GHASH.processBlocks:%d", n/16)}, blocks9(n/16))
 	}
-	tag9 := slices.Concat([]string{"GHASH.update:16", "GHASH.processBlocks:1", "GCTR.doFinal:16", "GCTR.update:16"}, ctr(16))
+	tag9 := slices.Concat([]string{"GHASH.update:16", "GHASH.processBlocks:1"}, blocks9(1), []string{"GCTR.doFinal:16", "GCTR.update:16"}, ctr(16))
 	tag8 := []string{"GHASH.update:16", "GHASH.processBlocks:1", "GCTR.doFinal:16", "GCTR.update:16", "AESCrypt.implEncryptBlock"}
 	tag8ga := []string{"GHASH.update:16", "GHASH.processBlock", "GCTR.doFinal:16", "GCTR.update:16", "AESCrypt.implEncryptBlock"}
 	perBlock := func(k string, n int) []string { return slices.Repeat([]string{k}, n) }
@@ -628,9 +632,9 @@ func TestProviderCallSequence(t *testing.T) {
 			perBlock("GHASH.processBlock", 625), tag8ga),
 		jdk.R8u: slices.Concat(init, []string{last, "GCTR.doFinal:10000", "GCTR.update:10000"},
 			perBlock("AESCrypt.implEncryptBlock", 625), ghash(10000), tag8),
-		jdk.R17: slices.Concat(init, []string{last}, gctr17(10000), ghash(10000), tag9),
-		jdk.R21: slices.Concat(init, []string{last}, combined(7680), gctr17(2320), ghash(2320), tag9),
-		jdk.R25: slices.Concat(init, []string{last}, combined(9728), gctr17(272), ghash(272), tag9),
+		jdk.R17: slices.Concat(init, []string{last}, gctr17(10000), ghash9(10000), tag9),
+		jdk.R21: slices.Concat(init, []string{last}, combined(7680), gctr17(2320), ghash9(2320), tag9),
+		jdk.R25: slices.Concat(init, []string{last}, combined(9728), gctr17(272), ghash9(272), tag9),
 	}
 	for _, rel := range jdk.All() {
 		t.Run("jdk="+rel.String(), func(t *testing.T) {

@@ -1,11 +1,21 @@
 /*
  * GHASH.processBlocks(byte[] data, int inOfs, int blocks, long[] st,
  * long[] subH) — the @IntrinsicCandidate static loop: one processBlock per
- * 16-byte block (processBlock and blockMult are inlined here; see ghash.h).
- * The block loop has an OSR entry.
+ * 16-byte block. Default build (JDK 8u): processBlock and blockMult inlined
+ * (ghash.h). -DCALLS (JDK 17+): processBlock is a call, a wasm import, as in
+ * the JDK's bytecode, so each callee keeps its own counters. The block loop
+ * has an OSR entry.
  */
+#ifndef CALLS
 #include "ghash.h"
+#else
+#include "jvm.h"
 
+IMPORT("GHASH.processBlock")
+void processBlock(const u8 *data, i32 dlen, i32 ofs, u64 *st, i32 stlen, const u64 *subH, i32 hlen);
+#endif
+
+#ifndef CALLS
 typedef struct {
 	const u8 *data;
 	i32 ofs, blocks;
@@ -26,6 +36,28 @@ static void loop(frame *f)
 	f->st[0] = st[0];
 	f->st[1] = st[1];
 }
+#else
+typedef struct {
+	const u8 *data;
+	i32 dlen, ofs, blocks;
+	u64 *st;
+	i32 stlen;
+	const u64 *subH;
+	i32 hlen;
+} frame;
+
+static void loop(frame *f)
+{
+	i32 ofs = f->ofs, blocks = f->blocks;
+	while (blocks > 0) {
+		SITE(0);
+		CHECKEDV(processBlock(f->data, f->dlen, ofs, f->st, f->stlen, f->subH, f->hlen));
+		blocks--;
+		ofs += 16;
+		BACKEDGEV(0, (f->ofs = ofs, f->blocks = blocks));
+	}
+}
+#endif
 
 EXPORT("GHASH.processBlocks")
 void processBlocks(const u8 *data, i32 dlen, i32 inOfs, i32 blocks, u64 *st, i32 stlen, const u64 *subH, i32 hlen)
@@ -43,6 +75,11 @@ void processBlocks(const u8 *data, i32 dlen, i32 inOfs, i32 blocks, u64 *st, i32
 	f->blocks = blocks;
 	f->st = st;
 	f->subH = subH;
+#ifdef CALLS
+	f->dlen = dlen;
+	f->stlen = stlen;
+	f->hlen = hlen;
+#endif
 	loop(f);
 }
 

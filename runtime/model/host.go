@@ -64,6 +64,9 @@ func hostJavaRows() []Row {
 // Per-method attribution: AESCrypt's block methods cost what AES/ECB
 // costs per byte (ECB is the block method in a loop); GHASH.processBlocks
 // (and JDK 8's GHASH.processBlock) what GMAC — GCM over AAD only — costs;
+// JDK 9+'s GHASH.blockMult, which those two call per block there, the
+// same less the two non-inlined calls per block that GMAC's figure holds
+// at levels 0–3 (C1 inlines neither callee: both exceed C1MaxInlineSize);
 // every other method (CTR, CBC and GCTR loops, the GCM engine) the
 // difference CTR − ECB per byte, the counter and XOR work around the
 // block cipher.
@@ -86,6 +89,7 @@ func javaRows(get, speed measureFunc, runs LevelRuns, comp compileRuns) []Row {
 			Row{what, "AESCrypt.implDecryptBlock", PerByte, dec, decSrc},
 			Row{what, "GHASH.processBlocks", PerByte, gm, gmSrc},
 			Row{what, "GHASH.processBlock", PerByte, gm, gmSrc},
+			blockMultRow(level, what, gm, gmSrc, call, callSrc),
 			Row{what, AnyFamily, PerByte, glue, glueSrc},
 			Row{WhatCall, what, PerCall, call, "non-inlined static call from a loop at this tier: " + callSrc},
 		)
@@ -102,6 +106,23 @@ func javaRows(get, speed measureFunc, runs LevelRuns, comp compileRuns) []Row {
 			fmt.Sprintf("1/(-XX:+CITime %s speed %d bytes/s) %s", c.rt[1], v, where)})
 	}
 	return rows
+}
+
+// blockMultRow prices JDK 9+'s GHASH.blockMult per byte from GMAC's per-byte cost at one
+// level: at levels 0–3 GMAC ran processBlocks → processBlock → blockMult with both calls
+// made (C1 inlines neither: 37 and 245 bytecode bytes, above C1MaxInlineSize), and the model
+// charges those calls apart, so they come off, per 16-byte block; C2 inlines them, so level 4
+// keeps GMAC's figure.
+func blockMultRow(level int, what string, gm int64, gmSrc string, call int64, callSrc string) Row {
+	if level == 4 {
+		return Row{what, "GHASH.blockMult", PerByte, gm, gmSrc + " (C2 inlines processBlock and blockMult into the loop)"}
+	}
+	ps := gm - (2*call+8)/16
+	src := fmt.Sprintf("GMAC per byte less two non-inlined calls per 16-byte block (processBlocks → processBlock → blockMult): %s; %s", gmSrc, callSrc)
+	if ps < 0 {
+		ps, src = 0, "0: two calls per block measured above GMAC's cost (noise): "+src
+	}
+	return Row{what, "GHASH.blockMult", PerByte, ps, src}
 }
 
 // hostStubRows are the host's stub costs: per byte as the JVM run the variant declares

@@ -9,7 +9,7 @@ import (
 // payloadRules map a method's parameter name to the payload bytes its
 // value stands for: a byte count ("len", "inLen"), a block count
 // ("blocks"), and methods that take neither process one 16-byte block
-// (AESCrypt's block methods, GHASH.processBlock) or their input array.
+// (AESCrypt's block methods, GHASH.processBlock and blockMult) or their input array.
 // Add a row, not a case; each rule's bytes must be linear in the value
 // (PayloadRule keeps bytes(1) as the scale).
 var payloadRules = []struct {
@@ -24,6 +24,7 @@ var payloadRules = []struct {
 // blockMethods process exactly one block per call.
 var blockMethods = map[string]bool{
 	"AESCrypt.implEncryptBlock": true, "AESCrypt.implDecryptBlock": true, "GHASH.processBlock": true,
+	"GHASH.blockMult": true,
 }
 
 // Payload returns the payload bytes of one call of m — the n of
