@@ -21,5 +21,8 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_CACHE_HOME", dir)
 	code := m.Run()
 	os.RemoveAll(dir)
+	if builtJitsim.dir != "" {
+		os.RemoveAll(builtJitsim.dir)
+	}
 	os.Exit(code)
 }

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +18,14 @@ import (
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/stubs/cpu"
 )
+
+// builtJitsim is the command built once per test binary by buildJitsim; TestMain removes
+// its directory.
+var builtJitsim struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
 
 // buildJitsim builds the command into a temporary directory, once per test binary.
 func buildJitsim(t *testing.T) string {
@@ -27,12 +37,20 @@ func buildJitsim(t *testing.T) string {
 	if err != nil {
 		t.Skip("no go command to build jitsim with")
 	}
-	bin := filepath.Join(t.TempDir(), "jitsim")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	b := &builtJitsim
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "jitsim-bin-"); b.err != nil {
+			return
+		}
+		b.path = filepath.Join(b.dir, "jitsim")
+		if out, err := exec.Command(goTool, "build", "-o", b.path, ".").CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
-	return bin
+	return b.path
 }
 
 // TestSignalStopsRun starts a real jitsim process on a TestAESMain run far too long to
