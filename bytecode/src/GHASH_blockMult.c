@@ -9,7 +9,7 @@
  * loops (one per half of the state) are one 128-trip loop here, with an
  * OSR entry; the model places it at the first loop's header.
  */
-#include "jvm.h"
+#include "ghash.h"
 
 typedef struct {
 	u64 *st;
@@ -24,14 +24,7 @@ static void loop(frame *f)
 	while (i < 128) {
 		if (i == 64)
 			x = f->st[1];
-		u64 m = (u64)((i64)x >> 63); /* all ones when bit i of X is set */
-		z0 ^= v0 & m;
-		z1 ^= v1 & m;
-		/* V = V·x: shift right one bit, reduce by R = 11100001 || 0^120 */
-		u64 r = (u64)((i64)(v1 << 63) >> 63);
-		v1 = (v1 >> 1) | (v0 << 63);
-		v0 = (v0 >> 1) ^ (0xe100000000000000ULL & r);
-		x <<= 1;
+		gf_step(&z0, &z1, &v0, &v1, &x);
 		i++;
 		BACKEDGEV(0, (f->z0 = z0, f->z1 = z1, f->v0 = v0, f->v1 = v1, f->x = x, f->i = i));
 	}

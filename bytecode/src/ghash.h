@@ -10,6 +10,20 @@
 #define GHASH_H
 #include "jvm.h"
 
+/* gf_step is one trip of blockMult's bit loop: Z ^= V when the top bit of
+ * x is set, then V = V·x (shift right one bit, reduce by R = 11100001 ||
+ * 0^120) and the next bit of X. */
+static inline void gf_step(u64 *z0, u64 *z1, u64 *v0, u64 *v1, u64 *x)
+{
+	u64 m = (u64)((i64)*x >> 63); /* all ones when the bit is set */
+	*z0 ^= *v0 & m;
+	*z1 ^= *v1 & m;
+	u64 r = (u64)((i64)(*v1 << 63) >> 63);
+	*v1 = (*v1 >> 1) | (*v0 << 63);
+	*v0 = (*v0 >> 1) ^ (0xe100000000000000ULL & r);
+	*x <<= 1;
+}
+
 static inline void blockMult(u64 *st, const u64 *subH)
 {
 	u64 z0 = 0, z1 = 0;
@@ -19,14 +33,7 @@ static inline void blockMult(u64 *st, const u64 *subH)
 	for (int i = 0; i < 128; i++) {
 		if (i == 64)
 			x = st[1];
-		u64 m = (u64)((i64)x >> 63); /* all ones when bit i of X is set */
-		z0 ^= v0 & m;
-		z1 ^= v1 & m;
-		/* V = V·x: shift right one bit, reduce by R = 11100001 || 0^120 */
-		u64 r = (u64)((i64)(v1 << 63) >> 63);
-		v1 = (v1 >> 1) | (v0 << 63);
-		v0 = (v0 >> 1) ^ (0xe100000000000000ULL & r);
-		x <<= 1;
+		gf_step(&z0, &z1, &v0, &v1, &x);
 	}
 	st[0] = z0;
 	st[1] = z1;
