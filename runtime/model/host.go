@@ -11,8 +11,8 @@ import (
 // HostRecording says where the built-in host profile's JVM measurements were made: the
 // "host" CPU model prices any machine with them unless a calibrated profile of that machine
 // exists (`jitsim calibrate --jvm`).
-const HostRecording = "on a 2-vCPU AMD EPYC VM (Zen 5, /proc/cpuinfo family 26) with OpenJDK 17.0.15 and Temurin 25, " +
-	"with a harness that read its clock per operation (docs/measurements/validate.md); this machine may differ"
+const HostRecording = "on a 2-vCPU AMD EPYC VM (Zen 5, /proc/cpuinfo family 26) with OpenJDK 17.0.15 " +
+	"and Temurin 25.0.3, median of five passes, 2026-12-06 (runtime/model/testdata/jvm); this machine may differ"
 
 // jvmRow is one recorded JVM measurement (see jvm_measured.go).
 type jvmRow struct {
