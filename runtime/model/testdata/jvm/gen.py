@@ -6,7 +6,7 @@ Usage: python3 gen.py out/pass1 out/pass2 ... > ../../jvm_measured.go
 Each CPU-time value is the median over the passes: one JVM run differs from the
 next by up to 1.7x at C1 (what the JIT made of the code that time), so no single
 pass is the true one. Runs whose crypto calls reach the intrinsic stubs
-(c2_default, c2_avxN) take each pass's fastest timed sub-round ("min="), as
+(c2_default, c2_avxN, c2_avxN_split) take each pass's fastest timed sub-round ("min="), as
 `jitsim calibrate` does: JDK 17 at C2 falls back to Java GHASH for seconds at a
 time within one run. Compile speeds are the highest over the passes
 (wall-clock compiler timers are only ever slowed by other work).
@@ -14,7 +14,7 @@ time within one run. Compile speeds are the highest over the passes
 import glob, os, re, statistics, sys
 
 rows, comp = {}, {}
-STUB_RUN = re.compile(r"_c2_(default|avx\d)$")
+STUB_RUN = re.compile(r"_c2_(default|avx\d)(_split)?$")
 
 
 def add(k, v):
