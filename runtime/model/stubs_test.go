@@ -24,7 +24,7 @@ func TestSelectableVariantsComplete(t *testing.T) {
 	}
 	for _, id := range stubVariants() {
 		c, h := id.Cost(), id.Host()
-		hasShape, hasHost := c.PerBlock != nil, h != (variant.JVMRun{})
+		hasShape, hasHost := c.PerBlock != nil, len(h) > 0
 		switch {
 		case selectable[id] && !hasShape:
 			t.Errorf("%s: selectable, no cost shape", id)
@@ -33,8 +33,17 @@ func TestSelectableVariantsComplete(t *testing.T) {
 		case selectable[id] && hasHost != (id.Arch() == jdk.AMD64):
 			t.Errorf("%s: host measurement %v on %v, want one exactly for amd64", id, h, id.Arch())
 		}
-		if hasHost && !slices.ContainsFunc(jvmRows, func(r jvmRow) bool { return r.run == h.Run && r.mode == h.Mode }) {
-			t.Errorf("%s: host measurement %v is not in the recorded JVM runs", id, h)
+		for _, r := range h {
+			for _, mode := range []string{r.Mode, r.Minus} {
+				if mode != "" && !slices.ContainsFunc(jvmRows, func(j jvmRow) bool { return j.run == r.Run && j.mode == mode }) {
+					t.Errorf("%s: host measurement %s/%s is not in the recorded JVM runs", id, r.Run, mode)
+				}
+			}
+		}
+		if hasHost {
+			if _, ok := id.HostRun(anyRelease); !ok {
+				t.Errorf("%s: no host measurement prices the releases without a run of their own", id)
+			}
 		}
 	}
 }
