@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
-
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
