@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
 )
 
@@ -25,6 +26,27 @@ func costTable() string {
 		b.WriteString("| what | family | per | cost | source |\n|---|---|---|---|---|\n")
 		for _, r := range p.Rows {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.What, r.Family, r.Unit, model.Cost(r.Ps), strings.ReplaceAll(r.Source, "|", "/"))
+		}
+		// A release with runs of its own on the recording host: the rows they change.
+		for _, rel := range jdk.AllReleases.Releases() {
+			q, err := model.LookupRelease(p.CPU, rel)
+			if err != nil {
+				panic(err)
+			}
+			var diff []model.Row
+			for i, r := range q.Rows {
+				if r != p.Rows[i] {
+					diff = append(diff, r)
+				}
+			}
+			if len(diff) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "\n%s on JDK %s: the rows its own runs price differently\n\n", p.CPU, rel)
+			b.WriteString("| what | family | per | cost | source |\n|---|---|---|---|---|\n")
+			for _, r := range diff {
+				fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.What, r.Family, r.Unit, model.Cost(r.Ps), strings.ReplaceAll(r.Source, "|", "/"))
+			}
 		}
 	}
 	return b.String()

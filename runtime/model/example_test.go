@@ -54,7 +54,7 @@ func Example() {
 	s.Exit(th)
 	fmt.Println("thread ends at", s.Now(th))
 	// Output:
-	// call 0 at 0ps: 138.657µs (interpreted)
-	// call 190 at 26.34498ms: 1074.109ns (stub)
-	// thread ends at 26.570543ms
+	// call 0 at 0ps: 102.367µs (interpreted)
+	// call 33 at 3.378118ms: 1072.372ns (stub)
+	// thread ends at 3.771679ms
 }

@@ -11,8 +11,8 @@ import (
 // HostRecording says where the built-in host profile's JVM measurements were made: the
 // "host" CPU model prices any machine with them unless a calibrated profile of that machine
 // exists (`jitsim calibrate --jvm`).
-const HostRecording = "on a 2-vCPU AMD EPYC VM (Zen 5, /proc/cpuinfo family 26) with OpenJDK 17.0.15 and Temurin 25, " +
-	"with a harness that read its clock per operation (docs/measurements/validate.md); this machine may differ"
+const HostRecording = "on a 2-vCPU AMD EPYC VM (Zen 5, /proc/cpuinfo family 26) with OpenJDK 17.0.15 " +
+	"and Temurin 25.0.3, median of five passes, 2026-12-06 (runtime/model/testdata/jvm); this machine may differ"
 
 // jvmRow is one recorded JVM measurement (see jvm_measured.go).
 type jvmRow struct {
@@ -24,7 +24,7 @@ type jvmRow struct {
 func jvm(rows []jvmRow, run, mode string) (int64, string) {
 	for _, r := range rows {
 		if r.run == run && r.mode == mode {
-			return r.value, fmt.Sprintf("JVM measurement testdata/jvm/out/pass*/%s.txt, row %s, lowest of the passes (thread CPU time, 16 KiB, AES-128)", run, mode)
+			return r.value, fmt.Sprintf("JVM measurement testdata/jvm/out/pass*/%s.txt, row %s, median of the passes (thread CPU time, 16 KiB, AES-128)", run, mode)
 		}
 	}
 	panic(fmt.Sprintf("BUG: model: no JVM measurement %s/%s in jvm_measured.go", run, mode))
@@ -125,24 +125,46 @@ func blockMultRow(level int, what string, gm int64, gmSrc string, call int64, ca
 	return Row{what, "GHASH.blockMult", PerByte, ps, src}
 }
 
-// hostStubRows are the host's stub costs: per byte as the JVM run the variant declares
-// (variant.Spec.Host) measured them — UseAVX=3 by default there; UseAVX=2 selects the
-// AVX2/AES-NI variants, UseAVX=0 the one-block GHASH — and per call from the prologue
-// estimate at the host clock. On a non-amd64 host the x86 measurements do not apply and the
-// formulas run.
-func hostStubRows(m cpu.Model, u uarch) []Row {
+// anyRelease, as the release a host profile is built for, selects the recorded runs that name
+// no release: the profile model.Lookup and the cost table show.
+const anyRelease = jdk.Release(255)
+
+// hostStubRows are the host's stub costs for release rel: per byte as the JVM run the variant
+// declares for rel (variant.ID.HostRun) measured them — UseAVX=3 by default there; UseAVX=2
+// selects the AVX2/AES-NI variants, UseAVX=0 the one-block GHASH — and per call from the
+// prologue estimate at the host clock. On a non-amd64 host the x86 measurements do not apply
+// and the formulas run.
+func hostStubRows(m cpu.Model, u uarch, rel jdk.Release) ([]Row, error) {
 	if m.Arch != jdk.AMD64 {
-		return stubRows(m, u)
+		return stubRows(m, u), nil
 	}
 	var rows []Row
 	for _, id := range stubVariants() {
-		h := id.Host()
-		if h == (variant.JVMRun{}) {
+		h, ok := id.HostRun(rel)
+		if !ok {
 			continue
 		}
-		ps, src := jvm(jvmRows, h.Run, h.Mode)
-		rows = append(rows, Row{Stub(id.Name()), id.Stub(), PerByte, ps, src + " (the whole Cipher call at 16 KiB, Java glue included)"},
-			perCallRow(id, u))
+		ps, src, err := hostStubMeasure(h)
+		if err != nil {
+			return nil, fmt.Errorf("model: stub variant %s: %w", id.Name(), err)
+		}
+		rows = append(rows, Row{Stub(id.Name()), id.Stub(), PerByte, ps, src}, perCallRow(id, u))
 	}
-	return rows
+	return rows, nil
+}
+
+// hostStubMeasure is the per-byte price of a stub from its recorded run: the mode's whole
+// Cipher call at 16 KiB (its release's Java glue included), less the Minus mode of the same
+// run when the run reaches the stub only with other stubs on the path.
+func hostStubMeasure(h variant.JVMRun) (int64, string, error) {
+	ps, src := jvm(jvmRows, h.Run, h.Mode)
+	if h.Minus == "" {
+		return ps, src + " (the whole Cipher call at 16 KiB, Java glue included)", nil
+	}
+	sub, subSrc := jvm(jvmRows, h.Run, h.Minus)
+	if ps <= sub {
+		return 0, "", fmt.Errorf("%s/%s (%d ps/byte) is not above %s (%d ps/byte)", h.Run, h.Mode, ps, h.Minus, sub)
+	}
+	return ps - sub, fmt.Sprintf("%s less %s, the other stub on the same path measured alone in the same run: %s; %s",
+		h.Mode, h.Minus, src, subSrc), nil
 }

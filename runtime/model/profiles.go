@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/aes"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -48,8 +49,13 @@ func perCallRow(id variant.ID, u uarch) Row {
 		fmt.Sprintf("estimate: %.0f cycles of stub prologue/epilogue at %d MHz (instruction count, not measured)", float64(c)/100, u.mhz)}
 }
 
-// Lookup returns the cost profile of the named CPU model (stubs/cpu).
-func Lookup(name string) (Profile, error) {
+// Lookup returns the cost profile of the named CPU model (stubs/cpu) as it prices a release
+// the recording host has no run of its own for (LookupRelease prices one release).
+func Lookup(name string) (Profile, error) { return LookupRelease(name, anyRelease) }
+
+// LookupRelease returns the cost profile of the named CPU model as it prices release rel:
+// on the host, a stub variant with a recorded run on rel's own path is priced by that run.
+func LookupRelease(name string, rel jdk.Release) (Profile, error) {
 	m, err := cpu.Lookup(name)
 	if err != nil {
 		return Profile{}, fmt.Errorf("model: %w", err)
@@ -58,7 +64,7 @@ func Lookup(name string) (Profile, error) {
 	if !ok {
 		return Profile{}, fmt.Errorf("model: CPU model %q has no cost profile (profiles: %s)", name, strings.Join(profileNames(), ", "))
 	}
-	return build(m, u)
+	return build(m, u, rel)
 }
 
 // Profiles returns the profile of every CPU model that has one, in
@@ -67,7 +73,7 @@ func Profiles() []Profile {
 	var ps []Profile
 	for _, m := range cpu.Models() {
 		if u, ok := lookupUarch(m.Name); ok {
-			p, err := build(m, u)
+			p, err := build(m, u, anyRelease)
 			if err != nil {
 				panic("BUG: " + err.Error())
 			}
@@ -88,7 +94,7 @@ func profileNames() []string {
 // build assembles one profile: the JVM-measured host rows, scaled by clock
 // and IPC for other models; stub rows measured on the host (host) or from
 // the instruction-mix formulas (every other model).
-func build(m cpu.Model, u uarch) (Profile, error) {
+func build(m cpu.Model, u uarch, rel jdk.Release) (Profile, error) {
 	host, _ := lookupUarch("host")
 	p := Profile{CPU: m.Name, GHz: float64(u.mhz) / 1000,
 		Source: fmt.Sprintf("%s. Clock: %s. IPC vs Skylake %.2f: %s", m.Description, u.mhzSource, float64(u.ipc)/1000, u.ipcSource)}
@@ -102,7 +108,11 @@ func build(m cpu.Model, u uarch) (Profile, error) {
 		p.Rows = append(p.Rows, r)
 	}
 	if m.Name == "host" {
-		p.Rows = append(p.Rows, hostStubRows(m, u)...)
+		rows, err := hostStubRows(m, u, rel)
+		if err != nil {
+			return Profile{}, err
+		}
+		p.Rows = append(p.Rows, rows...)
 	} else {
 		p.Rows = append(p.Rows, stubRows(m, u)...)
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -24,7 +25,7 @@ func TestSelectableVariantsComplete(t *testing.T) {
 	}
 	for _, id := range stubVariants() {
 		c, h := id.Cost(), id.Host()
-		hasShape, hasHost := c.PerBlock != nil, h != (variant.JVMRun{})
+		hasShape, hasHost := c.PerBlock != nil, len(h) > 0
 		switch {
 		case selectable[id] && !hasShape:
 			t.Errorf("%s: selectable, no cost shape", id)
@@ -33,8 +34,17 @@ func TestSelectableVariantsComplete(t *testing.T) {
 		case selectable[id] && hasHost != (id.Arch() == jdk.AMD64):
 			t.Errorf("%s: host measurement %v on %v, want one exactly for amd64", id, h, id.Arch())
 		}
-		if hasHost && !slices.ContainsFunc(jvmRows, func(r jvmRow) bool { return r.run == h.Run && r.mode == h.Mode }) {
-			t.Errorf("%s: host measurement %v is not in the recorded JVM runs", id, h)
+		for _, r := range h {
+			for _, mode := range []string{r.Mode, r.Minus} {
+				if mode != "" && !slices.ContainsFunc(jvmRows, func(j jvmRow) bool { return j.run == r.Run && j.mode == mode }) {
+					t.Errorf("%s: host measurement %s/%s is not in the recorded JVM runs", id, r.Run, mode)
+				}
+			}
+		}
+		if hasHost {
+			if _, ok := id.HostRun(anyRelease); !ok {
+				t.Errorf("%s: no host measurement prices the releases without a run of their own", id)
+			}
 		}
 	}
 }
@@ -68,5 +78,48 @@ func TestStubProbesCoverHost(t *testing.T) {
 	}
 	if _, err := StubProbes([]byte("jitsim calibrate"), make([]byte, 17)); err == nil {
 		t.Error("a 17-byte payload was accepted")
+	}
+}
+
+// TestHostStubsPerRelease: on the host, JDK 25 prices the AVX GHASH stub and the AES-NI CTR
+// stub from its own GCM path (Temurin 25's run without the combined stub), every other
+// release and Lookup from JDK 17's; the GHASH row is that run's GCM less its CTR.
+func TestHostStubsPerRelease(t *testing.T) {
+	row := func(p Profile, what, family string) Row {
+		t.Helper()
+		r, ok := p.Row(what, family, PerByte)
+		if !ok {
+			t.Fatalf("%s: no per-byte row %s %s", p.CPU, what, family)
+		}
+		return r
+	}
+	def, err := Lookup("host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		rel jdk.Release
+		run string
+	}{{jdk.R25, "jdk25_c2_avx2_split"}, {jdk.R17, "jdk17_c2_default"}, {jdk.R21, "jdk17_c2_default"}} {
+		p, err := LookupRelease("host", c.rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gcmPs, _ := jvm(jvmRows, c.run, "gcm-enc")
+		ctrPs, _ := jvm(jvmRows, c.run, "ctr")
+		g := row(p, Stub("avx-8block"), "ghash_processBlocks")
+		if g.Ps != gcmPs-ctrPs || !strings.Contains(g.Source, c.run+".txt") {
+			t.Errorf("JDK %s: GHASH avx-8block %d ps/byte from %q, want %s's gcm-enc − ctr = %d", c.rel, g.Ps, g.Source, c.run, gcmPs-ctrPs)
+		}
+	}
+	p25, _ := LookupRelease("host", jdk.R25)
+	if r := row(p25, Stub("aesni-parallel6"), "counterMode_AESCrypt"); !strings.Contains(r.Source, "jdk25_c2_avx2_split.txt") {
+		t.Errorf("JDK 25's AES-NI CTR priced from %q, want its own GCM path's run", r.Source)
+	}
+	if r := row(def, Stub("aesni-parallel6"), "counterMode_AESCrypt"); !strings.Contains(r.Source, "jdk17_c2_avx2.txt") {
+		t.Errorf("Lookup's AES-NI CTR priced from %q, want JDK 17's run", r.Source)
+	}
+	if _, _, err := hostStubMeasure(variant.JVMRun{Run: "jdk25_c2_avx2_split", Mode: "ctr", Minus: "gcm-enc"}); err == nil {
+		t.Error("a subtraction below zero gives no error")
 	}
 }

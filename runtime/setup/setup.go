@@ -151,7 +151,7 @@ func Resolve(q Request) (*Run, error) {
 // (model.Profile.Fits) unless force is set.
 func CostProfile(m cpu.Model, rel jdk.Release, file string, force bool) (model.Profile, error) {
 	if file == "" {
-		return model.Lookup(m.Name)
+		return model.LookupRelease(m.Name, rel)
 	}
 	f, err := os.Open(file)
 	if err != nil {

@@ -102,3 +102,19 @@ func TestRunnable(t *testing.T) {
 		t.Errorf("host: %v", err)
 	}
 }
+
+// TestCostProfileRelease: the built-in host profile a run gets is the one of its release, so
+// a JDK 25 run prices the GHASH stub from JDK 25's own GCM path and a JDK 17 run from JDK 17's.
+func TestCostProfileRelease(t *testing.T) {
+	m := cpuModel(t, "host")
+	for rel, want := range map[jdk.Release]string{jdk.R25: "jdk25_c2_avx2_split", jdk.R17: "jdk17_c2_default"} {
+		p, err := CostProfile(m, rel, "", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok := p.Row("stub:avx-8block", "ghash_processBlocks", "byte")
+		if !ok || !strings.Contains(r.Source, want) {
+			t.Errorf("JDK %s: GHASH row %v (found %v), want one from run %s", rel, r, ok, want)
+		}
+	}
+}

@@ -35,7 +35,7 @@ var (
 			Formula: "10 dependent AESENC (latency-bound) + ~6 cycles load/whiten/store"},
 		// Measured through AES/ECB under UseAVX=2, where JDK 17 has no ECB stub and its Java
 		// ECB loop calls the block stub per block (loop included).
-		Host: variant.JVMRun{Run: "jdk17_c2_avx2", Mode: "ecb-enc"}})
+		Host: []variant.JVMRun{{Run: "jdk17_c2_avx2", Mode: "ecb-enc"}}})
 	// EncryptBlockARMv8 is aescrypt_encryptBlock for the Armv8 Cryptographic Extension.
 	EncryptBlockARMv8 = entryEncryptBlock.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
 		Rules: rule("generate_aescrypt_encryptBlock", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
@@ -50,7 +50,7 @@ var (
 		Rules: rule("generate_aescrypt_decryptBlock", jdk.R8, x86Flags, reqAESNI, blockCond),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
 			Formula: "10 dependent AESDEC (latency-bound) + ~6 cycles load/whiten/store"},
-		Host: variant.JVMRun{Run: "jdk17_c2_avx2", Mode: "ecb-dec"}})
+		Host: []variant.JVMRun{{Run: "jdk17_c2_avx2", Mode: "ecb-dec"}}})
 	// DecryptBlockARMv8 is aescrypt_decryptBlock for Armv8; it takes the decryption schedule.
 	DecryptBlockARMv8 = entryDecryptBlock.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
 		Rules: rule("generate_aescrypt_decryptBlock", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),

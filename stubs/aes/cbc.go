@@ -34,7 +34,7 @@ var (
 		Rules: rule("generate_cipherBlockChaining_encryptAESCrypt", jdk.R8, x86Flags, reqAESNI, blockCond),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 400 }, PerCall: variant.CallBulk,
 			Formula: "CBC encryption is one serial chain: 10 × AESENC latency + ~4 cycles (load, XOR with the previous block, store)"},
-		Host: variant.JVMRun{Run: "jdk17_c2_default", Mode: "cbc-enc"}})
+		Host: []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "cbc-enc"}}})
 	// CBCEncryptARMv8 is cipherBlockChaining_encryptAESCrypt for Armv8.
 	CBCEncryptARMv8 = entryCBCEncrypt.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
 		Rules: rule("generate_cipherBlockChaining_encryptAESCrypt", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
@@ -50,13 +50,13 @@ var (
 			blockCond+", no AVX-512 VAES with VL+DQ"),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return u.Par(4) + 200 }, PerCall: variant.CallBulk,
 			Formula: "4 blocks in flight: max(10 × AESDEC throughput, 10 × latency / 4) + ~2 cycles XOR/store"},
-		Host: variant.JVMRun{Run: "jdk17_c2_avx2", Mode: "cbc-dec"}})
+		Host: []variant.JVMRun{{Run: "jdk17_c2_avx2", Mode: "cbc-dec"}}})
 	// CBCDecryptVAES is cipherBlockChaining_decryptAESCrypt, AVX-512 VAES 32 blocks at a time.
 	CBCDecryptVAES = entryCBCDecrypt.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAES,
 		Rules: rule("generate_cipherBlockChaining_decryptVectorAESCrypt", jdk.R17, x86Flags, reqVAESCBC, vaesCond),
 		Cost: variant.Cost{PerBlock: vaes32, PerCall: variant.CallBulk,
 			Formula: "32 blocks in flight in zmm registers: max(10 × VAESDEC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
-		Host: variant.JVMRun{Run: "jdk17_c2_default", Mode: "cbc-dec"}})
+		Host: []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "cbc-dec"}}})
 	// CBCDecryptARMv8 is cipherBlockChaining_decryptAESCrypt for Armv8 (one block per
 	// iteration, as HotSpot's).
 	CBCDecryptARMv8 = entryCBCDecrypt.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,

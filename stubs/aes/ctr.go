@@ -39,7 +39,9 @@ var (
 			reqAESNI.With(cpu.SSE41), ctrParCond),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return u.Par(6) + 200 }, PerCall: variant.CallBulk,
 			Formula: "6 blocks in flight: max(10 × AESENC throughput, 10 × latency / 6) + ~2 cycles (counter increment and shuffle, XOR)"},
-		Host: variant.JVMRun{Run: "jdk17_c2_avx2", Mode: "ctr"}})
+		Host: []variant.JVMRun{
+			{Run: "jdk25_c2_avx2_split", Mode: "ctr", Releases: jdk.SinceFeature(25)},
+			{Run: "jdk17_c2_avx2", Mode: "ctr"}}})
 	// CTRVAES is counterMode_AESCrypt, AVX-512 VAES 32 blocks at a time.
 	CTRVAES = entryCTR.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAESShufB,
 		Rules: rule("generate_counterMode_VectorAESCrypt", jdk.R17, x86Flags|variant.UseAESCTRIntrinsics,
@@ -48,7 +50,9 @@ var (
 			return max(variant.CostRounds*u.VAESTp/4, variant.CostRounds*u.AESLat/16) + 100
 		}, PerCall: variant.CallBulk,
 			Formula: "16 blocks in flight in zmm registers: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 16) + ~1 cycle"},
-		Host: variant.JVMRun{Run: "jdk17_c2_default", Mode: "ctr"}})
+		Host: []variant.JVMRun{
+			{Run: "jdk25_c2_default", Mode: "ctr", Releases: jdk.SinceFeature(25)},
+			{Run: "jdk17_c2_default", Mode: "ctr"}}})
 	// CTRARMv8x4 is counterMode_AESCrypt for Armv8, four blocks at a time.
 	CTRARMv8x4 = entryCTR.Asm(variant.Spec{Name: "armv8-aes-4wide", Arch: jdk.ARM64, Needs: needsARMv8,
 		Rules: []variant.Rule{{Generator: "generate_counterMode_AESCrypt", Releases: jdk.SinceFeature(18),

@@ -38,7 +38,7 @@ var (
 		Rules: rule("generate_electronicCodeBook_encryptAESCrypt", jdk.R17, x86Flags, reqVAESCBC, vaesCond),
 		Cost: variant.Cost{PerBlock: vaes32, PerCall: variant.CallBulk,
 			Formula: "as the VAES CBC decryption: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
-		Host: variant.JVMRun{Run: "jdk17_c2_default", Mode: "ecb-enc"}})
+		Host: []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "ecb-enc"}}})
 )
 
 var (
@@ -50,7 +50,7 @@ var (
 	ECBDecryptVAES = entryECBDecrypt.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAES,
 		Rules: rule("generate_electronicCodeBook_decryptAESCrypt", jdk.R17, x86Flags, reqVAESCBC, vaesCond),
 		Cost:  variant.Cost{PerBlock: vaes32, PerCall: variant.CallBulk, Formula: "as the VAES CBC decryption"},
-		Host:  variant.JVMRun{Run: "jdk17_c2_default", Mode: "ecb-dec"}})
+		Host:  []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "ecb-dec"}}})
 )
 
 // The code of each ECB variant built into this binary.

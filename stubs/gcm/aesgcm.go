@@ -48,7 +48,7 @@ var (
 			return max(variant.CostRounds*u.AESTp, 4*u.CLMULTp) + (u.CLMULLat+1000)/8 + 200
 		}, PerCall: variant.CallGCM,
 			Formula: "AES-CTR and GHASH interleaved 8 blocks at a time on different ports: max(10 × AESENC throughput, 4 × PCLMULQDQ throughput) + reduction/8 + ~2 cycles"},
-		Host: variant.JVMRun{Run: "jdk25_c2_avx2", Mode: "gcm-enc"}})
+		Host: []variant.JVMRun{{Run: "jdk25_c2_avx2", Mode: "gcm-enc"}}})
 	// GCMVAESYMM is the VAES/VPCLMULQDQ kernel on ymm registers, 16 blocks per reduction: the
 	// measured alternative to GCMVAES, which no selection rule picks.
 	GCMVAESYMM = entryGCM.Asm(variant.Spec{Name: "vaes-avx512-ymm", Arch: jdk.AMD64,
@@ -66,7 +66,7 @@ var (
 			return max(variant.CostRounds*u.VAESTp/4, 4*u.VCLMULTp/4) + 100
 		}, PerCall: variant.CallGCM,
 			Formula: "AES and GHASH interleaved 16+ blocks at a time in zmm: max(10 × VAESENC-zmm throughput / 4, 4 × VPCLMULQDQ-zmm throughput / 4) + ~1 cycle"},
-		Host: variant.JVMRun{Run: "jdk25_c2_default", Mode: "gcm-enc"}})
+		Host: []variant.JVMRun{{Run: "jdk25_c2_default", Mode: "gcm-enc"}}})
 	// GCMPMULL is AES-then-GHASH over eight blocks on arm64 (generate_galoisCounterMode_AESCrypt,
 	// JDK-8271567).
 	GCMPMULL = entryGCM.Asm(variant.Spec{Name: "aes-pmull-8block", Arch: jdk.ARM64, Needs: cpu.Of(cpu.ASIMD, cpu.ARM_AES, cpu.PMULL),

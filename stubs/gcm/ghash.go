@@ -38,14 +38,16 @@ var (
 			Requires: reqGHASH, Condition: "UseGHASHIntrinsics (CLMUL, UseSSE > 2), no AVX (JDK 8u: always this stub)"}},
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return u.CLMULLat + 3*u.CLMULTp + 1000 }, PerCall: variant.CallBulk,
 			Formula: "one block per iteration, serial on the hash: 4 PCLMULQDQ (latency + 3 × throughput) + ~10 cycles shift/XOR reduction and byte swap"},
-		Host: variant.JVMRun{Run: "jdk17_c2_avx0", Mode: "gmac"}})
+		Host: []variant.JVMRun{{Run: "jdk17_c2_avx0", Mode: "gcm-enc", Minus: "ctr"}}})
 	// GHASHAVX8 is eight blocks per reduction with H¹…H⁸ (generate_avx_ghash_processBlocks).
 	GHASHAVX8 = entryGHASH.Asm(variant.Spec{Name: "avx-8block", Arch: jdk.AMD64, Needs: cpu.Of(cpu.AVX, cpu.PCLMULQDQ),
 		Rules: []variant.Rule{{Generator: "generate_avx_ghash_processBlocks", Releases: jdk.Since(jdk.R17), Flags: variant.UseGHASHIntrinsics,
 			Requires: reqGHASH.With(cpu.AVX), Condition: "UseGHASHIntrinsics (CLMUL, UseSSE > 2) and supports_avx (UseAVX ≥ 1)"}},
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return 4*u.CLMULTp + (u.CLMULLat+1000)/8 + 100 }, PerCall: variant.CallBulk,
 			Formula: "8 blocks per reduction with H¹…H⁸: 4 PCLMULQDQ per block at throughput, one reduction (latency + ~10 cycles) per 8 blocks, + ~1 cycle"},
-		Host: variant.JVMRun{Run: "jdk17_c2_default", Mode: "gmac"}})
+		Host: []variant.JVMRun{
+			{Run: "jdk25_c2_avx2_split", Mode: "gcm-enc", Minus: "ctr", Releases: jdk.SinceFeature(25)},
+			{Run: "jdk17_c2_default", Mode: "gcm-enc", Minus: "ctr"}}})
 	// GHASHPMULL is the arm64 PMULL GHASH, eight blocks per reduction
 	// (generate_ghash_processBlocks_wide).
 	GHASHPMULL = entryGHASH.Asm(variant.Spec{Name: "pmull-8block", Arch: jdk.ARM64, Needs: cpu.Of(cpu.ASIMD, cpu.PMULL),

@@ -44,9 +44,9 @@ type Spec struct {
 	// Cost is its price on the model clock, from a CPU's instruction table. Every variant
 	// a rule selects has one.
 	Cost Cost
-	// Host names the recorded JVM run that exercised it on the recording host (zero: none;
-	// the cost formula prices it there too).
-	Host JVMRun
+	// Host names the recorded JVM runs that exercised it on the recording host, each for the
+	// releases it prices (none: the cost formula prices it there too).
+	Host []JVMRun
 }
 
 // Rule is one condition under which HotSpot generates a variant: the release is one of
@@ -107,8 +107,14 @@ type Cost struct {
 }
 
 // JVMRun names a recorded real-JVM measurement (runtime/model's testdata/jvm): the run (a
-// flag set on one release) and the mode that exercised the variant.
-type JVMRun struct{ Run, Mode string }
+// flag set on one release) and the mode that exercised the variant. Minus, when set, is a
+// mode of the same run subtracted from Mode: the other stubs on the path, measured alone
+// (GHASH as GCM through the separate stubs minus CTR). Releases are the releases whose
+// price it is; zero means every release without a run of its own.
+type JVMRun struct {
+	Run, Mode, Minus string
+	Releases         jdk.Set
+}
 
 // Prober builds the calibration probe of variant id of its entry: run times the variant's
 // code over payload (whole 16-byte blocks) with the AES key key; before it is used, the
@@ -219,8 +225,24 @@ func (id ID) Rules() []Rule { return slices.Clone(id.spec().Rules) }
 // Cost returns the variant's cost shape (zero for one no rule selects).
 func (id ID) Cost() Cost { return id.spec().Cost }
 
-// Host returns the recorded JVM run that measured the variant (zero: none).
-func (id ID) Host() JVMRun { return id.spec().Host }
+// Host returns the recorded JVM runs that measured the variant (none: none).
+func (id ID) Host() []JVMRun { return slices.Clone(id.spec().Host) }
+
+// HostRun returns the recorded JVM run that prices the variant on release rel: the first of
+// Host whose Releases has rel, else the first that names no release; ok is false when none.
+func (id ID) HostRun(rel jdk.Release) (r JVMRun, ok bool) {
+	for _, h := range id.spec().Host {
+		if h.Releases.Has(rel) {
+			return h, true
+		}
+	}
+	for _, h := range id.spec().Host {
+		if h.Releases == 0 {
+			return h, true
+		}
+	}
+	return JVMRun{}, false
+}
 
 // IsGeneric reports whether id is a generic Go twin.
 func (id ID) IsGeneric() bool { return id.v != nil && id.v.spec.Arch == 0 }

@@ -18,7 +18,7 @@ func TestIDs(t *testing.T) {
 	a := e.Asm(Spec{Name: "aesni-parallel6", Arch: jdk.AMD64, Needs: cpu.Of(cpu.AES, cpu.SSSE3)})
 	b := e.Asm(Spec{Name: "aesni-parallel6", Arch: jdk.AMD64, Needs: cpu.Of(cpu.AES, cpu.SSSE3),
 		Rules: []Rule{{Generator: "gen", Releases: jdk.Since(jdk.R17), Flags: UseAES, Requires: cpu.Of(cpu.AES), Condition: "c"}},
-		Cost:  testCost, Host: JVMRun{"run", "ctr"}})
+		Cost:  testCost, Host: []JVMRun{{Run: "run25", Mode: "ctr", Releases: jdk.SinceFeature(25)}, {Run: "run", Mode: "ctr"}}})
 	if a == b {
 		t.Error("two declarations share an ID")
 	}
@@ -28,8 +28,18 @@ func TestIDs(t *testing.T) {
 	if !g.IsGeneric() || g.Name() != "generic" || g.Needs() != 0 || g.Arch() != 0 || a.Twin() != g || g.Twin() != g {
 		t.Errorf("generic twin %v %v %v, twin of a %v", g, g.Arch(), g.Needs(), a.Twin())
 	}
-	if len(b.Rules()) != 1 || b.Host() != (JVMRun{"run", "ctr"}) || b.Cost().PerBlock(Insn{AESLat: 600, AESTp: 100}) != 1000 {
+	if len(b.Rules()) != 1 || len(b.Host()) != 2 || b.Cost().PerBlock(Insn{AESLat: 600, AESTp: 100}) != 1000 {
 		t.Errorf("b's declaration: %v %v", b.Rules(), b.Host())
+	}
+	// A release with a run of its own takes it; every other release the run naming none.
+	if h, ok := b.HostRun(jdk.R25); !ok || h.Run != "run25" {
+		t.Errorf("b.HostRun(25) = %v, %v; want run25", h, ok)
+	}
+	if h, ok := b.HostRun(jdk.R17); !ok || h.Run != "run" {
+		t.Errorf("b.HostRun(17) = %v, %v; want run", h, ok)
+	}
+	if h, ok := a.HostRun(jdk.R17); ok {
+		t.Errorf("a.HostRun(17) = %v; a declares no run", h)
 	}
 	if !g.Before(a) || !a.Before(b) || b.Before(a) {
 		t.Error("Before does not follow declaration order")

@@ -1,10 +1,13 @@
 #!/bin/sh
 # run.sh records the JVM measurements behind jitsim's host cost profile.
-# Usage: sh run.sh OUTDIR   (needs javac/java 17 on PATH and JAVA25 set to a JDK 25 java)
+# Usage: sh run.sh OUTDIR [RUN...]   (needs javac/java 17 on PATH and JAVA25 set to a JDK 25
+# java); with RUN names, only those runs are recorded.
 # Cost.java is jvmharness's; it is compiled with javac here rather than run by the source
 # launcher, so that -XX:+CITime's compile speeds count Cost's compiles and not javac's.
 set -eu
-out=${1:?usage: run.sh OUTDIR}
+out=${1:?usage: run.sh OUTDIR [RUN...]}
+shift
+only=" $* "
 mkdir -p "$out/classes"
 javac -d "$out/classes" "$(dirname "$0")/../../../../jvmharness/Cost.java"
 J17=java
@@ -13,7 +16,12 @@ P="-DwarmMs=1500 -DmeasureMs=1000 -XX:+CITime -cp $out/classes"
 D="-XX:+UnlockDiagnosticVMOptions"
 NOINTR="$D -XX:-UseAESIntrinsics -XX:-UseAESCTRIntrinsics -XX:-UseGHASHIntrinsics"
 # Each run also prints -XX:+CITime (compile speed, wall-clock timers) and the load average.
-run() { name=$1; shift; echo "== $name: $*" >"$out/$name.txt"; "$@" Cost >>"$out/$name.txt" 2>&1; echo "load: $(cat /proc/loadavg)" >>"$out/$name.txt"; }
+run() {
+	name=$1; shift
+	case "$only" in "  " | *" $name "*) ;; *) return 0 ;; esac
+	echo "== $name: $*" >"$out/$name.txt"; "$@" Cost >>"$out/$name.txt" 2>&1
+	echo "load: $(cat /proc/loadavg)" >>"$out/$name.txt"
+}
 run jdk17_interp      $J17 $P -Xint
 run jdk17_c1_l1       $J17 $P -XX:TieredStopAtLevel=1
 run jdk17_c1_l2       $J17 $P -XX:TieredStopAtLevel=2
@@ -24,3 +32,6 @@ run jdk17_c2_avx2     $J17 $P -XX:UseAVX=2
 run jdk17_c2_avx0     $J17 $P -XX:UseAVX=0
 run jdk25_c2_default  $J25 $P
 run jdk25_c2_avx2     $J25 $P -XX:UseAVX=2
+# JDK 25's GCM without its combined stub: CTR and GHASH stubs on 512-byte chunks, the path
+# whose GHASH the gcm-enc − ctr difference prices (only those two rows are timed).
+run jdk25_c2_avx2_split $J25 $P -Donly=gcm-enc,ctr -XX:UseAVX=2 $D -XX:DisableIntrinsic=_galoisCounterMode_AESCrypt
