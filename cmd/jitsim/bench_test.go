@@ -304,11 +304,12 @@ func TestBenchShortIterationWarning(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	if _, stderr := runBenchCLI(t, append([]string{"-r", "5ms"}, args...)...); strings.Contains(stderr, "warning") {
-		t.Errorf("warning with 5 ms iterations of a 0.5 ms operation after warm-up:\n%s", stderr)
+		t.Errorf("warning with 5 ms iterations after warm-up:\n%s", stderr)
 	}
-	// Without warm-up the first iteration is interpreted and the others
-	// are not: the error is larger than the score.
-	if _, stderr := runBenchCLI(t, append(append([]string{"-r", "5ms"}, args[:len(args)-1]...), "-wi", "0", "AESGCMBench")...); !strings.Contains(stderr, "error 883.676 is larger than the score 512.269 us/op") {
+	// Without warm-up the first iteration runs GHASH in the interpreter and
+	// C1 (blockMult compiles during it) and the others run C2 code: the
+	// error is larger than the score.
+	if _, stderr := runBenchCLI(t, append(append([]string{"-r", "5ms"}, args[:len(args)-1]...), "-wi", "0", "AESGCMBench")...); !strings.Contains(stderr, "error 1697.776 is larger than the score 69.567 us/op") {
 		t.Errorf("no error warning without warm-up:\n%s", stderr)
 	}
 }
