@@ -102,3 +102,32 @@ func TestInlineSlots(t *testing.T) {
 		t.Error("InlineSlot found a key not in the table")
 	}
 }
+
+// TestBlocksImports: JDK 8's GCTR.update batches its AES block calls (src/jvm.h
+// BLOCKS_ON) in its None build and in every None inline module that links its body,
+// and each "jvm.blocks" import is also a "jvm" import of the module.
+func TestBlocksImports(t *testing.T) {
+	for _, p := range []jdk.Release{jdk.R8, jdk.R8u} {
+		tab, err := ForProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := tab.Lookup("GCTR.update")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"AESCrypt.implEncryptBlock"}; !slices.Equal(m.Blocks, want) {
+			t.Errorf("JDK %s GCTR.update: batched imports %v, want %v", p, m.Blocks, want)
+		}
+		for _, key := range []string{"GCTR.update", "GCTR.doFinal"} {
+			m, err := tab.Lookup(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ib := m.Inline(p, None)
+			if ib == nil || !slices.Equal(ib.Blocks, []string{"AESCrypt.implEncryptBlock"}) {
+				t.Errorf("JDK %s %s: inline module's batched imports %v", p, key, ib)
+			}
+		}
+	}
+}
