@@ -44,6 +44,9 @@ const (
 	// report its callee's slot and payload bytes through the import
 	// jitsim.charge before it runs.
 	InlineChargeAddr = 0x10384
+	// BlocksOnAddr is BLOCKS_ON: non-zero sends the calls the code makes
+	// through its "jvm.blocks" imports to stubs, n calls per host call.
+	BlocksOnAddr = 0x10388
 	// MaxInlineSlots is the number of switches the area holds.
 	MaxInlineSlots = (InlineThrowerAddr - InlineAddr) / 4
 )

@@ -43,6 +43,14 @@
 // [ArgBase]; [ProfAddr] holds the counters and [CtlAddr] the thrown
 // exception and the OSR frame (see src/jvm.h).
 //
+// A body whose loop only hands successive 16-byte blocks to a call may
+// also import that callee from module "jvm.blocks" ([Method.Blocks]): the
+// callee's parameters and a count n, the byte arrays holding the n calls'
+// arrays one after another. Its None build takes that path when the host
+// sets [BlocksOnAddr] (the call is bound to a stub in C2 code), leaving
+// wasm once per batch; the host runs and charges every call of it as a
+// call of its own (runtime.BlockTarget). JDK 8's GCTR.update is one.
+//
 // # Regenerating
 //
 //	go generate ./bytecode   # runs build.sh: needs clang and lld (Debian 12: clang 14)

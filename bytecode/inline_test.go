@@ -2,6 +2,7 @@ package bytecode
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -100,5 +101,62 @@ func TestInlineSlots(t *testing.T) {
 	}
 	if _, ok := InlineSlot("No.such"); ok {
 		t.Error("InlineSlot found a key not in the table")
+	}
+}
+
+// TestBlocksImports: JDK 8's GCTR.update batches its AES block calls (src/jvm.h
+// BLOCKS_ON) in its None build and in every None inline module that links its body,
+// and each "jvm.blocks" import is also a "jvm" import of the module.
+func TestBlocksImports(t *testing.T) {
+	for _, p := range []jdk.Release{jdk.R8, jdk.R8u} {
+		tab, err := ForProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := tab.Lookup("GCTR.update")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"AESCrypt.implEncryptBlock"}; !slices.Equal(m.Blocks, want) {
+			t.Errorf("JDK %s GCTR.update: batched imports %v, want %v", p, m.Blocks, want)
+		}
+		for _, key := range []string{"GCTR.update", "GCTR.doFinal"} {
+			m, err := tab.Lookup(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ib := m.Inline(p, None)
+			if ib == nil || !slices.Equal(ib.Blocks, []string{"AESCrypt.implEncryptBlock"}) {
+				t.Errorf("JDK %s %s: inline module's batched imports %v", p, key, ib)
+			}
+		}
+	}
+}
+
+// TestBlocksImportNeedsItsCall: a "jvm.blocks" import is read only beside the "jvm" import
+// of the same callee; alone it is an error naming it.
+func TestBlocksImportNeedsItsCall(t *testing.T) {
+	module := func(imports ...[2]string) []byte {
+		b := []byte{0, 'a', 's', 'm', 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0} // header, one type () -> ()
+		var sec []byte
+		sec = append(sec, byte(len(imports)))
+		for _, im := range imports {
+			sec = append(sec, byte(len(im[0])))
+			sec = append(sec, im[0]...)
+			sec = append(sec, byte(len(im[1])))
+			sec = append(sec, im[1]...)
+			sec = append(sec, 0, 0) // a function of type 0
+		}
+		return append(append(b, 2, byte(len(sec))), sec...)
+	}
+	if _, err := parseModule(module([2]string{"jvm.blocks", "A.b"})); err == nil || !strings.Contains(err.Error(), "jvm.blocks.A.b") {
+		t.Errorf("a jvm.blocks import alone: err = %v, want one naming it", err)
+	}
+	info, err := parseModule(module([2]string{"jvm", "A.b"}, [2]string{"jvm.blocks", "A.b"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(info.imports, []string{"A.b"}) || !slices.Equal(info.blocks, []string{"A.b"}) {
+		t.Errorf("imports %v, batched %v; want [A.b] and [A.b]", info.imports, info.blocks)
 	}
 }

@@ -78,6 +78,9 @@ type Method struct {
 	WasmSize int
 	// Imports are the Keys of the methods this body calls, in import order.
 	Imports []string
+	// Blocks are the Keys among Imports the None build also imports from
+	// "jvm.blocks", n calls at a time (src/jvm.h BLOCKS_ON).
+	Blocks []string
 	// OSR reports whether the module exports an OSR entry "<Key>$osr".
 	OSR bool
 	// Clinit reports whether the module exports "clinit" (static tables).
@@ -97,6 +100,9 @@ type InlineBuild struct {
 	// Imports are the keys of the methods the module reaches (each a "jvm"
 	// import for the calls that are not inlined), in import order.
 	Imports []string
+	// Blocks are the keys among Imports the module also imports from
+	// "jvm.blocks" (src/jvm.h BLOCKS_ON).
+	Blocks []string
 }
 
 // Inline returns the method's inline module of build b (None or Limited)
@@ -180,6 +186,7 @@ func load() ([]*Method, error) {
 				if b == None {
 					m.WasmSize = info.exports[m.Key]
 					m.Imports = info.imports
+					m.Blocks = info.blocks
 					_, m.OSR = info.exports[m.OSRExport()]
 					_, m.Clinit = info.exports["clinit"]
 				}
@@ -330,7 +337,7 @@ func (m *Method) loadInlineBuild(b Build) error {
 		if _, ok := info.exports[m.Key]; !ok {
 			return fmt.Errorf("bytecode: %s does not export %q", name, m.Key)
 		}
-		ib := &InlineBuild{Wasm: bin, Imports: info.imports}
+		ib := &InlineBuild{Wasm: bin, Imports: info.imports, Blocks: info.blocks}
 		for _, part := range strings.Split(tag, "-") {
 			p, err := jdk.Parse(part)
 			if err != nil {

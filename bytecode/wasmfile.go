@@ -3,6 +3,7 @@ package bytecode
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // moduleInfo is what jitsim reads from a module's binary (WebAssembly core
@@ -13,6 +14,7 @@ type moduleInfo struct {
 	exports  map[string]int // export name -> body size in bytes (functions only)
 	heapBase uint32         // value of the exported __heap_base global
 	charge   bool           // imports jitsim.charge (inline modules)
+	blocks   []string       // names imported from module "jvm.blocks" (src/jvm.h BLOCKS_ON), each also a "jvm" import
 }
 
 type wasmReader struct {
@@ -113,8 +115,12 @@ func parseModule(b []byte) (*moduleInfo, error) {
 					info.charge = true
 					continue
 				}
+				if mod == "jvm.blocks" { // a batched call (src/jvm.h BLOCKS_ON)
+					info.blocks = append(info.blocks, field)
+					continue
+				}
 				if mod != "jvm" {
-					return nil, fmt.Errorf("import %s.%s: only module \"jvm\" (and jitsim.charge) is expected", mod, field)
+					return nil, fmt.Errorf("import %s.%s: only modules \"jvm\" and \"jvm.blocks\" (and jitsim.charge) are expected", mod, field)
 				}
 				info.imports = append(info.imports, field)
 			}
@@ -196,6 +202,11 @@ func parseModule(b []byte) (*moduleInfo, error) {
 	}
 	if g, ok := globalExports["__heap_base"]; ok && int(g) < len(globalInits) {
 		info.heapBase = globalInits[g]
+	}
+	for _, b := range info.blocks {
+		if !slices.Contains(info.imports, b) {
+			return nil, fmt.Errorf("import jvm.blocks.%s: the module does not import jvm.%s", b, b)
+		}
 	}
 	return info, nil
 }

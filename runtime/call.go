@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/jitsim/jitsim/bytecode"
 )
@@ -49,6 +50,25 @@ type Binder interface {
 	Bind(ctx context.Context, site Site) (Target, error)
 }
 
+// BlockTarget runs n executions of a call site bound to a stub, one after
+// another, exactly as n calls of the site's Target would: each is charged
+// on the model clock and computed on its own bytes. args is one
+// call's argument list except that each byte array holds the n calls'
+// arrays one after another (each a 1/n part); every other argument is the
+// same for all n calls, so every call costs what the first does. It lets
+// code whose loop only hands successive blocks to the site leave wasm once
+// per batch (bytecode's "jvm.blocks" imports) instead of once a block;
+// HotSpot's C2 code calls the stub with no such transition at all.
+type BlockTarget func(ctx context.Context, args []Arg, n int) error
+
+// BlockBinder is implemented by routers that can bind a call site of C2
+// code for batches (BlockTarget): a site whose callee returns nothing and
+// goes to a stub with no predicate. ok is false for any other site, whose
+// calls then go one by one through Bind's Target.
+type BlockBinder interface {
+	BindBlocks(site Site) (t BlockTarget, ok bool)
+}
+
 // Exception is a Java exception thrown by a reference method.
 type Exception struct {
 	Method *Method
@@ -58,4 +78,51 @@ type Exception struct {
 
 func (e *Exception) Error() string {
 	return fmt.Sprintf("%s: %s (%d)", e.Method, e.Class, e.Detail)
+}
+
+// stubBlocks is call n at a time (BlockTarget) on the wall clock: the n
+// calls one after another.
+func stubBlocks(call stubCall) BlockTarget {
+	return func(ctx context.Context, args []Arg, n int) error {
+		return EachBlock(args, n, func(a []Arg) error {
+			_, err := call(ctx, a)
+			return err
+		})
+	}
+}
+
+// blockArgs holds the argument lists EachBlock makes.
+var blockArgs = sync.Pool{New: func() any { return new([]Arg) }}
+
+// EachBlock calls f with the argument list of each of the n calls of a
+// BlockTarget's args, in order, and stops at its first error: how a
+// BlockBinder's targets take a batch apart.
+func EachBlock(args []Arg, n int, f func([]Arg) error) error {
+	if n <= 0 {
+		return nil
+	}
+	for i := range args {
+		if args[i].Kind == bytecode.Bytes && len(args[i].Data)%n != 0 {
+			return fmt.Errorf("runtime: a batch of %d calls with a byte array of %d bytes (no %d equal parts)", n, len(args[i].Data), n)
+		}
+	}
+	bp := blockArgs.Get().(*[]Arg)
+	a := append((*bp)[:0], args...)
+	defer func() {
+		clear(a)
+		*bp = a[:0]
+		blockArgs.Put(bp)
+	}()
+	for k := range n {
+		for i := range args {
+			if d := args[i].Data; args[i].Kind == bytecode.Bytes && d != nil {
+				w := len(d) / n
+				a[i].Data = d[k*w : (k+1)*w : (k+1)*w]
+			}
+		}
+		if err := f(a); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -173,15 +173,29 @@ func (mc *modelClock) charge(c model.Cost) error {
 // the calling thread the cost of the variant HotSpot would have run
 // (Decision.Variant, not Impl: the model simulates the modelled CPU,
 // whatever runs the bytes here) plus the dispatch of the call site.
-func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) stubCall {
+//
+// The second function is the same call n at a time (BlockTarget). The
+// first call is charged and run alone, so that its charge and the stub's
+// first-use event come as they would; the other n-1 calls, whose
+// arguments differ from the first's only in their arrays' bytes and so
+// cost what it costs, are then paid in one advance of the clock, which
+// ends where n-1 single advances would have. Between those advances the
+// calls only run a stub on their own bytes, which reads no clock and no
+// state another thread or an event writes: the events and threads that
+// the single advances would have let run in between run after the batch,
+// at the same virtual times, and see the same state.
+func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) (stubCall, BlockTarget) {
 	mc := vm.sim
 	lc := resolve(mc.prof, model.Stub(d.Variant.Name), d.Variant.Stub).add(resolve(mc.prof, model.WhatDispatch, d.Variant.Stub))
-	return func(ctx context.Context, args []Arg) (int64, error) {
+	cost := func(args []Arg) (model.Cost, error) {
 		n, err := stubPayload(st, args)
 		if err != nil {
 			return 0, err
 		}
-		c, err := lc.at(n)
+		return lc.at(n)
+	}
+	one := func(ctx context.Context, args []Arg) (int64, error) {
+		c, err := cost(args)
 		if err != nil {
 			return 0, err
 		}
@@ -190,6 +204,31 @@ func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) stubCall
 		}
 		return call(ctx, args)
 	}
+	blocks := func(ctx context.Context, args []Arg, n int) error {
+		first := true
+		return EachBlock(args, n, func(a []Arg) error {
+			if !first {
+				_, err := call(ctx, a)
+				return err
+			}
+			first = false
+			c, err := cost(a)
+			if err != nil {
+				return err
+			}
+			if err := mc.charge(c); err != nil {
+				return err
+			}
+			if _, err := call(ctx, a); err != nil {
+				return err
+			}
+			if n > 1 {
+				return mc.charge(model.Cost(n-1) * c)
+			}
+			return nil
+		})
+	}
+	return one, blocks
 }
 
 // startModelCompilers makes the compiler pools simulated servers of the

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/ergo"
@@ -35,7 +36,8 @@ type Decision struct {
 	Reason string
 	Flag   string
 
-	call stubCall
+	call   stubCall
+	blocks BlockTarget // call, n at a time (BindBlocks)
 }
 
 // String renders the decision on one line, e.g.
@@ -333,4 +335,19 @@ func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
 		}, nil
 	}
 	return call, nil
+}
+
+// BindBlocks implements BlockBinder: a site of C2 code whose callee returns
+// nothing and is bound to a stub with no predicate gets the decision's
+// batched call, which charges and computes each call as Bind's Target does.
+func (vm *VM) BindBlocks(site Site) (BlockTarget, bool) {
+	st := vm.callees.get(site.Callee)
+	if st == nil || st.pred != nil || site.Callee.Result != bytecode.Void || site.Level != LevelFullOptimization {
+		return nil, false
+	}
+	d := st.route[site.Level]
+	if d == nil || !d.Stub || d.blocks == nil {
+		return nil, false
+	}
+	return d.blocks, true
 }

@@ -305,9 +305,10 @@ func (vm *VM) buildMethods() {
 			for l := LevelNone; l <= LevelFullOptimization; l++ {
 				d := decide(&vm.env, st.intr, m, l)
 				if d.call != nil {
-					d.call = vm.firstStubCall(st, l, d)
+					first := vm.firstStubCall(st, l, d)
+					d.call, d.blocks = first, stubBlocks(first)
 					if vm.sim != nil {
-						d.call = vm.modelStubCall(st, d, d.call)
+						d.call, d.blocks = vm.modelStubCall(st, d, first)
 					}
 				}
 				st.route[l] = &d

@@ -899,7 +899,8 @@ func noPlaintext(p *phaseSpec, t *wlThread, in, input, plain []byte) error {
 // crypt runs the operation's updates and doFinal on c: one doFinal, or
 // updates of p.Chunk bytes, or p.Parts-1 updates of n/p.Parts bytes, then a
 // doFinal of the rest. It returns the
-// output and how many bytes the updates released before the doFinal.
+// output (a view of out when the calls write into out) and how many bytes
+// the updates released before the doFinal.
 func (t *wlThread) crypt(ctx context.Context, c *jce.Cipher, in []byte, inOfs, n int, out []byte, outOfs int) ([]byte, int, error) {
 	p := t.p
 	pos, released := 0, 0
@@ -930,6 +931,9 @@ func (t *wlThread) crypt(ctx context.Context, c *jce.Cipher, in []byte, inOfs, n
 		if err != nil {
 			return nil, released, err
 		}
+		if acc == nil { // doFinal's new array is the whole output: no copy of it
+			return b, released, nil
+		}
 		return append(acc, b...), released, nil
 	}
 	w := 0
@@ -947,5 +951,6 @@ func (t *wlThread) crypt(ctx context.Context, c *jce.Cipher, in []byte, inOfs, n
 		return nil, released, err
 	}
 	w += k
-	return bytes.Clone(out[outOfs : outOfs+w]), released, nil
+	// The caller checks the output before the next operation writes out again: a view, no copy.
+	return out[outOfs : outOfs+w : outOfs+w], released, nil
 }

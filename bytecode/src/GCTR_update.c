@@ -31,8 +31,16 @@ typedef struct {
 	u8 ectr[16]; /* the local encryptedCntr = new byte[blockSize] */
 } frame;
 
+#if defined(JDK8) && PROFILE == 0
+static i32 blocks(frame *f);
+#endif
+
 static i32 loop(frame *f)
 {
+#if defined(JDK8) && PROFILE == 0
+	if (BLOCKS_ON)
+		return blocks(f);
+#endif
 	i32 i = f->i;
 	while (i < f->n) {
 		SITE(1);
@@ -50,6 +58,59 @@ static i32 loop(frame *f)
 	}
 	return 16 * f->n;
 }
+
+#if defined(JDK8) && PROFILE == 0
+BLOCKS_IMPORT("AESCrypt.implEncryptBlock")
+void encryptBlocks(const u32 *K, i32 klen, const u8 *in, i32 inlen, i32 inOfs, u8 *out, i32 outlen, i32 outOfs, i32 n);
+
+#define BATCH 64
+
+typedef u64 __attribute__((aligned(1))) u64u; /* possibly unaligned words */
+typedef u32 __attribute__((aligned(1))) u32u;
+
+/*
+ * The loop above when its encryptBlock call is bound to the stub
+ * (BLOCKS_ON): the same counters, block encryptions and xors, BATCH blocks
+ * per host call; the xor goes 8 bytes at a time, as C2 vectorizes it,
+ * where in and out are the same bytes or do not overlap. The counter and
+ * the output are written once the batch's blocks are encrypted: a batch
+ * whose first call throws leaves them as the loop above would, and the
+ * calls of a batch differ only in their bytes, so no later one throws
+ * where the first did not.
+ */
+static __attribute__((noinline)) i32 blocks(frame *f)
+{
+	u8 ctr[16 * BATCH], ectr[16 * BATCH];
+	const u32 *K = f->K;
+	i32 klen = f->klen, n = f->n;
+	const u8 *in = f->in + f->inOfs;
+	u8 *out = f->out + f->outOfs;
+	int words = in == out || in + 16 * n <= out || out + 16 * n <= in;
+	u64 prefix = *(const u64u *)f->counter;
+	u32 mid = *(const u32u *)(f->counter + 8), c = be32(f->counter + 12);
+	for (i32 i = f->i; i < n;) {
+		i32 k = n - i < BATCH ? n - i : BATCH;
+		for (i32 b = 0; b < k; b++) {
+			*(u64u *)(ctr + 16 * b) = prefix;
+			*(u32u *)(ctr + 16 * b + 8) = mid;
+			put32(ctr + 16 * b + 12, c++); /* GaloisCounterMode.increment32 */
+		}
+		CHECKED(encryptBlocks(K, klen, ctr, 16 * k, 0, ectr, 16 * k, 0, k));
+		put32(f->counter + 12, c);
+		const u8 *src = in + 16 * i;
+		u8 *dst = out + 16 * i;
+		if (words) {
+			for (i32 w = 0; w < 2 * k; w++)
+				((u64u *)dst)[w] = ((const u64u *)src)[w] ^ ((const u64u *)ectr)[w];
+		} else {
+			for (i32 j = 0; j < 16 * k; j++)
+				dst[j] = src[j] ^ ectr[j];
+		}
+		i += k;
+	}
+	return 16 * n;
+}
+#endif
 
 EXPORT("GCTR.update")
 i32 update(const u32 *K, i32 klen, u8 *counter, i32 clen, u8 *ectr, i32 elen, i32 *used, i32 ulen,

@@ -96,6 +96,16 @@ typedef struct {
  * callee and payload (the model clock charges inlined work). */
 #define INLINE_CHARGE (*(u32 *)0x10384)
 
+/* BLOCKS_ON is set by the host when this code's calls through its
+ * "jvm.blocks" imports go to a native stub bound at link time (C2). Such an
+ * import is a callee's own import with one more i32 parameter, n: its byte
+ * arrays hold n calls' arrays one after another, every other argument is
+ * the same for all n, and the host runs, counts and charges each of the n
+ * calls as a call of its own. A loop that only hands successive blocks to
+ * the call may then leave the code once per batch instead of once a block. */
+#define BLOCKS_ON (*(u32 *)0x10388)
+#define BLOCKS_IMPORT(name) __attribute__((import_module("jvm.blocks"), import_name(name)))
+
 /* Exception codes; the host turns them into errors naming the Java exception. */
 #define EX_AIOOBE 1       /* ArrayIndexOutOfBoundsException */
 #define EX_PROVIDER 2     /* ProviderException (bad length) */

@@ -53,6 +53,8 @@ type Code struct {
 	callees     []*bytecode.Method       // by import index
 	callers     []*bytecode.Method       // by import index: the method whose body makes the call
 	bound       []jrt.Target             // by import index, when bound at link time
+	blocks      []jrt.BlockTarget        // by import index: batched calls ("jvm.blocks"), when bound
+	blocksOn    bool                     // every "jvm.blocks" import is bound: BLOCKS_ON in each instance
 	wasm        []byte                   // the module compiled: the build, or the inline module
 	inlined     []int                    // inline slots switched on in every instance (sorted)
 	charge      bool                     // inlined calls report themselves (INLINE_CHARGE)
@@ -154,12 +156,12 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 		cfg = cfg.WithCompilationCache(opts.Cache)
 	}
 	c.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
-	imports, err := c.chooseModule()
+	imports, blocks, err := c.chooseModule()
 	if err != nil {
 		_ = c.rt.Close(ctx)
 		return nil, err
 	}
-	if err := c.link(ctx, opts, imports); err != nil {
+	if err := c.link(ctx, opts, imports, blocks); err != nil {
 		_ = c.rt.Close(ctx)
 		return nil, err
 	}
@@ -190,25 +192,28 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 // and the router inlines at least one call the method's body reaches, the
 // inline module with those calls' switches on (src/jvm.h INLINE_ON). It
 // returns the module's imports.
-func (c *Code) chooseModule() ([]string, error) {
+func (c *Code) chooseModule() (imports, blocks []string, err error) {
 	c.wasm = c.m.Wasm(c.build)
+	if c.build == bytecode.None {
+		blocks = c.m.Blocks
+	}
 	inl, ok := c.req.Router.(jrt.Inliner)
 	if !ok || (c.build != bytecode.None && c.build != bytecode.Limited) || c.level == jrt.LevelNone || len(c.m.Imports) == 0 {
-		return c.m.Imports, nil
+		return c.m.Imports, blocks, nil
 	}
 	ib := c.m.Inline(c.req.Table.Profile, c.build)
 	if ib == nil {
-		return nil, fmt.Errorf("engine: %s has no inline module for JDK %s", c.m, c.req.Table.Profile)
+		return nil, nil, fmt.Errorf("engine: %s has no inline module for JDK %s", c.m, c.req.Table.Profile)
 	}
 	callers, err := c.callerOf(ib.Imports)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var on []int
 	for _, key := range ib.Imports {
 		callee, err := c.req.Table.Lookup(key)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !inl.Inline(jrt.Site{Caller: callers[key], Level: c.level, Callee: callee}).Inline {
 			continue
@@ -220,12 +225,12 @@ func (c *Code) chooseModule() ([]string, error) {
 		on = append(on, slot)
 	}
 	if len(on) == 0 {
-		return c.m.Imports, nil
+		return c.m.Imports, blocks, nil
 	}
 	slices.Sort(on)
 	c.wasm, c.inlined = ib.Wasm, on
 	c.charge = inl.ChargesInlined()
-	return ib.Imports, nil
+	return ib.Imports, ib.Blocks, nil
 }
 
 // linkCharge instantiates the "jitsim" host module of an inline module:
@@ -284,8 +289,9 @@ func (c *Code) callerOf(keys []string) (map[string]*bytecode.Method, error) {
 }
 
 // link instantiates the "jvm" host module: one host function per import,
-// all served by hostCall, and binds call sites when asked.
-func (c *Code) link(ctx context.Context, opts Options, imports []string) error {
+// all served by hostCall, and the "jvm.blocks" module of the batched calls
+// (hostBlocks), and binds call sites when asked.
+func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string) error {
 	b := c.rt.NewHostModuleBuilder("jvm")
 	callers, err := c.callerOf(imports)
 	if err != nil {
@@ -305,6 +311,25 @@ func (c *Code) link(ctx context.Context, opts Options, imports []string) error {
 	if _, err := b.Instantiate(ctx); err != nil {
 		return fmt.Errorf("engine: linking %s: %w", c.m, err)
 	}
+	batched := make([]int, 0, len(blocks)) // import indexes of blocks
+	if len(blocks) > 0 {
+		bb := c.rt.NewHostModuleBuilder("jvm.blocks")
+		for _, key := range blocks {
+			i := slices.Index(imports, key)
+			if i < 0 {
+				return fmt.Errorf("engine: %s imports jvm.blocks.%s without jvm.%s", c.m, key, key)
+			}
+			params, results := signature(c.callees[i])
+			if results != nil {
+				return fmt.Errorf("engine: %s imports jvm.blocks.%s, whose method returns a value", c.m, key)
+			}
+			bb.NewFunctionBuilder().WithGoModuleFunction(c.hostBlocks(i, len(params)), append(params, api.ValueTypeI32), nil).Export(key)
+			batched = append(batched, i)
+		}
+		if _, err := bb.Instantiate(ctx); err != nil {
+			return fmt.Errorf("engine: linking %s: %w", c.m, err)
+		}
+	}
 	if opts.BindAtLink {
 		binder, ok := c.req.Router.(jrt.Binder)
 		if ok {
@@ -315,9 +340,32 @@ func (c *Code) link(ctx context.Context, opts Options, imports []string) error {
 				}
 				c.bound = append(c.bound, t)
 			}
+			c.bindBlocks(batched)
 		}
 	}
 	return nil
+}
+
+// bindBlocks binds the batched calls (imports at the indexes batched) for
+// BlockTargets; BLOCKS_ON is set in each instance when every one is bound
+// and none is inlined, which would run its body instead.
+func (c *Code) bindBlocks(batched []int) {
+	bb, ok := c.req.Router.(jrt.BlockBinder)
+	if !ok || len(batched) == 0 {
+		return
+	}
+	c.blocks = make([]jrt.BlockTarget, len(c.callees))
+	for _, i := range batched {
+		if slot, ok := bytecode.InlineSlot(c.callees[i].Key); ok && slices.Contains(c.inlined, slot) {
+			return
+		}
+		t, ok := bb.BindBlocks(jrt.Site{Caller: c.callers[i], Level: c.level, Callee: c.callees[i]})
+		if !ok {
+			return
+		}
+		c.blocks[i] = t
+	}
+	c.blocksOn = true
 }
 
 // signature is the wasm signature of a method (bytecode ABI).
@@ -347,41 +395,9 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 			panic(&hostPanic{err})
 		}
 		callee, plan := c.callees[idx], c.calleePlans[idx]
-		mem := mod.Memory()
 		ap := c.argPool.Get().(*[]jrt.Arg)
 		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
-		j := 0
-		for i := range plan {
-			p := &plan[i]
-			switch {
-			case p.elem != 0:
-				ptr, n := uint32(stack[j]), uint32(stack[j+1])
-				j += 2
-				if ptr == 0 {
-					args[i] = jrt.Arg{Kind: p.kind, Null: true}
-					continue
-				}
-				var view []byte
-				var ok bool
-				if ptr >= heap.Base && c.heap != nil && mem.Size() > heap.Base { // only a mapped instance reaches Base
-					// the host's view of the heap: callee code and stubs see
-					// one address per Java array
-					view, ok = c.heap.View(ptr-heap.Base, n*p.elem)
-				} else {
-					view, ok = mem.Read(ptr, n*p.elem)
-				}
-				if !ok {
-					panic(&hostPanic{fmt.Errorf("%s -> %s: argument %s [%#x, %d elements] outside memory", c.m, callee, callee.Params[i].Name, ptr, n)})
-				}
-				args[i] = jrt.Arg{Kind: p.kind, Data: view}
-			case p.long:
-				args[i] = jrt.Arg{Kind: p.kind, Scalar: int64(stack[j])}
-				j++
-			default:
-				args[i] = jrt.Arg{Kind: p.kind, Scalar: int64(int32(uint32(stack[j])))}
-				j++
-			}
-		}
+		c.decode(mod.Memory(), idx, stack, args)
 		var ret int64
 		var err error
 		if c.bound != nil {
@@ -397,6 +413,77 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 		}
 		if callee.Result != bytecode.Void {
 			stack[0] = uint64(uint32(int32(ret)))
+		}
+	}
+}
+
+// hostBlocks is the host function behind the "jvm.blocks" import of the
+// callee at import index idx (src/jvm.h BLOCKS_ON): the callee's wasm
+// parameters (nparams of them) and n; each byte array holds the n calls'
+// arrays one after another, every other argument is the same for all n,
+// as the site's BlockTarget takes them.
+func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
+	return func(ctx context.Context, mod api.Module, stack []uint64) {
+		if err := ctx.Err(); err != nil {
+			panic(&hostPanic{err})
+		}
+		callee, plan := c.callees[idx], c.calleePlans[idx]
+		var t jrt.BlockTarget
+		if c.blocks != nil {
+			t = c.blocks[idx]
+		}
+		n := int(int32(uint32(stack[nparams])))
+		if t == nil || n <= 0 {
+			panic(&hostPanic{fmt.Errorf("%s -> %s: %d batched calls of a site not bound for them", c.m, callee, n)})
+		}
+		ap := c.argPool.Get().(*[]jrt.Arg)
+		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
+		c.decode(mod.Memory(), idx, stack, args)
+		err := t(ctx, args, n)
+		clear(args)
+		*ap = args[:0]
+		c.argPool.Put(ap)
+		if err != nil {
+			panic(&hostPanic{err})
+		}
+	}
+}
+
+// decode reads the arguments of a call to the callee at import index idx
+// from the wasm stack into args (len(args) is the callee's parameter
+// count): views of the caller's arrays in the caller's memory, no copy.
+func (c *Code) decode(mem api.Memory, idx int, stack []uint64, args []jrt.Arg) {
+	callee, plan := c.callees[idx], c.calleePlans[idx]
+	j := 0
+	for i := range plan {
+		p := &plan[i]
+		switch {
+		case p.elem != 0:
+			ptr, n := uint32(stack[j]), uint32(stack[j+1])
+			j += 2
+			if ptr == 0 {
+				args[i] = jrt.Arg{Kind: p.kind, Null: true}
+				continue
+			}
+			var view []byte
+			var ok bool
+			if ptr >= heap.Base && c.heap != nil && mem.Size() > heap.Base { // only a mapped instance reaches Base
+				// the host's view of the heap: callee code and stubs see
+				// one address per Java array
+				view, ok = c.heap.View(ptr-heap.Base, n*p.elem)
+			} else {
+				view, ok = mem.Read(ptr, n*p.elem)
+			}
+			if !ok {
+				panic(&hostPanic{fmt.Errorf("%s -> %s: argument %s [%#x, %d elements] outside memory", c.m, callee, callee.Params[i].Name, ptr, n)})
+			}
+			args[i] = jrt.Arg{Kind: p.kind, Data: view}
+		case p.long:
+			args[i] = jrt.Arg{Kind: p.kind, Scalar: int64(stack[j])}
+			j++
+		default:
+			args[i] = jrt.Arg{Kind: p.kind, Scalar: int64(int32(uint32(stack[j])))}
+			j++
 		}
 	}
 }
@@ -514,6 +601,9 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 	}
 	if c.charge {
 		c.w32(inst, bytecode.InlineChargeAddr, 1)
+	}
+	if c.blocksOn {
+		c.w32(inst, bytecode.BlocksOnAddr, 1)
 	}
 	if c.build != bytecode.None && c.req.OnBackedge != nil && c.req.BackedgeNotifyFreqLog >= 0 && c.m.OSR {
 		log := min(c.req.BackedgeNotifyFreqLog, 30)

@@ -47,6 +47,11 @@ type Env struct {
 	// HostCalls counts the calls that reached the Env as router (Route and
 	// bound targets): the calls that were not inlined.
 	HostCalls atomic.Int64
+	// Blocks makes the Env bind C2 sites of the AES block methods for
+	// batches (jrt.BlockBinder), as the VM binds them to the block stub;
+	// Batches counts the batches and HostCalls each call of one.
+	Blocks  bool
+	Batches atomic.Int64
 
 	mu    sync.Mutex
 	codes map[string]jrt.Code
@@ -138,6 +143,26 @@ func (e *Env) Bind(ctx context.Context, site jrt.Site) (jrt.Target, error) {
 		e.HostCalls.Add(1)
 		return c.Invoke(ctx, args)
 	}, nil
+}
+
+// BindBlocks implements jrt.BlockBinder when Blocks is set: each call of a
+// batch runs the callee's code, as Bind's target does.
+func (e *Env) BindBlocks(site jrt.Site) (jrt.BlockTarget, bool) {
+	if !e.Blocks || site.Level != jrt.LevelFullOptimization || (site.Callee.Key != "AESCrypt.implEncryptBlock" && site.Callee.Key != "AESCrypt.implDecryptBlock") {
+		return nil, false
+	}
+	c, err := e.Code(site.Callee.Key)
+	if err != nil {
+		return nil, false
+	}
+	return func(ctx context.Context, args []jrt.Arg, n int) error {
+		e.Batches.Add(1)
+		return jrt.EachBlock(args, n, func(a []jrt.Arg) error {
+			e.HostCalls.Add(1)
+			_, err := c.Invoke(ctx, a)
+			return err
+		})
+	}, true
 }
 
 // Inline implements jrt.Inliner: every call from levels 1, 2 and 4 when

@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"crypto/aes"
+	"fmt"
+	"testing"
+
+	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
+)
+
+// TestBlockTargetIsItsCalls checks a batch of AES block calls (BindBlocks) against the same
+// calls one by one through Bind's Target, on both clocks: the same bytes, and on the model
+// clock the same advance of the calling thread.
+func TestBlockTargetIsItsCalls(t *testing.T) {
+	key := []byte("0123456789abcdef")
+	blk, err := aes.NewCipher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	in := make([]byte, 16*n)
+	for i := range in {
+		in[i] = byte(i * 7)
+	}
+	want := make([]byte, len(in))
+	for i := 0; i < n; i++ {
+		blk.Encrypt(want[16*i:], in[16*i:])
+	}
+	for _, clock := range []string{"wall", "model"} {
+		t.Run(clock, func(t *testing.T) {
+			cfg := NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).
+				WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...)
+			if clock == "model" {
+				cfg = cfg.WithModel(mustProfile(t, "host"))
+			}
+			vm := newTestVM(t, cfg)
+			caller, err := vm.Method("GCTR.update")
+			if err != nil {
+				t.Fatal(err)
+			}
+			callee, err := vm.Method("AESCrypt.implEncryptBlock")
+			if err != nil {
+				t.Fatal(err)
+			}
+			site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
+			ctx := context.Background()
+			one, err := vm.Bind(ctx, site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			batch, ok := vm.BindBlocks(site)
+			if !ok {
+				t.Fatal("BindBlocks refuses the AES block call from C2 code")
+			}
+			xk := expandKey(t, key)
+			th := vm.NewThread("main")
+			th.Enter()
+			defer th.Exit()
+
+			now := func() int64 { // the thread's time in the model's own unit; Now rounds it
+				if vm.sim == nil {
+					return 0
+				}
+				return int64(vm.sim.s.Now(th.sim))
+			}
+			t0 := now()
+			got := make([]byte, len(in))
+			if err := batch(ctx, []Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.BytesArg(got), bytecode.IntArg(0)}, n); err != nil {
+				t.Fatal(err)
+			}
+			t1 := now()
+			single := make([]byte, len(in))
+			for i := 0; i < n; i++ {
+				if _, err := one(ctx, []Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in[16*i : 16*i+16]), bytecode.IntArg(0), bytecode.BytesArg(single[16*i : 16*i+16]), bytecode.IntArg(0)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t2 := now()
+			if !bytes.Equal(got, want) || !bytes.Equal(single, want) {
+				t.Errorf("batch %x, single calls %x, want %x", got, single, want)
+			}
+			if clock == "model" && (t1-t0 != t2-t1 || t1 == t0) {
+				t.Errorf("the batch of %d advanced the thread by %d, the %d calls by %d", n, t1-t0, n, t2-t1)
+			}
+			err = batch(ctx, []Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in[:17]), bytecode.IntArg(0), bytecode.BytesArg(got[:17]), bytecode.IntArg(0)}, n)
+			if err == nil {
+				t.Error("a batch of 5 over 17 bytes: no error")
+			}
+		})
+	}
+}
+
+// TestBindBlocksRefuses: only a C2 site of a stub-bound method that returns nothing is
+// batched.
+func TestBindBlocksRefuses(t *testing.T) {
+	vm := newTestVM(t, NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).
+		WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...))
+	for _, c := range []struct {
+		caller, callee string
+		level          Level
+	}{
+		{"GCTR.update", "AESCrypt.implEncryptBlock", LevelFullProfile}, // no stub from C1 code
+		{"GHASH.update", "GHASH.processBlocks", LevelNone},
+		{"GCTR.doFinal", "GCTR.update", LevelFullOptimization}, // Java code, not a stub
+	} {
+		t.Run(fmt.Sprintf("%s->%s@%d", c.caller, c.callee, c.level), func(t *testing.T) {
+			caller, err := vm.Method(c.caller)
+			if err != nil {
+				t.Fatal(err)
+			}
+			callee, err := vm.Method(c.callee)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := vm.BindBlocks(Site{Caller: caller, Level: c.level, Callee: callee}); ok {
+				t.Error("bound for batches")
+			}
+		})
+	}
+}
