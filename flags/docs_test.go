@@ -275,4 +275,64 @@ warning of an -Xlog selection that names existing tags no tag set combines (17 a
 its suggestions come from the JVM's list of registered tag sets, which the recordings do not
 hold), the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a JDWP
 transport that fails to load.
+
+## CPU and collector ergonomics
+
+After the heap's alignment a machine pass (runtime/ergo/machine.go, one table of rows) settles
+the rest of what PrintFlagsFinal shows of the machine. Each row was learned by running java
+with ` + "`" + `-XX:+PrintFlagsFinal` + "`" + ` under the options of ` + "`" + `flags/testdata/jvmflags/record-ergonomics.sh` + "`" + `
+(processor counts 1–64, UseAVX 0–2, UseSSE 2–3, BMI off, each collector, heaps of 64 MB to
+40 GB, the compilation modes, a 512 MB code cache, biased locking) on the AMD family 0x1A host
+of the recordings; ` + "`" + `flags/testdata/jvmflags/ergonomics/jdk-VERSION.txt` + "`" + ` holds what moved, and
+` + "`" + `TestErgonomicsMatchRecordings` + "`" + ` (cmd/jitsim) holds every row of every run to it. The CPU rows
+read the model's identity (` + "`" + `cpu.Identity` + "`" + `: vendor, family and the POPCNT, LZCNT, BMI1, BMI2,
+FMA, SHA and ERMS extensions; ` + "`" + `--cpu=host` + "`" + ` reads CPUID, the named Intel models give theirs in
+their row) and the UseSSE/UseAVX levels the CPU pass settled:
+
+| rows | rule | recorded |
+|---|---|---|
+| UseAddressNop | on for AMD and Intel | AMD |
+| UseXmmLoadAndClearUpper, UseXmmRegToRegMoveAll, UseXmmI2D, UseXmmI2F, UseNewLongLShift | AMD: on (the first four need UseSSE ≥ 3); Intel: UseXmmRegToRegMoveAll with UseSSE ≥ 3, I2D/I2F and the long shift off | AMD; Intel not recorded |
+| UseUnalignedLoadStores, UseXMMForArrayCopy, UseXMMForObjInit; AlignVector | AMD: on; Intel: with SSE4.2; AlignVector is the opposite of UseUnalignedLoadStores | AMD; Intel not recorded |
+| UseFPUForSpilling | UseSSE ≥ 4 | AMD |
+| OptimizeFill | 17: off; 25: UseAVX ≥ 3 | AMD |
+| UseBMI1Instructions, UseBMI2Instructions, UseFMA | the extension and UseAVX ≥ 1 | AMD |
+| UseCountLeadingZerosInstruction, UsePopCountInstruction | LZCNT, POPCNT | AMD |
+| UseCountTrailingZerosInstruction | BMI1, unless -XX:-UseBMI1Instructions (UseAVX=0 leaves it on) | AMD |
+| UseSHA | the SHA extensions (or AVX2 with BMI2: not recorded); 25: and UseSSE ≥ 4 | AMD |
+| UseBASE64Intrinsics | 17: UseAVX ≥ 3 with AVX-512 VL and BW; 25: UseAVX ≥ 2 | AMD |
+| MaxVectorSize | 64 bytes with UseAVX ≥ 3, 32 with 1–2, 16 without AVX | AMD |
+| UseAdler32Intrinsics, UseSHA512Intrinsics, UseVectorizedHashCodeIntrinsic (25) | off below UseAVX 2 (SHA-512: and needs UseSHA, BMI2) | AMD |
+| UseCRC32Intrinsics; UseCRC32CIntrinsics, UseSHA1Intrinsics, UseSHA256Intrinsics | off below UseSSE 3; below UseSSE 4 | AMD |
+| 25: UseChaCha20Intrinsics; UsePoly1305, IntPoly, Dilithium, Kyber, SHA3 intrinsics | off without AVX; below UseAVX 3 | AMD |
+| AllocatePrefetchDistance, AllocatePrefetchStepSize, PrefetchCopyIntervalInBytes, PrefetchScanIntervalInBytes, PrefetchFieldsAhead (17) | AMD 256, 64, 576, 576, 1; Intel 192, 64, 576, 576, 1 | AMD; Intel not recorded |
+| IntelJccErratumMitigation (25), X86ICacheSync (25) | off, {ergonomic}, on AMD; the cache-sync style re-set {ergonomic}; which Intel models have the erratum is not modelled | AMD |
+
+Compiler and collector rows: C1InlineStackLimit is 5 unless only C1 compiles
+(TieredStopAtLevel 1–3, quick-only); 17's UseOptoBiasInlining follows UseBiasedLocking; the
+segmented code cache's NonNMethodCodeHeapSize is 5 MB plus 576716 bytes per C1 thread and 6592
+per C2 thread (25: rounded up to 4 KB), the rest split evenly between the profiled and
+non-profiled heaps (25: the profiled half rounded up to 4 KB); without segmentation both are 0
+and 25 sets the non-method heap to 4096. G1 sets MaxGCPauseMillis 200, GCPauseIntervalMillis
+(MaxGCPauseMillis + 1), GCTimeRatio 12, its remembered-set sizes per region size (17:
+G1RSetRegionEntries 256 × (log2 of the region in MB + 1), G1RSetSparseRegionEntries 8 per MB;
+25: G1RemSetArrayOfCardsEntries 10 for 1 MB regions, else 8 per MB, G1RemSetHowlNumBuckets 4
+for 1 MB, else 8; the eager-reclaim threshold follows the sparse or array-of-cards entries), 0
+for them under the other collectors, and MaxNewSize (G1MaxNewSizePercent of the heap, whole
+regions). ParallelRefProcEnabled is on with G1 or Parallel and more than one GC worker.
+Serial and Parallel size NewSize and MaxNewSize as a (NewRatio + 1)th of the initial and
+maximum heap (aligned down to 64 KB and 512 KB), OldSize (17) as the rest; Serial has no
+workers; ZGC has 60 % of the processors (rounded up) as workers, Shenandoah half, both a
+quarter concurrently; their fixed defaults (Parallel: heap free ratios 0 and 100, 17's
+MarkSweepDeadRatio 1; ZGC: 17's ZAllocationSpikeTolerance 1, 25's TLABSize 256 KB, NUMA off;
+Shenandoah: explicit and implicit GCs concurrent, TLABAllocationWeight 90, 25's fixed worker
+count) are rows too. MinHeapDeltaBytes is aligned up to the region (G1), 64 KB (Serial), 512 KB
+(Parallel) or 2 MB (ZGC, Shenandoah); SoftMaxHeapSize is MaxHeapSize (25's ZGC: 90 % of it);
+the metaspace steps are aligned down to 64 KB; loop strip mining (UseCountedLoopSafepoints,
+LoopStripMiningIter 1000, its short-loop tenth) is on under G1, ZGC and Shenandoah.
+
+Left to the run: SharedBaseAddress, where this run mapped the CDS archive (17: an ASLR
+address; 25: a different base each run): vs-java's rule sees the row differ on every run.
+A model without an identity (an arm64 model, or an x86 one whose row gives none) keeps the
+table's values for the CPU rows.
 `
