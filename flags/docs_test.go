@@ -253,10 +253,24 @@ for Serial and Parallel) come after the line, as in java; PrintFlagsFinal shows 
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,
 workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's and Shenandoah's
 gc+init lines (address space, backing file system) are not modelled; nor are what gc* prints of
-this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR) and of the
-heap's use at exit (gc,heap,exit on 17, gc,exit on 25; Epsilon's summary), which vary from run
-to run. The modelled machine has no large pages configured: -XX:+UseLargePages warns as java
-does on such a host.
+this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
+varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
+warns as java does on such a host.
+
+G1's summary at exit (gc,heap,exit on 17, gc,exit on 25, under -Xlog:gc*, -XX:+PrintGCDetails
+or the tag set itself) is reproduced after -version: the heap's reserved size and address
+range (from MaxHeapSize and the compressed-oops mode), its committed size (MaxHeapSize when the
+heap cannot grow; otherwise the initial size in whole regions plus one region of at least 2 MB,
+what 25 committed in every run observed, where 17 committed up to 8 MB more), the region size,
+and the metaspace's reservations (CompressedClassSpaceSize, plus 64 MB for non-class data).
+What depends on the run is printed as a ` + "`-version`" + ` run left it: the heap's use (1439K on 17,
+2026K on 25 with 1 MB regions; 17 printed 1685K in some runs, larger regions hold larger TLABs
+and print more), one young region and no survivors (a run that allocates more fills more), and
+the metaspace's use (52K/1K on 17, 59K/2K on 25, the same in every run observed). vs-java's
+rule compares these lines literally: a heap line with another use, like the uptime decoration,
+is a difference the model cannot remove. Serial's and Parallel's summaries (generation
+layouts, whose sizes follow from NewSize, SurvivorRatio and the space alignment, and 25's
+archived objects in the old generation), ZGC's, Shenandoah's and Epsilon's are not reproduced.
 
 Output java prints that no model can match line for line:
 

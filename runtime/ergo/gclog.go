@@ -28,8 +28,8 @@ var usingLines = map[string][]string{
 // on a recorded release, the machine and heap description of gc+init: the JDK's build, the
 // model's CPUs and memory, the compressed-oops mode and the heap sizes after alignment (25
 // starts with the card table's entry size). ZGC's and Shenandoah's gc+init lines (address
-// space, backing file system) are not modelled; nor are the metaspace's addresses and the
-// heap's summary at exit that gc* adds (docs/flags.md). Then the compiler threads the VM
+// space, backing file system) are not modelled; nor are the metaspace's addresses that gc*
+// adds (docs/flags.md); G1's summary at exit is ExitLog's. Then the compiler threads the VM
 // starts with (jit+thread, debug: the first of each compiler, C2's first).
 func StartLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
 	if !set.JDK().Modern() {
@@ -172,4 +172,66 @@ func exactUnit(v uint64) string {
 		}
 	}
 	return strconv.FormatUint(v, 10) + "B"
+}
+
+// exitUse is what a `-version` run leaves in the heap and the metaspace when the VM exits,
+// per release, as G1's exit summary prints it (OpenJDK 17.0.15 and Temurin 25.0.3, 1 MB
+// regions: 17 printed 1439K or 1685K from run to run, 25 2026K every time; larger regions
+// hold larger TLABs and print more). The heap's use depends on the run; the metaspace's was
+// the same in every run observed.
+var exitUse = map[jdk.Release]struct{ heapK, metaUsedK, classUsedK uint64 }{
+	jdk.R17: {1439, 52, 1},
+	jdk.R25: {2026, 59, 2},
+}
+
+// ExitLog returns the lines G1 logs as the VM exits (gc+heap+exit on 17, gc+exit on 25): the
+// heap's summary and the metaspace's. The sizes, the address range and the metaspace's
+// reservations follow from the settled flags; the heap's use and the young region count are
+// a `-version` run's (exitUse), and the committed size of a heap that can grow is what 25
+// committed in the runs observed (the initial size in whole regions, plus one region of at
+// least 2 MB; 17 committed up to 8 MB more). Other collectors, and heaps whose address the
+// model does not place (non-zero-based compressed oops, none), log nothing here.
+func ExitLog(set *flags.Set) []flags.LogLine {
+	s := set
+	use, ok := exitUse[s.JDK()]
+	if !ok || !gcModelled(s) || s.Collector() != "UseG1GC" || !s.Has("CompressedClassSpaceSize") {
+		return nil
+	}
+	maxHeap, region := s.Uint("MaxHeapSize"), s.Uint("G1HeapRegionSize")
+	var end uint64
+	switch oopsMode(s) {
+	case "Enabled (32-bit)":
+		end = 4 * gib
+	case "Enabled (Zero based)":
+		end = 32 * gib
+	default:
+		return nil
+	}
+	if region == 0 {
+		return nil
+	}
+	committed := maxHeap
+	if initial := s.Uint("InitialHeapSize"); initial < maxHeap {
+		committed = min((initial+region-1)/region*region+max(region, 2*mib), maxHeap)
+	}
+	tags := "gc,heap,exit"
+	heap := fmt.Sprintf(" garbage-first heap   total %dK, used %dK [0x%016x, 0x%016x)", committed>>10, use.heapK, end-maxHeap, end)
+	if s.JDK() >= jdk.R25 {
+		tags = "gc,exit"
+		heap = fmt.Sprintf(" garbage-first heap   total reserved %dK, committed %dK, used %dK [0x%016x, 0x%016x)",
+			maxHeap>>10, committed>>10, use.heapK, end-maxHeap, end)
+	}
+	class := s.Uint("CompressedClassSpaceSize") >> 10
+	var out []flags.LogLine
+	for _, text := range []string{
+		"Heap",
+		heap,
+		fmt.Sprintf("  region size %dK, 1 young (%dK), 0 survivors (0K)", region>>10, region>>10),
+		// The metaspace reserves 64 MB for non-class data beside the class space.
+		fmt.Sprintf(" Metaspace       used %dK, committed 128K, reserved %dK", use.metaUsedK, class+64<<10),
+		fmt.Sprintf("  class space    used %dK, committed 64K, reserved %dK", use.classUsedK, class),
+	} {
+		out = append(out, flags.LogLine{Level: "info", Tags: tags, Text: text})
+	}
+	return out
 }
