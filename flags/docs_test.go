@@ -284,11 +284,19 @@ Output java prints that no model can match line for line:
   runs ` + "`25/printcompilation_xlog_default`" + ` and ` + "`25/printcompilation_xlog_wildcard`" + ` are
   reported by TestMatchesRecordedJVMs as host-dependent.
 
-Not modelled yet: the "No tag set matches selection: X. Did you mean any of the following? …"
-warning of an -Xlog selection that names existing tags no tag set combines (17 and 25 print it;
-its suggestions come from the JVM's list of registered tag sets, which the recordings do not
-hold), the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a JDWP
-transport that fails to load.
+An -Xlog selection of valid tags that no registered tag set matches (exactly, or as a subset
+with the wildcard) gets java's warning "No tag set matches selection: X. Did you mean any of
+the following? …" on 17 and 25 (a tag the release lacks, like 17's ` + "`deoptimization`" + `, is an error
+instead). The tag sets are recorded per release in ` + "`flags/testdata/jvmflags/jdk-VERSION.tagsets.txt`" + `
+(` + "`record-tagsets.sh`" + `: read from libjvm.so's symbol table, each confirmed by the JVM) and
+generated into ` + "`recordedLogTagSets`" + `. The suggestions are approximate: jitsim names up to five tag
+sets sharing most tags with the selection (shared over all tags), a set that others extend with
+"*", as java does, but ranks equal scores alphabetically, where java ranks them in the order it
+registered its tag sets, which no recording holds; the warning line therefore differs from
+java's in its suggestions' order or choice.
+
+Not modelled yet: the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a
+JDWP transport that fails to load.
 
 ## CPU and collector ergonomics
 
