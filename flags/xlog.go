@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -211,7 +212,7 @@ func (p *parser) xlogOption(t token, _ string) error {
 			if opts == "" {
 				opts = "(null)"
 			}
-			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + name + "': " + msg},
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + expandLogName(name) + "': " + msg},
 				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + opts + "' failed."})
 		}
 	}
@@ -428,4 +429,11 @@ func (p *parser) noTagSetMatches(sel LogSelection) string {
 		msg += " Did you mean any of the following? " + strings.Join(sug, " ")
 	}
 	return msg
+}
+
+// expandLogName writes a log file name as java opens it: %p becomes the process id and %t the
+// start time ("2026-12-06_15-49-49"), each once, as observed on 17 and 25.
+func expandLogName(name string) string {
+	name = strings.Replace(name, "%p", strconv.Itoa(os.Getpid()), 1)
+	return strings.Replace(name, "%t", time.Now().Format("2006-01-02_15-04-05"), 1)
 }
