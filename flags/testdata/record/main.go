@@ -166,11 +166,15 @@ func run() error {
 		}
 		rec.JVMs[jdk] = jvm
 	}
-	out, err := json.MarshalIndent(rec, "", " ")
-	if err != nil {
+	// java's texts hold < > &, kept as they are (json.Marshal would write \u003c).
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(rec); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "recorded.json"), append(out, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(dir, "recorded.json"), out.Bytes(), 0o644)
 }
 
 func runJava(java, dir string, env map[string]string, args []string) (*Output, error) {
