@@ -106,6 +106,8 @@ func init() {
 			notModelled["17/"+n], notModelled["25/"+n] = reason, reason
 		}
 	}
+	// 17 has no deoptimization tag and refuses the selection, as jitsim does.
+	notModelled["25/prod3_xlog_jit_deopt"] = "java ranks equal tag-set suggestions in its unrecorded registration order"
 	for _, n := range []string{"prod2_springboot_aot_cache", "prod2_springboot_aot_mode"} {
 		notModelled["25/"+n] = "25's AOT cache (loading, recording) is not modelled"
 	}
@@ -189,6 +191,8 @@ func otherLines(stdout string) string {
 		// JFR's start lines name the process and the recording's absolute path.
 		l = jcmdPID.ReplaceAllString(l, "jcmd PID ")
 		l = absPath.ReplaceAllString(l, "] DIR/$2")
+		// A log file's name has %p and %t expanded: the process and the moment.
+		l = openedLog.ReplaceAllStringFunc(l, func(m string) string { return digits.ReplaceAllString(m, "N") })
 		b.WriteString(blankDecoration.ReplaceAllString(l, "[blank]"))
 	}
 	return b.String()
@@ -235,7 +239,10 @@ var logLine = regexp.MustCompile(`^\[[0-9.]+s\]\[[a-z]+ *\]\[([a-z,]+) *\] `)
 // test's directory is another).
 var (
 	jcmdPID = regexp.MustCompile(`jcmd [0-9]+ `)
-	absPath = regexp.MustCompile(`\] (/.*|\$SCRATCH)/([^/]+)$`)
+	// openedLog is the file name of "Error opening log file", digits is a run of digits.
+	openedLog = regexp.MustCompile(`Error opening log file '[^']*'`)
+	digits    = regexp.MustCompile(`[0-9]+`)
+	absPath   = regexp.MustCompile(`\] (/.*|\$SCRATCH)/([^/]+)$`)
 )
 
 // bannerInfo returns which stream carries a version banner ("stdout", "stderr" or "") and the
