@@ -82,7 +82,7 @@ func unaligned(m *machineFacts) bool { return m.amd() || m.feats.Has(cpu.SSE42) 
 // from it: on 17 G1RSetRegionEntries and G1RSetSparseRegionEntries (G1EagerReclaimRemSetThreshold
 // follows the sparse entries); on 25 G1RemSetArrayOfCardsEntries (which the eager-reclaim
 // threshold follows) and G1RemSetHowlNumBuckets. Observed at every region size G1 chooses.
-var g1RemSets = map[uint64]struct{ regionEntries, sparse, arrayOfCards, howlBuckets uint64 }{
+var g1RemSets = map[uint64]remSet{
 	1:  {256, 8, 10, 4},
 	2:  {512, 16, 16, 8},
 	4:  {768, 32, 32, 8},
@@ -91,10 +91,13 @@ var g1RemSets = map[uint64]struct{ regionEntries, sparse, arrayOfCards, howlBuck
 	32: {1536, 256, 256, 8},
 }
 
+// remSet is one region size's remembered-set sizes (g1RemSets).
+type remSet struct{ regionEntries, sparse, arrayOfCards, howlBuckets uint64 }
+
 // g1RemSet returns the row of g1RemSets for the settled region size.
-func (m *machineFacts) g1RemSet() (struct{ regionEntries, sparse, arrayOfCards, howlBuckets uint64 }, bool) {
+func (m *machineFacts) g1RemSet() (remSet, bool) {
 	if !m.g1() {
-		return struct{ regionEntries, sparse, arrayOfCards, howlBuckets uint64 }{}, false
+		return remSet{}, false
 	}
 	r, ok := g1RemSets[m.s.Uint("G1HeapRegionSize")/mib]
 	return r, ok
