@@ -331,7 +331,8 @@ their row) and the UseSSE/UseAVX levels the CPU pass settled:
 | IntelJccErratumMitigation (25), X86ICacheSync (25) | off, {ergonomic}, on AMD; the cache-sync style re-set {ergonomic}; which Intel models have the erratum is not modelled | AMD |
 
 Compiler and collector rows: C1InlineStackLimit is 5 unless only C1 compiles
-(TieredStopAtLevel 1–3, quick-only); 17's UseOptoBiasInlining follows UseBiasedLocking; the
+(TieredStopAtLevel 1–3, quick-only); 17's UseOptoBiasInlining follows UseBiasedLocking; on x86_64
+(aarch64's compiler buffers differ; its rows keep the table's values) the
 segmented code cache's NonNMethodCodeHeapSize is 5 MB plus 576716 bytes per C1 thread and 6592
 per C2 thread (25: rounded up to 4 KB), the rest split evenly between the profiled and
 non-profiled heaps (25: the profiled half rounded up to 4 KB); without segmentation both are 0

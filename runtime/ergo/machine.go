@@ -135,6 +135,11 @@ func (m *machineFacts) segmented() bool {
 	return m.s.Has("SegmentedCodeCache") && m.s.Bool("SegmentedCodeCache")
 }
 
+// codeHeaps: the compiler buffer sizes are x86_64's (aarch64's C2 buffer is larger: OpenJDK
+// 17.0.21.1 on arm64 gave 5826252 for one thread of each), so the code heap rows apply there
+// only.
+func (m *machineFacts) codeHeaps() bool { return m.s.Arch() == jdk.AMD64 }
+
 func (m *machineFacts) profiledHalf() uint64 {
 	rest := m.s.Uint("ReservedCodeCacheSize") - m.s.Uint("NonNMethodCodeHeapSize")
 	half := rest / 2
@@ -264,6 +269,8 @@ var machineRows = []machineRow{
 	}},
 	{flag: "NonNMethodCodeHeapSize", releases: all, ergo: true, value: func(m *machineFacts) (string, bool) {
 		switch {
+		case !m.codeHeaps():
+			return "", false
 		case m.segmented():
 			return strconv.FormatUint(m.nonNMethod(), 10), true
 		case m.s.JDK() >= jdk.R25:
@@ -272,12 +279,18 @@ var machineRows = []machineRow{
 		return "", false
 	}},
 	{flag: "ProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		if !m.codeHeaps() {
+			return 0, false
+		}
 		if !m.segmented() {
 			return 0, true
 		}
 		return m.profiledHalf(), true
 	})},
 	{flag: "NonProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		if !m.codeHeaps() {
+			return 0, false
+		}
 		if !m.segmented() {
 			return 0, true
 		}
