@@ -257,20 +257,25 @@ this host's address space (gc,metaspace: the class space's mapping, chosen by AS
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
 warns as java does on such a host.
 
-G1's summary at exit (gc,heap,exit on 17, gc,exit on 25, under -Xlog:gc*, -XX:+PrintGCDetails
-or the tag set itself) is reproduced after -version: the heap's reserved size and address
-range (from MaxHeapSize and the compressed-oops mode), its committed size (MaxHeapSize when the
-heap cannot grow; otherwise the initial size in whole regions plus one region of at least 2 MB,
-what 25 committed in every run observed, where 17 committed up to 8 MB more), the region size,
-and the metaspace's reservations (CompressedClassSpaceSize, plus 64 MB for non-class data).
-What depends on the run is printed as a ` + "`-version`" + ` run left it: the heap's use (1439K on 17,
-2026K on 25 with 1 MB regions; 17 printed 1685K in some runs, larger regions hold larger TLABs
-and print more), one young region and no survivors (a run that allocates more fills more), and
-the metaspace's use (52K/1K on 17, 59K/2K on 25, the same in every run observed). vs-java's
-rule compares these lines literally: a heap line with another use, like the uptime decoration,
-is a difference the model cannot remove. Serial's and Parallel's summaries (generation
-layouts, whose sizes follow from NewSize, SurvivorRatio and the space alignment, and 25's
-archived objects in the old generation), ZGC's, Shenandoah's and Epsilon's are not reproduced.
+The collector's summary at exit (gc,heap,exit on 17, gc,exit on 25, under -Xlog:gc*,
+-XX:+PrintGCDetails or the tag set itself) is reproduced after -version for G1, Serial and
+Parallel. From the settled flags: the heap's reserved size and address range (MaxHeapSize and
+the compressed-oops mode), G1's committed size (MaxHeapSize when the heap cannot grow;
+otherwise the initial size in whole regions plus one region of at least 2 MB, what 25
+committed in every run observed, where 17 committed up to 8 MB more) and region size; Serial's
+and Parallel's generations (the young one committed at NewSize and reserved at MaxNewSize,
+survivors a (SurvivorRatio + 2)th of it aligned to 64 KB, or an InitialSurvivorRatio-th aligned
+to 512 KB; Serial at the heap's start, Parallel at its end) and their address triples; the
+metaspace's reservations (CompressedClassSpaceSize, plus 64 MB for non-class data). What
+depends on the run is printed as a ` + "`-version`" + ` run left it: G1's heap use (1439K on 17, 2026K on
+25 with 1 MB regions; 17 printed 1685K in some runs; larger regions hold larger TLABs and print
+more), one young region and no survivors; 6 % of Serial's and Parallel's eden (25 at every size
+tried; 17 printed 4 to 8 %), whose exact top address is the run's; 25's 1166K of archived
+objects in the old generation; the metaspace's use (25: the same in every run; 17: within a
+few KB). On 25 every line of Serial's and Parallel's summary but eden's equals java's. vs-java's
+rule compares these lines literally: a line with another use, like the uptime decoration, is a
+difference the model cannot remove. ZGC's, Shenandoah's and Epsilon's summaries are not
+reproduced.
 
 Output java prints that no model can match line for line:
 
