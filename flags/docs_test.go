@@ -253,10 +253,29 @@ for Serial and Parallel) come after the line, as in java; PrintFlagsFinal shows 
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,
 workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's and Shenandoah's
 gc+init lines (address space, backing file system) are not modelled; nor are what gc* prints of
-this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR) and of the
-heap's use at exit (gc,heap,exit on 17, gc,exit on 25; Epsilon's summary), which vary from run
-to run. The modelled machine has no large pages configured: -XX:+UseLargePages warns as java
-does on such a host.
+this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
+varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
+warns as java does on such a host.
+
+The collector's summary at exit (gc,heap,exit on 17, gc,exit on 25, under -Xlog:gc*,
+-XX:+PrintGCDetails or the tag set itself) is reproduced after -version for G1, Serial and
+Parallel. From the settled flags: the heap's reserved size and address range (MaxHeapSize and
+the compressed-oops mode), G1's committed size (MaxHeapSize when the heap cannot grow;
+otherwise the initial size in whole regions plus one region of at least 2 MB, what 25
+committed in every run observed, where 17 committed up to 8 MB more) and region size; Serial's
+and Parallel's generations (the young one committed at NewSize and reserved at MaxNewSize,
+survivors a (SurvivorRatio + 2)th of it aligned to 64 KB, or an InitialSurvivorRatio-th aligned
+to 512 KB; Serial at the heap's start, Parallel at its end) and their address triples; the
+metaspace's reservations (CompressedClassSpaceSize, plus 64 MB for non-class data). What
+depends on the run is printed as a ` + "`-version`" + ` run left it: G1's heap use (1439K on 17, 2026K on
+25 with 1 MB regions; 17 printed 1685K in some runs; larger regions hold larger TLABs and print
+more), one young region and no survivors; 6 % of Serial's and Parallel's eden (25 at every size
+tried; 17 printed 4 to 8 %), whose exact top address is the run's; 25's 1166K of archived
+objects in the old generation; the metaspace's use (25: the same in every run; 17: within a
+few KB). On 25 every line of Serial's and Parallel's summary but eden's equals java's. vs-java's
+rule compares these lines literally: a line with another use, like the uptime decoration, is a
+difference the model cannot remove. ZGC's, Shenandoah's and Epsilon's summaries are not
+reproduced.
 
 Output java prints that no model can match line for line:
 
@@ -270,9 +289,78 @@ Output java prints that no model can match line for line:
   runs ` + "`25/printcompilation_xlog_default`" + ` and ` + "`25/printcompilation_xlog_wildcard`" + ` are
   reported by TestMatchesRecordedJVMs as host-dependent.
 
-Not modelled yet: the "No tag set matches selection: X. Did you mean any of the following? …"
-warning of an -Xlog selection that names existing tags no tag set combines (17 and 25 print it;
-its suggestions come from the JVM's list of registered tag sets, which the recordings do not
-hold), the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a JDWP
-transport that fails to load.
+An -Xlog selection of valid tags that no registered tag set matches (exactly, or as a subset
+with the wildcard) gets java's warning "No tag set matches selection: X. Did you mean any of
+the following? …" on 17 and 25 (a tag the release lacks, like 17's ` + "`deoptimization`" + `, is an error
+instead). The tag sets are recorded per release in ` + "`flags/testdata/jvmflags/jdk-VERSION.tagsets.txt`" + `
+(` + "`record-tagsets.sh`" + `: read from libjvm.so's symbol table, each confirmed by the JVM) and
+generated into ` + "`recordedLogTagSets`" + `. The suggestions are approximate: jitsim names up to five tag
+sets sharing most tags with the selection (shared over all tags), a set that others extend with
+"*", as java does, but ranks equal scores alphabetically, where java ranks them in the order it
+registered its tag sets, which no recording holds; the warning line therefore differs from
+java's in its suggestions' order or choice.
+
+Not modelled yet: the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a
+JDWP transport that fails to load.
+
+## CPU and collector ergonomics
+
+After the heap's alignment a machine pass (runtime/ergo/machine.go, one table of rows) settles
+the rest of what PrintFlagsFinal shows of the machine. Each row was learned by running java
+with ` + "`" + `-XX:+PrintFlagsFinal` + "`" + ` under the options of ` + "`" + `flags/testdata/jvmflags/record-ergonomics.sh` + "`" + `
+(processor counts 1–64, UseAVX 0–2, UseSSE 2–3, BMI off, each collector, heaps of 64 MB to
+40 GB, the compilation modes, a 512 MB code cache, biased locking) on the AMD family 0x1A host
+of the recordings; ` + "`" + `flags/testdata/jvmflags/ergonomics/jdk-VERSION.txt` + "`" + ` holds what moved, and
+` + "`" + `TestErgonomicsMatchRecordings` + "`" + ` (cmd/jitsim) holds every row of every run to it. The CPU rows
+read the model's identity (` + "`" + `cpu.Identity` + "`" + `: vendor, family and the POPCNT, LZCNT, BMI1, BMI2,
+FMA, SHA and ERMS extensions; ` + "`" + `--cpu=host` + "`" + ` reads CPUID, the named Intel models give theirs in
+their row) and the UseSSE/UseAVX levels the CPU pass settled:
+
+| rows | rule | recorded |
+|---|---|---|
+| UseAddressNop | on for AMD and Intel | AMD |
+| UseXmmLoadAndClearUpper, UseXmmRegToRegMoveAll, UseXmmI2D, UseXmmI2F, UseNewLongLShift | AMD: on (the first four need UseSSE ≥ 3); Intel: UseXmmRegToRegMoveAll with UseSSE ≥ 3, I2D/I2F and the long shift off | AMD; Intel not recorded |
+| UseUnalignedLoadStores, UseXMMForArrayCopy, UseXMMForObjInit; AlignVector | AMD: on; Intel: with SSE4.2; AlignVector is the opposite of UseUnalignedLoadStores | AMD; Intel not recorded |
+| UseFPUForSpilling | UseSSE ≥ 4 | AMD |
+| OptimizeFill | 17: off; 25: UseAVX ≥ 3 | AMD |
+| UseBMI1Instructions, UseBMI2Instructions, UseFMA | the extension and UseAVX ≥ 1 | AMD |
+| UseCountLeadingZerosInstruction, UsePopCountInstruction | LZCNT, POPCNT | AMD |
+| UseCountTrailingZerosInstruction | BMI1, unless -XX:-UseBMI1Instructions (UseAVX=0 leaves it on) | AMD |
+| UseSHA | the SHA extensions (or AVX2 with BMI2: not recorded); 25: and UseSSE ≥ 4 | AMD |
+| UseBASE64Intrinsics | 17: UseAVX ≥ 3 with AVX-512 VL and BW; 25: UseAVX ≥ 2 | AMD |
+| MaxVectorSize | 64 bytes with UseAVX ≥ 3, 32 with 1–2, 16 without AVX | AMD |
+| UseAdler32Intrinsics, UseSHA512Intrinsics, UseVectorizedHashCodeIntrinsic (25) | off below UseAVX 2 (SHA-512: and needs UseSHA, BMI2) | AMD |
+| UseCRC32Intrinsics; UseCRC32CIntrinsics, UseSHA1Intrinsics, UseSHA256Intrinsics | off below UseSSE 3; below UseSSE 4 | AMD |
+| 25: UseChaCha20Intrinsics; UsePoly1305, IntPoly, Dilithium, Kyber, SHA3 intrinsics | off without AVX; below UseAVX 3 | AMD |
+| AllocatePrefetchDistance, AllocatePrefetchStepSize, PrefetchCopyIntervalInBytes, PrefetchScanIntervalInBytes, PrefetchFieldsAhead (17) | AMD 256, 64, 576, 576, 1; Intel 192, 64, 576, 576, 1 | AMD; Intel not recorded |
+| IntelJccErratumMitigation (25), X86ICacheSync (25) | off, {ergonomic}, on AMD; the cache-sync style re-set {ergonomic}; which Intel models have the erratum is not modelled | AMD |
+
+Compiler and collector rows: C1InlineStackLimit is 5 unless only C1 compiles
+(TieredStopAtLevel 1–3, quick-only); 17's UseOptoBiasInlining follows UseBiasedLocking; on x86_64
+(aarch64's compiler buffers differ; its rows keep the table's values) the
+segmented code cache's NonNMethodCodeHeapSize is 5 MB plus 576716 bytes per C1 thread and 6592
+per C2 thread (25: rounded up to 4 KB), the rest split evenly between the profiled and
+non-profiled heaps (25: the profiled half rounded up to 4 KB); without segmentation both are 0
+and 25 sets the non-method heap to 4096. G1 sets MaxGCPauseMillis 200, GCPauseIntervalMillis
+(MaxGCPauseMillis + 1), GCTimeRatio 12, its remembered-set sizes per region size (17:
+G1RSetRegionEntries 256 × (log2 of the region in MB + 1), G1RSetSparseRegionEntries 8 per MB;
+25: G1RemSetArrayOfCardsEntries 10 for 1 MB regions, else 8 per MB, G1RemSetHowlNumBuckets 4
+for 1 MB, else 8; the eager-reclaim threshold follows the sparse or array-of-cards entries), 0
+for them under the other collectors, and MaxNewSize (G1MaxNewSizePercent of the heap, whole
+regions). ParallelRefProcEnabled is on with G1 or Parallel and more than one GC worker.
+Serial and Parallel size NewSize and MaxNewSize as a (NewRatio + 1)th of the initial and
+maximum heap (aligned down to 64 KB and 512 KB), OldSize (17) as the rest; Serial has no
+workers; ZGC has 60 % of the processors (rounded up) as workers, Shenandoah half, both a
+quarter concurrently; their fixed defaults (Parallel: heap free ratios 0 and 100, 17's
+MarkSweepDeadRatio 1; ZGC: 17's ZAllocationSpikeTolerance 1, 25's TLABSize 256 KB, NUMA off;
+Shenandoah: explicit and implicit GCs concurrent, TLABAllocationWeight 90, 25's fixed worker
+count) are rows too. MinHeapDeltaBytes is aligned up to the region (G1), 64 KB (Serial), 512 KB
+(Parallel) or 2 MB (ZGC, Shenandoah); SoftMaxHeapSize is MaxHeapSize (25's ZGC: 90 % of it);
+the metaspace steps are aligned down to 64 KB; loop strip mining (UseCountedLoopSafepoints,
+LoopStripMiningIter 1000, its short-loop tenth) is on under G1, ZGC and Shenandoah.
+
+Left to the run: SharedBaseAddress, where this run mapped the CDS archive (17: an ASLR
+address; 25: a different base each run): vs-java's rule sees the row differ on every run.
+A model without an identity (an arm64 model, or an x86 one whose row gives none) keeps the
+table's values for the CPU rows.
 `

@@ -42,7 +42,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|modules|special|range|version)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	vmBuild    = regexp.MustCompile(`Server VM.*\(build ([^,]+),`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
@@ -65,6 +65,7 @@ type recording struct {
 	flags      map[string]*fact
 	intrinsics []string // sorted
 	logTags    []string // as -Xlog:help lists them (sorted)
+	logTagSets []string // the registered tag sets, "gc+heap+exit" (jdk-*.tagsets.txt, sorted)
 	modules    []string // as java --list-modules lists them, without versions (sorted)
 	build      string   // the VM's build in its -version banner ("17.0.15+6-Debian-1deb12u1")
 	// special: the obsolete flags (name → the release that removed them) and the deprecated
@@ -140,7 +141,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "modules", "special", "range"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -166,6 +167,11 @@ func load(feature int, version string, files map[string]string) (*recording, err
 		r.logTags = append(r.logTags, strings.TrimSpace(t))
 	}
 	sort.Strings(r.logTags)
+	if data, err = os.ReadFile(files["tagsets"]); err != nil {
+		return nil, err
+	}
+	r.logTagSets = strings.Fields(string(data))
+	sort.Strings(r.logTagSets)
 	if data, err = os.ReadFile(files["version"]); err != nil {
 		return nil, err
 	}
@@ -460,6 +466,26 @@ func generate(recs []*recording) ([]byte, error) {
 		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
 		line := 0
 		for i, n := range r.intrinsics {
+			q := strconv.Quote(n) + ","
+			if i == 0 || line+len(q) > 90 {
+				b.WriteString("\n\t\t")
+				line = 0
+			} else {
+				b.WriteString(" ")
+			}
+			b.WriteString(q)
+			line += len(q) + 1
+		}
+		b.WriteString("\n\t}},\n")
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// recordedLogTagSets lists, per recorded release, the unified-logging tag sets the JVM\n")
+	b.WriteString("// registers (testdata/jvmflags/jdk-*.tagsets.txt), sorted.\n")
+	b.WriteString("var recordedLogTagSets = [...]struct {\n\treleases jdk.Set\n\tsets     []string\n}{\n")
+	for _, r := range recs {
+		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
+		line := 0
+		for i, n := range r.logTagSets {
 			q := strconv.Quote(n) + ","
 			if i == 0 || line+len(q) > 90 {
 				b.WriteString("\n\t\t")

@@ -102,6 +102,16 @@ func (p *parser) gcLogWarnings() {
 		!(s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")):
 		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
 	}
+	// Logging class+load+cause without a class to trace it for prints nothing; the releases
+	// that have the option (25) say so.
+	if s.Has("LogClassLoadingCauseFor") && s.String("LogClassLoadingCauseFor") == "" {
+		for _, c := range p.res.Logs {
+			if c.Matches([]string{"class", "load", "cause"}, "info") {
+				p.warning("class load cause logging will not produce output without LogClassLoadingCauseFor")
+				break
+			}
+		}
+	}
 	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {

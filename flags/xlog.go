@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -179,6 +180,12 @@ func (p *parser) xlogOption(t token, _ string) error {
 		}
 		c.Selections = append(c.Selections, s)
 	}
+	// A selection that names valid tags no registered tag set takes only warns.
+	for _, sel := range c.Selections {
+		if w := p.noTagSetMatches(sel); w != "" {
+			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "logging", Text: w})
+		}
+	}
 	// The output.
 	out := parts[1]
 	file := false
@@ -205,7 +212,7 @@ func (p *parser) xlogOption(t token, _ string) error {
 			if opts == "" {
 				opts = "(null)"
 			}
-			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + name + "': " + msg},
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + expandLogName(name) + "': " + msg},
 				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + opts + "' failed."})
 		}
 	}
@@ -339,4 +346,94 @@ func XlogHelp(j jdk.Release) string {
 	b.WriteString(")\n  tags: " + strings.Join(LogTags(j), ", ") + "\n")
 	b.WriteString("jitsim prints the jit tags it models (jit+compilation); the others are checked and silent.\n")
 	return b.String()
+}
+
+// LogTagSets returns the tag sets profile j registers ("gc+heap+exit"), sorted (the recorded
+// release's list; nil for 8 and 8u, which have no unified logging).
+func LogTagSets(j jdk.Release) []string {
+	for _, r := range recordedLogTagSets {
+		if r.releases.Has(j) {
+			return r.sets
+		}
+	}
+	if j.Modern() {
+		return recordedLogTagSets[0].sets
+	}
+	return nil
+}
+
+// maxTagSetSuggestions is how many tag sets java's "Did you mean any of the following?" names
+// at most.
+const maxTagSetSuggestions = 5
+
+// noTagSetMatches returns java's warning for a selection that no tag set of the release
+// matches (exactly, or as a subset with the wildcard), "" when one does. The suggestions are
+// the tag sets sharing most of the selection's tags (shared tags over all tags of both), a set
+// that others extend written with "*"; java ranks equal scores in the order its tag sets were
+// registered, which the recordings do not hold, so jitsim ranks them alphabetically
+// (docs/flags.md).
+func (p *parser) noTagSetMatches(sel LogSelection) string {
+	sets := LogTagSets(p.o.JDK)
+	if sel.All || len(sets) == 0 {
+		return ""
+	}
+	type scored struct {
+		set   string
+		score float64
+	}
+	var cands []scored
+	for _, set := range sets {
+		tags := strings.Split(set, "+")
+		shared := 0
+		for _, t := range sel.Tags {
+			if slices.Contains(tags, t) {
+				shared++
+			}
+		}
+		if shared == len(sel.Tags) && (sel.Wildcard || len(tags) == len(sel.Tags)) {
+			return ""
+		}
+		if shared > 0 {
+			cands = append(cands, scored{set, float64(shared) / float64(len(tags)+len(sel.Tags)-shared)})
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b scored) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	name := strings.Join(sel.Tags, "+")
+	if sel.Wildcard {
+		name += "*"
+	}
+	msg := "No tag set matches selection: " + name + "."
+	var sug []string
+	for _, c := range cands[:min(len(cands), maxTagSetSuggestions)] {
+		extended := false
+		for _, other := range sets {
+			if other != c.set && strings.HasPrefix(other, c.set+"+") {
+				extended = true
+			}
+		}
+		if extended {
+			sug = append(sug, c.set+"*")
+		} else {
+			sug = append(sug, c.set)
+		}
+	}
+	if len(sug) > 0 {
+		msg += " Did you mean any of the following? " + strings.Join(sug, " ")
+	}
+	return msg
+}
+
+// expandLogName writes a log file name as java opens it: %p becomes the process id and %t the
+// start time ("2026-12-06_15-49-49"), each once, as observed on 17 and 25.
+func expandLogName(name string) string {
+	name = strings.Replace(name, "%p", strconv.Itoa(os.Getpid()), 1)
+	return strings.Replace(name, "%t", time.Now().Format("2006-01-02_15-04-05"), 1)
 }

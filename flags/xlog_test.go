@@ -1,6 +1,7 @@
 package flags
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -51,5 +52,39 @@ func TestXlogSelections(t *testing.T) {
 	res = parse("-Xlog:jit+compilation=debug:stderr:uptime,tid")
 	if c := res.Logs[0]; c.Output != "stderr" || len(c.Decorators) != 2 || c.Decorators[1] != "tid" {
 		t.Errorf("outputs and decorators: %+v", c)
+	}
+}
+
+// TestNoTagSetMatches: a selection of valid tags warns only when no recorded tag set takes it
+// (java 17 and 25 print the warning; the suggestions' choice and order are approximate).
+func TestNoTagSetMatches(t *testing.T) {
+	for _, tt := range []struct {
+		j    jdk.Release
+		sel  string
+		warn string
+	}{
+		{jdk.R17, "gc+jit", "No tag set matches selection: gc+jit. Did you mean any of the following? gc* "},
+		{jdk.R25, "jit+deoptimization=debug", "No tag set matches selection: jit+deoptimization. Did you mean any of the following? deoptimization "},
+		{jdk.R25, "gc+jit*", "No tag set matches selection: gc+jit*."},
+		{jdk.R17, "gc+heap+exit", ""},
+		{jdk.R25, "gc+exit", ""},
+		{jdk.R25, "heap+gc+exit", ""},
+		{jdk.R25, "gc+heap*", ""},
+		{jdk.R25, "jit+compilation=debug", ""},
+		{jdk.R25, "all=info", ""},
+	} {
+		_, res, err := Parse(Options{JDK: tt.j, Arch: jdk.AMD64, Args: []string{"-Xlog:" + tt.sel, "-version"}})
+		if err != nil {
+			t.Fatalf("%s -Xlog:%s: %v", tt.j, tt.sel, err)
+		}
+		got := ""
+		for _, l := range res.LogWarnings {
+			if strings.HasPrefix(l.Text, "No tag set") {
+				got = l.Text
+			}
+		}
+		if tt.warn == "" && got != "" || !strings.HasPrefix(got, tt.warn) {
+			t.Errorf("%s -Xlog:%s: warning %q, want one starting %q", tt.j, tt.sel, got, tt.warn)
+		}
 	}
 }

@@ -32,7 +32,11 @@ type recording struct {
 	HostFeatures string `json:"host_features"`
 	HostCPUs     int    `json:"host_cpus"`
 	HostMemory   uint64 `json:"host_memory"`
-	JVMs         map[string]struct {
+	// The CPU identity (cpu.Identity) of the recording machine.
+	HostVendor     string `json:"host_vendor"`
+	HostFamily     int    `json:"host_family"`
+	HostExtensions string `json:"host_extensions"`
+	JVMs           map[string]struct {
 		Cases map[string]struct {
 			Stdout string `json:"stdout"`
 			Stderr string `json:"stderr"`
@@ -57,8 +61,21 @@ func recordingModel(t *testing.T, rec *recording) cpu.Model {
 	if rec.HostCPUs < 1 || rec.HostMemory == 0 {
 		t.Fatal("recording lacks host_cpus or host_memory")
 	}
+	exts, err := cpu.ParseExts(rec.HostExtensions)
+	if err != nil {
+		t.Fatalf("recorded host extensions: %v", err)
+	}
+	id := cpu.Identity{Family: rec.HostFamily, Ext: exts}
+	switch rec.HostVendor {
+	case "AMD":
+		id.Vendor = cpu.VendorAMD
+	case "Intel":
+		id.Vendor = cpu.VendorIntel
+	default:
+		t.Fatalf("recorded host vendor %q is not one the ergonomics tell apart", rec.HostVendor)
+	}
 	return cpu.Model{Name: "recording-machine", Description: "the machine the JVM runs were recorded on",
-		Arch: jdk.AMD64, Features: fs, Cores: rec.HostCPUs, Memory: rec.HostMemory}
+		Arch: jdk.AMD64, Features: fs, Cores: rec.HostCPUs, Memory: rec.HostMemory, ID: id}
 }
 
 // hostDependent lists recorded runs whose java output depends on the recording machine in a
@@ -77,18 +94,20 @@ var notModelled = map[string]string{}
 
 func init() {
 	for reason, names := range map[string][]string{
-		"the management agent's start (-Dcom.sun.management.jmxremote.*) is not modelled":                   {"prod2_kafka_jmx", "prod2_diag_jmx_bad_port"},
-		"a JDWP transport library that fails to load aborts java; jitsim does not load agents' libraries":   {"prod2_tomcat_jpda_bad"},
-		"'No tag set matches selection' needs the JVM's list of registered tag sets, which is not recorded": {"prod2_xlog_nomatch", "prod2_xlog_nomatch_debug", "prod2_xlog_nomatch_class"},
-		"PrintAssembly's disassembly is not modelled":                                                       {"prod2_diag_printassembly"},
-		"java -jar -version takes -version as the jar and prints nothing; jitsim says it runs no jars":      {"prod2_typo_jar_noarg"},
-		"-XshowSettings prints this host's and JDK's settings, which are not modelled":                      {"prod2_launcher_xdiag"},
-		"--describe-module and --validate-modules print the JDK's module graph, which is not modelled":      {"prod2_launcher_describe", "prod2_launcher_validate"},
+		"the management agent's start (-Dcom.sun.management.jmxremote.*) is not modelled":                 {"prod2_kafka_jmx", "prod2_diag_jmx_bad_port"},
+		"a JDWP transport library that fails to load aborts java; jitsim does not load agents' libraries": {"prod2_tomcat_jpda_bad"},
+		"java ranks equal tag-set suggestions in its unrecorded registration order":                       {"prod2_xlog_nomatch", "prod2_xlog_nomatch_debug", "prod2_xlog_nomatch_class"},
+		"PrintAssembly's disassembly is not modelled":                                                     {"prod2_diag_printassembly"},
+		"java -jar -version takes -version as the jar and prints nothing; jitsim says it runs no jars":    {"prod2_typo_jar_noarg"},
+		"-XshowSettings prints this host's and JDK's settings, which are not modelled":                    {"prod2_launcher_xdiag"},
+		"--describe-module and --validate-modules print the JDK's module graph, which is not modelled":    {"prod2_launcher_describe", "prod2_launcher_validate"},
 	} {
 		for _, n := range names {
 			notModelled["17/"+n], notModelled["25/"+n] = reason, reason
 		}
 	}
+	// 17 has no deoptimization tag and refuses the selection, as jitsim does.
+	notModelled["25/prod3_xlog_jit_deopt"] = "java ranks equal tag-set suggestions in its unrecorded registration order"
 	for _, n := range []string{"prod2_springboot_aot_cache", "prod2_springboot_aot_mode"} {
 		notModelled["25/"+n] = "25's AOT cache (loading, recording) is not modelled"
 	}
@@ -172,6 +191,8 @@ func otherLines(stdout string) string {
 		// JFR's start lines name the process and the recording's absolute path.
 		l = jcmdPID.ReplaceAllString(l, "jcmd PID ")
 		l = absPath.ReplaceAllString(l, "] DIR/$2")
+		// A log file's name has %p and %t expanded: the process and the moment.
+		l = openedLog.ReplaceAllStringFunc(l, func(m string) string { return digits.ReplaceAllString(m, "N") })
 		b.WriteString(blankDecoration.ReplaceAllString(l, "[blank]"))
 	}
 	return b.String()
@@ -218,7 +239,10 @@ var logLine = regexp.MustCompile(`^\[[0-9.]+s\]\[[a-z]+ *\]\[([a-z,]+) *\] `)
 // test's directory is another).
 var (
 	jcmdPID = regexp.MustCompile(`jcmd [0-9]+ `)
-	absPath = regexp.MustCompile(`\] (/.*|\$SCRATCH)/([^/]+)$`)
+	// openedLog is the file name of "Error opening log file", digits is a run of digits.
+	openedLog = regexp.MustCompile(`Error opening log file '[^']*'`)
+	digits    = regexp.MustCompile(`[0-9]+`)
+	absPath   = regexp.MustCompile(`\] (/.*|\$SCRATCH)/([^/]+)$`)
 )
 
 // bannerInfo returns which stream carries a version banner ("stdout", "stderr" or "") and the
@@ -578,4 +602,88 @@ func withoutValue(row string) string {
 		return name + kind
 	}
 	return row
+}
+
+// TestErgonomicsMatchRecordings runs `jitsim run -XX:+PrintFlagsFinal` on the recording
+// machine's model with each option line of flags/testdata/jvmflags/ergonomics (how java's
+// table moved with the CPU levels, the processor count, the heap and the collector) and
+// compares every row java printed, value and origin included, with the recorded table
+// updated by the line's rows. SharedBaseAddress, where the run mapped its archive, is left
+// out on both sides.
+func TestErgonomicsMatchRecordings(t *testing.T) {
+	_, rec := loadRecording(t)
+	dir := filepath.Join("..", "..", "flags", "testdata", "jvmflags")
+	machine := recordingModel(t, rec)
+	d := wired()
+	d.lookupCPU = func(string) (cpu.Model, error) { return machine, nil }
+	files, err := filepath.Glob(filepath.Join(dir, "ergonomics", "jdk-*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no ergonomics recordings (%v)", err)
+	}
+	name := func(row string) string {
+		if f := strings.Fields(row); len(f) > 1 {
+			return f[1]
+		}
+		return ""
+	}
+	for _, file := range files {
+		version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(file), "jdk-"), ".txt")
+		feature, _, _ := strings.Cut(version, ".")
+		base, err := os.ReadFile(filepath.Join(dir, "jdk-"+version+".final.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		variants := map[string]map[string]string{"": {}}
+		order := []string{""}
+		var cur map[string]string
+		for _, l := range strings.Split(string(data), "\n") {
+			switch {
+			case strings.HasPrefix(l, "#") || l == "":
+			case strings.HasPrefix(l, "== "):
+				opts := strings.TrimPrefix(l, "== ")
+				cur = map[string]string{}
+				variants[opts] = cur
+				order = append(order, opts)
+			case cur == nil:
+				t.Fatalf("%s: row before the first option line: %q", file, l)
+			default:
+				cur[name(l)] = l
+			}
+		}
+		for _, opts := range order {
+			args := []string{"run", "--jdk=" + feature, "--cpu=recording-machine", "-XX:+UnlockDiagnosticVMOptions",
+				"-XX:+UnlockExperimentalVMOptions"}
+			args = append(args, strings.Fields(opts)...)
+			args = append(args, "-XX:+PrintFlagsFinal", "-version")
+			var stdout, stderr bytes.Buffer
+			if exit := d.execute(args, strings.NewReader(""), &stdout, &stderr, func(string) (string, bool) { return "", false }); exit != 0 {
+				t.Fatalf("%v: exit %d: %s", args, exit, stderr.String())
+			}
+			got := map[string]string{}
+			for _, l := range strings.Split(stdout.String(), "\n") {
+				got[name(l)] = l
+			}
+			bad := 0
+			for _, want := range strings.Split(strings.TrimRight(string(base), "\n"), "\n") {
+				n := name(want)
+				if n == "" || n == "SharedBaseAddress" || !strings.Contains(want, " = ") {
+					continue
+				}
+				if v, ok := variants[opts][n]; ok {
+					want = v
+				}
+				if got[n] != want {
+					bad++
+					t.Errorf("JDK %s %q:\n java:   %q\n jitsim: %q", version, opts, want, got[n])
+				}
+			}
+			if bad > 0 {
+				t.Logf("JDK %s %q: %d rows differ", version, opts, bad)
+			}
+		}
+	}
 }

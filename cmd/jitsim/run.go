@@ -435,6 +435,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			}
 		}
 		printBanner(banner, rel, m, res)
+		for _, l := range r.ExitLog {
+			startLog.Write(l)
+		}
 		return 0
 	case res.ShowVersion:
 		printBanner(banner, rel, m, res)

@@ -87,6 +87,7 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	e.cpuPass(model)
 	e.alignHeap()
 	flags.ReserveCodeCache(set)
+	e.machinePass(model, activeProcessors)
 	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
 		e.out = nil
 	}

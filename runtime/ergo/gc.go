@@ -203,7 +203,7 @@ func (e *ergo) heapAlignment() uint64 {
 		// The card table's granularity bounds the alignment from below (1 MB regions
 		// still align the heap to 2 MB).
 		return max(region, serialHeapAlignment)
-	case "UseSerialGC", "UseParallelGC":
+	case "UseSerialGC", "UseParallelGC", "UseZGC", "UseShenandoahGC":
 		return serialHeapAlignment
 	}
 	return 0

@@ -1,6 +1,7 @@
 package ergo
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/jitsim/jitsim/flags"
@@ -52,5 +53,68 @@ func TestHeapFromMachine(t *testing.T) {
 				t.Errorf("InitialHeapSize %d after start-up is not aligned", v)
 			}
 		})
+	}
+}
+
+// TestExitLogMatchesJava compares G1's exit summary with what java printed for
+// `-Xmx256m -Xlog:gc+heap+exit` (17) and `-Xlog:gc+exit` (25) -version on the recording
+// host; 25 printed the same lines in every run, 17 the same but for the heap's use (1439K or
+// 1685K).
+func TestExitLogMatchesJava(t *testing.T) {
+	java := map[jdk.Release][]string{
+		jdk.R17: {"Heap",
+			" garbage-first heap   total 262144K, used 1439K [0x00000000f0000000, 0x0000000100000000)",
+			"  region size 1024K, 1 young (1024K), 0 survivors (0K)",
+			" Metaspace       used 52K, committed 128K, reserved 1114112K",
+			"  class space    used 1K, committed 64K, reserved 1048576K"},
+		jdk.R25: {"Heap",
+			" garbage-first heap   total reserved 262144K, committed 262144K, used 2026K [0x00000000f0000000, 0x0000000100000000)",
+			"  region size 1024K, 1 young (1024K), 0 survivors (0K)",
+			" Metaspace       used 59K, committed 128K, reserved 1114112K",
+			"  class space    used 2K, committed 64K, reserved 1048576K"},
+	}
+	tags := map[jdk.Release]string{jdk.R17: "gc,heap,exit", jdk.R25: "gc,exit"}
+	m, err := cpu.Lookup("skylake-avx2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, want := range java {
+		_, _, set, err := settle(t, rel, jdk.AMD64, m, 2, []string{"-Xmx256m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ExitLog(set)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d lines, java %d: %v", rel, len(got), len(want), got)
+		}
+		for i, l := range got {
+			if l.Text != want[i] || l.Tags != tags[rel] || l.Level != "info" {
+				t.Errorf("%s line %d: %+v, java %q [%s]", rel, i, l, want[i], tags[rel])
+			}
+		}
+	}
+	// Serial on 25: every line java printed in each run, but for eden's top, which is the
+	// run's last allocation (0x00000000f0419508 there).
+	serial := []string{"Heap",
+		" DefNew     total 78656K, used 4197K [0x00000000f0000000, 0x00000000f5550000, 0x00000000f5550000)",
+		"  eden space 69952K,   6% used [0x00000000f0000000, ",
+		"  from space 8704K,   0% used [0x00000000f4450000, 0x00000000f4450000, 0x00000000f4cd0000)",
+		"  to   space 8704K,   0% used [0x00000000f4cd0000, 0x00000000f4cd0000, 0x00000000f5550000)",
+		" Tenured    total 174784K, used 1166K [0x00000000f5550000, 0x0000000100000000, 0x0000000100000000)",
+		"  the  space 174784K,   0% used [0x00000000f5550000, 0x00000000f5673ab8, 0x0000000100000000)",
+		" Metaspace       used 59K, committed 128K, reserved 1114112K",
+		"  class space    used 2K, committed 64K, reserved 1048576K"}
+	_, _, set, err := settle(t, jdk.R25, jdk.AMD64, m, 2, []string{"-Xmx256m", "-XX:+UseSerialGC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ExitLog(set)
+	if len(got) != len(serial) {
+		t.Fatalf("Serial: %d lines, java %d: %v", len(got), len(serial), got)
+	}
+	for i, l := range got {
+		if i == 2 && !strings.HasPrefix(l.Text, serial[i]) || i != 2 && l.Text != serial[i] {
+			t.Errorf("Serial line %d: %q, java %q", i, l.Text, serial[i])
+		}
 	}
 }

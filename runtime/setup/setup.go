@@ -88,6 +88,8 @@ type Run struct {
 	// StartLog are the VM's start-up log lines (ergo.StartLog: the collector's, the compiler
 	// threads'), for the outputs that take them (jrt.StartupLog).
 	StartLog []flags.LogLine
+	// ExitLog are the collector's lines as the VM exits (ergo.ExitLog: G1's heap summary).
+	ExitLog []flags.LogLine
 	// Profile is the model clock's cost profile; nil on the wall clock.
 	Profile *model.Profile
 	// CachedProfile names the file of this host's calibrated profile when the run uses it
@@ -127,6 +129,7 @@ func Resolve(q Request) (*Run, error) {
 	}
 	r.CommandLineFlags = cl
 	r.StartLog = ergo.StartLog(set, q.CPU, q.CPU.Cores)
+	r.ExitLog = ergo.ExitLog(set)
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
 		file := q.ProfileFile

@@ -21,6 +21,9 @@ type Model struct {
 	// Memory is the machine's physical memory in bytes (host: what the kernel reports); 0
 	// means DefaultMemory (PhysicalMemory).
 	Memory uint64
+	// ID is the vendor, family and code-generation extensions (x86; zero for arm64 and for
+	// a model that gives none), which HotSpot's CPU ergonomics read (docs/flags.md).
+	ID Identity
 	// THP is the kernel's transparent-huge-page mode ("always", "madvise", "never"; host:
 	// read from sysfs); "" means madvise, Debian's and most distributions' default.
 	THP string
@@ -36,7 +39,12 @@ var (
 	x86AVX    = x86SSE42.With(AVX, AES, PCLMULQDQ)
 	x86AVX2   = x86AVX.With(AVX2)
 	x86AVX512 = x86AVX2.With(AVX512F, AVX512BW, AVX512VL, AVX512DQ)
+	// x86Haswell is the code-generation extensions Intel parts have from Haswell on.
+	x86Haswell = ExtsOf(POPCNT, LZCNT, BMI1, BMI2, FMA, ERMS)
 )
+
+// haswellExts is the source of x86Haswell.
+const haswellExts = "POPCNT, LZCNT, BMI1, BMI2, FMA and ERMS from Haswell on (Intel SDM, CPUID leaves 1, 7 and 0x80000001)"
 
 // models is the one table of named CPUs. Each row's Source names the public
 // fact sheet its feature list was taken from. Add a row to add a model.
@@ -44,31 +52,33 @@ var models = []Model{
 	{
 		Name:        "sandybridge-i5",
 		Description: "Intel Core i5-2500K (2nd generation Core, Sandy Bridge, 2011)",
-		Arch:        jdk.AMD64, Features: x86AVX, Cores: 4,
+		Arch:        jdk.AMD64, Features: x86AVX, Cores: 4, ID: Identity{Vendor: VendorIntel, Family: 6, Ext: ExtsOf(POPCNT)},
 		Source: "Intel ARK, Core i5-2500K: instruction set extensions SSE4.1/4.2, AVX; " +
-			"Intel AES New Instructions: yes (AES-NI and PCLMULQDQ since Westmere); 4 cores; no AVX2",
+			"Intel AES New Instructions: yes (AES-NI and PCLMULQDQ since Westmere); 4 cores; no AVX2; " +
+			"family 6; POPCNT since Nehalem, no BMI/FMA/LZCNT before Haswell, ERMS from Ivy Bridge on (Intel SDM)",
 	},
 	{
 		Name:        "haswell-e5-2660v3",
 		Description: "Intel Xeon E5-2660 v3 (Haswell-EP, 2014)",
-		Arch:        jdk.AMD64, Features: x86AVX2, Cores: 10,
+		Arch:        jdk.AMD64, Features: x86AVX2, Cores: 10, ID: Identity{Vendor: VendorIntel, Family: 6, Ext: x86Haswell},
 		Source: "Intel ARK, Xeon E5-2660 v3: instruction set extensions Intel AVX2; " +
-			"Intel AES New Instructions: yes; 10 cores; no AVX-512",
+			"Intel AES New Instructions: yes; 10 cores; no AVX-512; family 6; " + haswellExts,
 	},
 	{
 		Name:        "skylake-avx2",
 		Description: "Intel Core i7-6700 (Skylake client, 2015)",
-		Arch:        jdk.AMD64, Features: x86AVX2, Cores: 4,
+		Arch:        jdk.AMD64, Features: x86AVX2, Cores: 4, ID: Identity{Vendor: VendorIntel, Family: 6, Ext: x86Haswell},
 		Source: "Intel ARK, Core i7-6700: instruction set extensions SSE4.1/4.2, AVX2; " +
-			"Intel AES New Instructions: yes; 4 cores; client Skylake has no AVX-512",
+			"Intel AES New Instructions: yes; 4 cores; client Skylake has no AVX-512; family 6; " + haswellExts,
 	},
 	{
 		Name:        "icelake-server",
 		Description: "Intel Xeon Platinum 8380 (3rd generation Xeon Scalable, Ice Lake-SP, 2021)",
 		Arch:        jdk.AMD64, Features: x86AVX512.With(VAES, VPCLMULQDQ), Cores: 40,
+		ID: Identity{Vendor: VendorIntel, Family: 6, Ext: x86Haswell.With(SHA)},
 		Source: "Intel ARK, Xeon Platinum 8380: instruction set extensions AVX-512, 2 FMA units, " +
 			"AES-NI, 40 cores; VAES and VPCLMULQDQ (EVEX forms) per Intel Optimization Reference " +
-			"Manual, Ice Lake microarchitecture",
+			"Manual, Ice Lake microarchitecture; family 6; " + haswellExts + "; SHA extensions since Ice Lake",
 	},
 	{
 		Name:        "neoverse-n1",
@@ -96,6 +106,7 @@ func hostModel() Model {
 		Cores:       runtime.NumCPU(),
 		Source:      "golang.org/x/sys/cpu, read once at start-up",
 		Memory:      hostMemory(),
+		ID:          HostIdentity(),
 		THP:         hostTHP(),
 	}
 }

@@ -58,6 +58,11 @@ type Recording struct {
 	// HostMemory is the recording machine's physical memory in bytes (the heap ergonomics
 	// size from it).
 	HostMemory uint64 `json:"host_memory"`
+	// HostVendor, HostFamily and HostExtensions are the recording machine's CPU identity
+	// (cpu.Identity: the vendor-keyed ergonomics read it).
+	HostVendor     string `json:"host_vendor"`
+	HostFamily     int    `json:"host_family"`
+	HostExtensions string `json:"host_extensions"`
 	// JVMs maps a JDK profile ("17", "25") to what java -version printed and the case outputs.
 	JVMs map[string]*JVM `json:"jvms"`
 }
@@ -95,7 +100,8 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU(), HostMemory: host.Memory}
+	rec := Recording{JVMs: map[string]*JVM{}, HostFeatures: cpu.Host().String(), HostCPUs: runtime.NumCPU(), HostMemory: host.Memory,
+		HostVendor: host.ID.Vendor.String(), HostFamily: host.ID.Family, HostExtensions: host.ID.Ext.String()}
 	var old Recording
 	if *missing {
 		data, err := os.ReadFile(filepath.Join(dir, "recorded.json"))
@@ -106,6 +112,7 @@ func run() error {
 			return fmt.Errorf("recorded.json: %w", err)
 		}
 		rec.HostFeatures, rec.HostCPUs, rec.HostMemory = old.HostFeatures, old.HostCPUs, old.HostMemory
+		rec.HostVendor, rec.HostFamily, rec.HostExtensions = old.HostVendor, old.HostFamily, old.HostExtensions
 		// New cases keep the rows the recording already keeps, so that every case keeps
 		// the same flags whichever run recorded it (the modelled flags when the recording
 		// was first made).
@@ -159,11 +166,15 @@ func run() error {
 		}
 		rec.JVMs[jdk] = jvm
 	}
-	out, err := json.MarshalIndent(rec, "", " ")
-	if err != nil {
+	// java's texts hold < > &, kept as they are (json.Marshal would write \u003c).
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(rec); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "recorded.json"), append(out, '\n'), 0o644)
+	return os.WriteFile(filepath.Join(dir, "recorded.json"), out.Bytes(), 0o644)
 }
 
 func runJava(java, dir string, env map[string]string, args []string) (*Output, error) {

@@ -1,0 +1,518 @@
+package ergo
+
+import (
+	"strconv"
+
+	"github.com/jitsim/jitsim/flags"
+	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/policy"
+	"github.com/jitsim/jitsim/stubs/cpu"
+)
+
+// The machine's share of the start-up ergonomics that PrintFlagsFinal shows and the model
+// does not act on: the x86 code-generation defaults HotSpot keys on the CPU's vendor, family
+// and extensions, the collector's tuning defaults, G1's remembered-set sizes per region size,
+// the code heaps' split and the metaspace steps. Every value was observed with
+// -XX:+PrintFlagsFinal on OpenJDK 17.0.15 and Temurin 25.0.3 on an AMD family 0x1A host under
+// the options of flags/testdata/jvmflags/ergonomics (docs/flags.md, "CPU and collector
+// ergonomics"); the Intel rows are the documented behaviour, not recorded.
+
+// machineRow is one flag the machine pass settles: when its releases have it and the command
+// line left it alone, value gives the new value (ok false leaves the flag as it is), set
+// FLAG_SET_ERGO-style when ergo is true, FLAG_SET_DEFAULT-style otherwise.
+type machineRow struct {
+	flag     string
+	releases jdk.Set
+	ergo     bool
+	value    func(m *machineFacts) (string, bool)
+}
+
+// machineFacts is what the rows read: the settled set, the CPU and the compilers.
+type machineFacts struct {
+	s  *flags.Set
+	id cpu.Identity
+	// feats is the model's feature set masked by the settled UseSSE/UseAVX levels.
+	feats  cpu.Set
+	c1, c2 int
+	// cpus is the active processor count.
+	cpus int
+}
+
+func (m *machineFacts) x86() bool    { return m.s.Arch() == jdk.AMD64 && m.id.Vendor != cpu.VendorUnknown }
+func (m *machineFacts) amd() bool    { return m.x86() && m.id.Vendor == cpu.VendorAMD }
+func (m *machineFacts) intel() bool  { return m.x86() && m.id.Vendor == cpu.VendorIntel }
+func (m *machineFacts) sse() int64   { return m.s.Int("UseSSE") }
+func (m *machineFacts) avx() int64   { return m.s.Int("UseAVX") }
+func (m *machineFacts) gc() string   { return m.s.Collector() }
+func (m *machineFacts) g1() bool     { return m.gc() == "UseG1GC" }
+func (m *machineFacts) c1Only() bool { return m.c1 > 0 && m.c2 == 0 }
+
+// boolean formats b as a flag value, for rows that always decide.
+func boolean(b bool) (string, bool) { return strconv.FormatBool(b), true }
+
+// onX86 is a boolean row that decides only on an x86 CPU of known vendor.
+func onX86(f func(m *machineFacts) bool) func(m *machineFacts) (string, bool) {
+	return func(m *machineFacts) (string, bool) {
+		if !m.x86() {
+			return "", false
+		}
+		return boolean(f(m))
+	}
+}
+
+// perVendor is an integer row with one value for AMD and one for Intel (other vendors keep
+// the table's value).
+func perVendor(amd, intel int64) func(m *machineFacts) (string, bool) {
+	return func(m *machineFacts) (string, bool) {
+		switch {
+		case m.amd():
+			return strconv.FormatInt(amd, 10), true
+		case m.intel():
+			return strconv.FormatInt(intel, 10), true
+		}
+		return "", false
+	}
+}
+
+// unaligned is UseUnalignedLoadStores: always on AMD (observed with UseSSE=2 too), with
+// SSE4.2 on Intel (documented, not recorded).
+func unaligned(m *machineFacts) bool { return m.amd() || m.feats.Has(cpu.SSE42) }
+
+// g1RemSets gives, per G1 region size in MB, the remembered-set sizes the release derives
+// from it: on 17 G1RSetRegionEntries and G1RSetSparseRegionEntries (G1EagerReclaimRemSetThreshold
+// follows the sparse entries); on 25 G1RemSetArrayOfCardsEntries (which the eager-reclaim
+// threshold follows) and G1RemSetHowlNumBuckets. Observed at every region size G1 chooses.
+var g1RemSets = map[uint64]remSet{
+	1:  {256, 8, 10, 4},
+	2:  {512, 16, 16, 8},
+	4:  {768, 32, 32, 8},
+	8:  {1024, 64, 64, 8},
+	16: {1280, 128, 128, 8},
+	32: {1536, 256, 256, 8},
+}
+
+// remSet is one region size's remembered-set sizes (g1RemSets).
+type remSet struct{ regionEntries, sparse, arrayOfCards, howlBuckets uint64 }
+
+// g1RemSet returns the row of g1RemSets for the settled region size.
+func (m *machineFacts) g1RemSet() (remSet, bool) {
+	if !m.g1() {
+		return remSet{}, false
+	}
+	r, ok := g1RemSets[m.s.Uint("G1HeapRegionSize")/mib]
+	return r, ok
+}
+
+func uintRow(f func(m *machineFacts) (uint64, bool)) func(m *machineFacts) (string, bool) {
+	return func(m *machineFacts) (string, bool) {
+		v, ok := f(m)
+		return strconv.FormatUint(v, 10), ok
+	}
+}
+
+// Code heap sizes: with the segmented code cache, the non-method heap is 5 MB plus a buffer
+// per compiler thread (576716 bytes for each C1 thread, 6592 for each C2 thread, observed
+// with 2 to 18 threads); 25 rounds it up to a 4 KB page. The rest of the reserved code cache
+// is split evenly between the profiled and non-profiled heaps (25: the profiled half rounded
+// up to a page). Without segmentation 17 leaves the non-method size at its default and 25
+// sets it to one page; both set the other two to 0.
+const (
+	nonNMethodBase = 5 * mib
+	c1CodeBuffer   = 576716
+	c2CodeBuffer   = 6592
+	codePage       = 4096
+)
+
+func (m *machineFacts) nonNMethod() uint64 {
+	v := uint64(nonNMethodBase + m.c1*c1CodeBuffer + m.c2*c2CodeBuffer)
+	if m.s.JDK() >= jdk.R25 {
+		v = (v + codePage - 1) / codePage * codePage
+	}
+	return v
+}
+
+func (m *machineFacts) segmented() bool {
+	return m.s.Has("SegmentedCodeCache") && m.s.Bool("SegmentedCodeCache")
+}
+
+// codeHeaps: the compiler buffer sizes are x86_64's (aarch64's C2 buffer is larger: OpenJDK
+// 17.0.21.1 on arm64 gave 5826252 for one thread of each), so the code heap rows apply there
+// only.
+func (m *machineFacts) codeHeaps() bool { return m.s.Arch() == jdk.AMD64 }
+
+func (m *machineFacts) profiledHalf() uint64 {
+	rest := m.s.Uint("ReservedCodeCacheSize") - m.s.Uint("NonNMethodCodeHeapSize")
+	half := rest / 2
+	if m.s.JDK() >= jdk.R25 {
+		half = (half + codePage - 1) / codePage * codePage
+	}
+	return half
+}
+
+// metaspaceStep aligns a metaspace expansion step down to the 64 KB commit granule.
+func metaspaceStep(name string) func(m *machineFacts) (string, bool) {
+	return uintRow(func(m *machineFacts) (uint64, bool) {
+		return m.s.Uint(name) / (64 << 10) * (64 << 10), true
+	})
+}
+
+// spaceAlignment is the generational collectors' space alignment (Serial 64 KB, Parallel
+// 512 KB, observed in MaxNewSize and MinHeapDeltaBytes); 0 for the others.
+func (m *machineFacts) spaceAlignment() uint64 {
+	switch m.gc() {
+	case "UseSerialGC":
+		return 64 << 10
+	case "UseParallelGC":
+		return 512 << 10
+	}
+	return 0
+}
+
+var (
+	jdk17 = jdk.Before(jdk.R25)
+	jdk25 = jdk.Since(jdk.R25)
+	all   = jdk.Since(jdk.R17)
+)
+
+// machineRows is the one table of the pass, in the order it runs (a row may read a flag an
+// earlier row settled).
+var machineRows = []machineRow{
+	// --- x86 code generation, by vendor and extension -------------------------------------
+	{flag: "UseAddressNop", releases: all, value: onX86(func(m *machineFacts) bool { return m.amd() || m.intel() })},
+	{flag: "UseXmmLoadAndClearUpper", releases: all, value: onX86(func(m *machineFacts) bool { return !m.amd() || m.sse() >= 3 })},
+	{flag: "UseXmmRegToRegMoveAll", releases: all, value: onX86(func(m *machineFacts) bool { return m.sse() >= 3 })},
+	{flag: "UseXmmI2D", releases: all, value: onX86(func(m *machineFacts) bool { return m.amd() && m.sse() >= 3 })},
+	{flag: "UseXmmI2F", releases: all, value: onX86(func(m *machineFacts) bool { return m.amd() && m.sse() >= 3 })},
+	{flag: "UseNewLongLShift", releases: all, value: onX86(func(m *machineFacts) bool { return m.amd() })},
+	{flag: "UseUnalignedLoadStores", releases: all, value: onX86(unaligned)},
+	{flag: "AlignVector", releases: all, value: onX86(func(m *machineFacts) bool { return !m.s.Bool("UseUnalignedLoadStores") })},
+	{flag: "UseXMMForArrayCopy", releases: all, value: onX86(unaligned)},
+	{flag: "UseXMMForObjInit", releases: all, value: onX86(unaligned)},
+	{flag: "UseFPUForSpilling", releases: all, value: onX86(func(m *machineFacts) bool { return m.sse() >= 4 })},
+	{flag: "OptimizeFill", releases: all, value: onX86(func(m *machineFacts) bool { return m.s.JDK() >= jdk.R25 && m.avx() >= 3 })},
+	{flag: "UseBMI1Instructions", releases: all, value: onX86(func(m *machineFacts) bool { return m.id.Ext.Has(cpu.BMI1) && m.avx() >= 1 })},
+	{flag: "UseBMI2Instructions", releases: all, value: onX86(func(m *machineFacts) bool { return m.id.Ext.Has(cpu.BMI2) && m.avx() >= 1 })},
+	{flag: "UseCountLeadingZerosInstruction", releases: all, value: onX86(func(m *machineFacts) bool { return m.id.Ext.Has(cpu.LZCNT) })},
+	// TZCNT is BMI1's but not VEX-encoded: -XX:UseAVX=0 leaves it on, -XX:-UseBMI1Instructions
+	// turns it off.
+	{flag: "UseCountTrailingZerosInstruction", releases: all, value: onX86(func(m *machineFacts) bool {
+		return m.id.Ext.Has(cpu.BMI1) && !(m.s.WasSetOnCommandLine("UseBMI1Instructions") && !m.s.Bool("UseBMI1Instructions"))
+	})},
+	{flag: "UsePopCountInstruction", releases: all, value: onX86(func(m *machineFacts) bool { return m.id.Ext.Has(cpu.POPCNT) })},
+	{flag: "UseFMA", releases: all, value: onX86(func(m *machineFacts) bool { return m.id.Ext.Has(cpu.FMA) && m.avx() >= 1 })},
+	// UseSHA: the SHA extensions, or AVX2 with BMI2 (the SHA-512 stub's needs; documented,
+	// not recorded: this host has the SHA extensions); 25 needs UseSSE=4 as well.
+	{flag: "UseSHA", releases: all, value: onX86(func(m *machineFacts) bool {
+		return (m.id.Ext.Has(cpu.SHA) || m.avx() >= 2 && m.id.Ext.Has(cpu.BMI2)) && (m.s.JDK() < jdk.R25 || m.sse() >= 4)
+	})},
+	{flag: "UseBASE64Intrinsics", releases: all, value: onX86(func(m *machineFacts) bool {
+		if m.s.JDK() >= jdk.R25 {
+			return m.avx() >= 2
+		}
+		return m.avx() >= 3 && m.feats.Has(cpu.AVX512VL) && m.feats.Has(cpu.AVX512BW)
+	})},
+	// Intrinsics that need a vector or SSE level (observed by lowering -XX:UseAVX and
+	// -XX:UseSSE): a lowered level turns them off; the SHA ones need UseSHA as well.
+	{flag: "MaxVectorSize", releases: all, value: func(m *machineFacts) (string, bool) {
+		switch {
+		case !m.x86():
+			return "", false
+		case m.avx() >= 3:
+			return "64", true
+		case m.avx() >= 1:
+			return "32", true
+		}
+		return "16", true
+	}},
+	levelRow("UseAdler32Intrinsics", all, func(m *machineFacts) bool { return m.avx() >= 2 }),
+	levelRow("UseCRC32Intrinsics", all, func(m *machineFacts) bool { return m.sse() >= 3 }),
+	levelRow("UseCRC32CIntrinsics", all, func(m *machineFacts) bool { return m.sse() >= 4 }),
+	levelRow("UseSHA1Intrinsics", all, func(m *machineFacts) bool {
+		return m.s.Bool("UseSHA") && m.id.Ext.Has(cpu.SHA) && m.sse() >= 4
+	}),
+	levelRow("UseSHA256Intrinsics", all, func(m *machineFacts) bool {
+		return m.s.Bool("UseSHA") && m.sse() >= 4 && (m.id.Ext.Has(cpu.SHA) || m.avx() >= 2 && m.id.Ext.Has(cpu.BMI2))
+	}),
+	levelRow("UseSHA512Intrinsics", all, func(m *machineFacts) bool {
+		return m.s.Bool("UseSHA") && m.avx() >= 2 && m.id.Ext.Has(cpu.BMI2)
+	}),
+	levelRow("UseSHA3Intrinsics", jdk25, func(m *machineFacts) bool { return m.s.Bool("UseSHA") && m.avx() >= 3 }),
+	levelRow("UseChaCha20Intrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 1 }),
+	levelRow("UseVectorizedHashCodeIntrinsic", jdk25, func(m *machineFacts) bool { return m.avx() >= 2 }),
+	levelRow("UsePoly1305Intrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
+	levelRow("UseIntPolyIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
+	levelRow("UseDilithiumIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
+	levelRow("UseKyberIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
+	{flag: "AllocatePrefetchDistance", releases: all, value: perVendor(256, 192)},
+	{flag: "AllocatePrefetchStepSize", releases: all, value: perVendor(64, 64)},
+	{flag: "PrefetchCopyIntervalInBytes", releases: all, value: perVendor(576, 576)},
+	{flag: "PrefetchScanIntervalInBytes", releases: all, value: perVendor(576, 576)},
+	{flag: "PrefetchFieldsAhead", releases: jdk17, value: perVendor(1, 1)},
+	// 25 sets the JCC erratum mitigation off, ergonomically, on a CPU without the erratum
+	// (every AMD part); which Intel models have it is not modelled.
+	{flag: "IntelJccErratumMitigation", releases: jdk25, ergo: true, value: func(m *machineFacts) (string, bool) {
+		if !m.amd() {
+			return "", false
+		}
+		return boolean(false)
+	}},
+
+	// --- the compilers ---------------------------------------------------------------------
+	{flag: "C1InlineStackLimit", releases: all, value: func(m *machineFacts) (string, bool) {
+		if m.c1Only() {
+			return "", false
+		}
+		return "5", true
+	}},
+	{flag: "UseOptoBiasInlining", releases: jdk17, value: func(m *machineFacts) (string, bool) {
+		return boolean(m.s.Has("UseBiasedLocking") && m.s.Bool("UseBiasedLocking"))
+	}},
+	{flag: "NonNMethodCodeHeapSize", releases: all, ergo: true, value: func(m *machineFacts) (string, bool) {
+		switch {
+		case !m.codeHeaps():
+			return "", false
+		case m.segmented():
+			return strconv.FormatUint(m.nonNMethod(), 10), true
+		case m.s.JDK() >= jdk.R25:
+			return strconv.Itoa(codePage), true
+		}
+		return "", false
+	}},
+	{flag: "ProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		if !m.codeHeaps() {
+			return 0, false
+		}
+		if !m.segmented() {
+			return 0, true
+		}
+		return m.profiledHalf(), true
+	})},
+	{flag: "NonProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		if !m.codeHeaps() {
+			return 0, false
+		}
+		if !m.segmented() {
+			return 0, true
+		}
+		return m.s.Uint("ReservedCodeCacheSize") - m.s.Uint("NonNMethodCodeHeapSize") - m.s.Uint("ProfiledCodeHeapSize"), true
+	})},
+
+	// --- the collector -----------------------------------------------------------------------
+	{flag: "ParallelRefProcEnabled", releases: all, value: func(m *machineFacts) (string, bool) {
+		return boolean((m.g1() || m.gc() == "UseParallelGC") && m.s.Uint("ParallelGCThreads") > 1)
+	}},
+	{flag: "MaxGCPauseMillis", releases: all, value: func(m *machineFacts) (string, bool) { return "200", m.g1() }},
+	{flag: "GCPauseIntervalMillis", releases: all, value: func(m *machineFacts) (string, bool) {
+		switch {
+		case m.g1():
+			return strconv.FormatUint(m.s.Uint("MaxGCPauseMillis")+1, 10), true
+		case m.gc() == "UseShenandoahGC" && m.s.JDK() >= jdk.R25:
+			return "5000", true
+		}
+		return "", false
+	}},
+	{flag: "GCTimeRatio", releases: all, value: func(m *machineFacts) (string, bool) { return "12", m.g1() }},
+	{flag: "ScavengeBeforeFullGC", releases: jdk17, value: func(m *machineFacts) (string, bool) {
+		switch m.gc() {
+		case "UseG1GC", "UseSerialGC", "UseZGC":
+			return boolean(false)
+		}
+		return "", false
+	}},
+	{flag: "UseCountedLoopSafepoints", releases: all, value: func(m *machineFacts) (string, bool) { return boolean(m.loopStripMining()) }},
+	{flag: "LoopStripMiningIter", releases: all, value: func(m *machineFacts) (string, bool) {
+		if !m.loopStripMining() {
+			return "", false
+		}
+		return "1000", true
+	}},
+	{flag: "LoopStripMiningIterShortLoop", releases: all, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		return m.s.Uint("LoopStripMiningIter") / 10, m.loopStripMining()
+	})},
+	// G1's remembered sets: sized from the region under G1 (FLAG_SET_ERGO on the eager-reclaim
+	// threshold and 25's rows), 0 under every other collector.
+	notG1Zero("G1RSetRegionEntries", jdk17),
+	notG1Zero("G1RSetSparseRegionEntries", jdk17),
+	notG1Zero("G1RemSetArrayOfCardsEntries", jdk25),
+	notG1Zero("G1RemSetHowlNumBuckets", jdk25),
+	notG1Zero("G1EagerReclaimRemSetThreshold", all),
+	{flag: "G1RSetRegionEntries", releases: jdk17, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		r, ok := m.g1RemSet()
+		return r.regionEntries, ok
+	})},
+	{flag: "G1RSetSparseRegionEntries", releases: jdk17, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		r, ok := m.g1RemSet()
+		return r.sparse, ok
+	})},
+	{flag: "G1RemSetArrayOfCardsEntries", releases: jdk25, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		r, ok := m.g1RemSet()
+		return r.arrayOfCards, ok
+	})},
+	{flag: "G1RemSetHowlNumBuckets", releases: jdk25, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		r, ok := m.g1RemSet()
+		return r.howlBuckets, ok
+	})},
+	{flag: "G1RemSetHowlMaxNumBuckets", releases: jdk25, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		return m.s.Uint("G1RemSetHowlMaxNumBuckets"), m.g1()
+	})},
+	{flag: "G1EagerReclaimRemSetThreshold", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		r, ok := m.g1RemSet()
+		if m.s.JDK() >= jdk.R25 {
+			return r.arrayOfCards, ok
+		}
+		return r.sparse, ok
+	})},
+	// The worker counts of the collectors gcArguments leaves at the generic count: Serial
+	// has none; ZGC runs 60 % of the processors rounded up, Shenandoah half (at least one);
+	// both a quarter, at least one, concurrently (observed with 2 to 64 processors).
+	{flag: "ParallelGCThreads", releases: all, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		switch m.gc() {
+		case "UseSerialGC":
+			return 0, true
+		case "UseZGC":
+			return uint64(m.cpus*6+9) / 10, true
+		case "UseShenandoahGC":
+			return uint64(max(m.cpus/2, 1)), true
+		}
+		return 0, false
+	})},
+	{flag: "ConcGCThreads", releases: all, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		return uint64(max(m.cpus/4, 1)), m.gc() == "UseZGC" || m.gc() == "UseShenandoahGC"
+	})},
+	// Parallel's heap grows and shrinks freely and compacts nearly everything.
+	gcConst("UseParallelGC", jdk17, "MarkSweepDeadRatio", "1", false),
+	gcConst("UseParallelGC", all, "MinHeapFreeRatio", "0", false),
+	gcConst("UseParallelGC", all, "MaxHeapFreeRatio", "100", false),
+	gcConst("UseZGC", jdk17, "ZAllocationSpikeTolerance", "1.0", false),
+	gcConst("UseZGC", jdk25, "LogEventsBufferEntries", "250", false),
+	gcConst("UseZGC", jdk25, "TLABSize", "262144", false),
+	gcConst("UseZGC", jdk25, "UseNUMA", "false", true),
+	gcConst("UseZGC", jdk25, "UseNUMAInterleaving", "false", true),
+	gcConst("UseShenandoahGC", all, "LogEventsBufferEntries", "250", false),
+	gcConst("UseShenandoahGC", all, "ExplicitGCInvokesConcurrent", "true", false),
+	gcConst("UseShenandoahGC", all, "ShenandoahImplicitGCInvokesConcurrent", "true", false),
+	gcConst("UseShenandoahGC", all, "TLABAllocationWeight", "90", false),
+	gcConst("UseShenandoahGC", jdk25, "UseDynamicNumberOfGCThreads", "false", false),
+	gcConst("UseShenandoahGC", jdk25, "UseNUMA", "false", true),
+	gcConst("UseShenandoahGC", jdk25, "UseNUMAInterleaving", "false", true),
+	{flag: "MaxNewSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		maxHeap := m.s.Uint("MaxHeapSize")
+		if m.g1() {
+			region := m.s.Uint("G1HeapRegionSize")
+			if region == 0 {
+				return 0, false
+			}
+			return maxHeap / region * m.s.Uint("G1MaxNewSizePercent") / 100 * region, true
+		}
+		a := m.spaceAlignment()
+		if a == 0 || !m.s.Has("NewRatio") {
+			return 0, false
+		}
+		return maxHeap / (m.s.Uint("NewRatio") + 1) / a * a, true
+	})},
+	{flag: "NewSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		a := m.spaceAlignment()
+		if a == 0 || !m.s.Has("NewRatio") {
+			return 0, false
+		}
+		return m.s.Uint("InitialHeapSize") / (m.s.Uint("NewRatio") + 1) / a * a, true
+	})},
+	{flag: "OldSize", releases: jdk17, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		if m.spaceAlignment() == 0 {
+			return 0, false
+		}
+		return m.s.Uint("InitialHeapSize") - m.s.Uint("NewSize"), true
+	})},
+	{flag: "MinHeapDeltaBytes", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		a := m.spaceAlignment()
+		switch m.gc() {
+		case "UseG1GC":
+			a = m.s.Uint("G1HeapRegionSize")
+		case "UseZGC", "UseShenandoahGC":
+			a = 2 * mib
+		}
+		if a == 0 {
+			return 0, false
+		}
+		return (m.s.Uint("MinHeapDeltaBytes") + a - 1) / a * a, true
+	})},
+	{flag: "SoftMaxHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		maxHeap := m.s.Uint("MaxHeapSize")
+		if m.gc() == "UseZGC" && m.s.JDK() >= jdk.R25 {
+			return uint64(float64(maxHeap) * 0.9), true
+		}
+		return maxHeap, true
+	})},
+	{flag: "MarkStackSizeMax", releases: jdk25, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		return m.s.Uint("MarkStackSizeMax"), m.g1()
+	})},
+	// 25 re-sets the x86 instruction-cache flush style ergonomically, to the same value.
+	{flag: "X86ICacheSync", releases: jdk25, ergo: true, value: func(m *machineFacts) (string, bool) {
+		return strconv.FormatInt(m.s.Int("X86ICacheSync"), 10), m.x86()
+	}},
+	{flag: "MinMetaspaceExpansion", releases: all, value: metaspaceStep("MinMetaspaceExpansion")},
+	{flag: "MaxMetaspaceExpansion", releases: all, value: metaspaceStep("MaxMetaspaceExpansion")},
+}
+
+// levelRow is an x86 intrinsic switch that is on only while f holds (it never turns a
+// switch on that the table has off).
+func levelRow(flag string, releases jdk.Set, f func(m *machineFacts) bool) machineRow {
+	return machineRow{flag: flag, releases: releases, value: func(m *machineFacts) (string, bool) {
+		if !m.x86() || f(m) {
+			return "", false
+		}
+		return boolean(false)
+	}}
+}
+
+// notG1Zero is a G1 sizing row that the other collectors leave at 0.
+func notG1Zero(flag string, releases jdk.Set) machineRow {
+	return machineRow{flag: flag, releases: releases, value: func(m *machineFacts) (string, bool) { return "0", !m.g1() }}
+}
+
+// gcConst is a flag one collector sets to a fixed value.
+func gcConst(gc string, releases jdk.Set, flag, value string, ergo bool) machineRow {
+	return machineRow{flag: flag, releases: releases, ergo: ergo, value: func(m *machineFacts) (string, bool) { return value, m.gc() == gc }}
+}
+
+// loopStripMining: C2 keeps safepoints in counted loops, strip-mined, under the concurrent
+// collectors (G1, ZGC, Shenandoah), not under Serial or Parallel.
+func (m *machineFacts) loopStripMining() bool {
+	switch m.gc() {
+	case "UseG1GC", "UseZGC", "UseShenandoahGC":
+		return true
+	}
+	return false
+}
+
+// machinePass runs machineRows on a settled set (after the CPU pass and the heap's
+// alignment). It applies to the releases with a recorded table (gcModelled); a row whose flag
+// the command line set, or that the release lacks, is skipped.
+func (e *ergo) machinePass(model cpu.Model, activeProcessors int) {
+	s := e.set
+	if !gcModelled(s) {
+		return
+	}
+	m := &machineFacts{s: s, id: model.ID, feats: e.feats, cpus: active(s, activeProcessors)}
+	if cfg, err := policy.FromFlags(s); err == nil {
+		if s.Has("CICompilerCount") {
+			cfg.CICompilerCount = s.Int("CICompilerCount")
+		}
+		m.c1, m.c2, _ = policy.CompilerCounts(active(s, activeProcessors), cfg)
+	}
+	for i := range machineRows {
+		r := &machineRows[i]
+		if !r.releases.Has(s.JDK()) || !s.Has(r.flag) || s.WasSetOnCommandLine(r.flag) {
+			continue
+		}
+		v, ok := r.value(m)
+		if !ok {
+			continue
+		}
+		if r.ergo {
+			e.setErgo(r.flag, v)
+		} else {
+			e.setDefault(r.flag, v)
+		}
+	}
+}
