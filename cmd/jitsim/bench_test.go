@@ -345,6 +345,7 @@ func TestShortIterationWarningNamesOption(t *testing.T) {
 // the profiled score is the sum of the iterations' and the total score the
 // maximum, and the model clock's forks agree exactly.
 func TestBenchProfComp(t *testing.T) {
+	t.Parallel() // the model clock: deterministic however the CPUs are shared
 	dir := t.TempDir()
 	rff := filepath.Join(dir, "r.json")
 	out, _ := runBenchCLI(t, "--clock=model", "--cpu=icelake-server", "-f", "2", "-wi", "1", "-i", "4", "-w", "100ms", "-r", "100ms",

@@ -77,6 +77,7 @@ var logCompilationRequired = []string{"hotspot_log", "vm_version", "vm_arguments
 // one the real log has, the required elements are all there, and the
 // class names are dotted as 17 and 25 write them.
 func TestLogCompilationShape(t *testing.T) {
+	t.Parallel() // the model clock: deterministic however the CPUs are shared
 	if testing.Short() {
 		t.Skip("warms two VMs to level 4")
 	}

@@ -48,6 +48,7 @@ func firstSeen(ls []string) []string {
 // AESCrypt.implEncryptBlock without the 10-byte encryptBlock wrapper the
 // real classes inline first, so its lines sit one level shallower.
 func TestPrintIntrinsicsMatchesJava(t *testing.T) {
+	t.Parallel() // the model clock: deterministic however the CPUs are shared
 	if testing.Short() {
 		t.Skip("warms six VMs to level 4")
 	}

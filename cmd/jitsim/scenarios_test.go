@@ -120,6 +120,7 @@ func TestModelClockRunDeterministic(t *testing.T) {
 // loops jitsim cannot enter mid-way are not OSR-compilable from the start
 // and never queue an OSR task that would fail silently.)
 func TestPrintCompilationIDsConsecutive(t *testing.T) {
+	t.Parallel() // the model clock: deterministic however the CPUs are shared
 	for _, jdk := range []string{"8u", "17", "25"} {
 		t.Run("jdk"+jdk, func(t *testing.T) {
 			args := []string{"run", "--clock=model", "--cpu=icelake-server", "--jdk=" + jdk, "-XX:+PrintCompilation",

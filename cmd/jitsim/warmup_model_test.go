@@ -84,6 +84,7 @@ func labelSummary(t *testing.T, s warmup.Summary, label string) warmup.LabelSumm
 // the flag the interpreter calls it: the steady time per operation must be at
 // least 10× smaller.
 func TestWarmupModelClock(t *testing.T) {
+	t.Parallel() // the model clock: deterministic however the CPUs are shared
 	t.Run("AESGCMUpdateAAD", func(t *testing.T) {
 		s, _ := modelStudy(t, "1", []string{"", haleySet}, "AESGCMUpdateAAD", "0", "40", "1")
 		stock, haley := labelSummary(t, s, "default"), labelSummary(t, s, haleySet)

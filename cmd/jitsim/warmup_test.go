@@ -337,6 +337,7 @@ func TestProgressOnlyOnTerminal(t *testing.T) {
 // does not gate, and both sets run alike. The report names that install
 // and the stub as the cause.
 func TestWarmupJDK25GHASHOffPhases(t *testing.T) {
+	t.Parallel() // the model clock: deterministic however the CPUs are shared
 	dir := t.TempDir()
 	const off = "-XX:+UnlockDiagnosticVMOptions -XX:-UseGHASHIntrinsics"
 	args := []string{"warmup", "--clock=model", "--cpu=icelake-server", "--jdk=25", "--forks=1", "--out", dir,
