@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/aes"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/jitsim/jitsim/bytecode"
@@ -119,5 +120,91 @@ func TestBindBlocksRefuses(t *testing.T) {
 				t.Error("bound for batches")
 			}
 		})
+	}
+}
+
+// TestBlockTargetErrorsAreTheCalls: a batch whose calls have a bad key, a null array or an
+// offset out of range fails with the error its first call fails with alone, on both clocks,
+// and writes nothing; so does the row's batch adapter alone (AdaptBlocks), which a batch
+// uses after its first call.
+func TestBlockTargetErrorsAreTheCalls(t *testing.T) {
+	xk := expandKey(t, []byte("0123456789abcdef"))
+	const n = 3
+	for _, clock := range []string{"wall", "model"} {
+		cfg := NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).
+			WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...)
+		if clock == "model" {
+			cfg = cfg.WithModel(mustProfile(t, "host"))
+		}
+		vm := newTestVM(t, cfg)
+		caller, err := vm.Method("GCTR.update")
+		if err != nil {
+			t.Fatal(err)
+		}
+		callee, err := vm.Method("AESCrypt.implEncryptBlock")
+		if err != nil {
+			t.Fatal(err)
+		}
+		site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
+		ctx := context.Background()
+		one, err := vm.Bind(ctx, site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch, ok := vm.BindBlocks(site)
+		if !ok {
+			t.Fatal("BindBlocks refuses the AES block call from C2 code")
+		}
+		d, err := vm.Explain("AESCrypt.implEncryptBlock", LevelFullOptimization)
+		if err != nil {
+			t.Fatal(err)
+		}
+		adapted, ok := AESCryptEncryptBlock.Row().AdaptBlocks(callee, d.Impl.ID)
+		if !ok {
+			t.Fatalf("AdaptBlocks has no code for %s", d.Impl.ID)
+		}
+		th := vm.NewThread("main")
+		th.Enter()
+		for _, c := range []struct {
+			name            string
+			key             []uint32
+			in, out         []byte // one call's arrays; the batch has n of each
+			inOfs, outOfs   int
+			inNull, outNull bool
+		}{
+			{name: "short key", key: xk[:40], in: make([]byte, 16), out: make([]byte, 16)},
+			{name: "in offset", key: xk, in: make([]byte, 20), out: make([]byte, 16), inOfs: 5},
+			{name: "negative out offset", key: xk, in: make([]byte, 16), out: make([]byte, 16), outOfs: -1},
+			{name: "short out", key: xk, in: make([]byte, 16), out: make([]byte, 15)},
+			{name: "null in", key: xk, out: make([]byte, 16), inNull: true},
+		} {
+			t.Run(clock+"/"+c.name, func(t *testing.T) {
+				arr := func(b []byte, null bool, copies int) Arg {
+					if null {
+						return Arg{Kind: bytecode.Bytes, Null: true}
+					}
+					return bytecode.BytesArg(bytes.Repeat(b, copies))
+				}
+				args := func(copies int) []Arg {
+					return []Arg{bytecode.IntsArg(c.key), arr(c.in, c.inNull, copies), bytecode.IntArg(c.inOfs),
+						arr(c.out, c.outNull, copies), bytecode.IntArg(c.outOfs)}
+				}
+				_, want := one(ctx, args(1))
+				if want == nil {
+					t.Fatal("the single call: no error")
+				}
+				for name, b := range map[string]BlockTarget{"BindBlocks": batch, "AdaptBlocks": adapted} {
+					a := args(n)
+					err := b(ctx, a, n)
+					if err == nil || err.Error() != want.Error() {
+						t.Errorf("%s, batch of %d: err = %v, want %v", name, n, err, want)
+					}
+					if !c.outNull && slices.ContainsFunc(a[3].Data, func(b byte) bool { return b != 0 }) {
+						t.Errorf("%s, batch of %d wrote %x", name, n, a[3].Data)
+					}
+				}
+			})
+		}
+		th.Exit()
 	}
 }

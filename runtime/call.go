@@ -80,9 +80,22 @@ func (e *Exception) Error() string {
 	return fmt.Sprintf("%s: %s (%d)", e.Method, e.Class, e.Detail)
 }
 
-// stubBlocks is call n at a time (BlockTarget) on the wall clock: the n
-// calls one after another.
-func stubBlocks(call stubCall) BlockTarget {
+// stubBlocks is call n at a time (BlockTarget) on the wall clock: the
+// first call through call, so that the stub's first use is noted as it
+// would be, and the other n-1 through rest, the decision's batch of the
+// same stub (Decision.batch).
+func stubBlocks(call stubCall, rest BlockTarget) BlockTarget {
+	return func(ctx context.Context, args []Arg, n int) error {
+		return firstAndRest(ctx, args, n, func(ctx context.Context, a []Arg) error {
+			_, err := call(ctx, a)
+			return err
+		}, rest)
+	}
+}
+
+// eachCall is the batch of a stub whose intrinsic row has no AdaptBlocks:
+// its n calls one by one.
+func eachCall(call stubCall) BlockTarget {
 	return func(ctx context.Context, args []Arg, n int) error {
 		return EachBlock(args, n, func(a []Arg) error {
 			_, err := call(ctx, a)
@@ -91,8 +104,30 @@ func stubBlocks(call stubCall) BlockTarget {
 	}
 }
 
-// blockArgs holds the argument lists EachBlock makes.
+// blockArgs holds the argument lists EachBlock and firstAndRest make.
 var blockArgs = sync.Pool{New: func() any { return new([]Arg) }}
+
+// checkBatch returns the error for a batch of n calls whose args do not
+// divide into n calls: a byte array with no n equal parts.
+func checkBatch(args []Arg, n int) error {
+	for i := range args {
+		if args[i].Kind == bytecode.Bytes && len(args[i].Data)%n != 0 {
+			return fmt.Errorf("runtime: a batch of %d calls with a byte array of %d bytes (no %d equal parts)", n, len(args[i].Data), n)
+		}
+	}
+	return nil
+}
+
+// batchPart sets a to the args of calls from..to-1 of a batch of n (a
+// batch of to-from calls): each byte array's parts from..to-1.
+func batchPart(a, args []Arg, n, from, to int) {
+	for i := range args {
+		if d := args[i].Data; args[i].Kind == bytecode.Bytes && d != nil {
+			w := len(d) / n
+			a[i].Data = d[from*w : to*w : to*w]
+		}
+	}
+}
 
 // EachBlock calls f with the argument list of each of the n calls of a
 // BlockTarget's args, in order, and stops at its first error: how a
@@ -101,10 +136,8 @@ func EachBlock(args []Arg, n int, f func([]Arg) error) error {
 	if n <= 0 {
 		return nil
 	}
-	for i := range args {
-		if args[i].Kind == bytecode.Bytes && len(args[i].Data)%n != 0 {
-			return fmt.Errorf("runtime: a batch of %d calls with a byte array of %d bytes (no %d equal parts)", n, len(args[i].Data), n)
-		}
+	if err := checkBatch(args, n); err != nil {
+		return err
 	}
 	bp := blockArgs.Get().(*[]Arg)
 	a := append((*bp)[:0], args...)
@@ -114,15 +147,35 @@ func EachBlock(args []Arg, n int, f func([]Arg) error) error {
 		blockArgs.Put(bp)
 	}()
 	for k := range n {
-		for i := range args {
-			if d := args[i].Data; args[i].Kind == bytecode.Bytes && d != nil {
-				w := len(d) / n
-				a[i].Data = d[k*w : (k+1)*w : (k+1)*w]
-			}
-		}
+		batchPart(a, args, n, k, k+1)
 		if err := f(a); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// firstAndRest runs a batch of n calls as its first call, through first,
+// and then, unless that failed, its other n-1 calls as one batch through
+// rest.
+func firstAndRest(ctx context.Context, args []Arg, n int, first func(context.Context, []Arg) error, rest BlockTarget) error {
+	if n <= 0 {
+		return nil
+	}
+	if err := checkBatch(args, n); err != nil {
+		return err
+	}
+	bp := blockArgs.Get().(*[]Arg)
+	a := append((*bp)[:0], args...)
+	defer func() {
+		clear(a)
+		*bp = a[:0]
+		blockArgs.Put(bp)
+	}()
+	batchPart(a, args, n, 0, 1)
+	if err := first(ctx, a); err != nil || n == 1 {
+		return err
+	}
+	batchPart(a, args, n, 1, n)
+	return rest(ctx, a, n-1)
 }

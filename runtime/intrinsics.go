@@ -122,6 +122,11 @@ type IntrinsicRow struct {
 	// signature (stubs-contract.md). ok is false when impl is not a
 	// variant of the row's stub built into this binary.
 	Adapt func(m *Method, impl variant.ID) (call stubCall, ok bool)
+	// AdaptBlocks, when set, is Adapt's call n at a time (BlockTarget) for
+	// C2 code that hands the stub a batch (BindBlocks): the same checks
+	// and errors as n calls of Adapt's, made once where the n calls'
+	// arguments make them come out the same. nil: the n calls one by one.
+	AdaptBlocks func(m *Method, impl variant.ID) (batch BlockTarget, ok bool)
 	// Doc is a one-line description.
 	Doc string
 }
@@ -132,13 +137,13 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 		GoName: "AESCryptEncryptBlock", HotSpotName: "_aescrypt_encryptBlock",
 		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		PredicateDoc: "none", Stub: aes.StubEncryptBlock, Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptBlock, Doc: "AES encryption of one 16-byte block (FIPS-197 §5.1)",
+		Adapt: adaptBlock, AdaptBlocks: adaptBlocks, Doc: "AES encryption of one 16-byte block (FIPS-197 §5.1)",
 	},
 	AESCryptDecryptBlock: {
 		GoName: "AESCryptDecryptBlock", HotSpotName: "_aescrypt_decryptBlock",
 		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		PredicateDoc: "none", Stub: aes.StubDecryptBlock, Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptBlock, Doc: "AES decryption of one 16-byte block (FIPS-197 §5.3)",
+		Adapt: adaptBlock, AdaptBlocks: adaptBlocks, Doc: "AES decryption of one 16-byte block (FIPS-197 §5.3)",
 	},
 	CBCEncryptAESCrypt: {
 		GoName: "CBCEncryptAESCrypt", HotSpotName: "_cipherBlockChaining_encryptAESCrypt",
@@ -412,6 +417,50 @@ func adaptBlock(m *Method, impl variant.ID) (stubCall, bool) {
 		}
 		f(xk, dst, unaliased(dst, src))
 		return 0, nil
+	}, true
+}
+
+// adaptBlocks is adaptBlock n calls at a time (BlockTarget). The n calls
+// share the key and the offsets, and their arrays' parts are the same
+// size, so the key and range checks of each call's stub entry come out as
+// the first call's: they are made once, on its arguments, and fail with
+// its errors. Each block is still run through the stub on its own bytes.
+func adaptBlocks(m *Method, impl variant.ID) (BlockTarget, bool) {
+	f, ok := aes.BlockCode(impl)
+	if !ok {
+		return nil, false
+	}
+	return func(_ context.Context, args []Arg, n int) error {
+		if n <= 0 {
+			return nil
+		}
+		if len(args) != 5 {
+			return fmt.Errorf("runtime: %s: a batch of %d arguments, want 5", m, len(args))
+		}
+		if err := checkBatch(args, n); err != nil {
+			return err
+		}
+		xk, ok := key(&args[0])
+		if !ok {
+			return keyError(m, &args[0])
+		}
+		first := [5]Arg(args)
+		in, out := args[1].Data, args[3].Data
+		iw, ow := len(in)/n, len(out)/n
+		first[1].Data, first[3].Data = in[:iw:iw], out[:ow:ow]
+		if _, ok := span(first[:], 1, 2, aes.BlockSize); !ok {
+			return spanError(m, first[:], 1, 2, aes.BlockSize)
+		}
+		if _, ok := span(first[:], 3, 4, aes.BlockSize); !ok {
+			return spanError(m, first[:], 3, 4, aes.BlockSize)
+		}
+		io, oo := int(args[2].Scalar), int(args[4].Scalar)
+		for k := range n {
+			src := in[k*iw+io : k*iw+io+aes.BlockSize : k*iw+io+aes.BlockSize]
+			dst := out[k*ow+oo : k*ow+oo+aes.BlockSize : k*ow+oo+aes.BlockSize]
+			f(xk, dst, unaliased(dst, src))
+		}
+		return nil
 	}, true
 }
 

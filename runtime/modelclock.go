@@ -183,8 +183,9 @@ func (mc *modelClock) charge(c model.Cost) error {
 // calls only run a stub on their own bytes, which reads no clock and no
 // state another thread or an event writes: the events and threads that
 // the single advances would have let run in between run after the batch,
-// at the same virtual times, and see the same state.
-func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) (stubCall, BlockTarget) {
+// at the same virtual times, and see the same state. rest runs those n-1
+// calls (Decision.batch).
+func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall, rest BlockTarget) (stubCall, BlockTarget) {
 	mc := vm.sim
 	lc := resolve(mc.prof, model.Stub(d.Variant.Name), d.Variant.Stub).add(resolve(mc.prof, model.WhatDispatch, d.Variant.Stub))
 	cost := func(args []Arg) (model.Cost, error) {
@@ -205,27 +206,21 @@ func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall) (stubCal
 		return call(ctx, args)
 	}
 	blocks := func(ctx context.Context, args []Arg, n int) error {
-		first := true
-		return EachBlock(args, n, func(a []Arg) error {
-			if !first {
-				_, err := call(ctx, a)
-				return err
-			}
-			first = false
-			c, err := cost(a)
-			if err != nil {
+		var c model.Cost
+		return firstAndRest(ctx, args, n, func(ctx context.Context, a []Arg) (err error) {
+			if c, err = cost(a); err != nil {
 				return err
 			}
 			if err := mc.charge(c); err != nil {
 				return err
 			}
-			if _, err := call(ctx, a); err != nil {
+			_, err = call(ctx, a)
+			return err
+		}, func(ctx context.Context, a []Arg, m int) error {
+			if err := rest(ctx, a, m); err != nil {
 				return err
 			}
-			if n > 1 {
-				return mc.charge(model.Cost(n-1) * c)
-			}
-			return nil
+			return mc.charge(model.Cost(m) * c)
 		})
 	}
 	return one, blocks

@@ -37,6 +37,7 @@ type Decision struct {
 	Flag   string
 
 	call   stubCall
+	batch  BlockTarget // the adapter's call, n at a time (IntrinsicRow.AdaptBlocks)
 	blocks BlockTarget // call, n at a time (BindBlocks)
 }
 
@@ -175,7 +176,12 @@ func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
 		if !ok {
 			panic(fmt.Sprintf("BUG: %s: the row's adapter has no code for stub variant %s", r.HotSpotName, d.Impl.ID))
 		}
-		d.call = call
+		d.call, d.batch = call, eachCall(call)
+		if r.AdaptBlocks != nil {
+			if d.batch, ok = r.AdaptBlocks(m, d.Impl.ID); !ok {
+				panic(fmt.Sprintf("BUG: %s: the row's batch adapter has no code for stub variant %s", r.HotSpotName, d.Impl.ID))
+			}
+		}
 	}
 	d.Stub, d.Reason = true, ReasonIntrinsic
 	return d
