@@ -459,66 +459,15 @@ func generate(recs []*recording) ([]byte, error) {
 		b.WriteString("\t{" + strings.Join(fields, ", ") + "},\n")
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("// recordedIntrinsics lists, per recorded release, the intrinsic names the JVM accepts in\n")
-	b.WriteString("// ControlIntrinsic and DisableIntrinsic (testdata/jvmflags/jdk-*.intrinsics.txt), sorted.\n")
-	b.WriteString("var recordedIntrinsics = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")
-	for _, r := range recs {
-		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
-		line := 0
-		for i, n := range r.intrinsics {
-			q := strconv.Quote(n) + ","
-			if i == 0 || line+len(q) > 90 {
-				b.WriteString("\n\t\t")
-				line = 0
-			} else {
-				b.WriteString(" ")
-			}
-			b.WriteString(q)
-			line += len(q) + 1
-		}
-		b.WriteString("\n\t}},\n")
-	}
-	b.WriteString("}\n\n")
-	b.WriteString("// recordedLogTagSets lists, per recorded release, the unified-logging tag sets the JVM\n")
-	b.WriteString("// registers (testdata/jvmflags/jdk-*.tagsets.txt), sorted.\n")
-	b.WriteString("var recordedLogTagSets = [...]struct {\n\treleases jdk.Set\n\tsets     []string\n}{\n")
-	for _, r := range recs {
-		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
-		line := 0
-		for i, n := range r.logTagSets {
-			q := strconv.Quote(n) + ","
-			if i == 0 || line+len(q) > 90 {
-				b.WriteString("\n\t\t")
-				line = 0
-			} else {
-				b.WriteString(" ")
-			}
-			b.WriteString(q)
-			line += len(q) + 1
-		}
-		b.WriteString("\n\t}},\n")
-	}
-	b.WriteString("}\n\n")
-	b.WriteString("// recordedLogTags lists, per recorded release, the unified-logging tags -Xlog:help names\n")
-	b.WriteString("// (testdata/jvmflags/jdk-*.xlog-help.txt), sorted.\n")
-	b.WriteString("var recordedLogTags = [...]struct {\n\treleases jdk.Set\n\ttags     []string\n}{\n")
-	for _, r := range recs {
-		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
-		line := 0
-		for i, n := range r.logTags {
-			q := strconv.Quote(n) + ","
-			if i == 0 || line+len(q) > 90 {
-				b.WriteString("\n\t\t")
-				line = 0
-			} else {
-				b.WriteString(" ")
-			}
-			b.WriteString(q)
-			line += len(q) + 1
-		}
-		b.WriteString("\n\t}},\n")
-	}
-	b.WriteString("}\n\n")
+	writeNameLists(&b, recs, "recordedIntrinsics", "names",
+		"the intrinsic names the JVM accepts in\n// ControlIntrinsic and DisableIntrinsic (testdata/jvmflags/jdk-*.intrinsics.txt), sorted.",
+		func(r *recording) []string { return r.intrinsics })
+	writeNameLists(&b, recs, "recordedLogTagSets", "sets",
+		"the unified-logging tag sets the JVM\n// registers (testdata/jvmflags/jdk-*.tagsets.txt), sorted.",
+		func(r *recording) []string { return r.logTagSets })
+	writeNameLists(&b, recs, "recordedLogTags", "tags",
+		"the unified-logging tags -Xlog:help names\n// (testdata/jvmflags/jdk-*.xlog-help.txt), sorted.",
+		func(r *recording) []string { return r.logTags })
 	// The special flags: one row per name and fact, with the releases that share it.
 	type special struct{ name, a, b string }
 	obs, als := map[special][]string{}, map[special][]string{}
@@ -591,4 +540,29 @@ func generate(recs []*recording) ([]byte, error) {
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
+}
+
+// writeNameLists writes one generated table of names per recorded release: var name, a
+// struct of the releases and field, whose doc comment continues "lists, per recorded
+// release, " with what.
+func writeNameLists(b *bytes.Buffer, recs []*recording, name, field, what string, get func(*recording) []string) {
+	fmt.Fprintf(b, "// %s lists, per recorded release, %s\n", name, what)
+	fmt.Fprintf(b, "var %s = [...]struct {\n\treleases jdk.Set\n\t%-8s []string\n}{\n", name, field)
+	for _, r := range recs {
+		fmt.Fprintf(b, "\t{rec%d, []string{", r.feature)
+		line := 0
+		for i, n := range get(r) {
+			q := strconv.Quote(n) + ","
+			if i == 0 || line+len(q) > 90 {
+				b.WriteString("\n\t\t")
+				line = 0
+			} else {
+				b.WriteString(" ")
+			}
+			b.WriteString(q)
+			line += len(q) + 1
+		}
+		b.WriteString("\n\t}},\n")
+	}
+	b.WriteString("}\n\n")
 }
