@@ -133,32 +133,34 @@ func batchPart(a, args []Arg, n, from, to int) {
 // BlockTarget's args, in order, and stops at its first error: how a
 // BlockBinder's targets take a batch apart.
 func EachBlock(args []Arg, n int, f func([]Arg) error) error {
-	if n <= 0 {
-		return nil
-	}
-	if err := checkBatch(args, n); err != nil {
-		return err
-	}
-	bp := blockArgs.Get().(*[]Arg)
-	a := append((*bp)[:0], args...)
-	defer func() {
-		clear(a)
-		*bp = a[:0]
-		blockArgs.Put(bp)
-	}()
-	for k := range n {
-		batchPart(a, args, n, k, k+1)
-		if err := f(a); err != nil {
-			return err
+	return withBatch(args, n, func(a []Arg) error {
+		for k := range n {
+			batchPart(a, args, n, k, k+1)
+			if err := f(a); err != nil {
+				return err
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // firstAndRest runs a batch of n calls as its first call, through first,
 // and then, unless that failed, its other n-1 calls as one batch through
 // rest.
 func firstAndRest(ctx context.Context, args []Arg, n int, first func(context.Context, []Arg) error, rest BlockTarget) error {
+	return withBatch(args, n, func(a []Arg) error {
+		batchPart(a, args, n, 0, 1)
+		if err := first(ctx, a); err != nil || n == 1 {
+			return err
+		}
+		batchPart(a, args, n, 1, n)
+		return rest(ctx, a, n-1)
+	})
+}
+
+// withBatch checks a batch of n calls and runs f with a pooled copy of its args, for f to
+// narrow to the parts of the calls it makes; nothing for n ≤ 0.
+func withBatch(args []Arg, n int, f func([]Arg) error) error {
 	if n <= 0 {
 		return nil
 	}
@@ -172,10 +174,5 @@ func firstAndRest(ctx context.Context, args []Arg, n int, first func(context.Con
 		*bp = a[:0]
 		blockArgs.Put(bp)
 	}()
-	batchPart(a, args, n, 0, 1)
-	if err := first(ctx, a); err != nil || n == 1 {
-		return err
-	}
-	batchPart(a, args, n, 1, n)
-	return rest(ctx, a, n-1)
+	return f(a)
 }
