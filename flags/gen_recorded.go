@@ -519,26 +519,9 @@ func generate(recs []*recording) ([]byte, error) {
 		fmt.Fprintf(&b, "\t{rec%d, %q},\n", r.feature, r.build)
 	}
 	b.WriteString("}\n\n")
-	b.WriteString("// recordedModules lists, per recorded release, the system modules java --list-modules\n")
-	b.WriteString("// names (testdata/jvmflags/jdk-*.modules.txt), sorted.\n")
-	b.WriteString("var recordedModules = [...]struct {\n\treleases jdk.Set\n\tnames    []string\n}{\n")
-	for _, r := range recs {
-		fmt.Fprintf(&b, "\t{rec%d, []string{", r.feature)
-		line := 0
-		for i, n := range r.modules {
-			q := strconv.Quote(n) + ","
-			if i == 0 || line+len(q) > 90 {
-				b.WriteString("\n\t\t")
-				line = 0
-			} else {
-				b.WriteString(" ")
-			}
-			b.WriteString(q)
-			line += len(q) + 1
-		}
-		b.WriteString("\n\t}},\n")
-	}
-	b.WriteString("}\n")
+	writeNameLists(&b, recs, "recordedModules", "names",
+		"the system modules java --list-modules\n// names (testdata/jvmflags/jdk-*.modules.txt), sorted.",
+		func(r *recording) []string { return r.modules })
 	return format.Source(b.Bytes())
 }
 
