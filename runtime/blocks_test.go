@@ -32,30 +32,8 @@ func TestBlockTargetIsItsCalls(t *testing.T) {
 	}
 	for _, clock := range []string{"wall", "model"} {
 		t.Run(clock, func(t *testing.T) {
-			cfg := NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).
-				WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...)
-			if clock == "model" {
-				cfg = cfg.WithModel(mustProfile(t, "host"))
-			}
-			vm := newTestVM(t, cfg)
-			caller, err := vm.Method("GCTR.update")
-			if err != nil {
-				t.Fatal(err)
-			}
-			callee, err := vm.Method("AESCrypt.implEncryptBlock")
-			if err != nil {
-				t.Fatal(err)
-			}
-			site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
+			vm, one, batch := bindBlockCall(t, clock)
 			ctx := context.Background()
-			one, err := vm.Bind(ctx, site)
-			if err != nil {
-				t.Fatal(err)
-			}
-			batch, ok := vm.BindBlocks(site)
-			if !ok {
-				t.Fatal("BindBlocks refuses the AES block call from C2 code")
-			}
 			xk := expandKey(t, key)
 			th := vm.NewThread("main")
 			th.Enter()
@@ -131,31 +109,13 @@ func TestBlockTargetErrorsAreTheCalls(t *testing.T) {
 	xk := expandKey(t, []byte("0123456789abcdef"))
 	const n = 3
 	for _, clock := range []string{"wall", "model"} {
-		cfg := NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).
-			WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...)
-		if clock == "model" {
-			cfg = cfg.WithModel(mustProfile(t, "host"))
-		}
-		vm := newTestVM(t, cfg)
-		caller, err := vm.Method("GCTR.update")
+		vm, one, batch := bindBlockCall(t, clock)
+		ctx := context.Background()
+		d, err := vm.Explain("AESCrypt.implEncryptBlock", LevelFullOptimization)
 		if err != nil {
 			t.Fatal(err)
 		}
 		callee, err := vm.Method("AESCrypt.implEncryptBlock")
-		if err != nil {
-			t.Fatal(err)
-		}
-		site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
-		ctx := context.Background()
-		one, err := vm.Bind(ctx, site)
-		if err != nil {
-			t.Fatal(err)
-		}
-		batch, ok := vm.BindBlocks(site)
-		if !ok {
-			t.Fatal("BindBlocks refuses the AES block call from C2 code")
-		}
-		d, err := vm.Explain("AESCrypt.implEncryptBlock", LevelFullOptimization)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -207,4 +167,35 @@ func TestBlockTargetErrorsAreTheCalls(t *testing.T) {
 		}
 		th.Exit()
 	}
+}
+
+// bindBlockCall makes a JDK 8u VM on the clock ("wall" or "model", the host profile) and
+// binds C2's GCTR.update → AESCrypt.implEncryptBlock call site, one call at a time and in
+// batches.
+func bindBlockCall(t *testing.T, clock string) (*VM, Target, BlockTarget) {
+	t.Helper()
+	cfg := NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).
+		WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...)
+	if clock == "model" {
+		cfg = cfg.WithModel(mustProfile(t, "host"))
+	}
+	vm := newTestVM(t, cfg)
+	caller, err := vm.Method("GCTR.update")
+	if err != nil {
+		t.Fatal(err)
+	}
+	callee, err := vm.Method("AESCrypt.implEncryptBlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
+	one, err := vm.Bind(context.Background(), site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch, ok := vm.BindBlocks(site)
+	if !ok {
+		t.Fatal("BindBlocks refuses the AES block call from C2 code")
+	}
+	return vm, one, batch
 }
