@@ -257,22 +257,3 @@ func writeAtomic(name string, data []byte) error {
 	}
 	return werr
 }
-
-// progressBar draws the calibration's progress on a terminal (nothing otherwise).
-func progressBar(w io.Writer, java string) func(done, total int, what string) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return func(done, total int, what string) {
-		const width = 30
-		n := width * done / max(total, 1)
-		fmt.Fprintf(w, "\r\033[K%s [%s%s] %d/%d %s", java, strings.Repeat("=", n), strings.Repeat(" ", width-n), done, total, what)
-		if done == total {
-			fmt.Fprintln(w)
-		}
-	}
-}
