@@ -1,5 +1,5 @@
-// Cost measures steady-state per-byte costs of the JDK's AES modes and GHASH
-// (via GMAC: GCM with AAD only) and the cost of a non-inlined static call,
+// Cost measures steady-state per-byte costs of the JDK's AES modes, of GHASH
+// (the JDK's own GHASH.update, and GMAC: GCM with AAD only) and the cost of a non-inlined static call,
 // for jitsim's model-clock profiles, and the composite operations jitsim's
 // model is validated against (GCM and CBC encrypt/decrypt, CTR). Run it under
 // different -XX flags; it prints one "row" line per measurement: the median
@@ -251,6 +251,32 @@ public class Cost {
             double[] ns = nsPerOp(op);
             System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
                     name, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+        }
+        // "ghash-jdk": the JDK's own GHASH.update over SIZE bytes, called directly, so that
+        // GHASH is timed without the GCM engine around it (GMAC's AAD path costs more than GCM's
+        // GHASH at C1, measured on JDK 17 at levels 1 and 3); it needs
+        // --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED.
+        if (only.isEmpty() || want.contains("ghash-jdk")) {
+            final java.lang.reflect.Method up;
+            final Object gh;
+            try {
+                Class<?> c = Class.forName("com.sun.crypto.provider.GHASH");
+                java.lang.reflect.Constructor<?> mk = c.getDeclaredConstructor(byte[].class);
+                mk.setAccessible(true);
+                byte[] h = new byte[16];
+                for (int i = 0; i < 16; i++) h[i] = (byte) (i * 37 + 1);
+                gh = mk.newInstance((Object) h);
+                up = c.getDeclaredMethod("update", byte[].class, int.class, int.class);
+                up.setAccessible(true);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                System.err.println("ghash-jdk: the JDK's GHASH is not reachable (" + e
+                        + "); run with --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED");
+                System.exit(2);
+                return;
+            }
+            double[] ns = nsPerOp(() -> sink += (int) up.invoke(gh, in, 0, SIZE));
+            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                    "ghash-jdk", SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
         }
         for (String shape : new String[] {"ghash-view", "ghash-bytes"}) {
             if (!want.contains(shape)) continue; // only when asked for by name

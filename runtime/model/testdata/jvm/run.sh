@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh records the JVM measurements behind jitsim's host cost profile.
 # Usage: sh run.sh OUTDIR [RUN...]   (needs javac/java 17 on PATH and JAVA25 set to a JDK 25
-# java); with RUN names, only those runs are recorded.
+# java); with RUN names, only those runs are recorded. With ROWS=a,b set, each run times only
+# those rows, into OUTDIR/RUN+a,b.txt beside the run's full recording (gen.py merges them).
 # Cost.java is jvmharness's; it is compiled with javac here rather than run by the source
 # launcher, so that -XX:+CITime's compile speeds count Cost's compiles and not javac's.
 set -eu
@@ -12,15 +13,18 @@ mkdir -p "$out/classes"
 javac -d "$out/classes" "$(dirname "$0")/../../../../jvmharness/Cost.java"
 J17=java
 J25=${JAVA25:?set JAVA25 to a JDK 25 java binary}
-P="-DwarmMs=1500 -DmeasureMs=1000 -XX:+CITime -cp $out/classes"
+P="-DwarmMs=1500 -DmeasureMs=1000 -XX:+CITime --add-opens=java.base/com.sun.crypto.provider=ALL-UNNAMED -cp $out/classes"
+rows=${ROWS:-}
 D="-XX:+UnlockDiagnosticVMOptions"
 NOINTR="$D -XX:-UseAESIntrinsics -XX:-UseAESCTRIntrinsics -XX:-UseGHASHIntrinsics"
 # Each run also prints -XX:+CITime (compile speed, wall-clock timers) and the load average.
 run() {
 	name=$1; shift
 	case "$only" in "  " | *" $name "*) ;; *) return 0 ;; esac
-	echo "== $name: $*" >"$out/$name.txt"; "$@" Cost >>"$out/$name.txt" 2>&1
-	echo "load: $(cat /proc/loadavg)" >>"$out/$name.txt"
+	file=$out/$name.txt
+	if [ -n "$rows" ]; then file=$out/$name+$rows.txt; set -- "$@" "-Donly=$rows"; fi
+	echo "== $name: $*" >"$file"; "$@" Cost >>"$file" 2>&1
+	echo "load: $(cat /proc/loadavg)" >>"$file"
 }
 run jdk17_interp      $J17 $P -Xint
 run jdk17_c1_l1       $J17 $P -XX:TieredStopAtLevel=1
