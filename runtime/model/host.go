@@ -63,9 +63,10 @@ func hostJavaRows() []Row {
 //
 // Per-method attribution: AESCrypt's block methods cost what AES/ECB
 // costs per byte (ECB is the block method in a loop); GHASH.processBlocks
-// (and JDK 8's GHASH.processBlock) what GMAC — GCM over AAD only — costs;
+// (and JDK 8's GHASH.processBlock) what the JDK's own GHASH.update costs
+// per byte, called directly (GHASHMode);
 // JDK 9+'s GHASH.blockMult, which those two call per block there, the
-// same less the two non-inlined calls per block that GMAC's figure holds
+// same less the two non-inlined calls per block that figure holds
 // at levels 0–3 (C1 inlines neither callee: both exceed C1MaxInlineSize);
 // every other method (CTR, CBC and GCTR loops, the GCM engine) the
 // difference CTR − ECB per byte, the counter and XOR work around the
@@ -76,7 +77,7 @@ func javaRows(get, speed measureFunc, runs LevelRuns, comp compileRuns) []Row {
 		what, _ := TierWhat(level)
 		enc, encSrc := get(run, "ecb-enc")
 		dec, decSrc := get(run, "ecb-dec")
-		gm, gmSrc := get(run, "gmac")
+		gm, gmSrc := get(run, GHASHMode)
 		ctr, ctrSrc := get(run, "ctr")
 		call, callSrc := get(run, "call")
 		glue, glueSrc := ctr-enc, fmt.Sprintf("CTR − ECB-encrypt per byte: %s minus %s", ctrSrc, encSrc)
@@ -108,19 +109,19 @@ func javaRows(get, speed measureFunc, runs LevelRuns, comp compileRuns) []Row {
 	return rows
 }
 
-// blockMultRow prices JDK 9+'s GHASH.blockMult per byte from GMAC's per-byte cost at one
-// level: at levels 0–3 GMAC ran processBlocks → processBlock → blockMult with both calls
+// blockMultRow prices JDK 9+'s GHASH.blockMult per byte from GHASH.update's per-byte cost
+// at one level: at levels 0–3 GHASH.update ran processBlocks → processBlock → blockMult with both calls
 // made (C1 inlines neither: 37 and 245 bytecode bytes, above C1MaxInlineSize), and the model
 // charges those calls apart, so they come off, per 16-byte block; C2 inlines them, so level 4
-// keeps GMAC's figure.
+// keeps the whole figure.
 func blockMultRow(level int, what string, gm int64, gmSrc string, call int64, callSrc string) Row {
 	if level == 4 {
 		return Row{what, "GHASH.blockMult", PerByte, gm, gmSrc + " (C2 inlines processBlock and blockMult into the loop)"}
 	}
 	ps := gm - (2*call+8)/16
-	src := fmt.Sprintf("GMAC per byte less two non-inlined calls per 16-byte block (processBlocks → processBlock → blockMult): %s; %s", gmSrc, callSrc)
+	src := fmt.Sprintf("GHASH.update per byte less two non-inlined calls per 16-byte block (processBlocks → processBlock → blockMult): %s; %s", gmSrc, callSrc)
 	if ps < 0 {
-		ps, src = 0, "0: two calls per block measured above GMAC's cost (noise): "+src
+		ps, src = 0, "0: two calls per block measured above GHASH.update's cost (noise): "+src
 	}
 	return Row{what, "GHASH.blockMult", PerByte, ps, src}
 }

@@ -28,8 +28,18 @@ type Provenance struct {
 }
 
 // RunMode names one harness measurement: the run (a flag set) and what it measured
-// (jvmharness Cost.java's row name: ecb-enc, ctr, gmac, call, …; or a -XX:+CITime tier).
+// (jvmharness Cost.java's row name: ecb-enc, ctr, ghash-jdk, gmac, call, …; or a
+// -XX:+CITime tier).
 type RunMode struct{ Run, Mode string }
+
+// GHASHMode is the harness row that prices Java GHASH per byte at each level: the JDK's own
+// GHASH.update over 16 KiB, called directly. GMAC (GCM over AAD only) runs the same methods
+// but measured up to twice their cost at C1 on JDK 17 beside it in the same JVM, while
+// CTR plus this row matches GCM decryption at levels 1, 2 and 4 (docs/measurements/validate.md).
+const GHASHMode = "ghash-jdk"
+
+// JavaModes are the per-byte and per-call rows every level's run measures for javaRows.
+var JavaModes = []string{"ecb-enc", "ecb-dec", GHASHMode, "ctr", "call"}
 
 // Measure is one measured value with the source text its rows carry.
 type Measure struct {
@@ -69,7 +79,7 @@ func (m Measurements) get(rows map[RunMode]Measure) measureFunc {
 // check reports the first measurement javaRows needs that m lacks.
 func (m Measurements) check() error {
 	for _, run := range m.Levels {
-		for _, mode := range []string{"ecb-enc", "ecb-dec", "gmac", "ctr", "call"} {
+		for _, mode := range JavaModes {
 			if v, ok := m.Rows[RunMode{run, mode}]; !ok || v.Value <= 0 {
 				return fmt.Errorf("model: no measurement of %s in run %s", mode, run)
 			}
@@ -144,7 +154,7 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 
 // GlueModes are the modes whose provider glue a calibration measures, with what one
 // 16-byte "final" operation of the harness hands the modelled methods, in bytes: GHASH's
-// (GMAC's per-byte cost), the AES block method's (ECB's) and the counter or chaining loop's
+// (GHASH.update's per-byte cost), the AES block method's (ECB's) and the counter or chaining loop's
 // (CTR − ECB).
 var GlueModes = []struct {
 	Name             string // the harness's glue-NAME-PHASE rows; the model's family NAME.PHASE in capitals
@@ -164,7 +174,7 @@ func glueRows(meas Measurements) []Row {
 		what, _ := TierWhat(level)
 		get := func(mode string) (Measure, bool) { v, ok := meas.Rows[RunMode{run, mode}]; return v, ok }
 		enc, _ := get("ecb-enc")
-		gm, _ := get("gmac")
+		gm, _ := get(GHASHMode)
 		ctr, _ := get("ctr")
 		loop := max(ctr.Value-enc.Value, 0)
 		for _, g := range GlueModes {
