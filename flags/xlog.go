@@ -155,7 +155,11 @@ func (p *parser) xlogOption(t token, _ string) error {
 		if !hasLevel {
 			level = "info"
 		}
-		if level != "off" && levelRank(level) < 0 {
+		// Levels, tags and decorators are matched ignoring case (-Xlog:GC=Debug is gc=debug);
+		// "all", "disable" and the output names are not.
+		if l := strings.ToLower(level); l == "off" || levelRank(l) >= 0 {
+			level = l
+		} else {
 			msg := "Invalid level '" + level + "' in log selection."
 			if s := logSuggestion(level, logLevels, levelSuggestion); s != "" {
 				msg += " Did you mean '" + s + "'?"
@@ -168,7 +172,9 @@ func (p *parser) xlogOption(t token, _ string) error {
 		} else {
 			s.Wildcard = strings.HasSuffix(spec, "*")
 			for _, tag := range strings.Split(strings.TrimSuffix(spec, "*"), "+") {
-				if _, found := slices.BinarySearch(tags, tag); !found {
+				if _, found := slices.BinarySearch(tags, strings.ToLower(tag)); found {
+					tag = strings.ToLower(tag)
+				} else {
 					msg := "Invalid tag '" + tag + "' in log selection."
 					if sug := logSuggestion(tag, tags, tagSuggestion); sug != "" && tag != "" {
 						msg += " Did you mean '" + sug + "'?"
@@ -219,9 +225,9 @@ func (p *parser) xlogOption(t token, _ string) error {
 	// Decorators.
 	if d := parts[2]; d != "" {
 		c.Decorators = []string{}
-		if d != "none" {
+		if !strings.EqualFold(d, "none") {
 			for _, name := range strings.Split(d, ",") {
-				i := slices.IndexFunc(logDecorators, func(x [2]string) bool { return x[0] == name || x[1] == name })
+				i := slices.IndexFunc(logDecorators, func(x [2]string) bool { return strings.EqualFold(x[0], name) || strings.EqualFold(x[1], name) })
 				if i < 0 {
 					return invalid(LogLine{Level: "error", Tags: "logging", Text: "Invalid decorator '" + name + "'."})
 				}
