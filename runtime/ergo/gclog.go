@@ -3,6 +3,7 @@ package ergo
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
@@ -13,13 +14,81 @@ import (
 // usingLines are the gc=info lines each collector logs as it starts (OpenJDK 17.0.15 and
 // Temurin 25.0.3 with -Xlog:gc -version).
 var usingLines = map[string][]string{
-	"UseSerialGC":   {"Using Serial"},
-	"UseParallelGC": {"Using Parallel"},
-	"UseG1GC":       {"Using G1"},
-	"UseZGC":        {"Using The Z Garbage Collector"},
-	"UseShenandoahGC": {"Heuristics ergonomically sets -XX:+ExplicitGCInvokesConcurrent",
-		"Heuristics ergonomically sets -XX:+ShenandoahImplicitGCInvokesConcurrent", "Using Shenandoah"},
-	"UseEpsilonGC": {"Using Epsilon"},
+	"UseSerialGC":     {"Using Serial"},
+	"UseParallelGC":   {"Using Parallel"},
+	"UseG1GC":         {"Using G1"},
+	"UseZGC":          {"Using The Z Garbage Collector"},
+	"UseShenandoahGC": {"Using Shenandoah"},
+	"UseEpsilonGC":    {"Using Epsilon"},
+}
+
+// shenandoahRow is one flag Shenandoah's mode or heuristics sets at start-up when the command
+// line left it alone, logging "Heuristics ergonomically sets -XX:SETTING" (gc, info): the
+// mode's rows before "Using Shenandoah", the heuristics' after it.
+type shenandoahRow struct {
+	option   string // ShenandoahGCMode or ShenandoahGCHeuristics
+	choice   string // the option's value
+	releases jdk.Set
+	setting  string // +Flag, -Flag or Flag=value, as the log line writes it
+}
+
+// shenandoahErgo is the one table of those settings, in java's order (OpenJDK 17.0.15 and
+// Temurin 25.0.3 with -Xlog:gc; IU mode is 17's, generational 25's).
+var shenandoahErgo = []shenandoahRow{
+	{"ShenandoahGCMode", "satb", all, "+ExplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "satb", all, "+ShenandoahImplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "iu", jdk17, "+ExplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "iu", jdk17, "+ShenandoahImplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "generational", jdk25, "GCTimeRatio=70"},
+	{"ShenandoahGCMode", "generational", jdk25, "+ExplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "generational", jdk25, "+ShenandoahImplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "generational", jdk25, "+UseCondCardMark"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahPacing"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahLoadRefBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahSATBBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahCASBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahCloneBarrier"},
+	{"ShenandoahGCMode", "passive", jdk17, "-ShenandoahNMethodBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahStackWatermarkBarrier"},
+	{"ShenandoahGCHeuristics", "compact", all, "+ShenandoahAlwaysClearSoftRefs"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahAllocationThreshold=10"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahImmediateThreshold=100"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahUncommitDelay=1000"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahGuaranteedGCInterval=30000"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahGarbageThreshold=10"},
+	{"ShenandoahGCHeuristics", "aggressive", all, "ShenandoahImmediateThreshold=100"},
+	{"ShenandoahGCHeuristics", "aggressive", jdk17, "ShenandoahUnloadClassesFrequency=1"},
+}
+
+// flagValue returns the row's flag and the value it sets, as flag text.
+func (r shenandoahRow) flagValue() (name, value string) {
+	switch r.setting[0] {
+	case '+':
+		return r.setting[1:], "true"
+	case '-':
+		return r.setting[1:], "false"
+	}
+	name, value, _ = strings.Cut(r.setting, "=")
+	return name, value
+}
+
+// applies reports whether the row takes effect on a set: Shenandoah with the row's mode or
+// heuristics on its release, and the flag not set on the command line.
+func (r shenandoahRow) applies(s *flags.Set) bool {
+	name, _ := r.flagValue()
+	return s.Collector() == "UseShenandoahGC" && r.releases.Has(s.JDK()) && s.Has(r.option) &&
+		s.String(r.option) == r.choice && s.Has(name) && !s.WasSetOnCommandLine(name)
+}
+
+// shenandoahLines are the log lines of the rows of option that apply to a set.
+func shenandoahLines(s *flags.Set, option string) []string {
+	var out []string
+	for _, r := range shenandoahErgo {
+		if r.option == option && r.applies(s) {
+			out = append(out, "Heuristics ergonomically sets -XX:"+r.setting)
+		}
+	}
+	return out
 }
 
 // StartLog returns the unified-logging lines a settled set's VM logs while it starts, in
@@ -77,7 +146,13 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: fmt.Sprintf("Minimum heap %d  Initial heap %d  Maximum heap %d",
 			set.Uint("MinHeapSize"), set.Uint("InitialHeapSize"), set.Uint("MaxHeapSize"))})
 	}
+	for _, l := range shenandoahLines(set, "ShenandoahGCMode") {
+		info("gc", "%s", l)
+	}
 	for _, l := range usingLines[gc] {
+		info("gc", "%s", l)
+	}
+	for _, l := range shenandoahLines(set, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
 	}
 	if max := set.Uint("MaxHeapSize"); described && oopsMode(set) == "Enabled (Zero based)" {
