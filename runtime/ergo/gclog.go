@@ -358,7 +358,9 @@ func generationalExit(s *flags.Set, end uint64, edenShare float64, oldBytes uint
 	if parallel {
 		align, ratio = 512<<10, s.Uint("InitialSurvivorRatio")
 	}
-	if young == 0 || youngMax < young || ratio == 0 || youngMax > maxHeap {
+	// A young generation as large as the heap is cut down first (youngSizeWarnings), which is
+	// not modelled here: no summary rather than one with an empty old generation.
+	if young == 0 || youngMax < young || ratio == 0 || youngMax >= maxHeap || young >= s.Uint("InitialHeapSize") {
 		return nil
 	}
 	surv := young / ratio / align * align
