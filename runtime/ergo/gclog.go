@@ -91,6 +91,38 @@ func shenandoahLines(s *flags.Set, option string) []string {
 	return out
 }
 
+// genAlignment is the young generation's alignment of the generational collectors: Serial's
+// space alignment, Parallel's 512K (its gc+init "Alignments" line).
+var genAlignment = map[string]uint64{"UseSerialGC": 64 << 10, "UseParallelGC": 512 << 10}
+
+// youngSizeWarnings are the gc+ergo warnings of Serial and Parallel when the command line
+// asks for a young generation as large as the heap (-Xmn above -Xmx): NewSize against the
+// initial heap, MaxNewSize against the maximum, each cut to the heap less one alignment. JDK
+// 17 words the first differently and without sizes (OpenJDK 17.0.15, Temurin 25.0.3).
+func youngSizeWarnings(s *flags.Set, gc string) []flags.LogLine {
+	align, ok := genAlignment[gc]
+	if !ok || !gcModelled(s) {
+		return nil
+	}
+	var out []flags.LogLine
+	warn := func(format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "warning", Tags: "gc,ergo", Text: fmt.Sprintf(format, a...)})
+	}
+	if young, initial := s.Uint("NewSize"), s.Uint("InitialHeapSize"); s.WasSetOnCommandLine("NewSize") && young >= initial {
+		if s.JDK() < jdk.R25 {
+			warn("NewSize was set larger than initial heap size, will use initial heap size.")
+		} else {
+			warn("NewSize (%dk) is equal to or greater than initial heap size (%dk).  A new NewSize of %dk will be used to accomodate an old generation.",
+				young>>10, initial>>10, (initial-align)>>10)
+		}
+	}
+	if young, heap := s.Uint("MaxNewSize"), s.Uint("MaxHeapSize"); s.WasSetOnCommandLine("MaxNewSize") && young >= heap {
+		warn("MaxNewSize (%dk) is equal to or greater than the entire heap (%dk).  A new max generation size of %dk will be used.",
+			young>>10, heap>>10, (heap-align)>>10)
+	}
+	return out
+}
+
 // StartLog returns the unified-logging lines a settled set's VM logs while it starts, in
 // java's order, whatever -Xlog asked for (the caller routes each line to the outputs whose
 // selections take it): the collector's "Using …" (gc, info) and, for Serial, Parallel and G1
@@ -142,6 +174,7 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	if described && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
+	out = append(out, youngSizeWarnings(set, gc)...)
 	if described {
 		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: fmt.Sprintf("Minimum heap %d  Initial heap %d  Maximum heap %d",
 			set.Uint("MinHeapSize"), set.Uint("InitialHeapSize"), set.Uint("MaxHeapSize"))})
