@@ -21,10 +21,12 @@ import (
 
 // LogLine is one line java's unified logging prints while the VM starts (an -Xlog error or
 // warning): "[uptime][level][tags] text" with the default decorations, or Text alone when
-// Plain.
+// Plain. A Configured line is logged once the -Xlog options are applied, with the
+// decorations they give its output.
 type LogLine struct {
 	Level, Tags, Text string
 	Plain             bool
+	Configured        bool
 }
 
 // LogSelection is one selection of an -Xlog option: a tag set (All: every tag set), whether
@@ -238,7 +240,10 @@ func (p *parser) xlogOption(t token, _ string) error {
 	// Output options: a file's; ignored, with a plain notice, for stdout and stderr.
 	if o := parts[3]; o != "" {
 		if !file && !xlogStdoutOptions.At(p.o.JDK) {
-			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Plain: true, Text: "Output options for existing outputs are ignored."})
+			// Logged through the output this option just configured (its decorators: none
+			// makes the line plain).
+			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "logging",
+				Text: "Output options for existing outputs are ignored.", Configured: true})
 		} else if msg := checkFileOptions(p.o.JDK, o, c.Output); msg != "" {
 			if !file {
 				// JDK 25 checks stdout's and stderr's options too, and says only that.

@@ -368,9 +368,16 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	startLog := jrt.NewStartupLog(stdout, stderr, r.Result.LogDisabled, processStart)
 	for _, l := range r.Result.LogWarnings {
-		startLog.Write(l)
+		if !l.Configured {
+			startLog.Write(l)
+		}
 	}
 	startLog.Configure(r.Result.Logs)
+	for _, l := range r.Result.LogWarnings {
+		if l.Configured {
+			startLog.Write(l)
+		}
+	}
 	if r.Result.XlogHelp {
 		io.WriteString(stdout, flags.XlogHelp(rel))
 		return 0
