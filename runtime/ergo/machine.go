@@ -436,7 +436,9 @@ var machineRows = append([]machineRow{
 	})},
 	{flag: "SoftMaxHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
 		maxHeap := m.s.Uint("MaxHeapSize")
-		if m.gc() == "UseZGC" && m.s.JDK() >= jdk.R25 {
+		// 25's ZGC keeps a tenth of a heap it sized itself in reserve, not of one the command
+		// line sized (-Xmx, MaxHeapSize, MaxRAMPercentage; MaxRAM still gets the tenth).
+		if m.gc() == "UseZGC" && m.s.JDK() >= jdk.R25 && !m.s.WasSetOnCommandLine("MaxHeapSize") && !m.s.WasSetOnCommandLine("MaxRAMPercentage") {
 			return uint64(float64(maxHeap) * 0.9), true
 		}
 		return maxHeap, true
