@@ -240,6 +240,7 @@ func Parse(o Options) (*Set, *Result, error) {
 		}
 	}
 	p.set.logs = p.res.Logs
+	p.set.noSharing = p.share == "off"
 	return p.set, p.res, nil
 }
 

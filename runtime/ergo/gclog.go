@@ -188,10 +188,16 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	for _, l := range shenandoahLines(set, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
 	}
-	if max := set.Uint("MaxHeapSize"); described && oopsMode(set) == "Enabled (Zero based)" {
-		// A zero-based heap ends at 32 GB.
-		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
-			"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", 32*gib-max, max>>20)})
+	if max := set.Uint("MaxHeapSize"); described {
+		// A zero-based heap ends at 32 GB, a 32-bit one at 4 GB.
+		switch oopsMode(set) {
+		case "Enabled (Zero based)":
+			out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
+				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", 32*gib-max, max>>20)})
+		case "Enabled (32-bit)":
+			out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
+				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: 32-bit", 4*gib-max, max>>20)})
+		}
 	}
 	if gc == "UseShenandoahGC" && set.JDK() < jdk.R25 {
 		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
@@ -214,6 +220,9 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		return out
 	}
 	s := set
+	if gc == "UseG1GC" {
+		out = append(out, g1StartDebug(s)...)
+	}
 	info("gc,init", "Version: %s (release)", build)
 	info("gc,init", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
 	info("gc,init", "Memory: %dM", model.PhysicalMemory()>>20)
@@ -242,7 +251,91 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 			out[len(out)-1].Text = "Periodic GC: Enabled"
 			info("gc,init", "Periodic GC Interval: %dms", s.Uint("G1PeriodicGCInterval"))
 		}
+		out = append(out, g1ArchiveRegions(s)...)
 	}
+	return out
+}
+
+// g1StartDebug are G1's debug lines between the heap's reservation and gc+init's description
+// (OpenJDK 17.0.15, Temurin 25.0.3 with -Xlog:gc*=debug): its workers (the concurrent ones
+// numbered after the refinement threads and two more), the mark stack in chunks of 1024
+// entries, the initial heap committed and its regions activated, the IHOP target, 17's
+// refinement zones, and the service tasks it registers.
+func g1StartDebug(s *flags.Set) []flags.LogLine {
+	var out []flags.LogLine
+	debug := func(tags, format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "debug", Tags: tags, Text: fmt.Sprintf(format, a...)})
+	}
+	region, initial := s.Uint("G1HeapRegionSize"), s.Uint("InitialHeapSize")
+	if region == 0 {
+		return nil
+	}
+	debug("gc", "ConcGCThreads: %d offset %d", s.Uint("ConcGCThreads"), s.Uint("G1ConcRefinementThreads")+2)
+	debug("gc", "ParallelGCThreads: %d", s.Uint("ParallelGCThreads"))
+	markMax := s.Uint("MarkStackSizeMax")
+	if s.JDK() < jdk.R25 {
+		markMax /= 1024
+	}
+	debug("gc", "Initialize mark stack with %d chunks, maximum %d", s.Uint("MarkStackSize")/1024, markMax)
+	debug("gc,ergo,heap", "Expand the heap. requested expansion amount: %dB expansion amount: %dB", initial, initial)
+	debug("gc,heap,region", "Activate regions [0, %d)", initial/region)
+	debug("gc,ihop", "Target occupancy update: old: 0B, new: %dB", initial)
+	tasks := []string{"Periodic GC Task", "Card Set Free Memory Task"}
+	if s.JDK() < jdk.R25 {
+		// 17 sizes its refinement zones in buffers of G1UpdateBufferSize cards.
+		buf := s.Uint("G1UpdateBufferSize")
+		green := s.Uint("ParallelGCThreads") * buf
+		minYellow := s.Uint("G1ConcRefinementThreads") * s.Uint("G1ConcRefinementThresholdStep") * buf
+		yellow := green + max(minYellow, 2*green)
+		debug("gc,ergo,refine", "Initial Refinement Zones: green: %d, yellow: %d, red: %d, min yellow size: %d",
+			green, yellow, 2*yellow-green, minYellow)
+		tasks = []string{"Remembered Set Sampling Task", "Periodic GC Task"}
+	}
+	for _, t := range tasks {
+		debug("gc,task", "G1 Service Thread (%s) (register)", t)
+	}
+	return out
+}
+
+// g1ArchiveRegionCount is how many regions at the heap's top G1 activates for the class-data
+// archive's objects, when the archive is mapped with compressed oops: 17 takes its two
+// archived heaps a region each; 25 one space of 2 MB in whole regions (both observed with 1,
+// 2 and 4 MB regions). They add to the heap committed at exit.
+func g1ArchiveRegionCount(s *flags.Set) uint64 {
+	region := s.Uint("G1HeapRegionSize")
+	switch {
+	case region == 0 || !s.Sharing() || !s.Bool("UseCompressedOops"):
+		return 0
+	case s.JDK() < jdk.R25:
+		return 2
+	}
+	return max((2*mib+region-1)/region, 1)
+}
+
+// g1ArchiveRegions are the debug lines of g1ArchiveRegionCount's regions: 17 activates them
+// one by one from the top down, 25 together from the bottom up.
+func g1ArchiveRegions(s *flags.Set) []flags.LogLine {
+	region, n := s.Uint("G1HeapRegionSize"), g1ArchiveRegionCount(s)
+	if n == 0 {
+		return nil
+	}
+	var out []flags.LogLine
+	debug := func(tags, format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "debug", Tags: tags, Text: fmt.Sprintf(format, a...)})
+	}
+	top := s.Uint("MaxHeapSize") / region
+	expand := "Attempt heap expansion (allocate archive regions). Total size: %dB"
+	if s.JDK() < jdk.R25 {
+		for i := uint64(1); i <= n; i++ {
+			debug("gc,heap,region", "Activate regions [%d, %d)", top-i, top-i+1)
+			debug("gc,ergo,heap", expand, region)
+		}
+		return out
+	}
+	for i := top - n; i < top; i++ {
+		debug("gc,heap,region", "Activate regions [%d, %d)", i, i+1)
+	}
+	debug("gc,ergo,heap", expand, n*region)
 	return out
 }
 
@@ -350,9 +443,14 @@ func ExitLog(set *flags.Set) []flags.LogLine {
 		// The metaspace reserves 64 MB for non-class data beside the class space.
 		fmt.Sprintf(" Metaspace       used %dK, committed %dK, reserved %dK", use.metaUsedK, use.metaCommittedK, class+64<<10),
 		fmt.Sprintf("  class space    used %dK, committed 64K, reserved %dK", use.classUsedK, class))
-	out := make([]flags.LogLine, len(lines))
-	for i, text := range lines {
-		out[i] = flags.LogLine{Level: "info", Tags: tags, Text: text}
+	var out []flags.LogLine
+	if gc == "UseG1GC" {
+		// G1's concurrent threads stop first (debug).
+		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,refine", Text: "Stopping 0"},
+			flags.LogLine{Level: "debug", Tags: "gc,task", Text: "G1 Service Thread (stopping)"})
+	}
+	for _, text := range lines {
+		out = append(out, flags.LogLine{Level: "info", Tags: tags, Text: text})
 	}
 	return out
 }
@@ -365,7 +463,7 @@ func g1Exit(s *flags.Set, end, usedK uint64) []string {
 	}
 	committed := maxHeap
 	if initial := s.Uint("InitialHeapSize"); initial < maxHeap {
-		committed = min((initial+region-1)/region*region+max(region, 2*mib), maxHeap)
+		committed = min((initial+region-1)/region*region+g1ArchiveRegionCount(s)*region, maxHeap)
 	}
 	heap := fmt.Sprintf(" garbage-first heap   total %dK, used %dK [0x%016x, 0x%016x)", committed>>10, usedK, end-maxHeap, end)
 	if s.JDK() >= jdk.R25 {
