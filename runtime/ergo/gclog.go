@@ -123,6 +123,24 @@ func youngSizeWarnings(s *flags.Set, gc string) []flags.LogLine {
 	return out
 }
 
+// HeapSizeLog is what the VM logs (gc+heap, trace) as it sizes the heap while it parses the
+// options: each of the maximum, initial and minimum sizes the command line left to the
+// ergonomics, before the heap's alignment. commandLine is the set as -XX:+PrintCommandLineFlags
+// shows it (SettleStderr's).
+func HeapSizeLog(commandLine *flags.Set) []flags.LogLine {
+	s := commandLine
+	if s == nil || !gcModelled(s) {
+		return nil
+	}
+	var out []flags.LogLine
+	for _, f := range []struct{ flag, what string }{{"MaxHeapSize", "Maximum"}, {"InitialHeapSize", "Initial"}, {"MinHeapSize", "Minimum"}} {
+		if s.Has(f.flag) && !s.WasSetOnCommandLine(f.flag) {
+			out = append(out, flags.LogLine{Level: "trace", Tags: "gc,heap", Text: fmt.Sprintf("  %s heap size %d", f.what, s.Uint(f.flag))})
+		}
+	}
+	return out
+}
+
 // StartLog returns the unified-logging lines a settled set's VM logs while it starts, in
 // java's order, whatever -Xlog asked for (the caller routes each line to the outputs whose
 // selections take it): the collector's "Using …" (gc, info) and, for Serial, Parallel and G1
