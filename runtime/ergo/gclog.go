@@ -227,7 +227,8 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		if set.JDK() >= jdk.R25 {
 			level, tags = "info", "gc"
 		}
-		if !set.WasSetOnCommandLine("InitialHeapSize") || !set.WasSetOnCommandLine("MaxHeapSize") || set.Uint("InitialHeapSize") != set.Uint("MaxHeapSize") {
+		// Whatever sized them: -Xmx below the ergonomic initial size makes both equal too.
+		if set.Uint("InitialHeapSize") != set.Uint("MaxHeapSize") {
 			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
 		}
 		if !set.Bool("AlwaysPreTouch") {
