@@ -116,6 +116,12 @@ func init() {
 	}
 	hostDependent["25/prod2_diag_printinlining"] = hashCodeTiming
 	hostDependent["25/prod2_diag_errorfile"] = "the core-dump warning depends on the recording shell's ulimit -c"
+	for _, n := range []string{"17/prod4_xlog_three_outputs", "25/prod4_xlog_three_outputs"} {
+		hostDependent[n] = "with two log files open the start-up lasts longer, and java compiles more of its own methods, in an order that varies"
+	}
+	for _, n := range []string{"17/prod4_xlog_uppercase_level", "25/prod4_xlog_uppercase_level"} {
+		hostDependent[n] = "the safepoint's thread count (7 to 9) varies from run to run"
+	}
 }
 
 // hashCodeTiming is why Temurin 25's start-up compiles differ from run to run.
