@@ -211,7 +211,7 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		switch oopsMode(set) {
 		case "Enabled (Zero based)":
 			out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
-				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", 32*gib-max, max>>20)})
+				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", zeroBasedEnd(set)-max, max>>20)})
 		case "Enabled (32-bit)":
 			out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
 				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: 32-bit", 4*gib-max, max>>20)})
@@ -272,7 +272,40 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		}
 		out = append(out, g1ArchiveRegions(s)...)
 	}
+	for _, l := range classSpaceLines(s) {
+		info("gc,metaspace", "%s", l)
+	}
 	return out
+}
+
+// zeroBasedEnd is where a zero-based heap ends: at 32 GB, but for OpenJDK 17 without the
+// class-data archive, which puts the compressed class space there and the heap below it.
+func zeroBasedEnd(s *flags.Set) uint64 {
+	if s.JDK() < jdk.R25 && !s.Sharing() && s.Has("CompressedClassSpaceSize") {
+		return 32*gib - s.Uint("CompressedClassSpaceSize")
+	}
+	return 32 * gib
+}
+
+// classSpaceLines are the gc+metaspace lines of where the compressed class space went, when
+// that is not random: OpenJDK 17 under -Xshare:off puts it above a 32-bit heap (at 4 GB),
+// above a zero-based one (ending at 32 GB) with a shift of 3, else at 2 GB unshifted. With the
+// archive it follows the archive's random address, and Temurin 25 picks it at random too.
+func classSpaceLines(s *flags.Set) []string {
+	if s.JDK() >= jdk.R25 || s.Sharing() || !s.Has("CompressedClassSpaceSize") || !s.Bool("UseCompressedClassPointers") {
+		return nil
+	}
+	size := s.Uint("CompressedClassSpaceSize")
+	base, shift, rng := uint64(2*gib), 0, uint64(2*gib)+size
+	switch oopsMode(s) {
+	case "Enabled (32-bit)":
+		base, shift, rng = 4*gib, 3, 4*gib+size
+	case "Enabled (Zero based)":
+		base, shift, rng = 32*gib-size, 3, 32*gib
+	}
+	return []string{"CDS archive(s) not mapped",
+		fmt.Sprintf("Compressed class space mapped at: 0x%016x-0x%016x, reserved size: %d", base, base+size, size),
+		fmt.Sprintf("Narrow klass base: 0x%016x, Narrow klass shift: %d, Narrow klass range: 0x%x", 0, shift, rng)}
 }
 
 // g1StartDebug are G1's debug lines between the heap's reservation and gc+init's description
@@ -438,7 +471,7 @@ func ExitLog(set *flags.Set) []flags.LogLine {
 	case "Enabled (32-bit)":
 		end = 4 * gib
 	case "Enabled (Zero based)":
-		end = 32 * gib
+		end = zeroBasedEnd(s)
 	default:
 		return nil
 	}
