@@ -229,10 +229,16 @@ func silentLog(l string) bool {
 	case "class", "jni", "cds", "os", "startuptime":
 		return true
 	case "gc":
-		return tags != "gc" && tags != "gc,init" || epsilonHeap.MatchString(l)
+		return !comparedGCTags[tags] || epsilonHeap.MatchString(l)
 	}
 	return false
 }
+
+// comparedGCTags are the GC tag sets whose lines jitsim models at start-up: the collectors'
+// "Using …", gc+init's description, the heap's sizing and reservation, G1's first expansion,
+// regions, IHOP target and refinement zones.
+var comparedGCTags = map[string]bool{"gc": true, "gc,init": true, "gc,heap": true, "gc,heap,coops": true,
+	"gc,ergo": true, "gc,ergo,heap": true, "gc,heap,region": true, "gc,ihop": true, "gc,ergo,refine": true, "gc,refine": true}
 
 // epsilonHeap is Epsilon's heap summary at exit, whose use varies from run to run.
 var epsilonHeap = regexp.MustCompile(`\] Heap: .* used\n?$`)
