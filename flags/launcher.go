@@ -145,7 +145,7 @@ var launcherOptions = []launcherOption{
 	}},
 	{name: "-Xinternalversion", stage: stageVM, terminal: true, help: "print the VM's build line and exit",
 		act: func(p *parser, _ token, _ string) error { p.res.InternalVersion = true; return nil }},
-	{name: "-Xss", prefix: true, stage: stageVM, help: "thread stack size (checked, inert)", act: stackSize},
+	{name: "-Xss", prefix: true, stage: stageVM, help: "thread stack size (checked; sets ThreadStackSize)", act: stackSize},
 	{name: "-Xmn", prefix: true, stage: stageVM, help: "young generation size (checked, inert)", act: memoryOption("Invalid initial young generation size", "NewSize", "MaxNewSize")},
 	{name: "-Xmx", prefix: true, stage: stageVM, help: "maximum heap size (sizes jitsim's Java heap)", act: memoryOption("Invalid maximum heap size", "MaxHeapSize")},
 	{name: "-Xms", prefix: true, stage: stageVM, help: "initial heap size (checked against -Xmx)", act: memoryOption("Invalid initial heap size", "MinHeapSize", "InitialHeapSize")},
@@ -162,12 +162,12 @@ var launcherOptions = []launcherOption{
 		p.errText.WriteString("Unrecognized check option: " + t.text + "\n")
 		return p.fail(t)
 	}},
-	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (inert)", act: setsFlags(flagBool{"ReduceSignalUsage", true})},
-	{name: "-Xnoclassgc", stage: stageVM, help: "no class garbage collection (inert)",
+	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (sets ReduceSignalUsage)", act: setsFlags(flagBool{"ReduceSignalUsage", true})},
+	{name: "-Xnoclassgc", stage: stageVM, help: "no class unloading (turns ClassUnloading off)",
 		act: setsFlags(flagBool{"ClassUnloading", false}, flagBool{"ClassUnloadingWithConcurrentMark", false})},
-	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (inert)"},
-	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (inert)"},
-	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (inert)"},
+	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (17: sets UseSharedSpaces)"},
+	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (the GC logs lose the archive)"},
+	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (17: sets RequireSharedSpaces)"},
 	{name: "-Xdebug", stage: stageVM, help: "no effect (deprecated)", act: func(p *parser, _ token, _ string) error {
 		if xdebugDeprecated.At(p.o.JDK) {
 			p.warning("Option -Xdebug was deprecated in JDK 22 and will likely be removed in a future release.")
