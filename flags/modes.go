@@ -472,6 +472,14 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	// C2's node budget: the fudge factor must stay within 2 % and 40 % of MaxNodeLimit (in
+	// integer arithmetic), in every mode (observed on 17 and 25, -Xint included).
+	if !failed && s.Has("NodeLimitFudgeFactor") && s.Has("MaxNodeLimit") {
+		if limit, fudge := s.Int("MaxNodeLimit"), s.Int("NodeLimitFudgeFactor"); fudge < limit*2/100 || fudge > limit*40/100 {
+			fmt.Fprintf(&p.errText, "NodeLimitFudgeFactor must be between 2%% and 40%% of MaxNodeLimit (%d)\n", limit)
+			failed = true
+		}
+	}
 	// The intrinsic lists are checked after the compile thresholds, whether those passed or
 	// not, and before the compiler count (all three reported together on 17 and 25).
 	intrinsicsOK := !modeOK || p.checkIntrinsicLists()
