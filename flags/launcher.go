@@ -145,7 +145,7 @@ var launcherOptions = []launcherOption{
 	}},
 	{name: "-Xinternalversion", stage: stageVM, terminal: true, help: "print the VM's build line and exit",
 		act: func(p *parser, _ token, _ string) error { p.res.InternalVersion = true; return nil }},
-	{name: "-Xss", prefix: true, stage: stageVM, help: "thread stack size (checked, inert)", act: stackSize},
+	{name: "-Xss", prefix: true, stage: stageVM, help: "thread stack size (checked; sets ThreadStackSize)", act: stackSize},
 	{name: "-Xmn", prefix: true, stage: stageVM, help: "young generation size (checked, inert)", act: memoryOption("Invalid initial young generation size", "NewSize", "MaxNewSize")},
 	{name: "-Xmx", prefix: true, stage: stageVM, help: "maximum heap size (sizes jitsim's Java heap)", act: memoryOption("Invalid maximum heap size", "MaxHeapSize")},
 	{name: "-Xms", prefix: true, stage: stageVM, help: "initial heap size (checked against -Xmx)", act: memoryOption("Invalid initial heap size", "MinHeapSize", "InitialHeapSize")},
@@ -162,11 +162,12 @@ var launcherOptions = []launcherOption{
 		p.errText.WriteString("Unrecognized check option: " + t.text + "\n")
 		return p.fail(t)
 	}},
-	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (inert)"},
-	{name: "-Xnoclassgc", stage: stageVM, help: "no class garbage collection (inert)"},
-	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (inert)"},
-	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (inert)"},
-	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (inert)"},
+	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (sets ReduceSignalUsage)", act: setsFlags(flagBool{"ReduceSignalUsage", true})},
+	{name: "-Xnoclassgc", stage: stageVM, help: "no class unloading (turns ClassUnloading off)",
+		act: setsFlags(flagBool{"ClassUnloading", false}, flagBool{"ClassUnloadingWithConcurrentMark", false})},
+	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (17: sets UseSharedSpaces)"},
+	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (the GC logs lose the archive)"},
+	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (17: sets RequireSharedSpaces)"},
 	{name: "-Xdebug", stage: stageVM, help: "no effect (deprecated)", act: func(p *parser, _ token, _ string) error {
 		if xdebugDeprecated.At(p.o.JDK) {
 			p.warning("Option -Xdebug was deprecated in JDK 22 and will likely be removed in a future release.")
@@ -231,10 +232,30 @@ const noVerifyWarning = "Options -Xverify:none and -noverify were deprecated in 
 
 func setHelp(p *parser, _ token, _ string) error { p.res.Help = true; return nil }
 
-// shareMode notes the last -Xshare mode for the class-data archive's start-up check.
-func shareMode(p *parser, t token, _ string) error {
+// flagBool is a boolean flag an -X option sets, as if it were given on the command line.
+type flagBool struct {
+	name string
+	on   bool
+}
+
+// setsFlags is the action of an -X option that is a spelling of -XX flags (-Xrs is
+// -XX:+ReduceSignalUsage): PrintCommandLineFlags and PrintFlagsFinal show them as set on the
+// command line. A flag the profile lacks is left alone.
+func setsFlags(fs ...flagBool) func(p *parser, t token, _ string) error {
+	return func(p *parser, t token, _ string) error {
+		for _, f := range fs {
+			p.setCmdline(f.name, value{b: f.on}, t.origin)
+		}
+		return nil
+	}
+}
+
+// shareMode notes the last -Xshare mode for the class-data archive's start-up check and sets
+// the flags JDK 17 keeps it in (UseSharedSpaces, RequireSharedSpaces; JDK 19 made them
+// obsolete, so Temurin 25 shows neither).
+func shareMode(p *parser, t token, v string) error {
 	p.share = strings.TrimPrefix(t.text, "-Xshare:")
-	return nil
+	return setsFlags(flagBool{"UseSharedSpaces", p.share != "off"}, flagBool{"RequireSharedSpaces", p.share == "on"})(p, t, v)
 }
 
 // lookupLauncher returns the row for an option in profile j (or any profile), or nil.
@@ -450,6 +471,8 @@ func stackSize(p *parser, t token, val string) error {
 	}
 	p.res.Ignored = append(p.res.Ignored, t.text)
 	p.stackSize = v
+	// ThreadStackSize counts whole KB, rounded up (-Xss100001 is 98).
+	p.setCmdline("ThreadStackSize", value{i: int64((v + 1023) >> 10)}, t.origin)
 	return nil
 }
 

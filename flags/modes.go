@@ -155,6 +155,33 @@ func (p *parser) applyModes() {
 	p.tieredInlining(fullTiered)
 }
 
+// dependentFlag is a switch HotSpot turns off, with a warning, when a flag it needs is off.
+type dependentFlag struct {
+	flag, needs string
+	releases    jdk.Set
+}
+
+// dependentFlags is the one table of those rules (each observed with -XX:+PrintFlagsFinal;
+// the switch becomes {ergonomic}, or {command line, ergonomic} when it was given).
+var dependentFlags = []dependentFlag{
+	// Temurin 25.0.3 warns under any mode, -Xint included; OpenJDK 17.0.15 keeps the switch.
+	{flag: "UseProfiledLoopPredicate", needs: "UseLoopPredicate", releases: jdk.Since(jdk.R25)},
+}
+
+// SettleDependentFlags applies dependentFlags to a set and returns the warnings, without the
+// VM-name prefix. The compilers' start-up does this after -XX:+PrintCommandLineFlags is printed
+// (the line shows the switch as the command line left it).
+func SettleDependentFlags(s *Set) []string {
+	var out []string
+	for _, d := range dependentFlags {
+		if d.releases.Has(s.jdk) && s.Has(d.flag) && s.Has(d.needs) && s.Bool(d.flag) && !s.Bool(d.needs) {
+			out = append(out, "Disabling "+d.flag+" since "+d.needs+" is turned off.")
+			_ = s.SetErgo(d.flag, "false")
+		}
+	}
+	return out
+}
+
 // tieredInlineSmallCode is InlineSmallCode when tiered code runs with C2: 2000 in JDK 8
 // (AdvancedThresholdPolicy::initialize), 2500 from 17 on (CompilerConfig::ergo_initialize).
 var tieredInlineSmallCode = from("2000", jdk.R17, "2500")
@@ -442,6 +469,14 @@ func (p *parser) checkConstraints() error {
 		case s.Int("OnStackReplacePercentage") <= s.Int("InterpreterProfilePercentage"):
 			fmt.Fprintf(&p.errText, "OnStackReplacePercentage (%d) must be larger than InterpreterProfilePercentage (%d)\n",
 				s.Int("OnStackReplacePercentage"), s.Int("InterpreterProfilePercentage"))
+			failed = true
+		}
+	}
+	// C2's node budget: the fudge factor must stay within 2 % and 40 % of MaxNodeLimit (in
+	// integer arithmetic), in every mode (observed on 17 and 25, -Xint included).
+	if !failed && s.Has("NodeLimitFudgeFactor") && s.Has("MaxNodeLimit") {
+		if limit, fudge := s.Int("MaxNodeLimit"), s.Int("NodeLimitFudgeFactor"); fudge < limit*2/100 || fudge > limit*40/100 {
+			fmt.Fprintf(&p.errText, "NodeLimitFudgeFactor must be between 2%% and 40%% of MaxNodeLimit (%d)\n", limit)
 			failed = true
 		}
 	}

@@ -34,6 +34,8 @@ type Set struct {
 	// logs are the -Xlog outputs configured at start-up (nil: none); like oracle, not
 	// changed after Parse.
 	logs []LogConfig
+	// noSharing is -Xshare:off: no class-data archive is mapped.
+	noSharing bool
 }
 
 // defaults caches, per profile and architecture, the declared defaults NewSet starts from.
@@ -253,7 +255,7 @@ func (s *Set) Revert(name string) {
 
 // Clone returns an independent copy of s.
 func (s *Set) Clone() *Set {
-	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle, logs: s.logs}
+	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle, logs: s.logs, noSharing: s.noSharing}
 	for i, e := range s.own {
 		cp := *e
 		c.own[i] = &cp
@@ -264,3 +266,6 @@ func (s *Set) Clone() *Set {
 // Logs returns the unified-logging outputs the -Xlog options configured, in order (the VM
 // writes the jit tags it models to them).
 func (s *Set) Logs() []LogConfig { return s.logs }
+
+// Sharing reports whether the VM maps the class-data sharing archive (not under -Xshare:off).
+func (s *Set) Sharing() bool { return !s.noSharing }

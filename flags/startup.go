@@ -199,6 +199,44 @@ func (p *parser) checkShenandoah() error {
 	return nil
 }
 
+// codeHeaps are the three segments of a segmented code cache, in java's order.
+var codeHeaps = []string{"NonNMethodCodeHeapSize", "ProfiledCodeHeapSize", "NonProfiledCodeHeapSize"}
+
+// checkCodeHeaps is the code cache's start-up check: when the cache is segmented and all three
+// heap sizes come from the command line, they must add up to ReservedCodeCacheSize. JDK 17
+// holds them to its ergonomic size too and says "not equal" for a sum below it; Temurin 25
+// sizes the cache from the heaps unless ReservedCodeCacheSize was given, and says "less
+// than" (both say "greater than" above it; observed on 17.0.15 and 25.0.3).
+func (p *parser) checkCodeHeaps() error {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() || !s.Has("SegmentedCodeCache") || !s.Bool("SegmentedCodeCache") {
+		return nil
+	}
+	var sum uint64
+	var parts []string
+	for _, h := range codeHeaps {
+		if !s.Has(h) || !s.WasSetOnCommandLine(h) {
+			return nil
+		}
+		sum += s.Uint(h)
+		parts = append(parts, fmt.Sprintf("%s (%dK)", h, s.Uint(h)>>10))
+	}
+	if behavesLike25(j) && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+		return nil
+	}
+	r := s.Uint("ReservedCodeCacheSize")
+	rel := "greater than"
+	switch {
+	case sum == r:
+		return nil
+	case sum < r && behavesLike25(j):
+		rel = "less than"
+	case sum < r:
+		rel = "not equal to"
+	}
+	return initError(fmt.Sprintf("Invalid code heap sizes: %s = %dK is %s ReservedCodeCacheSize (%dK).", strings.Join(parts, " + "), sum>>10, rel, r>>10))
+}
+
 // initError is vm_exit_during_initialization: the text on stdout after java's header line,
 // no launcher lines.
 func initError(msg string) error {

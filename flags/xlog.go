@@ -21,10 +21,12 @@ import (
 
 // LogLine is one line java's unified logging prints while the VM starts (an -Xlog error or
 // warning): "[uptime][level][tags] text" with the default decorations, or Text alone when
-// Plain.
+// Plain. A Configured line is logged once the -Xlog options are applied, with the
+// decorations they give its output.
 type LogLine struct {
 	Level, Tags, Text string
 	Plain             bool
+	Configured        bool
 }
 
 // LogSelection is one selection of an -Xlog option: a tag set (All: every tag set), whether
@@ -155,7 +157,11 @@ func (p *parser) xlogOption(t token, _ string) error {
 		if !hasLevel {
 			level = "info"
 		}
-		if level != "off" && levelRank(level) < 0 {
+		// Levels, tags and decorators are matched ignoring case (-Xlog:GC=Debug is gc=debug);
+		// "all", "disable" and the output names are not.
+		if l := strings.ToLower(level); l == "off" || levelRank(l) >= 0 {
+			level = l
+		} else {
 			msg := "Invalid level '" + level + "' in log selection."
 			if s := logSuggestion(level, logLevels, levelSuggestion); s != "" {
 				msg += " Did you mean '" + s + "'?"
@@ -168,7 +174,9 @@ func (p *parser) xlogOption(t token, _ string) error {
 		} else {
 			s.Wildcard = strings.HasSuffix(spec, "*")
 			for _, tag := range strings.Split(strings.TrimSuffix(spec, "*"), "+") {
-				if _, found := slices.BinarySearch(tags, tag); !found {
+				if _, found := slices.BinarySearch(tags, strings.ToLower(tag)); found {
+					tag = strings.ToLower(tag)
+				} else {
 					msg := "Invalid tag '" + tag + "' in log selection."
 					if sug := logSuggestion(tag, tags, tagSuggestion); sug != "" && tag != "" {
 						msg += " Did you mean '" + sug + "'?"
@@ -219,9 +227,9 @@ func (p *parser) xlogOption(t token, _ string) error {
 	// Decorators.
 	if d := parts[2]; d != "" {
 		c.Decorators = []string{}
-		if d != "none" {
+		if !strings.EqualFold(d, "none") {
 			for _, name := range strings.Split(d, ",") {
-				i := slices.IndexFunc(logDecorators, func(x [2]string) bool { return x[0] == name || x[1] == name })
+				i := slices.IndexFunc(logDecorators, func(x [2]string) bool { return strings.EqualFold(x[0], name) || strings.EqualFold(x[1], name) })
 				if i < 0 {
 					return invalid(LogLine{Level: "error", Tags: "logging", Text: "Invalid decorator '" + name + "'."})
 				}
@@ -232,7 +240,10 @@ func (p *parser) xlogOption(t token, _ string) error {
 	// Output options: a file's; ignored, with a plain notice, for stdout and stderr.
 	if o := parts[3]; o != "" {
 		if !file && !xlogStdoutOptions.At(p.o.JDK) {
-			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Plain: true, Text: "Output options for existing outputs are ignored."})
+			// Logged through the output this option just configured (its decorators: none
+			// makes the line plain).
+			p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "logging",
+				Text: "Output options for existing outputs are ignored.", Configured: true})
 		} else if msg := checkFileOptions(p.o.JDK, o, c.Output); msg != "" {
 			if !file {
 				// JDK 25 checks stdout's and stderr's options too, and says only that.

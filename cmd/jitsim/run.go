@@ -368,9 +368,16 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	startLog := jrt.NewStartupLog(stdout, stderr, r.Result.LogDisabled, processStart)
 	for _, l := range r.Result.LogWarnings {
-		startLog.Write(l)
+		if !l.Configured {
+			startLog.Write(l)
+		}
 	}
 	startLog.Configure(r.Result.Logs)
+	for _, l := range r.Result.LogWarnings {
+		if l.Configured {
+			startLog.Write(l)
+		}
+	}
 	if r.Result.XlogHelp {
 		io.WriteString(stdout, flags.XlogHelp(rel))
 		return 0
@@ -423,13 +430,13 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stdout, "See 'jitsim help run' for jitsim's options, 'jitsim run -X' for the -X options and 'jitsim scenarios' for the scenarios.")
 		return 0
 	case res.Version:
-		if startupCompiles(set) {
+		if lines := startupCompiles(set); lines != nil {
 			if set.Bool("PrintCompilation") {
-				for _, l := range policy.StartupCompiles(rel) {
+				for _, l := range lines {
 					fmt.Fprintln(stdout, l)
 				}
 			}
-			if err := jrt.LogStartupCompiles(stdout, set, rel, policy.StartupCompiles(rel)); err != nil {
+			if err := jrt.LogStartupCompiles(stdout, set, rel, lines); err != nil {
 				fmt.Fprintln(stderr, "jitsim run:", err)
 				return 1
 			}
@@ -538,17 +545,25 @@ func printXHelp(w io.Writer, rel jdk.Release) {
 	fmt.Fprintln(w, "\nThe -X options java accepts are all checked as java checks them; most do nothing in jitsim.")
 }
 
-// startupCompiles reports whether java -version compiles the JVM's own start-up methods as
-// recorded (PrintCompilation and -Xlog:jit+compilation then show them): the default
-// configuration (tiered, both compilers, no compile command). Other configurations compile
-// other methods, or at other levels; jitsim prints nothing for them.
-func startupCompiles(set *flags.Set) bool {
+// startupCompiles returns the PrintCompilation lines of the JVM's own start-up compiles
+// during java -version as recorded (PrintCompilation and -Xlog:jit+compilation show them),
+// for the default configuration (tiered, both compilers, no compile command) and without a
+// compiler (-Xint, -XX:-UseCompiler);
+// nil for the others, which compile other methods or at other levels (jitsim prints
+// nothing for them).
+func startupCompiles(set *flags.Set) []string {
 	if policy.StartupCompiles(set.JDK()) == nil {
-		return false // not recorded (8, 8u, 21); those profiles lack some of the flags below
+		return nil // not recorded (8, 8u, 21); those profiles lack some of the flags below
 	}
-	return set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
+	if !set.Bool("UseCompiler") && set.Bool("UseInterpreter") {
+		return policy.StartupCompilesWithoutCompiler(set.JDK(), set.Bool("TieredCompilation"))
+	}
+	if set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
 		set.Int("TieredStopAtLevel") == 4 && set.String("CompilationMode") == "default" && len(set.CompileCommands()) == 0 &&
-		set.IsDefault("CompileThresholdScaling")
+		set.IsDefault("CompileThresholdScaling") {
+		return policy.StartupCompiles(set.JDK())
+	}
+	return nil
 }
 
 // printBanner prints java -version's three lines in jitsim's words, with java's mode words

@@ -84,6 +84,9 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	if err := e.compilerThreads(activeProcessors); err != nil {
 		return nil, err
 	}
+	for _, w := range flags.SettleDependentFlags(set) {
+		e.warn("%s", w)
+	}
 	e.cpuPass(model)
 	e.alignHeap()
 	flags.ReserveCodeCache(set)

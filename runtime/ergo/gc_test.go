@@ -1,6 +1,7 @@
 package ergo
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,7 +84,19 @@ func TestExitLogMatchesJava(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := ExitLog(set)
+		// G1's threads stop first, logged at debug (-Xlog:gc*=debug on both releases).
+		var got []flags.LogLine
+		var debug []string
+		for _, l := range ExitLog(set) {
+			if l.Level == "debug" {
+				debug = append(debug, l.Tags+": "+l.Text)
+				continue
+			}
+			got = append(got, l)
+		}
+		if want := []string{"gc,refine: Stopping 0", "gc,task: G1 Service Thread (stopping)"}; !slices.Equal(debug, want) {
+			t.Errorf("%s: debug lines %q, java %q", rel, debug, want)
+		}
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d lines, java %d: %v", rel, len(got), len(want), got)
 		}

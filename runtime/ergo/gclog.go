@@ -3,6 +3,7 @@ package ergo
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
@@ -13,13 +14,131 @@ import (
 // usingLines are the gc=info lines each collector logs as it starts (OpenJDK 17.0.15 and
 // Temurin 25.0.3 with -Xlog:gc -version).
 var usingLines = map[string][]string{
-	"UseSerialGC":   {"Using Serial"},
-	"UseParallelGC": {"Using Parallel"},
-	"UseG1GC":       {"Using G1"},
-	"UseZGC":        {"Using The Z Garbage Collector"},
-	"UseShenandoahGC": {"Heuristics ergonomically sets -XX:+ExplicitGCInvokesConcurrent",
-		"Heuristics ergonomically sets -XX:+ShenandoahImplicitGCInvokesConcurrent", "Using Shenandoah"},
-	"UseEpsilonGC": {"Using Epsilon"},
+	"UseSerialGC":     {"Using Serial"},
+	"UseParallelGC":   {"Using Parallel"},
+	"UseG1GC":         {"Using G1"},
+	"UseZGC":          {"Using The Z Garbage Collector"},
+	"UseShenandoahGC": {"Using Shenandoah"},
+	"UseEpsilonGC":    {"Using Epsilon"},
+}
+
+// shenandoahRow is one flag Shenandoah's mode or heuristics sets at start-up when the command
+// line left it alone, logging "Heuristics ergonomically sets -XX:SETTING" (gc, info): the
+// mode's rows before "Using Shenandoah", the heuristics' after it.
+type shenandoahRow struct {
+	option   string // ShenandoahGCMode or ShenandoahGCHeuristics
+	choice   string // the option's value
+	releases jdk.Set
+	setting  string // +Flag, -Flag or Flag=value, as the log line writes it
+}
+
+// shenandoahErgo is the one table of those settings, in java's order (OpenJDK 17.0.15 and
+// Temurin 25.0.3 with -Xlog:gc; IU mode is 17's, generational 25's).
+var shenandoahErgo = []shenandoahRow{
+	{"ShenandoahGCMode", "satb", all, "+ExplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "satb", all, "+ShenandoahImplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "iu", jdk17, "+ExplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "iu", jdk17, "+ShenandoahImplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "generational", jdk25, "GCTimeRatio=70"},
+	{"ShenandoahGCMode", "generational", jdk25, "+ExplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "generational", jdk25, "+ShenandoahImplicitGCInvokesConcurrent"},
+	{"ShenandoahGCMode", "generational", jdk25, "+UseCondCardMark"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahPacing"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahLoadRefBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahSATBBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahCASBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahCloneBarrier"},
+	{"ShenandoahGCMode", "passive", jdk17, "-ShenandoahNMethodBarrier"},
+	{"ShenandoahGCMode", "passive", all, "-ShenandoahStackWatermarkBarrier"},
+	{"ShenandoahGCHeuristics", "compact", all, "+ShenandoahAlwaysClearSoftRefs"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahAllocationThreshold=10"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahImmediateThreshold=100"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahUncommitDelay=1000"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahGuaranteedGCInterval=30000"},
+	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahGarbageThreshold=10"},
+	{"ShenandoahGCHeuristics", "aggressive", all, "ShenandoahImmediateThreshold=100"},
+	{"ShenandoahGCHeuristics", "aggressive", jdk17, "ShenandoahUnloadClassesFrequency=1"},
+}
+
+// flagValue returns the row's flag and the value it sets, as flag text.
+func (r shenandoahRow) flagValue() (name, value string) {
+	switch r.setting[0] {
+	case '+':
+		return r.setting[1:], "true"
+	case '-':
+		return r.setting[1:], "false"
+	}
+	name, value, _ = strings.Cut(r.setting, "=")
+	return name, value
+}
+
+// applies reports whether the row takes effect on a set: Shenandoah with the row's mode or
+// heuristics on its release, and the flag not set on the command line.
+func (r shenandoahRow) applies(s *flags.Set) bool {
+	name, _ := r.flagValue()
+	return s.Collector() == "UseShenandoahGC" && r.releases.Has(s.JDK()) && s.Has(r.option) &&
+		s.String(r.option) == r.choice && s.Has(name) && !s.WasSetOnCommandLine(name)
+}
+
+// shenandoahLines are the log lines of the rows of option that apply to a set.
+func shenandoahLines(s *flags.Set, option string) []string {
+	var out []string
+	for _, r := range shenandoahErgo {
+		if r.option == option && r.applies(s) {
+			out = append(out, "Heuristics ergonomically sets -XX:"+r.setting)
+		}
+	}
+	return out
+}
+
+// genAlignment is the young generation's alignment of the generational collectors: Serial's
+// space alignment, Parallel's 512K (its gc+init "Alignments" line).
+var genAlignment = map[string]uint64{"UseSerialGC": 64 << 10, "UseParallelGC": 512 << 10}
+
+// youngSizeWarnings are the gc+ergo warnings of Serial and Parallel when the command line
+// asks for a young generation as large as the heap (-Xmn above -Xmx): NewSize against the
+// initial heap, MaxNewSize against the maximum, each cut to the heap less one alignment. JDK
+// 17 words the first differently and without sizes (OpenJDK 17.0.15, Temurin 25.0.3).
+func youngSizeWarnings(s *flags.Set, gc string) []flags.LogLine {
+	align, ok := genAlignment[gc]
+	if !ok || !gcModelled(s) {
+		return nil
+	}
+	var out []flags.LogLine
+	warn := func(format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "warning", Tags: "gc,ergo", Text: fmt.Sprintf(format, a...)})
+	}
+	if young, initial := s.Uint("NewSize"), s.Uint("InitialHeapSize"); s.WasSetOnCommandLine("NewSize") && young >= initial {
+		if s.JDK() < jdk.R25 {
+			warn("NewSize was set larger than initial heap size, will use initial heap size.")
+		} else {
+			warn("NewSize (%dk) is equal to or greater than initial heap size (%dk).  A new NewSize of %dk will be used to accomodate an old generation.",
+				young>>10, initial>>10, (initial-align)>>10)
+		}
+	}
+	if young, heap := s.Uint("MaxNewSize"), s.Uint("MaxHeapSize"); s.WasSetOnCommandLine("MaxNewSize") && young >= heap {
+		warn("MaxNewSize (%dk) is equal to or greater than the entire heap (%dk).  A new max generation size of %dk will be used.",
+			young>>10, heap>>10, (heap-align)>>10)
+	}
+	return out
+}
+
+// HeapSizeLog is what the VM logs (gc+heap, trace) as it sizes the heap while it parses the
+// options: each of the maximum, initial and minimum sizes the command line left to the
+// ergonomics, before the heap's alignment. commandLine is the set as -XX:+PrintCommandLineFlags
+// shows it (SettleStderr's).
+func HeapSizeLog(commandLine *flags.Set) []flags.LogLine {
+	s := commandLine
+	if s == nil || !gcModelled(s) {
+		return nil
+	}
+	var out []flags.LogLine
+	for _, f := range []struct{ flag, what string }{{"MaxHeapSize", "Maximum"}, {"InitialHeapSize", "Initial"}, {"MinHeapSize", "Minimum"}} {
+		if s.Has(f.flag) && !s.WasSetOnCommandLine(f.flag) {
+			out = append(out, flags.LogLine{Level: "trace", Tags: "gc,heap", Text: fmt.Sprintf("  %s heap size %d", f.what, s.Uint(f.flag))})
+		}
+	}
+	return out
 }
 
 // StartLog returns the unified-logging lines a settled set's VM logs while it starts, in
@@ -73,17 +192,30 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	if described && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
+	out = append(out, youngSizeWarnings(set, gc)...)
 	if described {
 		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: fmt.Sprintf("Minimum heap %d  Initial heap %d  Maximum heap %d",
 			set.Uint("MinHeapSize"), set.Uint("InitialHeapSize"), set.Uint("MaxHeapSize"))})
 	}
+	for _, l := range shenandoahLines(set, "ShenandoahGCMode") {
+		info("gc", "%s", l)
+	}
 	for _, l := range usingLines[gc] {
 		info("gc", "%s", l)
 	}
-	if max := set.Uint("MaxHeapSize"); described && oopsMode(set) == "Enabled (Zero based)" {
-		// A zero-based heap ends at 32 GB.
-		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
-			"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", 32*gib-max, max>>20)})
+	for _, l := range shenandoahLines(set, "ShenandoahGCHeuristics") {
+		info("gc", "%s", l)
+	}
+	if max := set.Uint("MaxHeapSize"); described {
+		// A zero-based heap ends at 32 GB, a 32-bit one at 4 GB.
+		switch oopsMode(set) {
+		case "Enabled (Zero based)":
+			out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
+				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: Zero based, Oop shift amount: 3", zeroBasedEnd(set)-max, max>>20)})
+		case "Enabled (32-bit)":
+			out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
+				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: 32-bit", 4*gib-max, max>>20)})
+		}
 	}
 	if gc == "UseShenandoahGC" && set.JDK() < jdk.R25 {
 		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
@@ -95,7 +227,8 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		if set.JDK() >= jdk.R25 {
 			level, tags = "info", "gc"
 		}
-		if !set.WasSetOnCommandLine("InitialHeapSize") || !set.WasSetOnCommandLine("MaxHeapSize") || set.Uint("InitialHeapSize") != set.Uint("MaxHeapSize") {
+		// Whatever sized them: -Xmx below the ergonomic initial size makes both equal too.
+		if set.Uint("InitialHeapSize") != set.Uint("MaxHeapSize") {
 			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
 		}
 		if !set.Bool("AlwaysPreTouch") {
@@ -106,6 +239,9 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		return out
 	}
 	s := set
+	if gc == "UseG1GC" {
+		out = append(out, g1StartDebug(s)...)
+	}
 	info("gc,init", "Version: %s (release)", build)
 	info("gc,init", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
 	info("gc,init", "Memory: %dM", model.PhysicalMemory()>>20)
@@ -134,7 +270,124 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 			out[len(out)-1].Text = "Periodic GC: Enabled"
 			info("gc,init", "Periodic GC Interval: %dms", s.Uint("G1PeriodicGCInterval"))
 		}
+		out = append(out, g1ArchiveRegions(s)...)
 	}
+	for _, l := range classSpaceLines(s) {
+		info("gc,metaspace", "%s", l)
+	}
+	return out
+}
+
+// zeroBasedEnd is where a zero-based heap ends: at 32 GB, but for OpenJDK 17 without the
+// class-data archive, which puts the compressed class space there and the heap below it.
+func zeroBasedEnd(s *flags.Set) uint64 {
+	if s.JDK() < jdk.R25 && !s.Sharing() && s.Has("CompressedClassSpaceSize") {
+		return 32*gib - s.Uint("CompressedClassSpaceSize")
+	}
+	return 32 * gib
+}
+
+// classSpaceLines are the gc+metaspace lines of where the compressed class space went, when
+// that is not random: OpenJDK 17 under -Xshare:off puts it above a 32-bit heap (at 4 GB),
+// above a zero-based one (ending at 32 GB) with a shift of 3, else at 2 GB unshifted. With the
+// archive it follows the archive's random address, and Temurin 25 picks it at random too.
+func classSpaceLines(s *flags.Set) []string {
+	if s.JDK() >= jdk.R25 || s.Sharing() || !s.Has("CompressedClassSpaceSize") || !s.Bool("UseCompressedClassPointers") {
+		return nil
+	}
+	size := s.Uint("CompressedClassSpaceSize")
+	base, shift, rng := uint64(2*gib), 0, uint64(2*gib)+size
+	switch oopsMode(s) {
+	case "Enabled (32-bit)":
+		base, shift, rng = 4*gib, 3, 4*gib+size
+	case "Enabled (Zero based)":
+		base, shift, rng = 32*gib-size, 3, 32*gib
+	}
+	return []string{"CDS archive(s) not mapped",
+		fmt.Sprintf("Compressed class space mapped at: 0x%016x-0x%016x, reserved size: %d", base, base+size, size),
+		fmt.Sprintf("Narrow klass base: 0x%016x, Narrow klass shift: %d, Narrow klass range: 0x%x", 0, shift, rng)}
+}
+
+// g1StartDebug are G1's debug lines between the heap's reservation and gc+init's description
+// (OpenJDK 17.0.15, Temurin 25.0.3 with -Xlog:gc*=debug): its workers (the concurrent ones
+// numbered after the refinement threads and two more), the mark stack in chunks of 1024
+// entries, the initial heap committed and its regions activated, the IHOP target, 17's
+// refinement zones, and the service tasks it registers.
+func g1StartDebug(s *flags.Set) []flags.LogLine {
+	var out []flags.LogLine
+	debug := func(tags, format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "debug", Tags: tags, Text: fmt.Sprintf(format, a...)})
+	}
+	region, initial := s.Uint("G1HeapRegionSize"), s.Uint("InitialHeapSize")
+	if region == 0 {
+		return nil
+	}
+	debug("gc", "ConcGCThreads: %d offset %d", s.Uint("ConcGCThreads"), s.Uint("G1ConcRefinementThreads")+2)
+	debug("gc", "ParallelGCThreads: %d", s.Uint("ParallelGCThreads"))
+	markMax := s.Uint("MarkStackSizeMax")
+	if s.JDK() < jdk.R25 {
+		markMax /= 1024
+	}
+	debug("gc", "Initialize mark stack with %d chunks, maximum %d", s.Uint("MarkStackSize")/1024, markMax)
+	debug("gc,ergo,heap", "Expand the heap. requested expansion amount: %dB expansion amount: %dB", initial, initial)
+	debug("gc,heap,region", "Activate regions [0, %d)", initial/region)
+	debug("gc,ihop", "Target occupancy update: old: 0B, new: %dB", initial)
+	tasks := []string{"Periodic GC Task", "Card Set Free Memory Task"}
+	if s.JDK() < jdk.R25 {
+		// 17 sizes its refinement zones in buffers of G1UpdateBufferSize cards.
+		buf := s.Uint("G1UpdateBufferSize")
+		green := s.Uint("ParallelGCThreads") * buf
+		minYellow := s.Uint("G1ConcRefinementThreads") * s.Uint("G1ConcRefinementThresholdStep") * buf
+		yellow := green + max(minYellow, 2*green)
+		debug("gc,ergo,refine", "Initial Refinement Zones: green: %d, yellow: %d, red: %d, min yellow size: %d",
+			green, yellow, 2*yellow-green, minYellow)
+		tasks = []string{"Remembered Set Sampling Task", "Periodic GC Task"}
+	}
+	for _, t := range tasks {
+		debug("gc,task", "G1 Service Thread (%s) (register)", t)
+	}
+	return out
+}
+
+// g1ArchiveRegionCount is how many regions at the heap's top G1 activates for the class-data
+// archive's objects, when the archive is mapped with compressed oops: 17 takes its two
+// archived heaps a region each; 25 one space of 2 MB in whole regions (both observed with 1,
+// 2 and 4 MB regions). They add to the heap committed at exit.
+func g1ArchiveRegionCount(s *flags.Set) uint64 {
+	region := s.Uint("G1HeapRegionSize")
+	switch {
+	case region == 0 || !s.Sharing() || !s.Bool("UseCompressedOops"):
+		return 0
+	case s.JDK() < jdk.R25:
+		return 2
+	}
+	return max((2*mib+region-1)/region, 1)
+}
+
+// g1ArchiveRegions are the debug lines of g1ArchiveRegionCount's regions: 17 activates them
+// one by one from the top down, 25 together from the bottom up.
+func g1ArchiveRegions(s *flags.Set) []flags.LogLine {
+	region, n := s.Uint("G1HeapRegionSize"), g1ArchiveRegionCount(s)
+	if n == 0 {
+		return nil
+	}
+	var out []flags.LogLine
+	debug := func(tags, format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "debug", Tags: tags, Text: fmt.Sprintf(format, a...)})
+	}
+	top := s.Uint("MaxHeapSize") / region
+	expand := "Attempt heap expansion (allocate archive regions). Total size: %dB"
+	if s.JDK() < jdk.R25 {
+		for i := uint64(1); i <= n; i++ {
+			debug("gc,heap,region", "Activate regions [%d, %d)", top-i, top-i+1)
+			debug("gc,ergo,heap", expand, region)
+		}
+		return out
+	}
+	for i := top - n; i < top; i++ {
+		debug("gc,heap,region", "Activate regions [%d, %d)", i, i+1)
+	}
+	debug("gc,ergo,heap", expand, n*region)
 	return out
 }
 
@@ -218,7 +471,7 @@ func ExitLog(set *flags.Set) []flags.LogLine {
 	case "Enabled (32-bit)":
 		end = 4 * gib
 	case "Enabled (Zero based)":
-		end = 32 * gib
+		end = zeroBasedEnd(s)
 	default:
 		return nil
 	}
@@ -242,9 +495,14 @@ func ExitLog(set *flags.Set) []flags.LogLine {
 		// The metaspace reserves 64 MB for non-class data beside the class space.
 		fmt.Sprintf(" Metaspace       used %dK, committed %dK, reserved %dK", use.metaUsedK, use.metaCommittedK, class+64<<10),
 		fmt.Sprintf("  class space    used %dK, committed 64K, reserved %dK", use.classUsedK, class))
-	out := make([]flags.LogLine, len(lines))
-	for i, text := range lines {
-		out[i] = flags.LogLine{Level: "info", Tags: tags, Text: text}
+	var out []flags.LogLine
+	if gc == "UseG1GC" {
+		// G1's concurrent threads stop first (debug).
+		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,refine", Text: "Stopping 0"},
+			flags.LogLine{Level: "debug", Tags: "gc,task", Text: "G1 Service Thread (stopping)"})
+	}
+	for _, text := range lines {
+		out = append(out, flags.LogLine{Level: "info", Tags: tags, Text: text})
 	}
 	return out
 }
@@ -257,7 +515,7 @@ func g1Exit(s *flags.Set, end, usedK uint64) []string {
 	}
 	committed := maxHeap
 	if initial := s.Uint("InitialHeapSize"); initial < maxHeap {
-		committed = min((initial+region-1)/region*region+max(region, 2*mib), maxHeap)
+		committed = min((initial+region-1)/region*region+g1ArchiveRegionCount(s)*region, maxHeap)
 	}
 	heap := fmt.Sprintf(" garbage-first heap   total %dK, used %dK [0x%016x, 0x%016x)", committed>>10, usedK, end-maxHeap, end)
 	if s.JDK() >= jdk.R25 {
@@ -283,7 +541,9 @@ func generationalExit(s *flags.Set, end uint64, edenShare float64, oldBytes uint
 	if parallel {
 		align, ratio = 512<<10, s.Uint("InitialSurvivorRatio")
 	}
-	if young == 0 || youngMax < young || ratio == 0 || youngMax > maxHeap {
+	// A young generation as large as the heap is cut down first (youngSizeWarnings), which is
+	// not modelled here: no summary rather than one with an empty old generation.
+	if young == 0 || youngMax < young || ratio == 0 || youngMax >= maxHeap || young >= s.Uint("InitialHeapSize") {
 		return nil
 	}
 	surv := young / ratio / align * align

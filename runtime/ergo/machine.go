@@ -175,8 +175,8 @@ var (
 )
 
 // machineRows is the one table of the pass, in the order it runs (a row may read a flag an
-// earlier row settled).
-var machineRows = []machineRow{
+// earlier row settled); Shenandoah's mode and heuristics settings (shenandoahErgo) run last.
+var machineRows = append([]machineRow{
 	// --- x86 code generation, by vendor and extension -------------------------------------
 	{flag: "UseAddressNop", releases: all, value: onX86(func(m *machineFacts) bool { return m.amd() || m.intel() })},
 	{flag: "UseXmmLoadAndClearUpper", releases: all, value: onX86(func(m *machineFacts) bool { return !m.amd() || m.sse() >= 3 })},
@@ -389,8 +389,6 @@ var machineRows = []machineRow{
 	gcConst("UseZGC", jdk25, "UseNUMA", "false", true),
 	gcConst("UseZGC", jdk25, "UseNUMAInterleaving", "false", true),
 	gcConst("UseShenandoahGC", all, "LogEventsBufferEntries", "250", false),
-	gcConst("UseShenandoahGC", all, "ExplicitGCInvokesConcurrent", "true", false),
-	gcConst("UseShenandoahGC", all, "ShenandoahImplicitGCInvokesConcurrent", "true", false),
 	gcConst("UseShenandoahGC", all, "TLABAllocationWeight", "90", false),
 	gcConst("UseShenandoahGC", jdk25, "UseDynamicNumberOfGCThreads", "false", false),
 	gcConst("UseShenandoahGC", jdk25, "UseNUMA", "false", true),
@@ -438,7 +436,9 @@ var machineRows = []machineRow{
 	})},
 	{flag: "SoftMaxHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
 		maxHeap := m.s.Uint("MaxHeapSize")
-		if m.gc() == "UseZGC" && m.s.JDK() >= jdk.R25 {
+		// 25's ZGC keeps a tenth of a heap it sized itself in reserve, not of one the command
+		// line sized (-Xmx, MaxHeapSize, MaxRAMPercentage; MaxRAM still gets the tenth).
+		if m.gc() == "UseZGC" && m.s.JDK() >= jdk.R25 && !m.s.WasSetOnCommandLine("MaxHeapSize") && !m.s.WasSetOnCommandLine("MaxRAMPercentage") {
 			return uint64(float64(maxHeap) * 0.9), true
 		}
 		return maxHeap, true
@@ -452,7 +452,7 @@ var machineRows = []machineRow{
 	}},
 	{flag: "MinMetaspaceExpansion", releases: all, value: metaspaceStep("MinMetaspaceExpansion")},
 	{flag: "MaxMetaspaceExpansion", releases: all, value: metaspaceStep("MaxMetaspaceExpansion")},
-}
+}, shenandoahRows()...)
 
 // levelRow is an x86 intrinsic switch that is on only while f holds (it never turns a
 // switch on that the table has off).
@@ -471,6 +471,19 @@ func notG1Zero(flag string, releases jdk.Set) machineRow {
 }
 
 // gcConst is a flag one collector sets to a fixed value.
+// shenandoahRows are the machine rows of shenandoahErgo: each sets its flag's default (java's
+// FLAG_SET_DEFAULT, so PrintFlagsFinal says {default}) under its mode or heuristics.
+func shenandoahRows() []machineRow {
+	rows := make([]machineRow, 0, len(shenandoahErgo))
+	for _, r := range shenandoahErgo {
+		name, value := r.flagValue()
+		rows = append(rows, machineRow{flag: name, releases: r.releases, value: func(m *machineFacts) (string, bool) {
+			return value, r.applies(m.s)
+		}})
+	}
+	return rows
+}
+
 func gcConst(gc string, releases jdk.Set, flag, value string, ergo bool) machineRow {
 	return machineRow{flag: flag, releases: releases, ergo: ergo, value: func(m *machineFacts) (string, bool) { return value, m.gc() == gc }}
 }

@@ -71,8 +71,9 @@ type release struct {
 	// training data).
 	trainingData bool
 	// startup are the compiles the JVM makes of its own code before a `java -version`
-	// returns, in the default configuration (nil: not recorded).
-	startup []CompileLine
+	// returns, in the default configuration (nil: not recorded); startupInt those under -Xint
+	// (the native wrappers it makes without a compiler; an empty list: none).
+	startup, startupInt []CompileLine
 }
 
 // startup17 and startup25 are what -XX:+PrintCompilation -version printed on OpenJDK
@@ -88,6 +89,14 @@ var (
 		{Time: 257 * time.Millisecond, ID: 4, OSRBCI: InvocationEntryBCI, Native: true, Level: 0, Tiered: true, Name: "jdk.internal.vm.Continuation::enterSpecial", Message: "(static)"},
 		{Time: 257 * time.Millisecond, ID: 5, OSRBCI: InvocationEntryBCI, Native: true, Level: 0, Tiered: true, Name: "jdk.internal.vm.Continuation::doYield", Message: "(static)"},
 	}
+
+	// Without a compiler Temurin 25.0.3 still makes the continuations' two native wrappers
+	// (-Xint prints them without a tier, -XX:-UseCompiler at tier 0); OpenJDK 17.0.15 makes
+	// none.
+	startupInt25 = []CompileLine{
+		{Time: 152 * time.Millisecond, ID: 1, OSRBCI: InvocationEntryBCI, Native: true, Level: 0, Name: "jdk.internal.vm.Continuation::enterSpecial", Message: "(static)"},
+		{Time: 152 * time.Millisecond, ID: 2, OSRBCI: InvocationEntryBCI, Native: true, Level: 0, Name: "jdk.internal.vm.Continuation::doYield", Message: "(static)"},
+	}
 )
 
 // StartupCompiles returns the PrintCompilation lines of the JVM's own start-up compiles
@@ -98,8 +107,27 @@ func StartupCompiles(rel jdk.Release) []string {
 	if r == nil {
 		return nil
 	}
-	var out []string
-	for _, l := range r.startup {
+	return formatStartup(rel, r.startup, true)
+}
+
+// StartupCompilesWithoutCompiler is StartupCompiles when no compiler runs (-Xint,
+// -XX:-UseCompiler): the native wrappers the JVM still makes, with a tier column when tiered
+// compilation stays on; an empty list when it makes none, nil when not recorded.
+func StartupCompilesWithoutCompiler(rel jdk.Release, tiered bool) []string {
+	r := releaseOf(rel)
+	if r == nil || r.startup == nil {
+		return nil
+	}
+	return formatStartup(rel, r.startupInt, tiered)
+}
+
+func formatStartup(rel jdk.Release, lines []CompileLine, tiered bool) []string {
+	if lines == nil {
+		return nil
+	}
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		l.Tiered = tiered
 		out = append(out, FormatCompilation(rel, l))
 	}
 	return out
@@ -130,11 +158,11 @@ var releases = []release{
 	jdk8(jdk.R8),
 	jdk8(jdk.R8u),
 	{rel: jdk.R17, oldIgnoresLoad: true, level2ProfiledFirst: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
-		tieredThreads: threads17, paddedTimestamp: true, startup: startup17},
+		tieredThreads: threads17, paddedTimestamp: true, startup: startup17, startupInt: []CompileLine{}},
 	{rel: jdk.R21, oldIgnoresLoad: true, level2ProfiledFirst: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
 		tieredThreads: threads21},
 	{rel: jdk.R25, oldIgnoresLoad: true, level2ProfiledLast: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
-		forceCompileEvent: true, tieredThreads: threads21, notEntrantReason: true, trainingData: true, startup: startup25},
+		forceCompileEvent: true, tieredThreads: threads21, notEntrantReason: true, trainingData: true, startup: startup25, startupInt: startupInt25},
 }
 
 // releaseOf returns the row of rel, or nil when there is none.

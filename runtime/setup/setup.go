@@ -128,7 +128,7 @@ func Resolve(q Request) (*Run, error) {
 		return r, err
 	}
 	r.CommandLineFlags = cl
-	r.StartLog = ergo.StartLog(set, q.CPU, q.CPU.Cores)
+	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
