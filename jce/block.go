@@ -32,11 +32,10 @@ type cipherCore struct {
 	ectr    []byte   // CTR: CounterMode.encryptedCounter
 	used    []uint32 // CTR: CounterMode.used
 
-	// Backing arrays of the fields above and of one call's arguments: a Cipher's
-	// operations then allocate nothing of their own for them.
+	// Backing arrays of the fields above: a Cipher's operations then allocate
+	// nothing of their own for them.
 	ivBuf, rBuf, counterBuf, ectrBuf [aesBlockSize]byte
 	usedBuf                          [1]uint32
-	argBuf                           [12]bytecode.Arg
 }
 
 // modeEntries are the methods CipherCore calls for each mode's encrypt and
@@ -144,7 +143,7 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 	if cc.decrypt {
 		k = cc.dec
 	}
-	args := append(cc.argBuf[:0], bytecode.IntsArg(cc.k))
+	args := append(cc.c.argBuf[:0], bytecode.IntsArg(cc.k))
 	switch cc.mode {
 	case "CBC":
 		args = append(args, bytecode.BytesArg(cc.r))

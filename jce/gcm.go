@@ -34,14 +34,10 @@ type gcmCipher struct {
 	aadOpen   bool
 	aadInline [64]byte
 	ivInline  [16]byte // backs iv for IVs up to 16 bytes
-
-	argBuf [24]bytecode.Arg // the arguments of one reference-method call (args)
 }
 
-// args returns the empty argument scratch: the provider makes one call at a
-// time (a Cipher is not for concurrent use, as in the JDK) and the VM does
-// not keep the slice after the call.
-func (g *gcmCipher) args() []bytecode.Arg { return g.argBuf[:0] }
+// args returns the Cipher's empty argument scratch (Cipher.argBuf).
+func (g *gcmCipher) args() []bytecode.Arg { return g.c.argBuf[:0] }
 
 // gcmEngine is one operation's state (GCMEngine).
 type gcmEngine struct {

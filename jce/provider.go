@@ -218,11 +218,15 @@ var cipherModes = []struct {
 	glueEntry string
 	// glueInit and glueFinal are the glue families "MODE.init" and "MODE.final" (set by init).
 	glueInit, glueFinal string
+	// arrays is the block of Java heap a Cipher of the mode takes for its objects' arrays
+	// (javaArrays): both session keys of a 256-bit key, 64-byte aligned, and for GCM the
+	// GHASH and GCTR objects' fields and the tag's scratch besides.
+	arrays int
 }{
-	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
-	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
-	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt"},
-	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal"},
+	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
+	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
+	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt", arrays: 512},
+	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal", arrays: 2048},
 }
 
 func init() {
@@ -254,11 +258,15 @@ type Cipher struct {
 	lastKeyBuf            [32]byte
 	lastIVBuf             [16]byte // backs lastGCMIV up to 16 bytes (longer IVs grow past it)
 	keyBuf                [32]byte // backs key
-	argBuf                [4]bytecode.Arg
-	gcmObj                gcmCipher  // what gcm points to: one per Cipher, reset by each init
-	coreObj               cipherCore // what core points to, the same way
-	engObj                gcmEngine  // the first GCM engine (later ones reuse it through gcmSpare)
-	engObjUsed            bool
+	// argBuf is the scratch of one reference-method call's arguments, for every
+	// provider object of the Cipher: the provider makes one call at a time (a
+	// Cipher is not for concurrent use, as in the JDK) and the VM does not keep
+	// the slice after the call. GCM's widest call takes 13.
+	argBuf     [16]bytecode.Arg
+	gcmObj     gcmCipher  // what gcm points to: one per Cipher, reset by each init
+	coreObj    cipherCore // what core points to, the same way
+	engObj     gcmEngine  // the first GCM engine (later ones reuse it through gcmSpare)
+	engObjUsed bool
 
 	core     *cipherCore // ECB, CBC, CTR
 	gcm      *gcmCipher  // GCM
@@ -301,7 +309,7 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv)}
+	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv, cipherModes[t.mode].arrays)}
 	c.arrays.own(c)
 	return c, nil
 }
