@@ -37,11 +37,12 @@ func HeapOf(inv Invoker) *heap.Heap {
 // never leave the Cipher.
 //
 // The arrays a Cipher of its mode usually owns come from one block of the
-// heap, taken with the first of them, by bumping an offset — as a JVM
-// thread allocates its objects in its TLAB — so that they cost one
-// allocation and one free under the heap's lock instead of one each. An
-// array dropped from the block stays there until the block goes; one the
-// block has no room for is a heap block of its own.
+// heap, taken unzeroed with the first of them and handed out by bumping an
+// offset, each zeroed as it goes — as a JVM thread allocates its objects in
+// its TLAB — so that they cost one allocation and one free under the heap's
+// lock instead of one each. An array dropped from the block stays there
+// until the block goes; one the block has no room for is a heap block of its
+// own.
 type javaArrays struct {
 	h      *heap.Heap
 	owner  weak.Pointer[Cipher]
@@ -58,9 +59,10 @@ type javaArrays struct {
 	out []byte // outBuf's scratch (its full capacity)
 }
 
-// arrayAlign is the alignment of each array in the block: the heap's own
-// (a cache line; stubs load whole vectors).
-const arrayAlign = 64
+// arrayAlign is the alignment of each array in the block: an AES block's
+// (the stubs load unaligned vectors; long[] needs 8). The arrays are
+// packed, so that a Cipher's set-up touches few cache lines.
+const arrayAlign = 16
 
 func newJavaArrays(inv Invoker, region int) *javaArrays {
 	a, ok := spareArrays.Get().(*javaArrays)
@@ -83,7 +85,7 @@ func (a *javaArrays) bytes(n int) []byte {
 		return make([]byte, n)
 	}
 	if a.block == nil && a.region > 0 {
-		if b, err := a.h.Alloc(a.region); err == nil {
+		if b, err := a.h.AllocUnzeroed(a.region); err == nil {
 			a.block, a.top = b, 0
 			a.keep(b)
 		} else {
@@ -91,7 +93,8 @@ func (a *javaArrays) bytes(n int) []byte {
 		}
 	}
 	if n <= len(a.block)-a.top {
-		b := a.block[a.top : a.top+n : a.top+n] // zeroed by Alloc, handed out once
+		b := a.block[a.top : a.top+n : a.top+n]
+		clear(b)
 		a.top = min(len(a.block), (a.top+n+arrayAlign-1)&^(arrayAlign-1))
 		return b
 	}

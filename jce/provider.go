@@ -219,8 +219,9 @@ var cipherModes = []struct {
 	// glueInit and glueFinal are the glue families "MODE.init" and "MODE.final" (set by init).
 	glueInit, glueFinal string
 	// arrays is the block of Java heap a Cipher of the mode takes for its objects' arrays
-	// (javaArrays): both session keys of a 256-bit key, 64-byte aligned, and for GCM the
-	// GHASH and GCTR objects' fields and the tag's scratch besides.
+	// (javaArrays): both session keys of a 256-bit key (480 bytes), and for GCM the GHASH
+	// and GCTR objects' fields and the tag's scratch besides (1312 bytes in all), a heap
+	// size class (a power of two).
 	arrays int
 }{
 	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
