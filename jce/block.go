@@ -58,8 +58,8 @@ func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte,
 	m := cipherModes[mi]
 	// The Cipher's one core object is reset, not allocated: Init dropped the last
 	// operation's (c.core is nil here), and nothing else refers to it.
-	c.coreObj = cipherCore{c: c, mode: m.name, padding: padding, decrypt: c.decrypt, unit: aesBlockSize}
-	cc := &c.coreObj
+	*c.coreObj = cipherCore{c: c, mode: m.name, padding: padding, decrypt: c.decrypt, unit: aesBlockSize}
+	cc := c.coreObj
 	if m.stream {
 		cc.unit = 1
 	}
@@ -143,7 +143,7 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 	if cc.decrypt {
 		k = cc.dec
 	}
-	args := append(cc.c.argBuf[:0], bytecode.IntsArg(cc.k))
+	args := append(cc.c.args[:0], bytecode.IntsArg(cc.k))
 	switch cc.mode {
 	case "CBC":
 		args = append(args, bytecode.BytesArg(cc.r))

@@ -36,8 +36,8 @@ type gcmCipher struct {
 	ivInline  [16]byte // backs iv for IVs up to 16 bytes
 }
 
-// args returns the Cipher's empty argument scratch (Cipher.argBuf).
-func (g *gcmCipher) args() []bytecode.Arg { return g.c.argBuf[:0] }
+// args returns the Cipher's empty argument scratch (Cipher.args).
+func (g *gcmCipher) args() []bytecode.Arg { return g.c.args[:0] }
 
 // gcmEngine is one operation's state (GCMEngine).
 type gcmEngine struct {
@@ -83,7 +83,7 @@ func (g *gcmCipher) newEngine() *gcmEngine {
 		var e *gcmEngine
 		if !g.c.engObjUsed { // the Cipher's first engine is part of it
 			g.c.engObjUsed = true
-			e = &g.c.engObj
+			e = g.c.engObj
 		} else {
 			e = new(gcmEngine)
 		}
@@ -123,8 +123,8 @@ func (g *gcmCipher) release() {
 func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error {
 	// The Cipher's one GCM object is reset, not allocated: Init dropped the last
 	// operation's (c.gcm is nil here), and nothing else refers to it.
-	c.gcmObj = gcmCipher{c: c, prof: c.prof, encrypt: !c.decrypt, tagLen: 16}
-	g := &c.gcmObj
+	*c.gcmObj = gcmCipher{c: c, prof: c.prof, encrypt: !c.decrypt, tagLen: 16}
+	g := c.gcmObj
 	switch s := spec.(type) {
 	case nil:
 		if c.decrypt {

@@ -259,14 +259,17 @@ type Cipher struct {
 	lastKeyBuf            [32]byte
 	lastIVBuf             [16]byte // backs lastGCMIV up to 16 bytes (longer IVs grow past it)
 	keyBuf                [32]byte // backs key
-	// argBuf is the scratch of one reference-method call's arguments, for every
+	// args is the scratch of one reference-method call's arguments, for every
 	// provider object of the Cipher: the provider makes one call at a time (a
 	// Cipher is not for concurrent use, as in the JDK) and the VM does not keep
-	// the slice after the call. GCM's widest call takes 13.
-	argBuf     [16]bytecode.Arg
-	gcmObj     gcmCipher  // what gcm points to: one per Cipher, reset by each init
-	coreObj    cipherCore // what core points to, the same way
-	engObj     gcmEngine  // the first GCM engine (later ones reuse it through gcmSpare)
+	// the slice after the call. Its capacity is the mode's widest call.
+	args []bytecode.Arg
+	// The mode's objects, allocated with the Cipher (gcmAlloc, coreAlloc) and
+	// reset by each init: gcmObj is what gcm points to, coreObj what core points
+	// to, engObj the first GCM engine (later ones reuse it through gcmSpare).
+	gcmObj     *gcmCipher
+	coreObj    *cipherCore
+	engObj     *gcmEngine
 	engObjUsed bool
 
 	core     *cipherCore // ECB, CBC, CTR
@@ -310,9 +313,38 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv, cipherModes[t.mode].arrays)}
+	base := Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv, cipherModes[t.mode].arrays)}
+	var c *Cipher
+	if cipherModes[t.mode].gcm {
+		x := new(gcmAlloc)
+		x.c = base
+		c = &x.c
+		c.gcmObj, c.engObj, c.args = &x.g, &x.e, x.args[:0]
+	} else {
+		x := new(coreAlloc)
+		x.c = base
+		c = &x.c
+		c.coreObj, c.args = &x.core, x.args[:0]
+	}
 	c.arrays.own(c)
 	return c, nil
+}
+
+// gcmAlloc and coreAlloc are a Cipher with the objects of its mode, in one
+// allocation of no more than the mode needs: a loop that makes a Cipher per
+// operation allocates one of them per operation, and the Go collector's work
+// follows their size.
+type gcmAlloc struct {
+	c    Cipher
+	g    gcmCipher
+	e    gcmEngine
+	args [13]bytecode.Arg // GaloisCounterMode.implGCMCrypt, the widest call
+}
+
+type coreAlloc struct {
+	c    Cipher
+	core cipherCore
+	args [9]bytecode.Arg // CounterMode.implCrypt, the widest call
 }
 
 // Init is Cipher.init(opmode, new SecretKeySpec(key, "AES"), spec): it
@@ -447,7 +479,7 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	}
 	n := len(key) + 28 // 4 * (rounds + 1) words
 	ke, kd := c.arrays.ints(n), c.arrays.ints(n)
-	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", append(c.argBuf[:0], bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))...); err != nil {
+	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", append(c.args[:0], bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))...); err != nil {
 		c.arrays.drop(bytecode.IntsArg(ke).Data)
 		c.arrays.drop(bytecode.IntsArg(kd).Data)
 		return err
