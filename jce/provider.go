@@ -11,7 +11,6 @@ import (
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
-	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
 // This file is the provider layer: what javax.crypto.Cipher and the SunJCE
@@ -196,11 +195,13 @@ func profileFor(rel jdk.Release) (*providerProfile, error) {
 const (
 	aesBlockSize  = 16
 	gcmTriggerLen = 65536
-	// subkeyHtblLen is the length of GHASH.subkeyHtbl. The JDK allocates
-	// 18 longs (javap of GHASH.<init>, JDK 17 and 25); jitsim's stubs keep
-	// more powers of H there (stubs/gcm.HtblLen), so the provider allocates
-	// the larger of the two: the reference code reads only H ([0], [1]).
-	subkeyHtblLen = max(18, gcm.HtblLen)
+	// subkeyHtblLen is the length of GHASH.subkeyHtbl: 18 longs, as the JDK
+	// allocates it (javap of GHASH.<init>, JDK 17 and 25). The reference code
+	// reads only H ([0], [1]); jitsim's stubs keep more powers of H than 18
+	// longs hold (stubs/gcm.HtblLen), and a stub handed this array runs on the
+	// VM's own table for its H, made once per H (runtime's subkeyTables), instead
+	// of a table zeroed and filled per GHASH object.
+	subkeyHtblLen = 18
 )
 
 // cipherModes lists the transformations the provider serves: mode name, the
@@ -220,14 +221,14 @@ var cipherModes = []struct {
 	glueInit, glueFinal string
 	// arrays is the block of Java heap a Cipher of the mode takes for its objects' arrays
 	// (javaArrays): both session keys of a 256-bit key (480 bytes), and for GCM the GHASH
-	// and GCTR objects' fields and the tag's scratch besides (1312 bytes in all), a heap
+	// and GCTR objects' fields and the tag's scratch besides (800 bytes in all), a heap
 	// size class (a power of two).
 	arrays int
 }{
 	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
 	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
 	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt", arrays: 512},
-	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal", arrays: 2048},
+	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal", arrays: 1024},
 }
 
 func init() {

@@ -652,6 +652,13 @@ type subkeyTables struct {
 	impl  variant.ID
 	byH   sync.Map // [2]uint64 -> []uint64
 	count atomic.Int64
+	last  atomic.Pointer[subkeyTable] // the table last asked for: a run under one key asks for no other
+}
+
+// subkeyTable is one H's table.
+type subkeyTable struct {
+	h [2]uint64
+	t []uint64
 }
 
 // maxSubkeyTables bounds a binding's tables; past it each call gets a fresh one.
@@ -687,7 +694,11 @@ func (c *subkeyTables) get(m *Method, a Arg) ([]uint64, error) {
 // table returns the VM-private full subkey table of H, filled before it
 // is shared.
 func (c *subkeyTables) table(k [2]uint64) []uint64 {
+	if e := c.last.Load(); e != nil && e.h == k {
+		return e.t
+	}
 	if t, ok := c.byH.Load(k); ok {
+		c.last.Store(&subkeyTable{h: k, t: t.([]uint64)})
 		return t.([]uint64)
 	}
 	t := make([]uint64, gcm.HtblLen)
@@ -697,5 +708,6 @@ func (c *subkeyTables) table(k [2]uint64) []uint64 {
 		return t // too many keys: a fresh table per call
 	}
 	v, _ := c.byH.LoadOrStore(k, t)
+	c.last.Store(&subkeyTable{h: k, t: v.([]uint64)})
 	return v.([]uint64)
 }
