@@ -22,8 +22,8 @@ type cipherCore struct {
 	unit    int // CipherCore.unitBytes: 16, or 1 for CTR
 	k       []uint32
 	iv      []byte
-	enc     string // method keys the mode's encrypt/decrypt resolve to
-	dec     string
+	enc     *bytecode.Method // the methods the mode's encrypt/decrypt resolve to
+	dec     *bytecode.Method
 
 	buf []byte // CipherCore.buffer[0:buffered]
 
@@ -108,10 +108,14 @@ func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte,
 		if k == "" {
 			panic("BUG: JDK " + c.prof.rel.String() + " has no method for " + m.name)
 		}
+		m, err := c.method(k)
+		if err != nil {
+			return err
+		}
 		if d == 0 {
-			cc.enc = k
+			cc.enc = m
 		} else {
-			cc.dec = k
+			cc.dec = m
 		}
 	}
 	cc.reset()
@@ -155,7 +159,7 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 		args = append(args, bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used))
 	}
 	args = append(args, bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
-	r, err := cc.c.call(ctx, k, args...)
+	r, err := cc.c.inv.Call(ctx, k, args)
 	return int(r), err
 }
 

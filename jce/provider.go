@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -247,6 +248,7 @@ func init() {
 type Cipher struct {
 	inv     Invoker
 	tab     *bytecode.Table
+	refs    *methodRefs // tab's
 	prof    *providerProfile
 	trans   string
 	tr      transformation
@@ -314,7 +316,7 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	if err != nil {
 		return nil, err
 	}
-	base := Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv, cipherModes[t.mode].arrays)}
+	base := Cipher{inv: inv, tab: tab, refs: refsOf(tab), prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv, cipherModes[t.mode].arrays)}
 	var c *Cipher
 	if cipherModes[t.mode].gcm {
 		x := new(gcmAlloc)
@@ -480,7 +482,7 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	}
 	n := len(key) + 28 // 4 * (rounds + 1) words
 	ke, kd := c.arrays.ints(n), c.arrays.ints(n)
-	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", append(c.args[:0], bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))...); err != nil {
+	if _, err := c.callRef(ctx, refMakeSessionKey, append(c.args[:0], bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))...); err != nil {
 		c.arrays.drop(bytecode.IntsArg(ke).Data)
 		c.arrays.drop(bytecode.IntsArg(kd).Data)
 		return err
@@ -518,6 +520,63 @@ func (c *Cipher) call(ctx context.Context, k string, args ...bytecode.Arg) (int6
 		return 0, err
 	}
 	return c.inv.Call(ctx, m, args)
+}
+
+// callRef is call for one of the methods every operation calls, found in
+// the profile's resolved list instead of by key.
+func (c *Cipher) callRef(ctx context.Context, r methodRef, args ...bytecode.Arg) (int64, error) {
+	m := c.refs[r]
+	if m == nil {
+		return c.call(ctx, methodRefKeys[r], args...) // the table's error
+	}
+	return c.inv.Call(ctx, m, args)
+}
+
+// methodRef names a method the provider calls on every operation of a mode.
+type methodRef int
+
+const (
+	refMakeSessionKey methodRef = iota
+	refImplEncryptBlock
+	refGHASHUpdate
+	refGHASHDoFinal
+	refGCTRUpdate
+	refGCTRDoFinal
+	refImplGCMCrypt
+	refDoLastBlock
+	numMethodRefs
+)
+
+// methodRefKeys are the methodRefs' table keys.
+var methodRefKeys = [numMethodRefs]string{
+	refMakeSessionKey:   "AESCrypt.makeSessionKey",
+	refImplEncryptBlock: "AESCrypt.implEncryptBlock",
+	refGHASHUpdate:      "GHASH.update",
+	refGHASHDoFinal:     "GHASH.doFinal",
+	refGCTRUpdate:       "GCTR.update",
+	refGCTRDoFinal:      "GCTR.doFinal",
+	refImplGCMCrypt:     "GaloisCounterMode.implGCMCrypt",
+	refDoLastBlock:      "GaloisCounterMode.GCMEngine.doLastBlock",
+}
+
+// methodRefs is a profile's methods by methodRef, nil where the profile has
+// none (JDK 8 has no implGCMCrypt): resolved once per table, so that an
+// operation's calls find their methods without a map lookup each.
+type methodRefs [numMethodRefs]*bytecode.Method
+
+var resolvedRefs sync.Map // *bytecode.Table -> *methodRefs
+
+// refsOf returns tab's methodRefs.
+func refsOf(tab *bytecode.Table) *methodRefs {
+	if r, ok := resolvedRefs.Load(tab); ok {
+		return r.(*methodRefs)
+	}
+	r := new(methodRefs)
+	for i, k := range methodRefKeys {
+		r[i], _ = tab.Lookup(k)
+	}
+	v, _ := resolvedRefs.LoadOrStore(tab, r)
+	return v.(*methodRefs)
 }
 
 // JDK returns the cipher's release.
