@@ -430,6 +430,10 @@ func adaptBlocks(m *Method, impl variant.ID) (BlockTarget, bool) {
 	if !ok {
 		return nil, false
 	}
+	fn, ok := aes.BlocksCode(impl)
+	if !ok {
+		return nil, false
+	}
 	return func(_ context.Context, args []Arg, n int) error {
 		if n <= 0 {
 			return nil
@@ -455,6 +459,13 @@ func adaptBlocks(m *Method, impl variant.ID) (BlockTarget, bool) {
 			return spanError(m, first[:], 3, 4, aes.BlockSize)
 		}
 		io, oo := int(args[2].Scalar), int(args[4].Scalar)
+		src, dst := in[io:(n-1)*iw+io+aes.BlockSize], out[oo:(n-1)*ow+oo+aes.BlockSize]
+		if !partialOverlap(dst, src) && (&dst[0] != &src[0] || iw == ow) {
+			// No call's output overwrites another's input, so the n calls are the
+			// stub entered once for all of them (aes.BlocksFunc).
+			fn(xk, dst, ow, src, iw, n)
+			return nil
+		}
 		for k := range n {
 			src := in[k*iw+io : k*iw+io+aes.BlockSize : k*iw+io+aes.BlockSize]
 			dst := out[k*ow+oo : k*ow+oo+aes.BlockSize : k*ow+oo+aes.BlockSize]
