@@ -35,26 +35,42 @@ func HeapOf(inv Invoker) *heap.Heap {
 // unreachable (heap.Owner; checked when other owners register or the heap
 // is full): jitsim has no collector for the Java heap, and these arrays
 // never leave the Cipher.
+//
+// The arrays a Cipher of its mode usually owns come from one block of the
+// heap, taken unzeroed with the first of them and handed out by bumping an
+// offset, each zeroed as it goes — as a JVM thread allocates its objects in
+// its TLAB — so that they cost one allocation and one free under the heap's
+// lock instead of one each. An array dropped from the block stays there
+// until the block goes; one the block has no room for is a heap block of its
+// own.
 type javaArrays struct {
-	h     *heap.Heap
-	owner weak.Pointer[Cipher]
+	h      *heap.Heap
+	owner  weak.Pointer[Cipher]
+	region int    // bytes of the block (cipherModes' arrays); 0: none
+	block  []byte // nil until the first array
+	top    int    // block[:top] is handed out
 
 	mu   sync.Mutex // live: the Cipher's thread adds, the heap's sweep releases
 	live [][]byte
-	// first backs live for the arrays a Cipher usually owns, so that they cost no
-	// allocation of their own.
-	first [16][]byte
+	// first backs live for the blocks a Cipher usually owns (its bump block and
+	// an output scratch), so that they cost no allocation of their own.
+	first [4][]byte
 
 	out []byte // outBuf's scratch (its full capacity)
 }
 
-func newJavaArrays(inv Invoker) *javaArrays {
-	if a, ok := spareArrays.Get().(*javaArrays); ok {
-		a.h = HeapOf(inv)
-		return a
+// arrayAlign is the alignment of each array in the block: an AES block's
+// (the stubs load unaligned vectors; long[] needs 8). The arrays are
+// packed, so that a Cipher's set-up touches few cache lines.
+const arrayAlign = 16
+
+func newJavaArrays(inv Invoker, region int) *javaArrays {
+	a, ok := spareArrays.Get().(*javaArrays)
+	if !ok {
+		a = new(javaArrays)
+		a.live = a.first[:0]
 	}
-	a := &javaArrays{h: HeapOf(inv)}
-	a.live = a.first[:0]
+	a.h, a.region = HeapOf(inv), region
 	return a
 }
 
@@ -65,15 +81,35 @@ var spareArrays sync.Pool
 
 // bytes is new byte[n].
 func (a *javaArrays) bytes(n int) []byte {
-	if a.h != nil && n > 0 {
-		if b, err := a.h.Alloc(n); err == nil {
-			a.mu.Lock()
-			a.live = append(a.live, b)
-			a.mu.Unlock()
-			return b
+	if a.h == nil || n <= 0 {
+		return make([]byte, n)
+	}
+	if a.block == nil && a.region > 0 {
+		if b, err := a.h.AllocUnzeroed(a.region); err == nil {
+			a.block, a.top = b, 0
+			a.keep(b)
+		} else {
+			a.region = 0 // the heap is full: an array at a time from here on
 		}
 	}
+	if n <= len(a.block)-a.top {
+		b := a.block[a.top : a.top+n : a.top+n]
+		clear(b)
+		a.top = min(len(a.block), (a.top+n+arrayAlign-1)&^(arrayAlign-1))
+		return b
+	}
+	if b, err := a.h.Alloc(n); err == nil {
+		a.keep(b)
+		return b
+	}
 	return make([]byte, n)
+}
+
+// keep records b, a block of the heap, for release.
+func (a *javaArrays) keep(b []byte) {
+	a.mu.Lock()
+	a.live = append(a.live, b)
+	a.mu.Unlock()
 }
 
 // ints is new int[n], n > 0 (little-endian host, as IntsArg).
@@ -83,9 +119,14 @@ func (a *javaArrays) ints(n int) []uint32 { return bytecode.Arg{Data: a.bytes(4 
 func (a *javaArrays) longs(n int) []uint64 { return bytecode.Arg{Data: a.bytes(8 * n)}.Uint64s() }
 
 // drop frees an array bytes, ints or longs made (its Data as an Arg) once
-// nothing refers to it; Go memory is left to the collector.
+// nothing refers to it; an array in the block stays until the block goes,
+// and Go memory is left to the collector.
 func (a *javaArrays) drop(b []byte) {
 	if a.h == nil || len(b) == 0 {
+		return
+	}
+	p, lo := uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(unsafe.SliceData(a.block)))
+	if len(a.block) > 0 && p >= lo && p < lo+uintptr(len(a.block)) {
 		return
 	}
 	a.mu.Lock()

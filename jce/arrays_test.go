@@ -1,7 +1,10 @@
 package jce_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
 	"errors"
 	"runtime"
 	"testing"
@@ -51,12 +54,26 @@ func TestProviderArraysReclaimed(t *testing.T) {
 	}
 	ctx := context.Background()
 	key, iv := []byte("0123456789abcdef"), []byte("unique nonce")
+	blk, err := aes.NewCipher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcm, err := cipher.NewGCM(blk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := gcm.Seal(nil, iv, make([]byte, 100), nil)
+	// Each cipher's output is checked: once the heap has taken dropped ciphers'
+	// arrays back, new ciphers get their places with the old bytes in them.
 	newCipher := func() (*jce.Cipher, error) {
 		c, err := jce.NewCipher(ctx, vm, jdk.R25, "AES/GCM/NoPadding", jce.EncryptMode, key, jce.GCMParameterSpec{TLen: 128, IV: iv})
 		if err != nil {
 			return nil, err
 		}
-		_, err = c.DoFinal(ctx, make([]byte, 100))
+		got, err := c.DoFinal(ctx, make([]byte, 100))
+		if err == nil && !bytes.Equal(got, want) {
+			err = errors.New("a cipher's output differs from crypto/cipher's")
+		}
 		return c, err
 	}
 	before := h.Used()

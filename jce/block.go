@@ -22,8 +22,8 @@ type cipherCore struct {
 	unit    int // CipherCore.unitBytes: 16, or 1 for CTR
 	k       []uint32
 	iv      []byte
-	enc     string // method keys the mode's encrypt/decrypt resolve to
-	dec     string
+	enc     *bytecode.Method // the methods the mode's encrypt/decrypt resolve to
+	dec     *bytecode.Method
 
 	buf []byte // CipherCore.buffer[0:buffered]
 
@@ -32,11 +32,10 @@ type cipherCore struct {
 	ectr    []byte   // CTR: CounterMode.encryptedCounter
 	used    []uint32 // CTR: CounterMode.used
 
-	// Backing arrays of the fields above and of one call's arguments: a Cipher's
-	// operations then allocate nothing of their own for them.
+	// Backing arrays of the fields above: a Cipher's operations then allocate
+	// nothing of their own for them.
 	ivBuf, rBuf, counterBuf, ectrBuf [aesBlockSize]byte
 	usedBuf                          [1]uint32
-	argBuf                           [12]bytecode.Arg
 }
 
 // modeEntries are the methods CipherCore calls for each mode's encrypt and
@@ -59,8 +58,8 @@ func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte,
 	m := cipherModes[mi]
 	// The Cipher's one core object is reset, not allocated: Init dropped the last
 	// operation's (c.core is nil here), and nothing else refers to it.
-	c.coreObj = cipherCore{c: c, mode: m.name, padding: padding, decrypt: c.decrypt, unit: aesBlockSize}
-	cc := &c.coreObj
+	*c.coreObj = cipherCore{c: c, mode: m.name, padding: padding, decrypt: c.decrypt, unit: aesBlockSize}
+	cc := c.coreObj
 	if m.stream {
 		cc.unit = 1
 	}
@@ -109,10 +108,14 @@ func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte,
 		if k == "" {
 			panic("BUG: JDK " + c.prof.rel.String() + " has no method for " + m.name)
 		}
+		m, err := c.method(k)
+		if err != nil {
+			return err
+		}
 		if d == 0 {
-			cc.enc = k
+			cc.enc = m
 		} else {
-			cc.dec = k
+			cc.dec = m
 		}
 	}
 	cc.reset()
@@ -144,7 +147,7 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 	if cc.decrypt {
 		k = cc.dec
 	}
-	args := append(cc.argBuf[:0], bytecode.IntsArg(cc.k))
+	args := append(cc.c.args[:0], bytecode.IntsArg(cc.k))
 	switch cc.mode {
 	case "CBC":
 		args = append(args, bytecode.BytesArg(cc.r))
@@ -156,7 +159,7 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 		args = append(args, bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used))
 	}
 	args = append(args, bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
-	r, err := cc.c.call(ctx, k, args...)
+	r, err := cc.c.inv.Call(ctx, k, args)
 	return int(r), err
 }
 

@@ -34,14 +34,10 @@ type gcmCipher struct {
 	aadOpen   bool
 	aadInline [64]byte
 	ivInline  [16]byte // backs iv for IVs up to 16 bytes
-
-	argBuf [24]bytecode.Arg // the arguments of one reference-method call (args)
 }
 
-// args returns the empty argument scratch: the provider makes one call at a
-// time (a Cipher is not for concurrent use, as in the JDK) and the VM does
-// not keep the slice after the call.
-func (g *gcmCipher) args() []bytecode.Arg { return g.argBuf[:0] }
+// args returns the Cipher's empty argument scratch (Cipher.args).
+func (g *gcmCipher) args() []bytecode.Arg { return g.c.args[:0] }
 
 // gcmEngine is one operation's state (GCMEngine).
 type gcmEngine struct {
@@ -87,7 +83,7 @@ func (g *gcmCipher) newEngine() *gcmEngine {
 		var e *gcmEngine
 		if !g.c.engObjUsed { // the Cipher's first engine is part of it
 			g.c.engObjUsed = true
-			e = &g.c.engObj
+			e = g.c.engObj
 		} else {
 			e = new(gcmEngine)
 		}
@@ -127,8 +123,8 @@ func (g *gcmCipher) release() {
 func (c *Cipher) initGCM(ctx context.Context, key []byte, spec ParamSpec) error {
 	// The Cipher's one GCM object is reset, not allocated: Init dropped the last
 	// operation's (c.gcm is nil here), and nothing else refers to it.
-	c.gcmObj = gcmCipher{c: c, prof: c.prof, encrypt: !c.decrypt, tagLen: 16}
-	g := &c.gcmObj
+	*c.gcmObj = gcmCipher{c: c, prof: c.prof, encrypt: !c.decrypt, tagLen: 16}
+	g := c.gcmObj
 	switch s := spec.(type) {
 	case nil:
 		if c.decrypt {
@@ -191,21 +187,21 @@ func jarr(b []byte) bytecode.Arg {
 
 // ghashUpdate calls GHASH.update on the GHASH object with state st.
 func (g *gcmCipher) ghashUpdate(ctx context.Context, st []uint64, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.update", append(g.ghashArgs(g.args(), st, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
+	_, err := g.c.callRef(ctx, refGHASHUpdate, append(g.ghashArgs(g.args(), st, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
 	return err
 }
 
 // ghashDoFinal calls GHASH.doFinal on the engine's GHASH object.
 func (g *gcmCipher) ghashDoFinal(ctx context.Context, in []byte, ofs, n int) error {
-	_, err := g.c.call(ctx, "GHASH.doFinal", append(g.ghashArgs(g.args(), g.eng.state, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
+	_, err := g.c.callRef(ctx, refGHASHDoFinal, append(g.ghashArgs(g.args(), g.eng.state, g.eng), jarr(in), bytecode.IntArg(ofs), bytecode.IntArg(n))...)
 	return err
 }
 
 // gctr calls GCTR.update or GCTR.doFinal (method) on the engine's GCTR
 // object.
-func (g *gcmCipher) gctr(ctx context.Context, method string, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
+func (g *gcmCipher) gctr(ctx context.Context, method methodRef, in []byte, inOfs, n int, out []byte, outOfs int) (int, error) {
 	e := g.eng
-	r, err := g.c.call(ctx, method, append(g.gctrArgs(g.args(), e.counter, e.ectr, e.used),
+	r, err := g.c.callRef(ctx, method, append(g.gctrArgs(g.args(), e.counter, e.ectr, e.used),
 		jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), jarr(out), bytecode.IntArg(outOfs))...)
 	return int(r), err
 }
@@ -216,7 +212,7 @@ func (g *gcmCipher) implGCMCrypt(ctx context.Context, in []byte, inOfs, n int, c
 	e := g.eng
 	args := append(g.args(), jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(ct), bytecode.IntArg(ctOfs), jarr(out), bytecode.IntArg(outOfs))
 	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
-	r, err := g.c.call(ctx, "GaloisCounterMode.implGCMCrypt", args...)
+	r, err := g.c.callRef(ctx, refImplGCMCrypt, args...)
 	return int(r), err
 }
 
@@ -227,7 +223,7 @@ func (g *gcmCipher) doLastBlock(ctx context.Context, in []byte, inOfs, n int, ou
 	e := g.eng
 	args := append(g.args(), bytecode.BoolArg(g.encrypt), jarr(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), jarr(out), bytecode.IntArg(outOfs))
 	args = g.ghashArgs(g.gctrArgs(args, e.counter, e.ectr, e.used), e.state, e)
-	r, err := g.c.call(ctx, "GaloisCounterMode.GCMEngine.doLastBlock", args...)
+	r, err := g.c.callRef(ctx, refDoLastBlock, args...)
 	return int(r), err
 }
 
@@ -250,7 +246,7 @@ func (g *gcmCipher) update1(ctx context.Context, op gcmOp, in []byte, inOfs, n i
 		return n, g.ghashUpdate(ctx, g.eng.state, in, inOfs, n)
 	case opGCTR:
 		n -= n % aesBlockSize
-		return g.gctr(ctx, "GCTR.update", in, inOfs, n, out, outOfs)
+		return g.gctr(ctx, refGCTRUpdate, in, inOfs, n, out, outOfs)
 	}
 	return g.opUpdate(ctx, in, inOfs, n, out, outOfs)
 }
@@ -262,7 +258,7 @@ func (g *gcmCipher) final1(ctx context.Context, op gcmOp, in []byte, inOfs, n in
 	case opGHASH:
 		return n, g.ghashDoFinal(ctx, in, inOfs, n)
 	case opGCTR:
-		return g.gctr(ctx, "GCTR.doFinal", in, inOfs, n, out, outOfs)
+		return g.gctr(ctx, refGCTRDoFinal, in, inOfs, n, out, outOfs)
 	}
 	return g.doLastBlock(ctx, in, inOfs, n, out, outOfs)
 }
@@ -275,7 +271,7 @@ func (g *gcmCipher) opUpdate(ctx context.Context, in []byte, inOfs, n int, out [
 		return 0, nil
 	}
 	if g.encrypt {
-		r, err := g.gctr(ctx, "GCTR.update", in, inOfs, n, out, outOfs)
+		r, err := g.gctr(ctx, refGCTRUpdate, in, inOfs, n, out, outOfs)
 		if err != nil {
 			return 0, err
 		}
@@ -284,7 +280,7 @@ func (g *gcmCipher) opUpdate(ctx context.Context, in []byte, inOfs, n int, out [
 	if err := g.ghashUpdate(ctx, g.eng.state, in, inOfs, n); err != nil {
 		return 0, err
 	}
-	return g.gctr(ctx, "GCTR.update", in, inOfs, n, out, outOfs)
+	return g.gctr(ctx, refGCTRUpdate, in, inOfs, n, out, outOfs)
 }
 
 // checkInit is GaloisCounterMode.checkInit: a new engine for the next
@@ -297,7 +293,7 @@ func (g *gcmCipher) checkInit(ctx context.Context) error {
 	e := g.newEngine()
 	g.eng = e
 	h := e.h[:]
-	if _, err := g.c.call(ctx, "AESCrypt.implEncryptBlock", append(g.args(), bytecode.IntsArg(g.c.ke), bytecode.BytesArg(h), bytecode.IntArg(0), bytecode.BytesArg(h), bytecode.IntArg(0))...); err != nil {
+	if _, err := g.c.callRef(ctx, refImplEncryptBlock, append(g.args(), bytecode.IntsArg(g.c.ke), bytecode.BytesArg(h), bytecode.IntArg(0), bytecode.BytesArg(h), bytecode.IntArg(0))...); err != nil {
 		g.eng = nil
 		return err
 	}
@@ -601,7 +597,7 @@ func (g *gcmCipher) tagOf(ctx context.Context, ctLen int) ([]byte, error) {
 	e.tagUsed[0] = aesBlockSize
 	args := append(g.gctrArgs(g.args(), e.tagCtr[:], e.tagEctr[:], e.tagUsed[:]),
 		bytecode.BytesArg(s), bytecode.IntArg(0), bytecode.IntArg(g.tagLen), bytecode.BytesArg(s), bytecode.IntArg(0))
-	if _, err := g.c.call(ctx, "GCTR.doFinal", args...); err != nil {
+	if _, err := g.c.callRef(ctx, refGCTRDoFinal, args...); err != nil {
 		return nil, err
 	}
 	return s[:g.tagLen], nil
@@ -852,7 +848,7 @@ func (g *gcmCipher) decryptVerifyFirst(ctx context.Context, in []byte, inOfs, in
 	if !tagEqual(tag, e.tag) {
 		return 0, javaThrow(AEADBadTagException, "%s", g.prof.tagMismatch)
 	}
-	if _, err := g.gctr(ctx, "GCTR.doFinal", ct, ctOfs, n, out, outOfs); err != nil {
+	if _, err := g.gctr(ctx, refGCTRDoFinal, ct, ctOfs, n, out, outOfs); err != nil {
 		return 0, err
 	}
 	g.restoreOut(out, n)

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
-	"github.com/jitsim/jitsim/stubs/gcm"
 )
 
 // This file is the provider layer: what javax.crypto.Cipher and the SunJCE
@@ -196,11 +196,13 @@ func profileFor(rel jdk.Release) (*providerProfile, error) {
 const (
 	aesBlockSize  = 16
 	gcmTriggerLen = 65536
-	// subkeyHtblLen is the length of GHASH.subkeyHtbl. The JDK allocates
-	// 18 longs (javap of GHASH.<init>, JDK 17 and 25); jitsim's stubs keep
-	// more powers of H there (stubs/gcm.HtblLen), so the provider allocates
-	// the larger of the two: the reference code reads only H ([0], [1]).
-	subkeyHtblLen = max(18, gcm.HtblLen)
+	// subkeyHtblLen is the length of GHASH.subkeyHtbl: 18 longs, as the JDK
+	// allocates it (javap of GHASH.<init>, JDK 17 and 25). The reference code
+	// reads only H ([0], [1]); jitsim's stubs keep more powers of H than 18
+	// longs hold (stubs/gcm.HtblLen), and a stub handed this array runs on the
+	// VM's own table for its H, made once per H (runtime's subkeyTables), instead
+	// of a table zeroed and filled per GHASH object.
+	subkeyHtblLen = 18
 )
 
 // cipherModes lists the transformations the provider serves: mode name, the
@@ -218,11 +220,16 @@ var cipherModes = []struct {
 	glueEntry string
 	// glueInit and glueFinal are the glue families "MODE.init" and "MODE.final" (set by init).
 	glueInit, glueFinal string
+	// arrays is the block of Java heap a Cipher of the mode takes for its objects' arrays
+	// (javaArrays): both session keys of a 256-bit key (480 bytes), and for GCM the GHASH
+	// and GCTR objects' fields and the tag's scratch besides (800 bytes in all), a heap
+	// size class (a power of two).
+	arrays int
 }{
-	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
-	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock"},
-	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt"},
-	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal"},
+	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
+	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
+	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt", arrays: 512},
+	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal", arrays: 1024},
 }
 
 func init() {
@@ -241,6 +248,7 @@ func init() {
 type Cipher struct {
 	inv     Invoker
 	tab     *bytecode.Table
+	refs    *methodRefs // tab's
 	prof    *providerProfile
 	trans   string
 	tr      transformation
@@ -254,11 +262,18 @@ type Cipher struct {
 	lastKeyBuf            [32]byte
 	lastIVBuf             [16]byte // backs lastGCMIV up to 16 bytes (longer IVs grow past it)
 	keyBuf                [32]byte // backs key
-	argBuf                [4]bytecode.Arg
-	gcmObj                gcmCipher  // what gcm points to: one per Cipher, reset by each init
-	coreObj               cipherCore // what core points to, the same way
-	engObj                gcmEngine  // the first GCM engine (later ones reuse it through gcmSpare)
-	engObjUsed            bool
+	// args is the scratch of one reference-method call's arguments, for every
+	// provider object of the Cipher: the provider makes one call at a time (a
+	// Cipher is not for concurrent use, as in the JDK) and the VM does not keep
+	// the slice after the call. Its capacity is the mode's widest call.
+	args []bytecode.Arg
+	// The mode's objects, allocated with the Cipher (gcmAlloc, coreAlloc) and
+	// reset by each init: gcmObj is what gcm points to, coreObj what core points
+	// to, engObj the first GCM engine (later ones reuse it through gcmSpare).
+	gcmObj     *gcmCipher
+	coreObj    *cipherCore
+	engObj     *gcmEngine
+	engObjUsed bool
 
 	core     *cipherCore // ECB, CBC, CTR
 	gcm      *gcmCipher  // GCM
@@ -301,9 +316,38 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Cipher{inv: inv, tab: tab, prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv)}
+	base := Cipher{inv: inv, tab: tab, refs: refsOf(tab), prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv, cipherModes[t.mode].arrays)}
+	var c *Cipher
+	if cipherModes[t.mode].gcm {
+		x := new(gcmAlloc)
+		x.c = base
+		c = &x.c
+		c.gcmObj, c.engObj, c.args = &x.g, &x.e, x.args[:0]
+	} else {
+		x := new(coreAlloc)
+		x.c = base
+		c = &x.c
+		c.coreObj, c.args = &x.core, x.args[:0]
+	}
 	c.arrays.own(c)
 	return c, nil
+}
+
+// gcmAlloc and coreAlloc are a Cipher with the objects of its mode, in one
+// allocation of no more than the mode needs: a loop that makes a Cipher per
+// operation allocates one of them per operation, and the Go collector's work
+// follows their size.
+type gcmAlloc struct {
+	c    Cipher
+	g    gcmCipher
+	e    gcmEngine
+	args [13]bytecode.Arg // GaloisCounterMode.implGCMCrypt, the widest call
+}
+
+type coreAlloc struct {
+	c    Cipher
+	core cipherCore
+	args [9]bytecode.Arg // CounterMode.implCrypt, the widest call
 }
 
 // Init is Cipher.init(opmode, new SecretKeySpec(key, "AES"), spec): it
@@ -438,7 +482,7 @@ func (c *Cipher) setKey(ctx context.Context, key []byte) error {
 	}
 	n := len(key) + 28 // 4 * (rounds + 1) words
 	ke, kd := c.arrays.ints(n), c.arrays.ints(n)
-	if _, err := c.call(ctx, "AESCrypt.makeSessionKey", append(c.argBuf[:0], bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))...); err != nil {
+	if _, err := c.callRef(ctx, refMakeSessionKey, append(c.args[:0], bytecode.BytesArg(key), bytecode.IntsArg(ke), bytecode.IntsArg(kd))...); err != nil {
 		c.arrays.drop(bytecode.IntsArg(ke).Data)
 		c.arrays.drop(bytecode.IntsArg(kd).Data)
 		return err
@@ -476,6 +520,63 @@ func (c *Cipher) call(ctx context.Context, k string, args ...bytecode.Arg) (int6
 		return 0, err
 	}
 	return c.inv.Call(ctx, m, args)
+}
+
+// callRef is call for one of the methods every operation calls, found in
+// the profile's resolved list instead of by key.
+func (c *Cipher) callRef(ctx context.Context, r methodRef, args ...bytecode.Arg) (int64, error) {
+	m := c.refs[r]
+	if m == nil {
+		return c.call(ctx, methodRefKeys[r], args...) // the table's error
+	}
+	return c.inv.Call(ctx, m, args)
+}
+
+// methodRef names a method the provider calls on every operation of a mode.
+type methodRef int
+
+const (
+	refMakeSessionKey methodRef = iota
+	refImplEncryptBlock
+	refGHASHUpdate
+	refGHASHDoFinal
+	refGCTRUpdate
+	refGCTRDoFinal
+	refImplGCMCrypt
+	refDoLastBlock
+	numMethodRefs
+)
+
+// methodRefKeys are the methodRefs' table keys.
+var methodRefKeys = [numMethodRefs]string{
+	refMakeSessionKey:   "AESCrypt.makeSessionKey",
+	refImplEncryptBlock: "AESCrypt.implEncryptBlock",
+	refGHASHUpdate:      "GHASH.update",
+	refGHASHDoFinal:     "GHASH.doFinal",
+	refGCTRUpdate:       "GCTR.update",
+	refGCTRDoFinal:      "GCTR.doFinal",
+	refImplGCMCrypt:     "GaloisCounterMode.implGCMCrypt",
+	refDoLastBlock:      "GaloisCounterMode.GCMEngine.doLastBlock",
+}
+
+// methodRefs is a profile's methods by methodRef, nil where the profile has
+// none (JDK 8 has no implGCMCrypt): resolved once per table, so that an
+// operation's calls find their methods without a map lookup each.
+type methodRefs [numMethodRefs]*bytecode.Method
+
+var resolvedRefs sync.Map // *bytecode.Table -> *methodRefs
+
+// refsOf returns tab's methodRefs.
+func refsOf(tab *bytecode.Table) *methodRefs {
+	if r, ok := resolvedRefs.Load(tab); ok {
+		return r.(*methodRefs)
+	}
+	r := new(methodRefs)
+	for i, k := range methodRefKeys {
+		r[i], _ = tab.Lookup(k)
+	}
+	v, _ := resolvedRefs.LoadOrStore(tab, r)
+	return v.(*methodRefs)
 }
 
 // JDK returns the cipher's release.

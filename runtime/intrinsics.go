@@ -430,6 +430,10 @@ func adaptBlocks(m *Method, impl variant.ID) (BlockTarget, bool) {
 	if !ok {
 		return nil, false
 	}
+	fn, ok := aes.BlocksCode(impl)
+	if !ok {
+		return nil, false
+	}
 	return func(_ context.Context, args []Arg, n int) error {
 		if n <= 0 {
 			return nil
@@ -455,6 +459,13 @@ func adaptBlocks(m *Method, impl variant.ID) (BlockTarget, bool) {
 			return spanError(m, first[:], 3, 4, aes.BlockSize)
 		}
 		io, oo := int(args[2].Scalar), int(args[4].Scalar)
+		src, dst := in[io:(n-1)*iw+io+aes.BlockSize], out[oo:(n-1)*ow+oo+aes.BlockSize]
+		if !partialOverlap(dst, src) && (&dst[0] != &src[0] || iw == ow) {
+			// No call's output overwrites another's input, so the n calls are the
+			// stub entered once for all of them (aes.BlocksFunc).
+			fn(xk, dst, ow, src, iw, n)
+			return nil
+		}
 		for k := range n {
 			src := in[k*iw+io : k*iw+io+aes.BlockSize : k*iw+io+aes.BlockSize]
 			dst := out[k*ow+oo : k*ow+oo+aes.BlockSize : k*ow+oo+aes.BlockSize]
@@ -652,6 +663,13 @@ type subkeyTables struct {
 	impl  variant.ID
 	byH   sync.Map // [2]uint64 -> []uint64
 	count atomic.Int64
+	last  atomic.Pointer[subkeyTable] // the table last asked for: a run under one key asks for no other
+}
+
+// subkeyTable is one H's table.
+type subkeyTable struct {
+	h [2]uint64
+	t []uint64
 }
 
 // maxSubkeyTables bounds a binding's tables; past it each call gets a fresh one.
@@ -687,7 +705,11 @@ func (c *subkeyTables) get(m *Method, a Arg) ([]uint64, error) {
 // table returns the VM-private full subkey table of H, filled before it
 // is shared.
 func (c *subkeyTables) table(k [2]uint64) []uint64 {
+	if e := c.last.Load(); e != nil && e.h == k {
+		return e.t
+	}
 	if t, ok := c.byH.Load(k); ok {
+		c.last.Store(&subkeyTable{h: k, t: t.([]uint64)})
 		return t.([]uint64)
 	}
 	t := make([]uint64, gcm.HtblLen)
@@ -697,5 +719,6 @@ func (c *subkeyTables) table(k [2]uint64) []uint64 {
 		return t // too many keys: a fresh table per call
 	}
 	v, _ := c.byH.LoadOrStore(k, t)
+	c.last.Store(&subkeyTable{h: k, t: v.([]uint64)})
 	return v.([]uint64)
 }

@@ -126,7 +126,19 @@ func (w *warmOp) check(tb testing.TB, plain []byte) {
 func newWarmOp(tb testing.TB, rel jdk.Release, c opCase, size int) (*warmOp, []byte) {
 	tb.Helper()
 	vm := newBatchVM(tb, rel, nil)
-	w := &warmOp{vm: vm, rel: rel, c: c, key: []byte("0123456789abcdef"), iv: make([]byte, 16), aad: make([]byte, opAAD)}
+	// The key, AAD, input and output are Java arrays, in the VM's heap, as the
+	// JVM peer's are and as TestAESMain's are (scenario.aesTest.newArray): a
+	// Go slice would be copied into the called code's memory and back on
+	// every call, which no JVM does.
+	jarr := func(b []byte) []byte {
+		h, err := vm.NewByteArray(len(b))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		copy(h, b)
+		return h
+	}
+	w := &warmOp{vm: vm, rel: rel, c: c, key: jarr([]byte("0123456789abcdef")), iv: make([]byte, 16), aad: make([]byte, opAAD)}
 	if c.trans == "AES/GCM/NoPadding" {
 		w.iv = w.iv[:12]
 	}
@@ -137,11 +149,13 @@ func newWarmOp(tb testing.TB, rel jdk.Release, c opCase, size int) (*warmOp, []b
 	for i := range w.aad {
 		w.aad[i] = byte(i)
 	}
+	w.aad = jarr(w.aad)
 	w.in = plain
 	if c.decrypt {
 		w.in = w.expected(tb, plain)
 	}
-	w.out = make([]byte, len(w.in)+16)
+	w.in = jarr(w.in)
+	w.out = jarr(make([]byte, len(w.in)+16))
 	var events atomic.Int64
 	unsubscribe := vm.Subscribe(func(jrt.Event) { events.Add(1) })
 	defer unsubscribe()

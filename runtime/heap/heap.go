@@ -115,6 +115,16 @@ func classOf(n int) uint8 {
 // Its capacity is n: appending to it leaves the heap. Blocks are powers of
 // two from 64 bytes, so an array occupies up to twice its length.
 func (h *Heap) Alloc(n int) ([]byte, error) {
+	b, err := h.AllocUnzeroed(n)
+	clear(b)
+	return b, err
+}
+
+// AllocUnzeroed is Alloc without the zeroing: its bytes are what the last
+// array in its place left. It is for a caller that hands the block out in
+// parts and zeroes each part as it does (the provider's per-Cipher block),
+// touching only the bytes it uses.
+func (h *Heap) AllocUnzeroed(n int) ([]byte, error) {
 	b, err := h.alloc(n)
 	if err == nil {
 		return b, nil
@@ -167,9 +177,7 @@ func (h *Heap) alloc(n int) ([]byte, error) {
 	h.class[off/align] = k + 1
 	h.used += bs
 	h.mu.Unlock()
-	b := h.mem[off : off+n : off+n]
-	clear(b)
-	return b, nil
+	return h.mem[off : off+n : off+n], nil
 }
 
 // Free returns an array Alloc made to the heap. Freeing anything else, or

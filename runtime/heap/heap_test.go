@@ -57,6 +57,37 @@ func TestAllocFreeReuse(t *testing.T) {
 	}
 }
 
+// TestAllocUnzeroedKeepsBytes: AllocUnzeroed hands a freed block back with
+// the bytes its last array left (its caller zeroes what it uses), and takes
+// the same place and accounting as Alloc.
+func TestAllocUnzeroedKeepsBytes(t *testing.T) {
+	h := newTestHeap(t, 1<<20)
+	a, err := h.Alloc(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		a[i] = byte(i + 1)
+	}
+	off, _ := h.Offset(a)
+	if err := h.Free(a); err != nil {
+		t.Fatal(err)
+	}
+	b, err := h.AllocUnzeroed(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if off2, _ := h.Offset(b); off2 != off || len(b) != 64 || cap(b) != 64 {
+		t.Fatalf("AllocUnzeroed: offset %d len %d cap %d, want %d 64 64", off2, len(b), cap(b), off)
+	}
+	if b[0] != 1 || b[63] != 64 {
+		t.Fatalf("AllocUnzeroed cleared the block (bytes %d, %d), want the last array's 1, 64", b[0], b[63])
+	}
+	if h.Used() != 64 {
+		t.Fatalf("Used = %d, want 64", h.Used())
+	}
+}
+
 func TestOffsetRejectsForeignAndStraddling(t *testing.T) {
 	h := newTestHeap(t, 1<<20)
 	if _, ok := h.Offset(make([]byte, 16)); ok {

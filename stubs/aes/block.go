@@ -118,8 +118,66 @@ func blockAsm(k blockKernel) BlockFunc {
 	}
 }
 
-func bindBlockEncrypt(id variant.ID, k blockKernel) { blockEncryptCode.Add(id, blockAsm(k)) }
-func bindBlockDecrypt(id variant.ID, k blockKernel) { blockDecryptCode.Add(id, blockAsm(k)) }
+func bindBlockEncrypt(id variant.ID, k blockKernel) {
+	blockEncryptCode.Add(id, blockAsm(k))
+	blocksCode[id] = blocksAsm(k)
+}
+
+func bindBlockDecrypt(id variant.ID, k blockKernel) {
+	blockDecryptCode.Add(id, blockAsm(k))
+	blocksCode[id] = blocksAsm(k)
+}
+
+// BlocksFunc is a block stub entered once for n of its calls: call k runs the
+// block at src[k*srcStride:] into dst[k*dstStride:], as the single-block entry
+// would, one call after another. The arguments are checked once, for all n
+// calls; each block is still the stub's own code on its own bytes.
+type BlocksFunc func(xk []uint32, dst []byte, dstStride int, src []byte, srcStride, n int)
+
+// blocksCode holds the BlocksFunc of each block variant built into this binary
+// (the variant's own code, n calls at a time).
+var blocksCode = map[variant.ID]BlocksFunc{
+	genericEncryptBlock: blocksGeneric(encryptBlock),
+	genericDecryptBlock: blocksGeneric(decryptBlock),
+}
+
+// BlocksCode returns the n-calls entry of a block-stub variant, or false when
+// id is none built into this binary.
+func BlocksCode(id variant.ID) (BlocksFunc, bool) {
+	f, ok := blocksCode[id]
+	return f, ok
+}
+
+// checkStrided checks n strided blocks of dst and src for xk and returns the
+// rounds.
+func checkStrided(xk []uint32, dst []byte, dstStride int, src []byte, srcStride, n int) int {
+	nr := rounds(xk)
+	if n < 0 || dstStride < 0 || srcStride < 0 {
+		panic("stubs/aes: negative block count or stride")
+	}
+	if n > 0 && (len(src) < (n-1)*srcStride+BlockSize || len(dst) < (n-1)*dstStride+BlockSize) {
+		panic("stubs/aes: strided blocks past the end of the arrays")
+	}
+	return nr
+}
+
+func blocksAsm(k blockKernel) BlocksFunc {
+	return func(xk []uint32, dst []byte, dstStride int, src []byte, srcStride, n int) {
+		nr := checkStrided(xk, dst, dstStride, src, srcStride, n)
+		for i := range n {
+			k(nr, &xk[0], &dst[i*dstStride], &src[i*srcStride])
+		}
+	}
+}
+
+func blocksGeneric(f func(nr int, xk []uint32, dst, src []byte)) BlocksFunc {
+	return func(xk []uint32, dst []byte, dstStride int, src []byte, srcStride, n int) {
+		nr := checkStrided(xk, dst, dstStride, src, srcStride, n)
+		for i := range n {
+			f(nr, xk, dst[i*dstStride:i*dstStride+BlockSize], src[i*srcStride:i*srcStride+BlockSize])
+		}
+	}
+}
 
 // blockProber times a block stub once per 16-byte block of the payload.
 func blockProber(decrypt bool) variant.Prober {

@@ -549,6 +549,53 @@ func TestBlockMatrix(t *testing.T) {
 	}
 }
 
+// TestBlocksMatrix holds every block variant's n-calls entry (BlocksCode) to
+// crypto/aes block by block: strided blocks in separate arrays, packed blocks,
+// and packed blocks in place.
+func TestBlocksMatrix(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, k := range testKeys(t) {
+		for _, dec := range []bool{false, true} {
+			vs, xk, std := BlockEncryptVariants(), k.enc, k.std.Encrypt
+			name := "enc/"
+			if dec {
+				vs, xk, std, name = BlockDecryptVariants(), k.dec, k.std.Decrypt, "dec/"
+			}
+			for _, v := range vs {
+				t.Run(name+v.Name()+"/"+k.name, func(t *testing.T) {
+					runnable(t, v.ID)
+					fn, ok := BlocksCode(v.ID)
+					if !ok {
+						t.Fatal("no n-calls entry")
+					}
+					for _, c := range []struct{ n, ss, ds int }{{1, 16, 16}, {7, 16, 16}, {64, 16, 16}, {5, 48, 32}, {3, 17, 16}} {
+						src := random(r, (c.n-1)*c.ss+16)
+						want := make([]byte, (c.n-1)*c.ds+16)
+						for i := range c.n {
+							std(want[i*c.ds:], src[i*c.ss:i*c.ss+16])
+						}
+						got := make([]byte, len(want))
+						fn(xk, got, c.ds, src, c.ss, c.n)
+						for i := range c.n {
+							if !bytes.Equal(got[i*c.ds:i*c.ds+16], want[i*c.ds:i*c.ds+16]) {
+								t.Fatalf("%+v: block %d: got %x, want %x", c, i, got[i*c.ds:i*c.ds+16], want[i*c.ds:i*c.ds+16])
+							}
+						}
+						if c.ss == c.ds {
+							fn(xk, src, c.ss, src, c.ss, c.n)
+							for i := range c.n {
+								if !bytes.Equal(src[i*c.ss:i*c.ss+16], want[i*c.ds:i*c.ds+16]) {
+									t.Fatalf("%+v in place: block %d: got %x, want %x", c, i, src[i*c.ss:i*c.ss+16], want[i*c.ds:i*c.ds+16])
+								}
+							}
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
 func TestMisusePanics(t *testing.T) {
 	k := testKeys(t)[0]
 	tests := []struct {
