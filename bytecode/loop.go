@@ -130,6 +130,9 @@ func LoopOf(b []byte, export string) (Loop, error) {
 	if !ok {
 		return Loop{}, fmt.Errorf("no exported function %q", export)
 	}
+	if int(idx) >= len(f.funcType) {
+		return Loop{}, fmt.Errorf("export %q: function %d out of range", export, idx)
+	}
 	if int(idx) < f.nImported {
 		return Loop{}, fmt.Errorf("export %q is an imported function", export)
 	}
@@ -270,6 +273,9 @@ func readFuncs(b []byte) (*funcs, error) {
 		if int(t) >= len(f.types) {
 			return nil, fmt.Errorf("function type %d out of range", t)
 		}
+	}
+	if len(f.bodies) != len(f.funcType)-f.nImported {
+		return nil, fmt.Errorf("%d function bodies for %d functions", len(f.bodies), len(f.funcType)-f.nImported)
 	}
 	return f, nil
 }

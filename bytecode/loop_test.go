@@ -101,3 +101,24 @@ func TestHotLoopsOfPricedMethods(t *testing.T) {
 		t.Errorf("CTR byte loop: %+v: want the input and key-stream loads and the output store", ctr)
 	}
 }
+
+// TestLoopOfTruncated: a cut module is an error, never a panic.
+func TestLoopOfTruncated(t *testing.T) {
+	ms, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.Key != "GHASH.blockMult" {
+			continue
+		}
+		b := m.Wasm(None)
+		for n := range len(b) {
+			if _, err := LoopOf(b[:n], m.Key); err == nil {
+				t.Errorf("%s cut to %d of %d bytes: no error", m.Key, n, len(b))
+			}
+		}
+		return
+	}
+	t.Fatal("no GHASH.blockMult module")
+}
