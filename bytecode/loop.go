@@ -109,8 +109,9 @@ type loopOp struct {
 }
 
 // HotLoop returns the instruction mix of the method's hot loop in its None build: the
-// outermost loop of the method's exported function with the most counted operations per
-// trip. A method without a loop is an error naming it.
+// outermost loop with the most counted operations per trip, in the method's exported
+// function or a function of the module it calls. A method without a loop is an error naming
+// it.
 func (m *Method) HotLoop() (Loop, error) {
 	l, err := LoopOf(m.wasm[None], m.Key)
 	if err != nil {
