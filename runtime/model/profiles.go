@@ -47,15 +47,16 @@ func stubRows(m cpu.Model, u uarch) []Row {
 // moveJavaRow moves a host row to u: compiled Java code with a loop of its own in javaLoops
 // by (u's cycles per trip / the host's) × (host MHz / u's MHz); everything else — the
 // interpreter, calls, dispatch, compiles — by (host MHz × IPC) / (u's MHz × IPC).
-func moveJavaRow(r Row, host, u uarch, ls map[string]bytecode.Loop) Row {
-	if l, ok := ls[r.Family]; ok && r.What != WhatInterp && r.What != WhatCall && r.What != WhatDispatch {
+func moveJavaRow(r Row, host, u uarch, ls map[string]javaLoop) Row {
+	if jl, ok := ls[r.Family]; ok && r.What != WhatInterp && r.What != WhatCall && r.What != WhatDispatch {
+		l := jl.loop
 		ct, bt := loopCycles(u, l)
 		ch, bh := loopCycles(host, l)
 		num, den := ct*host.mhz, ch*u.mhz
 		r.Ps = (r.Ps*num + den/2) / den
-		r.Source = fmt.Sprintf("%s; moved to %s by its loop (%s): %.2f cycles per trip on %s (%s) against %.2f on the host (%s), "+
+		r.Source = fmt.Sprintf("%s; moved to %s by the hot loop of %s (%s): %.2f cycles per trip on %s (%s) against %.2f on the host (%s), "+
 			"at %d MHz against the host's %d: × %.3f (the cores' resources and clocks, see the profile source)",
-			r.Source, u.cpu, loopMix(l), float64(ct)/100, u.cpu, bt, float64(ch)/100, bh, u.mhz, host.mhz, float64(num)/float64(den))
+			r.Source, u.cpu, jl.module, loopMix(l), float64(ct)/100, u.cpu, bt, float64(ch)/100, bh, u.mhz, host.mhz, float64(num)/float64(den))
 		return r
 	}
 	num, den := host.mhz*host.ipc, u.mhz*u.ipc
@@ -127,13 +128,19 @@ var javaLoops = []struct{ family, module string }{
 	{AnyFamily, "CounterMode.implCrypt"},
 }
 
+// javaLoop is a row family's loop and the module it was read from.
+type javaLoop struct {
+	loop   bytecode.Loop
+	module string
+}
+
 // loops reads the hot loop of every module javaLoops names, once.
-var loops = sync.OnceValues(func() (map[string]bytecode.Loop, error) {
+var loops = sync.OnceValues(func() (map[string]javaLoop, error) {
 	ms, err := bytecode.All()
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]bytecode.Loop{}
+	out := map[string]javaLoop{}
 	for _, jl := range javaLoops {
 		for _, m := range ms {
 			if m.Module == jl.module {
@@ -141,7 +148,7 @@ var loops = sync.OnceValues(func() (map[string]bytecode.Loop, error) {
 				if err != nil {
 					return nil, fmt.Errorf("model: %w", err)
 				}
-				out[jl.family] = l
+				out[jl.family] = javaLoop{l, jl.module}
 				break
 			}
 		}
