@@ -19,7 +19,7 @@ const (
 func checksText() string {
 	var b strings.Builder
 	host, _ := lookupUarch("host")
-	b.WriteString("Stub formulas (§2.3) evaluated with the host's instruction facts at its nominal 2.1 GHz, against the JVM's measurement of the same variant on the host (§2.1). ")
+	fmt.Fprintf(&b, "Stub formulas (§2.3) evaluated with the host's instruction facts at its clock while the JVM rows were recorded, %d MHz (§2.2), against the JVM's measurement of the same variant on the host (§2.1). ", host.mhz)
 	b.WriteString("The formulas were not adjusted after this comparison.\n\n")
 	b.WriteString("| stub | variant | JVM run, mode | formula ns/byte | JVM ns/byte | JVM / formula |\n|---|---|---|---|---|---|\n")
 	for _, id := range stubVariants() {

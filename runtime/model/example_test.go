@@ -54,7 +54,7 @@ func Example() {
 	s.Exit(th)
 	fmt.Println("thread ends at", s.Now(th))
 	// Output:
-	// call 0 at 0ps: 102.367µs (interpreted)
-	// call 33 at 3.378118ms: 1072.372ns (stub)
-	// thread ends at 3.771679ms
+	// call 0 at 0ps: 168.173µs (interpreted)
+	// call 28 at 4.708859ms: 1072.802ns (stub)
+	// thread ends at 5.107942ms
 }

@@ -3,7 +3,9 @@ package model
 import (
 	"fmt"
 	"strings"
+	"sync"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/aes"
@@ -40,6 +42,28 @@ func stubRows(m cpu.Model, u uarch) []Row {
 		rows = append(rows, Row{Stub(id.Name()), id.Stub(), PerBlock, cyclesToPs(b, u.mhz), src}, perCallRow(id, u))
 	}
 	return rows
+}
+
+// moveJavaRow moves a host row to u: compiled Java code with a loop of its own in javaLoops
+// by (u's cycles per trip / the host's) × (host MHz / u's MHz); everything else — the
+// interpreter, calls, dispatch, compiles — by (host MHz × IPC) / (u's MHz × IPC).
+func moveJavaRow(r Row, host, u uarch, ls map[string]javaLoop) Row {
+	if jl, ok := ls[r.Family]; ok && r.What != WhatInterp && r.What != WhatCall && r.What != WhatDispatch {
+		l := jl.loop
+		ct, bt := loopCycles(u, l)
+		ch, bh := loopCycles(host, l)
+		num, den := ct*host.mhz, ch*u.mhz
+		r.Ps = (r.Ps*num + den/2) / den
+		r.Source = fmt.Sprintf("%s; moved to %s by the hot loop of %s (%s): %.2f cycles per trip on %s (%s) against %.2f on the host (%s), "+
+			"at %d MHz against the host's %d: × %.3f (the cores' resources and clocks, see the profile source)",
+			r.Source, u.cpu, jl.module, loopMix(l), float64(ct)/100, u.cpu, bt, float64(ch)/100, bh, u.mhz, host.mhz, float64(num)/float64(den))
+		return r
+	}
+	num, den := host.mhz*host.ipc, u.mhz*u.ipc
+	r.Ps = (r.Ps*num + den/2) / den
+	r.Source = fmt.Sprintf("%s; scaled to %s by (%d MHz × IPC %.2f)/(%d MHz × IPC %.2f) = %.3f (clock and published IPC, see the profile source)",
+		r.Source, u.cpu, host.mhz, float64(host.ipc)/1000, u.mhz, float64(u.ipc)/1000, float64(num)/float64(den))
+	return r
 }
 
 // perCallRow is a variant's per-call row: its prologue estimate at u's clock.
@@ -91,19 +115,66 @@ func profileNames() []string {
 	return ns
 }
 
-// build assembles one profile: the JVM-measured host rows, scaled by clock
-// and IPC for other models; stub rows measured on the host (host) or from
-// the instruction-mix formulas (every other model).
+// javaLoops name, per family of a compiled-Java row (levels 1–4), the reference module
+// whose hot loop the row's measurement times: AES's block methods their table rounds;
+// GMAC, and so every GHASH row, the bit loop of blockMult; the `*` row, measured as
+// CTR − ECB, CounterMode.implCrypt's byte loop around the block call.
+var javaLoops = []struct{ family, module string }{
+	{"AESCrypt.implEncryptBlock", "AESCrypt.implEncryptBlock"},
+	{"AESCrypt.implDecryptBlock", "AESCrypt.implDecryptBlock"},
+	{"GHASH.processBlocks", "GHASH.blockMult"},
+	{"GHASH.processBlock", "GHASH.blockMult"},
+	{"GHASH.blockMult", "GHASH.blockMult"},
+	{AnyFamily, "CounterMode.implCrypt"},
+}
+
+// javaLoop is a row family's loop and the module it was read from.
+type javaLoop struct {
+	loop   bytecode.Loop
+	module string
+}
+
+// loops reads the hot loop of every module javaLoops names, once.
+var loops = sync.OnceValues(func() (map[string]javaLoop, error) {
+	ms, err := bytecode.All()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]javaLoop{}
+	for _, jl := range javaLoops {
+		for _, m := range ms {
+			if m.Module == jl.module {
+				l, err := m.HotLoop()
+				if err != nil {
+					return nil, fmt.Errorf("model: %w", err)
+				}
+				out[jl.family] = javaLoop{l, jl.module}
+				break
+			}
+		}
+		if _, ok := out[jl.family]; !ok {
+			return nil, fmt.Errorf("model: no reference module %s for the %s rows", jl.module, jl.family)
+		}
+	}
+	return out, nil
+})
+
+// build assembles one profile: the JVM-measured host rows, moved to other models — compiled
+// Java code (levels 1–4) by the cycles its loop takes on each core at each clock, the
+// interpreter, calls and compiles by clock and published IPC; stub rows measured on the host
+// (host) or from the instruction-mix formulas (every other model).
 func build(m cpu.Model, u uarch, rel jdk.Release) (Profile, error) {
 	host, _ := lookupUarch("host")
 	p := Profile{CPU: m.Name, GHz: float64(u.mhz) / 1000,
-		Source: fmt.Sprintf("%s. Clock: %s. IPC vs Skylake %.2f: %s", m.Description, u.mhzSource, float64(u.ipc)/1000, u.ipcSource)}
+		Source: fmt.Sprintf("%s. Clock: %s. Integer core: %s. IPC vs Skylake %.2f (interpreter, calls, compiles): %s",
+			m.Description, u.mhzSource, u.coreSource, float64(u.ipc)/1000, u.ipcSource)}
+	ls, err := loops()
+	if err != nil {
+		return Profile{}, err
+	}
 	for _, r := range hostJavaRows() {
 		if m.Name != "host" {
-			num, den := host.mhz*host.ipc, u.mhz*u.ipc
-			r.Ps = (r.Ps*num + den/2) / den
-			r.Source = fmt.Sprintf("%s; scaled to %s by (%d MHz × IPC %.2f)/(%d MHz × IPC %.2f) = %.3f (clock and published IPC, see the profile source)",
-				r.Source, m.Name, host.mhz, float64(host.ipc)/1000, u.mhz, float64(u.ipc)/1000, float64(num)/float64(den))
+			r = moveJavaRow(r, host, u, ls)
 		}
 		p.Rows = append(p.Rows, r)
 	}

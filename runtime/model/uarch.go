@@ -20,13 +20,23 @@ type uarch struct {
 	// the 512-bit VPCLMULQDQ form (4 products).
 	aesLat, aesTp, vaesTp, clmulLat, clmulTp, vclmulTp int64
 	insnSource                                         string
+
+	// The integer core's resources, per cycle: what bounds a loop of compiled Java code
+	// (loopCycles). Loads, stores and memory operations in all (address units shared by
+	// loads and stores), integer ALU ports, branch units (branchOnALU: they are ALU ports
+	// too), operations issued (the narrowest of decode, rename and dispatch a loop meets),
+	// and the L1 load-to-use latency in cycles.
+	loadPorts, storePorts, memPorts, aluPorts, branchPorts, width, l1Lat int64
+	branchOnALU                                                          bool
+	coreSource                                                           string
 }
 
 // Sources cited by several rows.
 const (
-	srcAgner  = "Agner Fog, Instruction tables (agner.org/optimize, instruction_tables.pdf)"
-	srcUops   = "uops.info instruction latency/throughput tables"
-	srcIntelC = "Intel's published generation-over-generation IPC claims: Ivy Bridge ≈ +5% over Sandy Bridge, " +
+	srcAgner   = "Agner Fog, Instruction tables (agner.org/optimize, instruction_tables.pdf)"
+	srcUops    = "uops.info instruction latency/throughput tables"
+	srcAgnerMA = "Agner Fog, The microarchitecture of Intel, AMD and VIA CPUs (agner.org/optimize, microarchitecture.pdf)"
+	srcIntelC  = "Intel's published generation-over-generation IPC claims: Ivy Bridge ≈ +5% over Sandy Bridge, " +
 		"Haswell ≈ +10% over Ivy Bridge (IDF 2012), Broadwell ≈ +5% over Haswell, Skylake ≈ +10% over Broadwell (IDF 2015), " +
 		"Sunny Cove (Ice Lake) +18% over Skylake (Intel Architecture Day 2018, Computex 2019)"
 )
@@ -36,15 +46,21 @@ const (
 // (Zen 5) in /proc/cpuinfo.
 var uarches = []uarch{
 	{
-		cpu: "host", mhz: 2100,
-		mhzSource: "/proc/cpuinfo 'cpu MHz' 2096 on the recording VM (AMD EPYC, family 26 = Zen 5); the hypervisor hides boost, " +
-			"so 2.1 GHz is the nominal clock; `jitsim calibrate` measures the effective clock with a dependent multiply-add chain",
+		cpu: "host", mhz: 3450,
+		mhzSource: "3450 MHz effective while the JVM rows were recorded: the recording's latency-bound aesni CBC-encrypt rows " +
+			"(jdk17_c2_*, cbc-enc: 781–838 ps/byte, median 796) re-run beside calibrate's dependent one-cycle chain (2.60–2.76 cycles " +
+			"per byte); the chain alone reads 3663–4049 MHz on this VM now, 3268–3344 on 2026-12-01; /proc/cpuinfo shows 2096–2695, " +
+			"the hypervisor hiding the boost (docs/measurements/model-costs.md, \"The host clock\")",
 		ipc: 1550,
 		ipcSource: "Zen 3 ≈ Sunny Cove per clock (AnandTech, 'AMD Zen 3 Ryzen Deep Dive Review', 2020: SPEC2017 per-GHz parity with Ice/Tiger Lake); " +
 			"Zen 4 +13% over Zen 3 (AMD, 2022), Zen 5 +16% over Zen 4 (AMD Computex 2024): 1.18 × 1.13 × 1.16 ≈ 1.55 × Skylake; " + srcIntelC,
 		aesLat: 300, aesTp: 50, vaesTp: 50, clmulLat: 400, clmulTp: 50, vclmulTp: 100,
 		insnSource: "AMD Zen 4/5: AESENC latency 3–4, 2 per cycle; VPCLMULQDQ 2 per cycle (xmm/ymm) (" + srcUops + "; AMD Software " +
 			"Optimization Guide for the Zen 5 microarchitecture); only used to check the stub formulas against the host's measurements",
+		loadPorts: 4, storePorts: 2, memPorts: 4, aluPorts: 6, branchPorts: 3, width: 6, l1Lat: 4, branchOnALU: true,
+		coreSource: "Zen 5: six integer ALUs, three of them branch units; four address units: four loads, or two loads and two stores, " +
+			"per cycle; about six instructions per cycle sustained (" + srcAgnerMA + ", Zen 5; AMD Software Optimization Guide for the " +
+			"Zen 5 microarchitecture, pub. 58455); L1 load-to-use 4 cycles (AMD's guide)",
 	},
 	{
 		cpu: "sandybridge-i5", mhz: 3700,
@@ -52,6 +68,10 @@ var uarches = []uarch{
 		ipc:       750, ipcSource: "1/(1.05 × 1.10 × 1.05 × 1.10) ≈ 0.75 × Skylake; " + srcIntelC,
 		aesLat: 800, aesTp: 100, clmulLat: 1400, clmulTp: 800,
 		insnSource: srcAgner + ", Sandy Bridge: AESENC latency 8, reciprocal throughput 1; PCLMULQDQ latency 14, reciprocal throughput 8",
+		loadPorts:  2, storePorts: 1, memPorts: 2, aluPorts: 3, branchPorts: 1, width: 4, l1Lat: 4, branchOnALU: true,
+		coreSource: "Sandy Bridge: integer ALUs on ports 0, 1, 5, branches on port 5; ports 2 and 3 each a load or a store address, " +
+			"port 4 store data; 4 µops per cycle; L1 load-to-use 4 cycles (" + srcAgnerMA + ", Sandy Bridge; Intel 64 and IA-32 " +
+			"Architectures Optimization Reference Manual, Sandy Bridge microarchitecture)",
 	},
 	{
 		cpu: "haswell-e5-2660v3", mhz: 3300,
@@ -60,6 +80,8 @@ var uarches = []uarch{
 		aesLat: 700, aesTp: 100, clmulLat: 700, clmulTp: 200,
 		insnSource: "AESENC latency 7, throughput 1 per cycle on Haswell (Bogdanov, Lauridsen, Tischhauser, 'Comb to Pipeline', FSE 2015, §1); " +
 			"PCLMULQDQ latency 7, reciprocal throughput 2 (" + srcAgner + ", Haswell)",
+		loadPorts: 2, storePorts: 1, memPorts: 3, aluPorts: 4, branchPorts: 2, width: 4, l1Lat: 4, branchOnALU: true,
+		coreSource: haswellCore + "Haswell)",
 	},
 	{
 		cpu: "skylake-avx2", mhz: 4000,
@@ -67,6 +89,8 @@ var uarches = []uarch{
 		ipc:       1000, ipcSource: "the reference (1.0)",
 		aesLat: 400, aesTp: 50, clmulLat: 700, clmulTp: 100,
 		insnSource: srcAgner + ", Skylake: AESENC latency 4, reciprocal throughput 0.5; PCLMULQDQ latency 7, reciprocal throughput 1",
+		loadPorts:  2, storePorts: 1, memPorts: 3, aluPorts: 4, branchPorts: 2, width: 4, l1Lat: 4, branchOnALU: true,
+		coreSource: haswellCore + "Skylake)",
 	},
 	{
 		cpu: "icelake-server", mhz: 3400,
@@ -75,6 +99,10 @@ var uarches = []uarch{
 		aesLat: 300, aesTp: 50, vaesTp: 100, clmulLat: 600, clmulTp: 100, vclmulTp: 100,
 		insnSource: srcUops + ", Ice Lake: AESENC latency 3, reciprocal throughput 0.5; VAESENC zmm reciprocal throughput 1 " +
 			"(one 512-bit AES unit); PCLMULQDQ latency 6, reciprocal throughput 1; VPCLMULQDQ zmm reciprocal throughput 1",
+		loadPorts: 2, storePorts: 2, memPorts: 4, aluPorts: 4, branchPorts: 2, width: 5, l1Lat: 5, branchOnALU: true,
+		coreSource: "Sunny Cove: integer ALUs on ports 0, 1, 5, 6, branches on 0 and 6; loads on ports 2 and 3, store addresses on 7 " +
+			"and 8, store data on 4 and 9; 5-wide rename; L1 load-to-use 5 cycles (" + srcAgnerMA + ", Ice Lake; Intel Optimization " +
+			"Reference Manual, Ice Lake client/server microarchitecture)",
 	},
 	{
 		cpu: "neoverse-n1", mhz: 2500, arm: true,
@@ -85,6 +113,10 @@ var uarches = []uarch{
 		aesLat: 200, aesTp: 50, clmulLat: 200, clmulTp: 100,
 		insnSource: "Arm Neoverse N1 Software Optimization Guide, §3.15 cryptography: AESE/AESD/AESMC/AESIMC latency 2, " +
 			"throughput 2 per cycle (AESE+AESMC pairs fuse); PMULL/PMULL2 (64-bit) latency 2, throughput 1",
+		loadPorts: 2, storePorts: 1, memPorts: 2, aluPorts: 3, branchPorts: 1, width: 4, l1Lat: 4,
+		coreSource: "Arm Neoverse N1 Software Optimization Guide, §2 and §3: two load/store pipelines (two loads, or a load and a " +
+			"store, per cycle), two single-cycle integer pipes and one multi-cycle integer pipe, one branch pipe of its own; " +
+			"4 instructions decoded per cycle; L1 load-to-use 4 cycles",
 	},
 	{
 		cpu: "apple-m1", mhz: 3200, arm: true,
@@ -95,8 +127,16 @@ var uarches = []uarch{
 		aesLat: 300, aesTp: 25, clmulLat: 300, clmulTp: 25,
 		insnSource: "Dougall Johnson, Apple M1 Firestorm instruction tables (dougallj.github.io/applecpu/firestorm-simd.html): " +
 			"fused AESE+AESMC latency 3, four SIMD pipes (throughput 4 per cycle); PMULL latency 3, throughput 4 per cycle",
+		loadPorts: 3, storePorts: 2, memPorts: 4, aluPorts: 6, branchPorts: 2, width: 8, l1Lat: 3, branchOnALU: true,
+		coreSource: "Dougall Johnson, Apple M1 Firestorm microarchitecture (dougallj.github.io/applecpu/firestorm.html): six integer " +
+			"ALUs, two of which take branches; four load/store units (up to three loads and two stores per cycle); 8-wide decode; " +
+			"AnandTech, 'Apple Announces The Apple Silicon M1': L1 load-to-use 3 cycles",
 	},
 }
+
+// haswellCore is the integer core Haswell and Skylake share.
+const haswellCore = "integer ALUs on ports 0, 1, 5, 6, branches on 0 and 6; loads on ports 2 and 3 (each also a store address), " +
+	"a simple store address on 7, store data on 4; 4 µops per cycle; L1 load-to-use 4 cycles (" + srcAgnerMA + ", "
 
 func lookupUarch(cpu string) (uarch, bool) {
 	for _, u := range uarches {
