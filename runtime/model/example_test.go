@@ -54,7 +54,7 @@ func Example() {
 	s.Exit(th)
 	fmt.Println("thread ends at", s.Now(th))
 	// Output:
-	// call 0 at 0ps: 168.173µs (interpreted)
-	// call 28 at 4.708859ms: 1072.802ns (stub)
-	// thread ends at 5.107942ms
+	// call 0 at 0ps: 135.589µs (interpreted)
+	// call 35 at 4.745646ms: 1072.672ns (stub)
+	// thread ends at 5.137171ms
 }
