@@ -117,7 +117,7 @@ func profileNames() []string {
 
 // javaLoops name, per family of a compiled-Java row (levels 1–4), the reference module
 // whose hot loop the row's measurement times: AES's block methods their table rounds;
-// GMAC, and so every GHASH row, the bit loop of blockMult; the `*` row, measured as
+// GHASH.update, and so every GHASH row, the bit loop of blockMult; the `*` row, measured as
 // CTR − ECB, CounterMode.implCrypt's byte loop around the block call.
 var javaLoops = []struct{ family, module string }{
 	{"AESCrypt.implEncryptBlock", "AESCrypt.implEncryptBlock"},
