@@ -173,103 +173,14 @@ type funcs struct {
 	exports   map[string]uint32
 }
 
+// readFuncs reads b's function tables (parseModule collects them) and checks that they
+// agree: every type index in range, one body per defined function.
 func readFuncs(b []byte) (*funcs, error) {
-	if len(b) < 8 || string(b[:4]) != "\x00asm" {
-		return nil, errors.New("not a wasm module")
+	info, err := parseModule(b)
+	if err != nil {
+		return nil, err
 	}
-	f := &funcs{exports: map[string]uint32{}}
-	r := &wasmReader{b: b, pos: 8}
-	for r.pos < len(b) {
-		id, err := r.byte()
-		if err != nil {
-			return nil, err
-		}
-		size, err := r.u32()
-		if err != nil {
-			return nil, err
-		}
-		end := r.pos + int(size)
-		if end > len(b) {
-			return nil, errTruncated
-		}
-		n := uint32(0)
-		if id == 1 || id == 2 || id == 3 || id == 7 || id == 10 {
-			if n, err = r.u32(); err != nil {
-				return nil, err
-			}
-		}
-		for range n {
-			switch id {
-			case 1: // types: 0x60 params results
-				if c, err := r.byte(); err != nil || c != 0x60 {
-					return nil, fmt.Errorf("type section: bad function type")
-				}
-				var pr [2]int
-				for k := range 2 {
-					m, err := r.u32()
-					if err != nil {
-						return nil, err
-					}
-					pr[k] = int(m)
-					r.pos += int(m)
-				}
-				f.types = append(f.types, pr)
-			case 2: // imports
-				if _, err := r.name(); err != nil {
-					return nil, err
-				}
-				if _, err := r.name(); err != nil {
-					return nil, err
-				}
-				kind, err := r.byte()
-				if err != nil {
-					return nil, err
-				}
-				if kind != 0 {
-					return nil, fmt.Errorf("import section: only function imports are expected")
-				}
-				t, err := r.u32()
-				if err != nil {
-					return nil, err
-				}
-				f.funcType = append(f.funcType, t)
-				f.nImported++
-			case 3: // functions
-				t, err := r.u32()
-				if err != nil {
-					return nil, err
-				}
-				f.funcType = append(f.funcType, t)
-			case 7: // exports
-				nm, err := r.name()
-				if err != nil {
-					return nil, err
-				}
-				kind, err := r.byte()
-				if err != nil {
-					return nil, err
-				}
-				i, err := r.u32()
-				if err != nil {
-					return nil, err
-				}
-				if kind == 0 {
-					f.exports[nm] = i
-				}
-			case 10: // code
-				sz, err := r.u32()
-				if err != nil {
-					return nil, err
-				}
-				if r.pos+int(sz) > end {
-					return nil, errTruncated
-				}
-				f.bodies = append(f.bodies, r.b[r.pos:r.pos+int(sz)])
-				r.pos += int(sz)
-			}
-		}
-		r.pos = end
-	}
+	f := &info.fn
 	for _, t := range f.funcType {
 		if int(t) >= len(f.types) {
 			return nil, fmt.Errorf("function type %d out of range", t)

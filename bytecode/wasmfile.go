@@ -15,6 +15,7 @@ type moduleInfo struct {
 	heapBase uint32         // value of the exported __heap_base global
 	charge   bool           // imports jitsim.charge (inline modules)
 	blocks   []string       // names imported from module "jvm.blocks" (src/jvm.h BLOCKS_ON), each also a "jvm" import
+	fn       funcs          // the function tables the loop reader walks (loop.go)
 }
 
 type wasmReader struct {
@@ -66,7 +67,7 @@ func parseModule(b []byte) (*moduleInfo, error) {
 	if len(b) < 8 || string(b[:4]) != "\x00asm" {
 		return nil, errors.New("not a wasm module")
 	}
-	info := &moduleInfo{exports: map[string]int{}}
+	info := &moduleInfo{exports: map[string]int{}, fn: funcs{exports: map[string]uint32{}}}
 	r := &wasmReader{b: b, pos: 8}
 	nImportedFuncs := 0
 	funcExports := map[uint32]string{}
@@ -86,6 +87,38 @@ func parseModule(b []byte) (*moduleInfo, error) {
 			return nil, errTruncated
 		}
 		switch id {
+		case 1: // types: 0x60 params results
+			n, err := r.u32()
+			if err != nil {
+				return nil, err
+			}
+			for range n {
+				if c, err := r.byte(); err != nil || c != 0x60 {
+					return nil, fmt.Errorf("type section: bad function type")
+				}
+				var pr [2]int
+				for k := range 2 {
+					m, err := r.u32()
+					if err != nil {
+						return nil, err
+					}
+					pr[k] = int(m)
+					r.pos += int(m)
+				}
+				info.fn.types = append(info.fn.types, pr)
+			}
+		case 3: // functions: a type index each
+			n, err := r.u32()
+			if err != nil {
+				return nil, err
+			}
+			for range n {
+				t, err := r.u32()
+				if err != nil {
+					return nil, err
+				}
+				info.fn.funcType = append(info.fn.funcType, t)
+			}
 		case 2: // imports
 			n, err := r.u32()
 			if err != nil {
@@ -107,9 +140,11 @@ func parseModule(b []byte) (*moduleInfo, error) {
 				if kind != 0 {
 					return nil, fmt.Errorf("import %s.%s: only function imports are expected", mod, field)
 				}
-				if _, err := r.u32(); err != nil { // type index
+				t, err := r.u32() // type index
+				if err != nil {
 					return nil, err
 				}
+				info.fn.funcType = append(info.fn.funcType, t)
 				nImportedFuncs++
 				if mod == "jitsim" && field == "charge" { // an inline module's charge hook (tiers/internal/inlinegen)
 					info.charge = true
@@ -178,6 +213,7 @@ func parseModule(b []byte) (*moduleInfo, error) {
 				switch kind {
 				case 0:
 					funcExports[idx] = nm
+					info.fn.exports[nm] = idx
 				case 3:
 					globalExports[nm] = idx
 				}
@@ -195,6 +231,10 @@ func parseModule(b []byte) (*moduleInfo, error) {
 				if nm, ok := funcExports[uint32(nImportedFuncs)+i]; ok {
 					info.exports[nm] = int(sz)
 				}
+				if r.pos+int(sz) > end {
+					return nil, errTruncated
+				}
+				info.fn.bodies = append(info.fn.bodies, r.b[r.pos:r.pos+int(sz)])
 				r.pos += int(sz)
 			}
 		}
@@ -203,6 +243,7 @@ func parseModule(b []byte) (*moduleInfo, error) {
 	if g, ok := globalExports["__heap_base"]; ok && int(g) < len(globalInits) {
 		info.heapBase = globalInits[g]
 	}
+	info.fn.nImported = nImportedFuncs
 	for _, b := range info.blocks {
 		if !slices.Contains(info.imports, b) {
 			return nil, fmt.Errorf("import jvm.blocks.%s: the module does not import jvm.%s", b, b)
