@@ -76,20 +76,25 @@ var javaModes = func() []string {
 }()
 
 // stubModes are the primitives measured per UseAVX level, and the stub entries that can serve
-// each at C2, the preferred first (a mode served by none of them measures no stub).
+// each at C2, the preferred first (a mode served by none of them measures no stub). A
+// direct mode calls a JDK-internal method that only the releases with a stub for it have:
+// a run times it only where one of its entries serves it.
 var stubModes = []struct {
 	mode    string
 	entries []string
+	direct  bool
 }{
-	{"ecb-enc", []string{aes.StubECBEncrypt, aes.StubEncryptBlock}},
-	{"ecb-dec", []string{aes.StubECBDecrypt, aes.StubDecryptBlock}},
-	{"ctr", []string{aes.StubCTR}},
-	{"gmac", []string{gcm.StubGHASH}},
+	{"ecb-enc", []string{aes.StubECBEncrypt, aes.StubEncryptBlock}, false},
+	{"ecb-dec", []string{aes.StubECBDecrypt, aes.StubDecryptBlock}, false},
+	{"ctr", []string{aes.StubCTR}, false},
+	{"gmac", []string{gcm.StubGHASH}, false},
+	{model.GCMCrypt0Mode, []string{gcm.StubGCM}, true},
 }
 
 const diagnostic = "-XX:+UnlockDiagnosticVMOptions"
 
-// openGHASH lets the harness call the JDK's own GHASH (its model.GHASHMode row).
+// openGHASH lets the harness call the JDK's own GHASH (its model.GHASHMode row) and
+// GaloisCounterMode.implGCMCrypt0 (model.GCMCrypt0Mode).
 const openGHASH = "--add-opens=java.base/com.sun.crypto.provider=ALL-UNNAMED"
 
 // levelRuns are the runs that measure Java code at levels 0..4.
@@ -109,8 +114,9 @@ func levelRuns() []jvmRun {
 func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.RunMode) {
 	which := map[variant.ID][]model.RunMode{}
 	if m.Arch != jdk.AMD64 {
-		run := jvmRun{name: "c2-default", modes: modeNames(), fastest: true}
-		for id, rm := range servedBy(run.name, rel, m, 0) {
+		served := servedBy("c2-default", rel, m, 0)
+		run := jvmRun{name: "c2-default", options: directOpens(served), modes: modeNames(served), fastest: true}
+		for id, rm := range served {
 			which[id] = []model.RunMode{rm}
 		}
 		return []jvmRun{run}, which
@@ -130,7 +136,7 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 			continue
 		}
 		seen = append(seen, k)
-		runs = append(runs, jvmRun{name: name, options: []string{fmt.Sprintf("-XX:UseAVX=%d", avx)}, modes: modeNames(), fastest: true})
+		runs = append(runs, jvmRun{name: name, options: append(directOpens(served), fmt.Sprintf("-XX:UseAVX=%d", avx)), modes: modeNames(served), fastest: true})
 		for id, rm := range served {
 			which[id] = append(which[id], rm)
 		}
@@ -138,9 +144,35 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 	return runs, which
 }
 
-func modeNames() []string {
+// directOpens are the options a stub run needs for its direct modes: the --add-opens that
+// lets the harness call the JDK's internal method, when one is timed.
+func directOpens(served map[variant.ID]model.RunMode) []string {
+	for _, s := range stubModes {
+		if s.direct && servesMode(served, s.mode) {
+			return []string{openGHASH}
+		}
+	}
+	return nil
+}
+
+// servesMode says whether a variant of served is priced by mode.
+func servesMode(served map[variant.ID]model.RunMode, mode string) bool {
+	for _, rm := range served {
+		if rm.Mode == mode {
+			return true
+		}
+	}
+	return false
+}
+
+// modeNames are the stub modes a run times: every Cipher mode, and the direct modes that
+// one of its variants serves.
+func modeNames(served map[variant.ID]model.RunMode) []string {
 	var ns []string
 	for _, s := range stubModes {
+		if s.direct && !servesMode(served, s.mode) {
+			continue
+		}
 		ns = append(ns, s.mode)
 	}
 	return ns

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -131,13 +132,46 @@ func TestJVMFromRecording(t *testing.T) {
 }
 
 // TestJVMNeverRunsCompositeOps checks that no calibration run measures GCM or CBC of a
-// payload: those are what validate compares.
+// payload (Cost's gcm-enc, gcm-dec, cbc-enc, cbc-dec rows): those are what validate compares.
 func TestJVMNeverRunsCompositeOps(t *testing.T) {
-	for _, r := range Runs(jdk.R17, recordedCPU(t)) {
-		for _, m := range r.Modes {
-			if strings.HasPrefix(m, "gcm") || strings.HasPrefix(m, "cbc") {
-				t.Errorf("run %s measures %s", r.Name, m)
+	for _, rel := range []jdk.Release{jdk.R17, jdk.R25} {
+		for _, r := range Runs(rel, recordedCPU(t)) {
+			for _, m := range r.Modes {
+				if m == "gcm-enc" || m == "gcm-dec" || strings.HasPrefix(m, "cbc") {
+					t.Errorf("JDK %v run %s measures %s", rel, r.Name, m)
+				}
 			}
+		}
+	}
+}
+
+// TestJVMCombinedGCMStub: where the release has a combined AES-GCM stub (JDK 25 on an
+// AVX-512 CPU: vaes-avx512 at UseAVX=3, avx2-interleaved8 at UseAVX=2), the stub runs time
+// implGCMCrypt0 directly, with the --add-opens that reaches it; JDK 17, which has neither
+// the method nor the stub, never asks for that row.
+func TestJVMCombinedGCMStub(t *testing.T) {
+	m := recordedCPU(t)
+	has := map[string]bool{}
+	for _, r := range Runs(jdk.R25, m) {
+		if slices.Contains(r.Modes, model.GCMCrypt0Mode) {
+			has[r.Name] = true
+			if !slices.Contains(r.Options, openGHASH) {
+				t.Errorf("JDK 25 run %s times %s without %s", r.Name, model.GCMCrypt0Mode, openGHASH)
+			}
+		}
+	}
+	if !has["c2-avx3"] || !has["c2-avx2"] {
+		t.Errorf("JDK 25 runs timing %s: %v, want c2-avx3 and c2-avx2", model.GCMCrypt0Mode, has)
+	}
+	for _, r := range Runs(jdk.R17, m) {
+		if slices.Contains(r.Modes, model.GCMCrypt0Mode) {
+			t.Errorf("JDK 17 run %s times %s", r.Name, model.GCMCrypt0Mode)
+		}
+	}
+	_, which := stubRuns(jdk.R25, m)
+	for id, rms := range which {
+		if id.Stub() == "galoisCounterMode_AESCrypt" && (len(rms) == 0 || rms[0].Mode != model.GCMCrypt0Mode) {
+			t.Errorf("%s is priced by %v", id.Name(), rms)
 		}
 	}
 }

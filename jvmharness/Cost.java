@@ -1,5 +1,6 @@
 // Cost measures steady-state per-byte costs of the JDK's AES modes, of GHASH
-// (the JDK's own GHASH.update, and GMAC: GCM with AAD only) and the cost of a non-inlined static call,
+// (the JDK's own GHASH.update, and GMAC: GCM with AAD only), the JDK's own combined GCM
+// routine (GaloisCounterMode.implGCMCrypt0, JDK 21+) and the cost of a non-inlined static call,
 // for jitsim's model-clock profiles, and the composite operations jitsim's
 // model is validated against (GCM and CBC encrypt/decrypt, CTR). Run it under
 // different -XX flags; it prints one "row" line per measurement: the median
@@ -278,6 +279,55 @@ public class Cost {
             double[] ns = nsPerOp(() -> sink += (int) up.invoke(gh, in, 0, SIZE));
             System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
                     "ghash-jdk", SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+        }
+        // "gcm-crypt0": the JDK's own GaloisCounterMode.implGCMCrypt0 (JDK 21+) over SIZE bytes,
+        // called directly with a GCTR and a GHASH of its own: at C2 the combined AES-GCM stub
+        // that serves it, timed without the Cipher around it (no tag, no provider glue). A JDK
+        // without the method prints no row; it needs the same --add-opens as ghash-jdk.
+        gcmCrypt0:
+        if (only.isEmpty() || want.contains("gcm-crypt0")) {
+            final java.lang.reflect.Method crypt0;
+            final Object gctr, gh;
+            try {
+                Class<?> gcm = Class.forName("com.sun.crypto.provider.GaloisCounterMode");
+                Class<?> gctrC = Class.forName("com.sun.crypto.provider.GCTR");
+                Class<?> ghC = Class.forName("com.sun.crypto.provider.GHASH");
+                try {
+                    crypt0 = gcm.getDeclaredMethod("implGCMCrypt0", byte[].class, int.class, int.class,
+                            byte[].class, int.class, byte[].class, int.class, gctrC, ghC);
+                } catch (NoSuchMethodException e) {
+                    if (!only.isEmpty()) {
+                        System.err.println("gcm-crypt0: this JDK has no GaloisCounterMode.implGCMCrypt0 (JDK 21 and later have it)");
+                        System.exit(2);
+                    }
+                    break gcmCrypt0;
+                }
+                crypt0.setAccessible(true);
+                Class<?> aesC = Class.forName("com.sun.crypto.provider.AESCrypt");
+                java.lang.reflect.Constructor<?> mkAES = aesC.getDeclaredConstructor();
+                mkAES.setAccessible(true);
+                Object aes = mkAES.newInstance();
+                java.lang.reflect.Method init = aesC.getDeclaredMethod("init", boolean.class, String.class, byte[].class);
+                init.setAccessible(true);
+                init.invoke(aes, false, "AES", key);
+                java.lang.reflect.Constructor<?> mkGCTR = gctrC.getDeclaredConstructor(
+                        Class.forName("com.sun.crypto.provider.SymmetricCipher"), byte[].class);
+                mkGCTR.setAccessible(true);
+                gctr = mkGCTR.newInstance(aes, new byte[16]);
+                java.lang.reflect.Constructor<?> mkGHASH = ghC.getDeclaredConstructor(byte[].class);
+                mkGHASH.setAccessible(true);
+                byte[] h = new byte[16];
+                for (int i = 0; i < 16; i++) h[i] = (byte) (i * 37 + 1);
+                gh = mkGHASH.newInstance((Object) h);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                System.err.println("gcm-crypt0: the JDK's GaloisCounterMode is not reachable (" + e
+                        + "); run with --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED");
+                if (!only.isEmpty()) System.exit(2);
+                break gcmCrypt0;
+            }
+            double[] ns = nsPerOp(() -> sink += (int) crypt0.invoke(null, in, 0, SIZE, out, 0, out, 0, gctr, gh));
+            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                    "gcm-crypt0", SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
         }
         for (String shape : new String[] {"ghash-view", "ghash-bytes"}) {
             if (!want.contains(shape)) continue; // only when asked for by name

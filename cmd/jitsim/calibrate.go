@@ -55,10 +55,13 @@ source. The table goes to stdout; --out writes the profile as JSON, which the mo
 
 With --jvm=PATH (repeatable: one profile per JVM in the file), measure that real JVM on this
 CPU instead: the project's Cost harness times, in thread CPU time over 16 KiB, the AES block
-methods (ECB encrypt and decrypt), GHASH (GMAC: GCM over AAD only), the counter loop (CTR),
-and a non-inlined call at each execution level (-Xint; C1 through TieredStopAtLevel=1, 2, 3;
-C2 with the AES and GHASH intrinsics off), every stub variant the CPU selects through ECB,
-CTR and GMAC at each UseAVX level, and C1's and C2's compile speed (-XX:+CITime). Every flag
+methods (ECB encrypt and decrypt), GHASH (the JDK's own GHASH.update, called directly), the
+counter loop (CTR), a non-inlined call and the provider glue (16-byte messages) at each
+execution level (-Xint; C1 through TieredStopAtLevel=1, 2, 3; C2 with the AES and GHASH
+intrinsics off), every stub variant the CPU selects through ECB, CTR and GMAC at each UseAVX
+level — and the combined GCM stub through the JDK's own GaloisCounterMode.implGCMCrypt0,
+called directly, on the releases that have it (21 and later) — and C1's and C2's compile
+speed (-XX:+CITime). Every flag
 set runs once per round, round after round; each row is the median over the rounds, and its
 source names the command and the range. The profile records the JVM, the CPU, the date and
 the load; it prices only that release on a CPU with these features, and is also written to

@@ -38,6 +38,12 @@ type RunMode struct{ Run, Mode string }
 // CTR plus this row matches GCM decryption at levels 1, 2 and 4 (docs/measurements/validate.md).
 const GHASHMode = "ghash-jdk"
 
+// GCMCrypt0Mode is the harness row that prices the combined AES-GCM stubs: the JDK's own
+// GaloisCounterMode.implGCMCrypt0 (JDK 21 and later) over 16 KiB, called directly, whose
+// call C2 replaces with the stub. Unlike the other stub rows it holds no Cipher call: no
+// tag, no provider glue.
+const GCMCrypt0Mode = "gcm-crypt0"
+
 // JavaModes are the per-byte and per-call rows every level's run measures for javaRows.
 var JavaModes = []string{"ecb-enc", "ecb-dec", GHASHMode, "ctr", "call"}
 
@@ -57,7 +63,8 @@ type Measurements struct {
 	// C1, C2 are the (run, tier) whose CITime speed prices each compiler.
 	C1, C2 RunMode
 	// Stubs is, per stub variant the JVM ran, the measurement of a payload it served (the
-	// whole Cipher call at the measured size, Java glue included).
+	// whole Cipher call at the measured size, Java glue included; GCMCrypt0Mode's the
+	// stub's Java entry alone).
 	Stubs map[variant.ID]RunMode
 	// MHz is this CPU's effective clock as measured (a dependent chain of one-cycle integer
 	// operations), MHzSource how: the clock the instruction-mix formulas of the variants the
@@ -115,8 +122,9 @@ func formulaUarch(arch jdk.Arch) uarch {
 // FromJVM composes the cost profile of CPU model m for release rel from measurements of a
 // real JVM on this machine, with the attribution of the recorded host profile (javaRows).
 // Stub variants the JVM ran are priced per byte by their measurement; every other variant a
-// rule can select on m (CBC's, the combined GCM stubs: never measured, so that validation
-// has them to check) by its instruction-mix formula over the instruction table of
+// rule can select on m (CBC's, and JDK 17's combined GCM stubs, which no primitive of that
+// release reaches: never measured, so that validation has them to check) by its
+// instruction-mix formula over the instruction table of
 // formulaUarch, at the clock measured on this CPU. Nothing is scaled to fit a measurement.
 func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (Profile, error) {
 	if err := meas.check(); err != nil {
@@ -137,8 +145,11 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 		}
 		if rm, ok := meas.Stubs[id]; ok {
 			v := meas.Rows[rm]
-			p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerByte, v.Value, v.Source + " (the whole Cipher call, Java glue included)"},
-				perCallRow(id, u))
+			what := " (the whole Cipher call, Java glue included)"
+			if rm.Mode == GCMCrypt0Mode {
+				what = " (the stub's Java entry called directly: no Cipher, no tag)"
+			}
+			p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerByte, v.Value, v.Source + what}, perCallRow(id, u))
 			continue
 		}
 		if c.PerBlock == nil {
