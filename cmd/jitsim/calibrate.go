@@ -58,10 +58,10 @@ CPU instead: the project's Cost harness times, in thread CPU time over 16 KiB, t
 methods (ECB encrypt and decrypt), GHASH (the JDK's own GHASH.update, called directly), the
 counter loop (CTR), a non-inlined call and the provider glue (16-byte messages) at each
 execution level (-Xint; C1 through TieredStopAtLevel=1, 2, 3; C2 with the AES and GHASH
-intrinsics off), every stub variant the CPU selects through ECB, CTR and GMAC at each UseAVX
-level — and the combined GCM stub through the JDK's own GaloisCounterMode.implGCMCrypt0,
-called directly, on the releases that have it (21 and later) — and C1's and C2's compile
-speed (-XX:+CITime). Every flag
+intrinsics off), every stub variant the CPU selects through ECB, CTR and GHASH.update at
+each UseAVX level — and the combined GCM stub through the JDK's own
+GaloisCounterMode.implGCMCrypt0, called directly, on the releases that have it (21 and later)
+— and C1's and C2's compile speed (-XX:+CITime). Every flag
 set runs once per round, round after round; each row is the median over the rounds, and its
 source names the command and the range. The profile records the JVM, the CPU, the date and
 the load; it prices only that release on a CPU with these features, and is also written to

@@ -63,8 +63,8 @@ type Measurements struct {
 	// C1, C2 are the (run, tier) whose CITime speed prices each compiler.
 	C1, C2 RunMode
 	// Stubs is, per stub variant the JVM ran, the measurement of a payload it served (the
-	// whole Cipher call at the measured size, Java glue included; GCMCrypt0Mode's the
-	// stub's Java entry alone).
+	// whole Cipher call at the measured size, Java glue included; GHASHMode's and
+	// GCMCrypt0Mode's the stub's Java entry alone).
 	Stubs map[variant.ID]RunMode
 	// MHz is this CPU's effective clock as measured (a dependent chain of one-cycle integer
 	// operations), MHzSource how: the clock the instruction-mix formulas of the variants the
@@ -146,8 +146,8 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 		if rm, ok := meas.Stubs[id]; ok {
 			v := meas.Rows[rm]
 			what := " (the whole Cipher call, Java glue included)"
-			if rm.Mode == GCMCrypt0Mode {
-				what = " (the stub's Java entry called directly: no Cipher, no tag)"
+			if rm.Mode == GCMCrypt0Mode || rm.Mode == GHASHMode {
+				what = " (the stub's Java entry called directly: no Cipher around it)"
 			}
 			p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerByte, v.Value, v.Source + what}, perCallRow(id, u))
 			continue
