@@ -110,6 +110,12 @@ func TestJVMFromRecording(t *testing.T) {
 	if !ok || !strings.Contains(cbc.Source, "not run by the calibration") {
 		t.Errorf("CBC encryption is not priced by its formula: %+v", cbc)
 	}
+	for _, fam := range []string{"c2/GCM.final", "c1-l1/CBC.init"} {
+		g, ok := p.Row(model.WhatGlue, fam, model.PerCall)
+		if !ok || !strings.Contains(g.Source, "fastest sub-rounds") {
+			t.Errorf("glue %s is not priced by the rounds' fastest sub-rounds: %+v", fam, g)
+		}
+	}
 	if err := p.Fits(jdk.R17, m); err != nil {
 		t.Errorf("the profile does not fit its own release and CPU: %v", err)
 	}
