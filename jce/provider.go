@@ -41,19 +41,60 @@ type GlueCharger interface {
 	ChargeGlue(ctx context.Context, entry, family string) error
 }
 
-// glue charges the provider glue of phase ("init" or "final") of c's mode, when the
-// Invoker prices it.
+// glue marks the provider glue of phase ("init" or "final") of c's mode as due, when the
+// Invoker prices it. The glue is charged at the level of the first Java method the phase
+// then calls (invoke): the glue is the caller of that method, which is therefore never
+// inlined into modelled code and runs its own code at its own level — the glue warms up
+// with the code it calls. (A fixed method per mode misjudged that level where the release
+// inlines the method at C2: JDK 25's GHASH.doFinal keeps its level-3 code while only
+// EncryptOp.doFinal's C2 code runs it, and a JDK 25 calibration charged level-3 glue to
+// every C2 operation.) A phase that calls no Java method (an init whose key is unchanged)
+// is charged by glueDone at the level of the method the Cipher called last, the code the
+// same glue called before.
 func (c *Cipher) glue(ctx context.Context, phase string) error {
-	g, ok := c.inv.(GlueCharger)
-	if !ok {
+	if err := c.glueDone(ctx); err != nil {
+		return err
+	}
+	if _, ok := c.inv.(GlueCharger); !ok {
 		return nil
 	}
 	m := cipherModes[c.tr.mode]
-	family := m.glueFinal
+	c.glueDue = m.glueFinal
 	if phase == "init" {
-		family = m.glueInit
+		c.glueDue = m.glueInit
 	}
-	return g.ChargeGlue(ctx, m.glueEntry, family)
+	return nil
+}
+
+// chargeGlue charges the due glue at the level of method entry.
+func (c *Cipher) chargeGlue(ctx context.Context, entry string) error {
+	family := c.glueDue
+	c.glueDue = ""
+	return c.inv.(GlueCharger).ChargeGlue(ctx, entry, family)
+}
+
+// glueDone charges glue still due at the end of its phase, at the level of the method the
+// Cipher called last, or of the mode's glueEntry if it called none yet.
+func (c *Cipher) glueDone(ctx context.Context) error {
+	if c.glueDue == "" {
+		return nil
+	}
+	entry := c.lastCallee
+	if entry == "" {
+		entry = cipherModes[c.tr.mode].glueEntry
+	}
+	return c.chargeGlue(ctx, entry)
+}
+
+// invoke calls Java method m through the Invoker, after the glue due (glue).
+func (c *Cipher) invoke(ctx context.Context, m *bytecode.Method, args []bytecode.Arg) (int64, error) {
+	if c.glueDue != "" {
+		if err := c.chargeGlue(ctx, m.Key); err != nil {
+			return 0, err
+		}
+	}
+	c.lastCallee = m.Key
+	return c.inv.Call(ctx, m, args)
 }
 
 // Cipher operation cipherModes, javax.crypto.Cipher.ENCRYPT_MODE etc.
@@ -215,8 +256,8 @@ var cipherModes = []struct {
 	stream   bool // CipherCore unitBytes 1 (CTR)
 	iv       bool // takes an IV
 	fixedKey bool // also registered as AES_128/AES_192/AES_256
-	// glueEntry is the method (key) every doFinal of the mode calls, in every release:
-	// the provider glue around it is priced at its level (GlueCharger).
+	// glueEntry is the method (key) every doFinal of the mode calls, in every release: the
+	// provider glue of a phase that calls no Java method is priced at its level (glue).
 	glueEntry string
 	// glueInit and glueFinal are the glue families "MODE.init" and "MODE.final" (set by init).
 	glueInit, glueFinal string
@@ -281,6 +322,8 @@ type Cipher struct {
 
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
+	glueDue    string // the glue family charged at the next Java call (glue), or ""
+	lastCallee string // the key of the last Java method the Cipher called (glueDone)
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
@@ -370,6 +413,9 @@ func (c *Cipher) Init(ctx context.Context, opmode int, key []byte, spec ParamSpe
 		err = c.initGCM(ctx, key, spec)
 	} else if err = c.checkKeySize(key); err == nil {
 		err = c.initCore(ctx, c.tr.mode, c.tr.padding, key, spec)
+	}
+	if gerr := c.glueDone(ctx); err == nil {
+		err = gerr
 	}
 	if err != nil {
 		c.core, c.gcm = nil, nil
@@ -519,7 +565,7 @@ func (c *Cipher) call(ctx context.Context, k string, args ...bytecode.Arg) (int6
 	if err != nil {
 		return 0, err
 	}
-	return c.inv.Call(ctx, m, args)
+	return c.invoke(ctx, m, args)
 }
 
 // callRef is call for one of the methods every operation calls, found in
@@ -529,7 +575,7 @@ func (c *Cipher) callRef(ctx context.Context, r methodRef, args ...bytecode.Arg)
 	if m == nil {
 		return c.call(ctx, methodRefKeys[r], args...) // the table's error
 	}
-	return c.inv.Call(ctx, m, args)
+	return c.invoke(ctx, m, args)
 }
 
 // methodRef names a method the provider calls on every operation of a mode.
@@ -693,10 +739,17 @@ func (c *Cipher) DoFinal(ctx context.Context, in []byte) ([]byte, error) {
 	if err := c.glue(ctx, "final"); err != nil {
 		return nil, err
 	}
+	var out []byte
+	var err error
 	if c.gcm != nil {
-		return c.gcm.doFinalAlloc(ctx, in)
+		out, err = c.gcm.doFinalAlloc(ctx, in)
+	} else {
+		out, err = c.core.doFinalAlloc(ctx, in)
 	}
-	return c.core.doFinalAlloc(ctx, in)
+	if gerr := c.glueDone(ctx); err == nil && gerr != nil {
+		return nil, gerr
+	}
+	return out, err
 }
 
 // DoFinalTo is Cipher.doFinal(input, inputOffset, inputLen, output,
@@ -711,10 +764,17 @@ func (c *Cipher) DoFinalTo(ctx context.Context, in []byte, inOfs, inLen int, out
 	if err := c.glue(ctx, "final"); err != nil {
 		return 0, err
 	}
+	var n int
+	var err error
 	if c.gcm != nil {
-		return c.gcm.doFinal(ctx, in, inOfs, inLen, out, outOfs)
+		n, err = c.gcm.doFinal(ctx, in, inOfs, inLen, out, outOfs)
+	} else {
+		n, err = c.core.doFinal(ctx, in, inOfs, inLen, out, outOfs)
 	}
-	return c.core.doFinal(ctx, in, inOfs, inLen, out, outOfs)
+	if gerr := c.glueDone(ctx); err == nil && gerr != nil {
+		return 0, gerr
+	}
+	return n, err
 }
 
 // randomIV is what SunJCE does for an encryption init without parameters:

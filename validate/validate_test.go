@@ -193,6 +193,45 @@ func TestGlueCharged(t *testing.T) {
 	}
 }
 
+// TestGlueAtTheCalleesLevel: the glue runs at the level of the method it calls. On JDK 25
+// at C2, GHASH.doFinal keeps its level-3 code (only EncryptOp.doFinal's C2 code, which
+// inlines it, runs it), so glue priced at GHASH.doFinal's own level was charged level-3
+// costs for ever; the glue's callee, EncryptOp.doFinal (called from the glue, never
+// inlined), runs C2 code at the steady state.
+func TestGlueAtTheCalleesLevel(t *testing.T) {
+	m, _ := cpu.Lookup("skylake-avx2")
+	p, err := model.Lookup(m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	plain, glued := filepath.Join(dir, "plain.json"), filepath.Join(dir, "glued.json")
+	data, _ := p.MarshalIndent()
+	os.WriteFile(plain, data, 0o644)
+	p.Rows = append(p.Rows,
+		model.Row{What: model.WhatGlue, Family: "c2/GCM.final", Unit: model.PerCall, Ps: 5_000_000, Source: "test"},
+		model.Row{What: model.WhatGlue, Family: "c2/GCM.init", Unit: model.PerCall, Ps: 1_000_000, Source: "test"},
+		model.Row{What: model.WhatGlue, Family: "c1-l3/GCM.final", Unit: model.PerCall, Ps: 999_000_000, Source: "not at the steady state"},
+		model.Row{What: model.WhatGlue, Family: "c1-l3/GCM.init", Unit: model.PerCall, Ps: 999_000_000, Source: "not at the steady state"})
+	data, _ = p.MarshalIndent()
+	os.WriteFile(glued, data, 0o644)
+	cells, err := Cells([]string{"default"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, f := range []string{plain, glued} {
+		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R25, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, cells[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.NsPerOp)
+	}
+	if d := got[1] - got[0]; d < 5999 || d > 6001 {
+		t.Errorf("glue added %.1f ns per operation at the steady state, want 6000 (C2's init 1 µs + doFinal 5 µs)", d)
+	}
+}
+
 // TestWallPerOp times a cell on jitsim's wall clock: the interpreter's GCM over 1 KiB takes
 // real time, far more than C1's.
 func TestWallPerOp(t *testing.T) {
