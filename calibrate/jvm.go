@@ -66,15 +66,18 @@ type jvmRun struct {
 	fastest bool
 }
 
-// javaModes are the primitives measured at every execution level: the code per byte, a
-// call, and the provider glue of each mode on 16-byte messages.
-var javaModes = func() []string {
-	ms := slices.Clone(model.JavaModes)
+// glueModes are the provider glue's rows of each mode on 16-byte messages.
+var glueModes = func() []string {
+	var ms []string
 	for _, g := range model.GlueModes {
 		ms = append(ms, "glue-"+g.Name+"-final", "glue-"+g.Name+"-init")
 	}
 	return ms
 }()
+
+// javaModes are the primitives measured at levels 0–3: the code per byte, a call, and the
+// provider glue. C2's glue is measured in the first stub run (model.Measurements.GlueC2).
+var javaModes = slices.Concat(model.JavaModes, glueModes)
 
 // isGlue says whether mode is a provider-glue row. Those take each round's fastest sub-round,
 // like the stub runs: the harness's loop of 16-byte operations runs in two modes within one
@@ -117,12 +120,13 @@ func levelRuns() []jvmRun {
 		{name: "c1-l2", options: []string{openGHASH, "-XX:TieredStopAtLevel=2"}, modes: javaModes},
 		{name: "c1-l3", options: []string{openGHASH, "-XX:TieredStopAtLevel=3", "-XX:+CITime"}, modes: javaModes, citime: true},
 		{name: "c2-nointr", options: []string{openGHASH, diagnostic, "-XX:-UseAESIntrinsics", "-XX:-UseAESCTRIntrinsics", "-XX:-UseGHASHIntrinsics", "-XX:+CITime"},
-			modes: javaModes, citime: true},
+			modes: model.JavaModes, citime: true},
 	}
 }
 
 // stubRuns are the C2 runs at each UseAVX level the CPU supports that selects a set of stub
-// variants no higher level selects, and which variant each run's modes measure.
+// variants no higher level selects, and which variant each run's modes measure. The first,
+// the CPU's own UseAVX, also measures C2's provider glue.
 func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.RunMode) {
 	which := map[variant.ID][]model.RunMode{}
 	if m.Arch != jdk.AMD64 {
@@ -131,6 +135,7 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 		for id, rm := range served {
 			which[id] = []model.RunMode{rm}
 		}
+		run.modes = append(run.modes, glueModes...)
 		return []jvmRun{run}, which
 	}
 	var runs []jvmRun
@@ -152,6 +157,9 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 		for id, rm := range served {
 			which[id] = append(which[id], rm)
 		}
+	}
+	if len(runs) > 0 { // the CPU's default flags: C2's glue (model.Measurements.GlueC2)
+		runs[0].modes = append(runs[0].modes, glueModes...)
 	}
 	return runs, which
 }
@@ -368,6 +376,10 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	runs := levelRuns()
 	sruns, stubOf := stubRuns(rel, o.CPU)
 	runs = append(runs, sruns...)
+	glueC2 := ""
+	if len(sruns) > 0 {
+		glueC2 = sruns[0].name
+	}
 	type key struct{ run, mode string }
 	samples := map[key][]sample{}
 	commands := map[string]string{}
@@ -416,7 +428,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		o.Progress(done, total, "done")
 	}
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
-		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"},
+		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2,
 		MHz: mhz, MHzSource: mhzSrc}
 	for i, r := range levelRuns() {
 		meas.Levels[i] = r.name

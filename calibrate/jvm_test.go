@@ -116,6 +116,11 @@ func TestJVMFromRecording(t *testing.T) {
 			t.Errorf("glue %s is not priced by the rounds' fastest sub-rounds: %+v", fam, g)
 		}
 	}
+	// C2's glue comes from C2 with the intrinsics on (the CPU's own UseAVX), where stubs
+	// serve the operation's few bytes, not from the run with the intrinsics off.
+	if g, _ := p.Row(model.WhatGlue, "c2/GCM.final", model.PerCall); !strings.Contains(g.Source, "-XX:UseAVX=3") || strings.Contains(g.Source, "UseGHASHIntrinsics") {
+		t.Errorf("C2's GCM glue is not from the UseAVX=3 run: %s", g.Source)
+	}
 	if err := p.Fits(jdk.R17, m); err != nil {
 		t.Errorf("the profile does not fit its own release and CPU: %v", err)
 	}

@@ -60,6 +60,12 @@ type Measurements struct {
 	Compile map[RunMode]Measure // -XX:+CITime speeds
 	// Levels name the run that measured Java code at each level 0..4.
 	Levels LevelRuns
+	// GlueC2 names the run whose glue rows price the glue at level 4, when it is not
+	// Levels[4]: C2 with the intrinsics on, where the stubs serve the few payload bytes of a
+	// 16-byte operation, so that what is left after the model's own charge is the glue.
+	// Levels[4] runs C2 with the intrinsics off, where Java code for those bytes is most of
+	// the operation and a small error in its price is a large one in the glue.
+	GlueC2 string
 	// C1, C2 are the (run, tier) whose CITime speed prices each compiler.
 	C1, C2 RunMode
 	// Stubs is, per stub variant the JVM ran, the measurement of a payload it served (the
@@ -183,6 +189,9 @@ func glueRows(meas Measurements) []Row {
 	var rows []Row
 	for level, run := range meas.Levels {
 		what, _ := TierWhat(level)
+		if level == 4 && meas.GlueC2 != "" {
+			run = meas.GlueC2
+		}
 		get := func(mode string) (Measure, bool) { v, ok := meas.Rows[RunMode{run, mode}]; return v, ok }
 		enc, _ := get("ecb-enc")
 		gm, _ := get(GHASHMode)
