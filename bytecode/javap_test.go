@@ -35,8 +35,8 @@ type javapCall struct {
 }
 
 // javapFiles are the recordings, by release (the JVM is named in each
-// file's header). facts-21.txt is not one: it holds JDK 21's published
-// constants only (TestJavapConstants reads it too).
+// file's header). facts-21.txt and facts-22.txt are not: they hold those
+// releases' published constants only (TestJavapConstants reads them too).
 var javapFiles = map[jdk.Release]string{jdk.R17: "facts-17.txt", jdk.R25: "facts-25.txt"}
 
 func readJavapFacts(t *testing.T, r jdk.Release) *javapFacts {
@@ -240,7 +240,7 @@ func TestJavapConstants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []jdk.Release{jdk.R17, jdk.R21, jdk.R25} {
+	for _, r := range []jdk.Release{jdk.R17, jdk.R21, jdk.R22, jdk.R25} {
 		jf := readJavapFacts(t, r)
 		for _, c := range []struct{ name, ours string }{
 			{"TRIGGERLEN", define("TRIGGERLEN")},

@@ -9,6 +9,7 @@ package bytecode
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -62,12 +63,13 @@ var SizeSources = map[jdk.Release]string{
 	jdk.R8u: "measured on a rebuild, as for 8, of an 8u252-based tree with the JDK-8073108 GHASH backport",
 	jdk.R17: "measured: the class files of OpenJDK 17.0.15's java.base (the sizes its PrintCompilation prints)",
 	jdk.R21: "NOT measured (no JDK 21 or its sources here): Temurin 25.0.3's sizes stand in",
+	jdk.R22: "NOT measured (no JDK 22 or its class files here): Temurin 25.0.3's sizes stand in",
 	jdk.R25: "measured: the class files of Temurin 25.0.3's java.base (the sizes its PrintCompilation prints)",
 }
 
 // SizeMeasured reports whether JDK profile r's JavaSize numbers were
-// measured (see SizeSources); JDK 21's were not.
-func SizeMeasured(r jdk.Release) bool { return r != jdk.R21 }
+// measured (see SizeSources); JDK 21's and 22's were not.
+func SizeMeasured(r jdk.Release) bool { return strings.HasPrefix(SizeSources[r], "measured") }
 
 // calls is the Calls column: per import key, the call's bytecode index by
 // observed release (17 and 25; see CallSources).
@@ -94,18 +96,18 @@ var (
 // wasm module stem under wasm/.
 var rows = []Method{
 	{Key: "AESCrypt.makeSessionKey", Module: "AESCrypt.makeSessionKey", Profiles: jdk.AllReleases,
-		JavaSize: sizes{jdk.R8: 790, jdk.R8u: 790, jdk.R17: 899, jdk.R21: 867, jdk.R25: 867},
+		JavaSize: sizes{jdk.R8: 790, jdk.R8u: 790, jdk.R17: 899, jdk.R21: 867, jdk.R22: 867, jdk.R25: 867},
 		Class:    provider + "AESCrypt", Name: "makeSessionKey", Descriptor: "([B)V",
 		Params: []Param{{"k", Bytes, In}, {"Ke", Ints, Out}, {"Kd", Ints, Out}}, Result: Int},
 
 	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: since17,
-		JavaSize: sizes{jdk.R17: 953, jdk.R21: 947, jdk.R25: 947}, Intrinsic: "_aescrypt_encryptBlock",
+		JavaSize: sizes{jdk.R17: 953, jdk.R21: 947, jdk.R22: 947, jdk.R25: 947}, Intrinsic: "_aescrypt_encryptBlock",
 		Class: provider + "AESCrypt", Name: "implEncryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
 	{Key: "AESCrypt.implEncryptBlock", Module: "AESCrypt.implEncryptBlock", Profiles: before17,
 		JavaSize: sizes{jdk.R8: 953, jdk.R8u: 953}, SizeNote: "late 8u: the body is implEncryptBlock (953 bytes); encryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_encryptBlock",
 		Class: provider + "AESCrypt", Name: "encryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
 	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: since17,
-		JavaSize: sizes{jdk.R17: 3852, jdk.R21: 3849, jdk.R25: 3849}, Intrinsic: "_aescrypt_decryptBlock",
+		JavaSize: sizes{jdk.R17: 3852, jdk.R21: 3849, jdk.R22: 3849, jdk.R25: 3849}, Intrinsic: "_aescrypt_decryptBlock",
 		Class: provider + "AESCrypt", Name: "implDecryptBlock", Descriptor: "([BI[BI)V", Params: blockSig},
 	{Key: "AESCrypt.implDecryptBlock", Module: "AESCrypt.implDecryptBlock", Profiles: before17,
 		JavaSize: sizes{jdk.R8: 3852, jdk.R8u: 3852}, SizeNote: "late 8u: the body is implDecryptBlock (3852 bytes); decryptBlock is its 10-byte checking wrapper", Intrinsic: "_aescrypt_decryptBlock",
@@ -114,7 +116,7 @@ var rows = []Method{
 	{Key: "CipherBlockChaining.implEncrypt", Module: "CipherBlockChaining.implEncrypt", Profiles: since17,
 		Loop:      sites{jdk.R17: 5, jdk.R25: 5},
 		Calls:     calls{"AESCrypt.implEncryptBlock": viaBlock},
-		JavaSize:  sizes{jdk.R17: 104, jdk.R21: 104, jdk.R25: 104},
+		JavaSize:  sizes{jdk.R17: 104, jdk.R21: 104, jdk.R22: 104, jdk.R25: 104},
 		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implEncrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
@@ -126,7 +128,7 @@ var rows = []Method{
 	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: since17,
 		Loop:      sites{jdk.R17: 5, jdk.R25: 5},
 		Calls:     calls{"AESCrypt.implDecryptBlock": viaBlock},
-		JavaSize:  sizes{jdk.R17: 102, jdk.R21: 102, jdk.R25: 102},
+		JavaSize:  sizes{jdk.R17: 102, jdk.R21: 102, jdk.R22: 102, jdk.R25: 102},
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
@@ -137,19 +139,19 @@ var rows = []Method{
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.encrypt", Module: "CipherBlockChaining.encrypt", Delegates: true, Profiles: since17,
 		Calls:    calls{"CipherBlockChaining.implEncrypt": {jdk.R17: 36, jdk.R25: 94}},
-		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R25: 103},
+		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R22: 103, jdk.R25: 103},
 		Class:    provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 	{Key: "CipherBlockChaining.decrypt", Module: "CipherBlockChaining.decrypt", Delegates: true, Profiles: since17,
 		Calls:    calls{"CipherBlockChaining.implDecrypt": {jdk.R17: 36, jdk.R25: 94}},
-		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R25: 103},
+		JavaSize: sizes{jdk.R17: 40, jdk.R21: 103, jdk.R22: 103, jdk.R25: 103},
 		Class:    provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 
 	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: since17,
 		Loop:      sites{jdk.R17: 3, jdk.R25: 3},
 		Calls:     calls{"AESCrypt.implEncryptBlock": viaBlock},
-		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R25: 55},
+		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R22: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_encryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBEncrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
@@ -160,7 +162,7 @@ var rows = []Method{
 	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: since17,
 		Loop:      sites{jdk.R17: 3, jdk.R25: 3},
 		Calls:     calls{"AESCrypt.implDecryptBlock": viaBlock},
-		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R25: 55},
+		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R22: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_decryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
@@ -170,19 +172,19 @@ var rows = []Method{
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.encrypt", Module: "ElectronicCodeBook.encrypt", Delegates: true, Profiles: since17,
 		Calls:    calls{"ElectronicCodeBook.implECBEncrypt": {jdk.R17: 30, jdk.R25: 30}},
-		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R25: 34},
+		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R22: 34, jdk.R25: 34},
 		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 	{Key: "ElectronicCodeBook.decrypt", Module: "ElectronicCodeBook.decrypt", Delegates: true, Profiles: since17,
 		Calls:    calls{"ElectronicCodeBook.implECBDecrypt": {jdk.R17: 30, jdk.R25: 30}},
-		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R25: 34},
+		JavaSize: sizes{jdk.R17: 34, jdk.R21: 34, jdk.R22: 34, jdk.R25: 34},
 		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 
 	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: since17,
 		Loop:     sites{jdk.R17: 3, jdk.R25: 3},
 		Calls:    calls{"AESCrypt.implEncryptBlock": viaBlock},
-		JavaSize: sizes{jdk.R17: 88, jdk.R21: 88, jdk.R25: 88}, Intrinsic: "_counterMode_AESCrypt",
+		JavaSize: sizes{jdk.R17: 88, jdk.R21: 88, jdk.R22: 88, jdk.R25: 88}, Intrinsic: "_counterMode_AESCrypt",
 		Class: provider + "CounterMode", Name: "implCrypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: before17,
@@ -192,7 +194,7 @@ var rows = []Method{
 
 	{Key: "CounterMode.crypt", Module: "CounterMode.crypt", Delegates: true, Profiles: since17,
 		Calls:    calls{"CounterMode.implCrypt": viaCrypt},
-		JavaSize: sizes{jdk.R17: 32, jdk.R21: 95, jdk.R25: 95},
+		JavaSize: sizes{jdk.R17: 32, jdk.R21: 95, jdk.R22: 95, jdk.R25: 95},
 		Class:    provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
 
@@ -203,7 +205,7 @@ var rows = []Method{
 	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks.calls", Delegates: true, Profiles: since17,
 		Loop:     sites{jdk.R17: 3, jdk.R25: 3},
 		Calls:    calls{"GHASH.processBlock": {jdk.R17: 13, jdk.R25: 13}},
-		JavaSize: sizes{jdk.R17: 26, jdk.R21: 26, jdk.R25: 26}, Intrinsic: "_ghash_processBlocks",
+		JavaSize: sizes{jdk.R17: 26, jdk.R21: 26, jdk.R22: 26, jdk.R25: 26}, Intrinsic: "_ghash_processBlocks",
 		Class: provider + "GHASH", Name: "processBlocks", Descriptor: "([BII[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"inOfs", Int, In}, {"blocks", Int, In}, pState, pSubkeyH}},
 	{Key: "GHASH.processBlocks", Module: "GHASH.processBlocks", Profiles: jdk.Of(jdk.R8u),
@@ -212,7 +214,7 @@ var rows = []Method{
 		Params: []Param{{"data", Bytes, In}, {"inOfs", Int, In}, {"blocks", Int, In}, pState, pSubkeyH}},
 	{Key: "GHASH.processBlock", Module: "GHASH.processBlock.calls", Delegates: true, Profiles: since17,
 		Calls:    calls{"GHASH.blockMult": {jdk.R17: 33, jdk.R25: 33}},
-		JavaSize: sizes{jdk.R17: 37, jdk.R21: 37, jdk.R25: 37},
+		JavaSize: sizes{jdk.R17: 37, jdk.R21: 37, jdk.R22: 37, jdk.R25: 37},
 		Class:    provider + "GHASH", Name: "processBlock", Descriptor: "([BI[J[J)V", Static: true,
 		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
 	{Key: "GHASH.processBlock", Module: "GHASH.processBlock", Profiles: before17,
@@ -221,12 +223,12 @@ var rows = []Method{
 		Params: []Param{{"data", Bytes, In}, {"ofs", Int, In}, pState, pSubkeyH}},
 	{Key: "GHASH.blockMult", Module: "GHASH.blockMult", Profiles: since17,
 		Loop:     sites{jdk.R17: 23, jdk.R25: 23},
-		JavaSize: sizes{jdk.R17: 245, jdk.R21: 245, jdk.R25: 245},
+		JavaSize: sizes{jdk.R17: 245, jdk.R21: 245, jdk.R22: 245, jdk.R25: 245},
 		Class:    provider + "GHASH", Name: "blockMult", Descriptor: "([J[J)V", Static: true,
 		Params: []Param{pState, pSubkeyH}},
 	{Key: "GHASH.update", Module: "GHASH.update", Delegates: true, Profiles: since17,
 		Calls:    calls{"GHASH.processBlocks": {jdk.R17: 44, jdk.R25: 44}},
-		JavaSize: sizes{jdk.R17: 50, jdk.R21: 50, jdk.R25: 50},
+		JavaSize: sizes{jdk.R17: 50, jdk.R21: 50, jdk.R22: 50, jdk.R25: 50},
 		// JDK 9+ returns the bytes processed (testdata/javap); the body's
 		// wasm result stays void, as no caller reads it.
 		Class: provider + "GHASH", Name: "update", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData)},
@@ -238,24 +240,24 @@ var rows = []Method{
 		Class:    provider + "GHASH", Name: "update", Descriptor: "([BII)V", Params: cat(ghashObj, ghashData)},
 	{Key: "GHASH.doFinal", Module: "GHASH.doFinal", Delegates: true, Profiles: jdk.AllReleases,
 		Calls:    calls{"GHASH.update": {jdk.R17: 14, jdk.R25: 14}, "GHASH.processBlock": {jdk.R17: 13, jdk.R25: 13}},
-		JavaSize: sizes{jdk.R8: 52, jdk.R8u: 52, jdk.R17: 52, jdk.R21: 52, jdk.R25: 52}, SizeNote: "JDK 8 and 8u have no GHASH.doFinal (GaloisCounterMode calls update, then digest): the JDK 17 size stands in",
+		JavaSize: sizes{jdk.R8: 52, jdk.R8u: 52, jdk.R17: 52, jdk.R21: 52, jdk.R22: 52, jdk.R25: 52}, SizeNote: "JDK 8 and 8u have no GHASH.doFinal (GaloisCounterMode calls update, then digest): the JDK 17 size stands in",
 		Class: provider + "GHASH", Name: "doFinal", Descriptor: "([BII)I", Params: cat(ghashObj, ghashData), Result: Int},
 
 	{Key: "GCTR.update", Module: "GCTR.update", Delegates: true, Profiles: since17,
 		Loop:     sites{jdk.R17: 104, jdk.R25: 104}, /* the per-block loop; 131 is its inner byte loop */
 		Calls:    calls{"CounterMode.implCrypt": viaCrypt, "AESCrypt.implEncryptBlock": viaBlock},
-		JavaSize: sizes{jdk.R17: 208, jdk.R21: 208, jdk.R25: 208},
+		JavaSize: sizes{jdk.R17: 208, jdk.R21: 208, jdk.R22: 208, jdk.R25: 208},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Profiles: before17,
 		JavaSize: sizes{jdk.R8: 158, jdk.R8u: 158},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "GCTR.doFinal", Module: "GCTR.doFinal", Delegates: true, Profiles: jdk.AllReleases,
 		Calls:    calls{"GCTR.update": {jdk.R17: 29, jdk.R25: 29}, "AESCrypt.implEncryptBlock": viaBlock},
-		JavaSize: sizes{jdk.R8: 130, jdk.R8u: 130, jdk.R17: 106, jdk.R21: 106, jdk.R25: 106},
+		JavaSize: sizes{jdk.R8: 130, jdk.R8u: 130, jdk.R17: 106, jdk.R21: 106, jdk.R22: 106, jdk.R25: 106},
 		Class:    provider + "GCTR", Name: "doFinal", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 
-	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p7680", Delegates: true, Profiles: jdk.Of(jdk.R21),
-		JavaSize:  sizes{jdk.R21: 136},
+	{Key: "GaloisCounterMode.implGCMCrypt0", Module: "GaloisCounterMode.implGCMCrypt0.p7680", Delegates: true, Profiles: jdk.Of(jdk.R21, jdk.R22),
+		JavaSize:  sizes{jdk.R21: 136, jdk.R22: 136},
 		Intrinsic: "_galoisCounterMode_AESCrypt", Static: true,
 		Class: provider + "GaloisCounterMode", Name: "implGCMCrypt0",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
@@ -267,7 +269,7 @@ var rows = []Method{
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 	{Key: "GaloisCounterMode.implGCMCrypt", Module: "GaloisCounterMode.implGCMCrypt", Delegates: true, Profiles: jdk.Since(jdk.R21), Static: true,
 		Calls:    calls{"GaloisCounterMode.implGCMCrypt0": {jdk.R25: 134}, "GHASH.update": {jdk.R25: 82}, "GCTR.update": {jdk.R25: 100}},
-		JavaSize: sizes{jdk.R21: 143, jdk.R25: 143},
+		JavaSize: sizes{jdk.R21: 143, jdk.R22: 143, jdk.R25: 143},
 		Class:    provider + "GaloisCounterMode", Name: "implGCMCrypt",
 		Descriptor: "([BII[BI[BILcom/sun/crypto/provider/GCTR;Lcom/sun/crypto/provider/GHASH;)I", Params: gcmSig, Result: Int},
 
@@ -288,8 +290,8 @@ var rows = []Method{
 		JavaSize: sizes{jdk.R17: 33},
 		Class:    provider + "GaloisCounterMode$GCTRGHASH", Name: "doFinal", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
-	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p7680", Delegates: true, Profiles: jdk.Of(jdk.R21),
-		JavaSize: sizes{jdk.R21: 80}, SizeNote: "JDK 25's EncryptOp.doFinal size stands in (JDK 21 not measured)",
+	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p7680", Delegates: true, Profiles: jdk.Of(jdk.R21, jdk.R22),
+		JavaSize: sizes{jdk.R21: 80, jdk.R22: 80}, SizeNote: "JDK 25's EncryptOp.doFinal size stands in (JDK 21 and 22 not measured)",
 		Class: provider + "GaloisCounterMode$EncryptOp", Name: "doFinal", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{{"encryption", Bool, In}}, cryptSig, gctrObj, ghashObj), Result: Int},
 	{Key: "GaloisCounterMode.GCMEngine.doLastBlock", Module: "GCMEngine.doLastBlock.p512", Delegates: true, Profiles: jdk.Of(jdk.R25),

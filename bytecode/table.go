@@ -374,6 +374,7 @@ var CallSources = map[jdk.Release]string{
 		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk17.txt); " +
 		"recorded in bytecode/testdata/javap/facts-17.txt, which TestJavapFacts checks the table against",
 	jdk.R21: "NOT observed (no JDK 21 here): Temurin 25.0.3's indices stand in",
+	jdk.R22: "NOT observed (no JDK 22 here): Temurin 25.0.3's indices stand in",
 	jdk.R25: "observed: javap -c -p --module java.base on Temurin 25.0.3's com.sun.crypto.provider classes, " +
 		"and the \"@ N\" of its PrintIntrinsics (bytecode/testdata/printintrinsics_*_jdk25.txt); " +
 		"recorded in bytecode/testdata/javap/facts-25.txt, which TestJavapFacts checks the table against",
@@ -381,18 +382,18 @@ var CallSources = map[jdk.Release]string{
 
 // CallObserved reports whether JDK profile r's call-site indices were
 // observed on a real JDK (see CallSources).
-func CallObserved(r jdk.Release) bool { return r == jdk.R17 || r == jdk.R25 }
+func CallObserved(r jdk.Release) bool { return strings.HasPrefix(CallSources[r], "observed") }
+
+// callStandIns names, per profile whose indices were not observed, the
+// observed release whose indices stand in (as CallSources says).
+var callStandIns = map[jdk.Release]jdk.Release{jdk.R8: jdk.R17, jdk.R8u: jdk.R17, jdk.R21: jdk.R25, jdk.R22: jdk.R25}
 
 // callStandIn is the observed release whose indices profile r uses.
 func callStandIn(r jdk.Release) jdk.Release {
-	switch {
-	case CallObserved(r):
-		return r
-	case r == jdk.R21:
-		return jdk.R25
-	default:
-		return jdk.R17
+	if s, ok := callStandIns[r]; ok {
+		return s
 	}
+	return r
 }
 
 // CallBCI returns the Java bytecode index of m's call of the method keyed

@@ -40,10 +40,10 @@ func FlagsMarkdown() string {
 	b.WriteString("Generated from the table in `flags/table.go` and `flags/table_recorded.go` (`go test ./flags -run TestFlagsDoc -update`).\n")
 	b.WriteString("Values are declared defaults, before ergonomics; the CPU-dependent ones (UseAES*, UseGHASHIntrinsics,\n")
 	b.WriteString("UseCLMUL, UseAVX, UseSSE, UseSSE42Intrinsics, UseVectorizedMismatchIntrinsic, CICompilerCount) are set\n")
-	b.WriteString("by the runtime's ergonomics. Profiles: 8, 8u, 17, 21, 25; \"x86\" flags do not exist on arm64.\n\n")
+	b.WriteString("by the runtime's ergonomics. Profiles: " + strings.Join(jdk.Names(), ", ") + "; \"x86\" flags do not exist on arm64.\n\n")
 	b.WriteString("## Modelled\n\n")
 	b.WriteString("The rows written by hand: the flags jitsim acts on or documents, and every flag of the profiles\n")
-	b.WriteString("that were not recorded (8, 8u, 21).\n\n")
+	b.WriteString("that were not recorded (" + (jdk.AllReleases &^ (rec17 | rec25)).String() + ").\n\n")
 	b.WriteString("| Flag | Type | Kind | Default | Range | Profiles | Description |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	n := 0

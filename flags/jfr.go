@@ -41,7 +41,7 @@ var jfrRecorderOptions = []jfrOption{
 	{name: "memorysize", value: jfrMemory}, {name: "maxchunksize", value: jfrMemory},
 	{name: "old-object-queue-size", value: jfrInteger}, {name: "samplethreads", value: jfrBoolean},
 	{name: "retransform", value: jfrBoolean},
-	{name: "preserve-repository", value: jfrBoolean, releases: jdk.Of(jdk.R21, jdk.R25)},
+	{name: "preserve-repository", value: jfrBoolean, releases: jdk.SinceFeature(21)}, // JDK-8303229
 }
 
 // jfrStartOptions are StartFlightRecording's keys; another key is taken as a setting of the

@@ -103,7 +103,7 @@ var launcherOptions = []launcherOption{
 	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
 	{name: "--source", releases: modern, missing: "source version"},
 	{name: "--enable-preview", releases: modern},
-	{name: "--finalization=", releases: jdk.Of(jdk.R21, jdk.R25), prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
+	{name: "--finalization=", releases: jdk.SinceFeature(18), prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
 		// JDK 18+: whether finalizers run.
 		if v := strings.TrimPrefix(t.text, "--finalization="); v != "enabled" && v != "disabled" {
 			return &Error{Text: "Invalid finalization value '" + v + "', must be 'disabled' or 'enabled'.\n", Launcher: true}

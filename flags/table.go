@@ -155,7 +155,7 @@ func amd64(f *Flag) *Flag { f.AMD64Only = true; return f }
 
 // handTable holds the rows written by hand: the flags jitsim acts on (or that carry a doc
 // string or a jitsim-only fact such as MemorySizeOption), jitsim's own flags, and every fact
-// for the profiles that were not recorded (8, 8u, 21). Facts: PrintFlagsFinal/
+// for the profiles that were not recorded (8, 8u, 21, 22). Facts: PrintFlagsFinal/
 // PrintFlagsInitial/PrintFlagsRanges of OpenJDK 17.0.15 and Temurin 25.0.3 on x86_64;
 // runtime/globals.hpp, compiler/compiler_globals.hpp, c2_globals.hpp,
 // cpu/x86/globals_x86.hpp and the 8u copies for JDK 8. For 17 and 25 a hand row must agree

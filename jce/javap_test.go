@@ -14,11 +14,11 @@ import (
 // static final fields recorded from the JDKs' own classes
 // (bytecode/testdata/javap: OpenJDK 17.0.15, Temurin 25.0.3):
 // PARALLEL_LEN per profile (none on 17: no implGCMCrypt), TRIGGERLEN and the
-// AES block size. JDK 21's file is not a recording but the published
+// AES block size. JDK 21's and 22's files are not recordings but the published
 // sources' constants (its header says so); 8 and 8u have no GaloisCounterMode
 // constants jce uses.
 func TestConstantsMatchJDKClasses(t *testing.T) {
-	for r, file := range map[jdk.Release]string{jdk.R17: "facts-17.txt", jdk.R21: "facts-21.txt", jdk.R25: "facts-25.txt"} {
+	for r, file := range map[jdk.Release]string{jdk.R17: "facts-17.txt", jdk.R21: "facts-21.txt", jdk.R22: "facts-22.txt", jdk.R25: "facts-25.txt"} {
 		b, err := os.ReadFile(filepath.Join("..", "bytecode", "testdata", "javap", file))
 		if err != nil {
 			t.Fatal(err)

@@ -172,8 +172,9 @@ func (GCMParameterSpec) paramSpec() {}
 type providerProfile struct {
 	rel jdk.Release
 	// parallelLen is GaloisCounterMode.PARALLEL_LEN: 7680 from JDK 18
-	// (JDK-8267125), 512 from JDK-8337632 (verified: Temurin 25.0.3's
-	// class file); 0 where there is no implGCMCrypt (JDK 8, 8u, 17).
+	// (JDK-8267125) through 23 (JDK 21 and 22: facts-21.txt, facts-22.txt),
+	// 512 from JDK-8337632 (verified: Temurin 25.0.3's class file); 0 where
+	// there is no implGCMCrypt (JDK 8, 8u, 17).
 	parallelLen int
 	// gcmVerifyFirst: GCM decryption hashes the ciphertext and checks the
 	// tag before any GCTR (JDK 8's decryptFinal, JDK 17's GCMDecrypt.doFinal
@@ -209,7 +210,7 @@ const (
 
 // providerProfiles is the one table of per-JDK provider behaviour. Texts
 // for 17 and 25 are checked against the real JVMs (testdata/provider);
-// 8, 8u and 21 follow the JDK sources of those releases.
+// 8, 8u, 21 and 22 follow the JDK sources of those releases.
 var providerProfiles = []providerProfile{
 	{rel: jdk.R8, gcmVerifyFirst: true, gcmCipherCore: true, badPadding: shortPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
@@ -218,6 +219,8 @@ var providerProfiles = []providerProfile{
 	{rel: jdk.R17, gcmVerifyFirst: true, gcmThrottle: true, gcmOutCheckFirst: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch!", tooShort: "Input too short - need tag"},
 	{rel: jdk.R21, parallelLen: 7680, badPadding: longPadText,
+		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
+	{rel: jdk.R22, parallelLen: 7680, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},
 	{rel: jdk.R25, parallelLen: 512, emptyTokenText: true, badPadding: longPadText,
 		tagMismatch: "Tag mismatch", tooShort: "Input data too short to contain an expected tag length of %dbytes"},

@@ -487,7 +487,7 @@ func TestProviderGCMBadTag(t *testing.T) {
 				ct := goGCM(t, key, iv, 16).Seal(nil, iv, p, nil)
 				ct[len(ct)-1-r.IntN(16)] ^= 1 << r.IntN(8)
 				want := map[jdk.Release]string{jdk.R8: "Tag mismatch!", jdk.R8u: "Tag mismatch!", jdk.R17: "Tag mismatch!",
-					jdk.R21: "Tag mismatch", jdk.R25: "Tag mismatch"}[rel]
+					jdk.R21: "Tag mismatch", jdk.R22: "Tag mismatch", jdk.R25: "Tag mismatch"}[rel]
 
 				dec := newCipher(t, rel, "AES/GCM/NoPadding", jce.DecryptMode, key, spec)
 				var got []byte
@@ -634,6 +634,7 @@ func TestProviderCallSequence(t *testing.T) {
 			perBlock("AESCrypt.implEncryptBlock", 625), ghash(10000), tag8),
 		jdk.R17: slices.Concat(init, []string{last}, gctr17(10000), ghash9(10000), tag9),
 		jdk.R21: slices.Concat(init, []string{last}, combined(7680), gctr17(2320), ghash9(2320), tag9),
+		jdk.R22: slices.Concat(init, []string{last}, combined(7680), gctr17(2320), ghash9(2320), tag9),
 		jdk.R25: slices.Concat(init, []string{last}, combined(9728), gctr17(272), ghash9(272), tag9),
 	}
 	for _, rel := range jdk.All() {
@@ -661,7 +662,7 @@ func TestProviderCallSequence(t *testing.T) {
 }
 
 // TestProviderGCMUpdateRouting checks GCMEncrypt.doUpdate's routing of an
-// 8005-byte update: where the profile has PARALLEL_LEN (21, 25) it goes to
+// 8005-byte update: where the profile has PARALLEL_LEN (21, 22, 25) it goes to
 // implGCMCrypt first (whose implGCMCrypt0 takes 7680 bytes, a multiple of
 // both 7680 and 512), then EncryptOp.update (GCTR.update + GHASH.update)
 // takes the 320 bytes of whole blocks left and 5 bytes stay buffered; JDK
@@ -670,7 +671,7 @@ func TestProviderCallSequence(t *testing.T) {
 func TestProviderGCMUpdateRouting(t *testing.T) {
 	old := []string{"GCTR.update:8000", "GHASH.update:8000"}
 	combined := []string{"GaloisCounterMode.implGCMCrypt:8005", "GCTR.update:7680", "GHASH.update:7680", "GCTR.update:320", "GHASH.update:320"}
-	want := map[jdk.Release][]string{jdk.R8: old, jdk.R8u: old, jdk.R17: old, jdk.R21: combined, jdk.R25: combined}
+	want := map[jdk.Release][]string{jdk.R8: old, jdk.R8u: old, jdk.R17: old, jdk.R21: combined, jdk.R22: combined, jdk.R25: combined}
 	for _, rel := range jdk.All() {
 		t.Run("jdk="+rel.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, 0))

@@ -31,6 +31,11 @@ const (
 	// R21 could not be observed here; it follows R17 wherever 17 and 25 differ, and its rows
 	// follow the release's documented changes.
 	R21
+	// R22 could not be observed here either. It is the release JDK-8314901's post measured: the
+	// AVX2 interleaved GCM stub (SinceFeature(22) in its generator rule) with JDK 18–23's
+	// PARALLEL_LEN of 7680 (bytecode/testdata/javap/facts-22.txt). Where a published fact of 22
+	// is not known it follows R21, as 21 follows 17.
+	R22
 	// R25 is verified against Temurin 25.0.3. It is the default.
 	R25
 	numRelease
@@ -39,12 +44,12 @@ const (
 // Default is the release used when none is named.
 const Default = R25
 
-var names = [numRelease]string{"8", "8u", "17", "21", "25"}
+var names = [numRelease]string{"8", "8u", "17", "21", "22", "25"}
 
 // feature is the Java feature number of each release (Runtime.version().feature()); 8u is 8.
-var feature = [numRelease]int{8, 8, 17, 21, 25}
+var feature = [numRelease]int{8, 8, 17, 21, 22, 25}
 
-// String returns the release as --jdk takes it: "8", "8u", "17", "21", "25".
+// String returns the release as --jdk takes it: "8", "8u", "17", "21", "22", "25".
 func (r Release) String() string {
 	if !r.Valid() {
 		return fmt.Sprintf("Release(%d)", uint8(r))

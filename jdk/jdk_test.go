@@ -22,14 +22,14 @@ func TestSets(t *testing.T) {
 		set  Set
 		want string
 	}{
-		{Since(R17), "17, 21, 25"},
+		{Since(R17), "17, 21, 22, 25"},
 		{Before(R17), "8, 8u"},
 		{Range(R8u, R21), "8u, 17"},
-		{Range(R21, Release(255)), "21, 25"},
+		{Range(R21, Release(255)), "21, 22, 25"},
 		{Of(R8, R25), "8, 25"},
-		{SinceFeature(18), "21, 25"},
-		{SinceFeature(22), "25"},
-		{SinceFeature(9), "17, 21, 25"},
+		{SinceFeature(18), "21, 22, 25"},
+		{SinceFeature(22), "22, 25"},
+		{SinceFeature(9), "17, 21, 22, 25"},
 		{SinceFeature(8), "all"},
 		{SinceFeature(26), ""},
 		{Since(R8u) &^ SinceFeature(18), "8u, 17"},
@@ -41,7 +41,7 @@ func TestSets(t *testing.T) {
 			t.Errorf("set %08b = %q, want %q", uint8(c.set), got, c.want)
 		}
 	}
-	if Since(R17).Has(R8u) || !Since(R17).Has(R25) || Since(R17).Len() != 3 {
+	if Since(R17).Has(R8u) || !Since(R17).Has(R25) || Since(R17).Len() != 4 {
 		t.Error("Since(R17) holds the wrong releases")
 	}
 	if Release(200).Valid() || Since(R8).Has(Release(200)) {

@@ -1,7 +1,7 @@
 // Command jitsim runs jitsim's scenarios on a model of HotSpot's tiered runtime, taking the
 // same VM options as java.
 //
-//	jitsim run [--jdk=8|8u|17|21|25] [--cpu=NAME] [--clock=wall|model] [VM options…] (SCENARIO [args…] | -version)
+//	jitsim run [--jdk=8|8u|17|21|22|25] [--cpu=NAME] [--clock=wall|model] [VM options…] (SCENARIO [args…] | -version)
 //	jitsim explain [--jdk=…] [--cpu=NAME] [--json] [VM options…] (Class::method | intrinsic ID)
 //	jitsim warmup --compare 'OPTS' … [--forks=N] [--out DIR] [--jvm=JAVA] [VM options…] SCENARIO [args…]
 //	jitsim bench [JMH options: -wi -i -f -t -w -r -bm -p -rf -rff] [--clock=wall|model] [VM options…] SCENARIO

@@ -81,9 +81,10 @@ func TestStubProbesCoverHost(t *testing.T) {
 	}
 }
 
-// TestHostStubsPerRelease: on the host, JDK 25 prices the AVX GHASH stub and the AES-NI CTR
-// stub from its own GCM path (Temurin 25's run without the combined stub), every other
-// release and Lookup from JDK 17's; the GHASH row is that run's GCM less its CTR.
+// TestHostStubsPerRelease: on the host, the AVX GHASH stub is priced from the run of the
+// release's own GCM engine (JDK 18+'s: Temurin 25's run without the combined stub; 17's:
+// JDK 17's run), as that run's GCM less its CTR; JDK 25 prices the AES-NI CTR stub from its
+// own run too, every other release and Lookup from JDK 17's.
 func TestHostStubsPerRelease(t *testing.T) {
 	row := func(p Profile, what, family string) Row {
 		t.Helper()
@@ -100,7 +101,8 @@ func TestHostStubsPerRelease(t *testing.T) {
 	for _, c := range []struct {
 		rel jdk.Release
 		run string
-	}{{jdk.R25, "jdk25_c2_avx2_split"}, {jdk.R17, "jdk17_c2_default"}, {jdk.R21, "jdk17_c2_default"}} {
+	}{{jdk.R25, "jdk25_c2_avx2_split"}, {jdk.R22, "jdk25_c2_avx2_split"}, {jdk.R21, "jdk25_c2_avx2_split"},
+		{jdk.R17, "jdk17_c2_default"}, {jdk.R8u, "jdk17_c2_default"}} {
 		p, err := LookupRelease("host", c.rel)
 		if err != nil {
 			t.Fatal(err)

@@ -10,9 +10,10 @@ import (
 //
 // One row per release, read by the policy, the thread count and the printers: adding a
 // release is adding a row. JDK 8 and 8u are AdvancedThresholdPolicy (tiered) and
-// SimpleCompPolicy (non-tiered, server VM) of 8u's sources; 17, 21 and 25 are
+// SimpleCompPolicy (non-tiered, server VM) of 8u's sources; 17, 21, 22 and 25 are
 // compilationPolicy.cpp. Rows of 17 and 25 are checked against OpenJDK 17.0.15 and Temurin
-// 25.0.3 (testdata/jvm); 21 follows its sources where it could not be observed.
+// 25.0.3 (testdata/jvm); 21 follows its sources where it could not be observed. 22 could not
+// be observed either and no policy change between 21 and 22 was established: its row is 21's.
 type release struct {
 	rel jdk.Release
 
@@ -101,7 +102,7 @@ var (
 
 // StartupCompiles returns the PrintCompilation lines of the JVM's own start-up compiles
 // before `java -version` ends, as release rel prints them in the default configuration
-// (tiered, both compilers), or nil when they were not recorded (8, 8u, 21).
+// (tiered, both compilers), or nil when they were not recorded (8, 8u, 21, 22).
 func StartupCompiles(rel jdk.Release) []string {
 	r := releaseOf(rel)
 	if r == nil {
@@ -160,6 +161,8 @@ var releases = []release{
 	{rel: jdk.R17, oldIgnoresLoad: true, level2ProfiledFirst: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
 		tieredThreads: threads17, paddedTimestamp: true, startup: startup17, startupInt: []CompileLine{}},
 	{rel: jdk.R21, oldIgnoresLoad: true, level2ProfiledFirst: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
+		tieredThreads: threads21},
+	{rel: jdk.R22, oldIgnoresLoad: true, level2ProfiledFirst: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
 		tieredThreads: threads21},
 	{rel: jdk.R25, oldIgnoresLoad: true, level2ProfiledLast: true, xcompKeepsLevel3: true, dropsDoneLevel2: true,
 		forceCompileEvent: true, tieredThreads: threads21, notEntrantReason: true, trainingData: true, startup: startup25, startupInt: startupInt25},

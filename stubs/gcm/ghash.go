@@ -45,8 +45,11 @@ var (
 			Requires: reqGHASH.With(cpu.AVX), Condition: "UseGHASHIntrinsics (CLMUL, UseSSE > 2) and supports_avx (UseAVX ≥ 1)"}},
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return 4*u.CLMULTp + (u.CLMULLat+1000)/8 + 100 }, PerCall: variant.CallBulk,
 			Formula: "8 blocks per reduction with H¹…H⁸: 4 PCLMULQDQ per block at throughput, one reduction (latency + ~10 cycles) per 8 blocks, + ~1 cycle"},
+		// GCM − CTR holds the Java GCM engine around the stubs, so each release takes the run
+		// of its own engine: JDK-8267125's one-pass engine (implGCMCrypt, JDK 18+) from
+		// Temurin 25 with the combined stub disabled, JDK 17's GCTRGHASH engine from 17.
 		Host: []variant.JVMRun{
-			{Run: "jdk25_c2_avx2_split", Mode: "gcm-enc", Minus: "ctr", Releases: jdk.SinceFeature(25)},
+			{Run: "jdk25_c2_avx2_split", Mode: "gcm-enc", Minus: "ctr", Releases: jdk.SinceFeature(18)},
 			{Run: "jdk17_c2_default", Mode: "gcm-enc", Minus: "ctr"}}})
 	// GHASHPMULL is the arm64 PMULL GHASH, eight blocks per reduction
 	// (generate_ghash_processBlocks_wide).
