@@ -96,6 +96,7 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 			}
 		}
 	}
+	e.metaspaceSizes()
 	// Thread stacks are not madvised for huge pages unless the kernel forces them.
 	if s.Has("THPStackMitigation") && s.IsDefault("THPStackMitigation") && !model.THPAlways() {
 		e.setErgo("THPStackMitigation", "false")
@@ -107,6 +108,34 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 				e.setErgo(f, "false")
 			}
 		}
+	}
+}
+
+// classSpaceAlignment is the compressed class space's reservation granule (a metaspace root
+// chunk, 16 MB on 17 and 25).
+const classSpaceAlignment = 16 * mib
+
+// metaspaceSizes settles the metaspace sizes against MaxMetaspaceSize, as the metaspace's
+// ergonomics do before PrintCommandLineFlags (observed on 17 and 25): MetaspaceSize above
+// the maximum is lowered to it, origin kept; the compressed class space is held to 80 % of
+// the maximum, rounded up to its 16 MB granule and at least one granule, set ergonomically
+// when that changes it.
+func (e *ergo) metaspaceSizes() {
+	s := e.set
+	if !s.Has("MaxMetaspaceSize") || !s.Has("MetaspaceSize") {
+		return
+	}
+	maxMeta := s.Uint("MaxMetaspaceSize")
+	if s.Uint("MetaspaceSize") > maxMeta {
+		e.setDefault("MetaspaceSize", strconv.FormatUint(maxMeta, 10))
+	}
+	if !s.Has("CompressedClassSpaceSize") || s.Has("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
+		return
+	}
+	ccs := min(s.Uint("CompressedClassSpaceSize"), uint64(float64(maxMeta)*0.8))
+	ccs = max((ccs+classSpaceAlignment-1)/classSpaceAlignment*classSpaceAlignment, classSpaceAlignment)
+	if ccs != s.Uint("CompressedClassSpaceSize") {
+		e.setErgo("CompressedClassSpaceSize", strconv.FormatUint(ccs, 10))
 	}
 }
 
