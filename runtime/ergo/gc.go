@@ -232,10 +232,32 @@ func (e *ergo) heapAlignment() uint64 {
 		// The card table's granularity bounds the alignment from below (1 MB regions
 		// still align the heap to 2 MB).
 		return max(region, serialHeapAlignment)
-	case "UseSerialGC", "UseParallelGC", "UseZGC", "UseShenandoahGC":
+	case "UseShenandoahGC":
+		return shenandoahRegionSize(s)
+	case "UseSerialGC", "UseParallelGC", "UseZGC":
 		return serialHeapAlignment
 	}
 	return 0
+}
+
+// shenandoahRegionSize is Shenandoah's region size, which aligns its heap: the one
+// ShenandoahRegionSize names, else the maximum heap in ShenandoahTargetNumRegions regions, as
+// a power of two rounded down, between ShenandoahMinRegionSize and ShenandoahMaxRegionSize
+// (observed on 17 and 25 from -Xmx100m, 256 KB regions, to -Xmx64g, 32 MB).
+func shenandoahRegionSize(s *flags.Set) uint64 {
+	if !s.Has("ShenandoahTargetNumRegions") {
+		return serialHeapAlignment
+	}
+	if r := s.Uint("ShenandoahRegionSize"); r != 0 {
+		return r
+	}
+	target := s.Uint("MaxHeapSize") / max(s.Uint("ShenandoahTargetNumRegions"), 1)
+	lo, hi := s.Uint("ShenandoahMinRegionSize"), s.Uint("ShenandoahMaxRegionSize")
+	r := uint64(1)
+	for r*2 <= target {
+		r *= 2
+	}
+	return min(max(r, lo), hi)
 }
 
 // g1RegionSize is G1's region size for a maximum heap: the heap in 2048 regions, as a power

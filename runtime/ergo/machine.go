@@ -426,8 +426,10 @@ var machineRows = append([]machineRow{
 		switch m.gc() {
 		case "UseG1GC":
 			a = m.s.Uint("G1HeapRegionSize")
-		case "UseZGC", "UseShenandoahGC":
+		case "UseZGC":
 			a = 2 * mib
+		case "UseShenandoahGC":
+			a = shenandoahRegionSize(m.s)
 		}
 		if a == 0 {
 			return 0, false
