@@ -111,15 +111,11 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	}
 }
 
-// classSpaceAlignment is the compressed class space's reservation granule (a metaspace root
-// chunk, 16 MB on 17 and 25).
-const classSpaceAlignment = 16 * mib
-
 // metaspaceSizes settles the metaspace sizes against MaxMetaspaceSize, as the metaspace's
 // ergonomics do before PrintCommandLineFlags (observed on 17 and 25): MetaspaceSize above
 // the maximum is lowered to it, origin kept; the compressed class space is held to 80 % of
-// the maximum, rounded up to its 16 MB granule and at least one granule, set ergonomically
-// when that changes it.
+// the maximum in its 16 MB granules (flags.ClassSpaceSize), set ergonomically when that
+// changes it.
 func (e *ergo) metaspaceSizes() {
 	s := e.set
 	if !s.Has("MaxMetaspaceSize") || !s.Has("MetaspaceSize") {
@@ -132,9 +128,7 @@ func (e *ergo) metaspaceSizes() {
 	if !s.Has("CompressedClassSpaceSize") || s.Has("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
 		return
 	}
-	ccs := min(s.Uint("CompressedClassSpaceSize"), uint64(float64(maxMeta)*0.8))
-	ccs = max((ccs+classSpaceAlignment-1)/classSpaceAlignment*classSpaceAlignment, classSpaceAlignment)
-	if ccs != s.Uint("CompressedClassSpaceSize") {
+	if ccs := flags.ClassSpaceSize(s.Uint("CompressedClassSpaceSize"), maxMeta); ccs != s.Uint("CompressedClassSpaceSize") {
 		e.setErgo("CompressedClassSpaceSize", strconv.FormatUint(ccs, 10))
 	}
 }
