@@ -399,15 +399,24 @@ var machineRows = append([]machineRow{
 		case "UseSerialGC":
 			return 0, true
 		case "UseZGC":
-			return uint64(m.cpus*6+9) / 10, true
+			return zgcWorkers(m.s, uint64(m.cpus*6+9)/10), true
 		case "UseShenandoahGC":
 			return uint64(max(m.cpus/2, 1)), true
 		}
 		return 0, false
 	})},
 	{flag: "ConcGCThreads", releases: all, value: uintRow(func(m *machineFacts) (uint64, bool) {
-		return uint64(max(m.cpus/4, 1)), m.gc() == "UseZGC" || m.gc() == "UseShenandoahGC"
+		n := uint64(max(m.cpus/4, 1))
+		if m.gc() == "UseZGC" {
+			n = zgcWorkers(m.s, n)
+		}
+		return n, m.gc() == "UseZGC" || m.gc() == "UseShenandoahGC"
 	})},
+	// Shenandoah does not uncommit a heap that starts at its maximum size (observed with
+	// -Xmx100m, -Xms1g -Xmx1g and -XX:MinHeapSize=1g -Xmx1g on 17 and 25).
+	{flag: "ShenandoahUncommit", releases: all, value: func(m *machineFacts) (string, bool) {
+		return "false", m.gc() == "UseShenandoahGC" && m.s.Uint("InitialHeapSize") == m.s.Uint("MaxHeapSize")
+	}},
 	{flag: "MaxTenuringThreshold", releases: jdk25, value: uintRow(zgcTenuring)},
 	// Parallel's heap grows and shrinks freely and compacts nearly everything.
 	gcConst("UseParallelGC", jdk17, "MarkSweepDeadRatio", "1", false),
