@@ -366,7 +366,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	set := r.Flags
 	if set.Bool("PrintFlagsInitial") {
-		// HotSpot prints the initial values and exits at once (Arguments::parse).
+		// HotSpot prints the initial values and exits at once (Arguments::parse), before it
+		// would print the VM option lines (none appear, on a pipe or a terminal).
+		vmOut.pending = nil
 		set.PrintFlagsInitial(stdout)
 		return 0
 	}
