@@ -467,6 +467,7 @@ func (p *parser) checkConstraints() error {
 			// java checks the constraints in flag declaration order: OnStackReplacePercentage's,
 			// the free ratios', then CompileThreshold's.
 			p.errText.WriteString("OnStackReplacePercentage cannot be validated because CompileThreshold value is invalid\n")
+			p.checkCompilerCount()
 			p.checkFreeRatios()
 			ratiosChecked = true
 			fmt.Fprintf(&p.errText, "CompileThreshold (%d) must be between 0 and %d\n", ct, maxCompileThreshold)
@@ -488,14 +489,8 @@ func (p *parser) checkConstraints() error {
 	// The intrinsic lists are checked after the compile thresholds, whether those passed or
 	// not, and before the compiler count (all three reported together on 17 and 25).
 	intrinsicsOK := !modeOK || p.checkIntrinsicLists()
-	// Two compiler threads are needed only when both compilers run: quick-only and
-	// high-only start with one (observed on 17 and 25).
-	if m := s.String("CompilationMode"); !failed && s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
-		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
-		if n := s.Int("CICompilerCount"); n < 2 {
-			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
-			failed = true
-		}
+	if !ratiosChecked && modeOK && !p.checkCompilerCount() {
+		failed = true
 	}
 	if !ratiosChecked && !p.checkFreeRatios() {
 		failed = true
@@ -504,6 +499,20 @@ func (p *parser) checkConstraints() error {
 		return &Error{Text: p.errText.String(), Launcher: true}
 	}
 	return nil
+}
+
+// checkCompilerCount reports a CICompilerCount below two where both compilers run:
+// quick-only and high-only start with one (observed on 17 and 25).
+func (p *parser) checkCompilerCount() bool {
+	s := p.set
+	if m := s.String("CompilationMode"); s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
+		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
+		if n := s.Int("CICompilerCount"); n < 2 {
+			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
+			return false
+		}
+	}
+	return true
 }
 
 // freeRatioPairs are the minimum/maximum free ratios HotSpot holds in order after the
