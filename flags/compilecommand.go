@@ -317,6 +317,27 @@ func (o *oracleParser) add(c CompileCommand) {
 	}
 }
 
+// option returns the option name matches, ignoring case, as the help spells it.
+func (o *oracleParser) option(name string) (string, bool) {
+	if _, ok := o.options[name]; ok {
+		return name, true
+	}
+	for n := range o.options {
+		if strings.EqualFold(n, name) {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// typeOf returns the type of the option name matches ignoring case, "" when none does.
+func (o *oracleParser) typeOf(name string) string {
+	if n, ok := o.option(name); ok {
+		return o.options[n]
+	}
+	return ""
+}
+
 // fields splits a command at commas and blanks, keeping empty fields between two commas.
 func commandFields(line string) []string {
 	var out []string
@@ -355,29 +376,43 @@ func (o *oracleParser) line(line, source string) {
 	if len(f) == 0 {
 		return
 	}
+	// Commands and option names are matched ignoring case, and echoed as the help spells
+	// them (observed on 17 and 25).
 	verb := f[0]
-	switch verb {
+	switch strings.ToLower(verb) {
 	case "quiet":
 		o.quiet = true
 		return
 	case "help":
 		o.out.WriteString(compileCommandHelp(o.j))
 		return
-	}
-	if _, ok := o.options[verb]; !ok && verb != "option" {
-		o.parseError("CompileCommand", "Unrecognized option '"+verb+"'", line, true)
-		return
+	case "option":
+		verb = "option"
+	default:
+		canon, ok := o.option(verb)
+		if !ok {
+			o.parseError("CompileCommand", "Unrecognized option '"+verb+"'", line, true)
+			return
+		}
+		verb = canon
 	}
 	if len(f) < 2 || f[1] == "" {
 		o.parseError("CompileCommand", "Method pattern missing from command", line, true)
 		return
 	}
-	pat, msg := parseMethodPattern(f[1], o.j)
+	// The older form names the class and the method in two fields ("exclude
+	// java/lang/String indexOf"): a class field without '.' or "::" takes the next field,
+	// unless that is a signature, as its method (observed on 17 and 25).
+	pattern, next := f[1], 2
+	if !strings.ContainsAny(pattern, ".(") && !strings.Contains(pattern, "::") && len(f) > 2 && f[2] != "" && !strings.HasPrefix(f[2], "(") {
+		pattern, next = pattern+"."+f[2], 3
+	}
+	pat, msg := parseMethodPattern(pattern, o.j)
 	if msg != "" {
 		o.parseError("CompileCommand", msg, line, true)
 		return
 	}
-	rest := f[2:]
+	rest := f[next:]
 	if len(rest) > 0 && strings.HasPrefix(rest[0], "(") && pat.Signature == "" {
 		if !validSignature(rest[0]) {
 			o.parseError("CompileCommand", "Could not parse method pattern", line, true)
@@ -385,20 +420,27 @@ func (o *oracleParser) line(line, source string) {
 		}
 		pat.Signature, rest = rest[0], rest[1:]
 	}
-	name := verb
+	name, typed := verb, false
 	if verb == "option" {
 		// option,pattern,Name (a bool set to true) or option,pattern,type,Name,value.
 		switch {
 		case len(rest) == 0:
 			o.parseError("CompileCommand", "Option name missing from command", line, true)
 			return
-		case len(rest) >= 3 && o.options[rest[1]] == rest[0]:
-			name, rest = rest[1], rest[2:]
+		case len(rest) >= 3 && o.typeOf(rest[1]) == rest[0]:
+			name, rest, typed = rest[1], rest[2:], true
 		default:
 			name, rest = rest[0], rest[1:]
 		}
-		if _, ok := o.options[name]; !ok {
+		canon, ok := o.option(name)
+		if !ok {
 			o.parseError("CompileCommand", "Unrecognized option '"+name+"'", line, true)
+			return
+		}
+		name = canon
+		if typ := o.options[name]; typ != "bool" && !typed {
+			// Only a bool option may be named without its type.
+			o.parseError("CompileCommand", "  Missing type '"+typ+"' before option '"+name+"'", line, true)
 			return
 		}
 	}
@@ -422,6 +464,23 @@ func (o *oracleParser) line(line, source string) {
 	}
 	typ := o.options[name]
 	c := CompileCommand{Option: name, Type: typ, Pattern: pat, Source: source}
+	if name == "MemStat" {
+		// 25's MemStat takes collect (1, also when no value is given) or print (2), and
+		// no number (observed on 25.0.3).
+		c.Value = "1"
+		for _, v := range rest {
+			switch v {
+			case "collect":
+			case "print":
+				c.Value = "2"
+			default:
+				o.parseError("CompileCommand", "Value cannot be read for option '"+name+"' of type '"+typ+"'", line, true)
+				return
+			}
+		}
+		o.add(c)
+		return
+	}
 	if len(rest) == 0 {
 		if typ != "bool" {
 			o.parseError("CompileCommand", "Value cannot be read for option '"+name+"' of type '"+typ+"'", line, true)

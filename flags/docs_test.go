@@ -309,7 +309,8 @@ After the heap's alignment a machine pass (runtime/ergo/machine.go, one table of
 the rest of what PrintFlagsFinal shows of the machine. Each row was learned by running java
 with ` + "`" + `-XX:+PrintFlagsFinal` + "`" + ` under the options of ` + "`" + `flags/testdata/jvmflags/record-ergonomics.sh` + "`" + `
 (processor counts 1–64, UseAVX 0–2, UseSSE 2–3, BMI off, each collector, heaps of 64 MB to
-40 GB, the compilation modes, a 512 MB code cache, biased locking) on the AMD family 0x1A host
+40 GB, ZGC and Shenandoah on small heaps, metaspace maxima, the compilation modes, a 512 MB
+code cache, biased locking) on the AMD family 0x1A host
 of the recordings; ` + "`" + `flags/testdata/jvmflags/ergonomics/jdk-VERSION.txt` + "`" + ` holds what moved, and
 ` + "`" + `TestErgonomicsMatchRecordings` + "`" + ` (cmd/jitsim) holds every row of every run to it. The CPU rows
 read the model's identity (` + "`" + `cpu.Identity` + "`" + `: vendor, family and the POPCNT, LZCNT, BMI1, BMI2,
@@ -351,12 +352,20 @@ regions). ParallelRefProcEnabled is on with G1 or Parallel and more than one GC 
 Serial and Parallel size NewSize and MaxNewSize as a (NewRatio + 1)th of the initial and
 maximum heap (aligned down to 64 KB and 512 KB), OldSize (17) as the rest; Serial has no
 workers; ZGC has 60 % of the processors (rounded up) as workers, Shenandoah half, both a
-quarter concurrently; their fixed defaults (Parallel: heap free ratios 0 and 100, 17's
+quarter concurrently, ZGC's counts capped at the 2 MB pages 2 % of the maximum heap holds (one
+worker at -Xmx128m), its young and old workers following a ConcGCThreads the command line set;
+25's ZGC lowers MaxTenuringThreshold until an age's garbage (a medium page, 1/32 of the heap as
+a power of two up to 32 MB, plus a 2 MB small page per concurrent worker) times the ages
+reaches ZYoungCompactionLimit % of the heap (8 at -Xmx1g, 15 from 2 GB); Shenandoah's region is
+the maximum heap in 2048 regions (a power of two rounded down, 256 KB to 32 MB), which aligns
+its heap, and it turns ShenandoahUncommit off when the heap starts at its maximum; their fixed defaults (Parallel: heap free ratios 0 and 100, 17's
 MarkSweepDeadRatio 1; ZGC: 17's ZAllocationSpikeTolerance 1, 25's TLABSize 256 KB, NUMA off;
 Shenandoah: explicit and implicit GCs concurrent, TLABAllocationWeight 90, 25's fixed worker
 count) are rows too. MinHeapDeltaBytes is aligned up to the region (G1), 64 KB (Serial), 512 KB
-(Parallel) or 2 MB (ZGC, Shenandoah); SoftMaxHeapSize is MaxHeapSize (25's ZGC: 90 % of it);
-the metaspace steps are aligned down to 64 KB; loop strip mining (UseCountedLoopSafepoints,
+(Parallel), 2 MB (ZGC) or Shenandoah's region; SoftMaxHeapSize is MaxHeapSize (25's ZGC: 90 %
+of it); the metaspace steps are aligned down to 64 KB; MetaspaceSize above MaxMetaspaceSize is
+lowered to it, and the compressed class space is held to 80 % of MaxMetaspaceSize in 16 MB
+granules (before PrintCommandLineFlags; 25 warns when the size the command line gave moves); loop strip mining (UseCountedLoopSafepoints,
 LoopStripMiningIter 1000, its short-loop tenth) is on under G1, ZGC and Shenandoah.
 
 Left to the run: SharedBaseAddress, where this run mapped the CDS archive (17: an ASLR

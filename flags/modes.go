@@ -459,11 +459,17 @@ func (p *parser) checkConstraints() error {
 		return &Error{Text: p.errText.String(), Launcher: true}
 	}
 	modeOK := !failed
+	ratiosChecked := false
 	if !failed {
 		ct := s.Int("CompileThreshold")
 		switch {
 		case ct < 0 || ct > maxCompileThreshold:
+			// java checks the constraints in flag declaration order: OnStackReplacePercentage's,
+			// the free ratios', then CompileThreshold's.
 			p.errText.WriteString("OnStackReplacePercentage cannot be validated because CompileThreshold value is invalid\n")
+			p.checkCompilerCount()
+			p.checkFreeRatios()
+			ratiosChecked = true
 			fmt.Fprintf(&p.errText, "CompileThreshold (%d) must be between 0 and %d\n", ct, maxCompileThreshold)
 			failed = true
 		case s.Int("OnStackReplacePercentage") <= s.Int("InterpreterProfilePercentage"):
@@ -483,19 +489,73 @@ func (p *parser) checkConstraints() error {
 	// The intrinsic lists are checked after the compile thresholds, whether those passed or
 	// not, and before the compiler count (all three reported together on 17 and 25).
 	intrinsicsOK := !modeOK || p.checkIntrinsicLists()
-	// Two compiler threads are needed only when both compilers run: quick-only and
-	// high-only start with one (observed on 17 and 25).
-	if m := s.String("CompilationMode"); !failed && s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
-		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
-		if n := s.Int("CICompilerCount"); n < 2 {
-			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
-			failed = true
-		}
+	if !ratiosChecked && modeOK && !p.checkCompilerCount() {
+		failed = true
+	}
+	if !ratiosChecked && !p.checkFreeRatios() {
+		failed = true
 	}
 	if failed || !intrinsicsOK {
 		return &Error{Text: p.errText.String(), Launcher: true}
 	}
 	return nil
+}
+
+// checkCompilerCount reports a CICompilerCount below two where both compilers run:
+// quick-only and high-only start with one (observed on 17 and 25).
+func (p *parser) checkCompilerCount() bool {
+	s := p.set
+	if m := s.String("CompilationMode"); s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
+		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
+		if n := s.Int("CICompilerCount"); n < 2 {
+			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
+			return false
+		}
+	}
+	return true
+}
+
+// freeRatioPairs are the minimum/maximum free ratios HotSpot holds in order after the
+// collector's ergonomics, each failure reported from both sides, the pairs and their two
+// lines in java's order (observed on 17 and 25).
+var freeRatioPairs = []struct {
+	min, max string
+	maxFirst bool
+}{
+	{"MinHeapFreeRatio", "MaxHeapFreeRatio", false},
+	{"MinMetaspaceFreeRatio", "MaxMetaspaceFreeRatio", true},
+}
+
+// checkFreeRatios reports each free-ratio pair whose minimum exceeds its maximum. Parallel's
+// adaptive sizing sets the heap ratios it was not given to 0 and 100 before the check.
+func (p *parser) checkFreeRatios() bool {
+	s := p.set
+	ok := true
+	for _, r := range freeRatioPairs {
+		if !s.Has(r.min) || !s.Has(r.max) {
+			continue
+		}
+		lo, hi := s.Uint(r.min), s.Uint(r.max)
+		if r.min == "MinHeapFreeRatio" && s.Collector() == "UseParallelGC" && s.Has("UseAdaptiveSizePolicy") && s.Bool("UseAdaptiveSizePolicy") {
+			if !s.WasSetOnCommandLine(r.min) {
+				lo = 0
+			}
+			if !s.WasSetOnCommandLine(r.max) {
+				hi = 100
+			}
+		}
+		if lo <= hi {
+			continue
+		}
+		minLine := fmt.Sprintf("%s (%d) must be less than or equal to %s (%d)\n", r.min, lo, r.max, hi)
+		maxLine := fmt.Sprintf("%s (%d) must be greater than or equal to %s (%d)\n", r.max, hi, r.min, lo)
+		if r.maxFirst {
+			minLine, maxLine = maxLine, minLine
+		}
+		p.errText.WriteString(minLine + maxLine)
+		ok = false
+	}
+	return ok
 }
 
 // checkRequires reports the first flag set on the command line whose required flag is off

@@ -228,6 +228,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	// The VM's start-up, in its order: the collector and the heap, the stack size, agents,
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
+	p.classSpaceWarning()
 	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)

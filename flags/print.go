@@ -191,7 +191,8 @@ func (s *Set) row8(b *strings.Builder, e *entry) {
 }
 
 // PrintCommandLineFlags writes -XX:+PrintCommandLineFlags' line: every flag not at its
-// default origin, sorted, as -XX: options separated by blanks.
+// default origin, sorted, as -XX: options separated by blanks (a list given more than once,
+// once per part: -XX:DisableIntrinsic=a -XX:DisableIntrinsic=b, observed on 17 and 25).
 func (s *Set) PrintCommandLineFlags(w io.Writer) error {
 	var items []string
 	for i, f := range table {
@@ -206,7 +207,10 @@ func (s *Set) PrintCommandLineFlags(w io.Writer) error {
 			}
 			items = append(items, "-XX:"+sign+f.Name)
 		} else {
-			items = append(items, "-XX:"+f.Name+"="+format(e.typ, e.v))
+			// A list given more than once holds its parts on separate lines; java prints each
+			// part as an option of its own.
+			v := strings.ReplaceAll(format(e.typ, e.v), "\n", " -XX:"+f.Name+"=")
+			items = append(items, "-XX:"+f.Name+"="+v)
 		}
 	}
 	_, err := io.WriteString(w, strings.Join(items, " ")+" \n")

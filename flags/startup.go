@@ -125,6 +125,31 @@ func (p *parser) gcLogWarnings() {
 	}
 }
 
+// classSpaceGranule is the compressed class space's reservation granule (a metaspace root
+// chunk, 16 MB on 17 and 25).
+const classSpaceGranule = 16 << 20
+
+// ClassSpaceSize is the compressed class space the metaspace's ergonomics settle on for a
+// class space size and MaxMetaspaceSize (observed on 17 and 25): at most 80 % of the
+// maximum, rounded up to the 16 MB granule, at least one granule.
+func ClassSpaceSize(classSpace, maxMetaspace uint64) uint64 {
+	ccs := min(classSpace, uint64(float64(maxMetaspace)*0.8))
+	return max((ccs+classSpaceGranule-1)/classSpaceGranule*classSpaceGranule, classSpaceGranule)
+}
+
+// classSpaceWarning is 25's warning when the metaspace's ergonomics change a class space
+// size the command line gave (17 changes it silently).
+func (p *parser) classSpaceWarning() {
+	s := p.set
+	if p.o.JDK < jdk.R25 || !s.Has("CompressedClassSpaceSize") || !s.WasSetOnCommandLine("CompressedClassSpaceSize") ||
+		!s.Has("MaxMetaspaceSize") || s.Has("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
+		return
+	}
+	if v, adj := s.Uint("CompressedClassSpaceSize"), ClassSpaceSize(s.Uint("CompressedClassSpaceSize"), s.Uint("MaxMetaspaceSize")); adj != v {
+		p.logWarning("metaspace", fmt.Sprintf("CompressedClassSpaceSize adjusted from user input %d bytes to %d bytes", v, adj))
+	}
+}
+
 // removedDirs are the JDK 8 directory properties java 9+ refuses, with the text after
 // "-DNAME=VALUE" (Arguments::check_endorsed_and_ext_dirs; stdout, then the launcher's lines).
 var removedDirs = []struct{ name, text string }{

@@ -328,8 +328,16 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	if r.CachedProfile != "" {
 		fmt.Fprintf(stderr, "jitsim: the model clock uses this host's calibrated profile %s ('jitsim calibrate --jvm')\n", r.CachedProfile)
 	}
-	for _, s := range r.Result.Stdout {
-		io.WriteString(stdout, s)
+	// PrintVMOptions' lines sit in C stdio's buffer, which a terminal flushes at each line
+	// and a pipe at exit or when unified logging writes to stdout (it flushes after each
+	// line); the tty stream's lines (PrintCommandLineFlags, the flag tables) go out at once,
+	// before them (observed on 17 and 25 with stdout a pipe).
+	vmOut := &stdioBuffer{w: stdout, pending: r.Result.Stdout}
+	defer vmOut.flush()
+	if f, ok := stdout.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			vmOut.flush()
+		}
 	}
 	if r.Flags == nil {
 		var fe *flags.Error
@@ -341,7 +349,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			io.WriteString(stdout, o)
 		}
 		for _, l := range fe.Log {
-			io.WriteString(stdout, logs.format(l))
+			io.WriteString(vmOut, logs.format(l))
 		}
 		if fe.Stdout {
 			io.WriteString(stdout, fe.Text)
@@ -358,7 +366,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	set := r.Flags
 	if set.Bool("PrintFlagsInitial") {
-		// HotSpot prints the initial values and exits at once (Arguments::parse).
+		// HotSpot prints the initial values and exits at once (Arguments::parse), before it
+		// would print the VM option lines (none appear, on a pipe or a terminal).
+		vmOut.pending = nil
 		set.PrintFlagsInitial(stdout)
 		return 0
 	}
@@ -366,7 +376,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		fmt.Fprintln(stderr, "jitsim run:", err)
 		return 1
 	}
-	startLog := jrt.NewStartupLog(stdout, stderr, r.Result.LogDisabled, processStart)
+	startLog := jrt.NewStartupLog(vmOut, stderr, r.Result.LogDisabled, processStart)
 	for _, l := range r.Result.LogWarnings {
 		if !l.Configured {
 			startLog.Write(l)
@@ -436,7 +446,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 					fmt.Fprintln(stdout, l)
 				}
 			}
-			if err := jrt.LogStartupCompiles(stdout, set, rel, lines); err != nil {
+			if err := jrt.LogStartupCompiles(vmOut, set, rel, lines); err != nil {
 				fmt.Fprintln(stderr, "jitsim run:", err)
 				return 1
 			}
@@ -577,4 +587,23 @@ func printBanner(w io.Writer, rel jdk.Release, m cpu.Model, res *flags.Result) {
 	fmt.Fprintf(w, "jitsim version \"%s\" (JDK %s profile)\n", Version, rel)
 	fmt.Fprintf(w, "jitsim Runtime Environment (models OpenJDK %s; CPU model %s: %s)\n", rel, m.Name, m.Description)
 	fmt.Fprintf(w, "jitsim 64-Bit Server VM model (JDK %s profile, %s, %s)\n", rel, m.Arch, mode)
+}
+
+// stdioBuffer holds lines java writes through C stdio to a piped stdout: a write through
+// it (unified logging's) first flushes them, as does flush.
+type stdioBuffer struct {
+	w       io.Writer
+	pending []string
+}
+
+func (b *stdioBuffer) Write(p []byte) (int, error) {
+	b.flush()
+	return b.w.Write(p)
+}
+
+func (b *stdioBuffer) flush() {
+	for _, s := range b.pending {
+		io.WriteString(b.w, s)
+	}
+	b.pending = nil
 }

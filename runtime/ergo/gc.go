@@ -89,13 +89,17 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	case "UseZGC":
 		// Generational ZGC (25): a quarter of the processors, at least one, for each
 		// generation's concurrent workers.
-		n := strconv.Itoa(max((active+3)/4, 1))
+		n := strconv.FormatUint(zgcWorkers(s, uint64(max((active+3)/4, 1))), 10)
+		if s.WasSetOnCommandLine("ConcGCThreads") {
+			n = strconv.FormatUint(s.Uint("ConcGCThreads"), 10)
+		}
 		for _, f := range []string{"ZYoungGCThreads", "ZOldGCThreads"} {
 			if s.Has(f) && s.IsDefault(f) {
 				e.setErgo(f, n)
 			}
 		}
 	}
+	e.metaspaceSizes()
 	// Thread stacks are not madvised for huge pages unless the kernel forces them.
 	if s.Has("THPStackMitigation") && s.IsDefault("THPStackMitigation") && !model.THPAlways() {
 		e.setErgo("THPStackMitigation", "false")
@@ -108,6 +112,36 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 			}
 		}
 	}
+}
+
+// metaspaceSizes settles the metaspace sizes against MaxMetaspaceSize, as the metaspace's
+// ergonomics do before PrintCommandLineFlags (observed on 17 and 25): MetaspaceSize above
+// the maximum is lowered to it, origin kept; the compressed class space is held to 80 % of
+// the maximum in its 16 MB granules (flags.ClassSpaceSize), set ergonomically when that
+// changes it.
+func (e *ergo) metaspaceSizes() {
+	s := e.set
+	if !s.Has("MaxMetaspaceSize") || !s.Has("MetaspaceSize") {
+		return
+	}
+	maxMeta := s.Uint("MaxMetaspaceSize")
+	if s.Uint("MetaspaceSize") > maxMeta {
+		e.setDefault("MetaspaceSize", strconv.FormatUint(maxMeta, 10))
+	}
+	if !s.Has("CompressedClassSpaceSize") || s.Has("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
+		return
+	}
+	if ccs := flags.ClassSpaceSize(s.Uint("CompressedClassSpaceSize"), maxMeta); ccs != s.Uint("CompressedClassSpaceSize") {
+		e.setErgo("CompressedClassSpaceSize", strconv.FormatUint(ccs, 10))
+	}
+}
+
+// zgcWorkers caps a ZGC worker count so that each worker's relocation page (2 MB) stays
+// within 2 % of the maximum heap, at least one worker: -Xmx128m runs one parallel worker on
+// 2 and on 8 processors, -Xmx200m two (observed on 17 and 25).
+func zgcWorkers(s *flags.Set, n uint64) uint64 {
+	byHeap := uint64(float64(s.Uint("MaxHeapSize")) * 0.02 / (2 * mib))
+	return max(min(n, byHeap), 1)
 }
 
 // gcModelled reports whether the set's release has the recorded flag table the GC
@@ -203,10 +237,32 @@ func (e *ergo) heapAlignment() uint64 {
 		// The card table's granularity bounds the alignment from below (1 MB regions
 		// still align the heap to 2 MB).
 		return max(region, serialHeapAlignment)
-	case "UseSerialGC", "UseParallelGC", "UseZGC", "UseShenandoahGC":
+	case "UseShenandoahGC":
+		return shenandoahRegionSize(s)
+	case "UseSerialGC", "UseParallelGC", "UseZGC":
 		return serialHeapAlignment
 	}
 	return 0
+}
+
+// shenandoahRegionSize is Shenandoah's region size, which aligns its heap: the one
+// ShenandoahRegionSize names, else the maximum heap in ShenandoahTargetNumRegions regions, as
+// a power of two rounded down, between ShenandoahMinRegionSize and ShenandoahMaxRegionSize
+// (observed on 17 and 25 from -Xmx100m, 256 KB regions, to -Xmx64g, 32 MB).
+func shenandoahRegionSize(s *flags.Set) uint64 {
+	if !s.Has("ShenandoahTargetNumRegions") {
+		return serialHeapAlignment
+	}
+	if r := s.Uint("ShenandoahRegionSize"); r != 0 {
+		return r
+	}
+	target := s.Uint("MaxHeapSize") / max(s.Uint("ShenandoahTargetNumRegions"), 1)
+	lo, hi := s.Uint("ShenandoahMinRegionSize"), s.Uint("ShenandoahMaxRegionSize")
+	r := uint64(1)
+	for r*2 <= target {
+		r *= 2
+	}
+	return min(max(r, lo), hi)
 }
 
 // g1RegionSize is G1's region size for a maximum heap: the heap in 2048 regions, as a power

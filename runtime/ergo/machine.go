@@ -156,6 +156,35 @@ func metaspaceStep(name string) func(m *machineFacts) (string, bool) {
 	})
 }
 
+// zgcTenuring is 25's ZGC bound on object ages: each age may leave a medium page and a small
+// page per concurrent GC thread of garbage in the young generation, and the ages stop
+// (below MaxTenuringThreshold) once that reaches ZYoungCompactionLimit percent of the maximum
+// heap. Small pages are 2 MB; a medium page is 1/32 of the heap rounded down to a power of
+// two, at most 32 MB, and none when that is not above a small page. Observed from -Xmx64m (8)
+// through 128m (6), 448m (12), 512m (8), 1536m (12) to 2g and above (15), and with
+// ConcGCThreads and ZYoungCompactionLimit set.
+func zgcTenuring(m *machineFacts) (uint64, bool) {
+	if m.gc() != "UseZGC" || !m.s.Has("ZYoungCompactionLimit") {
+		return 0, false
+	}
+	const small = 2 * mib
+	maxHeap := m.s.Uint("MaxHeapSize")
+	medium := uint64(small)
+	for medium*2 <= min(maxHeap/32, 32*mib) {
+		medium *= 2
+	}
+	if medium <= small {
+		medium = 0
+	}
+	perAge := medium + small*m.s.Uint("ConcGCThreads")
+	limit := float64(maxHeap) * m.s.Float("ZYoungCompactionLimit") / 100
+	ages := uint64(0)
+	for ages < m.s.Uint("MaxTenuringThreshold") && float64(ages*perAge) < limit {
+		ages++
+	}
+	return ages, true
+}
+
 // spaceAlignment is the generational collectors' space alignment (Serial 64 KB, Parallel
 // 512 KB, observed in MaxNewSize and MinHeapDeltaBytes); 0 for the others.
 func (m *machineFacts) spaceAlignment() uint64 {
@@ -370,15 +399,25 @@ var machineRows = append([]machineRow{
 		case "UseSerialGC":
 			return 0, true
 		case "UseZGC":
-			return uint64(m.cpus*6+9) / 10, true
+			return zgcWorkers(m.s, uint64(m.cpus*6+9)/10), true
 		case "UseShenandoahGC":
 			return uint64(max(m.cpus/2, 1)), true
 		}
 		return 0, false
 	})},
 	{flag: "ConcGCThreads", releases: all, value: uintRow(func(m *machineFacts) (uint64, bool) {
-		return uint64(max(m.cpus/4, 1)), m.gc() == "UseZGC" || m.gc() == "UseShenandoahGC"
+		n := uint64(max(m.cpus/4, 1))
+		if m.gc() == "UseZGC" {
+			n = zgcWorkers(m.s, n)
+		}
+		return n, m.gc() == "UseZGC" || m.gc() == "UseShenandoahGC"
 	})},
+	// Shenandoah does not uncommit a heap that starts at its maximum size (observed with
+	// -Xmx100m, -Xms1g -Xmx1g and -XX:MinHeapSize=1g -Xmx1g on 17 and 25).
+	{flag: "ShenandoahUncommit", releases: all, value: func(m *machineFacts) (string, bool) {
+		return "false", m.gc() == "UseShenandoahGC" && m.s.Uint("InitialHeapSize") == m.s.Uint("MaxHeapSize")
+	}},
+	{flag: "MaxTenuringThreshold", releases: jdk25, value: uintRow(zgcTenuring)},
 	// Parallel's heap grows and shrinks freely and compacts nearly everything.
 	gcConst("UseParallelGC", jdk17, "MarkSweepDeadRatio", "1", false),
 	gcConst("UseParallelGC", all, "MinHeapFreeRatio", "0", false),
@@ -426,8 +465,10 @@ var machineRows = append([]machineRow{
 		switch m.gc() {
 		case "UseG1GC":
 			a = m.s.Uint("G1HeapRegionSize")
-		case "UseZGC", "UseShenandoahGC":
+		case "UseZGC":
 			a = 2 * mib
+		case "UseShenandoahGC":
+			a = shenandoahRegionSize(m.s)
 		}
 		if a == 0 {
 			return 0, false

@@ -46,6 +46,13 @@ table >"$tmp/base"
 -XX:+UseZGC -XX:ActiveProcessorCount=16
 -XX:+UseShenandoahGC
 -XX:+UseShenandoahGC -XX:ActiveProcessorCount=16
+-XX:+UseShenandoahGC -Xmx100m
+-XX:+UseShenandoahGC -Xmx1g
+-XX:+UseZGC -Xmx128m
+-XX:+UseZGC -Xmx1g
+-XX:+UseZGC -Xmx1g -XX:ConcGCThreads=4
+-XX:MaxMetaspaceSize=64m
+-XX:MetaspaceSize=1g -XX:MaxMetaspaceSize=512m
 -XX:+UseG1GC -XX:ActiveProcessorCount=1
 -XX:ParallelGCThreads=1
 -XX:MaxGCPauseMillis=50
