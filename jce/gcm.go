@@ -395,18 +395,32 @@ func (g *gcmCipher) engine(ctx context.Context) error {
 
 // processAAD is GCMEngine.processAAD: the buffered AAD, zero-padded to a
 // block, into GHASH.
+//
+// AAD longer than the inline buffer goes to GHASH as a Java array in the
+// heap, as the JDK's aadBuffer.toByteArray() makes one: GHASH.update passes
+// it on to a callee once per block (processBlock) where that callee is a
+// method of its own, and an array outside the heap is copied whole into the
+// callee's memory on every such call — for 1 MiB of AAD, 64 GiB of copying
+// per operation. Shorter AAD stays in Go memory, whose copies cost less
+// than the heap's allocation.
 func (g *gcmCipher) processAAD(ctx context.Context) error {
 	e := g.eng
 	if e.aadOpen {
 		e.sizeOfAAD = len(e.aad)
 		if e.sizeOfAAD > 0 {
+			aad := e.aad
+			if len(aad) > len(g.aadInline) {
+				aad = g.c.arrays.bytes(len(aad))
+				copy(aad, e.aad)
+				defer g.c.arrays.drop(aad)
+			}
 			last := e.sizeOfAAD % aesBlockSize
-			if err := g.ghashUpdate(ctx, e.state, e.aad, 0, e.sizeOfAAD-last); err != nil {
+			if err := g.ghashUpdate(ctx, e.state, aad, 0, e.sizeOfAAD-last); err != nil {
 				return err
 			}
 			if last != 0 {
 				pad := make([]byte, aesBlockSize)
-				copy(pad, e.aad[e.sizeOfAAD-last:])
+				copy(pad, aad[e.sizeOfAAD-last:])
 				if err := g.ghashUpdate(ctx, e.state, pad, 0, aesBlockSize); err != nil {
 					return err
 				}
