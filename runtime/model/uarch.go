@@ -54,9 +54,12 @@ var uarches = []uarch{
 		ipc: 1550,
 		ipcSource: "Zen 3 ≈ Sunny Cove per clock (AnandTech, 'AMD Zen 3 Ryzen Deep Dive Review', 2020: SPEC2017 per-GHz parity with Ice/Tiger Lake); " +
 			"Zen 4 +13% over Zen 3 (AMD, 2022), Zen 5 +16% over Zen 4 (AMD Computex 2024): 1.18 × 1.13 × 1.16 ≈ 1.55 × Skylake; " + srcIntelC,
-		aesLat: 300, aesTp: 50, vaesTp: 50, clmulLat: 400, clmulTp: 50, vclmulTp: 100,
-		insnSource: "AMD Zen 4/5: AESENC latency 3–4, 2 per cycle; VPCLMULQDQ 2 per cycle (xmm/ymm) (" + srcUops + "; AMD Software " +
-			"Optimization Guide for the Zen 5 microarchitecture); only used to check the stub formulas against the host's measurements",
+		aesLat: 400, aesTp: 50, vaesTp: 50, clmulLat: 400, clmulTp: 50, vclmulTp: 100,
+		insnSource: "AESENC latency 4, as measured on this host: its latency-bound CBC encryption (ten dependent AESENCs a block) " +
+			"runs 43 cycles per block by calibrate's dependent one-cycle chain (docs/measurements/model-costs.md, \"The host clock\"), " +
+			"where 3 would give 34; 2 per cycle; VPCLMULQDQ 2 per cycle (xmm/ymm) (" + srcUops + "; AMD Software " +
+			"Optimization Guide for the Zen 5 microarchitecture); checks the stub formulas against the host's measurements, and " +
+			"prices the variants a JVM calibration on x86 does not reach (formulaUarch)",
 		loadPorts: 4, storePorts: 2, memPorts: 4, aluPorts: 6, branchPorts: 3, width: 6, l1Lat: 4, branchOnALU: true,
 		coreSource: "Zen 5: six integer ALUs, three of them branch units; four address units: four loads, or two loads and two stores, " +
 			"per cycle; about six instructions per cycle sustained (" + srcAgnerMA + ", Zen 5; AMD Software Optimization Guide for the " +
