@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,41 +155,67 @@ func TestModelPerOpSteady(t *testing.T) {
 	}
 }
 
-// TestGlueCharged: a profile with provider-glue rows charges each operation its init and
-// doFinal glue at the level the mode's entry method runs at (-Xint: the interpreter's), on
-// top of everything else; the CPU model's own profile, which has none, charges nothing.
-func TestGlueCharged(t *testing.T) {
+// glueCosts runs one cell of set, op and 1 KiB on release rel on the model clock, on
+// skylake-avx2's own profile written to a file, and on the same with the glue rows added:
+// the time per operation of each (ns).
+func glueCosts(t *testing.T, rel jdk.Release, set, op string, glue ...model.Row) (plain, glued float64) {
+	t.Helper()
 	m, _ := cpu.Lookup("skylake-avx2")
 	p, err := model.Lookup(m.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	plain, glued := filepath.Join(dir, "plain.json"), filepath.Join(dir, "glued.json")
-	data, _ := p.MarshalIndent()
-	os.WriteFile(plain, data, 0o644)
-	p.Rows = append(p.Rows,
-		model.Row{What: model.WhatGlue, Family: "interp/GCM.final", Unit: model.PerCall, Ps: 5_000_000, Source: "test"},
-		model.Row{What: model.WhatGlue, Family: "interp/GCM.init", Unit: model.PerCall, Ps: 1_000_000, Source: "test"},
-		model.Row{What: model.WhatGlue, Family: "c2/GCM.final", Unit: model.PerCall, Ps: 999_000_000, Source: "never reached under -Xint"})
-	data, _ = p.MarshalIndent()
-	os.WriteFile(glued, data, 0o644)
-	cells, err := Cells([]string{"xint"}, []string{"gcm-enc"}, []int{1024})
+	cells, err := Cells([]string{set}, []string{op}, []int{1024})
 	if err != nil {
 		t.Fatal(err)
 	}
+	dir := t.TempDir()
 	var got []float64
-	for _, f := range []string{"", plain, glued} {
-		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, cells[0])
+	for i, rows := range [][]model.Row{nil, glue} {
+		q := p
+		q.Rows = append(slices.Clone(p.Rows), rows...)
+		data, err := q.MarshalIndent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("p%d.json", i))
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: rel, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, cells[0])
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, r.NsPerOp)
 	}
-	if got[0] != got[1] {
-		t.Errorf("the CPU model's profile %.1f ns/op, the same written to a file %.1f", got[0], got[1])
+	return got[0], got[1]
+}
+
+// glueRow is a provider-glue row of family at ps per call.
+func glueRow(family string, ps int64) model.Row {
+	return model.Row{What: model.WhatGlue, Family: family, Unit: model.PerCall, Ps: ps, Source: "test"}
+}
+
+// TestGlueCharged: a profile with provider-glue rows charges each operation its init and
+// doFinal glue at the level its code runs at (-Xint: the interpreter's), on top of
+// everything else; the CPU model's own profile, which has none, charges nothing.
+func TestGlueCharged(t *testing.T) {
+	m, _ := cpu.Lookup("skylake-avx2")
+	cells, err := Cells([]string{"xint"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if d := got[2] - got[1]; d < 5999 || d > 6001 {
+	own, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, Tiers: tiers.Default()}, cells[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, glued := glueCosts(t, jdk.R17, "xint", "gcm-enc",
+		glueRow("interp/GCM.final", 5_000_000), glueRow("interp/GCM.init", 1_000_000),
+		glueRow("c2/GCM.final", 999_000_000)) // never reached under -Xint
+	if own.NsPerOp != plain {
+		t.Errorf("the CPU model's profile %.1f ns/op, the same written to a file %.1f", own.NsPerOp, plain)
+	}
+	if d := glued - plain; d < 5999 || d > 6001 {
 		t.Errorf("glue added %.1f ns per operation, want 6000 (init 1 µs + doFinal 5 µs)", d)
 	}
 }
@@ -196,38 +223,13 @@ func TestGlueCharged(t *testing.T) {
 // TestGlueAtTheCalleesLevel: the glue runs at the level of the method it calls. On JDK 25
 // at C2, GHASH.doFinal keeps its level-3 code (only EncryptOp.doFinal's C2 code, which
 // inlines it, runs it), so glue priced at GHASH.doFinal's own level was charged level-3
-// costs for ever; the glue's callee, EncryptOp.doFinal (called from the glue, never
-// inlined), runs C2 code at the steady state.
+// costs for ever; the glue's callee, called from the glue and never inlined, runs C2 code
+// at the steady state.
 func TestGlueAtTheCalleesLevel(t *testing.T) {
-	m, _ := cpu.Lookup("skylake-avx2")
-	p, err := model.Lookup(m.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	plain, glued := filepath.Join(dir, "plain.json"), filepath.Join(dir, "glued.json")
-	data, _ := p.MarshalIndent()
-	os.WriteFile(plain, data, 0o644)
-	p.Rows = append(p.Rows,
-		model.Row{What: model.WhatGlue, Family: "c2/GCM.final", Unit: model.PerCall, Ps: 5_000_000, Source: "test"},
-		model.Row{What: model.WhatGlue, Family: "c2/GCM.init", Unit: model.PerCall, Ps: 1_000_000, Source: "test"},
-		model.Row{What: model.WhatGlue, Family: "c1-l3/GCM.final", Unit: model.PerCall, Ps: 999_000_000, Source: "not at the steady state"},
-		model.Row{What: model.WhatGlue, Family: "c1-l3/GCM.init", Unit: model.PerCall, Ps: 999_000_000, Source: "not at the steady state"})
-	data, _ = p.MarshalIndent()
-	os.WriteFile(glued, data, 0o644)
-	cells, err := Cells([]string{"default"}, []string{"gcm-enc"}, []int{1024})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []float64
-	for _, f := range []string{plain, glued} {
-		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R25, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, cells[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, r.NsPerOp)
-	}
-	if d := got[1] - got[0]; d < 5999 || d > 6001 {
+	plain, glued := glueCosts(t, jdk.R25, "default", "gcm-enc",
+		glueRow("c2/GCM.final", 5_000_000), glueRow("c2/GCM.init", 1_000_000),
+		glueRow("c1-l3/GCM.final", 999_000_000), glueRow("c1-l3/GCM.init", 999_000_000)) // not at the steady state
+	if d := glued - plain; d < 5999 || d > 6001 {
 		t.Errorf("glue added %.1f ns per operation at the steady state, want 6000 (C2's init 1 µs + doFinal 5 µs)", d)
 	}
 }
