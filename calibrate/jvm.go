@@ -84,12 +84,12 @@ var javaModes = slices.Concat(model.JavaModes, glueModes)
 // JVM — a 16-byte GCM decryption's doFinal in 0.2 µs in some sub-rounds and 3.1 µs in others on
 // Temurin 25 at C2, 0.2 and 2.5 µs on JDK 17 — and the median of a round falls on either,
 // where a 16 KiB GCM operation beside it costs about 1 µs in all.
-func isGlue(mode string) bool { return strings.HasPrefix(mode, "glue-") }
+func isGlue(mode string) bool { return slices.Contains(glueModes, mode) }
 
 // stubModes are the primitives measured per UseAVX level, and the stub entries that can serve
 // each at C2, the preferred first (a mode served by none of them measures no stub). A
-// direct mode calls the JDK-internal method the stub replaces (it needs openGHASH): a run
-// times it only where one of its entries serves it. GHASH's stub is timed through the JDK's
+// direct mode (model.Direct) calls the JDK-internal method the stub replaces (it needs
+// openGHASH): a run times it only where one of its entries serves it. GHASH's stub is timed through the JDK's
 // own GHASH.update, not GMAC: at C2, JDK 17's GMAC ran at 0.27–5.7 ns/byte in its fastest
 // sub-rounds across five JVMs (its AAD path stays in Java for seconds at a time), where
 // GHASH.update beside it ran at 0.144–0.166, GCM − CTR's 0.164
@@ -97,13 +97,12 @@ func isGlue(mode string) bool { return strings.HasPrefix(mode, "glue-") }
 var stubModes = []struct {
 	mode    string
 	entries []string
-	direct  bool
 }{
-	{"ecb-enc", []string{aes.StubECBEncrypt, aes.StubEncryptBlock}, false},
-	{"ecb-dec", []string{aes.StubECBDecrypt, aes.StubDecryptBlock}, false},
-	{"ctr", []string{aes.StubCTR}, false},
-	{model.GHASHMode, []string{gcm.StubGHASH}, true},
-	{model.GCMCrypt0Mode, []string{gcm.StubGCM}, true},
+	{"ecb-enc", []string{aes.StubECBEncrypt, aes.StubEncryptBlock}},
+	{"ecb-dec", []string{aes.StubECBDecrypt, aes.StubDecryptBlock}},
+	{"ctr", []string{aes.StubCTR}},
+	{model.GHASHMode, []string{gcm.StubGHASH}},
+	{model.GCMCrypt0Mode, []string{gcm.StubGCM}},
 }
 
 const diagnostic = "-XX:+UnlockDiagnosticVMOptions"
@@ -168,7 +167,7 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 // lets the harness call the JDK's internal method, when one is timed.
 func directOpens(served map[variant.ID]model.RunMode) []string {
 	for _, s := range stubModes {
-		if s.direct && servesMode(served, s.mode) {
+		if model.Direct(s.mode) && servesMode(served, s.mode) {
 			return []string{openGHASH}
 		}
 	}
@@ -190,7 +189,7 @@ func servesMode(served map[variant.ID]model.RunMode, mode string) bool {
 func modeNames(served map[variant.ID]model.RunMode) []string {
 	var ns []string
 	for _, s := range stubModes {
-		if s.direct && !servesMode(served, s.mode) {
+		if model.Direct(s.mode) && !servesMode(served, s.mode) {
 			continue
 		}
 		ns = append(ns, s.mode)

@@ -44,6 +44,11 @@ const GHASHMode = "ghash-jdk"
 // tag, no provider glue.
 const GCMCrypt0Mode = "gcm-crypt0"
 
+// Direct says whether harness row mode calls a JDK-internal method directly, with no Cipher
+// around it (GHASHMode, GCMCrypt0Mode): the harness needs
+// --add-opens=java.base/com.sun.crypto.provider=ALL-UNNAMED for it.
+func Direct(mode string) bool { return mode == GHASHMode || mode == GCMCrypt0Mode }
+
 // JavaModes are the per-byte and per-call rows every level's run measures for javaRows.
 var JavaModes = []string{"ecb-enc", "ecb-dec", GHASHMode, "ctr", "call"}
 
@@ -152,7 +157,7 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 		if rm, ok := meas.Stubs[id]; ok {
 			v := meas.Rows[rm]
 			what := " (the whole Cipher call, Java glue included)"
-			if rm.Mode == GCMCrypt0Mode || rm.Mode == GHASHMode {
+			if Direct(rm.Mode) {
 				what = " (the stub's Java entry called directly: no Cipher around it)"
 			}
 			p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerByte, v.Value, v.Source + what}, perCallRow(id, u))
