@@ -41,59 +41,51 @@ type GlueCharger interface {
 	ChargeGlue(ctx context.Context, entry, family string) error
 }
 
-// glue marks the provider glue of phase ("init" or "final") of c's mode as due, when the
-// Invoker prices it. The glue is charged at the level of the first Java method the phase
-// then calls (invoke): the glue is the caller of that method, which is therefore never
-// inlined into modelled code and runs its own code at its own level — the glue warms up
-// with the code it calls. (A fixed method per mode misjudged that level where the release
-// inlines the method at C2: JDK 25's GHASH.doFinal keeps its level-3 code while only
-// EncryptOp.doFinal's C2 code runs it, and a JDK 25 calibration charged level-3 glue to
-// every C2 operation.) A phase that calls no Java method (an init whose key is unchanged)
-// is charged by glueDone at the level of the method the Cipher called last, the code the
-// same glue called before.
-func (c *Cipher) glue(ctx context.Context, phase string) error {
-	if err := c.glueDone(ctx); err != nil {
-		return err
-	}
-	if _, ok := c.inv.(GlueCharger); !ok {
+// chargeGlue charges the provider glue of phase ("init" or "final") of c's mode, when the
+// Invoker prices it, at the level of the operation's entry method (glueEntry). The JDK's
+// glue methods (Cipher.init and doFinal, CipherCore, GaloisCounterMode's engine, ...) are
+// the entry's callers: loop-free and invoked once per operation, as the entry is, so they
+// cross the tier thresholds at the operation counts it does (C2 after
+// Tier4InvocationThreshold operations) — not when the hot methods under them do. A method
+// called per block or per AAD chunk (AESCrypt.implEncryptBlock, GHASH.update) reaches C2
+// within a few operations and would price the glue as compiled code thousands of
+// operations too early.
+func (c *Cipher) chargeGlue(ctx context.Context, phase string) error {
+	g, ok := c.inv.(GlueCharger)
+	if !ok {
 		return nil
 	}
 	m := cipherModes[c.tr.mode]
-	c.glueDue = m.glueFinal
+	family := m.glueFinal
 	if phase == "init" {
-		c.glueDue = m.glueInit
+		family = m.glueInit
 	}
-	return nil
+	return g.ChargeGlue(ctx, c.glueEntry(), family)
 }
 
-// chargeGlue charges the due glue at the level of method entry.
-func (c *Cipher) chargeGlue(ctx context.Context, entry string) error {
-	family := c.glueDue
-	c.glueDue = ""
-	return c.inv.(GlueCharger).ChargeGlue(ctx, entry, family)
-}
-
-// glueDone charges glue still due at the end of its phase, at the level of the method the
-// Cipher called last, or of the mode's glueEntry if it called none yet.
-func (c *Cipher) glueDone(ctx context.Context) error {
-	if c.glueDue == "" {
-		return nil
+// glueEntry is the method (key) c's operations enter the mode by, once per operation: the
+// first of the mode's glueEntries for c's direction the profile has — or GHASH.doFinal for a
+// GCM decryption of a release that hashes the ciphertext first (gcmVerifyFirst), which
+// calls no GCMEngine.doLastBlock.
+func (c *Cipher) glueEntry() string {
+	m := cipherModes[c.tr.mode]
+	if m.gcm && c.decrypt && c.prof.gcmVerifyFirst {
+		return "GHASH.doFinal"
 	}
-	entry := c.lastCallee
-	if entry == "" {
-		entry = cipherModes[c.tr.mode].glueEntry
+	dir := 0
+	if c.decrypt {
+		dir = 1
 	}
-	return c.chargeGlue(ctx, entry)
-}
-
-// invoke calls Java method m through the Invoker, after the glue due (glue).
-func (c *Cipher) invoke(ctx context.Context, m *bytecode.Method, args []bytecode.Arg) (int64, error) {
-	if c.glueDue != "" {
-		if err := c.chargeGlue(ctx, m.Key); err != nil {
-			return 0, err
+	for _, k := range m.glueEntries[dir] {
+		if _, err := c.tab.Lookup(k); err == nil {
+			return k
 		}
 	}
-	c.lastCallee = m.Key
+	return m.glueEntries[dir][0]
+}
+
+// invoke calls Java method m through the Invoker.
+func (c *Cipher) invoke(ctx context.Context, m *bytecode.Method, args []bytecode.Arg) (int64, error) {
 	return c.inv.Call(ctx, m, args)
 }
 
@@ -259,9 +251,10 @@ var cipherModes = []struct {
 	stream   bool // CipherCore unitBytes 1 (CTR)
 	iv       bool // takes an IV
 	fixedKey bool // also registered as AES_128/AES_192/AES_256
-	// glueEntry is the method (key) every doFinal of the mode calls, in every release: the
-	// provider glue of a phase that calls no Java method is priced at its level (glue).
-	glueEntry string
+	// glueEntries are the mode's entry methods (keys) by direction (encryption, decryption),
+	// the newer releases' first: the methods the JDK's glue calls once per operation, at
+	// whose level the glue is priced (chargeGlue).
+	glueEntries [2][]string
 	// glueInit and glueFinal are the glue families "MODE.init" and "MODE.final" (set by init).
 	glueInit, glueFinal string
 	// arrays is the block of Java heap a Cipher of the mode takes for its objects' arrays
@@ -270,10 +263,14 @@ var cipherModes = []struct {
 	// size class (a power of two).
 	arrays int
 }{
-	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
-	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, glueEntry: "AESCrypt.implEncryptBlock", arrays: 512},
-	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, glueEntry: "CounterMode.implCrypt", arrays: 512},
-	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, glueEntry: "GHASH.doFinal", arrays: 1024},
+	{name: "ECB", paddings: []string{"NOPADDING", "PKCS5PADDING"}, fixedKey: true, arrays: 512, glueEntries: [2][]string{
+		{"ElectronicCodeBook.encrypt", "ElectronicCodeBook.implECBEncrypt"}, {"ElectronicCodeBook.decrypt", "ElectronicCodeBook.implECBDecrypt"}}},
+	{name: "CBC", paddings: []string{"NOPADDING", "PKCS5PADDING"}, iv: true, fixedKey: true, arrays: 512, glueEntries: [2][]string{
+		{"CipherBlockChaining.encrypt", "CipherBlockChaining.implEncrypt"}, {"CipherBlockChaining.decrypt", "CipherBlockChaining.implDecrypt"}}},
+	{name: "CTR", paddings: []string{"NOPADDING"}, stream: true, iv: true, arrays: 512, glueEntries: [2][]string{
+		{"CounterMode.crypt", "CounterMode.implCrypt"}, {"CounterMode.crypt", "CounterMode.implCrypt"}}},
+	{name: "GCM", paddings: []string{"NOPADDING"}, gcm: true, iv: true, fixedKey: true, arrays: 1024, glueEntries: [2][]string{
+		{"GaloisCounterMode.GCMEngine.doLastBlock"}, {"GaloisCounterMode.GCMEngine.doLastBlock"}}},
 }
 
 func init() {
@@ -325,8 +322,6 @@ type Cipher struct {
 
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
-	glueDue    string // the glue family charged at the next Java call (glue), or ""
-	lastCallee string // the key of the last Java method the Cipher called (glueDone)
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
@@ -408,16 +403,13 @@ func (c *Cipher) Init(ctx context.Context, opmode int, key []byte, spec ParamSpe
 	}
 	c.opmode = opmode
 	c.decrypt = opmode == DecryptMode || opmode == UnwrapMode
-	if err := c.glue(ctx, "init"); err != nil {
-		return err
-	}
 	var err error
 	if cipherModes[c.tr.mode].gcm {
 		err = c.initGCM(ctx, key, spec)
 	} else if err = c.checkKeySize(key); err == nil {
 		err = c.initCore(ctx, c.tr.mode, c.tr.padding, key, spec)
 	}
-	if gerr := c.glueDone(ctx); err == nil {
+	if gerr := c.chargeGlue(ctx, "init"); err == nil {
 		err = gerr
 	}
 	if err != nil {
@@ -739,9 +731,6 @@ func (c *Cipher) DoFinal(ctx context.Context, in []byte) ([]byte, error) {
 	if err := c.checkState(); err != nil {
 		return nil, err
 	}
-	if err := c.glue(ctx, "final"); err != nil {
-		return nil, err
-	}
 	var out []byte
 	var err error
 	if c.gcm != nil {
@@ -749,7 +738,7 @@ func (c *Cipher) DoFinal(ctx context.Context, in []byte) ([]byte, error) {
 	} else {
 		out, err = c.core.doFinalAlloc(ctx, in)
 	}
-	if gerr := c.glueDone(ctx); err == nil && gerr != nil {
+	if gerr := c.chargeGlue(ctx, "final"); err == nil && gerr != nil {
 		return nil, gerr
 	}
 	return out, err
@@ -764,9 +753,6 @@ func (c *Cipher) DoFinalTo(ctx context.Context, in []byte, inOfs, inLen int, out
 	if err := checkCipherArgs(in, inOfs, inLen, outOfs); err != nil {
 		return 0, err
 	}
-	if err := c.glue(ctx, "final"); err != nil {
-		return 0, err
-	}
 	var n int
 	var err error
 	if c.gcm != nil {
@@ -774,7 +760,7 @@ func (c *Cipher) DoFinalTo(ctx context.Context, in []byte, inOfs, inLen int, out
 	} else {
 		n, err = c.core.doFinal(ctx, in, inOfs, inLen, out, outOfs)
 	}
-	if gerr := c.glueDone(ctx); err == nil && gerr != nil {
+	if gerr := c.chargeGlue(ctx, "final"); err == nil && gerr != nil {
 		return 0, gerr
 	}
 	return n, err

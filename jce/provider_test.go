@@ -759,3 +759,96 @@ func TestProviderBlockModesByteWise(t *testing.T) {
 		}
 	}
 }
+
+// glueVM is a testVM that also prices the provider glue: it records each charge as
+// "family@entry".
+type glueVM struct {
+	*testVM
+	charges []string
+}
+
+// ChargeGlue implements jce.GlueCharger.
+func (g *glueVM) ChargeGlue(_ context.Context, entry, family string) error {
+	g.charges = append(g.charges, family+"@"+entry)
+	return nil
+}
+
+// TestGlueAtTheEntry: each operation's glue is charged once per phase at the level of a
+// method the operation calls exactly once — the glue's own callee, which crosses the tier
+// thresholds at the operation counts the JDK's glue methods do — in every release, mode and
+// direction, with and without AAD; never at a method called per block (implEncryptBlock)
+// or per AAD chunk (GHASH.update), whose C2 code would price the glue as compiled
+// thousands of operations too early.
+func TestGlueAtTheEntry(t *testing.T) {
+	const ops = 3
+	for _, rel := range jdk.All() {
+		for _, tr := range []string{"AES/GCM/NoPadding", "AES/CBC/NoPadding", "AES/CTR/NoPadding", "AES/ECB/NoPadding"} {
+			for _, mode := range []int{jce.EncryptMode, jce.DecryptMode} {
+				for _, n := range []int{16, 4096} {
+					name := fmt.Sprintf("jdk=%s/%s/mode=%d/n=%d", rel, tr, mode, n)
+					t.Run(name, func(t *testing.T) {
+						r := rand.New(rand.NewPCG(7, uint64(n)))
+						key, iv, p, aad := randBytes(r, 16), randBytes(r, 16), randBytes(r, n), randBytes(r, 100)
+						gcm := strings.Contains(tr, "GCM")
+						spec := func(i int) jce.ParamSpec {
+							if gcm {
+								nonce := slices.Clone(iv[:12])
+								nonce[0] = byte(i)
+								return jce.GCMParameterSpec{TLen: 128, IV: nonce}
+							}
+							if strings.Contains(tr, "ECB") {
+								return nil
+							}
+							return jce.IvParameterSpec{IV: iv}
+						}
+						in := func(i int) []byte {
+							if !gcm || mode == jce.EncryptMode {
+								return p
+							}
+							a := goGCM(t, key, spec(i).(jce.GCMParameterSpec).IV, 16)
+							return a.Seal(nil, spec(i).(jce.GCMParameterSpec).IV, p, aad)
+						}
+						g := &glueVM{testVM: vmFor(t, rel)}
+						calls := g.traced(func() {
+							c, err := jce.NewCipher(ctx, g, rel, tr, mode, key, spec(0))
+							if err != nil {
+								t.Fatal(err)
+							}
+							for i := range ops {
+								if i > 0 {
+									if err := c.Init(ctx, mode, key, spec(i)); err != nil {
+										t.Fatal(err)
+									}
+								}
+								if gcm {
+									if err := c.UpdateAAD(aad); err != nil {
+										t.Fatal(err)
+									}
+								}
+								if _, err := c.DoFinal(ctx, in(i)); err != nil {
+									t.Fatal(err)
+								}
+							}
+						})
+						count := map[string]int{}
+						for _, k := range calls {
+							count[strings.SplitN(k, ":", 2)[0]]++
+						}
+						phases := map[string]int{}
+						for _, ch := range g.charges {
+							family, entry, _ := strings.Cut(ch, "@")
+							phases[family]++
+							if count[entry] != ops {
+								t.Errorf("glue %s charged at the level of %s, called %d times in %d operations", family, entry, count[entry], ops)
+							}
+						}
+						mode := strings.Split(tr, "/")[1]
+						if phases[mode+".init"] != ops || phases[mode+".final"] != ops || len(phases) != 2 {
+							t.Errorf("glue charges %v, want %d of %s.init and of %s.final", phases, ops, mode, mode)
+						}
+					})
+				}
+			}
+		}
+	}
+}
