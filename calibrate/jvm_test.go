@@ -116,6 +116,11 @@ func TestJVMFromRecording(t *testing.T) {
 			t.Errorf("glue %s is not priced by the rounds' fastest sub-rounds: %+v", fam, g)
 		}
 	}
+	// An init's glue is the init alone: as (init + encryption) − decryption, C2's GCM init
+	// came out at zero, a decryption's doFinal costing more than an encryption's.
+	if g, ok := p.Row(model.WhatGlue, "c2/GCM.init", model.PerCall); !ok || g.Ps <= 0 || !strings.Contains(g.Source, "an init of an unchanged key") {
+		t.Errorf("C2's GCM init glue: %+v", g)
+	}
 	// C2's glue comes from C2 with the intrinsics on (the CPU's own UseAVX), where stubs
 	// serve the operation's few bytes, not from the run with the intrinsics off.
 	if g, _ := p.Row(model.WhatGlue, "c2/GCM.final", model.PerCall); !strings.Contains(g.Source, "-XX:UseAVX=3") || strings.Contains(g.Source, "UseGHASHIntrinsics") {
