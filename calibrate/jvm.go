@@ -51,6 +51,12 @@ type JVMOptions struct {
 	// Now and Load are the clock and the load average of the provenance; nil: the real ones.
 	Now  func() time.Time
 	Load func() string
+	// ModelOp, when set, runs jitsim's own 16-byte "final" operation of glue mode mode
+	// ("gcm": a decryption; "cbc", "ctr": an encryption) on profile p on the model clock,
+	// under the VM options given (a level's: -Xint, -XX:TieredStopAtLevel=N, -XX:UseAVX=N),
+	// and returns its time per operation in ps: the glue rows are the JVM's operation less
+	// that (model.Measurements.GlueCharged). Nil: less the operation's bytes priced per byte.
+	ModelOp func(ctx context.Context, p model.Profile, rel jdk.Release, options []string, mode string) (int64, error)
 }
 
 // jvmRun is one flag set of the harness: the options it runs Cost with and the rows it reads.
@@ -496,12 +502,57 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	if prov.JVMVersion == "" {
 		prov.JVMVersion = props["java.version"]
 	}
+	if o.ModelOp != nil {
+		if err := glueCharged(ctx, o, rel, &meas, prov, runs); err != nil {
+			return JVMResult{}, err
+		}
+	}
 	p, err := model.FromJVM(o.CPU, rel, meas, prov)
 	if err != nil {
 		return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
 	}
 	res.Profile, res.Release = p, rel
 	return res, nil
+}
+
+// glueCharged fills meas.GlueCharged: what jitsim itself charges, on the profile composed
+// without glue, for each glue mode's 16-byte operation at each level the glue was measured
+// at, under the VM options of the run that measured it.
+func glueCharged(ctx context.Context, o JVMOptions, rel jdk.Release, meas *model.Measurements, prov model.Provenance, runs []jvmRun) error {
+	bare, err := model.FromJVM(o.CPU, rel, meas.WithoutGlue(), prov)
+	if err != nil {
+		return fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+	}
+	meas.GlueCharged = map[model.GlueLevelMode]int64{}
+	for level, run := range meas.Levels {
+		if level == 4 && meas.GlueC2 != "" {
+			run = meas.GlueC2
+		}
+		i := slices.IndexFunc(runs, func(r jvmRun) bool { return r.name == run })
+		if i < 0 {
+			return fmt.Errorf("BUG: calibrate: no run %s", run)
+		}
+		var opts []string
+		for _, opt := range runs[i].options {
+			if opt == "-Xint" || strings.HasPrefix(opt, "-XX:TieredStopAtLevel=") || strings.HasPrefix(opt, "-XX:UseAVX=") {
+				opts = append(opts, opt)
+			}
+		}
+		for _, g := range model.GlueModes {
+			if _, ok := meas.Rows[model.RunMode{Run: run, Mode: "glue-" + g.Name + "-final"}]; !ok {
+				continue
+			}
+			if o.Progress != nil {
+				o.Progress(1, 1, fmt.Sprintf("jitsim's own %s operation at level %d", g.Name, level))
+			}
+			ps, err := o.ModelOp(ctx, bare, rel, opts, g.Name)
+			if err != nil {
+				return fmt.Errorf("calibrate: jitsim's own %s operation under %q: %w", g.Name, opts, err)
+			}
+			meas.GlueCharged[model.GlueLevelMode{Level: level, Mode: g.Name}] = ps
+		}
+	}
+	return nil
 }
 
 // jvmProperties asks the JVM for its system properties (or, when tests replay a recording,

@@ -274,3 +274,48 @@ func TestJVMEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestJVMGlueLessJitsimsOwn: with ModelOp, a glue row is the JVM's 16-byte operation less
+// what jitsim itself takes for it on the profile without glue, under the level's options.
+func TestJVMGlueLessJitsimsOwn(t *testing.T) {
+	m := recordedCPU(t)
+	var calls []string
+	modelOp := func(_ context.Context, p model.Profile, rel jdk.Release, options []string, mode string) (int64, error) {
+		if _, ok := p.Row(model.WhatGlue, "c2/GCM.final", model.PerCall); ok || rel != jdk.R17 {
+			t.Errorf("jitsim's own operation runs on a profile with glue, or on JDK %s", rel)
+		}
+		calls = append(calls, strings.Join(options, " ")+" "+mode)
+		return 1000, nil
+	}
+	plain, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: 1, Quick: true, Run: replay(t, recording),
+		Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: 1, Quick: true, Run: replay(t, recording),
+		Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }, ModelOp: modelOp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-Xint gcm", "-XX:TieredStopAtLevel=1 cbc", "-XX:TieredStopAtLevel=3 ctr", "-XX:UseAVX=3 gcm"} {
+		if !slices.Contains(calls, want) {
+			t.Errorf("jitsim's own operations %q: no %q", calls, want)
+		}
+	}
+	for _, fam := range []string{"interp/GCM.final", "c1-l2/CBC.final", "c2/CTR.final"} {
+		g, ok := res.Profile.Row(model.WhatGlue, fam, model.PerCall)
+		if !ok || !strings.Contains(g.Source, "less the 1000 ps jitsim's own 16-byte operation takes") {
+			t.Fatalf("%s: %+v", fam, g)
+		}
+		var op int64
+		if _, err := fmt.Sscanf(g.Source, "a doFinal of 16 bytes, %d ps", &op); err != nil {
+			t.Fatal(err)
+		}
+		if g.Ps != max(op-1000, 0) {
+			t.Errorf("%s: %d ps, want %d - 1000", fam, g.Ps, op)
+		}
+		if p, _ := plain.Profile.Row(model.WhatGlue, fam, model.PerCall); strings.Contains(p.Source, "jitsim's own") {
+			t.Errorf("%s without ModelOp: %s", fam, p.Source)
+		}
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +27,7 @@ import (
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/jvmharness"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -505,4 +508,51 @@ func WriteTable(w io.Writer, rs []Result) {
 	tw.Flush()
 	fmt.Fprintf(w, "%d cells: %d %s, %d %s, %d %s, %d %s\n", len(rs), count[Within], Within, count[Outside], Outside,
 		count[TooNoisy], TooNoisy, count[NotSteady], NotSteady)
+}
+
+// glueOps are the 16-byte operations whose provider glue a calibration measures
+// (model.GlueModes), as the harness's "final" rows run them.
+var glueOps = map[string]Op{
+	"gcm": {"gcm-dec", "GCM", "decrypt", nil},
+	"cbc": {"cbc-enc", "CBC", "encrypt", nil},
+	"ctr": {"ctr", "CTR", "encrypt", nil},
+}
+
+// ModelGlueOp is calibrate.JVMOptions.ModelOp for CPU model m: jitsim's own 16-byte
+// operation of a glue mode on a profile, at its steady state on the model clock under the
+// options given, in ps per operation.
+func ModelGlueOp(m cpu.Model, tiers []jrt.Tier) func(ctx context.Context, p model.Profile, rel jdk.Release, options []string, mode string) (int64, error) {
+	return func(ctx context.Context, p model.Profile, rel jdk.Release, options []string, mode string) (int64, error) {
+		op, ok := glueOps[mode]
+		if !ok {
+			return 0, fmt.Errorf("BUG: validate: no glue operation %q", mode)
+		}
+		set := FlagSet{Name: "calibrate", Options: options, WarmOps: 30000}
+		for _, o := range options {
+			switch {
+			case o == "-Xint":
+				set.WarmOps = 0
+			case strings.HasPrefix(o, "-XX:TieredStopAtLevel="):
+				set.WarmOps = 3000
+			}
+		}
+		data, err := p.MarshalIndent()
+		if err != nil {
+			return 0, err
+		}
+		dir, err := os.MkdirTemp("", "jitsim-glue-")
+		if err != nil {
+			return 0, err
+		}
+		defer os.RemoveAll(dir)
+		f := filepath.Join(dir, "profile.json")
+		if err := os.WriteFile(f, data, 0o600); err != nil {
+			return 0, err
+		}
+		r, err := ModelPerOp(ctx, ModelOptions{JDK: rel, CPU: m, ProfileFile: f, Tiers: tiers}, Cell{set, op, 16})
+		if err != nil {
+			return 0, err
+		}
+		return int64(r.NsPerOp*1000 + 0.5), nil
+	}
 }

@@ -257,3 +257,28 @@ func TestWallPerOp(t *testing.T) {
 		t.Errorf("wall clock: C1 %.0f ns/op, -Xint %.0f ns/op", got[0], got[1])
 	}
 }
+
+// TestModelGlueOp: jitsim's own 16-byte operation, as a calibration subtracts it from the
+// JVM's to leave the glue, on a profile file: the interpreter's far slower than C2's.
+func TestModelGlueOp(t *testing.T) {
+	m, _ := cpu.Lookup("skylake-avx2")
+	p, err := model.Lookup(m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := ModelGlueOp(m, tiers.Default())
+	xint, err := op(context.Background(), p, jdk.R17, []string{"-Xint"}, "ctr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := op(context.Background(), p, jdk.R17, nil, "ctr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c2 <= 0 || xint < 10*c2 {
+		t.Errorf("16-byte CTR: -Xint %d ps, C2 %d ps", xint, c2)
+	}
+	if _, err := op(context.Background(), p, jdk.R17, nil, "ecb"); err == nil {
+		t.Error("no error for a mode with no glue operation")
+	}
+}

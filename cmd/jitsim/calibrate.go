@@ -19,6 +19,8 @@ import (
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/tiers"
+	"github.com/jitsim/jitsim/validate"
 )
 
 // jitsim calibrate measures this host's primitives into a cost profile (package calibrate,
@@ -176,7 +178,8 @@ func (d deps) calibrateJVMs(ctx context.Context, o calibrateOptions, stdout, std
 	for _, java := range o.jvms {
 		progress := progressBar(stderr, java)
 		res, err := calibrate.JVM(ctx, calibrate.JVMOptions{Java: java, CPU: m, Rounds: rounds, Quick: o.quick,
-			Command: "jitsim calibrate " + strings.Join(calibrateArgs(o, java, rounds), " "), Progress: progress})
+			Command: "jitsim calibrate " + strings.Join(calibrateArgs(o, java, rounds), " "), Progress: progress,
+			ModelOp: validate.ModelGlueOp(m, tiers.Default())})
 		if err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintln(stderr, "\njitsim calibrate: interrupted; no profile written")
