@@ -188,8 +188,26 @@ var errNoOSREntry = errors.New("method has no OSR entry")
 // (ciEnv::register_method, nmethod::make_not_entrant).
 func (vm *VM) compileTask(t *policy.Task, th compilerThread) {
 	defer vm.finish(t)
+	vm.compiling.Add(1)
+	defer vm.compiling.Add(-1)
 	r := vm.beginTask(t, vm.clock.Now())
 	vm.endTask(r, vm.clock.Now(), th)
+}
+
+// CompilesPending says whether a compile is waiting in a queue or running: started and its
+// code not yet installed (on the model clock, its install time not yet reached). A run whose
+// time per operation stays flat is at its steady state only when none is: on the model
+// clock a compile that started earlier installs its code later without any event between.
+func (vm *VM) CompilesPending() bool {
+	if vm.pol.QueueLen(policy.C1) > 0 || vm.pol.QueueLen(policy.C2) > 0 || vm.compiling.Load() > 0 {
+		return true
+	}
+	if vm.sim == nil {
+		return false
+	}
+	vm.sim.inflightMu.Lock()
+	defer vm.sim.inflightMu.Unlock()
+	return len(vm.sim.inflight) > 0
 }
 
 // taskRun is one compile between its start and its install.

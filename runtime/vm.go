@@ -32,8 +32,11 @@ type VM struct {
 	pcfg  policy.Config
 	clock Clock
 	sim   *modelClock // nil on the wall clock (modelclock.go)
-	out   *printer
-	sinks []sink // where emit sends events: out, the zap log, obs (events.go)
+	// compiling counts the wall clock's compiles between their start and their install
+	// (CompilesPending); the model clock's are its inflight runs.
+	compiling atomic.Int32
+	out       *printer
+	sinks     []sink // where emit sends events: out, the zap log, obs (events.go)
 
 	tierFor [LevelFullOptimization + 1]Tier
 

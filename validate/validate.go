@@ -464,7 +464,8 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 		if b.Duration < 5*time.Millisecond {
 			n *= 2
 		}
-		last = append(last, batch{per, events.Load() == before})
+		// a compile started before the batch may install after it with no event in between
+		last = append(last, batch{per, events.Load() == before && !vm.CompilesPending()})
 		if ops < int64(c.Set.WarmOps) || len(last) < 3 {
 			continue
 		}

@@ -282,3 +282,45 @@ func TestModelGlueOp(t *testing.T) {
 		t.Error("no error for a mode with no glue operation")
 	}
 }
+
+// TestModelPerOpWaitsForInstalls: the steady state is never declared while a compile is
+// on its way. With C1 compiling 20 times slower than the host profile's (a loaded
+// calibration measured 115 000 bytes/s), a 16-byte CTR operation's methods are still
+// compiling after C1's 3000 warm-up operations; their code installs later with no event in
+// between, and batches of interpreted operations meanwhile take the same time each:
+// declared steady then, C1's operation read as the interpreter's.
+func TestModelPerOpWaitsForInstalls(t *testing.T) {
+	m, _ := cpu.Lookup("host")
+	p, err := model.Lookup(m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Rows = slices.Clone(p.Rows)
+	for i, r := range p.Rows {
+		if r.What == model.WhatCompileC1 {
+			p.Rows[i].Ps *= 20
+		}
+	}
+	data, err := p.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "slow-c1.json")
+	if err := os.WriteFile(f, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var per []float64
+	for _, set := range []FlagSet{{"c1", []string{"-XX:TieredStopAtLevel=1"}, 3000}, {"xint", []string{"-Xint"}, 0}} {
+		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, Cell{set, glueOps["ctr"], 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Steady {
+			t.Fatalf("%s: no steady state in %d operations", set.Name, r.Ops)
+		}
+		per = append(per, r.NsPerOp)
+	}
+	if per[0]*5 > per[1] {
+		t.Errorf("a 16-byte CTR operation: C1 %.1f ns, the interpreter %.1f ns", per[0], per[1])
+	}
+}
