@@ -177,7 +177,7 @@ func build(m cpu.Model, u uarch, rel jdk.Release) (Profile, error) {
 		if m.Name != "host" {
 			r = moveJavaRow(r, host, u, ls)
 		}
-		p.Rows = append(p.Rows, r)
+		p.Rows = append(p.Rows, releaseRow(r, u, rel, ls))
 	}
 	if m.Name == "host" {
 		rows, err := hostStubRows(m, u, rel)
