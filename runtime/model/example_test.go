@@ -55,6 +55,6 @@ func Example() {
 	fmt.Println("thread ends at", s.Now(th))
 	// Output:
 	// call 0 at 0ps: 135.589µs (interpreted)
-	// call 35 at 4.745646ms: 1072.672ns (stub)
-	// thread ends at 5.137171ms
+	// call 35 at 4.745646ms: 788.768ns (stub)
+	// thread ends at 5.033546ms
 }

@@ -20,7 +20,8 @@ func stubVariants() []variant.ID { return append(aes.Variants(), gcm.Variants().
 
 // insn is what a variant's cost shape reads of u.
 func (u uarch) insn() variant.Insn {
-	return variant.Insn{AESLat: u.aesLat, AESTp: u.aesTp, VAESTp: u.vaesTp, CLMULLat: u.clmulLat, CLMULTp: u.clmulTp, VCLMULTp: u.vclmulTp}
+	return variant.Insn{AESLat: u.aesLat, AESTp: u.aesTp, VAESTp: u.vaesTp, CLMULLat: u.clmulLat, CLMULTp: u.clmulTp, VCLMULTp: u.vclmulTp,
+		ROB: u.rob, Width: u.width}
 }
 
 // cyclesToPs converts cycles ×100 at mhz to picoseconds.
@@ -38,7 +39,7 @@ func stubRows(m cpu.Model, u uarch) []Row {
 			continue
 		}
 		b := c.PerBlock(u.insn())
-		src := fmt.Sprintf("instruction mix: %s = %.2f cycles/block at %d MHz [%s; %s]", c.Formula, float64(b)/100, u.mhz, u.insnSource, u.mhzSource)
+		src := fmt.Sprintf("instruction mix: %s = %.2f cycles/block at %d MHz [%s; %s; %s]", c.Formula, float64(b)/100, u.mhz, u.insnSource, u.robSource, u.mhzSource)
 		rows = append(rows, Row{Stub(id.Name()), id.Stub(), PerBlock, cyclesToPs(b, u.mhz), src}, perCallRow(id, u))
 	}
 	return rows
@@ -176,7 +177,7 @@ func build(m cpu.Model, u uarch, rel jdk.Release) (Profile, error) {
 		if m.Name != "host" {
 			r = moveJavaRow(r, host, u, ls)
 		}
-		p.Rows = append(p.Rows, r)
+		p.Rows = append(p.Rows, releaseRow(r, u, rel, ls))
 	}
 	if m.Name == "host" {
 		rows, err := hostStubRows(m, u, rel)

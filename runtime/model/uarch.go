@@ -29,6 +29,12 @@ type uarch struct {
 	loadPorts, storePorts, memPorts, aluPorts, branchPorts, width, l1Lat int64
 	branchOnALU                                                          bool
 	coreSource                                                           string
+
+	// rob is the reorder buffer's entries (instructions or µops in flight): how many
+	// independent AES blocks the core overlaps across a stub loop's iterations
+	// (variant.Insn.Stream).
+	rob       int64
+	robSource string
 }
 
 // Sources cited by several rows.
@@ -64,6 +70,7 @@ var uarches = []uarch{
 		coreSource: "Zen 5: six integer ALUs, three of them branch units; four address units: four loads, or two loads and two stores, " +
 			"per cycle; about six instructions per cycle sustained (" + srcAgnerMA + ", Zen 5; AMD Software Optimization Guide for the " +
 			"Zen 5 microarchitecture, pub. 58455); L1 load-to-use 4 cycles (AMD's guide)",
+		rob: 448, robSource: "Zen 5: 448-entry reorder buffer (AMD Software Optimization Guide for the Zen 5 microarchitecture, pub. 58455; AMD, Hot Chips 2024)",
 	},
 	{
 		cpu: "sandybridge-i5", mhz: 3700,
@@ -75,6 +82,7 @@ var uarches = []uarch{
 		coreSource: "Sandy Bridge: integer ALUs on ports 0, 1, 5, branches on port 5; ports 2 and 3 each a load or a store address, " +
 			"port 4 store data; 4 µops per cycle; L1 load-to-use 4 cycles (" + srcAgnerMA + ", Sandy Bridge; Intel 64 and IA-32 " +
 			"Architectures Optimization Reference Manual, Sandy Bridge microarchitecture)",
+		rob: 168, robSource: "Sandy Bridge: 168-entry reorder buffer (Intel 64 and IA-32 Architectures Optimization Reference Manual, Sandy Bridge microarchitecture; " + srcAgnerMA + ")",
 	},
 	{
 		cpu: "haswell-e5-2660v3", mhz: 3300,
@@ -85,6 +93,7 @@ var uarches = []uarch{
 			"PCLMULQDQ latency 7, reciprocal throughput 2 (" + srcAgner + ", Haswell)",
 		loadPorts: 2, storePorts: 1, memPorts: 3, aluPorts: 4, branchPorts: 2, width: 4, l1Lat: 4, branchOnALU: true,
 		coreSource: haswellCore + "Haswell)",
+		rob:        192, robSource: "Haswell: 192-entry reorder buffer (Intel Optimization Reference Manual, Haswell microarchitecture; " + srcAgnerMA + ")",
 	},
 	{
 		cpu: "skylake-avx2", mhz: 4000,
@@ -94,6 +103,7 @@ var uarches = []uarch{
 		insnSource: srcAgner + ", Skylake: AESENC latency 4, reciprocal throughput 0.5; PCLMULQDQ latency 7, reciprocal throughput 1",
 		loadPorts:  2, storePorts: 1, memPorts: 3, aluPorts: 4, branchPorts: 2, width: 4, l1Lat: 4, branchOnALU: true,
 		coreSource: haswellCore + "Skylake)",
+		rob:        224, robSource: "Skylake: 224-entry reorder buffer (Intel Optimization Reference Manual, Skylake client microarchitecture; " + srcAgnerMA + ")",
 	},
 	{
 		cpu: "icelake-server", mhz: 3400,
@@ -106,6 +116,7 @@ var uarches = []uarch{
 		coreSource: "Sunny Cove: integer ALUs on ports 0, 1, 5, 6, branches on 0 and 6; loads on ports 2 and 3, store addresses on 7 " +
 			"and 8, store data on 4 and 9; 5-wide rename; L1 load-to-use 5 cycles (" + srcAgnerMA + ", Ice Lake; Intel Optimization " +
 			"Reference Manual, Ice Lake client/server microarchitecture)",
+		rob: 352, robSource: "Sunny Cove: 352-entry reorder buffer (Intel Architecture Day 2018; Intel Optimization Reference Manual, Ice Lake client/server microarchitecture)",
 	},
 	{
 		cpu: "neoverse-n1", mhz: 2500, arm: true,
@@ -120,6 +131,7 @@ var uarches = []uarch{
 		coreSource: "Arm Neoverse N1 Software Optimization Guide, §2 and §3: two load/store pipelines (two loads, or a load and a " +
 			"store, per cycle), two single-cycle integer pipes and one multi-cycle integer pipe, one branch pipe of its own; " +
 			"4 instructions decoded per cycle; L1 load-to-use 4 cycles",
+		rob: 128, robSource: "Neoverse N1: up to 128 instructions in flight (Arm Neoverse N1 Software Optimization Guide, §2; Arm, Hot Chips 2019)",
 	},
 	{
 		cpu: "apple-m1", mhz: 3200, arm: true,
@@ -134,6 +146,7 @@ var uarches = []uarch{
 		coreSource: "Dougall Johnson, Apple M1 Firestorm microarchitecture (dougallj.github.io/applecpu/firestorm.html): six integer " +
 			"ALUs, two of which take branches; four load/store units (up to three loads and two stores per cycle); 8-wide decode; " +
 			"AnandTech, 'Apple Announces The Apple Silicon M1': L1 load-to-use 3 cycles",
+		rob: 630, robSource: "Firestorm: about 630 instructions in flight (Dougall Johnson, Apple M1 Firestorm microarchitecture, dougallj.github.io/applecpu/firestorm.html; AnandTech, 'Apple Announces The Apple Silicon M1')",
 	},
 }
 

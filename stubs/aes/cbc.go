@@ -48,14 +48,14 @@ var (
 	CBCDecryptAESNI4 = entryCBCDecrypt.Asm(variant.Spec{Name: "aesni-parallel4", Arch: jdk.AMD64, Needs: needsAESNI,
 		Rules: rule("generate_cipherBlockChaining_decryptAESCrypt_Parallel", jdk.R8, x86Flags, reqAESNI,
 			blockCond+", no AVX-512 VAES with VL+DQ"),
-		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return u.Par(4) + 200 }, PerCall: variant.CallBulk,
-			Formula: "4 blocks in flight: max(10 × AESDEC throughput, 10 × latency / 4) + ~2 cycles XOR/store"},
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return aesniStream(u, 4, uopsCBCDecrypt4) }, PerCall: variant.CallBulk,
+			Formula: "independent blocks, 4 per iteration, overlapped across iterations: max(10 × AESDEC throughput, 10 × latency / blocks the reorder buffer holds at 22.25 instructions a block, 22.25 / issue width)"},
 		Host: []variant.JVMRun{{Run: "jdk17_c2_avx2", Mode: "cbc-dec"}}})
 	// CBCDecryptVAES is cipherBlockChaining_decryptAESCrypt, AVX-512 VAES 32 blocks at a time.
 	CBCDecryptVAES = entryCBCDecrypt.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAES,
 		Rules: rule("generate_cipherBlockChaining_decryptVectorAESCrypt", jdk.R17, x86Flags, reqVAESCBC, vaesCond),
-		Cost: variant.Cost{PerBlock: vaes32, PerCall: variant.CallBulk,
-			Formula: "32 blocks in flight in zmm registers: max(10 × VAESDEC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return vaesStream(u, uopsCBCDecryptVAES) }, PerCall: variant.CallBulk,
+			Formula: "independent blocks, 32 per iteration in zmm registers: max(10 × VAESDEC-zmm throughput / 4, 10 × latency / blocks in flight at 4.22 instructions a block, 4.22 / issue width)"},
 		Host: []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "cbc-dec"}}})
 	// CBCDecryptARMv8 is cipherBlockChaining_decryptAESCrypt for Armv8 (one block per
 	// iteration, as HotSpot's).
@@ -66,9 +66,28 @@ var (
 )
 
 // vaes32 is the per-block cost of 32 blocks in flight in zmm registers.
-func vaes32(u variant.Insn) int64 {
-	return max(variant.CostRounds*u.VAESTp/4, variant.CostRounds*u.AESLat/32) + 100
+func vaesStream(u variant.Insn, uops int64) int64 {
+	return u.Stream(32, variant.CostRounds*u.VAESTp/4, variant.CostRounds*u.AESLat, uops)
 }
+
+// aesniStream prices an AES-NI (or arm64 AES) loop of independent blocks, p per iteration.
+func aesniStream(u variant.Insn, p, uops int64) int64 {
+	return u.Stream(p, variant.CostRounds*u.AESTp, variant.CostRounds*u.AESLat, uops)
+}
+
+// Instructions per block (×100) of the independent-block loops' main iteration, AES-128,
+// counted from this package's assembly (the generators in _asm/aes_amd64.go and
+// aes_arm64_gen.go): the AES rounds, the round keys' loads and byte swaps where the loop
+// reloads them, the data loads, XORs and stores, the counter's shuffle and add, the loop
+// control. They set how many blocks the reorder buffer holds and what issuing costs.
+const (
+	uopsCBCDecrypt4    = 2225 // 89 per 4 blocks: 40 AESDEC, 11 key loads + 11 PSHUFB, 8 loads/moves, 9 XORs and moves, 4 stores, 6 loop
+	uopsCTR6           = 2167 // 130 per 6 blocks: 60 AESENC, 22 key, 18 counter (move, PSHUFB, PADDQ), 6 + 18 XOR/load/store, 6 loop
+	uopsCTRARMv8x4     = 2700 // 108 per 4 blocks: 40 AESE + 36 AESMC, 8 EOR, 16 counter (REV, 2 VMOV, ADD), load, store, 6 loop
+	uopsECBVAES        = 344  // 110 per 32 blocks: 80 VAES, 8 loads, 8 XORs, 8 stores, 6 loop
+	uopsCBCDecryptVAES = 422  // 135 per 32 blocks: 80 VAES, 8 loads + 8 moves, 8 VALIGNQ + 16 XORs, 1 move, 8 stores, 6 loop
+	uopsCTRVAES        = 394  // 126 per 32 blocks: 80 VAES, 16 counter (VPSHUFB, VPADDQ), 16 XORs, 8 stores, 6 loop
+)
 
 // The code of each CBC variant built into this binary.
 var cbcEncryptCode, cbcDecryptCode variant.Code[CBCFunc]

@@ -37,8 +37,8 @@ var (
 	CTRAESNI6 = entryCTR.Asm(variant.Spec{Name: "aesni-parallel6", Arch: jdk.AMD64, Needs: needsAESNI,
 		Rules: rule("generate_counterMode_AESCrypt_Parallel", jdk.R17, x86Flags|variant.UseAESCTRIntrinsics,
 			reqAESNI.With(cpu.SSE41), ctrParCond),
-		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return u.Par(6) + 200 }, PerCall: variant.CallBulk,
-			Formula: "6 blocks in flight: max(10 × AESENC throughput, 10 × latency / 6) + ~2 cycles (counter increment and shuffle, XOR)"},
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return aesniStream(u, 6, uopsCTR6) }, PerCall: variant.CallBulk,
+			Formula: "independent blocks, 6 per iteration, overlapped across iterations: max(10 × AESENC throughput, 10 × latency / blocks the reorder buffer holds at 21.67 instructions a block, 21.67 / issue width)"},
 		Host: []variant.JVMRun{
 			{Run: "jdk25_c2_avx2_split", Mode: "ctr", Releases: jdk.SinceFeature(25)},
 			{Run: "jdk17_c2_avx2", Mode: "ctr"}}})
@@ -46,10 +46,8 @@ var (
 	CTRVAES = entryCTR.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAESShufB,
 		Rules: rule("generate_counterMode_VectorAESCrypt", jdk.R17, x86Flags|variant.UseAESCTRIntrinsics,
 			reqAESNI.With(cpu.SSE41, cpu.VAES, cpu.AVX512F, cpu.AVX512BW, cpu.AVX512VL), ctrVecCond),
-		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 {
-			return max(variant.CostRounds*u.VAESTp/4, variant.CostRounds*u.AESLat/16) + 100
-		}, PerCall: variant.CallBulk,
-			Formula: "16 blocks in flight in zmm registers: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 16) + ~1 cycle"},
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return vaesStream(u, uopsCTRVAES) }, PerCall: variant.CallBulk,
+			Formula: "independent blocks, 32 per iteration in zmm registers: max(10 × VAESENC-zmm throughput / 4, 10 × latency / blocks in flight at 3.94 instructions a block, 3.94 / issue width)"},
 		Host: []variant.JVMRun{
 			{Run: "jdk25_c2_default", Mode: "ctr", Releases: jdk.SinceFeature(25)},
 			{Run: "jdk17_c2_default", Mode: "ctr"}}})
@@ -57,8 +55,8 @@ var (
 	CTRARMv8x4 = entryCTR.Asm(variant.Spec{Name: "armv8-aes-4wide", Arch: jdk.ARM64, Needs: needsARMv8,
 		Rules: []variant.Rule{{Generator: "generate_counterMode_AESCrypt", Releases: jdk.SinceFeature(18),
 			Flags: variant.UseAESIntrinsics | variant.UseAESCTRIntrinsics, Requires: reqARM, Condition: ctrARMCond}},
-		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return u.Par(4) + 200 }, PerCall: variant.CallBulk,
-			Formula: "bulk_width 4: max(10 × AESE+AESMC throughput, 10 × latency / 4) + ~2 cycles"}})
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return aesniStream(u, 4, uopsCTRARMv8x4) }, PerCall: variant.CallBulk,
+			Formula: "independent blocks, bulk_width 4, overlapped across iterations: max(10 × AESE+AESMC throughput, 10 × latency / blocks the reorder buffer holds at 27 instructions a block, 27 / issue width)"}})
 )
 
 // The code of each CTR variant built into this binary.

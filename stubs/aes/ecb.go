@@ -36,8 +36,8 @@ var (
 	// ECBEncryptVAES is electronicCodeBook_encryptAESCrypt for AVX-512 VAES.
 	ECBEncryptVAES = entryECBEncrypt.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAES,
 		Rules: rule("generate_electronicCodeBook_encryptAESCrypt", jdk.R17, x86Flags, reqVAESCBC, vaesCond),
-		Cost: variant.Cost{PerBlock: vaes32, PerCall: variant.CallBulk,
-			Formula: "as the VAES CBC decryption: max(10 × VAESENC-zmm throughput / 4, 10 × latency / 32) + ~1 cycle"},
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return vaesStream(u, uopsECBVAES) }, PerCall: variant.CallBulk,
+			Formula: "independent blocks, 32 per iteration in zmm registers: max(10 × VAESENC-zmm throughput / 4, 10 × latency / blocks in flight at 3.44 instructions a block, 3.44 / issue width)"},
 		Host: []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "ecb-enc"}}})
 )
 
@@ -49,8 +49,9 @@ var (
 	// ECBDecryptVAES is electronicCodeBook_decryptAESCrypt for AVX-512 VAES.
 	ECBDecryptVAES = entryECBDecrypt.Asm(variant.Spec{Name: "vaes-avx512", Arch: jdk.AMD64, Needs: needsVAES,
 		Rules: rule("generate_electronicCodeBook_decryptAESCrypt", jdk.R17, x86Flags, reqVAESCBC, vaesCond),
-		Cost:  variant.Cost{PerBlock: vaes32, PerCall: variant.CallBulk, Formula: "as the VAES CBC decryption"},
-		Host:  []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "ecb-dec"}}})
+		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return vaesStream(u, uopsECBVAES) }, PerCall: variant.CallBulk,
+			Formula: "as the VAES ECB encryption, with VAESDEC"},
+		Host: []variant.JVMRun{{Run: "jdk17_c2_default", Mode: "ecb-dec"}}})
 )
 
 // The code of each ECB variant built into this binary.

@@ -77,17 +77,37 @@ const (
 // cycles). AES* is AESENC/AESDEC (x86) or a fused AESE+AESMC pair (arm64) on 128 bits;
 // VAESTp the 512-bit VAES form (4 blocks); CLMUL* PCLMULQDQ or PMULL/PMULL2 (64×64);
 // VCLMULTp the 512-bit VPCLMULQDQ form (4 products). Zero means the CPU has no such form.
+// ROB is the out-of-order window (reorder-buffer entries) and Width the instructions issued
+// per cycle: how many independent blocks the core overlaps, and what issuing a loop costs
+// (zero: unknown, and [Insn.Stream] overlaps nothing beyond the code's own blocks).
 type Insn struct {
 	AESLat, AESTp, VAESTp, CLMULLat, CLMULTp, VCLMULTp int64
+	ROB, Width                                         int64
 }
 
 // CostRounds is the AES round count the cost shapes assume: AES-128 (a key array of 44
 // ints), the seeds' key size.
 const CostRounds = 10
 
-// Par is the cost per block of p independent AES chains: bound by throughput or by
-// latency/p, whichever is larger (cycles ×100).
-func (u Insn) Par(p int64) int64 { return max(CostRounds*u.AESTp, CostRounds*u.AESLat/p) }
+// Stream is the cost per block (cycles ×100) of a loop whose blocks are independent of each
+// other (ECB, CBC decryption, CTR). The out-of-order window overlaps successive iterations,
+// not only the p blocks one iteration holds, so the loop is bound by the largest of: the AES
+// unit's throughput (aes, the block's rounds at throughput, cycles ×100); one block's
+// dependent chain (chain, cycles ×100) spread over the blocks in flight, p or as many as the
+// reorder buffer holds at uops instructions per block (×100), whichever is more; and issuing
+// uops at Width per cycle. A chain across blocks (CBC encryption, the GHASH hash) is not a
+// stream: it stays latency-bound.
+func (u Insn) Stream(p, aes, chain, uops int64) int64 {
+	inFlight := p * 100 // blocks ×100
+	if u.ROB > 0 && uops > 0 {
+		inFlight = max(inFlight, u.ROB*10_000/uops)
+	}
+	c := max(aes, chain*100/inFlight)
+	if u.Width > 0 {
+		c = max(c, uops/u.Width)
+	}
+	return c
+}
 
 // Per-call overheads (cycles ×100): an estimate from the instruction count of each kind of
 // stub's prologue and epilogue — stack frame, loading the 11 round keys, length checks, the

@@ -9,7 +9,7 @@ import (
 
 func noProbe(ID, []byte, []byte) (func(), bool, error) { return nil, false, nil }
 
-var testCost = Cost{PerBlock: func(u Insn) int64 { return u.Par(6) }, PerCall: CallBulk, Formula: "six chains"}
+var testCost = Cost{PerBlock: func(u Insn) int64 { return u.Stream(6, CostRounds*u.AESTp, CostRounds*u.AESLat, 2000) }, PerCall: CallBulk, Formula: "six chains"}
 
 func TestIDs(t *testing.T) {
 	var l List
@@ -104,5 +104,25 @@ func TestDeclareRejectsContradictions(t *testing.T) {
 			var l List
 			f(l.Entry("ghash_processBlocks", noProbe))
 		}()
+	}
+}
+
+func TestStream(t *testing.T) {
+	zen5 := Insn{AESLat: 400, AESTp: 50, ROB: 448, Width: 6}
+	for _, c := range []struct {
+		name                string
+		u                   Insn
+		p, aes, chain, uops int64
+		want                int64
+	}{
+		{"window wide: throughput", zen5, 4, 500, 4000, 2225, 500},
+		{"window of p blocks only: latency / p", Insn{AESLat: 400, AESTp: 50}, 4, 500, 4000, 2225, 1000},
+		{"window narrower than p: p", Insn{ROB: 10, Width: 100}, 4, 500, 4000, 2225, 1000},
+		{"window of 8 blocks: latency / 8", Insn{ROB: 200, Width: 100}, 4, 500, 8000, 2500, 1000},
+		{"issue-bound", zen5, 4, 500, 4000, 6000, 1000},
+	} {
+		if got := c.u.Stream(c.p, c.aes, c.chain, c.uops); got != c.want {
+			t.Errorf("%s: Stream(%d, %d, %d, %d) = %d, want %d", c.name, c.p, c.aes, c.chain, c.uops, got, c.want)
+		}
 	}
 }
