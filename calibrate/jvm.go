@@ -129,6 +129,18 @@ func levelRuns() []jvmRun {
 	}
 }
 
+// firstUseRuns are the runs that measure each glue mode's first use, one fresh JVM each (a
+// second mode's first use in the same JVM would find the shared classes loaded), with the
+// CPU's own flags.
+func firstUseRuns() []jvmRun {
+	var runs []jvmRun
+	for _, g := range model.GlueModes {
+		run := model.FirstUseRun(g.Name)
+		runs = append(runs, jvmRun{name: run, modes: []string{run + "-instance", run + "-op"}})
+	}
+	return runs
+}
+
 // stubRuns are the C2 runs at each UseAVX level the CPU supports that selects a set of stub
 // variants no higher level selects, and which variant each run's modes measure. The first,
 // the CPU's own UseAVX, also measures C2's provider glue.
@@ -381,6 +393,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	runs := levelRuns()
 	sruns, stubOf := stubRuns(rel, o.CPU)
 	runs = append(runs, sruns...)
+	runs = append(runs, firstUseRuns()...)
 	glueC2 := ""
 	if len(sruns) > 0 {
 		glueC2 = sruns[0].name

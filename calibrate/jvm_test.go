@@ -121,6 +121,12 @@ func TestJVMFromRecording(t *testing.T) {
 	if g, ok := p.Row(model.WhatGlue, "c2/GCM.init", model.PerCall); !ok || g.Ps <= 0 || !strings.Contains(g.Source, "an init of an unchanged key") {
 		t.Errorf("C2's GCM init glue: %+v", g)
 	}
+	// A fresh JVM's first use of each mode, measured in a JVM of its own.
+	for _, fam := range []string{"GCM.instance", "GCM.op", "CBC.op", "CTR.instance"} {
+		if r, ok := p.Row(model.WhatFirstUse, fam, model.PerCall); !ok || r.Ps <= 0 || !strings.Contains(r.Source, "in a fresh JVM") {
+			t.Errorf("first use %s: %+v", fam, r)
+		}
+	}
 	// C2's glue comes from C2 with the intrinsics on (the CPU's own UseAVX), where stubs
 	// serve the operation's few bytes, not from the run with the intrinsics off.
 	if g, _ := p.Row(model.WhatGlue, "c2/GCM.final", model.PerCall); !strings.Contains(g.Source, "-XX:UseAVX=3") || strings.Contains(g.Source, "UseGHASHIntrinsics") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +30,9 @@ type modelClock struct {
 	// by "tier/family".
 	hasGlue bool
 	glue    sync.Map
+	// firstUsed holds "instance" once the VM's first Cipher was charged its first use, and
+	// each mode ("GCM") once its first doFinal was (ChargeGlue).
+	firstUsed sync.Map
 }
 
 // linearCost is Profile.Cost(what, family, n) as a function of n: the
@@ -75,7 +79,7 @@ func (l linearCost) add(o linearCost) linearCost {
 // VM, so two VMs of one process never share virtual time) and the call
 // rows per caller level.
 func newModelClock(p model.Profile) *modelClock {
-	mc := &modelClock{prof: p, s: model.NewScheduler(), inflight: map[*taskRun]struct{}{}, hasGlue: p.Has(model.WhatGlue)}
+	mc := &modelClock{prof: p, s: model.NewScheduler(), inflight: map[*taskRun]struct{}{}, hasGlue: p.Has(model.WhatGlue) || p.Has(model.WhatFirstUse)}
 	for l := range mc.call {
 		what, _ := model.TierWhat(l)
 		mc.call[l] = resolve(p, model.WhatCall, what)
@@ -455,12 +459,29 @@ func (vm *VM) ChargeInlined(site Site, args []Arg) error {
 // code jitsim does not run (CipherCore, the mode's init and doFinal set-up): the profile's
 // model.WhatGlue row for family ("GCM.final", "CBC.init", …) at the level the method entry
 // (its key, e.g. "GHASH.doFinal") runs at now — the glue warms up with the code it calls.
+// The VM's first glue charge also pays the model.WhatFirstUse row "MODE.instance" (a fresh
+// JVM's first Cipher.getInstance: the JCE and its provider loaded), and each mode's first
+// "final" its "MODE.op" row (the first init and doFinal: the mode's classes loaded, linked
+// and initialised), once per VM each.
 // A profile without glue rows (the CPU models' own: recorded before the glue was measured)
 // charges nothing; so does the wall clock.
 func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
 	mc := vm.sim
 	if mc == nil || !mc.hasGlue {
 		return nil
+	}
+	mode, phase, _ := strings.Cut(family, ".")
+	if _, done := mc.firstUsed.LoadOrStore("instance", true); !done {
+		if err := mc.chargeFirstUse(mode + ".instance"); err != nil {
+			return err
+		}
+	}
+	if phase == "final" {
+		if _, done := mc.firstUsed.LoadOrStore(mode, true); !done {
+			if err := mc.chargeFirstUse(mode + ".op"); err != nil {
+				return err
+			}
+		}
 	}
 	level := Level(0)
 	if st, ok := vm.byName[entry]; ok {
@@ -477,6 +498,19 @@ func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
 	l := lc.(linearCost)
 	if l.err != nil {
 		return nil // no row for this family at this level: not measured, not charged
+	}
+	c, err := l.at(0)
+	if err != nil {
+		return err
+	}
+	return mc.charge(c)
+}
+
+// chargeFirstUse charges the profile's model.WhatFirstUse row of family, if it has one.
+func (mc *modelClock) chargeFirstUse(family string) error {
+	l := resolve(mc.prof, model.WhatFirstUse, family)
+	if l.err != nil {
+		return nil // not measured, not charged
 	}
 	c, err := l.at(0)
 	if err != nil {

@@ -3,15 +3,19 @@ package validate
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jitsim/jitsim/calibrate"
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/runtime/setup"
+	"github.com/jitsim/jitsim/scenario"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -322,5 +326,56 @@ func TestModelPerOpWaitsForInstalls(t *testing.T) {
 	}
 	if per[0]*5 > per[1] {
 		t.Errorf("a 16-byte CTR operation: C1 %.1f ns, the interpreter %.1f ns", per[0], per[1])
+	}
+}
+
+// TestFirstUseChargedOnce: a profile's first-use rows cost a VM once each — the first
+// Cipher's JCE load and GCM's first operation — and nothing after.
+func TestFirstUseChargedOnce(t *testing.T) {
+	m, _ := cpu.Lookup("host")
+	p, err := model.Lookup(m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	run := func(rows ...model.Row) (batches []time.Duration, end time.Duration) {
+		q := p
+		q.Rows = append(slices.Clone(p.Rows), rows...)
+		data, err := q.MarshalIndent()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, fmt.Sprintf("p%d.json", len(rows)))
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := setup.Resolve(setup.Request{JDK: jdk.R17, CPU: m, Clock: setup.ClockModel, ProfileFile: f, Tiers: tiers.Default()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vm, err := r.NewVM(r.NewClock(), io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer vm.Close()
+		env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel}
+		props := map[string]string{"mode": "GCM", "op": "encrypt", "dataSize": "1024"}
+		for range 3 {
+			bs, err := scenario.ModeLoop.RunBatch(context.Background(), env, props, 1, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			batches = append(batches, bs[0].Duration)
+		}
+		return batches, vm.Now()
+	}
+	plain, plainEnd := run()
+	first, firstEnd := run(model.Row{What: model.WhatFirstUse, Family: "GCM.instance", Unit: model.PerCall, Ps: 300e9, Source: "test"},
+		model.Row{What: model.WhatFirstUse, Family: "GCM.op", Unit: model.PerCall, Ps: 100e9, Source: "test"})
+	if d := firstEnd - plainEnd; d != 400*time.Millisecond {
+		t.Errorf("the first use added %v to the run, want 400ms (300ms + 100ms)", d)
+	}
+	if !slices.Equal(first[1:], plain[1:]) {
+		t.Errorf("operations after the first: %v with first-use rows, %v without", first[1:], plain[1:])
 	}
 }

@@ -154,6 +154,7 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 	p.Rows = javaRows(meas.get(meas.Rows), meas.get(meas.Compile), meas.Levels, compileRuns{
 		c1: [2]string{meas.C1.Run, meas.C1.Mode}, c2: [2]string{meas.C2.Run, meas.C2.Mode}})
 	p.Rows = append(p.Rows, glueRows(meas)...)
+	p.Rows = append(p.Rows, firstUseRows(meas)...)
 	for _, id := range stubVariants() {
 		c := id.Cost()
 		if id.Arch() != m.Arch || !stubs.Selectable(id, m.Arch, m.Features) {
@@ -198,12 +199,13 @@ type GlueLevelMode struct {
 	Mode  string
 }
 
-// WithoutGlue returns m without its glue rows: what composes the profile jitsim runs the
-// glue's operations on to learn what it charges for them itself (GlueCharged).
+// WithoutGlue returns m without its glue and first-use rows: what composes the profile
+// jitsim runs the glue's operations on to learn what it charges for them itself
+// (GlueCharged).
 func (m Measurements) WithoutGlue() Measurements {
 	rows := make(map[RunMode]Measure, len(m.Rows))
 	for k, v := range m.Rows {
-		if !strings.HasPrefix(k.Mode, "glue-") {
+		if !strings.HasPrefix(k.Mode, "glue-") && !strings.HasPrefix(k.Mode, "first-") {
 			rows[k] = v
 		}
 	}
@@ -251,6 +253,30 @@ func glueRows(meas Measurements) []Row {
 				Row{WhatGlue, what + "/" + mode + ".init", PerCall, iniOp, fmt.Sprintf(
 					"an init of an unchanged key, %d ps: %s", iniOp, ini.Source)})
 		}
+	}
+	return rows
+}
+
+// FirstUseRun is the run that measures a glue mode's first use in a fresh JVM: rows
+// "first-MODE-instance" and "first-MODE-op".
+func FirstUseRun(mode string) string { return "first-" + mode }
+
+// firstUseRows are the first-use costs per glue mode, when the runs measured them: the
+// first Cipher.getInstance less the second, and the first init and 16-byte doFinal less the
+// second, in one fresh JVM.
+func firstUseRows(meas Measurements) []Row {
+	var rows []Row
+	for _, g := range GlueModes {
+		run := FirstUseRun(g.Name)
+		inst, ok1 := meas.Rows[RunMode{run, run + "-instance"}]
+		op, ok2 := meas.Rows[RunMode{run, run + "-op"}]
+		if !ok1 || !ok2 {
+			continue
+		}
+		mode := strings.ToUpper(g.Name)
+		rows = append(rows,
+			Row{WhatFirstUse, mode + ".instance", PerCall, inst.Value * 16, "the first Cipher.getInstance in a fresh JVM less the second: " + inst.Source},
+			Row{WhatFirstUse, mode + ".op", PerCall, op.Value * 16, "the first init and 16-byte doFinal in a fresh JVM less the second instance's: " + op.Source})
 	}
 	return rows
 }

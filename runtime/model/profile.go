@@ -43,8 +43,13 @@ const (
 	WhatCompileC2 = "compile-c2" // a C2 compile (level 4)
 	// WhatGlue is the provider code jitsim does not run (CipherCore, a mode's init and
 	// doFinal set-up), per call; its family is "TIER/MODE.PHASE", e.g. "c2/GCM.final".
-	WhatGlue   = "glue"
-	stubPrefix = "stub:"
+	WhatGlue = "glue"
+	// WhatFirstUse is what a fresh JVM's first use of a mode costs once, per call: family
+	// "MODE.instance" the first Cipher.getInstance (loading the JCE and its provider),
+	// "MODE.op" the first init and doFinal (loading, linking and initialising the mode's
+	// classes).
+	WhatFirstUse = "first-use"
+	stubPrefix   = "stub:"
 )
 
 // AnyFamily is the family of a row that applies to every family without a
