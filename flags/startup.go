@@ -120,7 +120,9 @@ func (p *parser) gcLogWarnings() {
 			}
 		}
 		if !supported {
+			// java turns the flag off as it warns (PrintFlagsFinal: {command line, ergonomic}).
 			p.logWarning("stringdedup", "String Deduplication disabled: not supported by selected GC")
+			_ = s.SetErgo("UseStringDeduplication", "false")
 		}
 	}
 }
