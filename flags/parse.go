@@ -229,7 +229,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}

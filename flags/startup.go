@@ -264,6 +264,28 @@ func (p *parser) checkCodeHeaps() error {
 	return initError(fmt.Sprintf("Invalid code heap sizes: %s = %dK is %s ReservedCodeCacheSize (%dK).", strings.Join(parts, " + "), sum>>10, rel, r>>10))
 }
 
+// checkRTM is JDK 17's restricted transactional memory locking on x86 (the flags exist there
+// only): no CPU jitsim models has RTM (TSX), so -XX:+UseRTMLocking stops the VM as it stops
+// on this AMD host, after the warning that it overrides biased locking; RTM stack locks
+// without RTM locking are refused with a warning (observed on OpenJDK 17.0.15).
+func (p *parser) checkRTM() error {
+	s := p.set
+	if !s.Has("UseRTMLocking") {
+		return nil
+	}
+	if !s.Bool("UseRTMLocking") {
+		if s.Has("UseRTMForStackLocks") && s.Bool("UseRTMForStackLocks") {
+			p.warning("UseRTMForStackLocks flag should be off when UseRTMLocking flag is off")
+			_ = s.SetDefault("UseRTMForStackLocks", "false")
+		}
+		return nil
+	}
+	if s.Has("UseBiasedLocking") && s.Bool("UseBiasedLocking") && s.WasSetOnCommandLine("UseBiasedLocking") {
+		p.warning("Biased locking is not supported with RTM locking; ignoring UseBiasedLocking flag.")
+	}
+	return initError("RTM instructions are not available on this CPU")
+}
+
 // initError is vm_exit_during_initialization: the text on stdout after java's header line,
 // no launcher lines.
 func initError(msg string) error {
