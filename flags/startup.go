@@ -266,18 +266,11 @@ func (p *parser) checkCodeHeaps() error {
 
 // checkRTM is JDK 17's restricted transactional memory locking on x86 (the flags exist there
 // only): no CPU jitsim models has RTM (TSX), so -XX:+UseRTMLocking stops the VM as it stops
-// on this AMD host, after the warning that it overrides biased locking; RTM stack locks
-// without RTM locking are refused with a warning (observed on OpenJDK 17.0.15).
+// on this AMD host, after the warning that it overrides biased locking (observed on OpenJDK
+// 17.0.15). RTM stack locks without RTM locking are the CPU pass's (runtime/ergo).
 func (p *parser) checkRTM() error {
 	s := p.set
-	if !s.Has("UseRTMLocking") {
-		return nil
-	}
-	if !s.Bool("UseRTMLocking") {
-		if s.Has("UseRTMForStackLocks") && s.Bool("UseRTMForStackLocks") {
-			p.warning("UseRTMForStackLocks flag should be off when UseRTMLocking flag is off")
-			_ = s.SetDefault("UseRTMForStackLocks", "false")
-		}
+	if !s.Has("UseRTMLocking") || !s.Bool("UseRTMLocking") {
 		return nil
 	}
 	if s.Has("UseBiasedLocking") && s.Bool("UseBiasedLocking") && s.WasSetOnCommandLine("UseBiasedLocking") {

@@ -275,6 +275,11 @@ var x86Switches = []switchRule{
 	{flag: "UseVectorizedMismatchIntrinsic", needs: []need{
 		flagOn("UseSSE42Intrinsics", disable, "vectorizedMismatch intrinsics are not available on this CPU"),
 	}},
+	// JDK 17's RTM stack locks need RTM locking (which no modelled CPU serves: flags'
+	// checkRTM). PrintCommandLineFlags, printed before this pass, still shows them on.
+	{flag: "UseRTMForStackLocks", needs: []need{
+		flagOn("UseRTMLocking", disable, "UseRTMForStackLocks flag should be off when UseRTMLocking flag is off"),
+	}},
 }
 
 // x86Modern is the x86 port from JDK 17 on; the release differences of the levels are the
