@@ -367,8 +367,10 @@ var machineRows = append([]machineRow{
 		return "", false
 	}},
 	{flag: "UseCountedLoopSafepoints", releases: all, value: func(m *machineFacts) (string, bool) { return boolean(m.loopStripMining()) }},
+	// The collectors strip-mine loops only where they turn the counted-loop safepoints on
+	// themselves (the command line left UseCountedLoopSafepoints alone).
 	{flag: "LoopStripMiningIter", releases: all, value: func(m *machineFacts) (string, bool) {
-		if !m.loopStripMining() {
+		if !m.loopStripMining() || m.s.WasSetOnCommandLine("UseCountedLoopSafepoints") {
 			return "", false
 		}
 		return "1000", true
@@ -560,6 +562,35 @@ func gcConst(gc string, releases jdk.Set, flag, value string, ergo bool) machine
 
 // loopStripMining: C2 keeps safepoints in counted loops, strip-mined, under the concurrent
 // collectors (G1, ZGC, Shenandoah), not under Serial or Parallel.
+// loopStripMining is C2's check of the counted-loop safepoints against the strip-mining
+// iteration count, after the collector chose their defaults (observed on 17.0.15 and 25.0.3,
+// under -Xint and C1 only too): safepoints without an iteration count get one, a count
+// without safepoints goes to 0, each with java's note on stderr (no warning prefix, not
+// silenced by -XX:-PrintWarnings).
+func (e *ergo) loopStripMining() {
+	s := e.set
+	if !s.Has("UseCountedLoopSafepoints") || !s.Has("LoopStripMiningIter") {
+		return
+	}
+	m := &machineFacts{s: s}
+	safepoints := s.Bool("UseCountedLoopSafepoints")
+	iter := s.Uint("LoopStripMiningIter")
+	if !s.WasSetOnCommandLine("UseCountedLoopSafepoints") && m.loopStripMining() {
+		safepoints = true
+		if !s.WasSetOnCommandLine("LoopStripMiningIter") {
+			iter = 1000
+		}
+	}
+	switch {
+	case safepoints && iter == 0:
+		e.note("When counted loop safepoints are enabled, LoopStripMiningIter must be at least 1 (a safepoint every 1 iteration): setting it to 1")
+		e.setDefault("LoopStripMiningIter", "1")
+	case !safepoints && iter > 0:
+		e.note("Disabling counted safepoints implies no loop strip mining: setting LoopStripMiningIter to 0")
+		e.setDefault("LoopStripMiningIter", "0")
+	}
+}
+
 func (m *machineFacts) loopStripMining() bool {
 	switch m.gc() {
 	case "UseG1GC", "UseZGC", "UseShenandoahGC":
