@@ -368,6 +368,20 @@ lowered to it, and the compressed class space is held to 80 % of MaxMetaspaceSiz
 granules (before PrintCommandLineFlags; 25 warns when the size the command line gave moves); loop strip mining (UseCountedLoopSafepoints,
 LoopStripMiningIter 1000, its short-loop tenth) is on under G1, ZGC and Shenandoah.
 
+An intrinsic switch the command line turns on that the CPU or a lowered -XX:UseSSE/UseAVX
+cannot serve goes off with java's warning, in java's order (CRC32, Adler32, CRC32C, 25's
+ChaCha20, ML-KEM and ML-DSA, Base64, SHA-1, SHA-256, SHA-512, SHA-3, then 25's Poly1305,
+IntPoly and vectorizedHashCode); 17 has no SHA-3 intrinsic on x86. JDK 17's RTM locking needs
+TSX, which no modelled CPU has: -XX:+UseRTMLocking stops the VM as on this AMD host.
+
+A mistyped flag gets java's "Did you mean": the first best match in the VM's own flag table
+order (` + "`testdata/jvmflags/jdk-*.flagtable.txt`" + `, read from libjvm.so; PrintFlagsFinal's order is
+alphabetical, and equal scores such as ShenandoahControlIntervalMin and ...Max go to the one
+the VM declares first), the flags only a debug build takes included: those 372 (17: 269
+develop, 103 notproduct) and 355 (25: develop) are refused as java refuses them ("is develop and
+is available only in debug version of VM"), or skipped under IgnoreUnrecognizedVMOptions.
+Profiles without a recording (8, 21, 22, arm64) search jitsim's table in name order.
+
 Left to the run: SharedBaseAddress, where this run mapped the CDS archive (17: an ASLR
 address; 25: a different base each run): vs-java's rule sees the row differ on every run.
 A model without an identity (an arm64 model, or an x86 one whose row gives none) keeps the

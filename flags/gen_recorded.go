@@ -42,7 +42,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	vmBuild    = regexp.MustCompile(`Server VM.*\(build ([^,]+),`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
@@ -67,7 +67,10 @@ type recording struct {
 	logTags    []string // as -Xlog:help lists them (sorted)
 	logTagSets []string // the registered tag sets, "gc+heap+exit" (jdk-*.tagsets.txt, sorted)
 	modules    []string // as java --list-modules lists them, without versions (sorted)
-	build      string   // the VM's build in its -version banner ("17.0.15+6-Debian-1deb12u1")
+	// flagTable is the VM's flag table in its own order, a line per flag as
+	// jdk-VERSION.flagtable.txt has it ("NAME bool", "NAME value develop").
+	flagTable []string
+	build     string // the VM's build in its -version banner ("17.0.15+6-Debian-1deb12u1")
 	// special: the obsolete flags (name → the release that removed them) and the deprecated
 	// aliases (name → [the flag they stand for, the release that deprecated them]), from
 	// jdk-VERSION.special.txt.
@@ -141,7 +144,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -172,6 +175,16 @@ func load(feature int, version string, files map[string]string) (*recording, err
 	}
 	r.logTagSets = strings.Fields(string(data))
 	sort.Strings(r.logTagSets)
+	if data, err = os.ReadFile(files["flagtable"]); err != nil {
+		return nil, err
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		if f := strings.Fields(l); len(f) < 2 || len(f) > 3 || f[1] != "bool" && f[1] != "value" ||
+			len(f) == 3 && f[2] != "develop" && f[2] != "notproduct" {
+			return nil, fmt.Errorf("%s: cannot read %q", files["flagtable"], l)
+		}
+		r.flagTable = append(r.flagTable, l)
+	}
 	if data, err = os.ReadFile(files["version"]); err != nil {
 		return nil, err
 	}
@@ -465,6 +478,9 @@ func generate(recs []*recording) ([]byte, error) {
 	writeNameLists(&b, recs, "recordedLogTagSets", "sets",
 		"the unified-logging tag sets the JVM\n// registers (testdata/jvmflags/jdk-*.tagsets.txt), sorted.",
 		func(r *recording) []string { return r.logTagSets })
+	writeNameLists(&b, recs, "recordedFlagTable", "flags",
+		"the VM's flag table in its own order\n// (testdata/jvmflags/jdk-*.flagtable.txt): \"NAME bool\" or \"NAME value\", then \"develop\" or\n// \"notproduct\" for a flag only a debug build takes.",
+		func(r *recording) []string { return r.flagTable })
 	writeNameLists(&b, recs, "recordedLogTags", "tags",
 		"the unified-logging tags -Xlog:help names\n// (testdata/jvmflags/jdk-*.xlog-help.txt), sorted.",
 		func(r *recording) []string { return r.logTags })

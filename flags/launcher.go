@@ -126,6 +126,12 @@ var launcherOptions = []launcherOption{
 		return nil
 	}},
 	{name: "-splash:", prefix: true},
+	// The multiple-JRE options JDK 9 retired: 17's launcher explains them before it calls them
+	// unrecognized (OpenJDK 17.0.15); Temurin 25.0.3 only calls them unrecognized.
+	{name: "-version:", prefix: true, releases: modern & jdk.Before(jdk.R25), act: retiredJRE(
+		"Error: Specifying an alternate JDK/JRE version is no longer supported.\n  The use of the flag '-version:' is no longer valid.\n  Please download and execute the appropriate version.\n")},
+	{name: "-jre-restrict-search", releases: modern & jdk.Before(jdk.R25), act: retiredJRE(retiredJRESearch)},
+	{name: "-jre-no-restrict-search", releases: modern & jdk.Before(jdk.R25), act: retiredJRE(retiredJRESearch)},
 	{name: "-server"},
 	{name: "-client"},
 	{name: "-Xfuture", releases: jdk.Before(jdk.R25), act: func(p *parser, _ token, _ string) error {
@@ -256,6 +262,19 @@ func setsFlags(fs ...flagBool) func(p *parser, t token, _ string) error {
 func shareMode(p *parser, t token, v string) error {
 	p.share = strings.TrimPrefix(t.text, "-Xshare:")
 	return setsFlags(flagBool{"UseSharedSpaces", p.share != "off"}, flagBool{"RequireSharedSpaces", p.share == "on"})(p, t, v)
+}
+
+// retiredJRESearch is 17's launcher text for -jre-restrict-search and -jre-no-restrict-search.
+const retiredJRESearch = "Error: Specifying an alternate JDK/JRE is no longer supported.\n  The related flags -jre-restrict-search | -jre-no-restrict-search are also no longer valid.\n"
+
+// retiredJRE is a retired multiple-JRE option: the launcher's explanation, then the VM's
+// "Unrecognized option".
+func retiredJRE(text string) func(p *parser, t token, _ string) error {
+	return func(p *parser, t token, _ string) error {
+		p.notice(text)
+		p.errText.WriteString("Unrecognized option: " + t.text + "\n")
+		return p.fail(t)
+	}
 }
 
 // lookupLauncher returns the row for an option in profile j (or any profile), or nil.

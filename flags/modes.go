@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -659,30 +660,97 @@ func (p *parser) checkIntrinsicLists() bool {
 	return ok
 }
 
-// fuzzyMatch models JVMFlag::fuzzy_match: the flag whose name has the highest
-// StringUtils::similarity to name (2·matching bigrams / (len1+len2), each bigram of the flag
-// name counted once), locked flags included, if that score is at least 0.7. Scores are
-// HotSpot's floats; the first best in table order wins.
-func (p *parser) fuzzyMatch(name string) *entry {
-	var best *entry
-	max := float32(-1)
-	for i, f := range table {
-		e := p.set.at(i)
-		if e == nil {
-			continue
+// vmFlag is one flag of a recorded VM's flag table (recordedFlagTable).
+type vmFlag struct {
+	name   string
+	isBool bool
+	// debug is "develop" or "notproduct" for a flag only a debug build takes, else "".
+	debug string
+}
+
+// vmFlagTables parses recordedFlagTable once: per entry, the flags in the VM's order and the
+// debug-only ones by name.
+var vmFlagTables = sync.OnceValue(func() []vmFlagTable {
+	tables := make([]vmFlagTable, len(recordedFlagTable))
+	for i, r := range recordedFlagTable {
+		t := vmFlagTable{releases: r.releases, debugOnly: map[string]vmFlag{}}
+		for _, l := range r.flags {
+			f := strings.Fields(l)
+			v := vmFlag{name: f[0], isBool: f[1] == "bool"}
+			if len(f) > 2 {
+				v.debug = f[2]
+				t.debugOnly[v.name] = v
+			}
+			t.order = append(t.order, v)
 		}
-		if la, lb := len(f.Name), len(name); 2*float64(min(la, lb)) < 0.7*float64(la+lb) {
-			continue // no bigram count reaches 0.7: skip the quadratic comparison
-		}
-		score := float32(similarity(f.Name, name))
-		if score > max {
-			max, best = score, e
-		}
+		tables[i] = t
 	}
-	if best == nil || max < float32(0.7) {
+	return tables
+})
+
+type vmFlagTable struct {
+	releases  jdk.Set
+	order     []vmFlag
+	debugOnly map[string]vmFlag
+}
+
+// vmFlagTableOf returns the recorded flag table of release j on arch a (nil for a release or
+// an architecture not recorded: the recordings are x86_64's).
+func vmFlagTableOf(j jdk.Release, a jdk.Arch) *vmFlagTable {
+	if a != jdk.AMD64 {
 		return nil
 	}
-	return best
+	tables := vmFlagTables()
+	for i := range tables {
+		if tables[i].releases.Has(j) {
+			return &tables[i]
+		}
+	}
+	return nil
+}
+
+// debugOnlyFlag reports whether name is a flag release j's product build on arch a knows but
+// refuses as available only in a debug build (recorded releases only).
+func debugOnlyFlag(j jdk.Release, a jdk.Arch, name string) (vmFlag, bool) {
+	if t := vmFlagTableOf(j, a); t != nil {
+		f, ok := t.debugOnly[name]
+		return f, ok
+	}
+	return vmFlag{}, false
+}
+
+// fuzzyMatch models JVMFlag::fuzzy_match: the flag whose name has the highest
+// StringUtils::similarity to name (2·matching bigrams / (len1+len2), each bigram of the flag
+// name counted once), locked and debug-only flags included, if that score is at least 0.7.
+// Scores are HotSpot's floats; the first best wins, in the VM's own table order for a
+// recorded release (recordedFlagTable: not the alphabetical order PrintFlagsFinal prints),
+// in jitsim's table order otherwise.
+func (p *parser) fuzzyMatch(name string) (vmFlag, bool) {
+	var best vmFlag
+	max := float32(-1)
+	consider := func(f vmFlag) {
+		if la, lb := len(f.name), len(name); 2*float64(min(la, lb)) < 0.7*float64(la+lb) {
+			return // no bigram count reaches 0.7: skip the quadratic comparison
+		}
+		if score := float32(similarity(f.name, name)); score > max {
+			max, best = score, f
+		}
+	}
+	if t := vmFlagTableOf(p.o.JDK, p.o.Arch); t != nil {
+		for _, f := range t.order {
+			consider(f)
+		}
+	} else {
+		for i, f := range table {
+			if e := p.set.at(i); e != nil {
+				consider(vmFlag{name: f.Name, isBool: e.typ == Bool})
+			}
+		}
+	}
+	if max < float32(0.7) {
+		return vmFlag{}, false
+	}
+	return best, true
 }
 
 // similarity is StringUtils::similarity (utilities/stringUtils.cpp).

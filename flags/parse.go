@@ -229,7 +229,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
@@ -628,13 +628,18 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 				return false
 			}
 		}
-		switch {
-		case e.typ == Bool && !plusMinus:
-			fmt.Fprintf(&p.errText, "Missing +/- setting for VM option '%s'\n", argname)
-		case e.typ != Bool && plusMinus:
-			fmt.Fprintf(&p.errText, "Unexpected +/- setting in VM option '%s'\n", argname)
-		default:
-			fmt.Fprintf(&p.errText, "Improperly specified VM option '%s'\n", argname)
+		p.settingError(argname, e.typ == Bool, plusMinus)
+		return false
+	}
+	// A flag only a debug build takes: with IgnoreUnrecognizedVMOptions java skips it, else it
+	// is refused as the locked flags are.
+	if f, ok := debugOnlyFlag(j, p.o.Arch, name); ok {
+		if p.ignore {
+			return true
+		}
+		fmt.Fprintf(&p.errText, "Error: VM option '%s' is %s and is available only in debug version of VM.\n", f.name, f.debug)
+		if behavesLike25(j) {
+			p.settingError(argname, f.isBool, plusMinus)
 		}
 		return false
 	}
@@ -642,18 +647,31 @@ func (p *parser) xxOption(arg string, origin Origin) bool {
 		return true
 	}
 	fmt.Fprintf(&p.errText, "Unrecognized VM option '%s'\n", argname)
-	if m := p.fuzzyMatch(name); m != nil {
+	if m, ok := p.fuzzyMatch(name); ok {
 		pre, post := "", "=<value>"
-		if m.typ == Bool {
+		if m.isBool {
 			pre, post = "(+/-)", ""
 		}
 		end := "\n"
 		if j.Modern() && !behavesLike25(j) {
 			end = " " // JDK 9-17 print the suggestion without a newline
 		}
-		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.flag.Name, post, end)
+		fmt.Fprintf(&p.errText, "Did you mean '%s%s%s'?%s", pre, m.name, post, end)
 	}
 	return false
+}
+
+// settingError is the line java adds after refusing a known flag: the sign or value the
+// option got does not fit the flag's type.
+func (p *parser) settingError(argname string, isBool, plusMinus bool) {
+	switch {
+	case isBool && !plusMinus:
+		fmt.Fprintf(&p.errText, "Missing +/- setting for VM option '%s'\n", argname)
+	case !isBool && plusMinus:
+		fmt.Fprintf(&p.errText, "Unexpected +/- setting in VM option '%s'\n", argname)
+	default:
+		fmt.Fprintf(&p.errText, "Improperly specified VM option '%s'\n", argname)
+	}
 }
 
 // optionName returns the flag name an -XX: option's text names: without its sign and value.

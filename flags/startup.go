@@ -120,7 +120,9 @@ func (p *parser) gcLogWarnings() {
 			}
 		}
 		if !supported {
+			// java turns the flag off as it warns (PrintFlagsFinal: {command line, ergonomic}).
 			p.logWarning("stringdedup", "String Deduplication disabled: not supported by selected GC")
+			_ = s.SetErgo("UseStringDeduplication", "false")
 		}
 	}
 }
@@ -260,6 +262,21 @@ func (p *parser) checkCodeHeaps() error {
 		rel = "not equal to"
 	}
 	return initError(fmt.Sprintf("Invalid code heap sizes: %s = %dK is %s ReservedCodeCacheSize (%dK).", strings.Join(parts, " + "), sum>>10, rel, r>>10))
+}
+
+// checkRTM is JDK 17's restricted transactional memory locking on x86 (the flags exist there
+// only): no CPU jitsim models has RTM (TSX), so -XX:+UseRTMLocking stops the VM as it stops
+// on this AMD host, after the warning that it overrides biased locking (observed on OpenJDK
+// 17.0.15). RTM stack locks without RTM locking are the CPU pass's (runtime/ergo).
+func (p *parser) checkRTM() error {
+	s := p.set
+	if !s.Has("UseRTMLocking") || !s.Bool("UseRTMLocking") {
+		return nil
+	}
+	if s.Has("UseBiasedLocking") && s.Bool("UseBiasedLocking") && s.WasSetOnCommandLine("UseBiasedLocking") {
+		p.warning("Biased locking is not supported with RTM locking; ignoring UseBiasedLocking flag.")
+	}
+	return initError("RTM instructions are not available on this CPU")
 }
 
 // initError is vm_exit_during_initialization: the text on stdout after java's header line,

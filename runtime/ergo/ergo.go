@@ -44,12 +44,17 @@ func Settle(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []s
 	if err != nil {
 		return nil, err
 	}
-	return e.out, nil
+	for i, w := range e.out {
+		if !e.plain[i] {
+			warnings = append(warnings, w)
+		}
+	}
+	return warnings, nil
 }
 
 // SettleStderr is Settle returning the lines java writes to stderr while it settles the
 // flags, in order and without newlines: the warnings with flags.VMWarningPrefix (none with
-// -XX:-PrintWarnings). What java prints while it parses (range messages of
+// -XX:-PrintWarnings) and C2's notes on loop strip mining as they are. What java prints while it parses (range messages of
 // CompileThresholdScaling included) is flags.Parse's Result.Stderr. commandLine is the set
 // as java has it when it prints -XX:+PrintCommandLineFlags: after the collector's and the
 // heap's ergonomics, before the compiler threads, the CPU pass and the heap's alignment.
@@ -58,7 +63,11 @@ func SettleStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, w := range e.out {
+	for i, w := range e.out {
+		if e.plain[i] {
+			stderr = append(stderr, w)
+			continue
+		}
 		stderr = append(stderr, flags.VMWarningPrefix+w)
 	}
 	return stderr, e.commandLine, nil
@@ -77,6 +86,7 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	}
 	e.gcArguments(model, active(set, activeProcessors))
 	e.commandLine = set.Clone()
+	e.loopStripMining()
 	if !e.commandLine.WasSetOnCommandLine("CICompilerCount") {
 		// The compiler count is CompilationPolicy::initialize's, after the line is printed.
 		e.commandLine.Revert("CICompilerCount")
@@ -92,7 +102,14 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	flags.ReserveCodeCache(set)
 	e.machinePass(model, activeProcessors)
 	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
-		e.out = nil
+		// The compiler's notes are not warnings and stay.
+		out, plain := e.out, e.plain
+		e.out, e.plain = nil, nil
+		for i, w := range out {
+			if plain[i] {
+				e.note(w)
+			}
+		}
 	}
 	return e, nil
 }
@@ -117,8 +134,10 @@ const maxLevel = 99
 // ergo is one run of the ergonomics.
 type ergo struct {
 	set *flags.Set
-	// out holds the warning texts in order.
-	out []string
+	// out holds the warning texts in order; plain marks the ones java prints without the
+	// warning prefix.
+	out   []string
+	plain map[int]bool
 	// commandLine is the set as -XX:+PrintCommandLineFlags prints it: after the collector's
 	// and the heap's ergonomics, before the compiler threads, the CPU pass and the heap's
 	// alignment.
@@ -130,6 +149,15 @@ type ergo struct {
 
 func (e *ergo) warn(format string, a ...any) {
 	e.out = append(e.out, fmt.Sprintf(format, a...))
+}
+
+// note adds a line java writes to stderr without the warning prefix.
+func (e *ergo) note(text string) {
+	if e.plain == nil {
+		e.plain = map[int]bool{}
+	}
+	e.plain[len(e.out)] = true
+	e.out = append(e.out, text)
 }
 
 // setDefault changes a value the way FLAG_SET_DEFAULT does (origin kept). The flag exists:
@@ -274,6 +302,11 @@ var x86Switches = []switchRule{
 	}},
 	{flag: "UseVectorizedMismatchIntrinsic", needs: []need{
 		flagOn("UseSSE42Intrinsics", disable, "vectorizedMismatch intrinsics are not available on this CPU"),
+	}},
+	// JDK 17's RTM stack locks need RTM locking (which no modelled CPU serves: flags'
+	// checkRTM). PrintCommandLineFlags, printed before this pass, still shows them on.
+	{flag: "UseRTMForStackLocks", needs: []need{
+		flagOn("UseRTMLocking", disable, "UseRTMForStackLocks flag should be off when UseRTMLocking flag is off"),
 	}},
 }
 

@@ -28,9 +28,6 @@ const (
 	// taskQueueSize is a GC task queue's entries on 64-bit VMs; G1 sizes its mark stack
 	// for one queue per concurrent worker.
 	taskQueueSize = 1 << 17
-	// compressedOopsMaxHeap is the largest heap zero-based compressed oops address (32 GB,
-	// less the null page's alignment; a -Xmx above it turns them off).
-	compressedOopsMaxHeap = 32*gib - 4*mib
 	// serialHeapAlignment aligns the Serial and Parallel heaps, and G1's with regions below
 	// it (the card table's page granularity on x86_64 Linux with 4 KB pages).
 	serialHeapAlignment = 2 * mib
@@ -38,6 +35,25 @@ const (
 
 // gcArguments settles the collector and heap flags the way Arguments::apply_ergo does,
 // before PrintCommandLineFlags is printed (values not yet aligned).
+//
+// compressedOopsMaxHeap is the largest maximum heap compressed oops take: what 32-bit offsets
+// scaled by the object alignment address (32 GB at 8 bytes), less the collector's
+// conservative heap alignment (32 MB for G1's and Shenandoah's largest region, 2 MB for
+// Serial and Parallel; ZGC's, assumed 2 MB, was not observed at the boundary). Observed on 17.0.15 and 25.0.3: under G1 -Xmx32736m keeps them and
+// -Xmx32737m does not, under Serial 32766m and 32767m; a command line that asks for them
+// above it gets java's warning and the flag goes off.
+func compressedOopsMaxHeap(s *flags.Set, gc string) uint64 {
+	align := uint64(2 * mib)
+	if gc == "UseG1GC" || gc == "UseShenandoahGC" {
+		align = 32 * mib
+	}
+	objAlign := uint64(8)
+	if s.Has("ObjectAlignmentInBytes") && s.Int("ObjectAlignmentInBytes") > 0 {
+		objAlign = uint64(s.Int("ObjectAlignmentInBytes"))
+	}
+	return 4*gib*objAlign - align
+}
+
 func (e *ergo) gcArguments(model cpu.Model, active int) {
 	s := e.set
 	if !gcModelled(s) {
@@ -52,12 +68,19 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 		e.setErgo(gc, "true")
 	}
 	e.heapSize(model)
+	if !s.IsDefault("UseCompressedOops") && s.Bool("UseCompressedOops") && s.Uint("MaxHeapSize") > compressedOopsMaxHeap(s, gc) {
+		e.warn("Max heap size too large for Compressed Oops")
+		e.setDefault("UseCompressedOops", "false")
+	}
 	switch {
 	case gc == "UseZGC":
+		// ZGC has no compressed oops: a command line that asks for them is overruled silently.
 		if s.IsDefault("UseCompressedOops") {
 			e.setErgo("UseCompressedOops", "false")
+		} else {
+			e.setDefault("UseCompressedOops", "false")
 		}
-	case s.IsDefault("UseCompressedOops") && s.Uint("MaxHeapSize") <= compressedOopsMaxHeap:
+	case s.IsDefault("UseCompressedOops") && s.Uint("MaxHeapSize") <= compressedOopsMaxHeap(s, gc):
 		e.setErgo("UseCompressedOops", "true")
 	}
 	// 17 sets the class pointers' flag ergonomically; 25 has it on by default.

@@ -25,6 +25,11 @@ type machineRow struct {
 	releases jdk.Set
 	ergo     bool
 	value    func(m *machineFacts) (string, bool)
+	// warn, for an intrinsic switch, is java's warning when the command line turned the
+	// switch on and unavailable holds: the switch goes off (its origin kept) after the
+	// warning.
+	warn        string
+	unavailable func(m *machineFacts) bool
 }
 
 // machineFacts is what the rows read: the settled set, the CPU and the compilers.
@@ -234,12 +239,6 @@ var machineRows = append([]machineRow{
 	{flag: "UseSHA", releases: all, value: onX86(func(m *machineFacts) bool {
 		return (m.id.Ext.Has(cpu.SHA) || m.avx() >= 2 && m.id.Ext.Has(cpu.BMI2)) && (m.s.JDK() < jdk.R25 || m.sse() >= 4)
 	})},
-	{flag: "UseBASE64Intrinsics", releases: all, value: onX86(func(m *machineFacts) bool {
-		if m.s.JDK() >= jdk.R25 {
-			return m.avx() >= 2
-		}
-		return m.avx() >= 3 && m.feats.Has(cpu.AVX512VL) && m.feats.Has(cpu.AVX512BW)
-	})},
 	// Intrinsics that need a vector or SSE level (observed by lowering -XX:UseAVX and
 	// -XX:UseSSE): a lowered level turns them off; the SHA ones need UseSHA as well.
 	{flag: "MaxVectorSize", releases: all, value: func(m *machineFacts) (string, bool) {
@@ -253,25 +252,44 @@ var machineRows = append([]machineRow{
 		}
 		return "16", true
 	}},
-	levelRow("UseAdler32Intrinsics", all, func(m *machineFacts) bool { return m.avx() >= 2 }),
-	levelRow("UseCRC32Intrinsics", all, func(m *machineFacts) bool { return m.sse() >= 3 }),
-	levelRow("UseCRC32CIntrinsics", all, func(m *machineFacts) bool { return m.sse() >= 4 }),
+	// In the order java checks them, which is the order of its warnings when the command
+	// line turns on one the CPU (or the lowered level) cannot serve (observed with
+	// -XX:UseSSE=2 -XX:UseAVX=0 and every switch on, 17 and 25).
+	levelRow("UseCRC32Intrinsics", all, func(m *machineFacts) bool { return m.sse() >= 3 },
+		"CRC32 Intrinsics requires CLMUL instructions (not available on this CPU)"),
+	levelRow("UseAdler32Intrinsics", all, func(m *machineFacts) bool { return m.avx() >= 2 },
+		"Adler32 Intrinsics requires avx2 instructions (not available on this CPU)"),
+	levelRow("UseCRC32CIntrinsics", all, func(m *machineFacts) bool { return m.sse() >= 4 },
+		"CRC32C intrinsics are not available on this CPU"),
+	levelRow("UseChaCha20Intrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 1 },
+		"ChaCha20 intrinsic requires AVX instructions"),
+	levelRow("UseKyberIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 },
+		"Intrinsics for ML-KEM are not available on this CPU."),
+	levelRow("UseDilithiumIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 },
+		"Intrinsics for ML-DSA are not available on this CPU."),
+	{flag: "UseBASE64Intrinsics", releases: all, value: onX86(base64), warn: "Base64 intrinsic requires EVEX instructions on this CPU",
+		unavailable: func(m *machineFacts) bool { return !base64(m) }},
 	levelRow("UseSHA1Intrinsics", all, func(m *machineFacts) bool {
 		return m.s.Bool("UseSHA") && m.id.Ext.Has(cpu.SHA) && m.sse() >= 4
-	}),
+	}, "Intrinsics for SHA-1 crypto hash functions not available on this CPU."),
 	levelRow("UseSHA256Intrinsics", all, func(m *machineFacts) bool {
 		return m.s.Bool("UseSHA") && m.sse() >= 4 && (m.id.Ext.Has(cpu.SHA) || m.avx() >= 2 && m.id.Ext.Has(cpu.BMI2))
-	}),
+	}, "Intrinsics for SHA-224 and SHA-256 crypto hash functions not available on this CPU."),
 	levelRow("UseSHA512Intrinsics", all, func(m *machineFacts) bool {
 		return m.s.Bool("UseSHA") && m.avx() >= 2 && m.id.Ext.Has(cpu.BMI2)
-	}),
-	levelRow("UseSHA3Intrinsics", jdk25, func(m *machineFacts) bool { return m.s.Bool("UseSHA") && m.avx() >= 3 }),
-	levelRow("UseChaCha20Intrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 1 }),
-	levelRow("UseVectorizedHashCodeIntrinsic", jdk25, func(m *machineFacts) bool { return m.avx() >= 2 }),
-	levelRow("UsePoly1305Intrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
-	levelRow("UseIntPolyIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
-	levelRow("UseDilithiumIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
-	levelRow("UseKyberIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 }),
+	}, "Intrinsics for SHA-384 and SHA-512 crypto hash functions not available on this CPU."),
+	// 17 has no SHA-3 intrinsic on x86; 25's needs AVX-512 and, on by default only with
+	// UseSHA, stays on without it when the command line asks (-XX:-UseSHA
+	// -XX:+UseSHA3Intrinsics: no warning, still true).
+	levelRow("UseSHA3Intrinsics", jdk17, func(*machineFacts) bool { return false }, sha3Warning),
+	{flag: "UseSHA3Intrinsics", releases: jdk25, value: onX86(func(m *machineFacts) bool { return m.s.Bool("UseSHA") && m.avx() >= 3 }),
+		warn: sha3Warning, unavailable: func(m *machineFacts) bool { return m.avx() < 3 }},
+	levelRow("UsePoly1305Intrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 },
+		"Intrinsics for Poly1305 crypto hash functions not available on this CPU."),
+	levelRow("UseIntPolyIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 },
+		"Intrinsics for Polynomial crypto functions not available on this CPU."),
+	levelRow("UseVectorizedHashCodeIntrinsic", jdk25, func(m *machineFacts) bool { return m.avx() >= 2 },
+		"vectorizedHashCode intrinsics are not available on this CPU"),
 	{flag: "AllocatePrefetchDistance", releases: all, value: perVendor(256, 192)},
 	{flag: "AllocatePrefetchStepSize", releases: all, value: perVendor(64, 64)},
 	{flag: "PrefetchCopyIntervalInBytes", releases: all, value: perVendor(576, 576)},
@@ -349,8 +367,10 @@ var machineRows = append([]machineRow{
 		return "", false
 	}},
 	{flag: "UseCountedLoopSafepoints", releases: all, value: func(m *machineFacts) (string, bool) { return boolean(m.loopStripMining()) }},
+	// The collectors strip-mine loops only where they turn the counted-loop safepoints on
+	// themselves (the command line left UseCountedLoopSafepoints alone).
 	{flag: "LoopStripMiningIter", releases: all, value: func(m *machineFacts) (string, bool) {
-		if !m.loopStripMining() {
+		if !m.loopStripMining() || m.s.WasSetOnCommandLine("UseCountedLoopSafepoints") {
 			return "", false
 		}
 		return "1000", true
@@ -497,14 +517,25 @@ var machineRows = append([]machineRow{
 
 // levelRow is an x86 intrinsic switch that is on only while f holds (it never turns a
 // switch on that the table has off).
-func levelRow(flag string, releases jdk.Set, f func(m *machineFacts) bool) machineRow {
+func levelRow(flag string, releases jdk.Set, f func(m *machineFacts) bool, warn string) machineRow {
 	return machineRow{flag: flag, releases: releases, value: func(m *machineFacts) (string, bool) {
 		if !m.x86() || f(m) {
 			return "", false
 		}
 		return boolean(false)
-	}}
+	}, warn: warn, unavailable: func(m *machineFacts) bool { return !f(m) }}
 }
+
+// base64 is UseBASE64Intrinsics' need: AVX2 on 25, AVX-512 with VL and BW on 17.
+func base64(m *machineFacts) bool {
+	if m.s.JDK() >= jdk.R25 {
+		return m.avx() >= 2
+	}
+	return m.avx() >= 3 && m.feats.Has(cpu.AVX512VL) && m.feats.Has(cpu.AVX512BW)
+}
+
+// sha3Warning is java's warning for a SHA-3 intrinsic the CPU cannot serve.
+const sha3Warning = "Intrinsics for SHA3-224, SHA3-256, SHA3-384 and SHA3-512 crypto hash functions not available on this CPU."
 
 // notG1Zero is a G1 sizing row that the other collectors leave at 0.
 func notG1Zero(flag string, releases jdk.Set) machineRow {
@@ -531,6 +562,35 @@ func gcConst(gc string, releases jdk.Set, flag, value string, ergo bool) machine
 
 // loopStripMining: C2 keeps safepoints in counted loops, strip-mined, under the concurrent
 // collectors (G1, ZGC, Shenandoah), not under Serial or Parallel.
+// loopStripMining is C2's check of the counted-loop safepoints against the strip-mining
+// iteration count, after the collector chose their defaults (observed on 17.0.15 and 25.0.3,
+// under -Xint and C1 only too): safepoints without an iteration count get one, a count
+// without safepoints goes to 0, each with java's note on stderr (no warning prefix, not
+// silenced by -XX:-PrintWarnings).
+func (e *ergo) loopStripMining() {
+	s := e.set
+	if !s.Has("UseCountedLoopSafepoints") || !s.Has("LoopStripMiningIter") {
+		return
+	}
+	m := &machineFacts{s: s}
+	safepoints := s.Bool("UseCountedLoopSafepoints")
+	iter := s.Uint("LoopStripMiningIter")
+	if !s.WasSetOnCommandLine("UseCountedLoopSafepoints") && m.loopStripMining() {
+		safepoints = true
+		if !s.WasSetOnCommandLine("LoopStripMiningIter") {
+			iter = 1000
+		}
+	}
+	switch {
+	case safepoints && iter == 0:
+		e.note("When counted loop safepoints are enabled, LoopStripMiningIter must be at least 1 (a safepoint every 1 iteration): setting it to 1")
+		e.setDefault("LoopStripMiningIter", "1")
+	case !safepoints && iter > 0:
+		e.note("Disabling counted safepoints implies no loop strip mining: setting LoopStripMiningIter to 0")
+		e.setDefault("LoopStripMiningIter", "0")
+	}
+}
+
 func (m *machineFacts) loopStripMining() bool {
 	switch m.gc() {
 	case "UseG1GC", "UseZGC", "UseShenandoahGC":
@@ -556,7 +616,14 @@ func (e *ergo) machinePass(model cpu.Model, activeProcessors int) {
 	}
 	for i := range machineRows {
 		r := &machineRows[i]
-		if !r.releases.Has(s.JDK()) || !s.Has(r.flag) || s.WasSetOnCommandLine(r.flag) {
+		if !r.releases.Has(s.JDK()) || !s.Has(r.flag) {
+			continue
+		}
+		if s.WasSetOnCommandLine(r.flag) {
+			if r.warn != "" && m.x86() && s.Bool(r.flag) && r.unavailable(m) {
+				e.warn("%s", r.warn)
+				e.setDefault(r.flag, "false")
+			}
 			continue
 		}
 		v, ok := r.value(m)
