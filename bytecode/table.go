@@ -130,6 +130,7 @@ type Table struct {
 	Profile jdk.Release
 	methods []*Method
 	byKey   map[string]*Method
+	bySlot  []*Method // by inline slot (InlineSlot); nil where the profile has no such method
 }
 
 // Methods returns the profile's methods in table order.
@@ -141,6 +142,20 @@ func (t *Table) Lookup(k string) (*Method, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("bytecode: JDK profile %s has no method %q", t.Profile, k)
+}
+
+// Slot returns the method of inline slot s (SlotKey), or an error naming
+// the slot or its key: the inline modules' charge calls name their callee
+// by slot, once per inlined call, so the table resolves slots once.
+func (t *Table) Slot(s int) (*Method, error) {
+	if s >= 0 && s < len(t.bySlot) && t.bySlot[s] != nil {
+		return t.bySlot[s], nil
+	}
+	k, ok := SlotKey(s)
+	if !ok {
+		return nil, fmt.Errorf("bytecode: no inline slot %d", s)
+	}
+	return t.Lookup(k)
 }
 
 var (
@@ -259,6 +274,12 @@ func buildTable(p jdk.Release) (*Table, error) {
 		}
 		t.byKey[m.Key] = m
 		t.methods = append(t.methods, m)
+	}
+	t.bySlot = make([]*Method, len(slotKeys()))
+	for _, m := range t.methods {
+		if s, ok := InlineSlot(m.Key); ok {
+			t.bySlot[s] = m
+		}
 	}
 	for _, m := range t.methods {
 		for _, imp := range m.Imports {
