@@ -104,6 +104,31 @@ func TestInlineSlots(t *testing.T) {
 	}
 }
 
+// TestTableSlot checks that a profile's table resolves every slot to the
+// method Lookup gives for the slot's key, and names a slot it cannot.
+func TestTableSlot(t *testing.T) {
+	for _, r := range jdk.All() {
+		tab, err := ForProfile(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := 0; ; s++ {
+			k, ok := SlotKey(s)
+			if !ok {
+				break
+			}
+			want, wantErr := tab.Lookup(k)
+			got, err := tab.Slot(s)
+			if got != want || (err == nil) != (wantErr == nil) {
+				t.Errorf("JDK %s slot %d (%s): Slot = %v, %v; Lookup = %v, %v", r, s, k, got, err, want, wantErr)
+			}
+		}
+		if _, err := tab.Slot(-1); err == nil || !strings.Contains(err.Error(), "slot -1") {
+			t.Errorf("JDK %s: Slot(-1) = %v, want an error naming the slot", r, err)
+		}
+	}
+}
+
 // TestBlocksImports: JDK 8's GCTR.update batches its AES block calls (src/jvm.h
 // BLOCKS_ON) in its None build and in every None inline module that links its body,
 // and each "jvm.blocks" import is also a "jvm" import of the module.

@@ -103,15 +103,44 @@ type InlineBuild struct {
 	// Blocks are the keys among Imports the module also imports from
 	// "jvm.blocks" (src/jvm.h BLOCKS_ON).
 	Blocks []string
+
+	name string // the embedded file, read on first use
+	key  string // the method it must export
+	once sync.Once
 }
 
 // Inline returns the method's inline module of build b (None or Limited)
 // for JDK profile r, or nil when the method calls nothing or b has none.
+// The module is read on first use: a process that compiles nothing with
+// inlining (run -version, explain) reads none.
 func (m *Method) Inline(r jdk.Release, b Build) *InlineBuild {
 	if b < None || b > Full {
 		return nil
 	}
-	return m.inline[b][r]
+	ib := m.inline[b][r]
+	if ib != nil {
+		ib.once.Do(ib.read)
+	}
+	return ib
+}
+
+// read fills ib from its embedded file; a bad built-in module is a bug.
+func (ib *InlineBuild) read() {
+	bin, err := wasmFS.ReadFile("wasm/" + ib.name)
+	if err != nil {
+		panic(fmt.Sprintf("BUG: bytecode: %s: %v", ib.name, err))
+	}
+	info, err := parseModule(bin)
+	if err != nil {
+		panic(fmt.Sprintf("BUG: bytecode: %s: %v", ib.name, err))
+	}
+	if info.heapBase > ProfAddr {
+		panic(fmt.Sprintf("BUG: %s: data ends at %#x, above the profile area %#x", ib.name, info.heapBase, ProfAddr))
+	}
+	if _, ok := info.exports[ib.key]; !ok {
+		panic(fmt.Sprintf("BUG: bytecode: %s does not export %q", ib.name, ib.key))
+	}
+	ib.Wasm, ib.Imports, ib.Blocks = bin, info.imports, info.blocks
 }
 
 // String returns "Class::name" in HotSpot's PrintCompilation style.
@@ -130,6 +159,7 @@ type Table struct {
 	Profile jdk.Release
 	methods []*Method
 	byKey   map[string]*Method
+	bySlot  []*Method // by inline slot (InlineSlot); nil where the profile has no such method
 }
 
 // Methods returns the profile's methods in table order.
@@ -141,6 +171,20 @@ func (t *Table) Lookup(k string) (*Method, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("bytecode: JDK profile %s has no method %q", t.Profile, k)
+}
+
+// Slot returns the method of inline slot s (SlotKey), or an error naming
+// the slot or its key: the inline modules' charge calls name their callee
+// by slot, once per inlined call, so the table resolves slots once.
+func (t *Table) Slot(s int) (*Method, error) {
+	if s >= 0 && s < len(t.bySlot) && t.bySlot[s] != nil {
+		return t.bySlot[s], nil
+	}
+	k, ok := SlotKey(s)
+	if !ok {
+		return nil, fmt.Errorf("bytecode: no inline slot %d", s)
+	}
+	return t.Lookup(k)
 }
 
 var (
@@ -260,6 +304,12 @@ func buildTable(p jdk.Release) (*Table, error) {
 		t.byKey[m.Key] = m
 		t.methods = append(t.methods, m)
 	}
+	t.bySlot = make([]*Method, len(slotKeys()))
+	for _, m := range t.methods {
+		if s, ok := InlineSlot(m.Key); ok {
+			t.bySlot[s] = m
+		}
+	}
 	for _, m := range t.methods {
 		for _, imp := range m.Imports {
 			if _, ok := t.byKey[imp]; !ok {
@@ -295,9 +345,10 @@ func profileMethods(p jdk.Release, all []*Method) []*Method {
 	return ms
 }
 
-// loadInline reads the method's inline modules,
+// loadInline finds the method's inline modules,
 // wasm/<Module>.inline.<p1-p2-...>.<none|limited>.wasm, for the profiles
-// it has. A method that calls others must have both for each profile.
+// it has (Inline reads each on first use). A method that calls others must
+// have both for each profile.
 func (m *Method) loadInline() error {
 	for _, b := range []Build{None, Limited} {
 		if err := m.loadInlineBuild(b); err != nil {
@@ -308,36 +359,22 @@ func (m *Method) loadInline() error {
 }
 
 func (m *Method) loadInlineBuild(b Build) error {
-	ents, err := wasmFS.ReadDir("wasm")
+	names, err := inlineNames()
 	if err != nil {
-		return fmt.Errorf("bytecode: %w", err)
+		return err
 	}
 	prefix, suffix := m.Module+".inline.", "."+b.String()+".wasm"
-	for _, e := range ents {
-		name := e.Name()
+	i, _ := slices.BinarySearch(names, prefix)
+	for _, name := range names[i:] {
 		tag, ok := strings.CutPrefix(name, prefix)
 		if !ok {
-			continue
+			break // names are sorted: no more of this module
 		}
 		tag, ok = strings.CutSuffix(tag, suffix)
 		if !ok || strings.Contains(tag, ".") {
 			continue
 		}
-		bin, err := wasmFS.ReadFile("wasm/" + name)
-		if err != nil {
-			return fmt.Errorf("bytecode: %s: %w", name, err)
-		}
-		info, err := parseModule(bin)
-		if err != nil {
-			return fmt.Errorf("bytecode: %s: %w", name, err)
-		}
-		if info.heapBase > ProfAddr {
-			panic(fmt.Sprintf("BUG: %s: data ends at %#x, above the profile area %#x", name, info.heapBase, ProfAddr))
-		}
-		if _, ok := info.exports[m.Key]; !ok {
-			return fmt.Errorf("bytecode: %s does not export %q", name, m.Key)
-		}
-		ib := &InlineBuild{Wasm: bin, Imports: info.imports, Blocks: info.blocks}
+		ib := &InlineBuild{name: name, key: m.Key}
 		for _, part := range strings.Split(tag, "-") {
 			p, err := jdk.Parse(part)
 			if err != nil {
@@ -361,6 +398,23 @@ func (m *Method) loadInlineBuild(b Build) error {
 	}
 	return nil
 }
+
+// inlineNames lists the embedded inline modules' file names, sorted, read
+// once for every method's two builds.
+var inlineNames = sync.OnceValues(func() ([]string, error) {
+	ents, err := wasmFS.ReadDir("wasm")
+	if err != nil {
+		return nil, fmt.Errorf("bytecode: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".inline.") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+})
 
 // sites is one call site's bytecode index by observed JDK release.
 type sites = map[jdk.Release]int

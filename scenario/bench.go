@@ -214,7 +214,7 @@ var AESGCMBench = register(Scenario{
 var aesgcmBenchFile []byte
 
 // aesgcmBenchWorkload is aesgcmBenchFile, checked.
-var aesgcmBenchWorkload = mustWorkload("aesgcmbench.toml", aesgcmBenchFile)
+var aesgcmBenchWorkload = builtInWorkload("aesgcmbench.toml", aesgcmBenchFile)
 
 // runAESGCMBench runs the chosen method on the workload engine: the shipped
 // aesgcmbench.toml with the properties applied to its phase.
@@ -236,7 +236,7 @@ func runAESGCMBench(ctx context.Context, r *runner) error {
 	if bits != 128 && bits != 192 && bits != 256 {
 		return fmt.Errorf("property keyLength=%d: want 128, 192 or 256", bits)
 	}
-	return runBuiltInWorkload(ctx, r, aesgcmBenchWorkload, func(ph *Phase) {
+	return runBuiltInWorkload(ctx, r, aesgcmBenchWorkload(), func(ph *Phase) {
 		ph.Name, ph.MessageSize, ph.KeySize = op, int64(size), bits
 		if decrypt {
 			ph.Decrypt, ph.IV, ph.Messages = 1, "fixed", 1
@@ -296,7 +296,7 @@ var AESGCMUpdateAAD = register(Scenario{
 var aesgcmUpdateAADFile []byte
 
 // aesgcmUpdateAADWorkload is aesgcmUpdateAADFile, checked.
-var aesgcmUpdateAADWorkload = mustWorkload("aesgcmupdateaad.toml", aesgcmUpdateAADFile)
+var aesgcmUpdateAADWorkload = builtInWorkload("aesgcmupdateaad.toml", aesgcmUpdateAADFile)
 
 // runAESGCMUpdateAAD runs the GMAC benchmark on the workload engine: the shipped
 // aesgcmupdateaad.toml with the properties applied to its phase.
@@ -316,7 +316,7 @@ func runAESGCMUpdateAAD(ctx context.Context, r *runner) error {
 	if bits != 128 && bits != 192 && bits != 256 {
 		return fmt.Errorf("property keySize=%d: want 128, 192 or 256", bits)
 	}
-	return runBuiltInWorkload(ctx, r, aesgcmUpdateAADWorkload, func(ph *Phase) {
+	return runBuiltInWorkload(ctx, r, aesgcmUpdateAADWorkload(), func(ph *Phase) {
 		ph.Name, ph.AADSize, ph.KeySize = op, int64(size), bits
 		if op == "encrypt" {
 			ph.Decrypt, ph.IV, ph.Messages = 0, "counter", 0
@@ -348,7 +348,7 @@ var CBCThroughput = register(Scenario{
 var cbcThroughputFile []byte
 
 // cbcThroughputWorkload is cbcThroughputFile, checked.
-var cbcThroughputWorkload = mustWorkload("cbcthroughput.toml", cbcThroughputFile)
+var cbcThroughputWorkload = builtInWorkload("cbcthroughput.toml", cbcThroughputFile)
 
 // runCBCThroughput runs the CBC throughput benchmark on the workload engine: the shipped
 // cbcthroughput.toml with the properties applied to its phase.
@@ -365,7 +365,7 @@ func runCBCThroughput(ctx context.Context, r *runner) error {
 		return fmt.Errorf("property keySize=%d: want 128, 192 or 256", bits)
 	}
 	threads := r.threads
-	return runBuiltInWorkload(ctx, r, cbcThroughputWorkload, func(ph *Phase) { ph.MessageSize, ph.KeySize = int64(size), bits },
+	return runBuiltInWorkload(ctx, r, cbcThroughputWorkload(), func(ph *Phase) { ph.MessageSize, ph.KeySize = int64(size), bits },
 		&wlBench{name: "CBCThroughput", params: fmt.Sprintf("AES/CBC/PKCS5Padding, msgSize = %d, keySize = %d", size, bits),
 			defaults: []int{5, 5, 100},
 			result: func(score, e float64, unit string) string {
@@ -404,7 +404,7 @@ var ModeLoop = register(Scenario{
 var modeLoopFile []byte
 
 // modeLoopWorkload is modeLoopFile, checked.
-var modeLoopWorkload = mustWorkload("modeloop.toml", modeLoopFile)
+var modeLoopWorkload = builtInWorkload("modeloop.toml", modeLoopFile)
 
 // runModeLoop runs ModeLoop on the workload engine: the shipped modeloop.toml with the
 // properties applied to its phase.
@@ -426,7 +426,7 @@ func runModeLoop(ctx context.Context, r *runner) error {
 		return fmt.Errorf("property dataSize=%d: AES/CBC/NoPadding takes whole 16-byte blocks", size)
 	}
 	tr := modeLoopModes[i].transformation
-	return runBuiltInWorkload(ctx, r, modeLoopWorkload, func(ph *Phase) {
+	return runBuiltInWorkload(ctx, r, modeLoopWorkload(), func(ph *Phase) {
 		ph.Name, ph.Transformation, ph.MessageSize = op, tr, int64(size)
 		if modeName != "GCM" { // initialised once, doFinal over and over
 			ph.Cipher, ph.IV, ph.InitAtSetup = "reuse", "fixed", false

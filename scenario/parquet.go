@@ -37,7 +37,7 @@ var ParquetDecrypt = register(Scenario{
 var parquetFile []byte
 
 // parquetWorkload is parquetFile, checked.
-var parquetWorkload = mustWorkload("parquetdecrypt.toml", parquetFile)
+var parquetWorkload = builtInWorkload("parquetdecrypt.toml", parquetFile)
 
 // runParquetDecrypt runs the shipped parquetdecrypt.toml on the workload engine with the
 // properties applied — the pages written on the writer VM, then decrypted on r.threads
@@ -65,7 +65,7 @@ func runParquetDecrypt(ctx context.Context, r *runner) error {
 	if n > maxMessages {
 		return fmt.Errorf("property pages=%d: at most %d (each page is written before the job)", n, maxMessages)
 	}
-	w, err := parquetWorkload.edited(func(ph *Phase) {
+	w, err := parquetWorkload().edited(func(ph *Phase) {
 		ph.Total, ph.Messages, ph.MessageSize, ph.KeySize = int64(n), n, int64(size), bits
 	})
 	if err != nil {

@@ -61,7 +61,7 @@ type Scenario struct {
 	workload *Workload
 	// shipped is the workload file a built-in scenario runs with its properties applied,
 	// when it runs one (AESGCMBench's aesgcmbench.toml, …).
-	shipped *Workload
+	shipped func() *Workload
 }
 
 // Workload returns the workload file s runs, or nil when s is not one.
@@ -78,7 +78,10 @@ func (s Scenario) WorkloadFile() *Workload {
 	if s.workload != nil {
 		return s.workload
 	}
-	return s.shipped
+	if s.shipped == nil {
+		return nil
+	}
+	return s.shipped()
 }
 
 // Property is one -D system property a scenario reads.

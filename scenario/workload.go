@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -201,13 +202,17 @@ func ParseWorkload(path string, data []byte) (*Workload, error) {
 	return w, nil
 }
 
-// mustWorkload parses a workload file built into jitsim; a bad one is a bug.
-func mustWorkload(path string, data []byte) *Workload {
-	w, err := ParseWorkload(path, data)
-	if err != nil {
-		panic("BUG: built-in workload " + path + ": " + err.Error())
-	}
-	return w
+// builtInWorkload is a workload file built into jitsim, parsed on first use
+// (a process that runs none, as 'run -version' or 'explain', never parses
+// one); a bad one is a bug.
+func builtInWorkload(path string, data []byte) func() *Workload {
+	return sync.OnceValue(func() *Workload {
+		w, err := ParseWorkload(path, data)
+		if err != nil {
+			panic("BUG: built-in workload " + path + ": " + err.Error())
+		}
+		return w
+	})
 }
 
 // edited returns a copy of w with edit applied to each phase as written,

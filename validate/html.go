@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -22,15 +23,17 @@ type Page struct {
 	Report string
 }
 
-var pageTmpl = template.Must(template.New("validate").Funcs(template.FuncMap{
-	"us":        func(ns float64) string { return fmt.Sprintf("%.3f", ns/1000) },
-	"join":      func(o []string) string { return strings.Join(o, " → ") },
-	"f2":        func(x float64) string { return fmt.Sprintf("%.2f", x) },
-	"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
-	"landmarks": landmarkRows,
-	"phaseRows": func(p PhaseResult) []landmarkRow { return p.rows() },
-	"dur4":      func(d time.Duration) string { return fourDigits(d).String() },
-}).Parse(`<!DOCTYPE html>
+// pageTmpl is the report page, parsed on first use.
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("validate").Funcs(template.FuncMap{
+		"us":        func(ns float64) string { return fmt.Sprintf("%.3f", ns/1000) },
+		"join":      func(o []string) string { return strings.Join(o, " → ") },
+		"f2":        func(x float64) string { return fmt.Sprintf("%.2f", x) },
+		"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+		"landmarks": landmarkRows,
+		"phaseRows": func(p PhaseResult) []landmarkRow { return p.rows() },
+		"dur4":      func(d time.Duration) string { return fourDigits(d).String() },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>jitsim validate</title>
 <style>
 body { font: 14px/1.45 system-ui, sans-serif; max-width: 1200px; margin: 1em auto; padding: 0 1em; color: #222; }
@@ -64,6 +67,7 @@ code { background: #f3f3f3; padding: 0 3px; }
 {{end}}</table>{{end}}
 </body></html>
 `))
+})
 
 // WriteHTML writes the validation page: self-contained, no scripts, nothing fetched.
-func WriteHTML(w io.Writer, p Page) error { return pageTmpl.Execute(w, p) }
+func WriteHTML(w io.Writer, p Page) error { return pageTmpl().Execute(w, p) }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -35,17 +36,18 @@ type ReportMeta struct {
 
 // reportTmpl is the self-contained page: inline CSS, the chart as a data
 // URI, no scripts, fonts or links that leave the file.
-var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"perop":     FormatPerOp,
-	"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
-	"short":     shortMethod,
-	"ms":        func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
-	"ratio":     FormatRatio,
-	"set":       setHTML,
-	"joinFlags": func(f []string) string { return strings.Join(f, " ") },
-	"ci":        FormatCI,
-	"stubs":     stubText,
-}).Parse(`<!DOCTYPE html>
+var reportTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"perop":     FormatPerOp,
+		"dur":       func(d time.Duration) string { return d.Round(time.Microsecond).String() },
+		"short":     shortMethod,
+		"ms":        func(d time.Duration) string { return fmt.Sprintf("%d ms", d.Milliseconds()) },
+		"ratio":     FormatRatio,
+		"set":       setHTML,
+		"joinFlags": func(f []string) string { return strings.Join(f, " ") },
+		"ci":        FormatCI,
+		"stubs":     stubText,
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -137,6 +139,7 @@ img.chart { display: block; width: 100%; max-width: 100%; height: auto; border: 
 </body>
 </html>
 `))
+})
 
 // setHTML writes an option set's label as code that wraps between
 // options, never inside one (a browser would break after a hyphen).
@@ -283,7 +286,7 @@ func WriteReport(w io.Writer, runs []Run, s Summary, meta ReportMeta, po PlotOpt
 		data.Runs = append(data.Runs, rr)
 	}
 	var b bytes.Buffer
-	if err := reportTmpl.Execute(&b, data); err != nil {
+	if err := reportTmpl().Execute(&b, data); err != nil {
 		return fmt.Errorf("warmup: report: %w", err)
 	}
 	_, err := w.Write(b.Bytes())

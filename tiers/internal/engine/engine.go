@@ -239,12 +239,12 @@ func (c *Code) chooseModule() (imports, blocks []string, err error) {
 func (c *Code) linkCharge(ctx context.Context) error {
 	inl := c.req.Router.(jrt.Inliner)
 	charge := api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
-		key, ok := bytecode.SlotKey(int(int32(uint32(stack[0]))))
-		if !ok {
-			panic(&hostPanic{fmt.Errorf("%s: inlined call reports slot %d", c.m, int32(uint32(stack[0])))})
-		}
-		callee, err := c.req.Table.Lookup(key)
+		slot := int(int32(uint32(stack[0])))
+		callee, err := c.req.Table.Slot(slot)
 		if err != nil {
+			if _, ok := bytecode.SlotKey(slot); !ok {
+				err = fmt.Errorf("%s: inlined call reports slot %d", c.m, slot)
+			}
 			panic(&hostPanic{err})
 		}
 		if err := inl.ChargeInlinedCall(ctx, callee, c.level, int(int32(uint32(stack[1])))); err != nil {
