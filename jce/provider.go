@@ -36,7 +36,8 @@ type Invoker interface {
 
 // GlueCharger is an Invoker that also prices the provider code jitsim does not run
 // (CipherCore, a mode's init and doFinal set-up) — the VM on the model clock: family is
-// "MODE.init" or "MODE.final", priced at the level the method entry (a key) runs at.
+// "MODE.init" or "MODE.final", priced at the level the method entry (a key) runs at, or
+// "MODE.instance" at a Cipher.getInstance (no entry), which only a fresh VM pays for.
 type GlueCharger interface {
 	ChargeGlue(ctx context.Context, entry, family string) error
 }
@@ -255,8 +256,9 @@ var cipherModes = []struct {
 	// the newer releases' first: the methods the JDK's glue calls once per operation, at
 	// whose level the glue is priced (chargeGlue).
 	glueEntries [2][]string
-	// glueInit and glueFinal are the glue families "MODE.init" and "MODE.final" (set by init).
-	glueInit, glueFinal string
+	// glueInit, glueFinal and glueInstance are the glue families "MODE.init", "MODE.final"
+	// and "MODE.instance" (set by init).
+	glueInit, glueFinal, glueInstance string
 	// arrays is the block of Java heap a Cipher of the mode takes for its objects' arrays
 	// (javaArrays): both session keys of a 256-bit key (480 bytes), and for GCM the GHASH
 	// and GCTR objects' fields and the tag's scratch besides (800 bytes in all), a heap
@@ -277,6 +279,7 @@ func init() {
 	for i := range cipherModes {
 		cipherModes[i].glueInit = cipherModes[i].name + ".init"
 		cipherModes[i].glueFinal = cipherModes[i].name + ".final"
+		cipherModes[i].glueInstance = cipherModes[i].name + ".instance"
 	}
 }
 
@@ -371,6 +374,11 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 		c.coreObj, c.args = &x.core, x.args[:0]
 	}
 	c.arrays.own(c)
+	if g, ok := inv.(GlueCharger); ok {
+		if err := g.ChargeGlue(context.Background(), "", cipherModes[t.mode].glueInstance); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
 }
 

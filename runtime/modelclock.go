@@ -459,10 +459,11 @@ func (vm *VM) ChargeInlined(site Site, args []Arg) error {
 // code jitsim does not run (CipherCore, the mode's init and doFinal set-up): the profile's
 // model.WhatGlue row for family ("GCM.final", "CBC.init", …) at the level the method entry
 // (its key, e.g. "GHASH.doFinal") runs at now — the glue warms up with the code it calls.
-// The VM's first glue charge also pays the model.WhatFirstUse row "MODE.instance" (a fresh
-// JVM's first Cipher.getInstance: the JCE and its provider loaded), and each mode's first
-// "final" its "MODE.op" row (the first init and doFinal: the mode's classes loaded, linked
-// and initialised), once per VM each.
+// The VM's first Cipher.getInstance (family "MODE.instance", charged nothing else), or its
+// first glue charge when no simulated thread ran that, also pays the model.WhatFirstUse row
+// "MODE.instance" (the JCE and its provider loaded), and each mode's first "final" its
+// "MODE.op" row (the first init and doFinal: the mode's classes loaded, linked and
+// initialised), once per VM each.
 // A profile without glue rows (the CPU models' own: recorded before the glue was measured)
 // charges nothing; so does the wall clock.
 func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
@@ -471,10 +472,18 @@ func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
 		return nil
 	}
 	mode, phase, _ := strings.Cut(family, ".")
+	if phase == "instance" {
+		if _, ok := mc.s.Holder(); !ok {
+			return nil // no simulated thread runs this getInstance: the first glue charge pays it
+		}
+	}
 	if _, done := mc.firstUsed.LoadOrStore("instance", true); !done {
 		if err := mc.chargeFirstUse(mode + ".instance"); err != nil {
 			return err
 		}
+	}
+	if phase == "instance" {
+		return nil
 	}
 	if phase == "final" {
 		if _, done := mc.firstUsed.LoadOrStore(mode, true); !done {
