@@ -159,7 +159,7 @@ func (cc *cipherCore) crypt(ctx context.Context, in []byte, inOfs, n int, out []
 		args = append(args, bytecode.BytesArg(cc.counter), bytecode.BytesArg(cc.ectr), bytecode.IntsArg(cc.used))
 	}
 	args = append(args, bytecode.BytesArg(in), bytecode.IntArg(inOfs), bytecode.IntArg(n), bytecode.BytesArg(out), bytecode.IntArg(outOfs))
-	r, err := cc.c.invoke(ctx, k, args)
+	r, err := cc.c.inv.Call(ctx, k, args)
 	return int(r), err
 }
 

@@ -61,10 +61,11 @@ func (c *Cipher) chargeGlue(ctx context.Context, phase string) error {
 	if phase == "init" {
 		family = m.glueInit
 	}
-	return g.ChargeGlue(ctx, c.glueEntry(), family)
+	return g.ChargeGlue(ctx, c.entry, family)
 }
 
-// glueEntry is the method (key) c's operations enter the mode by, once per operation: the
+// glueEntry is the method (key) c's operations enter the mode by, once per operation (set in
+// Init, when the direction is known, as c.entry): the
 // first of the mode's glueEntries for c's direction the profile has — or GHASH.doFinal for a
 // GCM decryption of a release that hashes the ciphertext first (gcmVerifyFirst), which
 // calls no GCMEngine.doLastBlock.
@@ -83,11 +84,6 @@ func (c *Cipher) glueEntry() string {
 		}
 	}
 	return m.glueEntries[dir][0]
-}
-
-// invoke calls Java method m through the Invoker.
-func (c *Cipher) invoke(ctx context.Context, m *bytecode.Method, args []bytecode.Arg) (int64, error) {
-	return c.inv.Call(ctx, m, args)
 }
 
 // Cipher operation cipherModes, javax.crypto.Cipher.ENCRYPT_MODE etc.
@@ -325,6 +321,7 @@ type Cipher struct {
 
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
+	entry string // the operation's entry method, at whose level its glue is priced (glueEntry)
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
@@ -411,6 +408,7 @@ func (c *Cipher) Init(ctx context.Context, opmode int, key []byte, spec ParamSpe
 	}
 	c.opmode = opmode
 	c.decrypt = opmode == DecryptMode || opmode == UnwrapMode
+	c.entry = c.glueEntry()
 	var err error
 	if cipherModes[c.tr.mode].gcm {
 		err = c.initGCM(ctx, key, spec)
@@ -568,7 +566,7 @@ func (c *Cipher) call(ctx context.Context, k string, args ...bytecode.Arg) (int6
 	if err != nil {
 		return 0, err
 	}
-	return c.invoke(ctx, m, args)
+	return c.inv.Call(ctx, m, args)
 }
 
 // callRef is call for one of the methods every operation calls, found in
@@ -578,7 +576,7 @@ func (c *Cipher) callRef(ctx context.Context, r methodRef, args ...bytecode.Arg)
 	if m == nil {
 		return c.call(ctx, methodRefKeys[r], args...) // the table's error
 	}
-	return c.invoke(ctx, m, args)
+	return c.inv.Call(ctx, m, args)
 }
 
 // methodRef names a method the provider calls on every operation of a mode.
