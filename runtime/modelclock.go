@@ -30,9 +30,11 @@ type modelClock struct {
 	// by "tier/family".
 	hasGlue bool
 	glue    sync.Map
-	// firstUsed holds "instance" once the VM's first Cipher was charged its first use, and
-	// each mode ("GCM") once its first doFinal was (ChargeGlue).
-	firstUsed sync.Map
+	// hasFirstUse says the profile prices a fresh VM's first use (ChargeGlue); firstUsed
+	// holds "instance" once the VM's first Cipher was charged it, and each mode ("GCM") once
+	// its first doFinal was.
+	hasFirstUse bool
+	firstUsed   sync.Map
 }
 
 // linearCost is Profile.Cost(what, family, n) as a function of n: the
@@ -79,7 +81,7 @@ func (l linearCost) add(o linearCost) linearCost {
 // VM, so two VMs of one process never share virtual time) and the call
 // rows per caller level.
 func newModelClock(p model.Profile) *modelClock {
-	mc := &modelClock{prof: p, s: model.NewScheduler(), inflight: map[*taskRun]struct{}{}, hasGlue: p.Has(model.WhatGlue) || p.Has(model.WhatFirstUse)}
+	mc := &modelClock{prof: p, s: model.NewScheduler(), inflight: map[*taskRun]struct{}{}, hasGlue: p.Has(model.WhatGlue), hasFirstUse: p.Has(model.WhatFirstUse)}
 	for l := range mc.call {
 		what, _ := model.TierWhat(l)
 		mc.call[l] = resolve(p, model.WhatCall, what)
@@ -468,29 +470,17 @@ func (vm *VM) ChargeInlined(site Site, args []Arg) error {
 // charges nothing; so does the wall clock.
 func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
 	mc := vm.sim
-	if mc == nil || !mc.hasGlue {
+	if mc == nil {
 		return nil
 	}
 	mode, phase, _ := strings.Cut(family, ".")
-	if phase == "instance" {
-		if _, ok := mc.s.Holder(); !ok {
-			return nil // no simulated thread runs this getInstance: the first glue charge pays it
-		}
-	}
-	if _, done := mc.firstUsed.LoadOrStore("instance", true); !done {
-		if err := mc.chargeFirstUse(mode + ".instance"); err != nil {
+	if mc.hasFirstUse {
+		if err := mc.firstUse(mode, phase); err != nil {
 			return err
 		}
 	}
-	if phase == "instance" {
+	if !mc.hasGlue || phase == "instance" {
 		return nil
-	}
-	if phase == "final" {
-		if _, done := mc.firstUsed.LoadOrStore(mode, true); !done {
-			if err := mc.chargeFirstUse(mode + ".op"); err != nil {
-				return err
-			}
-		}
 	}
 	level := Level(0)
 	if st, ok := vm.byName[entry]; ok {
@@ -513,6 +503,28 @@ func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
 		return err
 	}
 	return mc.charge(c)
+}
+
+// firstUse charges a fresh VM's first use once each: the JCE's at the first getInstance a
+// simulated thread runs (else at the first glue charge), mode's at its first "final".
+func (mc *modelClock) firstUse(mode, phase string) error {
+	if phase == "instance" {
+		if _, ok := mc.s.Holder(); !ok {
+			return nil // no simulated thread runs this getInstance: the first glue charge pays it
+		}
+	}
+	if _, done := mc.firstUsed.LoadOrStore("instance", true); !done {
+		if err := mc.chargeFirstUse(mode + ".instance"); err != nil {
+			return err
+		}
+	}
+	if phase != "final" {
+		return nil
+	}
+	if _, done := mc.firstUsed.LoadOrStore(mode, true); done {
+		return nil
+	}
+	return mc.chargeFirstUse(mode + ".op")
 }
 
 // chargeFirstUse charges the profile's model.WhatFirstUse row of family, if it has one.
