@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -159,33 +158,46 @@ func TestModelPerOpSteady(t *testing.T) {
 	}
 }
 
+// profileFile writes CPU model name's own profile, with its rows as edit leaves them, to a
+// file of the test's: what --profile reads.
+func profileFile(t *testing.T, name string, edit func(rows []model.Row) []model.Row) (cpu.Model, string) {
+	t.Helper()
+	m, err := cpu.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := model.Lookup(m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Rows = edit(slices.Clone(p.Rows))
+	data, err := p.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.CreateTemp(t.TempDir(), "profile-*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	return m, f.Name()
+}
+
 // glueCosts runs one cell of set, op and 1 KiB on release rel on the model clock, on
 // skylake-avx2's own profile written to a file, and on the same with the glue rows added:
 // the time per operation of each (ns).
 func glueCosts(t *testing.T, rel jdk.Release, set, op string, glue ...model.Row) (plain, glued float64) {
 	t.Helper()
-	m, _ := cpu.Lookup("skylake-avx2")
-	p, err := model.Lookup(m.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cells, err := Cells([]string{set}, []string{op}, []int{1024})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	var got []float64
-	for i, rows := range [][]model.Row{nil, glue} {
-		q := p
-		q.Rows = append(slices.Clone(p.Rows), rows...)
-		data, err := q.MarshalIndent()
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := filepath.Join(dir, fmt.Sprintf("p%d.json", i))
-		if err := os.WriteFile(f, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	for _, rows := range [][]model.Row{nil, glue} {
+		m, f := profileFile(t, "skylake-avx2", func(r []model.Row) []model.Row { return append(r, rows...) })
 		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: rel, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, cells[0])
 		if err != nil {
 			t.Fatal(err)
@@ -294,25 +306,14 @@ func TestModelGlueOp(t *testing.T) {
 // between, and batches of interpreted operations meanwhile take the same time each:
 // declared steady then, C1's operation read as the interpreter's.
 func TestModelPerOpWaitsForInstalls(t *testing.T) {
-	m, _ := cpu.Lookup("host")
-	p, err := model.Lookup(m.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Rows = slices.Clone(p.Rows)
-	for i, r := range p.Rows {
-		if r.What == model.WhatCompileC1 {
-			p.Rows[i].Ps *= 20
+	m, f := profileFile(t, "host", func(rows []model.Row) []model.Row {
+		for i, r := range rows {
+			if r.What == model.WhatCompileC1 {
+				rows[i].Ps *= 20
+			}
 		}
-	}
-	data, err := p.MarshalIndent()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := filepath.Join(t.TempDir(), "slow-c1.json")
-	if err := os.WriteFile(f, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return rows
+	})
 	var per []float64
 	for _, set := range []FlagSet{{"c1", []string{"-XX:TieredStopAtLevel=1"}, 3000}, {"xint", []string{"-Xint"}, 0}} {
 		r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, ProfileFile: f, Tiers: tiers.Default()}, Cell{set, glueOps["ctr"], 16})
@@ -332,23 +333,8 @@ func TestModelPerOpWaitsForInstalls(t *testing.T) {
 // TestFirstUseChargedOnce: a profile's first-use rows cost a VM once each — the first
 // Cipher's JCE load and GCM's first operation — and nothing after.
 func TestFirstUseChargedOnce(t *testing.T) {
-	m, _ := cpu.Lookup("host")
-	p, err := model.Lookup(m.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
 	run := func(rows ...model.Row) (batches []time.Duration, end time.Duration) {
-		q := p
-		q.Rows = append(slices.Clone(p.Rows), rows...)
-		data, err := q.MarshalIndent()
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := filepath.Join(dir, fmt.Sprintf("p%d.json", len(rows)))
-		if err := os.WriteFile(f, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		m, f := profileFile(t, "host", func(r []model.Row) []model.Row { return append(r, rows...) })
 		r, err := setup.Resolve(setup.Request{JDK: jdk.R17, CPU: m, Clock: setup.ClockModel, ProfileFile: f, Tiers: tiers.Default()})
 		if err != nil {
 			t.Fatal(err)
