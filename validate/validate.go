@@ -511,13 +511,17 @@ func WriteTable(w io.Writer, rs []Result) {
 		count[TooNoisy], TooNoisy, count[NotSteady], NotSteady)
 }
 
-// glueOps are the 16-byte operations whose provider glue a calibration measures
-// (model.GlueModes), as the harness's "final" rows run them.
-var glueOps = map[string]Op{
-	"gcm": {"gcm-dec", "GCM", "decrypt", nil},
-	"cbc": {"cbc-enc", "CBC", "encrypt", nil},
-	"ctr": {"ctr", "CTR", "encrypt", nil},
-}
+// glueOps are the operations (rows of Ops) whose provider glue a calibration measures, by
+// glue mode (model.GlueModes), as the harness's "final" rows run them: GCM a decryption,
+// CBC and CTR an encryption.
+var glueOps = func() map[string]Op {
+	m := map[string]Op{}
+	for mode, row := range map[string]string{"gcm": "gcm-dec", "cbc": "cbc-enc", "ctr": "ctr"} {
+		i := slices.IndexFunc(Ops, func(o Op) bool { return o.Row == row })
+		m[mode] = Ops[i]
+	}
+	return m
+}()
 
 // ModelGlueOp is calibrate.JVMOptions.ModelOp for CPU model m: jitsim's own 16-byte
 // operation of a glue mode on a profile, at its steady state on the model clock under the
