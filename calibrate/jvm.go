@@ -412,7 +412,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 				o.Progress(done, total, fmt.Sprintf("round %d/%d: %s", round, o.Rounds, r.name))
 			}
 			opts := harnessOptions(o.Quick, r)
-			commands[r.name] = o.Java + " " + strings.Join(opts, " ") + " Cost"
+			commands[r.name] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
 			out, err := run(ctx, opts)
 			if ctx.Err() != nil {
 				return JVMResult{}, ctx.Err()

@@ -88,3 +88,29 @@ func TestBenchTwinsOnJava(t *testing.T) {
 		t.Error("an unknown scenario ran")
 	}
 }
+
+// TestOptionsFixHeap checks that a harness JVM runs on the fixed, pre-touched heap unless its
+// own options size or touch the heap.
+func TestOptionsFixHeap(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		heap bool
+	}{
+		{nil, true},
+		{[]string{"-Xint", "-Xmixed", "-XX:TieredStopAtLevel=1"}, true},
+		{[]string{"-Xmx2g"}, false},
+		{[]string{"-XX:UseAVX=2", "-Xms64m"}, false},
+		{[]string{"-XX:MaxRAMPercentage=50"}, false},
+		{[]string{"-XX:-AlwaysPreTouch"}, false},
+		{[]string{"-XX:MaxHeapSize=1g"}, false},
+	} {
+		got := Options(c.in)
+		want := append([]string{}, c.in...)
+		if c.heap {
+			want = append([]string{"-XX:+AlwaysPreTouch", "-Xms256m", "-Xmx256m"}, c.in...)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("Options(%q) = %q, want %q", c.in, got, want)
+		}
+	}
+}

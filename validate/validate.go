@@ -263,7 +263,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 				}
 				k := key{g.set.Name, op, g.size}
 				samples[k] = append(samples[k], ns)
-				commands[k] = o.Java + " " + strings.Join(opts, " ") + " Cost"
+				commands[k] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
 			}
 			done++
 		}

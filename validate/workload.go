@@ -183,7 +183,8 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 		opts := strings.Join(s.Options, " ")
 		for k, ph := range res.Phases {
 			p := PhaseResult{Set: s.Name, Options: opts, Phase: ph.Name, Ops: ph.Ops, Warmup: ph.Ops >= minLandmarkOps, Model: model[k],
-				JVMCommand:   strings.TrimSpace(fmt.Sprintf("%s %s -XX:+PrintCompilation JitsimTraceReplay %s %s", o.Java, opts, filepath.Base(res.Trace), filepath.Base(res.Messages))),
+				JVMCommand: strings.Join(append(append([]string{o.Java}, jvmharness.Options(append(append([]string{}, s.Options...), "-XX:+PrintCompilation"))...),
+					"JitsimTraceReplay", filepath.Base(res.Trace), filepath.Base(res.Messages)), " "),
 				ModelCommand: strings.Join(strings.Fields(fmt.Sprintf("jitsim warmup --clock=model --jdk=%s --cpu=%s %s %s", o.JDK, o.CPU.Name, opts, w.Path)), " ")}
 			for r := range jvm[i] {
 				p.JVM = append(p.JVM, jvm[i][r][k])
