@@ -13,7 +13,9 @@ mkdir -p "$out/classes"
 javac -d "$out/classes" "$(dirname "$0")/../../../../jvmharness/Cost.java"
 J17=java
 J25=${JAVA25:?set JAVA25 to a JDK 25 java binary}
-P="-DwarmMs=1500 -DmeasureMs=1000 -XX:+CITime --add-opens=java.base/com.sun.crypto.provider=ALL-UNNAMED -cp $out/classes"
+# The heap is fixed and touched at start-up, as jvmharness.Options runs every harness JVM:
+# a heap that grows while the loop allocates charges its page faults to the timed thread.
+P="-XX:+AlwaysPreTouch -Xms256m -Xmx256m -DwarmMs=1500 -DmeasureMs=1000 -XX:+CITime --add-opens=java.base/com.sun.crypto.provider=ALL-UNNAMED -cp $out/classes"
 rows=${ROWS:-}
 D="-XX:+UnlockDiagnosticVMOptions"
 NOINTR="$D -XX:-UseAESIntrinsics -XX:-UseAESCTRIntrinsics -XX:-UseGHASHIntrinsics"
