@@ -89,7 +89,15 @@ type calls = map[string]sites
 //     CounterMode.encrypt (@ 8), then crypt.
 var (
 	viaBlock = sites{jdk.R17: 6, jdk.R25: 6}
-	viaCrypt = sites{jdk.R17: 28, jdk.R25: 86}
+	// The loops of independent block calls (Method.Stream): CounterMode's loop runs once per
+	// byte and encrypts the next counter every 16th trip (implCrypt on 17, crypt on 8u);
+	// JDK 8's GCTR.update, ECB and CBC decryption once per block. JDK 9+'s GCTR.update hands
+	// its range to CounterMode.implCrypt; its own per-block loop runs only where the 32-bit
+	// counter would wrap, and is not marked.
+	streamEncrypt16 = &Stream{Callee: "AESCrypt.implEncryptBlock", Trips: 16}
+	streamEncrypt1  = &Stream{Callee: "AESCrypt.implEncryptBlock", Trips: 1}
+	streamDecrypt1  = &Stream{Callee: "AESCrypt.implDecryptBlock", Trips: 1}
+	viaCrypt        = sites{jdk.R17: 28, jdk.R25: 86}
 )
 
 // rows is the one method table. Key is the import/export name; Module the
@@ -125,14 +133,14 @@ var rows = []Method{
 		Intrinsic: "_cipherBlockChaining_encryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
-	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: since17,
+	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Stream: streamDecrypt1, Profiles: since17,
 		Loop:      sites{jdk.R17: 5, jdk.R25: 5},
 		Calls:     calls{"AESCrypt.implDecryptBlock": viaBlock},
 		JavaSize:  sizes{jdk.R17: 102, jdk.R21: 102, jdk.R22: 102, jdk.R25: 102},
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "implDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
-	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Profiles: before17,
+	{Key: "CipherBlockChaining.implDecrypt", Module: "CipherBlockChaining.implDecrypt", Stream: streamDecrypt1, Profiles: before17,
 		JavaSize: sizes{jdk.R8: 102, jdk.R8u: 102}, SizeNote: "late 8u: the body is implDecrypt (102 bytes); decrypt is its 40-byte checking wrapper",
 		Intrinsic: "_cipherBlockChaining_decryptAESCrypt",
 		Class:     provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
@@ -148,25 +156,25 @@ var rows = []Method{
 		Class:    provider + "CipherBlockChaining", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK, {"r", Bytes, InOut}}, cryptSig), Result: Int},
 
-	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: since17,
+	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Stream: streamEncrypt1, Delegates: true, Profiles: since17,
 		Loop:      sites{jdk.R17: 3, jdk.R25: 3},
 		Calls:     calls{"AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R22: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_encryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBEncrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Delegates: true, Profiles: before17,
+	{Key: "ElectronicCodeBook.implECBEncrypt", Module: "ElectronicCodeBook.implECBEncrypt", Stream: streamEncrypt1, Delegates: true, Profiles: before17,
 		JavaSize: sizes{jdk.R8: 55, jdk.R8u: 77},
 		Class:    provider + "ElectronicCodeBook", Name: "encrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: since17,
+	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Stream: streamDecrypt1, Delegates: true, Profiles: since17,
 		Loop:      sites{jdk.R17: 3, jdk.R25: 3},
 		Calls:     calls{"AESCrypt.implDecryptBlock": viaBlock},
 		JavaSize:  sizes{jdk.R17: 55, jdk.R21: 55, jdk.R22: 55, jdk.R25: 55},
 		Intrinsic: "_electronicCodeBook_decryptAESCrypt",
 		Class:     provider + "ElectronicCodeBook", Name: "implECBDecrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
-	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Delegates: true, Profiles: before17,
+	{Key: "ElectronicCodeBook.implECBDecrypt", Module: "ElectronicCodeBook.implECBDecrypt", Stream: streamDecrypt1, Delegates: true, Profiles: before17,
 		JavaSize: sizes{jdk.R8: 55, jdk.R8u: 77},
 		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
@@ -181,13 +189,13 @@ var rows = []Method{
 		Class:    provider + "ElectronicCodeBook", Name: "decrypt", Descriptor: "([BII[BI)I",
 		Params: cat([]Param{pK}, cryptSig), Result: Int},
 
-	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: since17,
+	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Stream: streamEncrypt16, Profiles: since17,
 		Loop:     sites{jdk.R17: 3, jdk.R25: 3},
 		Calls:    calls{"AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize: sizes{jdk.R17: 88, jdk.R21: 88, jdk.R22: 88, jdk.R25: 88}, Intrinsic: "_counterMode_AESCrypt",
 		Class: provider + "CounterMode", Name: "implCrypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
-	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Profiles: before17,
+	{Key: "CounterMode.implCrypt", Module: "CounterMode.implCrypt", Stream: streamEncrypt16, Profiles: before17,
 		JavaSize: sizes{jdk.R8: 88, jdk.R8u: 108},
 		Class:    provider + "CounterMode", Name: "crypt", Descriptor: "([BII[BI)I",
 		Params: cat(gctrObj, cryptSig), Result: Int},
@@ -248,7 +256,7 @@ var rows = []Method{
 		Calls:    calls{"CounterMode.implCrypt": viaCrypt, "AESCrypt.implEncryptBlock": viaBlock},
 		JavaSize: sizes{jdk.R17: 208, jdk.R21: 208, jdk.R22: 208, jdk.R25: 208},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
-	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Profiles: before17,
+	{Key: "GCTR.update", Module: "GCTR.update.jdk8", Stream: streamEncrypt1, Profiles: before17,
 		JavaSize: sizes{jdk.R8: 158, jdk.R8u: 158},
 		Class:    provider + "GCTR", Name: "update", Descriptor: "([BII[BI)I", Params: cat(gctrObj, cryptSig), Result: Int},
 	{Key: "GCTR.doFinal", Module: "GCTR.doFinal", Delegates: true, Profiles: jdk.AllReleases,

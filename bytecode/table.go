@@ -13,6 +13,15 @@ import (
 //go:embed wasm/*.wasm
 var wasmFS embed.FS
 
+// Stream is a loop of independent calls of a single-block cipher method (Method.Stream).
+type Stream struct {
+	// Callee is the block method's key ("AESCrypt.implEncryptBlock").
+	Callee string
+	// Trips is the loop's trips per call: 16 for a loop over bytes that calls the block
+	// method every 16th trip, 1 for a loop over blocks.
+	Trips int
+}
+
 // Method is one reference method: its Java identity, the module that holds
 // its body, its wasm signature and what the module itself says (bytecode
 // size, imports, OSR entry).
@@ -44,6 +53,14 @@ type Method struct {
 	// clock prices such a call per call, not per payload byte
 	// (runtime/model.PayloadRuleOf).
 	Delegates bool
+	// Stream, for a method whose loop calls a single-block cipher method once per block on
+	// blocks that do not depend on each other's result, names that callee and the loop's
+	// trips per call. A loop over blocks of a counter (CTR, GCM's GCTR), of the input (ECB)
+	// or of the ciphertext (CBC decryption) is one: the core's window overlaps successive
+	// calls of the block stub, so the model clock prices such a call site by the overlap
+	// (runtime/model). Nil for every other method, CBC encryption among them: each of its
+	// blocks waits for the previous one's result.
+	Stream *Stream
 
 	// JavaSize is the method's Java bytecode size (HotSpot's
 	// Method::code_size, the "(N bytes)" of PrintCompilation and

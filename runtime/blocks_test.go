@@ -10,6 +10,7 @@ import (
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jdk"
+	"github.com/jitsim/jitsim/runtime/model"
 )
 
 // TestBlockTargetIsItsCalls checks a batch of AES block calls (BindBlocks) against the same
@@ -198,4 +199,89 @@ func bindBlockCall(t *testing.T, clock string) (*VM, Target, BlockTarget) {
 		t.Fatal("BindBlocks refuses the AES block call from C2 code")
 	}
 	return vm, one, batch
+}
+
+// TestStreamSite: on the model clock, a C2 call of the block stub from a loop of independent
+// blocks (bytecode.Method.Stream: JDK 8's GCTR.update) is charged the profile's rows for the
+// stub in that loop (model.StreamFamily), cheaper than the entry's latency-bound rows; a call
+// from CBC encryption, whose blocks form a chain, and from GCTR.doFinal (one call, no loop)
+// is charged the entry's rows, and so is every site on a profile without stream rows.
+func TestStreamSite(t *testing.T) {
+	key := []byte("0123456789abcdef")
+	xk := expandKey(t, key)
+	for _, c := range []struct {
+		cpu, caller string
+		stream      bool
+	}{
+		{"haswell-e5-2660v3", "GCTR.update", true},
+		{"haswell-e5-2660v3", "CipherBlockChaining.implEncrypt", false},
+		{"haswell-e5-2660v3", "GCTR.doFinal", false},
+		{"host", "GCTR.update", false}, // the host's block stub rows are the JVM's, measured in a loop
+	} {
+		t.Run(c.cpu+"/"+c.caller, func(t *testing.T) {
+			prof, err := model.LookupRelease(c.cpu, jdk.R8u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vm := newTestVM(t, NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).WithModel(prof).
+				WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...))
+			caller, err := vm.Method(c.caller)
+			if err != nil {
+				t.Fatal(err)
+			}
+			callee, err := vm.Method("AESCrypt.implEncryptBlock")
+			if err != nil {
+				t.Fatal(err)
+			}
+			site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
+			one, err := vm.Bind(context.Background(), site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			batch, ok := vm.BindBlocks(site)
+			if !ok {
+				t.Fatal("BindBlocks refuses the site")
+			}
+			d := vm.callees.get(callee).route[LevelFullOptimization]
+			what, entry := model.Stub(d.Variant.Name), d.Variant.Stub
+			family := entry
+			if c.stream {
+				family = model.StreamFamily(entry, c.caller)
+			}
+			stub, err := prof.Cost(what, family, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dispatch, err := prof.Cost(model.WhatDispatch, entry, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			latency, err := prof.Cost(what, entry, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.stream && stub >= latency {
+				t.Errorf("in %s's loop the stub costs %v a call, the entry's latency-bound rows %v: no overlap priced", c.caller, stub, latency)
+			}
+			th := vm.NewThread("main")
+			th.Enter()
+			defer th.Exit()
+			in, out := make([]byte, 48), make([]byte, 48)
+			t0 := vm.sim.s.Now(th.sim)
+			if _, err := one(context.Background(), []Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in[:16]), bytecode.IntArg(0), bytecode.BytesArg(out[:16]), bytecode.IntArg(0)}); err != nil {
+				t.Fatal(err)
+			}
+			t1 := vm.sim.s.Now(th.sim)
+			if err := batch(context.Background(), []Arg{bytecode.IntsArg(xk), bytecode.BytesArg(in), bytecode.IntArg(0), bytecode.BytesArg(out), bytecode.IntArg(0)}, 3); err != nil {
+				t.Fatal(err)
+			}
+			t2 := vm.sim.s.Now(th.sim)
+			if got, want := t1-t0, stub+dispatch; got != want {
+				t.Errorf("one call advanced the thread by %v, want %v (%s %s) + %v (dispatch)", got, want, what, family, dispatch)
+			}
+			if got, want := t2-t1, 3*(stub+dispatch); got != want {
+				t.Errorf("a batch of 3 advanced the thread by %v, want %v", got, want)
+			}
+		})
+	}
 }

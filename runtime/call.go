@@ -19,6 +19,12 @@ type Site struct {
 	Caller *Method
 	Level  Level
 	Callee *Method
+	// Loop, when set, is a method inlined into the compiled code whose loop makes this
+	// site's calls once per block on independent blocks (bytecode.Method.Stream) while
+	// Caller, the first method of the inline tree that calls Callee, does not: compiled
+	// code binds one site per callee, which then serves both. The model clock prices the
+	// site's stub calls by that loop.
+	Loop *Method
 }
 
 // Router is the runtime's one dispatch point for calls between methods.

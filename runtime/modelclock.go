@@ -35,6 +35,9 @@ type modelClock struct {
 	// its first doFinal was.
 	hasFirstUse bool
 	firstUsed   sync.Map
+	// streams holds the decisions of stub calls from loops of independent blocks, by
+	// streamKey (streamDecision).
+	streams sync.Map
 }
 
 // linearCost is Profile.Cost(what, family, n) as a function of n: the
@@ -191,9 +194,12 @@ func (mc *modelClock) charge(c model.Cost) error {
 // the single advances would have let run in between run after the batch,
 // at the same virtual times, and see the same state. rest runs those n-1
 // calls (Decision.batch).
-func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall, rest BlockTarget) (stubCall, BlockTarget) {
+//
+// family is the profile family that prices the stub: its StubRoutines entry, or
+// model.StreamFamily for a call site in a loop of independent blocks (streamDecision).
+func (vm *VM) modelStubCall(st *methodState, d Decision, family string, call stubCall, rest BlockTarget) (stubCall, BlockTarget) {
 	mc := vm.sim
-	lc := resolve(mc.prof, model.Stub(d.Variant.Name), d.Variant.Stub).add(resolve(mc.prof, model.WhatDispatch, d.Variant.Stub))
+	lc := resolve(mc.prof, model.Stub(d.Variant.Name), family).add(resolve(mc.prof, model.WhatDispatch, d.Variant.Stub))
 	cost := func(args []Arg) (model.Cost, error) {
 		n, err := stubPayload(st, args)
 		if err != nil {
@@ -230,6 +236,46 @@ func (vm *VM) modelStubCall(st *methodState, d Decision, call stubCall, rest Blo
 		})
 	}
 	return one, blocks
+}
+
+// streamDecision returns the decision a C2 call site of st's stub runs by: d, except where
+// the site's caller, or the method inlined into it whose loop makes the site's calls
+// (Site.Loop), calls st's method once per trip of a loop of independent blocks
+// (bytecode.Method.Stream) and the profile prices the stub in that caller's loop
+// (model.StreamFamily): then a decision whose calls are charged by those rows. The
+// successive calls of such a loop overlap in the core's window (docs/model.md §2.3). One
+// decision per (callee, caller), made at the first bind and shared by later binds.
+func (vm *VM) streamDecision(st *methodState, site Site, d *Decision) *Decision {
+	if vm.sim == nil || site.Caller == nil || !d.Stub || d.call == nil {
+		return d
+	}
+
+	loop := site.Caller
+	if site.Loop != nil {
+		loop = site.Loop
+	}
+	s := loop.Stream
+	if s == nil || s.Callee != st.m.Key || site.Level != LevelFullOptimization {
+		return d
+	}
+	fam := model.StreamFamily(d.Variant.Stub, loop.Key)
+	if _, ok := vm.sim.prof.Row(model.Stub(d.Variant.Name), fam, model.PerBlock); !ok {
+		return d
+	}
+	key := streamKey{st, loop.Key}
+	if sd, ok := vm.sim.streams.Load(key); ok {
+		return sd.(*Decision)
+	}
+	sd := *d
+	sd.call, sd.blocks = vm.modelStubCall(st, sd, fam, d.first, d.batch)
+	got, _ := vm.sim.streams.LoadOrStore(key, &sd)
+	return got.(*Decision)
+}
+
+// streamKey names a stub callee in one caller's loop (streamDecision).
+type streamKey struct {
+	st     *methodState
+	caller string
 }
 
 // startModelCompilers makes the compiler pools simulated servers of the

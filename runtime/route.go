@@ -37,6 +37,7 @@ type Decision struct {
 	Flag   string
 
 	call   stubCall
+	first  stubCall    // the stub's call before the model clock's charge (firstStubCall)
 	batch  BlockTarget // the adapter's call, n at a time (IntrinsicRow.AdaptBlocks)
 	blocks BlockTarget // call, n at a time (BindBlocks)
 }
@@ -331,7 +332,7 @@ func (vm *VM) Bind(ctx context.Context, site Site) (Target, error) {
 		return func(ctx context.Context, args []Arg) (int64, error) { return vm.invokeFrom(ctx, st, args, site.Level) }, nil
 	}
 	vm.emit(&event{kind: evBound, at: vm.clock.Now(), st: st, site: site, d: d})
-	call := d.call
+	call := vm.streamDecision(st, site, d).call
 	if pred := st.pred; pred != nil {
 		return func(ctx context.Context, args []Arg) (int64, error) {
 			if pred(args) {
@@ -355,5 +356,5 @@ func (vm *VM) BindBlocks(site Site) (BlockTarget, bool) {
 	if d == nil || !d.Stub || d.blocks == nil {
 		return nil, false
 	}
-	return d.blocks, true
+	return vm.streamDecision(st, site, d).blocks, true
 }

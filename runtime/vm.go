@@ -309,9 +309,9 @@ func (vm *VM) buildMethods() {
 				d := decide(&vm.env, st.intr, m, l)
 				if d.call != nil {
 					first := vm.firstStubCall(st, l, d)
-					d.call, d.blocks = first, stubBlocks(first, d.batch)
+					d.first, d.call, d.blocks = first, first, stubBlocks(first, d.batch)
 					if vm.sim != nil {
-						d.call, d.blocks = vm.modelStubCall(st, d, first, d.batch)
+						d.call, d.blocks = vm.modelStubCall(st, d, d.Variant.Stub, first, d.batch)
 					}
 				}
 				st.route[l] = &d

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -187,6 +188,71 @@ func build(m cpu.Model, u uarch, rel jdk.Release) (Profile, error) {
 		p.Rows = append(p.Rows, rows...)
 	} else {
 		p.Rows = append(p.Rows, stubRows(m, u)...)
+		rows, err := streamRows(m, u, rel)
+		if err != nil {
+			return Profile{}, err
+		}
+		p.Rows = append(p.Rows, rows...)
 	}
 	return p, p.Validate()
+}
+
+// StreamFamily is the family of the rows that price single-block stub entry stub when it is
+// called from caller's loop of independent blocks (bytecode.Method.Stream): such a site is
+// priced by these rows where the profile has them, else by the entry's own.
+func StreamFamily(stub, caller string) string { return stub + " from " + caller }
+
+// streamRows prices, for every single-block stub variant a rule can pick on the model and
+// every method of release rel whose loop calls that stub's method on independent blocks, one
+// call from that loop (variant.Cost.InStream): the caller's instructions per call are its
+// hot loop's (bytecode.LoopOf) times its trips per call. The prologue is issued within the
+// stream, so the per-call row is zero. A caller whose window holds no more than one call gets
+// no rows: its calls do not overlap. For anyRelease, each caller key's first body in the
+// table.
+func streamRows(m cpu.Model, u uarch, rel jdk.Release) ([]Row, error) {
+	ms, err := bytecode.All()
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	seen := map[string]bool{}
+	for _, id := range aes.Variants() {
+		c := id.Cost()
+		if c.InStream == nil || !stubs.Selectable(id, m.Arch, m.Features) {
+			continue
+		}
+		for _, caller := range ms {
+			s := caller.Stream
+			if s == nil || rel != anyRelease && !caller.Profiles.Has(rel) {
+				continue
+			}
+			fam := StreamFamily(id.Stub(), caller.Key)
+			if seen[id.Name()+"/"+fam] || !calleeIs(ms, s.Callee, rel, "_"+id.Stub()) {
+				continue
+			}
+			seen[id.Name()+"/"+fam] = true
+			l, err := caller.HotLoop()
+			if err != nil {
+				return nil, fmt.Errorf("model: the loop of %s: %w", caller.Key, err)
+			}
+			callerUops := int64(s.Trips*l.Uops()) * 100
+			b, ok := c.InStream(u.insn(), callerUops)
+			if !ok {
+				continue // no overlap: the entry's latency-bound rows price the site
+			}
+			src := fmt.Sprintf("instruction mix: %s, called from %s's loop (%d trips of %d operations a call: %s) = %.2f cycles a call at %d MHz [%s; %s; %s]",
+				c.StreamFormula, caller.Key, s.Trips, l.Uops(), loopMix(l), float64(b)/100, u.mhz, u.insnSource, u.robSource, u.mhzSource)
+			rows = append(rows, Row{Stub(id.Name()), fam, PerBlock, cyclesToPs(b, u.mhz), src},
+				Row{Stub(id.Name()), fam, PerCall, 0, "the prologue's instructions are issued within the stream of calls (in the per-block row)"})
+		}
+	}
+	return rows, nil
+}
+
+// calleeIs reports whether method key, in release rel (any release for anyRelease), is
+// the intrinsic candidate intrinsic.
+func calleeIs(ms []*bytecode.Method, key string, rel jdk.Release, intrinsic string) bool {
+	return slices.ContainsFunc(ms, func(m *bytecode.Method) bool {
+		return m.Key == key && (rel == anyRelease || m.Profiles.Has(rel)) && m.Intrinsic == intrinsic
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
 	"github.com/jitsim/jitsim/stubs"
 	"github.com/jitsim/jitsim/stubs/cpu"
@@ -89,5 +90,52 @@ func TestLookupUnknown(t *testing.T) {
 	_, err := model.Lookup("pentium-4")
 	if err == nil || !strings.Contains(err.Error(), "unknown CPU model") {
 		t.Fatalf("error = %v", err)
+	}
+}
+
+// TestStreamRows: the block stub called from a loop of independent blocks is priced by its
+// own rows (model.StreamFamily) where the core's window holds more than one call of that
+// loop — on Haswell 8u's GCTR loop (75 operations + 46 against 192 entries), not
+// CounterMode's byte loop (256 + 46) — never above the entry's latency-bound rows, and
+// never on the host, whose block stub rows are the JVM's.
+func TestStreamRows(t *testing.T) {
+	for _, c := range []struct {
+		cpu    string
+		rel    jdk.Release
+		caller string
+		want   bool
+	}{
+		{"haswell-e5-2660v3", jdk.R8u, "GCTR.update", true},
+		{"haswell-e5-2660v3", jdk.R17, "CounterMode.implCrypt", false},
+		{"haswell-e5-2660v3", jdk.R8u, "CipherBlockChaining.implEncrypt", false},
+		{"neoverse-n1", jdk.R8u, "GCTR.update", true},
+		{"icelake-server", jdk.R17, "CounterMode.implCrypt", true},
+		{"apple-m1", jdk.R25, "CounterMode.implCrypt", true},
+		{"host", jdk.R8u, "GCTR.update", false},
+		{"host", jdk.R17, "CounterMode.implCrypt", false},
+	} {
+		p, err := model.LookupRelease(c.cpu, c.rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entry model.Row
+		for _, r := range p.Rows {
+			if r.Family == "aescrypt_encryptBlock" && r.Unit == model.PerBlock && strings.HasPrefix(r.What, "stub:") {
+				entry = r
+			}
+		}
+		fam := model.StreamFamily("aescrypt_encryptBlock", c.caller)
+		r, ok := p.Row(entry.What, fam, model.PerBlock)
+		if ok != c.want {
+			t.Errorf("%s %v: a row for %s: %v, want %v", c.cpu, c.rel, fam, ok, c.want)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		call, _ := p.Row(entry.What, "aescrypt_encryptBlock", model.PerCall)
+		if r.Ps <= 0 || r.Ps > entry.Ps+call.Ps {
+			t.Errorf("%s %v: %s costs %d ps a call, the entry's latency-bound rows %d + %d", c.cpu, c.rel, fam, r.Ps, entry.Ps, call.Ps)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package aes
 
 import (
+	"fmt"
+
 	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/stubs/variant"
 )
@@ -32,7 +34,8 @@ var (
 	EncryptBlockAESNI = entryEncryptBlock.Asm(variant.Spec{Name: "aesni", Arch: jdk.AMD64, Needs: needsAESNI,
 		Rules: rule("generate_aescrypt_encryptBlock", jdk.R8, x86Flags, reqAESNI, blockCond),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
-			Formula: "10 dependent AESENC (latency-bound) + ~6 cycles load/whiten/store"},
+			Formula:  "10 dependent AESENC (latency-bound) + ~6 cycles load/whiten/store",
+			InStream: blockStream(uopsBlockAESNI), StreamFormula: blockStreamFormula("AESENC", uopsBlockAESNI)},
 		// Measured through AES/ECB under UseAVX=2, where JDK 17 has no ECB stub and its Java
 		// ECB loop calls the block stub per block (loop included).
 		Host: []variant.JVMRun{{Run: "jdk17_c2_avx2", Mode: "ecb-enc"}}})
@@ -40,7 +43,8 @@ var (
 	EncryptBlockARMv8 = entryEncryptBlock.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
 		Rules: rule("generate_aescrypt_encryptBlock", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
-			Formula: "10 dependent AESE+AESMC pairs (latency-bound) + ~6 cycles load/store"}})
+			Formula:  "10 dependent AESE+AESMC pairs (latency-bound) + ~6 cycles load/store",
+			InStream: blockStream(uopsBlockARMv8), StreamFormula: blockStreamFormula("AESE+AESMC", uopsBlockARMv8)}})
 )
 
 var (
@@ -49,14 +53,42 @@ var (
 	DecryptBlockAESNI = entryDecryptBlock.Asm(variant.Spec{Name: "aesni", Arch: jdk.AMD64, Needs: needsAESNI,
 		Rules: rule("generate_aescrypt_decryptBlock", jdk.R8, x86Flags, reqAESNI, blockCond),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
-			Formula: "10 dependent AESDEC (latency-bound) + ~6 cycles load/whiten/store"},
+			Formula:  "10 dependent AESDEC (latency-bound) + ~6 cycles load/whiten/store",
+			InStream: blockStream(uopsBlockAESNI), StreamFormula: blockStreamFormula("AESDEC", uopsBlockAESNI)},
 		Host: []variant.JVMRun{{Run: "jdk17_c2_avx2", Mode: "ecb-dec"}}})
 	// DecryptBlockARMv8 is aescrypt_decryptBlock for Armv8; it takes the decryption schedule.
 	DecryptBlockARMv8 = entryDecryptBlock.Asm(variant.Spec{Name: "armv8-aes", Arch: jdk.ARM64, Needs: needsARMv8,
 		Rules: rule("generate_aescrypt_decryptBlock", jdk.R8, variant.UseAESIntrinsics, reqARM, armCond),
 		Cost: variant.Cost{PerBlock: func(u variant.Insn) int64 { return variant.CostRounds*u.AESLat + 600 }, PerCall: variant.CallBlock,
-			Formula: "10 dependent AESD+AESIMC pairs (latency-bound) + ~6 cycles load/store"}})
+			Formula:  "10 dependent AESD+AESIMC pairs (latency-bound) + ~6 cycles load/store",
+			InStream: blockStream(uopsBlockARMv8), StreamFormula: blockStreamFormula("AESD+AESIMC", uopsBlockARMv8)}})
 )
+
+// Instructions (×100) one call of a block stub executes for AES-128, counted from this
+// package's assembly (the generators in _asm/aes_amd64.go and aes_arm64_gen.go), prologue
+// and return included. AES-NI: 8 argument and pointer set-up, the block's load, 11 round-key
+// loads and 11 PSHUFB, the whitening XOR, 10 rounds, the round-count compare and branch,
+// the store, the return. Armv8: 4 argument loads, the key-length compare and branch, 3
+// multi-register key loads, 15 REV32 of the round keys, the block's load, a compare and
+// branch, 9 AESE+AESMC pairs, the last AESE and EOR, the store, the return.
+const (
+	uopsBlockAESNI = 4600
+	uopsBlockARMv8 = 4900
+)
+
+// blockStream is a block stub's cost per call in a loop of independent blocks
+// (variant.Insn.Calls): its chain is the latency formula's, 10 rounds at latency and ~6
+// cycles of load, whitening and store.
+func blockStream(uops int64) func(variant.Insn, int64) (int64, bool) {
+	return func(u variant.Insn, caller int64) (int64, bool) {
+		return u.Calls(variant.CostRounds*u.AESTp, variant.CostRounds*u.AESLat+600, uops, caller)
+	}
+}
+
+func blockStreamFormula(round string, uops int64) string {
+	return fmt.Sprintf("called once per trip of a loop of independent blocks: max(10 × %s throughput, (10 × latency + 6) / the calls "+
+		"the reorder buffer holds at %.0f instructions a call plus the caller's, %.0f / issue width)", round, float64(uops)/100, float64(uops)/100)
+}
 
 // The code of each block variant built into this binary: the generic twins here, the
 // assembly from zcode_*.go.

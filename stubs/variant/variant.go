@@ -109,6 +109,32 @@ func (u Insn) Stream(p, aes, chain, uops int64) int64 {
 	return c
 }
 
+// Calls is the cost per call (cycles ×100) of a single-block stub called once per trip of a
+// loop whose blocks are independent of each other (CTR's counters, ECB): the loop is a
+// stream of calls, priced by the rule of [Insn.Stream] with one block per iteration. The
+// window holds ROB / (stub + caller) instructions' worth of calls, and one call's dependent
+// chain (chain, cycles ×100) is spread over them; the AES unit's throughput (aes) and
+// issuing the stub's own instructions (stub, ×100; its prologue included) bound it too. The
+// caller's instructions (caller, ×100) only take window entries here: their issue is the
+// caller's own code, priced by its own rows. overlap is false when the window holds no more
+// than one call (or its size is unknown): the next call's instructions enter only once this
+// one's result has been consumed, and the calls stay latency-bound, as a caller whose blocks
+// form a chain (CBC encryption) does.
+func (u Insn) Calls(aes, chain, stub, caller int64) (c int64, overlap bool) {
+	if u.ROB <= 0 || stub+caller <= 0 {
+		return 0, false
+	}
+	inFlight := u.ROB * 10_000 / (stub + caller) // calls ×100
+	if inFlight <= 100 {
+		return 0, false
+	}
+	c = max(aes, chain*100/inFlight)
+	if u.Width > 0 {
+		c = max(c, stub/u.Width)
+	}
+	return c, true
+}
+
 // Per-call overheads (cycles ×100): an estimate from the instruction count of each kind of
 // stub's prologue and epilogue — stack frame, loading the 11 round keys, length checks, the
 // tail loop's set-up — not measured.
@@ -124,6 +150,13 @@ type Cost struct {
 	PerBlock func(Insn) int64
 	PerCall  int64
 	Formula  string
+	// InStream, for a single-block stub, is its cost per call (cycles ×100, prologue
+	// included) when a loop of independent blocks calls it once per trip and its own code
+	// issues caller instructions (×100) per call, and whether successive calls overlap at
+	// all ([Insn.Calls]); nil for the bulk stubs, whose loops are their own. StreamFormula
+	// says how, in words.
+	InStream      func(u Insn, caller int64) (int64, bool)
+	StreamFormula string
 }
 
 // JVMRun names a recorded real-JVM measurement (runtime/model's testdata/jvm): the run (a

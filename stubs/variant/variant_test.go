@@ -126,3 +126,33 @@ func TestStream(t *testing.T) {
 		}
 	}
 }
+
+func TestCalls(t *testing.T) {
+	zen5 := Insn{AESLat: 400, AESTp: 50, ROB: 448, Width: 6}
+	haswell := Insn{AESLat: 700, AESTp: 100, ROB: 192, Width: 4}
+	for _, c := range []struct {
+		name                     string
+		u                        Insn
+		aes, chain, stub, caller int64
+		want                     int64
+		overlap                  bool
+	}{
+		// CounterMode's byte loop: 16 trips of 16 operations beside the stub's 46; 448 entries
+		// hold 1.48 calls, so the 46-cycle chain costs 31 cycles a call.
+		{"window of 1.48 calls: chain / 1.48", zen5, 500, 4600, 4600, 25600, 3108, true},
+		// ECB's loop (15 operations a call): 7.3 calls in flight; the stub's own 46
+		// instructions at 6 a cycle bind.
+		{"window wide: the stub's issue", zen5, 500, 4600, 4600, 1500, 766, true},
+		// JDK 8's GCTR loop (75 operations) on a 192-entry window: 1.59 calls.
+		{"haswell, 1.59 calls", haswell, 1000, 7600, 4600, 7500, 4810, true},
+		{"window under one call: no overlap", haswell, 1000, 7600, 4600, 25600, 0, false},
+		{"no window known: no overlap", Insn{AESLat: 700, AESTp: 100}, 1000, 7600, 4600, 7500, 0, false},
+		{"throughput-bound", Insn{AESTp: 100, ROB: 10_000, Width: 100}, 1000, 7600, 4600, 7500, 1000, true},
+		// The caller's instructions take window entries but do not add to the stub's issue.
+		{"caller's issue not counted", Insn{AESTp: 10, ROB: 10_000, Width: 1}, 100, 100, 4600, 50_000, 4600, true},
+	} {
+		if got, ok := c.u.Calls(c.aes, c.chain, c.stub, c.caller); got != c.want || ok != c.overlap {
+			t.Errorf("%s: Calls(%d, %d, %d, %d) = %d, %v; want %d, %v", c.name, c.aes, c.chain, c.stub, c.caller, got, ok, c.want, c.overlap)
+		}
+	}
+}

@@ -334,13 +334,30 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 		binder, ok := c.req.Router.(jrt.Binder)
 		if ok {
 			for i, callee := range c.callees {
-				t, err := binder.Bind(ctx, jrt.Site{Caller: c.callers[i], Level: c.level, Callee: callee})
+				t, err := binder.Bind(ctx, jrt.Site{Caller: c.callers[i], Level: c.level, Callee: callee, Loop: c.streamLoop(callee.Key)})
 				if err != nil {
 					return fmt.Errorf("engine: binding %s -> %s: %w", c.m, callee, err)
 				}
 				c.bound = append(c.bound, t)
 			}
 			c.bindBlocks(batched)
+		}
+	}
+	return nil
+}
+
+// streamLoop returns the method inlined into this code whose loop calls key once per block
+// on independent blocks (bytecode.Method.Stream), or nil: the loop whose calls the import's
+// one binding serves (jrt.Site.Loop).
+func (c *Code) streamLoop(key string) *bytecode.Method {
+	for _, slot := range c.inlined {
+		k, ok := bytecode.SlotKey(slot)
+		if !ok {
+			continue
+		}
+		m, err := c.req.Table.Lookup(k)
+		if err == nil && m.Stream != nil && m.Stream.Callee == key && slices.Contains(m.Imports, key) {
+			return m
 		}
 	}
 	return nil
@@ -359,7 +376,7 @@ func (c *Code) bindBlocks(batched []int) {
 		if slot, ok := bytecode.InlineSlot(c.callees[i].Key); ok && slices.Contains(c.inlined, slot) {
 			return
 		}
-		t, ok := bb.BindBlocks(jrt.Site{Caller: c.callers[i], Level: c.level, Callee: c.callees[i]})
+		t, ok := bb.BindBlocks(jrt.Site{Caller: c.callers[i], Level: c.level, Callee: c.callees[i], Loop: c.streamLoop(c.callees[i].Key)})
 		if !ok {
 			return
 		}
