@@ -77,17 +77,19 @@ const (
 )
 
 // blockStream is a block stub's cost per call in a loop of independent blocks
-// (variant.Insn.Calls): its chain is the latency formula's, 10 rounds at latency and ~6
-// cycles of load, whitening and store.
+// (variant.Insn.Calls): the chain spread over the calls in flight is the whole latency-bound
+// call — 10 rounds at latency, ~6 cycles of load, whitening and store, and the call's
+// prologue (variant.CallBlock) — so that a window holding one call prices it as the latency
+// bound does, and the price falls from there as the window holds more.
 func blockStream(uops int64) func(variant.Insn, int64) (int64, bool) {
 	return func(u variant.Insn, caller int64) (int64, bool) {
-		return u.Calls(variant.CostRounds*u.AESTp, variant.CostRounds*u.AESLat+600, uops, caller)
+		return u.Calls(variant.CostRounds*u.AESTp, variant.CostRounds*u.AESLat+600+variant.CallBlock, uops, caller)
 	}
 }
 
 func blockStreamFormula(round string, uops int64) string {
-	return fmt.Sprintf("called once per trip of a loop of independent blocks: max(10 × %s throughput, (10 × latency + 6) / the calls "+
-		"the reorder buffer holds at %.0f instructions a call plus the caller's, %.0f / issue width)", round, float64(uops)/100, float64(uops)/100)
+	return fmt.Sprintf("called once per trip of a loop of independent blocks: max(10 × %s throughput, (10 × latency + 6 + %.0f prologue) / the calls "+
+		"the reorder buffer holds at %.0f instructions a call plus the caller's, %.0f / issue width)", round, float64(variant.CallBlock)/100, float64(uops)/100, float64(uops)/100)
 }
 
 // The code of each block variant built into this binary: the generic twins here, the
