@@ -406,6 +406,10 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	for _, l := range r.StartLog {
 		startLog.Write(l)
 	}
+	if r.InitFailure != "" {
+		io.WriteString(stdout, "Error occurred during initialization of VM\n"+r.InitFailure+"\n")
+		return flags.ExitStatus
+	}
 	for _, l := range r.Result.RunLog {
 		startLog.Write(l)
 	}

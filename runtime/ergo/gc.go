@@ -1,6 +1,7 @@
 package ergo
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/jitsim/jitsim/flags"
@@ -315,4 +316,59 @@ func (e *ergo) alignHeap() {
 			e.setErgo(f, strconv.FormatUint((v+a-1)/a*a, 10))
 		}
 	}
+}
+
+// startYoung is the least young generation with which a release's VM finishes starting: the
+// JDK's own start-up allocates into it before the VM is initialized, and a collection needed
+// before then stops the VM. Observed with a clean environment (the environment's strings are
+// part of what the start-up allocates, so a large one moves the boundary up a step):
+//   - Serial: the young generation is NewSize aligned down to 64 KB, at least three 64 KB
+//     spaces (eden and two survivors); 17.0.15 stops at 320K and starts at 384K, 25.0.3
+//     stops at 192K and starts at 256K.
+//   - G1: 17.0.15 stops with two regions whatever their size (-Xmx2m, 1 MB regions; -Xmx4m,
+//     2 MB; -Xmx8m, 4 MB) and starts with three (-Xmx3m, -Xmx6m with 2 MB regions); 25.0.3
+//     stops when the heap less one region leaves under 2 MB (-Xmx2m) and starts with two
+//     2 MB or 4 MB regions.
+//   - Parallel starts with a 64 KB young generation on both (-Xmn1k, -Xmx2m).
+type startYoung struct {
+	serial    uint64 // Serial's least young generation
+	g1Regions uint64 // G1's least number of regions
+	g1Eden    uint64 // G1's least heap beyond one region
+}
+
+var leastStartYoung = map[jdk.Release]startYoung{
+	jdk.R17: {serial: 384 << 10, g1Regions: 3},
+	jdk.R25: {serial: 256 << 10, g1Regions: 2, g1Eden: 2 * mib},
+}
+
+// StartupFailure returns the text java stops with when the settled heap's young generation is
+// too small for the VM's own start-up ("GC triggered before VM initialization completed"),
+// "" when it starts. java prints it after the collector's start-up log lines, on stdout, and
+// exits with status 1.
+func StartupFailure(set *flags.Set) string {
+	least, ok := leastStartYoung[set.JDK()]
+	if !ok || !gcModelled(set) || !set.Has("NewSize") {
+		return ""
+	}
+	young := set.Uint("NewSize")
+	switch set.Collector() {
+	case "UseSerialGC":
+		a := genAlignment["UseSerialGC"]
+		young = max(young/a*a, 3*a)
+		if young >= least.serial {
+			return ""
+		}
+	case "UseG1GC":
+		region := set.Uint("G1HeapRegionSize")
+		if region == 0 {
+			return ""
+		}
+		regions := set.Uint("MaxHeapSize") / region
+		if regions >= least.g1Regions && (regions-1)*region >= least.g1Eden {
+			return ""
+		}
+	default:
+		return ""
+	}
+	return fmt.Sprintf("GC triggered before VM initialization completed. Try increasing NewSize, current value %dK.", young>>10)
 }
