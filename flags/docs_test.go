@@ -257,6 +257,14 @@ this host's address space (gc,metaspace: the class space's mapping, chosen by AS
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
 warns as java does on such a host.
 
+A young generation too small for the JDK's own start-up stops the VM after the collector's
+start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,
+current value …K."): under Serial a young generation (NewSize aligned down to 64 KB, at least
+192 KB) below 384 KB on 17 and 256 KB on 25; under G1 two regions on 17, and on 25 a heap that
+leaves less than 2 MB beyond one region. Parallel starts with any. The boundaries were taken
+with a clean environment; the environment's strings are part of what the start-up allocates,
+so a large one moves them up a step (` + "`ergo.StartupFailure`" + `).
+
 The collector's summary at exit (gc,heap,exit on 17, gc,exit on 25, under -Xlog:gc*,
 -XX:+PrintGCDetails or the tag set itself) is reproduced after -version for G1, Serial and
 Parallel. From the settled flags: the heap's reserved size and address range (MaxHeapSize and
