@@ -326,6 +326,10 @@ func checkFileOptions(j jdk.Release, opts, output string) string {
 		k, v, _ := strings.Cut(kv, "=")
 		switch {
 		case k == "foldmultilines" && xlogFoldMultilines.At(j):
+			// Only these two spellings (25.0.3 refuses TRUE, 1 and an empty value).
+			if v != "true" && v != "false" {
+				return "Invalid option: foldmultilines must be 'true' or 'false'."
+			}
 		case !file:
 			return "Invalid option '" + k + "' for log output (" + output + ")."
 		case k == "filecount":

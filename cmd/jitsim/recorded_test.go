@@ -121,7 +121,6 @@ func init() {
 		hostDependent[n] = "with two log files open the start-up lasts longer, and java compiles more of its own methods, in an order that varies"
 	}
 	for reason, keys := range map[string][]string{
-		"25's foldmultilines value is not checked":                                  {"25/prod7_xlog_fold_bad_bool"},
 		"java ranks equal tag-set suggestions in its unrecorded registration order": {"25/prod7_xlog_codecache_sweep"},
 	} {
 		for _, k := range keys {
