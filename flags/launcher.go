@@ -451,7 +451,9 @@ var modeResetFlags = []string{"UseCompiler", "UseInterpreter", "UseLoopCounter",
 func memoryOption(invalid string, flagNames ...string) func(p *parser, t token, val string) error {
 	return func(p *parser, t token, val string) error {
 		v, ok := atojulong(val)
-		if !ok || v < 1 {
+		// -Xms0 asks for the ergonomic initial and minimum heap (the flags keep their
+		// command-line origin); -Xmx0 and -Xmn0 are invalid (17.0.15 and 25.0.3).
+		if !ok || v < 1 && flagNames[0] != "MinHeapSize" {
 			p.errText.WriteString(invalid + ": " + t.text + "\n")
 			return p.fail(t)
 		}
