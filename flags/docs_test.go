@@ -251,8 +251,10 @@ for Serial and Parallel) come after the line, as in java; PrintFlagsFinal shows 
 
 -Xlog's collector lines are reproduced for Serial, Parallel and G1 on 17 and 25: "Using …",
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,
-workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's and Shenandoah's
-gc+init lines (address space, backing file system) are not modelled; nor are what gc* prints of
+workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's gc+init lines are
+reproduced on both releases from the settled flags (its address space sixteen times the maximum
+heap, the medium page size, the workers, uncommit), with the modelled Linux machine's memfd heap
+on tmpfs; Shenandoah's gc+init lines are not modelled; nor are what gc* prints of
 this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
 warns as java does on such a host.
