@@ -292,7 +292,8 @@ Output java prints that no model can match line for line:
 - the uptime and time decorations of unified logging (` + "`[0.012s]`, `[7ms]`, `[2026-…+0000]`" + `):
   jitsim prints its own clock in java's shape;
 - JFR's ` + "`Use jcmd PID JFR.dump …`" + ` line names the process (jitsim names its own);
-- -Xlog:os+container, -Xlog:startuptime, -XshowSettings and -XX:+PrintNMTStatistics describe
+- -Xlog:os+container, -Xlog:startuptime, -XshowSettings (but for its vm category, printed from
+  the launcher's -Xss/-Xms/-Xmx and the settled heap) and -XX:+PrintNMTStatistics describe
   this host and this process (not modelled);
 - the start-up compiles of -XX:+PrintCompilation and -Xlog:jit+compilation on Temurin 25 depend
   on timing (String::hashCode is compiled before -version ends in some runs): the recorded

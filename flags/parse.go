@@ -84,6 +84,12 @@ type Result struct {
 	InternalVersion bool
 	// DryRun is true when --dry-run was given: start the VM, do not run the program.
 	DryRun bool
+	// ShowSettingsVM is true when -XshowSettings:vm was given: the launcher prints the VM
+	// settings (VMSettings) once the VM is up. LauncherSizes are the -Xss, -Xms and -Xmx the
+	// launcher itself read (the command line, JDK_JAVA_OPTIONS, @argfiles; the last of each
+	// wins), which that listing shows as given; 0 where none was.
+	ShowSettingsVM bool
+	LauncherSizes  struct{ Stack, MinHeap, MaxHeap uint64 }
 	// BootWarnings are what the boot layer prints on stderr when the VM has started (unknown
 	// modules, incubator modules), after the VM's own warnings. Each ends in a newline.
 	BootWarnings []string

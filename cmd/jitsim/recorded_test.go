@@ -98,7 +98,6 @@ func init() {
 		"a JDWP transport library that fails to load aborts java; jitsim does not load agents' libraries": {"prod2_tomcat_jpda_bad"},
 		"java ranks equal tag-set suggestions in its unrecorded registration order":                       {"prod2_xlog_nomatch", "prod2_xlog_nomatch_debug", "prod2_xlog_nomatch_class"},
 		"PrintAssembly's disassembly is not modelled":                                                     {"prod2_diag_printassembly"},
-		"-XshowSettings prints this host's and JDK's settings, which are not modelled":                    {"prod2_launcher_xdiag"},
 		"--describe-module and --validate-modules print the JDK's module graph, which is not modelled":    {"prod2_launcher_describe", "prod2_launcher_validate"},
 	} {
 		for _, n := range names {

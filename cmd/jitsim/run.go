@@ -16,6 +16,7 @@ import (
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
+	"github.com/jitsim/jitsim/runtime/ergo"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
@@ -438,6 +439,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	for _, o := range r.Result.Started {
 		io.WriteString(stdout, o)
+	}
+	if r.Result.ShowSettingsVM {
+		io.WriteString(stderr, flags.VMSettings(r.Result, ergo.MaxMemory(set)))
 	}
 	res := r.Result
 	banner := stderr
