@@ -78,6 +78,10 @@ var launcherOptions = []launcherOption{
 		return nil
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
+	// --validate-modules checks the module path's modules and exits (no program runs); the
+	// system image's own modules pass, so without a module path it prints nothing. Not
+	// terminal: -version still prints the version (17.0.15, 25.0.3).
+	{name: "--validate-modules", releases: modern, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
 	// The program to run: jitsim runs its own scenarios (SplitCommandLine takes these out of
 	// a command line; here they can only come from JDK_JAVA_OPTIONS or an @argfile).
 	{name: "-jar", envRefused: true, missing: "jar file specification"},
