@@ -305,11 +305,13 @@ with the wildcard) gets java's warning "No tag set matches selection: X. Did you
 the following? …" on 17 and 25 (a tag the release lacks, like 17's ` + "`deoptimization`" + `, is an error
 instead). The tag sets are recorded per release in ` + "`flags/testdata/jvmflags/jdk-VERSION.tagsets.txt`" + `
 (` + "`record-tagsets.sh`" + `: read from libjvm.so's symbol table, each confirmed by the JVM) and
-generated into ` + "`recordedLogTagSets`" + `. The suggestions are approximate: jitsim names up to five tag
-sets sharing most tags with the selection (shared over all tags), a set that others extend with
-"*", as java does, but ranks equal scores alphabetically, where java ranks them in the order it
-registered its tag sets, which no recording holds; the warning line therefore differs from
-java's in its suggestions' order or choice.
+generated into ` + "`recordedLogTagSets`" + `. The suggestions are approximate: jitsim names first the
+selection itself with "*" when that would take a tag set (` + "`-Xlog:nestmates`" + ` suggests
+` + "`nestmates*`" + `), then up to five in all of the tag sets sharing most tags with the selection (shared
+over all tags), with "*" when another tag set holds all of a suggestion's tags in any order
+(` + "`codecache*`" + ` for ` + "`aot+codecache`" + `), as java does, but ranks equal scores alphabetically, where java
+sorts its tag sets, in the order it registered them, with an unstable sort; no recording holds
+that order, so the warning line can differ from java's in its suggestions' order or choice.
 
 Not modelled yet: the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a
 JDWP transport that fails to load.

@@ -458,11 +458,32 @@ func (p *parser) noTagSetMatches(sel LogSelection) string {
 	}
 	msg := "No tag set matches selection: " + name + "."
 	var sug []string
-	for _, c := range cands[:min(len(cands), maxTagSetSuggestions)] {
+	if !sel.Wildcard {
+		// The selection itself with a wildcard, when that would take a tag set: it shares
+		// every tag, so java names it first (-Xlog:nestmates suggests nestmates*; 17.0.15,
+		// 25.0.3).
+		for _, set := range sets {
+			ot := strings.Split(set, "+")
+			if !slices.ContainsFunc(sel.Tags, func(t string) bool { return !slices.Contains(ot, t) }) {
+				sug = append(sug, name+"*")
+				break
+			}
+		}
+	}
+	for _, c := range cands[:min(len(cands), maxTagSetSuggestions-len(sug))] {
+		// A wildcard selection takes every tag set holding its tags, in any order (gc+age*
+		// takes gc+age+promotion, codecache* takes aot+codecache): the suggestion has the
+		// wildcard when it would select another tag set too.
 		extended := false
+		tags := strings.Split(c.set, "+")
 		for _, other := range sets {
-			if other != c.set && strings.HasPrefix(other, c.set+"+") {
+			if other == c.set {
+				continue
+			}
+			ot := strings.Split(other, "+")
+			if !slices.ContainsFunc(tags, func(t string) bool { return !slices.Contains(ot, t) }) {
 				extended = true
+				break
 			}
 		}
 		if extended {
