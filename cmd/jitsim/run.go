@@ -417,6 +417,10 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	if set.Bool("PrintCommandLineFlags") {
 		r.CommandLineFlags.PrintCommandLineFlags(stdout)
 	}
+	if r.ConstraintFailure != "" {
+		io.WriteString(stderr, r.ConstraintFailure+"\n"+flags.LauncherLines)
+		return flags.ExitStatus
+	}
 	for _, l := range r.StartLog {
 		startLog.Write(l)
 	}

@@ -401,3 +401,18 @@ func MaxMemory(set *flags.Set) uint64 {
 	}
 	return maxHeap - down(young/max(ratio, 1))
 }
+
+// ConstraintFailure returns the flag constraint java checks once the ergonomics have run (after
+// -XX:+PrintCommandLineFlags is printed, before the heap is made) that the settled set breaks,
+// "" when none: OpenJDK 17's G1 holds ConcGCThreads to at most ParallelGCThreads, the ergonomic
+// one included (-XX:ConcGCThreads=4 on two processors); Temurin 25 no longer checks it. java
+// prints it on stderr and stops as after a bad option.
+func ConstraintFailure(set *flags.Set) string {
+	if set.JDK() >= jdk.R25 || !set.JDK().Modern() || set.Collector() != "UseG1GC" || !gcModelled(set) {
+		return ""
+	}
+	if c, p := set.Uint("ConcGCThreads"), set.Uint("ParallelGCThreads"); c > p {
+		return fmt.Sprintf("ConcGCThreads (%d) must be less than or equal to ParallelGCThreads (%d)", c, p)
+	}
+	return ""
+}

@@ -90,6 +90,9 @@ type Run struct {
 	StartLog []flags.LogLine
 	// ExitLog are the collector's lines as the VM exits (ergo.ExitLog: G1's heap summary).
 	ExitLog []flags.LogLine
+	// ConstraintFailure is the flag constraint the settled flags break, which java prints
+	// after -XX:+PrintCommandLineFlags and stops on (ergo.ConstraintFailure); "" when none.
+	ConstraintFailure string
 	// InitFailure is the text the VM stops with after its start-up log lines, when the
 	// settled heap cannot start it (ergo.StartupFailure); "" when it starts.
 	InitFailure string
@@ -133,6 +136,7 @@ func Resolve(q Request) (*Run, error) {
 	r.CommandLineFlags = cl
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
+	r.ConstraintFailure = ergo.ConstraintFailure(set)
 	r.InitFailure = ergo.StartupFailure(set)
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
