@@ -115,6 +115,10 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
+	// Temurin 25.0.3's launcher takes --disable-@files anywhere (17.0.15 calls it unrecognized
+	// outside JDK_JAVA_OPTIONS); an @argfile after it on the command line is then a main class,
+	// which jitsim does not tell apart (it expands it).
+	{name: "--disable-@files", releases: jdk.Of(jdk.R25)},
 	{name: "--sun-misc-unsafe-memory-access=", releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
 		// JDK 23+: how sun.misc.Unsafe's memory access is allowed.
 		if v := strings.TrimPrefix(t.text, "--sun-misc-unsafe-memory-access="); !slices.Contains([]string{"allow", "warn", "debug", "deny"}, v) {
@@ -359,7 +363,7 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 			if o != nil && o.envRefused {
 				return nil, &Error{Text: "Error: Option " + o.name + " is not allowed in environment variable JDK_JAVA_OPTIONS\n"}
 			}
-			if !strings.HasPrefix(t.text, "-") && !strings.HasPrefix(t.text, "@") {
+			if !strings.HasPrefix(t.text, "-") && (!strings.HasPrefix(t.text, "@") || t.literal) {
 				return nil, &Error{Text: "Error: Cannot specify main class in environment variable JDK_JAVA_OPTIONS\n"}
 			}
 		}

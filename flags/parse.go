@@ -176,6 +176,8 @@ type token struct {
 	// jdkJavaOptions: the token came from JDK_JAVA_OPTIONS, where the launcher refuses some
 	// options.
 	jdkJavaOptions bool
+	// literal: an @argfile left unexpanded (after JDK_JAVA_OPTIONS' --disable-@files).
+	literal bool
 }
 
 type parser struct {
@@ -339,8 +341,18 @@ func (p *parser) run() error {
 			if unmatchedQuote(v) {
 				return &Error{Text: "Error: Unmatched quote in environment variable JDK_JAVA_OPTIONS\n"}
 			}
+			// --disable-@files stops the expansion of the @argfiles after it in the variable
+			// (and is itself left for the launcher, which does not know it there); an
+			// unexpanded @argfile is a main class (17.0.15, 25.0.3).
+			noArgFiles := false
 			for _, t := range splitOptions(v) {
 				t.jdkJavaOptions = true
+				if noArgFiles && strings.HasPrefix(t.text, "@") {
+					t.literal = true
+					cmd = append(cmd, t)
+					continue
+				}
+				noArgFiles = noArgFiles || t.text == "--disable-@files"
 				exp, err := p.expandArg(t)
 				if err != nil {
 					return err
