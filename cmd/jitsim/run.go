@@ -16,7 +16,6 @@ import (
 	"github.com/jitsim/jitsim/flags"
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
-	"github.com/jitsim/jitsim/runtime/ergo"
 	"github.com/jitsim/jitsim/runtime/policy"
 	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/scenario"
@@ -445,7 +444,7 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		io.WriteString(stdout, o)
 	}
 	if r.Result.ShowSettingsVM {
-		io.WriteString(stderr, flags.VMSettings(r.Result, ergo.MaxMemory(set)))
+		io.WriteString(stderr, flags.VMSettings(r.Result, r.MaxMemory))
 	}
 	res := r.Result
 	banner := stderr

@@ -379,8 +379,12 @@ func StartupFailure(set *flags.Set) string {
 // empty. The young generation's maximum is MaxNewSize when the command line set it, else the
 // heap's 1/(NewRatio+1); Serial's survivor is a (SurvivorRatio+2)th of it, Parallel's a
 // MinSurvivorRatio-th (a SurvivorRatio given makes it SurvivorRatio+2), each aligned down to the generation's alignment (observed on 17.0.15 and
-// 25.0.3: 5.69G and 5.23G for a 6028M heap, 61.88M for Serial at -Xmx64m).
+// 25.0.3: 5.69G and 5.23G for a 6028M heap, 61.88M for Serial at -Xmx64m). 0 for a profile
+// without the heap flags.
 func MaxMemory(set *flags.Set) uint64 {
+	if !set.Has("MaxHeapSize") {
+		return 0
+	}
 	maxHeap := set.Uint("MaxHeapSize")
 	gc := set.Collector()
 	align, ok := genAlignment[gc]

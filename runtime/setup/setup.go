@@ -90,6 +90,9 @@ type Run struct {
 	StartLog []flags.LogLine
 	// ExitLog are the collector's lines as the VM exits (ergo.ExitLog: G1's heap summary).
 	ExitLog []flags.LogLine
+	// MaxMemory is the heap's maximum as the running VM reports it (ergo.MaxMemory), which
+	// -XshowSettings:vm shows as the estimated maximum heap size.
+	MaxMemory uint64
 	// ConstraintFailure is the flag constraint the settled flags break, which java prints
 	// after -XX:+PrintCommandLineFlags and stops on (ergo.ConstraintFailure); "" when none.
 	ConstraintFailure string
@@ -136,6 +139,7 @@ func Resolve(q Request) (*Run, error) {
 	r.CommandLineFlags = cl
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
+	r.MaxMemory = ergo.MaxMemory(set)
 	r.ConstraintFailure = ergo.ConstraintFailure(set)
 	r.InitFailure = ergo.StartupFailure(set)
 	r.Settled, r.Warnings = true, lines
