@@ -261,8 +261,8 @@ warns as java does on such a host.
 
 A young generation too small for the JDK's own start-up stops the VM after the collector's
 start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,
-current value …K."): under Serial a young generation (NewSize aligned down to 64 KB, at least
-192 KB) below 384 KB on 17 and 256 KB on 25; under G1 two regions on 17, and on 25 a heap that
+current value …K."): under Serial a young generation given by -Xmn or -XX:NewSize (aligned
+down to 64 KB, at least 192 KB) below 384 KB on 17 and 256 KB on 25; under G1 two regions on 17, and on 25 a heap that
 leaves less than 2 MB beyond one region. Parallel starts with any. The boundaries were taken
 with a clean environment; the environment's strings are part of what the start-up allocates,
 so a large one moves them up a step (` + "`ergo.StartupFailure`" + `).
