@@ -4,6 +4,7 @@ import (
 	"embed"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -330,13 +331,9 @@ func (o *oracleParser) option(name string) (string, bool) {
 	return "", false
 }
 
-// typeOf returns the type of the option name matches ignoring case, "" when none does.
-func (o *oracleParser) typeOf(name string) string {
-	if n, ok := o.option(name); ok {
-		return o.options[n]
-	}
-	return ""
-}
+// compileCommandTypes are the type names an option command may give before the option's name
+// (17.0.15 and 25.0.3 name each in "doesn't match supplied type"; ccstr is no option's type).
+var compileCommandTypes = []string{"intx", "uintx", "bool", "ccstr", "ccstrlist", "double"}
 
 // fields splits a command at commas and blanks, keeping empty fields between two commas.
 func commandFields(line string) []string {
@@ -427,7 +424,18 @@ func (o *oracleParser) line(line, source string) {
 		case len(rest) == 0:
 			o.parseError("CompileCommand", "Option name missing from command", line, true)
 			return
-		case len(rest) >= 3 && o.typeOf(rest[1]) == rest[0]:
+		case len(rest) >= 2 && slices.Contains(compileCommandTypes, rest[0]):
+			// A type first names the option next, whose own type it must be (a bool may then
+			// go without its value).
+			canon, ok := o.option(rest[1])
+			if !ok {
+				o.parseError("CompileCommand", "Unrecognized option '"+rest[1]+"'", line, true)
+				return
+			}
+			if typ := o.options[canon]; typ != rest[0] {
+				o.parseError("CompileCommand", "Option '"+canon+"' with type '"+typ+"' doesn't match supplied type '"+rest[0]+"'", line, true)
+				return
+			}
 			name, rest, typed = rest[1], rest[2:], true
 		default:
 			name, rest = rest[0], rest[1:]

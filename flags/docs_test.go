@@ -251,11 +251,21 @@ for Serial and Parallel) come after the line, as in java; PrintFlagsFinal shows 
 
 -Xlog's collector lines are reproduced for Serial, Parallel and G1 on 17 and 25: "Using …",
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,
-workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's and Shenandoah's
-gc+init lines (address space, backing file system) are not modelled; nor are what gc* prints of
+workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's gc+init lines are
+reproduced on both releases from the settled flags (its address space sixteen times the maximum
+heap, the medium page size, the workers, uncommit), with the modelled Linux machine's memfd heap
+on tmpfs; Shenandoah's gc+init lines are not modelled; nor are what gc* prints of
 this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
 warns as java does on such a host.
+
+A young generation too small for the JDK's own start-up stops the VM after the collector's
+start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,
+current value …K."): under Serial a young generation given by -Xmn or -XX:NewSize (aligned
+down to 64 KB, at least 192 KB) below 384 KB on 17 and 256 KB on 25; under G1 two regions on 17, and on 25 a heap that
+leaves less than 2 MB beyond one region. Parallel starts with any. The boundaries were taken
+with a clean environment; the environment's strings are part of what the start-up allocates,
+so a large one moves them up a step (` + "`ergo.StartupFailure`" + `).
 
 The collector's summary at exit (gc,heap,exit on 17, gc,exit on 25, under -Xlog:gc*,
 -XX:+PrintGCDetails or the tag set itself) is reproduced after -version for G1, Serial and
@@ -282,7 +292,8 @@ Output java prints that no model can match line for line:
 - the uptime and time decorations of unified logging (` + "`[0.012s]`, `[7ms]`, `[2026-…+0000]`" + `):
   jitsim prints its own clock in java's shape;
 - JFR's ` + "`Use jcmd PID JFR.dump …`" + ` line names the process (jitsim names its own);
-- -Xlog:os+container, -Xlog:startuptime, -XshowSettings and -XX:+PrintNMTStatistics describe
+- -Xlog:os+container, -Xlog:startuptime, -XshowSettings (but for its vm category, printed from
+  the launcher's -Xss/-Xms/-Xmx and the settled heap) and -XX:+PrintNMTStatistics describe
   this host and this process (not modelled);
 - the start-up compiles of -XX:+PrintCompilation and -Xlog:jit+compilation on Temurin 25 depend
   on timing (String::hashCode is compiled before -version ends in some runs): the recorded
@@ -294,11 +305,13 @@ with the wildcard) gets java's warning "No tag set matches selection: X. Did you
 the following? …" on 17 and 25 (a tag the release lacks, like 17's ` + "`deoptimization`" + `, is an error
 instead). The tag sets are recorded per release in ` + "`flags/testdata/jvmflags/jdk-VERSION.tagsets.txt`" + `
 (` + "`record-tagsets.sh`" + `: read from libjvm.so's symbol table, each confirmed by the JVM) and
-generated into ` + "`recordedLogTagSets`" + `. The suggestions are approximate: jitsim names up to five tag
-sets sharing most tags with the selection (shared over all tags), a set that others extend with
-"*", as java does, but ranks equal scores alphabetically, where java ranks them in the order it
-registered its tag sets, which no recording holds; the warning line therefore differs from
-java's in its suggestions' order or choice.
+generated into ` + "`recordedLogTagSets`" + `. The suggestions are approximate: jitsim names first the
+selection itself with "*" when that would take a tag set (` + "`-Xlog:nestmates`" + ` suggests
+` + "`nestmates*`" + `), then up to five in all of the tag sets sharing most tags with the selection (shared
+over all tags), with "*" when another tag set holds all of a suggestion's tags in any order
+(` + "`codecache*`" + ` for ` + "`aot+codecache`" + `), as java does, but ranks equal scores alphabetically, where java
+sorts its tag sets, in the order it registered them, with an unstable sort; no recording holds
+that order, so the warning line can differ from java's in its suggestions' order or choice.
 
 Not modelled yet: the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a
 JDWP transport that fails to load.

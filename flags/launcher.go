@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -77,6 +78,10 @@ var launcherOptions = []launcherOption{
 		return nil
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
+	// --validate-modules checks the module path's modules and exits (no program runs); the
+	// system image's own modules pass, so without a module path it prints nothing. Not
+	// terminal: -version still prints the version (17.0.15, 25.0.3).
+	{name: "--validate-modules", releases: modern, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
 	// The program to run: jitsim runs its own scenarios (SplitCommandLine takes these out of
 	// a command line; here they can only come from JDK_JAVA_OPTIONS or an @argfile).
 	{name: "-jar", envRefused: true, missing: "jar file specification"},
@@ -110,6 +115,10 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
+	// Temurin 25.0.3's launcher takes --disable-@files anywhere (17.0.15 calls it unrecognized
+	// outside JDK_JAVA_OPTIONS); an @argfile after it on the command line is then a main class,
+	// which jitsim does not tell apart (it expands it).
+	{name: "--disable-@files", releases: jdk.Of(jdk.R25)},
 	{name: "--sun-misc-unsafe-memory-access=", releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
 		// JDK 23+: how sun.misc.Unsafe's memory access is allowed.
 		if v := strings.TrimPrefix(t.text, "--sun-misc-unsafe-memory-access="); !slices.Contains([]string{"allow", "warn", "debug", "deny"}, v) {
@@ -196,8 +205,12 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
-	{name: "-XshowSettings", stage: stageVM, help: "show settings (not printed by jitsim)"},
-	{name: "-XshowSettings:", prefix: true, stage: stageVM},
+	{name: "-XshowSettings", stage: stageVM, help: "show settings (the vm category printed, the others not)"},
+	{name: "-XshowSettings:", prefix: true, stage: stageVM, act: func(p *parser, _ token, val string) error {
+		// Only the vm category is modelled; the others describe this host and JDK.
+		p.res.ShowSettingsVM = val == "vm"
+		return nil
+	}},
 	{name: "-Xlog:help", releases: modern, stage: stageVM, terminal: true, act: func(p *parser, _ token, _ string) error { p.res.XlogHelp = true; return nil }},
 	{name: "-Xlog", releases: modern, prefix: true, stage: stageVM, help: "unified logging (checked; see -Xlog:help)", act: (*parser).xlogOption},
 	// Assertions, verbosity, agents, Java-level options: accepted and inert.
@@ -350,7 +363,7 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 			if o != nil && o.envRefused {
 				return nil, &Error{Text: "Error: Option " + o.name + " is not allowed in environment variable JDK_JAVA_OPTIONS\n"}
 			}
-			if !strings.HasPrefix(t.text, "-") && !strings.HasPrefix(t.text, "@") {
+			if !strings.HasPrefix(t.text, "-") && (!strings.HasPrefix(t.text, "@") || t.literal) {
 				return nil, &Error{Text: "Error: Cannot specify main class in environment variable JDK_JAVA_OPTIONS\n"}
 			}
 		}
@@ -451,13 +464,23 @@ var modeResetFlags = []string{"UseCompiler", "UseInterpreter", "UseLoopCounter",
 func memoryOption(invalid string, flagNames ...string) func(p *parser, t token, val string) error {
 	return func(p *parser, t token, val string) error {
 		v, ok := atojulong(val)
-		if !ok || v < 1 {
+		// -Xms0 asks for the ergonomic initial and minimum heap (the flags keep their
+		// command-line origin); -Xmx0 and -Xmn0 are invalid (17.0.15 and 25.0.3).
+		if !ok || v < 1 && flagNames[0] != "MinHeapSize" {
 			p.errText.WriteString(invalid + ": " + t.text + "\n")
 			return p.fail(t)
 		}
 		p.res.Ignored = append(p.res.Ignored, t.text)
 		for _, name := range flagNames {
 			p.setCmdline(name, value{u: v}, t.origin)
+		}
+		if launcherRead(t) {
+			switch flagNames[0] {
+			case "MaxHeapSize":
+				p.res.LauncherSizes.MaxHeap = v
+			case "MinHeapSize":
+				p.res.LauncherSizes.MinHeap = v
+			}
 		}
 		switch flagNames[0] {
 		case "MaxHeapSize":
@@ -490,6 +513,9 @@ func stackSize(p *parser, t token, val string) error {
 	}
 	p.res.Ignored = append(p.res.Ignored, t.text)
 	p.stackSize = v
+	if launcherRead(t) {
+		p.res.LauncherSizes.Stack = v
+	}
 	// ThreadStackSize counts whole KB, rounded up (-Xss100001 is 98).
 	p.setCmdline("ThreadStackSize", value{i: int64((v + 1023) >> 10)}, t.origin)
 	return nil
@@ -657,4 +683,45 @@ func RecordedBuild(j jdk.Release) string {
 		}
 	}
 	return ""
+}
+
+// launcherRead reports whether the launcher itself saw option t (the command line,
+// JDK_JAVA_OPTIONS, an @argfile), not only the VM (JAVA_TOOL_OPTIONS, a VM options file).
+func launcherRead(t token) bool {
+	return t.origin == CommandLine && (t.where == "" || strings.HasPrefix(t.where, "argument file"))
+}
+
+// VMSettings is what -XshowSettings:vm prints on stderr once the VM is up: the sizes the
+// launcher read from the command line as given, else the heap's maximum as the running VM
+// reports it (maxMemory, "Estimated"), and the VM's name (OpenJDK 17.0.15 and Temurin
+// 25.0.3). Sizes are scaled to the largest of K, M and G they reach, with two decimals.
+func VMSettings(res *Result, maxMemory uint64) string {
+	var b strings.Builder
+	b.WriteString("VM settings:\n")
+	l := res.LauncherSizes
+	if l.Stack != 0 {
+		b.WriteString("    Stack Size: " + launcherScale(l.Stack) + "\n")
+	}
+	if l.MinHeap != 0 {
+		b.WriteString("    Min. Heap Size: " + launcherScale(l.MinHeap) + "\n")
+	}
+	if l.MaxHeap != 0 {
+		b.WriteString("    Max. Heap Size: " + launcherScale(l.MaxHeap) + "\n")
+	} else {
+		b.WriteString("    Max. Heap Size (Estimated): " + launcherScale(maxMemory) + "\n")
+	}
+	b.WriteString("    Using VM: " + strings.TrimSuffix(VMWarningPrefix, " warning: ") + "\n\n")
+	return b.String()
+}
+
+func launcherScale(v uint64) string {
+	for _, u := range []struct {
+		n    uint64
+		name string
+	}{{1 << 30, "G"}, {1 << 20, "M"}, {1 << 10, "K"}} {
+		if v >= u.n {
+			return fmt.Sprintf("%.2f%s", float64(v)/float64(u.n), u.name)
+		}
+	}
+	return strconv.FormatUint(v, 10)
 }

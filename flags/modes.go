@@ -132,7 +132,9 @@ func (p *parser) applyModes() {
 		// C1 alone, without profiling: java -version says "emulated-client".
 		p.res.EmulatedClient = true
 	}
-	if p.res.Mode == Compiled && tiered {
+	if p.res.Mode == Compiled && tiered && stop == 4 && (mode == "default" || mode == "normal") {
+		// Only with both compilers at work: -Xcomp under TieredStopAtLevel 1 to 3, quick-only
+		// or high-only leaves them (17.0.15 and 25.0.3, PrintCommandLineFlags).
 		setCmd("Tier3InvokeNotifyFreqLog", value{i: 0})
 		setCmd("Tier4InvocationThreshold", value{i: 0})
 	}

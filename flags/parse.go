@@ -84,6 +84,12 @@ type Result struct {
 	InternalVersion bool
 	// DryRun is true when --dry-run was given: start the VM, do not run the program.
 	DryRun bool
+	// ShowSettingsVM is true when -XshowSettings:vm was given: the launcher prints the VM
+	// settings (VMSettings) once the VM is up. LauncherSizes are the -Xss, -Xms and -Xmx the
+	// launcher itself read (the command line, JDK_JAVA_OPTIONS, @argfiles; the last of each
+	// wins), which that listing shows as given; 0 where none was.
+	ShowSettingsVM bool
+	LauncherSizes  struct{ Stack, MinHeap, MaxHeap uint64 }
 	// BootWarnings are what the boot layer prints on stderr when the VM has started (unknown
 	// modules, incubator modules), after the VM's own warnings. Each ends in a newline.
 	BootWarnings []string
@@ -170,6 +176,8 @@ type token struct {
 	// jdkJavaOptions: the token came from JDK_JAVA_OPTIONS, where the launcher refuses some
 	// options.
 	jdkJavaOptions bool
+	// literal: an @argfile left unexpanded (after JDK_JAVA_OPTIONS' --disable-@files).
+	literal bool
 }
 
 type parser struct {
@@ -263,8 +271,13 @@ func Defaults(j jdk.Release, a jdk.Arch) *Set {
 // sizing may still fail, which jitsim does not model).
 const minMaxHeap = 2 << 20
 
+// minHeapSize is the smallest -Xms (InitialHeapSize, MinHeapSize) the VM takes other than 0:
+// 1023k stops with "Too small initial heap", 1024k starts (17.0.15 and 25.0.3).
+const minHeapSize = 1 << 20
+
 // heapSizes is the heap-size check of the VM's initialization (JDK 9+ profiles; JDK 8's
-// texts were not observed here): -Xmx below minMaxHeap, or -Xms above -Xmx.
+// texts were not observed here): -Xms above -Xmx, a minimum above the initial size, -Xmx
+// below minMaxHeap, -Xms or MinHeapSize below minHeapSize.
 func (p *parser) heapSizes() error {
 	if !p.o.JDK.Modern() {
 		return nil
@@ -281,11 +294,23 @@ func (p *parser) heapSizes() error {
 			p.res.InitialHeapSize = s.Uint("InitialHeapSize")
 		}
 	}
-	if x := p.res.MaxHeapSize; x != 0 && x < minMaxHeap {
-		return fail("Too small maximum heap")
+	var minHeap uint64
+	if s := p.set; s.Has("MinHeapSize") && s.WasSetOnCommandLine("MinHeapSize") {
+		minHeap = s.Uint("MinHeapSize")
 	}
-	if x, s := p.res.MaxHeapSize, p.res.InitialHeapSize; x != 0 && s > x {
+	// In the VM's order (each one observed to win over the later ones on 17.0.15 and 25.0.3).
+	x, init := p.res.MaxHeapSize, p.res.InitialHeapSize
+	switch {
+	case x != 0 && init > x:
 		return fail("Initial heap size set to a larger value than the maximum heap size")
+	case init != 0 && minHeap > init:
+		return fail("Incompatible minimum and initial heap sizes specified")
+	case x != 0 && x < minMaxHeap:
+		return fail("Too small maximum heap")
+	case init != 0 && init < minHeapSize:
+		return fail("Too small initial heap")
+	case minHeap != 0 && minHeap < minHeapSize:
+		return fail("Too small minimum heap")
 	}
 	// SoftMaxHeapSize's constraint against a maximum the command line set (one the
 	// ergonomics size from memory is not checked here).
@@ -316,8 +341,18 @@ func (p *parser) run() error {
 			if unmatchedQuote(v) {
 				return &Error{Text: "Error: Unmatched quote in environment variable JDK_JAVA_OPTIONS\n"}
 			}
+			// --disable-@files stops the expansion of the @argfiles after it in the variable
+			// (and is itself left for the launcher, which does not know it there); an
+			// unexpanded @argfile is a main class (17.0.15, 25.0.3).
+			noArgFiles := false
 			for _, t := range splitOptions(v) {
 				t.jdkJavaOptions = true
+				if noArgFiles && strings.HasPrefix(t.text, "@") {
+					t.literal = true
+					cmd = append(cmd, t)
+					continue
+				}
+				noArgFiles = noArgFiles || t.text == "--disable-@files"
 				exp, err := p.expandArg(t)
 				if err != nil {
 					return err

@@ -195,12 +195,17 @@ var (
 	}
 )
 
-// checkShenandoah fails on a Shenandoah mode or heuristics the release lacks or has not
-// unlocked (ShenandoahHeap's start-up).
+// checkShenandoah fails on more concurrent than parallel GC threads, and on a Shenandoah mode
+// or heuristics the release lacks or has not unlocked (ShenandoahHeap's start-up).
 func (p *parser) checkShenandoah() error {
 	s, j := p.set, p.o.JDK
 	if !j.Modern() || !s.Has("UseShenandoahGC") || !s.Bool("UseShenandoahGC") {
 		return nil
+	}
+	// Both thread counts given, before the mode is looked at (17.0.15, 25.0.3); with
+	// ParallelGCThreads left to the ergonomics there is no check.
+	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
+		return initError("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
 	for _, c := range []struct {
 		flag, what string

@@ -110,6 +110,28 @@ func LogLevels() []string { return slices.Clone(logLevels) }
 // this keeps a hostile one from costing quadratic time in the suggestions).
 const maxLogOption = 4096
 
+// splitXlog splits an -Xlog option's text after "-Xlog:" at its colons into at most five
+// parts (selections, output, decorators, output options, and the excess), a colon between
+// double quotes not splitting (file="a:b.log" names a:b.log). A quote left open stops the
+// split: open is then the text from the start of the part that holds it to the end, which
+// java names in "Missing terminating quote" (observed on 17 and 25 in each of the four parts).
+func splitXlog(text string) (parts []string, open string) {
+	start, quoted := 0, false
+	for i := 0; i < len(text); i++ {
+		switch {
+		case text[i] == '"':
+			quoted = !quoted
+		case text[i] == ':' && !quoted && len(parts) < 4:
+			parts = append(parts, text[start:i])
+			start = i + 1
+		}
+	}
+	if quoted {
+		return nil, text[start:]
+	}
+	return append(parts, text[start:]), ""
+}
+
 // xlogOption parses one -Xlog option (t.text starts with "-Xlog").
 func (p *parser) xlogOption(t token, _ string) error {
 	rest := strings.TrimPrefix(t.text, "-Xlog")
@@ -136,7 +158,10 @@ func (p *parser) xlogOption(t token, _ string) error {
 	if m, ok := strings.CutPrefix(rest, "async:"); ok && xlogAsyncModes.At(p.o.JDK) && (m == "drop" || m == "stall") {
 		return nil
 	}
-	parts := strings.SplitN(rest, ":", 5)
+	parts, open := splitXlog(rest)
+	if open != "" {
+		return invalid(LogLine{Level: "error", Tags: "logging", Text: "Missing terminating quote in -Xlog option '" + open + "'"})
+	}
 	if len(parts) == 5 {
 		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "logging",
 			Text: "Ignoring excess -Xlog options: \"" + parts[4] + "\""})
@@ -209,7 +234,13 @@ func (p *parser) xlogOption(t token, _ string) error {
 		return invalid(LogLine{Level: "error", Tags: "logging", Text: "Unsupported log output type: " + out})
 	default:
 		name := strings.TrimPrefix(out, "file=")
-		name = strings.Trim(name, "\"")
+		if strings.Contains(name, "\"") {
+			if len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' || strings.Count(name, "\"") != 2 {
+				return invalid(LogLine{Level: "error", Tags: "logging", Text: "Output name can not be partially quoted. " +
+					"Either surround the whole name with quotation marks, or do not use quotation marks at all."})
+			}
+			name = name[1 : len(name)-1]
+		}
 		if name == "" {
 			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '': No such file or directory"},
 				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output 'file=' using options '(null)' failed."})
@@ -295,6 +326,10 @@ func checkFileOptions(j jdk.Release, opts, output string) string {
 		k, v, _ := strings.Cut(kv, "=")
 		switch {
 		case k == "foldmultilines" && xlogFoldMultilines.At(j):
+			// Only these two spellings (25.0.3 refuses TRUE, 1 and an empty value).
+			if v != "true" && v != "false" {
+				return "Invalid option: foldmultilines must be 'true' or 'false'."
+			}
 		case !file:
 			return "Invalid option '" + k + "' for log output (" + output + ")."
 		case k == "filecount":
@@ -423,11 +458,32 @@ func (p *parser) noTagSetMatches(sel LogSelection) string {
 	}
 	msg := "No tag set matches selection: " + name + "."
 	var sug []string
-	for _, c := range cands[:min(len(cands), maxTagSetSuggestions)] {
+	if !sel.Wildcard {
+		// The selection itself with a wildcard, when that would take a tag set: it shares
+		// every tag, so java names it first (-Xlog:nestmates suggests nestmates*; 17.0.15,
+		// 25.0.3).
+		for _, set := range sets {
+			ot := strings.Split(set, "+")
+			if !slices.ContainsFunc(sel.Tags, func(t string) bool { return !slices.Contains(ot, t) }) {
+				sug = append(sug, name+"*")
+				break
+			}
+		}
+	}
+	for _, c := range cands[:min(len(cands), maxTagSetSuggestions-len(sug))] {
+		// A wildcard selection takes every tag set holding its tags, in any order (gc+age*
+		// takes gc+age+promotion, codecache* takes aot+codecache): the suggestion has the
+		// wildcard when it would select another tag set too.
 		extended := false
+		tags := strings.Split(c.set, "+")
 		for _, other := range sets {
-			if other != c.set && strings.HasPrefix(other, c.set+"+") {
+			if other == c.set {
+				continue
+			}
+			ot := strings.Split(other, "+")
+			if !slices.ContainsFunc(tags, func(t string) bool { return !slices.Contains(ot, t) }) {
 				extended = true
+				break
 			}
 		}
 		if extended {

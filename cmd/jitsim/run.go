@@ -96,9 +96,15 @@ func splitRunArgs(args []string) (runArgs, error) {
 // splitRunArgsWith is splitRunArgs with isOwn telling jitsim's "--" options from java's.
 func splitRunArgsWith(args []string, isOwn func(string) bool) (runArgs, error) {
 	var r runArgs
+	// jar: -jar came before an option; java's launcher then takes the first argument that is
+	// not an option as the jar (java -jar -Xmx64m app.jar), and -jar -version prints the
+	// version (OpenJDK 17.0.15, Temurin 25.0.3). -m and --module take the next argument.
+	jar := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case a == "-jar" && i+1 < len(args) && strings.HasPrefix(args[i+1], "-"):
+			jar = true
 		case a == "--":
 			if i+1 < len(args) {
 				r.scenario, r.kind, r.rest = args[i+1], "class", args[i+2:]
@@ -126,8 +132,15 @@ func splitRunArgsWith(args []string, isOwn func(string) bool) (runArgs, error) {
 			r.vm = append(r.vm, a)
 		default:
 			r.scenario, r.kind, r.rest = a, "class", args[i+1:]
+			if jar {
+				r.kind = "jar"
+			}
 			return r, nil
 		}
+	}
+	if jar {
+		// No jar named: java's own complaint.
+		r.vm = append(r.vm, "-jar")
 	}
 	return r, nil
 }
@@ -403,8 +416,16 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	if set.Bool("PrintCommandLineFlags") {
 		r.CommandLineFlags.PrintCommandLineFlags(stdout)
 	}
+	if r.ConstraintFailure != "" {
+		io.WriteString(stderr, r.ConstraintFailure+"\n"+flags.LauncherLines)
+		return flags.ExitStatus
+	}
 	for _, l := range r.StartLog {
 		startLog.Write(l)
+	}
+	if r.InitFailure != "" {
+		io.WriteString(stdout, "Error occurred during initialization of VM\n"+r.InitFailure+"\n")
+		return flags.ExitStatus
 	}
 	for _, l := range r.Result.RunLog {
 		startLog.Write(l)
@@ -421,6 +442,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 	}
 	for _, o := range r.Result.Started {
 		io.WriteString(stdout, o)
+	}
+	if r.Result.ShowSettingsVM {
+		io.WriteString(stderr, flags.VMSettings(r.Result, r.MaxMemory))
 	}
 	res := r.Result
 	banner := stderr

@@ -1,6 +1,7 @@
 package ergo
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/jitsim/jitsim/flags"
@@ -315,4 +316,114 @@ func (e *ergo) alignHeap() {
 			e.setErgo(f, strconv.FormatUint((v+a-1)/a*a, 10))
 		}
 	}
+}
+
+// startYoung is the least young generation with which a release's VM finishes starting: the
+// JDK's own start-up allocates into it before the VM is initialized, and a collection needed
+// before then stops the VM. Observed with a clean environment (the environment's strings are
+// part of what the start-up allocates, so a large one moves the boundary up a step):
+//   - Serial, with NewSize given (-Xmn, -XX:NewSize): the young generation is NewSize
+//     aligned down to 64 KB, at least three 64 KB spaces (eden and two survivors); 17.0.15
+//     stops at 320K and starts at 384K, 25.0.3 stops at 192K and starts at 256K. A young
+//     generation the heap sizes starts (-Xmx2m: 640K; -Xmx3m -XX:NewRatio=10: 768K).
+//   - G1: 17.0.15 stops with two regions whatever their size (-Xmx2m, 1 MB regions; -Xmx4m,
+//     2 MB; -Xmx8m, 4 MB) and starts with three (-Xmx3m, -Xmx6m with 2 MB regions); 25.0.3
+//     stops when the heap less one region leaves under 2 MB (-Xmx2m) and starts with two
+//     2 MB or 4 MB regions.
+//   - Parallel starts with a 64 KB young generation on both (-Xmn1k, -Xmx2m).
+type startYoung struct {
+	serial    uint64 // Serial's least young generation
+	g1Regions uint64 // G1's least number of regions
+	g1Eden    uint64 // G1's least heap beyond one region
+}
+
+var leastStartYoung = map[jdk.Release]startYoung{
+	jdk.R17: {serial: 384 << 10, g1Regions: 3},
+	jdk.R25: {serial: 256 << 10, g1Regions: 2, g1Eden: 2 * mib},
+}
+
+// StartupFailure returns the text java stops with when the settled heap's young generation is
+// too small for the VM's own start-up ("GC triggered before VM initialization completed"),
+// "" when it starts. java prints it after the collector's start-up log lines, on stdout, and
+// exits with status 1.
+func StartupFailure(set *flags.Set) string {
+	least, ok := leastStartYoung[set.JDK()]
+	if !ok || !gcModelled(set) || !set.Has("NewSize") {
+		return ""
+	}
+	young := set.Uint("NewSize")
+	switch set.Collector() {
+	case "UseSerialGC":
+		if !set.WasSetOnCommandLine("NewSize") {
+			// A young generation the heap sizes started in every run observed (-Xmx2m:
+			// 640K; -Xmx3m -XX:NewRatio=10: 768K), and jitsim does not size Serial's young
+			// generation: only a NewSize given is held to the boundary.
+			return ""
+		}
+		a := genAlignment["UseSerialGC"]
+		young = max(young/a*a, 3*a)
+		if young >= least.serial {
+			return ""
+		}
+	case "UseG1GC":
+		region := set.Uint("G1HeapRegionSize")
+		if region == 0 {
+			return ""
+		}
+		regions := set.Uint("MaxHeapSize") / region
+		if regions >= least.g1Regions && (regions-1)*region >= least.g1Eden {
+			return ""
+		}
+	default:
+		return ""
+	}
+	return fmt.Sprintf("GC triggered before VM initialization completed. Try increasing NewSize, current value %dK.", young>>10)
+}
+
+// MaxMemory is the heap's maximum as the running VM reports it (Runtime.maxMemory, which
+// -XshowSettings:vm shows as the estimated maximum): the whole heap for G1, ZGC, Shenandoah
+// and Epsilon; for Serial and Parallel the heap less the one survivor space that is always
+// empty. The young generation's maximum is MaxNewSize when the command line set it, else the
+// heap's 1/(NewRatio+1); Serial's survivor is a (SurvivorRatio+2)th of it, Parallel's a
+// MinSurvivorRatio-th (a SurvivorRatio given makes it SurvivorRatio+2), each aligned down to the generation's alignment (observed on 17.0.15 and
+// 25.0.3: 5.69G and 5.23G for a 6028M heap, 61.88M for Serial at -Xmx64m). 0 for a profile
+// without the heap flags.
+func MaxMemory(set *flags.Set) uint64 {
+	if !set.Has("MaxHeapSize") {
+		return 0
+	}
+	maxHeap := set.Uint("MaxHeapSize")
+	gc := set.Collector()
+	align, ok := genAlignment[gc]
+	if !ok || !gcModelled(set) {
+		return maxHeap
+	}
+	down := func(v uint64) uint64 { return v / align * align }
+	young := maxHeap / (set.Uint("NewRatio") + 1)
+	if set.WasSetOnCommandLine("MaxNewSize") {
+		young = min(set.Uint("MaxNewSize"), maxHeap)
+	}
+	young = down(young)
+	ratio := set.Uint("SurvivorRatio") + 2
+	if gc == "UseParallelGC" && !set.WasSetOnCommandLine("SurvivorRatio") {
+		// Parallel's MinSurvivorRatio, which a SurvivorRatio on the command line replaces
+		// with SurvivorRatio+2 (-XX:SurvivorRatio=4 at -Xmx777m: 735.00M).
+		ratio = set.Uint("MinSurvivorRatio")
+	}
+	return maxHeap - down(young/max(ratio, 1))
+}
+
+// ConstraintFailure returns the flag constraint java checks once the ergonomics have run (after
+// -XX:+PrintCommandLineFlags is printed, before the heap is made) that the settled set breaks,
+// "" when none: OpenJDK 17's G1 holds ConcGCThreads to at most ParallelGCThreads, the ergonomic
+// one included (-XX:ConcGCThreads=4 on two processors); Temurin 25 no longer checks it. java
+// prints it on stderr and stops as after a bad option.
+func ConstraintFailure(set *flags.Set) string {
+	if set.JDK() >= jdk.R25 || !set.JDK().Modern() || set.Collector() != "UseG1GC" || !gcModelled(set) {
+		return ""
+	}
+	if c, p := set.Uint("ConcGCThreads"), set.Uint("ParallelGCThreads"); c > p {
+		return fmt.Sprintf("ConcGCThreads (%d) must be less than or equal to ParallelGCThreads (%d)", c, p)
+	}
+	return ""
 }

@@ -193,9 +193,13 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 		info("gc,init", "CardTable entry size: 512")
 	}
 	out = append(out, youngSizeWarnings(set, gc)...)
-	if described {
+	zgc := gcModelled(set) && build != "" && gc == "UseZGC"
+	if described || zgc {
 		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: fmt.Sprintf("Minimum heap %d  Initial heap %d  Maximum heap %d",
 			set.Uint("MinHeapSize"), set.Uint("InitialHeapSize"), set.Uint("MaxHeapSize"))})
+	}
+	if zgc {
+		out = append(out, zgcInitLines(set, model, activeProcessors, build)...)
 	}
 	for _, l := range shenandoahLines(set, "ShenandoahGCMode") {
 		info("gc", "%s", l)
@@ -205,6 +209,14 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	}
 	for _, l := range shenandoahLines(set, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
+	}
+	if zgc && set.Bool("ZUncommit") && set.Uint("MinHeapSize") != set.Uint("MaxHeapSize") {
+		// The uncommitter's first timeout, once it runs.
+		text := fmt.Sprintf("Uncommit Timeout: %ds", set.Uint("ZUncommitDelay")+1)
+		if set.JDK() >= jdk.R25 {
+			text = fmt.Sprintf("Uncommitter (0) Timeout: %dms", set.Uint("ZUncommitDelay")*1000)
+		}
+		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: text})
 	}
 	if max := set.Uint("MaxHeapSize"); described {
 		// A zero-based heap ends at 32 GB, a 32-bit one at 4 GB.
@@ -578,4 +590,88 @@ func generationalExit(s *flags.Set, end uint64, edenShare float64, oldBytes uint
 		fmt.Sprintf("%s %dK, used %dK [0x%016x, 0x%016x, 0x%016x)", older, k(old), k(oldBytes), os, os+old, end),
 		space,
 	}
+}
+
+// zgcInitLines are ZGC's gc+init lines as it starts, before "Using The Z Garbage Collector"
+// (OpenJDK 17.0.15's non-generational ZGC and Temurin 25.0.3's generational one, -Xmx64m to
+// -Xmx20g, with and without -Xms, ConcGCThreads, -UseDynamicNumberOfGCThreads, -ZUncommit,
+// ZUncommitDelay, SoftMaxHeapSize and AlwaysPreTouch). The heap's address space is sixteen
+// times the maximum heap (17 reserves it three times over, for its colored views); the medium
+// page is the maximum heap's 1/32 rounded down to a power of two, at most 32 MB, none at 2 MB
+// or less (25 prints the range, from an eighth of it but at least 2 MB). What the host decides
+// is the modelled Linux machine's: the heap's memfd on tmpfs, no ulimit on the address space.
+func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
+	var out []flags.LogLine
+	line := func(level, format string, a ...any) {
+		out = append(out, flags.LogLine{Level: level, Tags: "gc,init", Text: fmt.Sprintf(format, a...)})
+	}
+	r25 := s.JDK() >= jdk.R25
+	maxHeap := s.Uint("MaxHeapSize")
+	dynamic := s.Bool("UseDynamicNumberOfGCThreads")
+	conc, par := s.Uint("ConcGCThreads"), s.Uint("ParallelGCThreads")
+	line("info", "Initializing The Z Garbage Collector")
+	line("info", "Version: %s (release)", build)
+	line("info", "NUMA Support: Disabled")
+	line("info", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
+	line("info", "Memory: %dM", model.PhysicalMemory()>>20)
+	line("info", "Large Page Support: Disabled")
+	space := 16 * maxHeap
+	if r25 {
+		line("info", "Address Space Size: unlimited")
+		line("debug", "Reserved Space: limit 4096G, desired %s, requested %s", exactUnit(space), exactUnit(space))
+		line("info", "Reserved Space Type: Contiguous/Unrestricted/Complete")
+		line("info", "Reserved Space Size: %s", exactUnit(space))
+	} else {
+		if dynamic {
+			line("info", "GC Workers: %d (dynamic)", conc)
+		} else {
+			line("info", "GC Workers: %d/%d (static)", conc, max(conc, par))
+		}
+		line("info", "Address Space Type: Contiguous/Unrestricted/Complete")
+		line("info", "Address Space Size: %dM x 3 = %dM", space>>20, 3*space>>20)
+	}
+	line("info", "Heap Backing File: /memfd:java_heap")
+	line("info", "Heap Backing Filesystem: tmpfs (0x1021994)")
+	line("info", "Min Capacity: %dM", s.Uint("MinHeapSize")>>20)
+	line("info", "Initial Capacity: %dM", s.Uint("InitialHeapSize")>>20)
+	line("info", "Max Capacity: %dM", maxHeap>>20)
+	if r25 {
+		line("info", "Soft Max Capacity: %dM", s.Uint("SoftMaxHeapSize")>>20)
+	}
+	medium := uint64(1)
+	for medium*2 <= maxHeap/32 && medium < 32*mib {
+		medium *= 2
+	}
+	switch {
+	case medium <= 2*mib:
+		line("info", "Medium Page Size: N/A")
+	case r25:
+		line("info", "Page Size Medium: Range [%dM, %dM]", max(medium/8, 2*mib)>>20, medium>>20)
+	default:
+		line("info", "Medium Page Size: %dM", medium>>20)
+	}
+	line("info", "Pre-touch: %s", enabled(s.Bool("AlwaysPreTouch")))
+	line("info", "Available space on backing filesystem: N/A")
+	switch {
+	case !s.Bool("ZUncommit"):
+		line("info", "Uncommit: Disabled")
+	case s.Uint("MinHeapSize") == maxHeap:
+		line("info", "Uncommit: Implicitly Disabled (-Xms equals -Xmx)")
+	default:
+		line("info", "Uncommit: Enabled")
+		line("info", "Uncommit Delay: %ds", s.Uint("ZUncommitDelay"))
+	}
+	if r25 {
+		mode := "dynamic"
+		if !dynamic {
+			mode = "static"
+		}
+		line("info", "GC Workers for Old Generation: %d (%s)", s.Uint("ZOldGCThreads"), mode)
+		line("info", "GC Workers for Young Generation: %d (%s)", s.Uint("ZYoungGCThreads"), mode)
+		if dynamic {
+			line("info", "GC Workers Max: %d (dynamic)", conc)
+		}
+	}
+	line("info", "Runtime Workers: %d", par)
+	return out
 }

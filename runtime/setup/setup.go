@@ -90,6 +90,15 @@ type Run struct {
 	StartLog []flags.LogLine
 	// ExitLog are the collector's lines as the VM exits (ergo.ExitLog: G1's heap summary).
 	ExitLog []flags.LogLine
+	// MaxMemory is the heap's maximum as the running VM reports it (ergo.MaxMemory), which
+	// -XshowSettings:vm shows as the estimated maximum heap size.
+	MaxMemory uint64
+	// ConstraintFailure is the flag constraint the settled flags break, which java prints
+	// after -XX:+PrintCommandLineFlags and stops on (ergo.ConstraintFailure); "" when none.
+	ConstraintFailure string
+	// InitFailure is the text the VM stops with after its start-up log lines, when the
+	// settled heap cannot start it (ergo.StartupFailure); "" when it starts.
+	InitFailure string
 	// Profile is the model clock's cost profile; nil on the wall clock.
 	Profile *model.Profile
 	// CachedProfile names the file of this host's calibrated profile when the run uses it
@@ -130,6 +139,9 @@ func Resolve(q Request) (*Run, error) {
 	r.CommandLineFlags = cl
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
+	r.MaxMemory = ergo.MaxMemory(set)
+	r.ConstraintFailure = ergo.ConstraintFailure(set)
+	r.InitFailure = ergo.StartupFailure(set)
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
 		file := q.ProfileFile
