@@ -152,6 +152,7 @@ func parseModule(b []byte) (*moduleInfo, error) {
 				}
 				if mod == "jvm.blocks" { // a batched call (src/jvm.h BLOCKS_ON)
 					info.blocks = append(info.blocks, field)
+					info.fn.batched = append(info.fn.batched, uint32(nImportedFuncs-1))
 					continue
 				}
 				if mod != "jvm" {
