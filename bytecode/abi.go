@@ -41,15 +41,33 @@ const (
 	// method that threw, 0 if none.
 	InlineThrowerAddr = 0x10380
 	// InlineChargeAddr is INLINE_CHARGE: non-zero makes every inlined call
-	// report its callee's slot and payload bytes through the import
-	// jitsim.charge before it runs.
+	// report its callee's slot and payload bytes before it runs, in the
+	// list at [InlineChargesAddr].
 	InlineChargeAddr = 0x10384
 	// BlocksOnAddr is BLOCKS_ON: non-zero sends the calls the code makes
 	// through its "jvm.blocks" imports to stubs, n calls per host call.
 	BlocksOnAddr = 0x10388
+	// InlineChargesLenAddr is INLINE_NCHARGES: how many entries of the
+	// list at [InlineChargesAddr] are in use.
+	InlineChargesLenAddr = 0x1038c
+	// InlineChargesAddr is INLINE_CHARGES: with INLINE_CHARGE set, the
+	// inlined calls not yet reported, [MaxInlineCharges] entries of
+	// [InlineChargeSize] bytes (slot, payload, count: little-endian u32s),
+	// each a run of calls of one slot with one payload. The host empties
+	// the list before it serves a call from the code and when the code
+	// returns; the code hands it over through the import jitsim.charges
+	// when it is full.
+	InlineChargesAddr = 0x10390
+	// InlineChargeSize is the size of one entry of the list.
+	InlineChargeSize = 12
+	// MaxInlineCharges is the number of entries the list holds.
+	MaxInlineCharges = 8
 	// MaxInlineSlots is the number of switches the area holds.
 	MaxInlineSlots = (InlineThrowerAddr - InlineAddr) / 4
 )
+
+// The list of inlined calls not yet charged ends before the control block.
+var _ [CtlAddr - (InlineChargesAddr + InlineChargeSize*MaxInlineCharges)]struct{}
 
 // Offsets inside the control block.
 const (

@@ -63,7 +63,7 @@ func TestInlineModules(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !info.charge {
-					t.Errorf("JDK %s %s (%s): no jitsim.charge import", p, m.Key, b)
+					t.Errorf("JDK %s %s (%s): no jitsim.charges import", p, m.Key, b)
 				}
 				if _, ok := info.exports[m.Key]; !ok {
 					t.Errorf("JDK %s %s (%s): does not export the method", p, m.Key, b)

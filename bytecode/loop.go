@@ -3,6 +3,7 @@ package bytecode
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Loop is the instruction mix of one trip of a method's hot loop, read from its reference
@@ -110,8 +111,10 @@ type loopOp struct {
 
 // HotLoop returns the instruction mix of the method's hot loop in its None build: the
 // outermost loop with the most counted operations per trip, in the method's exported
-// function or a function of the module it calls. A method without a loop is an error naming
-// it.
+// function or a function of the module it calls. A function that makes batched calls (a
+// "jvm.blocks" import, src/jvm.h BLOCKS_ON) is not searched, nor what only it calls: it is
+// the host's batching of the method's loop, whose mix is the Java loop's that the profiled
+// builds keep. A method without a loop is an error naming it.
 func (m *Method) HotLoop() (Loop, error) {
 	l, err := LoopOf(m.wasm[None], m.Key)
 	if err != nil {
@@ -147,6 +150,9 @@ func LoopOf(b []byte, export string) (Loop, error) {
 		if err != nil {
 			return Loop{}, fmt.Errorf("function %d: %w", queue[0], err)
 		}
+		if slices.ContainsFunc(callees, func(c uint32) bool { return slices.Contains(f.batched, c) }) {
+			continue
+		}
 		if ok && (!found || l.Uops() > best.Uops()) {
 			best, found = l, true
 		}
@@ -169,6 +175,7 @@ type funcs struct {
 	types     [][2]int // params, results
 	funcType  []uint32 // by function index, imported functions first
 	nImported int
+	batched   []uint32 // the imported functions of module "jvm.blocks"
 	bodies    [][]byte
 	exports   map[string]uint32
 }

@@ -100,6 +100,9 @@ func TestHotLoopsOfPricedMethods(t *testing.T) {
 	if ctr.Loads == 0 || ctr.Stores == 0 {
 		t.Errorf("CTR byte loop: %+v: want the input and key-stream loads and the output store", ctr)
 	}
+	if ctr.Stores > 2 {
+		t.Errorf("CTR byte loop: %+v: a batch's stores (its BLOCKS_ON path); want the byte loop's", ctr)
+	}
 }
 
 // TestLoopOfTruncated: a cut module is an error, never a panic.

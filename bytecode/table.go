@@ -240,7 +240,7 @@ func load() ([]*Method, error) {
 					return
 				}
 				if info.charge {
-					loadErr = fmt.Errorf("bytecode: %s imports jitsim.charge, which only inline modules may", name)
+					loadErr = fmt.Errorf("bytecode: %s imports jitsim.charges, which only inline modules may", name)
 					return
 				}
 				m.wasm[b] = bin

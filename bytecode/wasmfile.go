@@ -13,7 +13,7 @@ type moduleInfo struct {
 	imports  []string       // names of functions imported from module "jvm", in order
 	exports  map[string]int // export name -> body size in bytes (functions only)
 	heapBase uint32         // value of the exported __heap_base global
-	charge   bool           // imports jitsim.charge (inline modules)
+	charge   bool           // imports jitsim.charges (inline modules)
 	blocks   []string       // names imported from module "jvm.blocks" (src/jvm.h BLOCKS_ON), each also a "jvm" import
 	fn       funcs          // the function tables the loop reader walks (loop.go)
 }
@@ -146,16 +146,17 @@ func parseModule(b []byte) (*moduleInfo, error) {
 				}
 				info.fn.funcType = append(info.fn.funcType, t)
 				nImportedFuncs++
-				if mod == "jitsim" && field == "charge" { // an inline module's charge hook (tiers/internal/inlinegen)
+				if mod == "jitsim" && field == "charges" { // an inline module's charge hook (tiers/internal/inlinegen)
 					info.charge = true
 					continue
 				}
 				if mod == "jvm.blocks" { // a batched call (src/jvm.h BLOCKS_ON)
 					info.blocks = append(info.blocks, field)
+					info.fn.batched = append(info.fn.batched, uint32(nImportedFuncs-1))
 					continue
 				}
 				if mod != "jvm" {
-					return nil, fmt.Errorf("import %s.%s: only modules \"jvm\" and \"jvm.blocks\" (and jitsim.charge) are expected", mod, field)
+					return nil, fmt.Errorf("import %s.%s: only modules \"jvm\" and \"jvm.blocks\" (and jitsim.charges) are expected", mod, field)
 				}
 				info.imports = append(info.imports, field)
 			}

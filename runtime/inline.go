@@ -24,10 +24,12 @@ type Inliner interface {
 	// through ChargeInlinedCall (asked once per link): the model clock charges
 	// an inlined callee's work as it charges a called one.
 	ChargesInlined() bool
-	// ChargeInlinedCall is one inlined call of callee, made by code at level,
-	// with the payload bytes model.Payload gives for its arguments. It runs
-	// before the callee's body; an error aborts the call.
-	ChargeInlinedCall(ctx context.Context, callee *Method, level Level, payload int) error
+	// ChargeInlinedCall is count inlined calls of callee, made by code at
+	// level, each with the payload bytes model.Payload gives for its
+	// arguments. The code reports them before it makes another call through
+	// the router and before it returns, not one by one before each body;
+	// an error fails the code's call.
+	ChargeInlinedCall(ctx context.Context, callee *Method, level Level, payload, count int) error
 }
 
 // InlineDecision is whether a call site runs its callee inlined, and why,
@@ -312,9 +314,9 @@ func (vm *VM) InlineExplain(name string, level Level) (string, error) {
 // inline modules report each inlined call (callee, payload) before it runs.
 func (vm *VM) ChargesInlined() bool { return vm.ModelClock() }
 
-// ChargeInlinedCall implements Inliner: the callee's own cost row at the
-// caller's level for payload bytes, and no call row (an inlined call is no
-// call); see chargeInlinedCall (modelclock.go).
-func (vm *VM) ChargeInlinedCall(_ context.Context, callee *Method, level Level, payload int) error {
-	return vm.chargeInlinedCall(callee, level, payload)
+// ChargeInlinedCall implements Inliner: count times the callee's own cost
+// row at the caller's level for payload bytes, and no call row (an inlined
+// call is no call); see chargeInlinedCall (modelclock.go).
+func (vm *VM) ChargeInlinedCall(_ context.Context, callee *Method, level Level, payload, count int) error {
+	return vm.chargeInlinedCall(callee, level, payload, count)
 }

@@ -455,10 +455,12 @@ func (vm *VM) ModelProfile() (model.Profile, bool) {
 // chargeInlinedCall is the model clock's side of Inliner.ChargeInlinedCall:
 // one inlined call of callee by code at level, with payload bytes
 // (model.Payload of its arguments), costs the callee's own row at the
-// caller's level and no call row (an inlined call is no call). It is the
-// charge ChargeInlined makes, for callers that have the payload already.
-// On the wall clock it does nothing.
-func (vm *VM) chargeInlinedCall(callee *Method, level Level, payload int) error {
+// caller's level and no call row (an inlined call is no call); count such
+// calls cost count times that, in one advance of the clock (the calls
+// between two reports of the code only compute on its own bytes: see
+// modelStubCall). It is the charge ChargeInlined makes, for callers that
+// have the payload already. On the wall clock it does nothing.
+func (vm *VM) chargeInlinedCall(callee *Method, level Level, payload, count int) error {
 	if vm.sim == nil {
 		return nil
 	}
@@ -472,11 +474,14 @@ func (vm *VM) chargeInlinedCall(callee *Method, level Level, payload int) error 
 	if payload < 0 {
 		return fmt.Errorf("runtime: inlined call of %s with payload %d", callee, payload)
 	}
+	if count < 1 {
+		return fmt.Errorf("runtime: %d inlined calls of %s", count, callee)
+	}
 	c, err := st.cost[level].at(payload)
 	if err != nil {
 		return err
 	}
-	return vm.sim.charge(c)
+	return vm.sim.charge(model.Cost(count) * c)
 }
 
 // ChargeInlined charges, on the model clock, the work of site.Callee's
@@ -500,7 +505,7 @@ func (vm *VM) ChargeInlined(site Site, args []Arg) error {
 	if err != nil {
 		return err
 	}
-	return vm.chargeInlinedCall(site.Callee, site.Level, n)
+	return vm.chargeInlinedCall(site.Callee, site.Level, n, 1)
 }
 
 // ChargeGlue advances the calling thread, on the model clock, by the cost of the provider

@@ -17,7 +17,8 @@
  *   - fixed addresses, the same in every build of every method, so that a
  *     frame saved by one build can be resumed by another (OSR):
  *       0x10000 PROF  profile area (counters, notification mask, status);
- *       0x10300       inline switches and the inlined thrower (see below);
+ *       0x10300       inline switches, the inlined thrower and the inlined
+ *                     calls not yet charged (see below);
  *       0x10400 CTL   thrown exception code and the OSR frame;
  *       0x10800       arguments, placed by the host.
  */
@@ -95,6 +96,18 @@ typedef struct {
 /* INLINE_CHARGE is set by the host when inlined calls must report their
  * callee and payload (the model clock charges inlined work). */
 #define INLINE_CHARGE (*(u32 *)0x10384)
+/* INLINE_CHARGES lists the inlined calls not yet reported, as runs of
+ * calls of one slot with one payload (INLINE_NCHARGES of them in use, at
+ * most INLINE_CHARGES_MAX). The host reads and empties the list before it
+ * serves a call from this code and when the code returns; the code hands
+ * the list over itself (the import jitsim.charges) when it is full. */
+typedef struct {
+	i32 slot, payload;
+	u32 count;
+} charge_t;
+#define INLINE_NCHARGES (*(u32 *)0x1038c)
+#define INLINE_CHARGES ((charge_t *)0x10390)
+#define INLINE_CHARGES_MAX 8
 
 /* BLOCKS_ON is set by the host when this code's calls through its
  * "jvm.blocks" imports go to a native stub bound at link time (C2). Such an

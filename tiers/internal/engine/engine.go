@@ -58,6 +58,7 @@ type Code struct {
 	wasm        []byte                   // the module compiled: the build, or the inline module
 	inlined     []int                    // inline slots switched on in every instance (sorted)
 	charge      bool                     // inlined calls report themselves (INLINE_CHARGE)
+	inl         jrt.Inliner              // the router, which charges them (when charge)
 	argPool     sync.Pool                // *[]jrt.Arg scratch for host calls
 	heap        *heap.Heap               // mapped at heap.Base in every instance; nil: none
 	argLimit    uint32                   // copied arguments end below this address
@@ -234,28 +235,58 @@ func (c *Code) chooseModule() (imports, blocks []string, err error) {
 }
 
 // linkCharge instantiates the "jitsim" host module of an inline module:
-// charge(slot, payload), which an inlined call makes before it runs when
-// INLINE_CHARGE is set, handed to the router's Inliner.
+// charges(), which the code calls when its list of inlined calls not yet
+// charged is full (src/jvm.h INLINE_CHARGES, set up when INLINE_CHARGE is
+// set); the list goes to the router's Inliner (reportCharges).
 func (c *Code) linkCharge(ctx context.Context) error {
-	inl := c.req.Router.(jrt.Inliner)
-	charge := api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
-		slot := int(int32(uint32(stack[0])))
+	c.inl = c.req.Router.(jrt.Inliner)
+	charges := api.GoModuleFunc(func(ctx context.Context, mod api.Module, _ []uint64) {
+		if err := c.reportCharges(ctx, mod.Memory()); err != nil {
+			panic(&hostPanic{err})
+		}
+	})
+	_, err := c.rt.NewHostModuleBuilder("jitsim").NewFunctionBuilder().
+		WithGoModuleFunction(charges, nil, nil).Export("charges").
+		Instantiate(ctx)
+	if err != nil {
+		return fmt.Errorf("engine: linking %s: %w", c.m, err)
+	}
+	return nil
+}
+
+// reportCharges hands the inlined calls the code noted in mem since the
+// last report (src/jvm.h INLINE_CHARGES) to the Inliner, run by run, and
+// empties the list. The engine calls it when the code hands the list over,
+// before it serves a call from the code and when the code returns, so the
+// router sees every inlined call charged before anything the code does
+// after it that the router can see.
+func (c *Code) reportCharges(ctx context.Context, mem api.Memory) error {
+	n, ok := mem.ReadUint32Le(bytecode.InlineChargesLenAddr)
+	if !ok || n == 0 {
+		return nil
+	}
+	mem.WriteUint32Le(bytecode.InlineChargesLenAddr, 0)
+	if n > bytecode.MaxInlineCharges {
+		return fmt.Errorf("%s: %d runs of inlined calls noted, the list holds %d", c.m, n, bytecode.MaxInlineCharges)
+	}
+	list, ok := mem.Read(bytecode.InlineChargesAddr, n*bytecode.InlineChargeSize)
+	if !ok {
+		panic("BUG: the list of inlined calls outside memory")
+	}
+	for i := range int(n) {
+		e := list[i*bytecode.InlineChargeSize:]
+		slot := int(int32(binary.LittleEndian.Uint32(e)))
 		callee, err := c.req.Table.Slot(slot)
 		if err != nil {
 			if _, ok := bytecode.SlotKey(slot); !ok {
 				err = fmt.Errorf("%s: inlined call reports slot %d", c.m, slot)
 			}
-			panic(&hostPanic{err})
+			return err
 		}
-		if err := inl.ChargeInlinedCall(ctx, callee, c.level, int(int32(uint32(stack[1])))); err != nil {
-			panic(&hostPanic{err})
+		payload, count := int(int32(binary.LittleEndian.Uint32(e[4:]))), int(binary.LittleEndian.Uint32(e[8:]))
+		if err := c.inl.ChargeInlinedCall(ctx, callee, c.level, payload, count); err != nil {
+			return err
 		}
-	})
-	_, err := c.rt.NewHostModuleBuilder("jitsim").NewFunctionBuilder().
-		WithGoModuleFunction(charge, []api.ValueType{api.ValueTypeI32, api.ValueTypeI32}, nil).Export("charge").
-		Instantiate(ctx)
-	if err != nil {
-		return fmt.Errorf("engine: linking %s: %w", c.m, err)
 	}
 	return nil
 }
@@ -411,6 +442,11 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 		if err := ctx.Err(); err != nil {
 			panic(&hostPanic{err})
 		}
+		if c.charge {
+			if err := c.reportCharges(ctx, mod.Memory()); err != nil {
+				panic(&hostPanic{err})
+			}
+		}
 		callee, plan := c.callees[idx], c.calleePlans[idx]
 		ap := c.argPool.Get().(*[]jrt.Arg)
 		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
@@ -443,6 +479,11 @@ func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
 	return func(ctx context.Context, mod api.Module, stack []uint64) {
 		if err := ctx.Err(); err != nil {
 			panic(&hostPanic{err})
+		}
+		if c.charge {
+			if err := c.reportCharges(ctx, mod.Memory()); err != nil {
+				panic(&hostPanic{err})
+			}
 		}
 		callee, plan := c.callees[idx], c.calleePlans[idx]
 		var t jrt.BlockTarget
@@ -826,6 +867,12 @@ func (c *Code) run(ctx context.Context, inst *instance, fn api.Function, top uin
 	}
 	err := fn.CallWithStack(ctx, inst.stack)
 	for {
+		if c.charge {
+			// the inlined calls since the code's last call through the router
+			if cerr := c.reportCharges(ctx, inst.mem); cerr != nil {
+				return 0, cerr
+			}
+		}
 		if err != nil {
 			var hp *hostPanic
 			if errors.As(err, &hp) {

@@ -181,9 +181,14 @@ func (e *Env) PrintInlining(*jrt.Method, jrt.Level) {}
 // when Charge is set.
 func (e *Env) ChargesInlined() bool { return e.Charge != nil }
 
-// ChargeInlinedCall implements jrt.Inliner.
-func (e *Env) ChargeInlinedCall(_ context.Context, callee *jrt.Method, level jrt.Level, payload int) error {
-	return e.Charge(callee, level, payload)
+// ChargeInlinedCall implements jrt.Inliner: Charge once per call.
+func (e *Env) ChargeInlinedCall(_ context.Context, callee *jrt.Method, level jrt.Level, payload, count int) error {
+	for range count {
+		if err := e.Charge(callee, level, payload); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Call invokes method key with args.
