@@ -95,7 +95,7 @@ func TestLookupUnknown(t *testing.T) {
 
 // TestStreamRows: the block stub called from a loop of independent blocks is priced by its
 // own rows (model.StreamFamily) where the core's window holds more than one call of that
-// loop — on Haswell 8u's GCTR loop (75 operations + 46 against 192 entries), not
+// loop — on Haswell 8u's GCTR loop (31 operations + 46 against 192 entries), not
 // CounterMode's byte loop (256 + 46) — never above the entry's latency-bound rows, and
 // never on the host, whose block stub rows are the JVM's.
 func TestStreamRows(t *testing.T) {

@@ -143,7 +143,7 @@ func TestCalls(t *testing.T) {
 		// ECB's loop (15 operations a call): 7.3 calls in flight; the stub's own 46
 		// instructions at 6 a cycle bind.
 		{"window wide: the stub's issue", zen5, 500, 4600, 4600, 1500, 766, true},
-		// JDK 8's GCTR loop (75 operations) on a 192-entry window: 1.59 calls.
+		// A caller of 75 operations a call on a 192-entry window (Haswell): 1.59 calls.
 		{"haswell, 1.59 calls", haswell, 1000, 7600, 4600, 7500, 4810, true},
 		{"window under one call: no overlap", haswell, 1000, 7600, 4600, 25600, 0, false},
 		{"no window known: no overlap", Insn{AESLat: 700, AESTp: 100}, 1000, 7600, 4600, 7500, 0, false},
