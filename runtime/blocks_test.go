@@ -180,8 +180,16 @@ func bindBlockCall(t *testing.T, clock string) (*VM, Target, BlockTarget) {
 	if clock == "model" {
 		cfg = cfg.WithModel(mustProfile(t, "host"))
 	}
+	vm, _, one, batch := bindBlockSite(t, cfg, "GCTR.update")
+	return vm, one, batch
+}
+
+// bindBlockSite binds caller's C2 call of AESCrypt.implEncryptBlock on a VM of cfg, one call
+// at a time and in batches, and returns the VM, the callee and both targets.
+func bindBlockSite(t *testing.T, cfg Config, caller string) (*VM, *Method, Target, BlockTarget) {
+	t.Helper()
 	vm := newTestVM(t, cfg)
-	caller, err := vm.Method("GCTR.update")
+	from, err := vm.Method(caller)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,16 +197,16 @@ func bindBlockCall(t *testing.T, clock string) (*VM, Target, BlockTarget) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
+	site := Site{Caller: from, Level: LevelFullOptimization, Callee: callee}
 	one, err := vm.Bind(context.Background(), site)
 	if err != nil {
 		t.Fatal(err)
 	}
 	batch, ok := vm.BindBlocks(site)
 	if !ok {
-		t.Fatal("BindBlocks refuses the AES block call from C2 code")
+		t.Fatalf("BindBlocks refuses the AES block call from %s's C2 code", caller)
 	}
-	return vm, one, batch
+	return vm, callee, one, batch
 }
 
 // TestStreamSite: on the model clock, a C2 call of the block stub from a loop of independent
@@ -223,25 +231,8 @@ func TestStreamSite(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			vm := newTestVM(t, NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).WithModel(prof).
-				WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...))
-			caller, err := vm.Method(c.caller)
-			if err != nil {
-				t.Fatal(err)
-			}
-			callee, err := vm.Method("AESCrypt.implEncryptBlock")
-			if err != nil {
-				t.Fatal(err)
-			}
-			site := Site{Caller: caller, Level: LevelFullOptimization, Callee: callee}
-			one, err := vm.Bind(context.Background(), site)
-			if err != nil {
-				t.Fatal(err)
-			}
-			batch, ok := vm.BindBlocks(site)
-			if !ok {
-				t.Fatal("BindBlocks refuses the site")
-			}
+			vm, callee, one, batch := bindBlockSite(t, NewConfig().WithJDK(jdk.R8u).WithCPU(hostModel(t)).WithModel(prof).
+				WithTiers(fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })...), c.caller)
 			d := vm.callees.get(callee).route[LevelFullOptimization]
 			what, entry := model.Stub(d.Variant.Name), d.Variant.Stub
 			family := entry
