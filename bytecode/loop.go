@@ -3,6 +3,7 @@ package bytecode
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -17,14 +18,21 @@ import (
 // are registers (local.get/set/tee cost nothing); an add and a shift by 1–3 whose only use is
 // a load or store address fold into the addressing mode; a comparison whose only use is a
 // conditional branch fuses with it; a call is not counted (the callee's own cost prices
-// it); the code of loops nested in the hot loop is not counted.
+// it); the code of loops nested in the hot loop is not counted in the mix, only in Nested.
 type Loop struct {
 	// Per trip: memory reads, memory writes, integer operations other than multiplies
 	// (add, logic, shifts, compares, conversions, select), multiplies and divides, and
 	// branches (conditional and unconditional, the back edge included).
 	Loads, Stores, ALU, Muls, Branches int
-	prog                               []loopOp
-	nLocals                            int
+	// Nested is the operations one trip issues in the loops nested directly in it: each
+	// such loop's trip, counted by the same rules, times its trip count, where the code
+	// states the count (a counter set to a constant before the loop, stepped by one at
+	// its end and tested against a constant by the back edge: clang's form of a
+	// constant-bound Java for loop). A nested loop whose count the code does not state,
+	// and loops nested deeper, are left out.
+	Nested  int
+	prog    []loopOp
+	nLocals int
 }
 
 // Uops is the number of operations one trip issues.
@@ -107,6 +115,7 @@ type loopOp struct {
 	args   []ref
 	set    int  // the local this operation's result is stored to, or -1
 	shared bool // its result also lives in a local (not folded into an address)
+	nested bool // issued in a loop nested in the hot loop: tallied in nest, not the mix
 }
 
 // HotLoop returns the instruction mix of the method's hot loop in its None build: the
@@ -208,10 +217,46 @@ type node struct {
 	add   bool // an add
 	shlOp int  // for an add: the operation of an unshared scale shift among its operands, or -1
 	cmp   bool // a comparison (fuses with a conditional branch)
+
+	konst    bool  // a constant, of value val
+	val      int64 // for a constant: its value; for an increment: its step
+	inc      int   // an add of a local and a constant: that local (step in val), or -1
+	cmpOp    byte  // for a comparison of a local with a constant: its opcode
+	cmpLocal int   // ... the local (-1 when the comparison is not of that form)
+	cmpWith  int64 // ... and the constant
 }
 
 // none is a value with no producer inside the trip (a constant, a value from before the loop).
-var none = node{op: -1, local: -1, shlOp: -1}
+var none = node{op: -1, local: -1, shlOp: -1, inc: -1, cmpLocal: -1}
+
+// nestLoop is what the analyzer keeps of a loop nested in the hot loop while it walks it.
+type nestLoop struct {
+	level int           // its index in the control stack
+	init  map[int]int64 // locals holding a constant when it starts
+	step  map[int]int64 // locals it steps by a constant (local = local + c)
+	tally int           // operations one trip counts
+	trips int           // its trip count, once its back edge states it (0: unknown)
+}
+
+// tripsOf returns the trip count a nested loop's back edge states with condition c: a
+// counter from a constant, stepped by one, tested for != or < a constant; 0 when c is
+// not of that form.
+func (n *nestLoop) tripsOf(c node) int {
+	if !c.cmp || c.cmpLocal < 0 {
+		return 0
+	}
+	from, ok := n.init[c.cmpLocal]
+	if !ok || n.step[c.cmpLocal] != 1 {
+		return 0
+	}
+	switch c.cmpOp {
+	case 0x47, 0x52, 0x48, 0x49, 0x53, 0x54: // ne, lt_s, lt_u (i32 and i64)
+		if t := c.cmpWith - from; t > 0 && t <= 1<<20 {
+			return int(t)
+		}
+	}
+	return 0
+}
 
 type ctrl struct {
 	height, results int
@@ -247,7 +292,9 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 		ctl       []ctrl
 		depth     int // loop nesting
 		inLoop    bool
-		loopLevel int // ctl depth of the current outermost loop
+		loopLevel int               // ctl depth of the current outermost loop
+		nest      *nestLoop         // the loop nested in the hot loop being walked, if any
+		constant  = map[int]int64{} // locals last set to a constant
 	)
 	localIdx := func(i uint32) int {
 		if int(i) >= cur.nLocals {
@@ -265,12 +312,13 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 		return n
 	}
 	counted := func() bool { return inLoop && depth == 1 }
+	nested := func() bool { return inLoop && depth == 2 && nest != nil }
 	emit := func(kind opKind, set int, in ...node) int {
 		if !inLoop {
 			return -1
 		}
-		op := loopOp{kind: kind, set: set}
-		if !counted() && kind != kindFree {
+		op := loopOp{kind: kind, set: set, nested: nested()}
+		if !counted() && !op.nested && kind != kindFree {
 			op.kind = kindFree
 		}
 		for _, n := range in {
@@ -280,6 +328,9 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 			case n.local >= 0:
 				op.args = append(op.args, ref{local: true, idx: n.local})
 			}
+		}
+		if op.nested && op.kind != kindFree {
+			nest.tally++
 		}
 		if counted() {
 			switch op.kind {
@@ -300,13 +351,17 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 	}
 	free := func(op int) {
 		if op >= 0 && cur.prog[op].kind == kindALU {
-			cur.ALU--
+			if cur.prog[op].nested {
+				nest.tally--
+			} else {
+				cur.ALU--
+			}
 			cur.prog[op].kind = kindFree
 		}
 	}
 	// address consumes an address operand: a folded add and shift come off the ALU count.
 	address := func(a node) {
-		if !counted() || a.op < 0 || cur.prog[a.op].shared || !a.add && !a.shl {
+		if !counted() && !nested() || a.op < 0 || cur.prog[a.op].shared || !a.add && !a.shl {
 			return
 		}
 		free(a.op)
@@ -315,7 +370,7 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 		}
 	}
 	branchCond := func(c node) {
-		if counted() && c.cmp && c.op >= 0 && !cur.prog[c.op].shared {
+		if (counted() || nested()) && c.cmp && c.op >= 0 && !cur.prog[c.op].shared {
 			free(c.op)
 		}
 	}
@@ -339,6 +394,7 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 		return f.types[t][0], f.types[t][1], nil
 	}
 	endLoop := func() {
+		nest = nil
 		cur.nLocals = max(cur.nLocals, nLocals)
 		if !ok || cur.Uops() > best.Uops() {
 			best, ok = cur, true
@@ -377,6 +433,9 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 					inLoop, loopLevel = true, len(ctl)
 				}
 				depth++
+				if depth == 2 {
+					nest = &nestLoop{level: len(ctl), init: maps.Clone(constant), step: map[int]int64{}}
+				}
 			}
 			ctl = append(ctl, ctrl{height: len(stack) - params, results: results, loop: opc == 0x03})
 		case opc == 0x05: // else
@@ -401,16 +460,24 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 			}
 			if c.loop {
 				depth--
+				if nest != nil && len(ctl) == nest.level {
+					cur.Nested += nest.tally * nest.trips
+					nest = nil
+				}
 				if inLoop && len(ctl) == loopLevel {
 					endLoop()
 				}
 			}
 		case opc == 0x0c || opc == 0x0d: // br, br_if
-			if _, err := r.u32(); err != nil {
+			label, err := r.u32()
+			if err != nil {
 				return Loop{}, false, nil, err
 			}
 			if opc == 0x0d {
 				cond := pop()
+				if nest != nil && depth == 2 && len(ctl)-1-int(label) == nest.level {
+					nest.trips = nest.tripsOf(cond)
+				}
 				emit(kindBranch, -1, cond)
 				branchCond(cond)
 			} else {
@@ -497,6 +564,14 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 			if v.op >= 0 && inLoop {
 				cur.prog[v.op].shared = true
 			}
+			if v.konst {
+				constant[l] = v.val
+			} else {
+				delete(constant, l)
+			}
+			if nest != nil && depth == 2 && v.inc == l {
+				nest.step[l] = v.val
+			}
 			emit(kindFree, l, v) // a register move (or none)
 			if opc == 0x22 {
 				n := none
@@ -541,6 +616,7 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 			}
 			n := none
 			n.scale = v >= 1 && v <= 3
+			n.konst, n.val = true, v
 			push(n)
 		case opc == 0x43 || opc == 0x44: // f32.const, f64.const
 			r.pos += 4 << (opc - 0x43)
@@ -554,9 +630,15 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 			op := emit(kind, -1, args...)
 			n := value(op)
 			n.cmp = cmp
+			if cmp && in == 2 && args[0].local >= 0 && args[1].konst {
+				n.cmpOp, n.cmpLocal, n.cmpWith = opc, args[0].local, args[1].val
+			}
 			switch {
 			case opc == 0x6a || opc == 0x7c: // add: base + index
 				n.add = true
+				if args[0].local >= 0 && args[1].konst {
+					n.inc, n.val = args[0].local, args[1].val
+				}
 				for _, a := range args {
 					if a.shl && a.op >= 0 {
 						n.shlOp = a.op

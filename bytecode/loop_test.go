@@ -73,6 +73,44 @@ func TestLoopOfHandChecked(t *testing.T) {
 	}
 }
 
+// TestLoopOfNested counts a nested loop whose code states its trip count (16 trips of a
+// load, the counter's add and the fused compare-and-branch) and leaves out one whose bound
+// is a parameter.
+func TestLoopOfNested(t *testing.T) {
+	nested := func(bound ...byte) []byte {
+		b := []byte{
+			0x03, 0x40, // loop
+			0x41, 0, 0x21, 2, // j = 0
+			0x03, 0x40, // loop
+			0x20, 0, 0x28, 2, 0, 0x1a, // load p; drop: one load
+			0x20, 2, 0x41, 1, 0x6a, 0x22, 2, // j = j + 1 (teed): one ALU
+		}
+		b = append(b, bound...)
+		return append(b,
+			0x47, 0x0d, 0, // j != bound; br_if: one branch
+			0x0b,             // end
+			0x20, 0, 0x0d, 0, // br_if p: the outer loop's one branch
+			0x0b, // end
+		)
+	}
+	mod := loopModule(nested(0x41, 16), nested(0x20, 1))
+	for _, c := range []struct {
+		export       string
+		uops, nested int
+	}{
+		{"sum", 1, 16 * 3},
+		{"chase", 1, 0},
+	} {
+		l, err := LoopOf(mod, c.export)
+		if err != nil {
+			t.Fatalf("%s: %v", c.export, err)
+		}
+		if l.Uops() != c.uops || l.Nested != c.nested {
+			t.Errorf("%s: %d operations a trip and %d nested, want %d and %d", c.export, l.Uops(), l.Nested, c.uops, c.nested)
+		}
+	}
+}
+
 // TestHotLoopsOfPricedMethods reads the loops the model clock moves between CPUs: each has
 // a loop, and AES's table round is load- and ALU-heavy where GHASH's bit loop has no
 // table loads.
@@ -99,6 +137,9 @@ func TestHotLoopsOfPricedMethods(t *testing.T) {
 	}
 	if ctr.Loads == 0 || ctr.Stores == 0 {
 		t.Errorf("CTR byte loop: %+v: want the input and key-stream loads and the output store", ctr)
+	}
+	if g := got["GCTR.update"]; g.Nested != 16*14 {
+		t.Errorf("GCTR.update: %d operations in its nested loops, want 16 trips of the xor's 14", g.Nested)
 	}
 	if ctr.Stores > 2 {
 		t.Errorf("CTR byte loop: %+v: a batch's stores (its BLOCKS_ON path); want the byte loop's", ctr)
