@@ -205,7 +205,9 @@ func StreamFamily(stub, caller string) string { return stub + " from " + caller 
 // streamRows prices, for every single-block stub variant a rule can pick on the model and
 // every method of release rel whose loop calls that stub's method on independent blocks, one
 // call from that loop (variant.Cost.InStream): the caller's instructions per call are its
-// hot loop's (bytecode.LoopOf) times its trips per call. The prologue is issued within the
+// hot loop's (bytecode.LoopOf), the loops nested in it included (a 16-byte xor between
+// calls takes window entries as CounterMode's byte loop does), times its trips per call.
+// The prologue is issued within the
 // stream, so the per-call row is zero. A caller whose window holds no more than one call gets
 // no rows: its calls do not overlap. For anyRelease, each caller key's first body in the
 // table.
@@ -235,18 +237,26 @@ func streamRows(m cpu.Model, u uarch, rel jdk.Release) ([]Row, error) {
 			if err != nil {
 				return nil, fmt.Errorf("model: the loop of %s: %w", caller.Key, err)
 			}
-			callerUops := int64(s.Trips*l.Uops()) * 100
+			callerUops := int64(s.Trips*(l.Uops()+l.Nested)) * 100
 			b, ok := c.InStream(u.insn(), callerUops)
 			if !ok {
 				continue // no overlap: the entry's latency-bound rows price the site
 			}
-			src := fmt.Sprintf("instruction mix: %s, called from %s's loop (%d trips of %d operations a call: %s) = %.2f cycles a call at %d MHz [%s; %s; %s]",
-				c.StreamFormula, caller.Key, s.Trips, l.Uops(), loopMix(l), float64(b)/100, u.mhz, u.insnSource, u.robSource, u.mhzSource)
+			src := fmt.Sprintf("instruction mix: %s, called from %s's loop (%d trips of %d operations a call: %s%s) = %.2f cycles a call at %d MHz [%s; %s; %s]",
+				c.StreamFormula, caller.Key, s.Trips, l.Uops()+l.Nested, loopMix(l), nestedMix(l), float64(b)/100, u.mhz, u.insnSource, u.robSource, u.mhzSource)
 			rows = append(rows, Row{Stub(id.Name()), fam, PerBlock, cyclesToPs(b, u.mhz), src},
 				Row{Stub(id.Name()), fam, PerCall, 0, "the prologue's instructions are issued within the stream of calls (in the per-block row)"})
 		}
 	}
 	return rows, nil
+}
+
+// nestedMix is the source's words for the operations of a loop's nested loops, if any.
+func nestedMix(l bytecode.Loop) string {
+	if l.Nested == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", and %d in its nested loops", l.Nested)
 }
 
 // calleeIs reports whether method key, in release rel (any release for anyRelease), is
