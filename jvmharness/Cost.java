@@ -122,6 +122,77 @@ public class Cost {
         }
     }
 
+    // Our own loops around the JDK's single-block AES method (AESCrypt.encryptBlock, reached
+    // through a constant method handle, which C2 inlines, so its intrinsic applies), per
+    // 16-byte block: "blocks-chain" each block the previous block's output (the latency-bound
+    // call), "blocks-ecb" independent blocks whose output the loop never reads, "blocks-gctr8u"
+    // JDK 8u's GCTR.update loop shape (encrypt the counter into a buffer, XOR 16 bytes from it
+    // in a nested loop, increment the counter's last 32 bits byte by byte), and
+    // "blocks-gctr8u-glue" that loop without the block call. Only when asked for by name; they
+    // need the same --add-opens as ghash-jdk.
+    static final class Blocks {
+        static final java.lang.invoke.MethodHandle ENC;
+        static final Object AES;
+        static {
+            try {
+                Class<?> c = Class.forName("com.sun.crypto.provider.AESCrypt");
+                java.lang.reflect.Constructor<?> mk = c.getDeclaredConstructor();
+                mk.setAccessible(true);
+                AES = mk.newInstance();
+                java.lang.reflect.Method init = c.getDeclaredMethod("init", boolean.class, String.class, byte[].class);
+                init.setAccessible(true);
+                init.invoke(AES, false, "AES", new byte[16]);
+                java.lang.reflect.Method m = c.getDeclaredMethod("encryptBlock", byte[].class, int.class, byte[].class, int.class);
+                m.setAccessible(true);
+                ENC = java.lang.invoke.MethodHandles.lookup().unreflect(m).asType(java.lang.invoke.MethodType.methodType(
+                        void.class, Object.class, byte[].class, int.class, byte[].class, int.class));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        static final byte[] CTR = new byte[16], ECTR = new byte[16];
+
+        static void chain(byte[] buf, int blocks) throws Throwable {
+            for (int i = 0; i < blocks; i++) ENC.invokeExact(AES, buf, 0, buf, 0);
+        }
+
+        static void ecb(byte[] in, byte[] out, int blocks) throws Throwable {
+            for (int i = 0; i < blocks; i++) ENC.invokeExact(AES, in, 16 * i, out, 16 * i);
+        }
+
+        static void increment32(byte[] ctr) {
+            for (int n = 15; n >= 12 && ++ctr[n] == 0; n--) { }
+        }
+
+        static void gctr8u(byte[] in, byte[] out, int blocks) throws Throwable {
+            for (int i = 0; i < blocks; i++) {
+                ENC.invokeExact(AES, CTR, 0, ECTR, 0);
+                for (int n = 0; n < 16; n++) out[16 * i + n] = (byte) (in[16 * i + n] ^ ECTR[n]);
+                increment32(CTR);
+            }
+        }
+
+        static void gctr8uGlue(byte[] in, byte[] out, int blocks) {
+            for (int i = 0; i < blocks; i++) {
+                for (int n = 0; n < 16; n++) out[16 * i + n] = (byte) (in[16 * i + n] ^ ECTR[n]);
+                increment32(CTR);
+            }
+        }
+
+        static void run(String shape, byte[] in, byte[] out, int blocks) throws Exception {
+            try {
+                if (shape.equals("blocks-chain")) chain(out, blocks);
+                else if (shape.equals("blocks-ecb")) ecb(in, out, blocks);
+                else if (shape.equals("blocks-gctr8u")) gctr8u(in, out, blocks);
+                else gctr8uGlue(in, out, blocks);
+            } catch (Exception | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new Exception(t);
+            }
+        }
+    }
+
     public static void main(String[] a) throws Exception {
         String only = System.getProperty("only", "");
         // A mode's first use in a fresh JVM, before anything else here touches the JCE, in two
@@ -372,6 +443,20 @@ public class Cost {
                 if (view) ghashView(in, 0, SIZE / 16, st, h); else ghashBytes(in, 0, SIZE / 16, st, h);
                 sink += (int) st[0];
             });
+            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                    shape, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+        }
+        for (String shape : new String[] {"blocks-chain", "blocks-ecb", "blocks-gctr8u", "blocks-gctr8u-glue"}) {
+            if (!want.contains(shape)) continue; // only when asked for by name
+            try {
+                Blocks.run(shape, in, out, 1);
+            } catch (IllegalStateException | ExceptionInInitializerError e) {
+                System.err.println(shape + ": the JDK's AESCrypt is not reachable (" + e
+                        + "); run with --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED");
+                System.exit(2);
+            }
+            final int n = SIZE / 16;
+            double[] ns = nsPerOp(() -> { Blocks.run(shape, in, out, n); sink += out[0]; });
             System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
                     shape, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
         }
