@@ -12,6 +12,7 @@ import java.util.Random;
 // whose compiler threads would split lines):
 //   jitsim-epoch UPTIME_MS
 //   jitsim-iter I START_NS DUR_NS
+//   jitsim-cpu I CPU_NS   (the main thread's CPU time over iteration I, where the JVM measures it)
 // Usage: java [-Dprop=value…] JitsimBench SCENARIO warmupIterations iterations opsPerIteration
 public class JitsimBench {
     interface Op { byte[] run() throws Exception; }
@@ -52,15 +53,20 @@ public class JitsimBench {
                     + ": the twin runs AESGCMBench, AESGCMUpdateAAD, CBCThroughput and ModeLoop");
         }
         long sink = 0;
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpu = threads.isCurrentThreadCpuTimeSupported();
         long t0 = System.nanoTime();
         System.err.println("jitsim-epoch " + ManagementFactory.getRuntimeMXBean().getUptime());
         for (int i = 0; i < warm + iters; i++) {
+            long sc = cpu ? threads.getCurrentThreadCpuTime() : 0;
             long s = System.nanoTime();
             for (int k = 0; k < ops; k++) {
                 byte[] out = op.run();
                 sink += out.length == 0 ? 0 : out[out.length - 1];
             }
-            System.err.println("jitsim-iter " + i + " " + (s - t0) + " " + (System.nanoTime() - s));
+            long e = System.nanoTime(), ec = cpu ? threads.getCurrentThreadCpuTime() : 0;
+            System.err.println("jitsim-iter " + i + " " + (s - t0) + " " + (e - s));
+            if (cpu) System.err.println("jitsim-cpu " + i + " " + (ec - sc));
         }
         System.err.println("jitsim-sink " + sink);
     }

@@ -241,6 +241,23 @@ type inlineLine struct {
 	pred   bool // an intrinsic with a predicate (LogCompilation's <predicated_intrinsic>)
 }
 
+// inlinedBytes is the bytecode a compile with inlining tree lines parses
+// beyond its method's own: every inlined callee's, and every callee's that
+// an intrinsic replaces. HotSpot counts both in a task's inlined_bytes
+// (JDK 17's C2 compile of AESCrypt::encryptBlock, 10 bytes, logs
+// <intrinsic id='_aescrypt_encryptBlock'> and inlined_bytes='953',
+// implEncryptBlock's size), and -XX:+CITime's speed, which prices a
+// compile per byte, divides own plus inlined bytes by the compile time.
+func inlinedBytes(lines []inlineLine) int {
+	n := 0
+	for _, l := range lines {
+		if l.inline || l.callee.Intrinsic != "" && strings.HasSuffix(l.reason, "(intrinsic)") {
+			n += l.callee.Size
+		}
+	}
+	return n
+}
+
 // inlineTree walks the calls of root compiled at level: each call site
 // with its decision, and the calls of an inlined callee one level deeper.
 // The bci is the call's Java bytecode index in the real class

@@ -168,7 +168,7 @@ func (p *printer) installed(e *event) {
 	ids := &xmlIDs{b: &body, ids: map[string]int{}}
 	root := ids.method(st.m)
 	fmt.Fprintf(&body, "<parse method='%d' uses='%d' stamp='%s'>\n", root, i, stamp(start))
-	inlined := 0
+	inlined := inlinedBytes(e.inlining)
 	depth := 1
 	for _, l := range e.inlining {
 		for ; depth > l.depth; depth-- {
@@ -193,7 +193,6 @@ func (p *printer) installed(e *event) {
 			fmt.Fprintf(&body, "<intrinsic id='%s'/>\n", l.callee.Intrinsic)
 		case l.inline:
 			fmt.Fprintf(&body, "<inline_success reason='%s'/>\n<parse method='%d' uses='%d' stamp='%s'>\n", xmlText(l.reason), id, i, stamp(start))
-			inlined += l.callee.Size
 			depth++
 		default:
 			fmt.Fprintf(&body, "<inline_fail reason='%s'/>\n", xmlText(l.reason))

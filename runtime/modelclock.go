@@ -313,7 +313,10 @@ func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, th compilerThread) (
 		if st == nil {
 			panic("BUG: compile task for a method the VM does not know")
 		}
-		cost, cerr := vm.sim.prof.CompileCost(compilerWhat[kind], st.m.Key, st.m.Size)
+		// The compiler parses the method and what it inlines: the bytes
+		// -XX:+CITime's speed counts (inlinedBytes).
+		parsed := st.m.Size + inlinedBytes(vm.inlineTree(st.m, Level(t.Level), false))
+		cost, cerr := vm.sim.prof.CompileCost(compilerWhat[kind], st.m.Key, parsed)
 		var run *taskRun
 		return model.Job{
 			Name: fmt.Sprintf("%d %s L%d", t.ID, st.m.Key, t.Level),

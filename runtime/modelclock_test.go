@@ -244,3 +244,83 @@ func TestChargeInlined(t *testing.T) {
 		})
 	}
 }
+
+// TestInlinedBytes: a compile parses, beyond its method, every inlined callee and every
+// callee an intrinsic replaces (once per site, whether the release prints a predicated
+// intrinsic on one line or two), and not a callee it refused.
+func TestInlinedBytes(t *testing.T) {
+	callee := func(size int, intrinsic string) *Method {
+		return &Method{Size: size, Intrinsic: intrinsic}
+	}
+	big, small, stub := callee(245, ""), callee(37, ""), callee(953, "_aescrypt_encryptBlock")
+	lines := []inlineLine{
+		{depth: 1, callee: small, reason: InlineHot, inline: true},
+		{depth: 2, callee: big, reason: InlineTooBig},
+		{depth: 1, callee: stub, reason: "(intrinsic, predicate)", pred: true}, // JDK 17: two lines
+		{depth: 1, callee: stub, reason: "(intrinsic)", pred: true},
+		{depth: 1, callee: stub, reason: "inline (hot)   (intrinsic, predicate)   (intrinsic)", pred: true}, // JDK 25: one
+		{depth: 1, callee: big, reason: InlineProfiled},
+	}
+	if got, want := inlinedBytes(lines), 37+953+953; got != want {
+		t.Errorf("inlinedBytes = %d, want %d", got, want)
+	}
+	if got := inlinedBytes(nil); got != 0 {
+		t.Errorf("inlinedBytes(nil) = %d, want 0", got)
+	}
+}
+
+// TestModelClockCompileCostsInlined: a compile occupies its compiler thread for the
+// profile's per-byte cost times the bytes it parses — its method's and those of the
+// callees its code inlines or replaces by a stub, the bytes -XX:+CITime's speed counts.
+// JDK 17's C2 compile of GHASH.update replaces its call of GHASH.processBlocks by the
+// GHASH stub.
+func TestModelClockCompileCostsInlined(t *testing.T) {
+	prof := mustProfile(t, "icelake-server")
+	ts := fakeTiers(func(context.Context, *Method, Level, Router, []Arg) (int64, error) { return 0, nil })
+	vm := newTestVM(t, NewConfig().WithJDK(jdk.R17).WithFlags(parseFlags(t, jdk.R17, "-Xbatch", "-XX:-TieredCompilation")).
+		WithCPU(hostModel(t)).WithTiers(ts...).WithModel(prof))
+	m, err := vm.Method("GHASH.update")
+	if err != nil {
+		t.Fatal(err)
+	}
+	callee, err := vm.Method("GHASH.processBlocks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := vm.Inline(Site{Caller: m, Level: LevelFullOptimization, Callee: callee}); d.Reason != InlineIntrinsic {
+		t.Fatalf("GHASH.update's call of processBlocks at C2: %+v, want the stub", d)
+	}
+	var started, installed time.Duration
+	unsub := vm.Subscribe(func(e Event) {
+		if strings.HasSuffix(e.Method, ".GHASH::update") && e.Level == LevelFullOptimization {
+			switch e.Kind {
+			case EventStarted:
+				started = e.At
+			case EventInstalled:
+				installed = e.At
+			}
+		}
+	})
+	defer unsub()
+	th := vm.NewThread("main")
+	th.Enter()
+	defer th.Exit()
+	for i := 0; i < 100000 && installed == 0; i++ {
+		if _, err := vm.CallAs(context.Background(), th, m, argsFor(m, 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if installed == 0 {
+		t.Fatal("GHASH.update never installed at level 4")
+	}
+	want, err := prof.CompileCost(model.WhatCompileC2, m.Key, m.Size+callee.Size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Event stamps are nanoseconds of picosecond costs: one of rounding either way.
+	if got := installed - started; got < want.Duration()-time.Nanosecond || got > want.Duration()+time.Nanosecond {
+		own, _ := prof.CompileCost(model.WhatCompileC2, m.Key, m.Size)
+		t.Errorf("C2 compile of %s (%d bytes, stub for %d) took %v, want %v (its own bytes alone: %v)",
+			m.Key, m.Size, callee.Size, got, want.Duration(), own.Duration())
+	}
+}

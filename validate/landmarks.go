@@ -35,6 +35,10 @@ type Landmarks struct {
 	HalfSpeed  time.Duration `json:"halfSpeedNs"`   // from the loop's start to the end of the first iteration at ≤ 2 × steady
 	Steady     time.Duration `json:"steadyNs"`      // from the loop's start to where the steady state begins
 	Order      []string      `json:"order"`         // "Class::method@L" of the first level-3 and level-4 compiles, in order
+	// FirstCPUPerOp is the first iteration's time per operation on the loop thread's CPU
+	// clock, where the run reports it (the JVM's twin; 0 otherwise): FirstPerOp less the time
+	// the thread waited for a CPU, which the model clock does not charge.
+	FirstCPUPerOp time.Duration `json:"firstCpuPerOpNs,omitempty"`
 }
 
 // landmarksOf computes the landmarks of a series. The steady state begins at the first
@@ -52,7 +56,7 @@ func landmarksOf(its []warmup.Iteration) (Landmarks, error) {
 		per[i] = float64(it.Duration) / float64(it.Ops)
 	}
 	steady := tailMedian(per)
-	l := Landmarks{FirstPerOp: time.Duration(per[0]), SteadyOp: time.Duration(steady)}
+	l := Landmarks{FirstPerOp: time.Duration(per[0]), SteadyOp: time.Duration(steady), FirstCPUPerOp: its[0].CPU / time.Duration(its[0].Ops)}
 	end := func(i int) time.Duration { return its[i].Start + its[i].Duration - its[0].Start }
 	l.HalfSpeed = end(len(its) - 1)
 	for i, p := range per {
@@ -553,6 +557,11 @@ func WriteWarmup(w io.Writer, rs []WarmupResult) {
 	}
 	tw.Flush()
 	for _, r := range rs {
+		if line := firstCPULine(r); line != "" {
+			fmt.Fprintln(w, line)
+		}
+	}
+	for _, r := range rs {
 		match := "differs from"
 		if r.OrderMatch {
 			match = "matches"
@@ -561,4 +570,25 @@ func WriteWarmup(w io.Writer, rs []WarmupResult) {
 			r.Set, match, r.JVMOrderN, len(r.JVM), strings.Join(r.JVMOrder, " → "), strings.Join(r.Model.Order, " → "))
 		fmt.Fprintf(w, "  %s\n", r.Agreement)
 	}
+}
+
+// firstCPULine says, where the JVM's rounds report their thread CPU time, the JVM's first
+// iteration per operation on that clock beside jitsim's: no verdict, the landmark is the wall
+// clock's, but on a shared machine the difference is the time the JVM's loop thread waited
+// for a CPU (its compiler threads' and other processes' turns), which the model clock does
+// not charge. "" when no round reports it.
+func firstCPULine(r WarmupResult) string {
+	var v []float64
+	for _, l := range r.JVM {
+		if l.FirstCPUPerOp > 0 {
+			v = append(v, float64(l.FirstCPUPerOp))
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	med := median(slices.Clone(v))
+	return fmt.Sprintf("%s: the JVM's first iteration on its loop thread's CPU clock: %v per op (%v–%v, %d rounds); jitsim/that %.2f (no verdict: the time the thread waited for a CPU is the difference)",
+		r.Set, time.Duration(med).Round(time.Microsecond), time.Duration(slices.Min(v)).Round(time.Microsecond),
+		time.Duration(slices.Max(v)).Round(time.Microsecond), len(v), float64(r.Model.FirstPerOp)/med)
 }

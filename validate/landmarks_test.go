@@ -129,3 +129,34 @@ func TestOrderAgreement(t *testing.T) {
 		t.Errorf("%s", s)
 	}
 }
+
+// TestFirstCPULine: with the JVM's thread CPU time of its first iteration, the landmarks
+// carry it per operation and the comparison prints it beside jitsim's first iteration, with
+// no verdict; without it, nothing.
+func TestFirstCPULine(t *testing.T) {
+	us := time.Microsecond
+	its := series(600*us, 300*us, 200*us, 100*us, 100*us, 100*us, 100*us, 100*us, 100*us, 100*us)
+	var jvm []Landmarks
+	for _, cpu := range []time.Duration{4000 * us, 5000 * us, 4400 * us} {
+		its[0].CPU = cpu
+		l, err := landmarksOf(its)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jvm = append(jvm, l)
+	}
+	if jvm[0].FirstCPUPerOp != 400*us {
+		t.Fatalf("first iteration's CPU per op %v, want 400µs (4 ms over 10 operations)", jvm[0].FirstCPUPerOp)
+	}
+	r := WarmupResult{Set: "default", JVM: jvm, Model: Landmarks{FirstPerOp: 330 * us}}
+	want := "default: the JVM's first iteration on its loop thread's CPU clock: 440µs per op (400µs–500µs, 3 rounds); jitsim/that 0.75"
+	if got := firstCPULine(r); !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start %q", got, want)
+	}
+	for i := range r.JVM {
+		r.JVM[i].FirstCPUPerOp = 0
+	}
+	if got := firstCPULine(r); got != "" {
+		t.Errorf("without CPU times: %q", got)
+	}
+}

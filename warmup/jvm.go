@@ -19,6 +19,8 @@ import (
 //	jitsim-iter I START_NS DUR_NS BYTES
 //	                              the same with the iteration's payload bytes (a trace replay's
 //	                              operations differ in size)
+//	jitsim-cpu I CPU_NS           after iteration I's line: the loop thread's CPU time over it
+//	                              (optional; the JVM's ThreadMXBean)
 //
 // and lines of its own this reader does not use (jitsim-check, jitsim-sink), which it skips.
 // ParseJVMOutput turns that output into a Run: iterations from the jitsim-iter lines, events
@@ -55,6 +57,14 @@ func ParseJVMOutput(out []byte, ops, bytesPerOp int64) (Run, error) {
 				v[i] = n
 			}
 			run.Iterations = append(run.Iterations, Iteration{Index: int(v[0]), Start: time.Duration(v[1]), Duration: time.Duration(v[2]), Ops: ops, Bytes: v[3]})
+		case len(f) == 3 && f[0] == "jitsim-cpu":
+			i, err1 := strconv.Atoi(f[1])
+			ns, err2 := strconv.ParseInt(f[2], 10, 64)
+			last := len(run.Iterations) - 1
+			if err1 != nil || err2 != nil || ns < 0 || last < 0 || run.Iterations[last].Index != i {
+				return run, fmt.Errorf("bad line %q (a jitsim-cpu line follows its iteration's jitsim-iter line)", line)
+			}
+			run.Iterations[last].CPU = time.Duration(ns)
 		case len(f) > 0 && (f[0] == "jitsim-check" || f[0] == "jitsim-sink"):
 		default:
 			compiles.WriteString(line)

@@ -118,3 +118,23 @@ func TestReleases(t *testing.T) {
 		t.Errorf("table:\n%s", b.String())
 	}
 }
+
+// TestParseJVMOutputCPU reads the twin's optional thread CPU time per iteration onto the
+// iteration just read; a jitsim-cpu line for another iteration, or a negative time, is a bad
+// line.
+func TestParseJVMOutputCPU(t *testing.T) {
+	out := "jitsim-epoch 50\njitsim-iter 0 0 7000\njitsim-cpu 0 4000\njitsim-iter 1 9000 3000\n"
+	r, err := ParseJVMOutput([]byte(out), 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Iterations) != 2 || r.Iterations[0].CPU != 4000 || r.Iterations[1].CPU != 0 {
+		t.Fatalf("iterations %+v", r.Iterations)
+	}
+	for _, bad := range []string{"jitsim-cpu 0 4000\njitsim-iter 0 0 7000\n", "jitsim-iter 0 0 7000\njitsim-cpu 1 4000\n",
+		"jitsim-iter 0 0 7000\njitsim-cpu 0 -4\n", "jitsim-iter 0 0 7000\njitsim-cpu 0 x\n"} {
+		if _, err := ParseJVMOutput([]byte("jitsim-epoch 50\n"+bad), 1, 0); err == nil || !strings.Contains(err.Error(), "bad line") {
+			t.Errorf("%q: %v, want a bad line", bad, err)
+		}
+	}
+}

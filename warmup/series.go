@@ -64,6 +64,9 @@ type Iteration struct {
 	Bytes    int64          `json:"bytes,omitempty"` // payload bytes processed
 	Levels   map[string]int `json:"levels,omitempty"`
 	Events   []Event        `json:"events,omitempty"`
+	// CPU is the running thread's CPU time over the iteration where the run reports it (a
+	// real JVM's harness program); 0 otherwise.
+	CPU time.Duration `json:"cpu_ns,omitempty"`
 }
 
 // ops is the operation count with the documented default.
