@@ -14,10 +14,17 @@
 // interrupted at a back-edge notification point in one build can be resumed
 // by another.
 //
+// Level 4 runs the None build compiled once more with C2's loop unrolling
+// ([Method.Unrolled], wasm/<Module>.unrolled.wasm: clang's partial
+// unrolling up to 60 instructions of body, as C2 unrolls within
+// LoopUnrollLimit's 60 nodes). It has the None build's imports, exports and
+// frames; the model reads the None build's loops and sizes.
+//
 // # Inline modules
 //
 // A method that calls others also has an inline module per JDK profile
-// group and per build None / Limited ([Method.Inline]): its body linked
+// group and per build None / Limited ([Method.Inline]), the None one also
+// unrolled ([InlineBuild.Unrolled]): its body linked
 // statically with the uncounted bodies of every method it reaches, each
 // call behind a shim the host switches at [InlineAddr] (slot per key,
 // [InlineSlot]) — on: the linked body runs in the caller's code and memory

@@ -185,3 +185,37 @@ func TestBlocksImportNeedsItsCall(t *testing.T) {
 		t.Errorf("imports %v, batched %v; want [A.b] and [A.b]", info.imports, info.blocks)
 	}
 }
+
+// TestUnrolledBuilds reads every method's unrolled module and every None inline module's
+// (each read panics when it does not match its None build's imports and exports), and checks
+// that C2's unrolling reached GHASH's bit loop, the loop the flags are chosen for.
+func TestUnrolledBuilds(t *testing.T) {
+	for _, p := range jdk.All() {
+		tab, err := ForProfile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range tab.Methods() {
+			if len(m.Unrolled()) == 0 {
+				t.Errorf("%s: empty unrolled module", m.Module)
+			}
+			if ib := m.Inline(p, None); ib != nil && len(ib.Unrolled()) == 0 {
+				t.Errorf("JDK %s %s: empty unrolled inline module", p, m.Key)
+			}
+			if ib := m.Inline(p, Limited); ib != nil && !slices.Equal(ib.Unrolled(), ib.Wasm) {
+				t.Errorf("JDK %s %s: the Limited inline module has an unrolled twin", p, m.Key)
+			}
+		}
+	}
+	tab, err := ForProfile(jdk.R8u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tab.Lookup("GHASH.processBlocks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(m.Unrolled(), m.Wasm(None)) {
+		t.Errorf("%s: the unrolled module is the None build", m.Module)
+	}
+}

@@ -103,8 +103,9 @@ type Method struct {
 	// Clinit reports whether the module exports "clinit" (static tables).
 	Clinit bool
 
-	wasm   [3][]byte
-	inline [3]map[jdk.Release]*InlineBuild // by build, then JDK profile
+	wasm     [3][]byte
+	unrolled *unrolled                       // the None build with C2's loop unrolling, read on first use
+	inline   [3]map[jdk.Release]*InlineBuild // by build, then JDK profile
 }
 
 // InlineBuild is a method's inline module in one JDK profile: its None or
@@ -121,9 +122,11 @@ type InlineBuild struct {
 	// "jvm.blocks" (src/jvm.h BLOCKS_ON).
 	Blocks []string
 
-	name string // the embedded file, read on first use
-	key  string // the method it must export
-	once sync.Once
+	name     string    // the embedded file, read on first use
+	key      string    // the method it must export
+	unrolled *unrolled // None only: the module with C2's loop unrolling
+	exports  []string  // the module's function exports, sorted
+	once     sync.Once
 }
 
 // Inline returns the method's inline module of build b (None or Limited)
@@ -158,6 +161,58 @@ func (ib *InlineBuild) read() {
 		panic(fmt.Sprintf("BUG: bytecode: %s does not export %q", ib.name, ib.key))
 	}
 	ib.Wasm, ib.Imports, ib.Blocks = bin, info.imports, info.blocks
+	for e := range info.exports {
+		ib.exports = append(ib.exports, e)
+	}
+	slices.Sort(ib.exports)
+}
+
+// Unrolled returns the inline module compiled once more with C2's loop unrolling (build.sh
+// C2FLAGS): what level 4 runs. Only the None build has one; for the others it is Wasm.
+func (ib *InlineBuild) Unrolled() []byte {
+	if ib.unrolled == nil {
+		return ib.Wasm
+	}
+	return ib.unrolled.read(ib.key, ib.Imports, ib.Blocks, ib.exports)
+}
+
+// unrolled is a module of the unrolled build (build.sh C2FLAGS), read from the embedded
+// files on first use and checked against the None build it stands beside: the same
+// imports in the same order, the same batched imports and the same exports, so that the
+// host links and enters it as it does the None build.
+type unrolled struct {
+	name string
+	once sync.Once
+	bin  []byte
+}
+
+// read returns the module's binary; a built-in module that does not match its None build is
+// a bug.
+func (u *unrolled) read(key string, imports, blocks, exports []string) []byte {
+	u.once.Do(func() {
+		bin, err := wasmFS.ReadFile("wasm/" + u.name)
+		if err != nil {
+			panic(fmt.Sprintf("BUG: bytecode: %s: %v", u.name, err))
+		}
+		info, err := parseModule(bin)
+		if err != nil {
+			panic(fmt.Sprintf("BUG: bytecode: %s: %v", u.name, err))
+		}
+		if info.heapBase > ProfAddr {
+			panic(fmt.Sprintf("BUG: %s: data ends at %#x, above the profile area %#x", u.name, info.heapBase, ProfAddr))
+		}
+		if !slices.Equal(info.imports, imports) || !slices.Equal(info.blocks, blocks) {
+			panic(fmt.Sprintf("BUG: bytecode: %s imports %v (batched %v), its None build %v (batched %v)",
+				u.name, info.imports, info.blocks, imports, blocks))
+		}
+		for _, e := range append([]string{key}, exports...) {
+			if _, ok := info.exports[e]; !ok {
+				panic(fmt.Sprintf("BUG: bytecode: %s does not export %q", u.name, e))
+			}
+		}
+		u.bin = bin
+	})
+	return u.bin
 }
 
 // String returns "Class::name" in HotSpot's PrintCompilation style.
@@ -167,6 +222,20 @@ func (m *Method) String() string {
 
 // Wasm returns the module binary of build b.
 func (m *Method) Wasm(b Build) []byte { return m.wasm[b] }
+
+// Unrolled returns the None build compiled once more with C2's loop unrolling (build.sh
+// C2FLAGS): what level 4 runs. The model reads the None build ([Method.HotLoop],
+// [Method.WasmSize]); the two differ only in how the loops are laid out.
+func (m *Method) Unrolled() []byte {
+	var exports []string
+	if m.OSR {
+		exports = append(exports, m.OSRExport())
+	}
+	if m.Clinit {
+		exports = append(exports, "clinit")
+	}
+	return m.unrolled.read(m.Key, m.Imports, m.Blocks, exports)
+}
 
 // OSRExport returns the name of the OSR entry export.
 func (m *Method) OSRExport() string { return m.Key + "$osr" }
@@ -252,6 +321,7 @@ func load() ([]*Method, error) {
 					_, m.Clinit = info.exports["clinit"]
 				}
 			}
+			m.unrolled = &unrolled{name: m.Module + ".unrolled.wasm"}
 			if err := m.loadInline(); err != nil {
 				loadErr = err
 				return
@@ -392,6 +462,9 @@ func (m *Method) loadInlineBuild(b Build) error {
 			continue
 		}
 		ib := &InlineBuild{name: name, key: m.Key}
+		if b == None {
+			ib.unrolled = &unrolled{name: prefix + tag + ".unrolled.wasm"}
+		}
 		for _, part := range strings.Split(tag, "-") {
 			p, err := jdk.Parse(part)
 			if err != nil {

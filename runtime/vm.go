@@ -85,6 +85,10 @@ type methodState struct {
 	cost *[LevelFullOptimization + 1]linearCost
 	pay  model.PayloadRule // how a call's own payload bytes are found (model clock)
 	span model.PayloadRule // the bytes a stub replacing the method covers (model clock)
+	// loopBCI is the bytecode index of the method's OSR loop in the table's release,
+	// when the table knows it (hasLoopBCI): read once, as every call feeds it to the policy.
+	loopBCI    int
+	hasLoopBCI bool
 
 	entry    atomic.Pointer[codeInfo] // current normal-entry code; nil until first call
 	interpMu sync.Mutex
@@ -300,6 +304,7 @@ func (vm *VM) buildMethods() {
 			intr:      intrinsicOf(m),
 			osr:       map[*policy.Code]*codeInfo{},
 		}
+		st.loopBCI, st.hasLoopBCI = m.LoopBCI(vm.table.Profile)
 		if vm.sim != nil {
 			vm.sim.priceJava(st)
 		}
@@ -576,8 +581,8 @@ func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counter
 // (bytecode.Method.LoopBCI; every body has one loop, number 0). A body
 // without an observed index keeps the loop number.
 func (vm *VM) loopBCI(st *methodState, loop int) int {
-	if b, ok := st.m.LoopBCI(vm.table.Profile); ok && loop == 0 {
-		return b
+	if st.hasLoopBCI && loop == 0 {
+		return st.loopBCI
 	}
 	return loop
 }

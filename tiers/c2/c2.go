@@ -1,5 +1,6 @@
 // Package c2 is jitsim's C2: level 4. It compiles a method's module without
-// counters with wazero's optimizing compiler (timed), and binds each of the
+// counters, its loops unrolled as C2 unrolls them (bytecode.Method.Unrolled),
+// with wazero's optimizing compiler (timed), and binds each of the
 // code's call sites once, at link time, through the router's jrt.Binder
 // when it has one: that is where the runtime puts a native stub in place of
 // an intrinsic candidate callee, as C2's LibraryCallKit does at a call site
@@ -37,6 +38,7 @@ func New(opts ...Option) *Tier {
 	}
 	t.opts.Compiler = true
 	t.opts.BindAtLink = true
+	t.opts.Unrolled = true
 	return t
 }
 

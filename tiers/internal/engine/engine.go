@@ -32,6 +32,9 @@ type Options struct {
 	// BindAtLink resolves every call site once at compile time through the
 	// router's jrt.Binder (C2), instead of routing each call (interpreter, C1).
 	BindAtLink bool
+	// Unrolled compiles the None build's unrolled twin (bytecode.Method.Unrolled): C2's
+	// loop unrolling. The builds with counters have none.
+	Unrolled bool
 	// Cache is a compilation cache, for tests only: a cache hit turns a
 	// measured compile into a lookup and would fake the warm-up.
 	Cache wazero.CompilationCache
@@ -55,6 +58,7 @@ type Code struct {
 	bound       []jrt.Target             // by import index, when bound at link time
 	blocks      []jrt.BlockTarget        // by import index: batched calls ("jvm.blocks"), when bound
 	blocksOn    bool                     // every "jvm.blocks" import is bound: BLOCKS_ON in each instance
+	unrolled    bool                     // the None build's unrolled twin (Options.Unrolled)
 	wasm        []byte                   // the module compiled: the build, or the inline module
 	inlined     []int                    // inline slots switched on in every instance (sorted)
 	charge      bool                     // inlined calls report themselves (INLINE_CHARGE)
@@ -132,7 +136,8 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Code{m: m, level: req.Level, build: build, req: req, heap: req.Heap, plan: planOf(m)}
+	c := &Code{m: m, level: req.Level, build: build, req: req, heap: req.Heap, plan: planOf(m),
+		unrolled: opts.Unrolled && build == bytecode.None}
 	c.argPool.New = func() any { s := make([]jrt.Arg, 0, 16); return &s }
 
 	var cfg wazero.RuntimeConfig
@@ -195,6 +200,9 @@ func Compile(ctx context.Context, req jrt.CompileRequest, opts Options) (*Code, 
 // returns the module's imports.
 func (c *Code) chooseModule() (imports, blocks []string, err error) {
 	c.wasm = c.m.Wasm(c.build)
+	if c.unrolled {
+		c.wasm = c.m.Unrolled()
+	}
 	if c.build == bytecode.None {
 		blocks = c.m.Blocks
 	}
@@ -230,6 +238,9 @@ func (c *Code) chooseModule() (imports, blocks []string, err error) {
 	}
 	slices.Sort(on)
 	c.wasm, c.inlined = ib.Wasm, on
+	if c.unrolled {
+		c.wasm = ib.Unrolled()
+	}
 	c.charge = inl.ChargesInlined()
 	return ib.Imports, ib.Blocks, nil
 }

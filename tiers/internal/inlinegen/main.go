@@ -5,9 +5,10 @@
 // runs the linked body when the host switched that callee's slot on (the
 // call is inlined) or the "jvm" import otherwise (the call goes to the
 // dispatcher: a stub, or code the runtime chose not to inline). The method
-// itself is built twice: PROFILE 0 (None, levels 1 and 4) and PROFILE 1
-// (Limited, level 2: C1's limited-profile code counts the compiled method,
-// not the methods it inlines). When the host sets INLINE_CHARGE (the model
+// itself is built twice: PROFILE 0 (None, level 1) and PROFILE 1 (Limited,
+// level 2: C1's limited-profile code counts the compiled method, not the
+// methods it inlines); the whole module once more at PROFILE 0 with C2's
+// loop unrolling ($C2FLAGS: unrolled, level 4). When the host sets INLINE_CHARGE (the model
 // clock is on), an inlined call first notes its callee and payload bytes
 // (model.Payload's rule for the callee) in the list the host charges
 // (src/jvm.h INLINE_CHARGES; the import jitsim.charges when it is full).
@@ -15,9 +16,10 @@
 //
 //	go run ../internal/inlinegen -out wasm   (from bytecode)
 //
-// Output: <out>/<Module>.inline.<p1-p2-...>.<none|limited>.wasm, the
-// profiles joined by "-". It uses $CC (default clang) and the link flags in
-// $LDFLAGS (the same as the per-method modules). See src/jvm.h
+// Output: <out>/<Module>.inline.<p1-p2-...>.<none|limited|unrolled>.wasm,
+// the profiles joined by "-". It uses $CC (default clang), the link flags in
+// $LDFLAGS and the unrolled build's flags in $C2FLAGS (the same as the
+// per-method modules'). See src/jvm.h
 // (INLINE_LINK, INLINED).
 package main
 
@@ -83,6 +85,9 @@ func cc() string {
 }
 
 var cflags = []string{"--target=wasm32", "-nostdlib", "-O2", "-ffreestanding", "-fno-builtin", "-Wall", "-Werror"}
+
+// c2flags are the flags of the unrolled build (level 4), from build.sh ($C2FLAGS).
+func c2flags() []string { return strings.Fields(os.Getenv("C2FLAGS")) }
 
 func readModules(src string) ([]*module, error) {
 	f, err := os.Open(filepath.Join(src, "modules.txt"))
@@ -242,93 +247,23 @@ func run(src, out string) error {
 		return i
 	}
 	ldflags := strings.Fields(os.Getenv("LDFLAGS"))
+	if len(c2flags()) == 0 {
+		return errors.New("C2FLAGS is not set (build.sh sets it)")
+	}
 	for gi, g := range groups {
 		dir := filepath.Join(tmp, fmt.Sprint(gi))
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			return err
 		}
-		objs := []string{}
-		compile := func(m *module, inlined bool, profile int) error {
-			args := append(append([]string{}, cflags...), fmt.Sprintf("-DPROFILE=%d", profile), "-DINLINE_LINK")
-			if inlined {
-				args = append(args, "-DINLINED")
-			}
-			args = append(args, m.defs...)
-			for _, k := range m.keys {
-				args = append(args, fmt.Sprintf("-D%s=jvm_call_%d", m.imports[k], slot(k)))
-			}
-			if inlined {
-				key := ""
-				for i := range rows {
-					if rows[i].Module == m.name {
-						key = rows[i].Key
-					}
-				}
-				args = append(args, fmt.Sprintf("-D%s=jvm_impl_%d", m.entry, slot(key)))
-				for _, o := range m.others {
-					args = append(args, fmt.Sprintf("-D%s=jvm_unused_%d_%s", o, slot(key), o))
-				}
-				if m.clinit != "" {
-					args = append(args, fmt.Sprintf("-D%s=jvm_clinit_%d", m.clinit, slot(key)))
-				}
-			}
-			obj := filepath.Join(dir, fmt.Sprintf("%d.o", len(objs)))
-			args = append(args, "-c", filepath.Join(src, m.src), "-o", obj)
-			if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
-				return fmt.Errorf("%s (in %s): %v\n%s", m.name, g.root.name, err, b)
-			}
-			objs = append(objs, obj)
-			return nil
-		}
-		if g.root.clinit != "" {
-			return fmt.Errorf("%s: a method with static tables that calls others is not supported by the inline build", g.root.name)
-		}
-		for _, m := range g.closure {
-			if err := compile(m, true, 0); err != nil {
-				return err
-			}
-		}
-		shim := filepath.Join(dir, "shim.c")
-		// Each key's body (and so its model.Payload rule: JDK 8's GCTR.update
-		// does its own per-byte work, JDK 9+'s delegates it) is the one of the
-		// group's profiles; they all share the group's modules.
-		body := map[string]*bytecode.Method{}
-		for k, m := range sig {
-			body[k] = m
-			for i := range rows {
-				if rows[i].Key == k && rows[i].Profiles.Has(g.profiles.Releases()[0]) {
-					body[k] = &rows[i]
-					break
-				}
-			}
-		}
-		shimSrc, err := shimSource(g, body, slot, moduleKeys(g, rows), clinits(g, rows, slot))
-		if err != nil {
+		// The None and Limited builds share the callees' objects and the shim; the
+		// unrolled build (level 4) compiles all of them again with C2's flags.
+		if err := buildGroup(g, rows, sig, slot, src, out, filepath.Join(dir, "c1"), ldflags, nil,
+			[]profiled{{bytecode.None, "none"}, {bytecode.Limited, "limited"}}); err != nil {
 			return err
 		}
-		if err := os.WriteFile(shim, shimSrc, 0o644); err != nil {
+		if err := buildGroup(g, rows, sig, slot, src, out, filepath.Join(dir, "c2"), ldflags, c2flags(),
+			[]profiled{{bytecode.None, "unrolled"}}); err != nil {
 			return err
-		}
-		obj := filepath.Join(dir, "shim.o")
-		args := append(append([]string{}, cflags...), "-DPROFILE=0", "-I", src, "-c", shim, "-o", obj)
-		if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("shim of %s: %v\n%s", g.root.name, err, b)
-		}
-		objs = append(objs, obj)
-		shared := objs
-		for _, b := range []bytecode.Build{bytecode.None, bytecode.Limited} {
-			objs = shared
-			if err := compile(g.root, false, int(b)); err != nil {
-				return err
-			}
-			name := filepath.Join(out, g.root.name+".inline."+joinReleases(g.profiles, "-")+"."+b.String()+".wasm")
-			args = append(append(append([]string{"--target=wasm32", "-nostdlib"}, ldflags...), "-o", name), objs...)
-			if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
-				return fmt.Errorf("linking %s: %v\n%s", name, err, b)
-			}
-			if err := os.Chmod(name, 0o644); err != nil {
-				return err
-			}
 		}
 	}
 	if len(groups) == 0 {
@@ -511,4 +446,104 @@ func clinits(g *group, rows []bytecode.Method, slot func(string) int) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// profiled is one root build of an inline module: the root's counters (its build) and the
+// file name's build part.
+type profiled struct {
+	build bytecode.Build
+	name  string
+}
+
+// buildGroup compiles group g's callees, shim and root with cflags and extra in dir and links
+// one module per root build, <root>.inline.<profiles>.<name>.wasm.
+func buildGroup(g *group, rows []bytecode.Method, sig map[string]*bytecode.Method, slot func(string) int,
+	src, out, dir string, ldflags, extra []string, roots []profiled) error {
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	objs := []string{}
+	compile := func(m *module, inlined bool, profile int) error {
+		args := append(append(append([]string{}, cflags...), extra...), fmt.Sprintf("-DPROFILE=%d", profile), "-DINLINE_LINK")
+		if inlined {
+			args = append(args, "-DINLINED")
+		}
+		args = append(args, m.defs...)
+		for _, k := range m.keys {
+			args = append(args, fmt.Sprintf("-D%s=jvm_call_%d", m.imports[k], slot(k)))
+		}
+		if inlined {
+			key := ""
+			for i := range rows {
+				if rows[i].Module == m.name {
+					key = rows[i].Key
+				}
+			}
+			args = append(args, fmt.Sprintf("-D%s=jvm_impl_%d", m.entry, slot(key)))
+			for _, o := range m.others {
+				args = append(args, fmt.Sprintf("-D%s=jvm_unused_%d_%s", o, slot(key), o))
+			}
+			if m.clinit != "" {
+				args = append(args, fmt.Sprintf("-D%s=jvm_clinit_%d", m.clinit, slot(key)))
+			}
+		}
+		obj := filepath.Join(dir, fmt.Sprintf("%d.o", len(objs)))
+		args = append(args, "-c", filepath.Join(src, m.src), "-o", obj)
+		if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("%s (in %s): %v\n%s", m.name, g.root.name, err, b)
+		}
+		objs = append(objs, obj)
+		return nil
+	}
+	if g.root.clinit != "" {
+		return fmt.Errorf("%s: a method with static tables that calls others is not supported by the inline build", g.root.name)
+	}
+	for _, m := range g.closure {
+		if err := compile(m, true, 0); err != nil {
+			return err
+		}
+	}
+	shim := filepath.Join(dir, "shim.c")
+	// Each key's body (and so its model.Payload rule: JDK 8's GCTR.update
+	// does its own per-byte work, JDK 9+'s delegates it) is the one of the
+	// group's profiles; they all share the group's modules.
+	body := map[string]*bytecode.Method{}
+	for k, m := range sig {
+		body[k] = m
+		for i := range rows {
+			if rows[i].Key == k && rows[i].Profiles.Has(g.profiles.Releases()[0]) {
+				body[k] = &rows[i]
+				break
+			}
+		}
+	}
+	shimSrc, err := shimSource(g, body, slot, moduleKeys(g, rows), clinits(g, rows, slot))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(shim, shimSrc, 0o644); err != nil {
+		return err
+	}
+	obj := filepath.Join(dir, "shim.o")
+	args := append(append(append([]string{}, cflags...), extra...), "-DPROFILE=0", "-I", src, "-c", shim, "-o", obj)
+	if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("shim of %s: %v\n%s", g.root.name, err, b)
+	}
+	objs = append(objs, obj)
+	shared := objs
+	for _, r := range roots {
+		objs = shared
+		if err := compile(g.root, false, int(r.build)); err != nil {
+			return err
+		}
+		name := filepath.Join(out, g.root.name+".inline."+joinReleases(g.profiles, "-")+"."+r.name+".wasm")
+		args = append(append(append([]string{"--target=wasm32", "-nostdlib"}, ldflags...), "-o", name), objs...)
+		if b, err := exec.Command(cc(), args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("linking %s: %v\n%s", name, err, b)
+		}
+		if err := os.Chmod(name, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
