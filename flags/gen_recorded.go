@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable|descriptors|boot-layer)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	vmBuild    = regexp.MustCompile(`Server VM.*\(build ([^,]+),`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
@@ -67,6 +68,11 @@ type recording struct {
 	logTags    []string // as -Xlog:help lists them (sorted)
 	logTagSets []string // the registered tag sets, "gc+heap+exit" (jdk-*.tagsets.txt, sorted)
 	modules    []string // as java --list-modules lists them, without versions (sorted)
+	// packages are the system modules' packages, "module/package" (sorted), and requires
+	// their run-time dependences, "module dependence" (static ones aside, sorted), from
+	// jdk-VERSION.descriptors.txt; bootLayer the modules the default boot layer resolves
+	// (jdk-VERSION.boot-layer.txt, sorted).
+	packages, requires, bootLayer []string
 	// flagTable is the VM's flag table in its own order, a line per flag as
 	// jdk-VERSION.flagtable.txt has it ("NAME bool", "NAME value develop").
 	flagTable []string
@@ -144,7 +150,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable", "descriptors", "boot-layer"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -201,6 +207,14 @@ func load(feature int, version string, files map[string]string) (*recording, err
 		r.modules = append(r.modules, name)
 	}
 	sort.Strings(r.modules)
+	if err := r.loadDescriptors(files["descriptors"]); err != nil {
+		return nil, err
+	}
+	if data, err = os.ReadFile(files["boot-layer"]); err != nil {
+		return nil, err
+	}
+	r.bootLayer = strings.Fields(string(data))
+	sort.Strings(r.bootLayer)
 	lines, err := readLines(files["final"])
 	if err != nil {
 		return nil, err
@@ -538,7 +552,52 @@ func generate(recs []*recording) ([]byte, error) {
 	writeNameLists(&b, recs, "recordedModules", "names",
 		"the system modules java --list-modules\n// names (testdata/jvmflags/jdk-*.modules.txt), sorted.",
 		func(r *recording) []string { return r.modules })
+	writeNameLists(&b, recs, "recordedPackages", "names",
+		"the system modules' packages as\n// \"module/package\" (testdata/jvmflags/jdk-*.descriptors.txt), sorted.",
+		func(r *recording) []string { return r.packages })
+	writeNameLists(&b, recs, "recordedRequires", "names",
+		"the system modules' run-time\n// dependences as \"module dependence\" (testdata/jvmflags/jdk-*.descriptors.txt), sorted.",
+		func(r *recording) []string { return r.requires })
+	writeNameLists(&b, recs, "recordedBootLayer", "names",
+		"the modules the default boot layer\n// resolves (testdata/jvmflags/jdk-*.boot-layer.txt), sorted.",
+		func(r *recording) []string { return r.bootLayer })
 	return format.Source(b.Bytes())
+}
+
+// loadDescriptors reads what java --describe-module printed for each system module (a block
+// per module, its first line "name@version"): the packages each module holds (exported,
+// opened or only contained) and the modules it requires at run time.
+func (r *recording) loadDescriptors(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	module := ""
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 0:
+			module = ""
+		case module == "":
+			name, _, ok := strings.Cut(f[0], "@")
+			if !ok || len(f) != 1 {
+				return fmt.Errorf("%s: %q does not start a module", path, l)
+			}
+			module = name
+		case f[0] == "qualified" && len(f) >= 3:
+			r.packages = append(r.packages, module+"/"+f[2])
+		case f[0] == "exports" || f[0] == "opens" || f[0] == "contains":
+			r.packages = append(r.packages, module+"/"+f[1])
+		case f[0] == "requires" && !slices.Contains(f[2:], "static"):
+			r.requires = append(r.requires, module+" "+f[1])
+		}
+	}
+	r.packages = slices.Compact(slices.Sorted(slices.Values(r.packages)))
+	sort.Strings(r.requires)
+	if len(r.packages) == 0 {
+		return fmt.Errorf("%s: no packages", path)
+	}
+	return nil
 }
 
 // writeNameLists writes one generated table of names per recorded release: var name, a
