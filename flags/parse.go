@@ -193,12 +193,16 @@ type parser struct {
 	// stackSize is the last -Xss (0: none), checked once every option is parsed.
 	stackSize uint64
 	// bootLayer is the boot layer's complaint about the first malformed module option;
-	// addModules and limitModules the modules named, moduleRefs the (option, module) pairs
-	// of --add-opens/--add-exports/--add-reads; modulePath whether a module path was given.
+	// addModules and limitModules the modules named, moduleRules the well-formed
+	// --add-reads/--add-exports/--add-opens, nativeAccess the modules
+	// --enable-native-access names; modulePath whether a module path was given.
 	bootLayer                string
 	addModules, limitModules []string
-	moduleRefs               [][2]string
-	modulePath               bool
+	moduleRules              []moduleRuleEntry
+	nativeAccess             []string
+	// illegalNativeAccess is the boot layer's complaint about --illegal-native-access.
+	illegalNativeAccess string
+	modulePath          bool
 	// gcLogFile: -Xloggc named a GC log file, so -XX:+PrintGC and PrintGCDetails log there
 	// rather than to stdout.
 	gcLogFile bool
