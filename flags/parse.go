@@ -241,7 +241,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
@@ -841,6 +841,10 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	}
 	if r := e.flag.RangeAt(j); !e.flag.LateRange.At(j) && !inRange(e.typ, r, v) {
 		p.errText.WriteString(rangeMessage(e.flag, e.typ, r, v))
+		return false, false
+	}
+	if t := constraintText(name, j, true, e.typ, v); t != "" {
+		p.errText.WriteString(t)
 		return false, false
 	}
 	p.setCmdline(name, v, origin)

@@ -292,7 +292,6 @@ var constraintsNotModelled = map[string]string{
 	"25 AOTConfiguration":         "may not be empty",
 	"25 AOTMode":                  "may not be empty",
 	"25 CreateCoredumpOnCrash":    "warns when the host's core dumps are off",
-	"25 LargePageSizeInBytes":     "must be a power of 2",
 }
 
 // TestSetEachFlag replays the recorded runs that set one flag each (testdata/jvmflags/

@@ -204,6 +204,9 @@ func (p *parser) checkShenandoah() error {
 	}
 	// Both thread counts given, before the mode is looked at (17.0.15, 25.0.3); with
 	// ParallelGCThreads left to the ergonomics there is no check.
+	if s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") == 0 {
+		return initError("Shenandoah expects ConcGCThreads > 0, check -XX:ConcGCThreads=#")
+	}
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return initError("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
@@ -329,6 +332,10 @@ func (p *parser) checkCollectors() error {
 		case p.set.Bool("UseParallelGC"):
 			return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
 		}
+	}
+	// ZGC refuses no concurrent threads too, after the parallel ones (17.0.15, 25.0.3).
+	if p.set.Has("UseZGC") && p.set.Bool("UseZGC") && p.set.WasSetOnCommandLine("ConcGCThreads") && p.set.Uint("ConcGCThreads") == 0 {
+		return initError("The flag -XX:+UseZGC can not be combined with -XX:ConcGCThreads=0")
 	}
 	return nil
 }
