@@ -463,6 +463,9 @@ func (p *parser) checkConstraints() error {
 			failed = true
 		}
 	}
+	if !failed {
+		p.earlyWarnings()
+	}
 	if !failed && !p.checkRequires() {
 		return &Error{Text: p.errText.String(), Launcher: true}
 	}

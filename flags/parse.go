@@ -445,6 +445,11 @@ func (p *parser) run() error {
 	if err := p.checkChoices(); err != nil {
 		return err
 	}
+	// Statistics of a tracker that is off: a warning before the constraints are checked
+	// (17.0.15, 25.0.3).
+	if p.set.Has("PrintNMTStatistics") && p.set.Bool("PrintNMTStatistics") && p.set.String("NativeMemoryTracking") == "off" {
+		p.warning("PrintNMTStatistics is disabled, because native memory tracking is not enabled")
+	}
 	return p.checkConstraints()
 }
 

@@ -71,15 +71,13 @@ func (p *parser) logWarning(tags, text string) {
 	p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: tags, Text: text})
 }
 
-// gcLogWarnings are the warnings of the GC logging options JDK 9 replaced by -Xlog
-// (Arguments::handle_deprecated_print_gc_flags), and of string deduplication on a collector that
-// does not support it (JDK 17: G1 and Shenandoah only; JDK 18 added the others, JDK-8267185). java prints
-// them after every option is parsed.
-func (p *parser) gcLogWarnings() {
-	s, j := p.set, p.o.JDK
-	if !j.Modern() {
-		return
-	}
+// earlyWarnings are the warnings java prints once the compilation mode passed and before the
+// compiler's constraints are checked (observed on 17.0.15 and 25.0.3: a bad mode or code-cache
+// size stops java before them, a bad CICompilerCount, intrinsic list or CompileThreshold after
+// them): the GC logging options JDK 9 replaced by -Xlog
+// (Arguments::handle_deprecated_print_gc_flags), then large pages the machine lacks.
+func (p *parser) earlyWarnings() {
+	s := p.set
 	for _, w := range []struct{ flag, text string }{
 		{"PrintGC", "-XX:+PrintGC is deprecated. Will use -Xlog:gc instead."},
 		{"PrintGCDetails", "-XX:+PrintGCDetails is deprecated. Will use -Xlog:gc* instead."},
@@ -87,11 +85,6 @@ func (p *parser) gcLogWarnings() {
 		if s.Has(w.flag) && s.Bool(w.flag) {
 			p.logWarning("gc", w.text)
 		}
-	}
-	// Without -Xloggc, the old flags log to stdout: gc at info, and with PrintGCDetails
-	// every tag set that starts with gc.
-	if !p.gcLogFile && s.Has("PrintGC") && (s.Bool("PrintGC") || s.Bool("PrintGCDetails")) {
-		p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Wildcard: s.Bool("PrintGCDetails"), Level: "info"}}, Output: "stdout"})
 	}
 	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
 	// large pages off with a warning unless transparent huge pages serve them.
@@ -101,6 +94,21 @@ func (p *parser) gcLogWarnings() {
 	case s.Has("UseLargePages") && s.WasSetOnCommandLine("UseLargePages") && s.Bool("UseLargePages") &&
 		!(s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")):
 		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
+	}
+}
+
+// gcLogWarnings are where the GC logging options JDK 9 replaced by -Xlog log, and the warning
+// of string deduplication on a collector that does not support it (JDK 17: G1 and Shenandoah
+// only; JDK 18 added the others, JDK-8267185). java prints them after every option is parsed.
+func (p *parser) gcLogWarnings() {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() {
+		return
+	}
+	// Without -Xloggc, the old flags log to stdout: gc at info, and with PrintGCDetails
+	// every tag set that starts with gc.
+	if !p.gcLogFile && s.Has("PrintGC") && (s.Bool("PrintGC") || s.Bool("PrintGCDetails")) {
+		p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Wildcard: s.Bool("PrintGCDetails"), Level: "info"}}, Output: "stdout"})
 	}
 	// Logging class+load+cause without a class to trace it for prints nothing; the releases
 	// that have the option (25) say so.
