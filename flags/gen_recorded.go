@@ -43,7 +43,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable|descriptors|boot-layer)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable|descriptors|boot-layer|tagset-order)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	vmBuild    = regexp.MustCompile(`Server VM.*\(build ([^,]+),`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
@@ -67,7 +67,10 @@ type recording struct {
 	intrinsics []string // sorted
 	logTags    []string // as -Xlog:help lists them (sorted)
 	logTagSets []string // the registered tag sets, "gc+heap+exit" (jdk-*.tagsets.txt, sorted)
-	modules    []string // as java --list-modules lists them, without versions (sorted)
+	// logTagSetOrder are the same tag sets in the order the JVM walks them
+	// (jdk-*.tagset-order.txt).
+	logTagSetOrder []string
+	modules        []string // as java --list-modules lists them, without versions (sorted)
 	// packages are the system modules' packages, "module/package" (sorted), and requires
 	// their run-time dependences, "module dependence" (static ones aside, sorted), from
 	// jdk-VERSION.descriptors.txt; bootLayer the modules the default boot layer resolves
@@ -150,7 +153,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable", "descriptors", "boot-layer"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable", "descriptors", "boot-layer", "tagset-order"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -181,6 +184,13 @@ func load(feature int, version string, files map[string]string) (*recording, err
 	}
 	r.logTagSets = strings.Fields(string(data))
 	sort.Strings(r.logTagSets)
+	if data, err = os.ReadFile(files["tagset-order"]); err != nil {
+		return nil, err
+	}
+	r.logTagSetOrder = strings.Fields(string(data))
+	if !slices.Equal(slices.Sorted(slices.Values(r.logTagSetOrder)), r.logTagSets) {
+		return nil, fmt.Errorf("%s: not the tag sets of %s", files["tagset-order"], files["tagsets"])
+	}
 	if data, err = os.ReadFile(files["flagtable"]); err != nil {
 		return nil, err
 	}
@@ -492,6 +502,9 @@ func generate(recs []*recording) ([]byte, error) {
 	writeNameLists(&b, recs, "recordedLogTagSets", "sets",
 		"the unified-logging tag sets the JVM\n// registers (testdata/jvmflags/jdk-*.tagsets.txt), sorted.",
 		func(r *recording) []string { return r.logTagSets })
+	writeNameLists(&b, recs, "recordedLogTagSetOrder", "sets",
+		"the same tag sets in the order the JVM\n// walks them (testdata/jvmflags/jdk-*.tagset-order.txt).",
+		func(r *recording) []string { return r.logTagSetOrder })
 	writeNameLists(&b, recs, "recordedFlagTable", "flags",
 		"the VM's flag table in its own order\n// (testdata/jvmflags/jdk-*.flagtable.txt): \"NAME bool\" or \"NAME value\", then \"develop\" or\n// \"notproduct\" for a flag only a debug build takes.",
 		func(r *recording) []string { return r.flagTable })
