@@ -96,7 +96,6 @@ func init() {
 	for reason, names := range map[string][]string{
 		"the management agent's start (-Dcom.sun.management.jmxremote.*) is not modelled":                 {"prod2_kafka_jmx", "prod2_diag_jmx_bad_port"},
 		"a JDWP transport library that fails to load aborts java; jitsim does not load agents' libraries": {"prod2_tomcat_jpda_bad"},
-		"java ranks equal tag-set suggestions in its unrecorded registration order":                       {"prod2_xlog_nomatch", "prod2_xlog_nomatch_debug", "prod2_xlog_nomatch_class"},
 		"PrintAssembly's disassembly is not modelled":                                                     {"prod2_diag_printassembly"},
 		"--describe-module prints the JDK's module descriptors, which are not modelled":                   {"prod2_launcher_describe"},
 	} {
@@ -104,8 +103,6 @@ func init() {
 			notModelled["17/"+n], notModelled["25/"+n] = reason, reason
 		}
 	}
-	// 17 has no deoptimization tag and refuses the selection, as jitsim does.
-	notModelled["25/prod3_xlog_jit_deopt"] = "java ranks equal tag-set suggestions in its unrecorded registration order"
 	for _, n := range []string{"prod2_springboot_aot_cache", "prod2_springboot_aot_mode"} {
 		notModelled["25/"+n] = "25's AOT cache (loading, recording) is not modelled"
 	}
@@ -117,13 +114,6 @@ func init() {
 	hostDependent["25/prod2_diag_errorfile"] = "the core-dump warning depends on the recording shell's ulimit -c"
 	for _, n := range []string{"17/prod4_xlog_three_outputs", "25/prod4_xlog_three_outputs"} {
 		hostDependent[n] = "with two log files open the start-up lasts longer, and java compiles more of its own methods, in an order that varies"
-	}
-	for reason, keys := range map[string][]string{
-		"java ranks equal tag-set suggestions in its unrecorded registration order": {"25/prod7_xlog_codecache_sweep"},
-	} {
-		for _, k := range keys {
-			notModelled[k] = reason
-		}
 	}
 	for _, n := range []string{"17/prod4_xlog_uppercase_level", "25/prod4_xlog_uppercase_level"} {
 		hostDependent[n] = "the safepoint's thread count (7 to 9) varies from run to run"
