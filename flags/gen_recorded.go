@@ -76,6 +76,9 @@ type recording struct {
 	// jdk-VERSION.descriptors.txt; bootLayer the modules the default boot layer resolves
 	// (jdk-VERSION.boot-layer.txt, sorted).
 	packages, requires, bootLayer []string
+	// descriptors are the blocks of jdk-VERSION.descriptors.txt, one per module in
+	// --list-modules' order, each as java --describe-module printed it.
+	descriptors []string
 	// flagTable is the VM's flag table in its own order, a line per flag as
 	// jdk-VERSION.flagtable.txt has it ("NAME bool", "NAME value develop").
 	flagTable []string
@@ -571,6 +574,9 @@ func generate(recs []*recording) ([]byte, error) {
 	writeNameLists(&b, recs, "recordedRequires", "names",
 		"the system modules' run-time\n// dependences as \"module dependence\" (testdata/jvmflags/jdk-*.descriptors.txt), sorted.",
 		func(r *recording) []string { return r.requires })
+	writeNameLists(&b, recs, "recordedDescriptors", "blocks",
+		"what java --describe-module printed for\n// each system module, in --list-modules' order (testdata/jvmflags/jdk-*.descriptors.txt).",
+		func(r *recording) []string { return r.descriptors })
 	writeNameLists(&b, recs, "recordedBootLayer", "names",
 		"the modules the default boot layer\n// resolves (testdata/jvmflags/jdk-*.boot-layer.txt), sorted.",
 		func(r *recording) []string { return r.bootLayer })
@@ -584,6 +590,9 @@ func (r *recording) loadDescriptors(path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
+	}
+	for _, block := range strings.Split(strings.TrimRight(string(data), "\n"), "\n\n") {
+		r.descriptors = append(r.descriptors, block+"\n")
 	}
 	module := ""
 	for _, l := range strings.Split(string(data), "\n") {

@@ -80,6 +80,15 @@ var launcherOptions = []launcherOption{
 		return nil
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
+	// --list-modules and --describe-module (-d) print the system modules, or one module's
+	// descriptor, once the VM is up, and exit; no program runs and -version after them is
+	// not looked at (17.0.15, 25.0.3). moduleListing prints them.
+	{name: "--list-modules", releases: modern, terminal: true, act: func(p *parser, _ token, _ string) error {
+		p.moduleQuery, p.res.DryRun = "--list-modules", true
+		return nil
+	}},
+	{name: "--describe-module", releases: modern, terminal: true, missing: "module name", act: describeModule},
+	{name: "-d", releases: modern, terminal: true, missing: "module name", act: describeModule},
 	// --validate-modules checks the module path's modules and exits (no program runs); the
 	// system image's own modules pass, so without a module path it prints nothing. Not
 	// terminal: -version still prints the version (17.0.15, 25.0.3).
@@ -709,6 +718,69 @@ func (p *parser) moduleWarnings() {
 	for _, m := range p.nativeAccess {
 		unknown(m, "--enable-native-access")
 	}
+}
+
+// describeModule notes --describe-module's module for moduleListing.
+func describeModule(p *parser, _ token, val string) error {
+	p.moduleQuery, p.res.DryRun = "="+val, true
+	return nil
+}
+
+// moduleListing prints what --list-modules or --describe-module asked for, from the recorded
+// descriptors (recordedDescriptors; 21 follows 17): every system module as "name@version",
+// or under --limit-modules the modules the named ones require, transitively; or the
+// module's descriptor as java printed it, or "NAME not found" on stdout with exit status 1.
+func (p *parser) moduleListing() error {
+	if p.moduleQuery == "" {
+		return nil
+	}
+	blocks := releaseBlocks(p.o.JDK)
+	head := func(b string) string { h, _, _ := strings.Cut(b, "\n"); return h }
+	if name, ok := strings.CutPrefix(p.moduleQuery, "="); ok {
+		for _, b := range blocks {
+			if m, _, _ := strings.Cut(head(b), "@"); m == name {
+				p.res.Stdout = append(p.res.Stdout, b)
+				return nil
+			}
+		}
+		return &Error{Text: name + " not found\n", Stdout: true}
+	}
+	keep := func(string) bool { return true }
+	if len(p.limitModules) > 0 {
+		requires := releaseNames(recordedRequires[:], p.o.JDK)
+		set := map[string]bool{}
+		var add func(string)
+		add = func(m string) {
+			if set[m] {
+				return
+			}
+			set[m] = true
+			i, _ := slices.BinarySearch(requires, m+" ")
+			for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
+				add(strings.TrimPrefix(requires[i], m+" "))
+			}
+		}
+		for _, m := range p.limitModules {
+			add(m)
+		}
+		keep = func(m string) bool { return set[m] }
+	}
+	for _, b := range blocks {
+		if m, _, _ := strings.Cut(head(b), "@"); keep(m) {
+			p.res.Stdout = append(p.res.Stdout, head(b)+"\n")
+		}
+	}
+	return nil
+}
+
+// releaseBlocks returns profile j's recorded module descriptors (21 follows 17).
+func releaseBlocks(j jdk.Release) []string {
+	for _, r := range recordedDescriptors {
+		if r.releases.Has(j) {
+			return r.blocks
+		}
+	}
+	return recordedDescriptors[0].blocks
 }
 
 // modulePath notes a module path that may hold modules: one with an entry that exists (a

@@ -202,7 +202,10 @@ type parser struct {
 	nativeAccess             []string
 	// illegalNativeAccess is the boot layer's complaint about --illegal-native-access.
 	illegalNativeAccess string
-	modulePath          bool
+	// moduleQuery is what --list-modules ("--list-modules") or --describe-module ("=NAME")
+	// asked for.
+	moduleQuery string
+	modulePath  bool
 	// gcLogFile: -Xloggc named a GC log file, so -XX:+PrintGC and PrintGCDetails log there
 	// rather than to stdout.
 	gcLogFile bool
@@ -247,7 +250,7 @@ func Parse(o Options) (*Set, *Result, error) {
 		}
 	}
 	p.compilerCountWarning()
-	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.startJFR} {
+	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.startJFR, p.moduleListing} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}

@@ -97,7 +97,6 @@ func init() {
 		"the management agent's start (-Dcom.sun.management.jmxremote.*) is not modelled":                 {"prod2_kafka_jmx", "prod2_diag_jmx_bad_port"},
 		"a JDWP transport library that fails to load aborts java; jitsim does not load agents' libraries": {"prod2_tomcat_jpda_bad"},
 		"PrintAssembly's disassembly is not modelled":                                                     {"prod2_diag_printassembly"},
-		"--describe-module prints the JDK's module descriptors, which are not modelled":                   {"prod2_launcher_describe"},
 	} {
 		for _, n := range names {
 			notModelled["17/"+n], notModelled["25/"+n] = reason, reason
@@ -108,6 +107,9 @@ func init() {
 	}
 	for _, n := range []string{"17/prod2_flink_native_mem", "25/prod2_flink_native_mem"} {
 		hostDependent[n] = "PrintNMTStatistics reports this process's native memory"
+	}
+	for _, n := range []string{"17/prod2_launcher_describe", "25/prod2_launcher_describe"} {
+		hostDependent[n] = "java lists a module descriptor's exports, their target modules and its uses in an order that changes from run to run; jitsim prints the recorded run's"
 	}
 	hostDependent["25/prod2_diag_printinlining"] = hashCodeTiming
 	hostDependent["25/prod6_bug_logcompilation_pid_file"] = hashCodeTiming
