@@ -318,8 +318,14 @@ with HotSpot's quicksort (median of three, exchanging equal elements), whose han
 elements decides their order. Checked on 39 mistyped selections per release (80 runs, all
 equal), 14 of them recorded (` + "`xlog_nomatch_order_*`" + `).
 
-Not modelled yet: the management agent's errors (-Dcom.sun.management.jmxremote.port=x), and a
-JDWP transport that fails to load.
+The management agent's remote connector (-Dcom.sun.management.jmxremote.port) fails as java's
+does on what the command line alone decides, with the agent's stack trace and the release's
+line numbers (flags/jmx.go): a port or RMI port that Integer.parseInt refuses or that is
+negative, and a password file the command line names that does not exist.
+
+Not modelled yet: the agent's default password file, which lies in the JDK's own directory, a
+port out of range (refused only when the connector binds), and a JDWP transport that fails to
+load.
 
 ## CPU and collector ergonomics
 

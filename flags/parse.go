@@ -250,7 +250,7 @@ func Parse(o Options) (*Set, *Result, error) {
 		}
 	}
 	p.compilerCountWarning()
-	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.startJFR, p.moduleListing} {
+	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.checkJMXAgent, p.startJFR, p.moduleListing} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
