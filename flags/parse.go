@@ -851,7 +851,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 		p.errText.WriteString(rangeMessage(e.flag, e.typ, r, v))
 		return false, false
 	}
-	if t := constraintText(name, j, true, e.typ, v); t != "" {
+	if t := constraintText(p.set, name, j, true, e.typ, v); t != "" {
 		p.errText.WriteString(t)
 		return false, false
 	}
