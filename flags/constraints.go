@@ -170,3 +170,18 @@ func (p *parser) g1PauseConstraint() string {
 	}
 	return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than MaxGCPauseMillis (%d)\n", interval, pause)
 }
+
+// checkTLABSize is the one constraint checked once the heap is set up (after the stack sizes
+// and the class-data archive; observed on 17.0.15 and 25.0.3): a TLABSize the command line
+// gave, 0 included, must reach MinTLABSize, whatever the collector and UseTLAB. Its upper
+// bound, the heap's ergonomic TLAB maximum, is not modelled.
+func (p *parser) checkTLABSize() error {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("TLABSize") || !s.WasSetOnCommandLine("TLABSize") || !s.Has("MinTLABSize") {
+		return nil
+	}
+	if size, min := s.Uint("TLABSize"), s.Uint("MinTLABSize"); size < min {
+		return &Error{Text: fmt.Sprintf("TLABSize (%d) must be greater than or equal to MinTLABSize (%d)\n", size, min), Launcher: true}
+	}
+	return nil
+}

@@ -531,7 +531,6 @@ func stackSize(p *parser, t token, val string) error {
 		return p.fail(t)
 	}
 	p.res.Ignored = append(p.res.Ignored, t.text)
-	p.stackSize = v
 	if launcherRead(t) {
 		p.res.LauncherSizes.Stack = v
 	}
@@ -540,12 +539,30 @@ func stackSize(p *parser, t token, val string) error {
 	return nil
 }
 
-// checkStackSize is the start-up check of -Xss, after every option was parsed.
+// checkStackSize is the start-up check of the threads' stack sizes (-Xss, ThreadStackSize,
+// CompilerThreadStackSize, VMThreadStackSize), after every option was parsed.
 func (p *parser) checkStackSize() error {
-	if p.stackSize == 0 || p.stackSize >= minStackSize || !p.o.JDK.Modern() {
+	if !p.o.JDK.Modern() {
 		return nil
 	}
-	return &Error{Text: fmt.Sprintf("\nThe Java thread stack size specified is too small. Specify at least %dk\n", minStackSize>>10), Launcher: true, Stdout: true}
+	// The three thread kinds in java's order, sizes in K (0: the platform's default); the
+	// same floors on 17.0.15 and 25.0.3.
+	for _, k := range []struct {
+		flag, what string
+		min        int64
+	}{
+		{"ThreadStackSize", "Java thread stack size", minStackSize >> 10},
+		{"CompilerThreadStackSize", "CompilerThreadStackSize", 144},
+		{"VMThreadStackSize", "VMThreadStackSize", 64},
+	} {
+		if !p.set.Has(k.flag) || !p.set.WasSetOnCommandLine(k.flag) {
+			continue
+		}
+		if n := p.set.Int(k.flag); n != 0 && n < k.min {
+			return &Error{Text: fmt.Sprintf("\nThe %s specified is too small. Specify at least %dk\n", k.what, k.min), Launcher: true, Stdout: true}
+		}
+	}
+	return nil
 }
 
 // verifyOption is -Xverify:MODE.

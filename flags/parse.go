@@ -190,8 +190,6 @@ type parser struct {
 	// compilerAfterXint: -XX:+UseCompiler came after the last -Xint (java then warns that
 	// -Xint turns it off; given before -Xint it is turned off silently).
 	compilerAfterXint bool
-	// stackSize is the last -Xss (0: none), checked once every option is parsed.
-	stackSize uint64
 	// bootLayer is the boot layer's complaint about the first malformed module option;
 	// addModules and limitModules the modules named, moduleRules the well-formed
 	// --add-reads/--add-exports/--add-opens, nativeAccess the modules
@@ -244,7 +242,7 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkTLABSize, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}

@@ -281,8 +281,6 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 // constraintsNotModelled lists, as "release name", the flags whose setting alone makes java
 // print or fail for a reason jitsim does not model (a flag-specific constraint or message).
 var constraintsNotModelled = map[string]string{
-	"17 TLABSize":                 "checked against MinTLABSize",
-	"25 TLABSize":                 "checked against MinTLABSize",
 	"17 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
 	"25 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
 	"25 AOTCache":                 "may not be empty",
