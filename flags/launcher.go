@@ -198,7 +198,7 @@ var launcherOptions = []launcherOption{
 	}},
 	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (sets ReduceSignalUsage)", act: setsFlags(flagBool{"ReduceSignalUsage", true})},
 	{name: "-Xnoclassgc", stage: stageVM, help: "no class unloading (turns ClassUnloading off)",
-		act: setsFlags(flagBool{"ClassUnloading", false}, flagBool{"ClassUnloadingWithConcurrentMark", false})},
+		act: setsFlags(flagBool{"ClassUnloading", false})},
 	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (17: sets UseSharedSpaces)"},
 	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (the GC logs lose the archive)"},
 	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (17: sets RequireSharedSpaces)"},

@@ -267,6 +267,12 @@ func Defaults(j jdk.Release, a jdk.Arch) *Set {
 	}
 	p := &parser{o: Options{JDK: j, Arch: a}, set: NewSet(j, a), res: &Result{}}
 	p.applyModes()
+	// Without class unloading the collectors' start turns concurrent class unloading off too,
+	// as if the command line had, whichever option turned it off and whatever came after for
+	// ClassUnloadingWithConcurrentMark (17.0.15, 25.0.3).
+	if e := p.set.lookup("ClassUnloading"); e != nil && !e.v.b && p.set.Has("ClassUnloadingWithConcurrentMark") {
+		p.setCmdline("ClassUnloadingWithConcurrentMark", value{b: false}, CommandLine)
+	}
 	p.compilerThreadFlags()
 	return p.set
 }
@@ -442,6 +448,12 @@ func (p *parser) run() error {
 		p.warning(".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.")
 	}
 	p.applyModes()
+	// Without class unloading the collectors' start turns concurrent class unloading off too,
+	// as if the command line had, whichever option turned it off and whatever came after for
+	// ClassUnloadingWithConcurrentMark (17.0.15, 25.0.3).
+	if e := p.set.lookup("ClassUnloading"); e != nil && !e.v.b && p.set.Has("ClassUnloadingWithConcurrentMark") {
+		p.setCmdline("ClassUnloadingWithConcurrentMark", value{b: false}, CommandLine)
+	}
 	p.compilerThreadFlags()
 	if err := p.checkChoices(); err != nil {
 		return err

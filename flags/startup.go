@@ -552,6 +552,14 @@ func jdwpOptionText(a agent) string { return "-agentlib:jdwp=" + a.options }
 // default). An existing file is taken as a valid archive.
 func (p *parser) checkSharedArchive() error {
 	j := p.o.JDK
+	if j.Modern() && p.share == "off" && p.set.Has("ArchiveClassesAtExit") && p.set.WasSetOnCommandLine("ArchiveClassesAtExit") {
+		// A dynamic archive extends the base archive -Xshare:off leaves unloaded: 17.0.15
+		// stops, Temurin 25.0.3 warns and runs without it.
+		if !behavesLike25(j) {
+			return initError("DynamicDumpSharedSpaces is unsupported when base CDS archive is not loaded")
+		}
+		p.logWarning("cds", "-XX:ArchiveClassesAtExit is unsupported when base CDS archive is not loaded. Run with -Xlog:cds for more info.")
+	}
 	if !j.Modern() || p.share == "off" {
 		return nil
 	}
