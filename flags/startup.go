@@ -88,11 +88,18 @@ func (p *parser) earlyWarnings() {
 	}
 	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
 	// large pages off with a warning unless transparent huge pages serve them.
-	switch {
-	case s.Has("UseHugeTLBFS") && s.WasSetOnCommandLine("UseHugeTLBFS") && s.Bool("UseHugeTLBFS"):
+	// JDK 17's HugeTLBFS and SHM kinds each warn when asked for (SHM unless transparent huge
+	// pages serve or large pages were turned off), then large pages asked for on the command
+	// line warn as well (17.0.15; 25 has neither kind).
+	given := func(name string) bool { return s.Has(name) && s.WasSetOnCommandLine(name) && s.Bool(name) }
+	thp := s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")
+	if given("UseHugeTLBFS") {
 		p.warning("HugeTLBFS is not configured or not supported by the operating system.")
-	case s.Has("UseLargePages") && s.WasSetOnCommandLine("UseLargePages") && s.Bool("UseLargePages") &&
-		!(s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")):
+	}
+	if given("UseSHM") && !thp && !(s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")) {
+		p.warning("Large pages using UseSHM are not configured on this system.")
+	}
+	if given("UseLargePages") && !thp {
 		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
 	}
 }
