@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -446,6 +447,36 @@ func (t tagSetSuggestion) String() string {
 	return s
 }
 
+// tagSetCandidates returns each tag set of profile j, in the JVM's order, as the selection
+// "No tag set matches" considers: with the wildcard when that takes another tag set too, and
+// how many it takes. Worked out once per release: a command line may hold many selections.
+func tagSetCandidates(j jdk.Release) []tagSetSuggestion {
+	tagSetCandidatesOnce.Do(func() {
+		tagSetCandidatesByOrder = map[*string][]tagSetSuggestion{}
+		for _, r := range recordedLogTagSetOrder {
+			var cands []tagSetSuggestion
+			for _, set := range r.sets {
+				c := tagSetSuggestion{tags: strings.Split(set, "+"), wildcard: true}
+				if c.selects = selectsTagSets(r.sets, c.tags, true); c.selects == 1 {
+					c.wildcard = false
+				}
+				cands = append(cands, c)
+			}
+			tagSetCandidatesByOrder[&r.sets[0]] = cands
+		}
+	})
+	sets := LogTagSetOrder(j)
+	if len(sets) == 0 {
+		return nil
+	}
+	return tagSetCandidatesByOrder[&sets[0]]
+}
+
+var (
+	tagSetCandidatesOnce    sync.Once
+	tagSetCandidatesByOrder map[*string][]tagSetSuggestion
+)
+
 // tagSimilarity is the Sørensen–Dice coefficient of two tag lists: twice the tags they share
 // over the tags of both.
 func tagSimilarity(a, b []string) float64 {
@@ -490,11 +521,7 @@ func (p *parser) noTagSetMatches(sel LogSelection) string {
 			sug = append(sug, tagSetSuggestion{sel.Tags, true, n})
 		}
 	}
-	for _, set := range sets {
-		c := tagSetSuggestion{tags: strings.Split(set, "+"), wildcard: true}
-		if c.selects = selectsTagSets(sets, c.tags, true); c.selects == 1 {
-			c.wildcard = false
-		}
+	for _, c := range tagSetCandidates(p.o.JDK) {
 		score := tagSimilarity(sel.Tags, c.tags)
 		switch {
 		case score < tagSetSimilarity:
