@@ -608,10 +608,14 @@ func moduleRule(option string, withPackage bool) func(p *parser, t token, val st
 			}
 			return nil
 		}
-		i := slices.IndexFunc(p.moduleRules, func(e moduleRuleEntry) bool { return e.option == option && e.key == left })
-		if i < 0 {
+		if p.moduleRuleIndex == nil {
+			p.moduleRuleIndex = map[[2]string]int{}
+		}
+		i, ok := p.moduleRuleIndex[[2]string{option, left}]
+		if !ok {
 			p.moduleRules = append(p.moduleRules, moduleRuleEntry{option: option, key: left})
 			i = len(p.moduleRules) - 1
+			p.moduleRuleIndex[[2]string{option, left}] = i
 		}
 		p.moduleRules[i].targets = append(p.moduleRules[i].targets, strings.Split(targets, ",")...)
 		return nil

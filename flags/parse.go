@@ -197,6 +197,7 @@ type parser struct {
 	bootLayer                string
 	addModules, limitModules []string
 	moduleRules              []moduleRuleEntry
+	moduleRuleIndex          map[[2]string]int // (option, key) → its entry in moduleRules
 	nativeAccess             []string
 	// illegalNativeAccess is the boot layer's complaint about --illegal-native-access.
 	illegalNativeAccess string
