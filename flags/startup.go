@@ -102,6 +102,11 @@ func (p *parser) earlyWarnings() {
 	if given("UseLargePages") && !thp {
 		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
 	}
+	// Temurin 25's ZGC maps its heap as shared memory, whose transparent huge pages the
+	// modelled machine (as the recording one) leaves off.
+	if thp && behavesLike25(p.o.JDK) && s.Collector() == "UseZGC" && !(s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")) {
+		p.logWarning("pagesize", "Shared memory transparent huge pages are not enabled in the OS. Set /sys/kernel/mm/transparent_hugepage/shmem_enabled to 'advise' to enable them.")
+	}
 }
 
 // gcLogWarnings are where the GC logging options JDK 9 replaced by -Xlog log, and the warning
