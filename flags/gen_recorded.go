@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable|descriptors|boot-layer|tagset-order)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	vmBuild    = regexp.MustCompile(`Server VM.*\(build ([^,]+),`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
@@ -66,7 +67,18 @@ type recording struct {
 	intrinsics []string // sorted
 	logTags    []string // as -Xlog:help lists them (sorted)
 	logTagSets []string // the registered tag sets, "gc+heap+exit" (jdk-*.tagsets.txt, sorted)
-	modules    []string // as java --list-modules lists them, without versions (sorted)
+	// logTagSetOrder are the same tag sets in the order the JVM walks them
+	// (jdk-*.tagset-order.txt).
+	logTagSetOrder []string
+	modules        []string // as java --list-modules lists them, without versions (sorted)
+	// packages are the system modules' packages, "module/package" (sorted), and requires
+	// their run-time dependences, "module dependence" (static ones aside, sorted), from
+	// jdk-VERSION.descriptors.txt; bootLayer the modules the default boot layer resolves
+	// (jdk-VERSION.boot-layer.txt, sorted).
+	packages, requires, bootLayer []string
+	// descriptors are the blocks of jdk-VERSION.descriptors.txt, one per module in
+	// --list-modules' order, each as java --describe-module printed it.
+	descriptors []string
 	// flagTable is the VM's flag table in its own order, a line per flag as
 	// jdk-VERSION.flagtable.txt has it ("NAME bool", "NAME value develop").
 	flagTable []string
@@ -144,7 +156,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable", "descriptors", "boot-layer", "tagset-order"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -175,6 +187,13 @@ func load(feature int, version string, files map[string]string) (*recording, err
 	}
 	r.logTagSets = strings.Fields(string(data))
 	sort.Strings(r.logTagSets)
+	if data, err = os.ReadFile(files["tagset-order"]); err != nil {
+		return nil, err
+	}
+	r.logTagSetOrder = strings.Fields(string(data))
+	if !slices.Equal(slices.Sorted(slices.Values(r.logTagSetOrder)), r.logTagSets) {
+		return nil, fmt.Errorf("%s: not the tag sets of %s", files["tagset-order"], files["tagsets"])
+	}
 	if data, err = os.ReadFile(files["flagtable"]); err != nil {
 		return nil, err
 	}
@@ -201,6 +220,14 @@ func load(feature int, version string, files map[string]string) (*recording, err
 		r.modules = append(r.modules, name)
 	}
 	sort.Strings(r.modules)
+	if err := r.loadDescriptors(files["descriptors"]); err != nil {
+		return nil, err
+	}
+	if data, err = os.ReadFile(files["boot-layer"]); err != nil {
+		return nil, err
+	}
+	r.bootLayer = strings.Fields(string(data))
+	sort.Strings(r.bootLayer)
 	lines, err := readLines(files["final"])
 	if err != nil {
 		return nil, err
@@ -478,6 +505,9 @@ func generate(recs []*recording) ([]byte, error) {
 	writeNameLists(&b, recs, "recordedLogTagSets", "sets",
 		"the unified-logging tag sets the JVM\n// registers (testdata/jvmflags/jdk-*.tagsets.txt), sorted.",
 		func(r *recording) []string { return r.logTagSets })
+	writeNameLists(&b, recs, "recordedLogTagSetOrder", "sets",
+		"the same tag sets in the order the JVM\n// walks them (testdata/jvmflags/jdk-*.tagset-order.txt).",
+		func(r *recording) []string { return r.logTagSetOrder })
 	writeNameLists(&b, recs, "recordedFlagTable", "flags",
 		"the VM's flag table in its own order\n// (testdata/jvmflags/jdk-*.flagtable.txt): \"NAME bool\" or \"NAME value\", then \"develop\" or\n// \"notproduct\" for a flag only a debug build takes.",
 		func(r *recording) []string { return r.flagTable })
@@ -538,7 +568,58 @@ func generate(recs []*recording) ([]byte, error) {
 	writeNameLists(&b, recs, "recordedModules", "names",
 		"the system modules java --list-modules\n// names (testdata/jvmflags/jdk-*.modules.txt), sorted.",
 		func(r *recording) []string { return r.modules })
+	writeNameLists(&b, recs, "recordedPackages", "names",
+		"the system modules' packages as\n// \"module/package\" (testdata/jvmflags/jdk-*.descriptors.txt), sorted.",
+		func(r *recording) []string { return r.packages })
+	writeNameLists(&b, recs, "recordedRequires", "names",
+		"the system modules' run-time\n// dependences as \"module dependence\" (testdata/jvmflags/jdk-*.descriptors.txt), sorted.",
+		func(r *recording) []string { return r.requires })
+	writeNameLists(&b, recs, "recordedDescriptors", "blocks",
+		"what java --describe-module printed for\n// each system module, in --list-modules' order (testdata/jvmflags/jdk-*.descriptors.txt).",
+		func(r *recording) []string { return r.descriptors })
+	writeNameLists(&b, recs, "recordedBootLayer", "names",
+		"the modules the default boot layer\n// resolves (testdata/jvmflags/jdk-*.boot-layer.txt), sorted.",
+		func(r *recording) []string { return r.bootLayer })
 	return format.Source(b.Bytes())
+}
+
+// loadDescriptors reads what java --describe-module printed for each system module (a block
+// per module, its first line "name@version"): the packages each module holds (exported,
+// opened or only contained) and the modules it requires at run time.
+func (r *recording) loadDescriptors(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	for _, block := range strings.Split(strings.TrimRight(string(data), "\n"), "\n\n") {
+		r.descriptors = append(r.descriptors, block+"\n")
+	}
+	module := ""
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 0:
+			module = ""
+		case module == "":
+			name, _, ok := strings.Cut(f[0], "@")
+			if !ok || len(f) != 1 {
+				return fmt.Errorf("%s: %q does not start a module", path, l)
+			}
+			module = name
+		case f[0] == "qualified" && len(f) >= 3:
+			r.packages = append(r.packages, module+"/"+f[2])
+		case f[0] == "exports" || f[0] == "opens" || f[0] == "contains":
+			r.packages = append(r.packages, module+"/"+f[1])
+		case f[0] == "requires" && !slices.Contains(f[2:], "static"):
+			r.requires = append(r.requires, module+" "+f[1])
+		}
+	}
+	r.packages = slices.Compact(slices.Sorted(slices.Values(r.packages)))
+	sort.Strings(r.requires)
+	if len(r.packages) == 0 {
+		return fmt.Errorf("%s: no packages", path)
+	}
+	return nil
 }
 
 // writeNameLists writes one generated table of names per recorded release: var name, a

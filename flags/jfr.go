@@ -2,9 +2,11 @@ package flags
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -113,17 +115,83 @@ func jfrParseError(o jfrOption, v string) string {
 			return fmt.Sprintf("Boolean parsing error in command argument '%s'. Could not parse: %s.", o.name, v)
 		}
 	case jfrMemory:
-		digits := strings.TrimRight(v, "kKmMgGtT")
-		if !allDigits(digits) || len(v)-len(digits) > 1 {
-			return "Parsing error memory size value: invalid value"
-		}
+		return jfrMemoryError(v)
 	case jfrNanotime:
-		digits := strings.TrimRight(v, "nsmuhd")
-		if !allDigits(digits) {
-			return "Integer parsing error nanotime value: syntax error"
-		}
+		return jfrNanotimeError(v)
 	}
 	return ""
+}
+
+// jfrMemoryUnits are the suffixes JFR's memory sizes take: none, or k, m or g in either case,
+// optionally followed by b or B ("5mb", "5kB"); "5t", "5B" and "5bb" are invalid.
+var jfrMemoryUnits = []string{"", "k", "K", "m", "M", "g", "G"}
+
+// jfrMemoryError returns JFR's text for a memory size that does not parse: a signed 64-bit
+// number (no "+", no space, no overflow) and a unit, then not negative ("-0" passes). A size
+// the unit overflows passes.
+func jfrMemoryError(v string) string {
+	n, unit, ok := jfrNumber(v)
+	if ok {
+		u := strings.TrimSuffix(strings.TrimSuffix(unit, "b"), "B")
+		ok = slices.Contains(jfrMemoryUnits, u) && (u != "" || unit == "")
+	}
+	switch {
+	case !ok:
+		return "Parsing error memory size value: invalid value"
+	case n < 0:
+		return "Parsing error memory size value: negative values not allowed"
+	}
+	return ""
+}
+
+// jfrNanotimeUnits are the units of JFR's time spans.
+var jfrNanotimeUnits = []string{"ns", "us", "ms", "s", "m", "h", "d"}
+
+// jfrNanotimeError returns JFR's text for a time span that does not parse: a signed 64-bit
+// number (no "+", no space, no overflow), then exactly one of the units.
+func jfrNanotimeError(v string) string {
+	_, unit, ok := jfrNumber(v)
+	switch {
+	case !ok:
+		return "Integer parsing error nanotime value: syntax error"
+	case unit == "":
+		return "Integer parsing error nanotime value: unit required"
+	case !slices.Contains(jfrNanotimeUnits, unit):
+		return "Integer parsing error nanotime value: illegal unit"
+	}
+	return ""
+}
+
+// jfrNanos is a time span that parsed (jfrNanotimeError), in nanoseconds, saturated.
+func jfrNanos(v string) int64 {
+	n, unit, _ := jfrNumber(v)
+	scale := map[string]int64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9, "d": 86400e9}[unit]
+	switch {
+	case n > 0 && n > math.MaxInt64/scale:
+		return math.MaxInt64
+	case n < 0 && n < math.MinInt64/scale:
+		return math.MinInt64
+	}
+	return n * scale
+}
+
+// jfrNumber reads the signed 64-bit decimal number at the start of v ("-" allowed, "+" and
+// spaces not) and returns it with the rest of v; ok is false when there is no number or it
+// overflows.
+func jfrNumber(v string) (n int64, rest string, ok bool) {
+	i := 0
+	if strings.HasPrefix(v, "-") {
+		i = 1
+	}
+	j := i
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return 0, v, false
+	}
+	n, err := strconv.ParseInt(v[:j], 10, 64)
+	return n, v[j:], err == nil
 }
 
 func allDigits(s string) bool {
@@ -212,6 +280,13 @@ func (p *parser) startJFR() error {
 					msg = "Could not find file '" + s + "'"
 				}
 				return fail("3", "jfr,startup", msg, false)
+			}
+		}
+		// The time spans' lower bounds are checked after the settings file, duration's first
+		// (observed on 17.0.15 and 25.0.3).
+		for _, k := range []string{"duration", "delay"} {
+			if v, ok := given[k]; ok && jfrNanos(v) < 1e9 {
+				return fail("3", "jfr,startup", "Could not start recording, "+k+" must be at least 1 second.", false)
 			}
 		}
 		disk := given["disk"] != "false"

@@ -1,12 +1,14 @@
 package flags
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -78,6 +80,15 @@ var launcherOptions = []launcherOption{
 		return nil
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
+	// --list-modules and --describe-module (-d) print the system modules, or one module's
+	// descriptor, once the VM is up, and exit; no program runs and -version after them is
+	// not looked at (17.0.15, 25.0.3). moduleListing prints them.
+	{name: "--list-modules", releases: modern, terminal: true, act: func(p *parser, _ token, _ string) error {
+		p.moduleQuery, p.res.DryRun = "--list-modules", true
+		return nil
+	}},
+	{name: "--describe-module", releases: modern, terminal: true, missing: "module name", act: describeModule},
+	{name: "-d", releases: modern, terminal: true, missing: "module name", act: describeModule},
 	// --validate-modules checks the module path's modules and exits (no program runs); the
 	// system image's own modules pass, so without a module path it prints nothing. Not
 	// terminal: -version still prints the version (17.0.15, 25.0.3).
@@ -126,10 +137,18 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
+	{name: "--illegal-native-access=", releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
+		// JDK 24+: what restricted native access without --enable-native-access does; the
+		// boot layer refuses another value before it reads the module options (25.0.3).
+		if v := strings.TrimPrefix(t.text, "--illegal-native-access="); !slices.Contains([]string{"allow", "warn", "deny"}, v) {
+			p.illegalNativeAccess = "java.lang.ExceptionInInitializerError\nCaused by: java.lang.RuntimeException: Value specified to --illegal-native-access not recognized: '" + v + "'"
+		}
+		return nil
+	}},
 	{name: "--enable-native-access=", releases: modern, prefix: true, act: func(p *parser, t token, _ string) error {
 		for _, m := range strings.Split(strings.TrimPrefix(t.text, "--enable-native-access="), ",") {
 			if m != "ALL-UNNAMED" {
-				p.moduleRefs = append(p.moduleRefs, [2]string{"--enable-native-access", m})
+				p.nativeAccess = append(p.nativeAccess, m)
 			}
 		}
 		return nil
@@ -179,7 +198,7 @@ var launcherOptions = []launcherOption{
 	}},
 	{name: "-Xrs", stage: stageVM, help: "reduce the VM's use of OS signals (sets ReduceSignalUsage)", act: setsFlags(flagBool{"ReduceSignalUsage", true})},
 	{name: "-Xnoclassgc", stage: stageVM, help: "no class unloading (turns ClassUnloading off)",
-		act: setsFlags(flagBool{"ClassUnloading", false}, flagBool{"ClassUnloadingWithConcurrentMark", false})},
+		act: setsFlags(flagBool{"ClassUnloading", false})},
 	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (17: sets UseSharedSpaces)"},
 	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (the GC logs lose the archive)"},
 	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (17: sets RequireSharedSpaces)"},
@@ -512,7 +531,6 @@ func stackSize(p *parser, t token, val string) error {
 		return p.fail(t)
 	}
 	p.res.Ignored = append(p.res.Ignored, t.text)
-	p.stackSize = v
 	if launcherRead(t) {
 		p.res.LauncherSizes.Stack = v
 	}
@@ -521,12 +539,30 @@ func stackSize(p *parser, t token, val string) error {
 	return nil
 }
 
-// checkStackSize is the start-up check of -Xss, after every option was parsed.
+// checkStackSize is the start-up check of the threads' stack sizes (-Xss, ThreadStackSize,
+// CompilerThreadStackSize, VMThreadStackSize), after every option was parsed.
 func (p *parser) checkStackSize() error {
-	if p.stackSize == 0 || p.stackSize >= minStackSize || !p.o.JDK.Modern() {
+	if !p.o.JDK.Modern() {
 		return nil
 	}
-	return &Error{Text: fmt.Sprintf("\nThe Java thread stack size specified is too small. Specify at least %dk\n", minStackSize>>10), Launcher: true, Stdout: true}
+	// The three thread kinds in java's order, sizes in K (0: the platform's default); the
+	// same floors on 17.0.15 and 25.0.3.
+	for _, k := range []struct {
+		flag, what string
+		min        int64
+	}{
+		{"ThreadStackSize", "Java thread stack size", minStackSize >> 10},
+		{"CompilerThreadStackSize", "CompilerThreadStackSize", 144},
+		{"VMThreadStackSize", "VMThreadStackSize", 64},
+	} {
+		if !p.set.Has(k.flag) || !p.set.WasSetOnCommandLine(k.flag) {
+			continue
+		}
+		if n := p.set.Int(k.flag); n != 0 && n < k.min {
+			return &Error{Text: fmt.Sprintf("\nThe %s specified is too small. Specify at least %dk\n", k.what, k.min), Launcher: true, Stdout: true}
+		}
+	}
+	return nil
 }
 
 // verifyOption is -Xverify:MODE.
@@ -545,10 +581,17 @@ func verifyOption(p *parser, t token, val string) error {
 	return nil
 }
 
+// moduleRuleEntry is one key of --add-reads (a module), --add-exports or --add-opens
+// ("module/package") with the targets every option naming it gave, in order.
+type moduleRuleEntry struct {
+	option, key string
+	targets     []string
+}
+
 // moduleRule checks --add-opens/--add-exports (module/package=targets) and --add-reads
 // (module=targets) as the boot layer does when the VM starts: a malformed value ends the
-// start with java's RuntimeException text on stdout; a module the JDK does not have is
-// warned about.
+// start with java's RuntimeException text on stdout; the rest are gathered per key, the
+// targets of one key merged, for checkBootLayer.
 func moduleRule(option string, withPackage bool) func(p *parser, t token, val string) error {
 	return func(p *parser, _ token, val string) error {
 		left, targets, ok := strings.Cut(val, "=")
@@ -565,19 +608,200 @@ func moduleRule(option string, withPackage bool) func(p *parser, t token, val st
 			}
 			return nil
 		}
-		// An unknown source module is warned about alone: its targets are not looked at
-		// (observed on 17.0.15 and 25.0.3).
-		source, _, _ := strings.Cut(left, "/")
-		p.moduleRefs = append(p.moduleRefs, [2]string{option, source})
-		if systemModule(p.o.JDK, source) {
-			for _, m := range strings.Split(targets, ",") {
+		if p.moduleRuleIndex == nil {
+			p.moduleRuleIndex = map[[2]string]int{}
+		}
+		i, ok := p.moduleRuleIndex[[2]string{option, left}]
+		if !ok {
+			p.moduleRules = append(p.moduleRules, moduleRuleEntry{option: option, key: left})
+			i = len(p.moduleRules) - 1
+			p.moduleRuleIndex[[2]string{option, left}] = i
+		}
+		p.moduleRules[i].targets = append(p.moduleRules[i].targets, strings.Split(targets, ",")...)
+		return nil
+	}
+}
+
+// javaHashOrder sorts keys, given in the order they were first named, into the order the
+// boot layer reports each of --add-reads, --add-exports and --add-opens in: a hash map's,
+// by bucket (String.hashCode spread by its upper half, masked by a table that doubles from
+// 16 whenever it is more than three quarters full), and within a bucket the key named last
+// first (observed on 17.0.15 and 25.0.3 with 2, 3 and 15 keys, sharing buckets or not).
+func javaHashOrder(keys []string) []string {
+	size := 16
+	for len(keys) > size*3/4 {
+		size *= 2
+	}
+	bucket := func(k string) uint32 {
+		var h uint32
+		for _, c := range utf16.Encode([]rune(k)) {
+			h = 31*h + uint32(c)
+		}
+		return (h ^ h>>16) & uint32(size-1)
+	}
+	out := slices.Clone(keys)
+	slices.Reverse(out)
+	slices.SortStableFunc(out, func(a, b string) int { return cmp.Compare(bucket(a), bucket(b)) })
+	return out
+}
+
+// resolvedModules returns whether the boot layer resolves each system module: those of the
+// default boot layer (recordedBootLayer), the modules --add-modules names and what they
+// require, every system module under ALL-SYSTEM. Under --limit-modules, whose answer jitsim
+// does not work out, any system module counts as resolved.
+func (p *parser) resolvedModules() func(string) bool {
+	j := p.o.JDK
+	if len(p.limitModules) > 0 {
+		return func(m string) bool { return systemModule(j, m) }
+	}
+	set := map[string]bool{}
+	for _, m := range releaseNames(recordedBootLayer[:], j) {
+		set[m] = true
+	}
+	requires := releaseNames(recordedRequires[:], j)
+	var add func(string)
+	add = func(m string) {
+		if set[m] || !systemModule(j, m) {
+			return
+		}
+		set[m] = true
+		i, _ := slices.BinarySearch(requires, m+" ")
+		for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
+			add(strings.TrimPrefix(requires[i], m+" "))
+		}
+	}
+	for _, m := range p.addModules {
+		if m == "ALL-SYSTEM" {
+			for _, n := range modulesOf(j) {
+				add(n)
+			}
+		}
+		add(m)
+	}
+	return func(m string) bool { return set[m] }
+}
+
+// releaseNames returns the names a generated per-release list holds for profile j (21
+// follows 17).
+func releaseNames(lists []struct {
+	releases jdk.Set
+	names    []string
+}, j jdk.Release) []string {
+	for _, r := range lists {
+		if r.releases.Has(j) {
+			return r.names
+		}
+	}
+	return lists[0].names
+}
+
+// moduleWarnings are the boot layer's warnings about --add-reads, --add-exports, --add-opens
+// (in that order, each in its map's order) and --enable-native-access (in order): a module
+// the boot layer does not resolve (a source module alone, its targets not looked at), a
+// package the source module does not hold (its targets not looked at either), then each
+// target module not resolved (observed on 17.0.15 and 25.0.3). With a module path that may
+// hold modules, no module is called unknown.
+func (p *parser) moduleWarnings() {
+	resolved := p.resolvedModules()
+	unknown := func(m, option string) bool {
+		if resolved(m) || p.modulePath {
+			return false
+		}
+		p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Unknown module: "+m+" specified to "+option+"\n")
+		return true
+	}
+	packages := releaseNames(recordedPackages[:], p.o.JDK)
+	for _, option := range []string{"--add-reads", "--add-exports", "--add-opens"} {
+		var keys []string
+		targets := map[string][]string{}
+		for _, e := range p.moduleRules {
+			if e.option == option {
+				keys = append(keys, e.key)
+				targets[e.key] = e.targets
+			}
+		}
+		for _, key := range javaHashOrder(keys) {
+			source, pkg, hasPkg := strings.Cut(key, "/")
+			if unknown(source, option) {
+				continue
+			}
+			if _, found := slices.BinarySearch(packages, key); hasPkg && !found && systemModule(p.o.JDK, source) {
+				p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: package "+pkg+" not in "+source+"\n")
+				continue
+			}
+			for _, m := range targets[key] {
 				if m != "ALL-UNNAMED" {
-					p.moduleRefs = append(p.moduleRefs, [2]string{option, m})
+					unknown(m, option)
 				}
 			}
 		}
+	}
+	for _, m := range p.nativeAccess {
+		unknown(m, "--enable-native-access")
+	}
+}
+
+// describeModule notes --describe-module's module for moduleListing.
+func describeModule(p *parser, _ token, val string) error {
+	p.moduleQuery, p.res.DryRun = "="+val, true
+	return nil
+}
+
+// moduleListing prints what --list-modules or --describe-module asked for, from the recorded
+// descriptors (recordedDescriptors; 21 follows 17): every system module as "name@version",
+// or under --limit-modules the modules the named ones require, transitively; or the
+// module's descriptor as java printed it, or "NAME not found" on stdout with exit status 1.
+func (p *parser) moduleListing() error {
+	if p.moduleQuery == "" {
 		return nil
 	}
+	blocks := releaseBlocks(p.o.JDK)
+	head := func(b string) string { h, _, _ := strings.Cut(b, "\n"); return h }
+	if name, ok := strings.CutPrefix(p.moduleQuery, "="); ok {
+		for _, b := range blocks {
+			if m, _, _ := strings.Cut(head(b), "@"); m == name {
+				p.res.Stdout = append(p.res.Stdout, b)
+				return nil
+			}
+		}
+		return &Error{Text: name + " not found\n", Stdout: true}
+	}
+	keep := func(string) bool { return true }
+	if len(p.limitModules) > 0 {
+		requires := releaseNames(recordedRequires[:], p.o.JDK)
+		set := map[string]bool{}
+		var add func(string)
+		add = func(m string) {
+			if set[m] {
+				return
+			}
+			set[m] = true
+			i, _ := slices.BinarySearch(requires, m+" ")
+			for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
+				add(strings.TrimPrefix(requires[i], m+" "))
+			}
+		}
+		for _, m := range p.limitModules {
+			add(m)
+		}
+		keep = func(m string) bool { return set[m] }
+	}
+	for _, b := range blocks {
+		if m, _, _ := strings.Cut(head(b), "@"); keep(m) {
+			p.res.Stdout = append(p.res.Stdout, head(b)+"\n")
+		}
+	}
+	return nil
+}
+
+// releaseBlocks returns profile j's recorded module descriptors (21 follows 17).
+func releaseBlocks(j jdk.Release) []string {
+	for _, r := range recordedDescriptors {
+		if r.releases.Has(j) {
+			return r.blocks
+		}
+	}
+	return recordedDescriptors[0].blocks
 }
 
 // modulePath notes a module path that may hold modules: one with an entry that exists (a
@@ -617,6 +841,9 @@ func (p *parser) checkBootLayer() error {
 	fail := func(msg string) error {
 		return &Error{Text: "Error occurred during initialization of boot layer\n" + msg + "\n", Stdout: true}
 	}
+	if p.illegalNativeAccess != "" {
+		return fail(p.illegalNativeAccess)
+	}
 	if !p.o.JDK.Modern() {
 		if p.bootLayer != "" {
 			return fail("java.lang.RuntimeException: " + p.bootLayer)
@@ -655,11 +882,7 @@ func (p *parser) checkBootLayer() error {
 		slices.Reverse(incubator)
 		p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Using incubator modules: "+strings.Join(incubator, ", ")+"\n")
 	}
-	for _, ref := range p.moduleRefs {
-		if !systemModule(p.o.JDK, ref[1]) && !p.modulePath {
-			p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Unknown module: "+ref[1]+" specified to "+ref[0]+"\n")
-		}
-	}
+	p.moduleWarnings()
 	return nil
 }
 

@@ -446,6 +446,11 @@ func (p *parser) checkConstraints() error {
 			fmt.Fprintf(&p.errText, "Invalid ReservedCodeCacheSize: %dK. Must be at least InitialCodeCacheSize=%dK.\n", e.v.u/1024, init/1024)
 			return &Error{Text: p.errText.String(), Launcher: true}
 		}
+		// Nor more than 2G (17.0.15 and 25.0.3, whole megabytes).
+		if e.v.u > 2<<30 {
+			fmt.Fprintf(&p.errText, "Invalid ReservedCodeCacheSize=%dM. Must be at most 2048M.\n", e.v.u>>20)
+			return &Error{Text: p.errText.String(), Launcher: true}
+		}
 	}
 	if !failed {
 		mode := s.String("CompilationMode")
@@ -457,6 +462,9 @@ func (p *parser) checkConstraints() error {
 			fmt.Fprintf(&p.errText, "Unsupported compilation mode '%s', available modes are: quick-only, high-only, high-only-quick-internal\n", mode)
 			failed = true
 		}
+	}
+	if !failed {
+		p.earlyWarnings()
 	}
 	if !failed && !p.checkRequires() {
 		return &Error{Text: p.errText.String(), Launcher: true}

@@ -190,15 +190,21 @@ type parser struct {
 	// compilerAfterXint: -XX:+UseCompiler came after the last -Xint (java then warns that
 	// -Xint turns it off; given before -Xint it is turned off silently).
 	compilerAfterXint bool
-	// stackSize is the last -Xss (0: none), checked once every option is parsed.
-	stackSize uint64
 	// bootLayer is the boot layer's complaint about the first malformed module option;
-	// addModules and limitModules the modules named, moduleRefs the (option, module) pairs
-	// of --add-opens/--add-exports/--add-reads; modulePath whether a module path was given.
+	// addModules and limitModules the modules named, moduleRules the well-formed
+	// --add-reads/--add-exports/--add-opens, nativeAccess the modules
+	// --enable-native-access names; modulePath whether a module path was given.
 	bootLayer                string
 	addModules, limitModules []string
-	moduleRefs               [][2]string
-	modulePath               bool
+	moduleRules              []moduleRuleEntry
+	moduleRuleIndex          map[[2]string]int // (option, key) → its entry in moduleRules
+	nativeAccess             []string
+	// illegalNativeAccess is the boot layer's complaint about --illegal-native-access.
+	illegalNativeAccess string
+	// moduleQuery is what --list-modules ("--list-modules") or --describe-module ("=NAME")
+	// asked for.
+	moduleQuery string
+	modulePath  bool
 	// gcLogFile: -Xloggc named a GC log file, so -XX:+PrintGC and PrintGCDetails log there
 	// rather than to stdout.
 	gcLogFile bool
@@ -237,13 +243,13 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkTLABSize, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
 	}
 	p.compilerCountWarning()
-	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.startJFR} {
+	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.checkJMXAgent, p.startJFR, p.moduleListing} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
@@ -262,6 +268,12 @@ func Defaults(j jdk.Release, a jdk.Arch) *Set {
 	}
 	p := &parser{o: Options{JDK: j, Arch: a}, set: NewSet(j, a), res: &Result{}}
 	p.applyModes()
+	// Without class unloading the collectors' start turns concurrent class unloading off too,
+	// as if the command line had, whichever option turned it off and whatever came after for
+	// ClassUnloadingWithConcurrentMark (17.0.15, 25.0.3).
+	if e := p.set.lookup("ClassUnloading"); e != nil && !e.v.b && p.set.Has("ClassUnloadingWithConcurrentMark") {
+		p.setCmdline("ClassUnloadingWithConcurrentMark", value{b: false}, CommandLine)
+	}
 	p.compilerThreadFlags()
 	return p.set
 }
@@ -437,9 +449,20 @@ func (p *parser) run() error {
 		p.warning(".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.")
 	}
 	p.applyModes()
+	// Without class unloading the collectors' start turns concurrent class unloading off too,
+	// as if the command line had, whichever option turned it off and whatever came after for
+	// ClassUnloadingWithConcurrentMark (17.0.15, 25.0.3).
+	if e := p.set.lookup("ClassUnloading"); e != nil && !e.v.b && p.set.Has("ClassUnloadingWithConcurrentMark") {
+		p.setCmdline("ClassUnloadingWithConcurrentMark", value{b: false}, CommandLine)
+	}
 	p.compilerThreadFlags()
 	if err := p.checkChoices(); err != nil {
 		return err
+	}
+	// Statistics of a tracker that is off: a warning before the constraints are checked
+	// (17.0.15, 25.0.3).
+	if p.set.Has("PrintNMTStatistics") && p.set.Bool("PrintNMTStatistics") && p.set.String("NativeMemoryTracking") == "off" {
+		p.warning("PrintNMTStatistics is disabled, because native memory tracking is not enabled")
 	}
 	return p.checkConstraints()
 }
@@ -837,6 +860,10 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	}
 	if r := e.flag.RangeAt(j); !e.flag.LateRange.At(j) && !inRange(e.typ, r, v) {
 		p.errText.WriteString(rangeMessage(e.flag, e.typ, r, v))
+		return false, false
+	}
+	if t := constraintText(p.set, name, j, true, e.typ, v); t != "" {
+		p.errText.WriteString(t)
 		return false, false
 	}
 	p.setCmdline(name, v, origin)

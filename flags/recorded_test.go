@@ -281,10 +281,6 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 // constraintsNotModelled lists, as "release name", the flags whose setting alone makes java
 // print or fail for a reason jitsim does not model (a flag-specific constraint or message).
 var constraintsNotModelled = map[string]string{
-	"17 GCPauseIntervalMillis":    "needs MaxGCPauseMillis set too (G1 constraint)",
-	"25 GCPauseIntervalMillis":    "needs MaxGCPauseMillis set too (G1 constraint)",
-	"17 TLABSize":                 "checked against MinTLABSize",
-	"25 TLABSize":                 "checked against MinTLABSize",
 	"17 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
 	"25 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
 	"25 AOTCache":                 "may not be empty",
@@ -292,7 +288,6 @@ var constraintsNotModelled = map[string]string{
 	"25 AOTConfiguration":         "may not be empty",
 	"25 AOTMode":                  "may not be empty",
 	"25 CreateCoredumpOnCrash":    "warns when the host's core dumps are off",
-	"25 LargePageSizeInBytes":     "must be a power of 2",
 }
 
 // TestSetEachFlag replays the recorded runs that set one flag each (testdata/jvmflags/

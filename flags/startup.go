@@ -71,15 +71,13 @@ func (p *parser) logWarning(tags, text string) {
 	p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: tags, Text: text})
 }
 
-// gcLogWarnings are the warnings of the GC logging options JDK 9 replaced by -Xlog
-// (Arguments::handle_deprecated_print_gc_flags), and of string deduplication on a collector that
-// does not support it (JDK 17: G1 and Shenandoah only; JDK 18 added the others, JDK-8267185). java prints
-// them after every option is parsed.
-func (p *parser) gcLogWarnings() {
-	s, j := p.set, p.o.JDK
-	if !j.Modern() {
-		return
-	}
+// earlyWarnings are the warnings java prints once the compilation mode passed and before the
+// compiler's constraints are checked (observed on 17.0.15 and 25.0.3: a bad mode or code-cache
+// size stops java before them, a bad CICompilerCount, intrinsic list or CompileThreshold after
+// them): the GC logging options JDK 9 replaced by -Xlog
+// (Arguments::handle_deprecated_print_gc_flags), then large pages the machine lacks.
+func (p *parser) earlyWarnings() {
+	s := p.set
 	for _, w := range []struct{ flag, text string }{
 		{"PrintGC", "-XX:+PrintGC is deprecated. Will use -Xlog:gc instead."},
 		{"PrintGCDetails", "-XX:+PrintGCDetails is deprecated. Will use -Xlog:gc* instead."},
@@ -88,19 +86,41 @@ func (p *parser) gcLogWarnings() {
 			p.logWarning("gc", w.text)
 		}
 	}
+	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
+	// large pages off with a warning unless transparent huge pages serve them.
+	// JDK 17's HugeTLBFS and SHM kinds each warn when asked for (SHM unless transparent huge
+	// pages serve or large pages were turned off), then large pages asked for on the command
+	// line warn as well (17.0.15; 25 has neither kind).
+	given := func(name string) bool { return s.Has(name) && s.WasSetOnCommandLine(name) && s.Bool(name) }
+	thp := s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")
+	if given("UseHugeTLBFS") {
+		p.warning("HugeTLBFS is not configured or not supported by the operating system.")
+	}
+	if given("UseSHM") && !thp && !(s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")) {
+		p.warning("Large pages using UseSHM are not configured on this system.")
+	}
+	if given("UseLargePages") && !thp {
+		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
+	}
+	// Temurin 25's ZGC maps its heap as shared memory, whose transparent huge pages the
+	// modelled machine (as the recording one) leaves off.
+	if thp && behavesLike25(p.o.JDK) && s.Collector() == "UseZGC" && !(s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")) {
+		p.logWarning("pagesize", "Shared memory transparent huge pages are not enabled in the OS. Set /sys/kernel/mm/transparent_hugepage/shmem_enabled to 'advise' to enable them.")
+	}
+}
+
+// gcLogWarnings are where the GC logging options JDK 9 replaced by -Xlog log, and the warning
+// of string deduplication on a collector that does not support it (JDK 17: G1 and Shenandoah
+// only; JDK 18 added the others, JDK-8267185). java prints them after every option is parsed.
+func (p *parser) gcLogWarnings() {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() {
+		return
+	}
 	// Without -Xloggc, the old flags log to stdout: gc at info, and with PrintGCDetails
 	// every tag set that starts with gc.
 	if !p.gcLogFile && s.Has("PrintGC") && (s.Bool("PrintGC") || s.Bool("PrintGCDetails")) {
 		p.res.Logs = append(p.res.Logs, LogConfig{Selections: []LogSelection{{Tags: []string{"gc"}, Wildcard: s.Bool("PrintGCDetails"), Level: "info"}}, Output: "stdout"})
-	}
-	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
-	// large pages off with a warning unless transparent huge pages serve them.
-	switch {
-	case s.Has("UseHugeTLBFS") && s.WasSetOnCommandLine("UseHugeTLBFS") && s.Bool("UseHugeTLBFS"):
-		p.warning("HugeTLBFS is not configured or not supported by the operating system.")
-	case s.Has("UseLargePages") && s.WasSetOnCommandLine("UseLargePages") && s.Bool("UseLargePages") &&
-		!(s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")):
-		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
 	}
 	// Logging class+load+cause without a class to trace it for prints nothing; the releases
 	// that have the option (25) say so.
@@ -204,6 +224,9 @@ func (p *parser) checkShenandoah() error {
 	}
 	// Both thread counts given, before the mode is looked at (17.0.15, 25.0.3); with
 	// ParallelGCThreads left to the ergonomics there is no check.
+	if s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") == 0 {
+		return initError("Shenandoah expects ConcGCThreads > 0, check -XX:ConcGCThreads=#")
+	}
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return initError("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
@@ -329,6 +352,10 @@ func (p *parser) checkCollectors() error {
 		case p.set.Bool("UseParallelGC"):
 			return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
 		}
+	}
+	// ZGC refuses no concurrent threads too, after the parallel ones (17.0.15, 25.0.3).
+	if p.set.Has("UseZGC") && p.set.Bool("UseZGC") && p.set.WasSetOnCommandLine("ConcGCThreads") && p.set.Uint("ConcGCThreads") == 0 {
+		return initError("The flag -XX:+UseZGC can not be combined with -XX:ConcGCThreads=0")
 	}
 	return nil
 }
@@ -537,6 +564,14 @@ func jdwpOptionText(a agent) string { return "-agentlib:jdwp=" + a.options }
 // default). An existing file is taken as a valid archive.
 func (p *parser) checkSharedArchive() error {
 	j := p.o.JDK
+	if j.Modern() && p.share == "off" && p.set.Has("ArchiveClassesAtExit") && p.set.WasSetOnCommandLine("ArchiveClassesAtExit") {
+		// A dynamic archive extends the base archive -Xshare:off leaves unloaded: 17.0.15
+		// stops, Temurin 25.0.3 warns and runs without it.
+		if !behavesLike25(j) {
+			return initError("DynamicDumpSharedSpaces is unsupported when base CDS archive is not loaded")
+		}
+		p.logWarning("cds", "-XX:ArchiveClassesAtExit is unsupported when base CDS archive is not loaded. Run with -Xlog:cds for more info.")
+	}
 	if !j.Modern() || p.share == "off" {
 		return nil
 	}

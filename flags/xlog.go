@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -409,93 +411,202 @@ func LogTagSets(j jdk.Release) []string {
 }
 
 // maxTagSetSuggestions is how many tag sets java's "Did you mean any of the following?" names
-// at most.
-const maxTagSetSuggestions = 5
+// at most, and tagSetSimilarity the least similarity a suggestion needs.
+const (
+	maxTagSetSuggestions = 5
+	tagSetSimilarity     = 0.3
+)
+
+// LogTagSetOrder returns the tag sets of profile j in the order the JVM walks them (the
+// recorded release's list; nil for 8 and 8u).
+func LogTagSetOrder(j jdk.Release) []string {
+	for _, r := range recordedLogTagSetOrder {
+		if r.releases.Has(j) {
+			return r.sets
+		}
+	}
+	if j.Modern() {
+		return recordedLogTagSetOrder[0].sets
+	}
+	return nil
+}
+
+// tagSetSuggestion is one selection "No tag set matches" may suggest: its tags, whether it has
+// the wildcard, and how many tag sets it selects.
+type tagSetSuggestion struct {
+	tags     []string
+	wildcard bool
+	selects  int
+}
+
+func (t tagSetSuggestion) String() string {
+	s := strings.Join(t.tags, "+")
+	if t.wildcard {
+		s += "*"
+	}
+	return s
+}
+
+// tagSetCandidates returns each tag set of profile j, in the JVM's order, as the selection
+// "No tag set matches" considers: with the wildcard when that takes another tag set too, and
+// how many it takes. Worked out once per release: a command line may hold many selections.
+func tagSetCandidates(j jdk.Release) []tagSetSuggestion {
+	tagSetCandidatesOnce.Do(func() {
+		tagSetCandidatesByOrder = map[*string][]tagSetSuggestion{}
+		for _, r := range recordedLogTagSetOrder {
+			var cands []tagSetSuggestion
+			for _, set := range r.sets {
+				c := tagSetSuggestion{tags: strings.Split(set, "+"), wildcard: true}
+				if c.selects = selectsTagSets(r.sets, c.tags, true); c.selects == 1 {
+					c.wildcard = false
+				}
+				cands = append(cands, c)
+			}
+			tagSetCandidatesByOrder[&r.sets[0]] = cands
+		}
+	})
+	sets := LogTagSetOrder(j)
+	if len(sets) == 0 {
+		return nil
+	}
+	return tagSetCandidatesByOrder[&sets[0]]
+}
+
+var (
+	tagSetCandidatesOnce    sync.Once
+	tagSetCandidatesByOrder map[*string][]tagSetSuggestion
+)
+
+// tagSimilarity is the Sørensen–Dice coefficient of two tag lists: twice the tags they share
+// over the tags of both.
+func tagSimilarity(a, b []string) float64 {
+	shared := 0
+	for _, t := range a {
+		if slices.Contains(b, t) {
+			shared++
+		}
+	}
+	return 2 * float64(shared) / float64(len(a)+len(b))
+}
+
+// selectsTagSets counts the tag sets a selection takes: those with exactly its tags, or with
+// the wildcard every one holding them all, in any order.
+func selectsTagSets(sets []string, tags []string, wildcard bool) int {
+	n := 0
+	for _, set := range sets {
+		st := strings.Split(set, "+")
+		if !slices.ContainsFunc(tags, func(t string) bool { return !slices.Contains(st, t) }) && (wildcard || len(st) == len(tags)) {
+			n++
+		}
+	}
+	return n
+}
 
 // noTagSetMatches returns java's warning for a selection that no tag set of the release
-// matches (exactly, or as a subset with the wildcard), "" when one does. The suggestions are
-// the tag sets sharing most of the selection's tags (shared tags over all tags of both), a set
-// that others extend written with "*"; java ranks equal scores in the order its tag sets were
-// registered, which the recordings do not hold, so jitsim ranks them alphabetically
-// (docs/flags.md).
+// matches (exactly, or as a subset with the wildcard), "" when one does, with java's
+// suggestions (observed on 17.0.15 and 25.0.3, 39 mistyped selections each, all matched):
+// first the selection itself with the wildcard, when that takes a tag set; then, walking the
+// tag sets in the JVM's order, each one as a selection (with the wildcard when that takes
+// more than the set itself) whose similarity to the selection (tagSimilarity) reaches
+// tagSetSimilarity, the first five kept, a later one taking the place of the first of the
+// least similar when it is more similar; the five then sorted by sortTagSuggestions.
 func (p *parser) noTagSetMatches(sel LogSelection) string {
-	sets := LogTagSets(p.o.JDK)
-	if sel.All || len(sets) == 0 {
+	sets := LogTagSetOrder(p.o.JDK)
+	if sel.All || len(sets) == 0 || selectsTagSets(sets, sel.Tags, sel.Wildcard) > 0 {
 		return ""
 	}
-	type scored struct {
-		set   string
-		score float64
+	var sug []tagSetSuggestion
+	if !sel.Wildcard {
+		if n := selectsTagSets(sets, sel.Tags, true); n > 0 {
+			sug = append(sug, tagSetSuggestion{sel.Tags, true, n})
+		}
 	}
-	var cands []scored
-	for _, set := range sets {
-		tags := strings.Split(set, "+")
-		shared := 0
-		for _, t := range sel.Tags {
-			if slices.Contains(tags, t) {
-				shared++
+	for _, c := range tagSetCandidates(p.o.JDK) {
+		score := tagSimilarity(sel.Tags, c.tags)
+		switch {
+		case score < tagSetSimilarity:
+		case len(sug) < maxTagSetSuggestions:
+			sug = append(sug, c)
+		default:
+			least, at := 1.0, -1
+			for i, s := range sug {
+				if v := tagSimilarity(sel.Tags, s.tags); v < least {
+					least, at = v, i
+				}
+			}
+			if score > least {
+				sug[at] = c
 			}
 		}
-		if shared == len(sel.Tags) && (sel.Wildcard || len(tags) == len(sel.Tags)) {
-			return ""
-		}
-		if shared > 0 {
-			cands = append(cands, scored{set, float64(shared) / float64(len(tags)+len(sel.Tags)-shared)})
-		}
 	}
-	slices.SortStableFunc(cands, func(a, b scored) int {
-		switch {
-		case a.score > b.score:
+	sortTagSuggestions(sug, func(a, b tagSetSuggestion) int {
+		// More similar first, then fewer tags, then more tag sets selected.
+		if d := tagSimilarity(sel.Tags, b.tags) - tagSimilarity(sel.Tags, a.tags); math.Abs(d) > 1e-6 {
+			if d > 0 {
+				return 1
+			}
 			return -1
-		case a.score < b.score:
-			return 1
 		}
-		return 0
+		if d := len(a.tags) - len(b.tags); d != 0 {
+			return d
+		}
+		return b.selects - a.selects
 	})
 	name := strings.Join(sel.Tags, "+")
 	if sel.Wildcard {
 		name += "*"
 	}
 	msg := "No tag set matches selection: " + name + "."
-	var sug []string
-	if !sel.Wildcard {
-		// The selection itself with a wildcard, when that would take a tag set: it shares
-		// every tag, so java names it first (-Xlog:nestmates suggests nestmates*; 17.0.15,
-		// 25.0.3).
-		for _, set := range sets {
-			ot := strings.Split(set, "+")
-			if !slices.ContainsFunc(sel.Tags, func(t string) bool { return !slices.Contains(ot, t) }) {
-				sug = append(sug, name+"*")
-				break
-			}
-		}
-	}
-	for _, c := range cands[:min(len(cands), maxTagSetSuggestions-len(sug))] {
-		// A wildcard selection takes every tag set holding its tags, in any order (gc+age*
-		// takes gc+age+promotion, codecache* takes aot+codecache): the suggestion has the
-		// wildcard when it would select another tag set too.
-		extended := false
-		tags := strings.Split(c.set, "+")
-		for _, other := range sets {
-			if other == c.set {
-				continue
-			}
-			ot := strings.Split(other, "+")
-			if !slices.ContainsFunc(tags, func(t string) bool { return !slices.Contains(ot, t) }) {
-				extended = true
-				break
-			}
-		}
-		if extended {
-			sug = append(sug, c.set+"*")
-		} else {
-			sug = append(sug, c.set)
-		}
-	}
 	if len(sug) > 0 {
-		msg += " Did you mean any of the following? " + strings.Join(sug, " ")
+		names := make([]string, len(sug))
+		for i, s := range sug {
+			names[i] = s.String()
+		}
+		msg += " Did you mean any of the following? " + strings.Join(names, " ")
 	}
 	return msg
+}
+
+// sortTagSuggestions sorts as HotSpot's own quicksort does, which decides the order of equal
+// suggestions: the first, middle and last elements put in order (the middle one the pivot;
+// that alone sorts three), the rest partitioned by moving inward from both ends and
+// exchanging each pair that sits on the wrong side (equal elements included), then each side
+// sorted the same way.
+func sortTagSuggestions(a []tagSetSuggestion, cmp func(x, y tagSetSuggestion) int) {
+	if len(a) < 2 {
+		return
+	}
+	mid, last := len(a)/2, len(a)-1
+	if cmp(a[0], a[mid]) > 0 {
+		a[0], a[mid] = a[mid], a[0]
+	}
+	if cmp(a[0], a[last]) > 0 {
+		a[0], a[last] = a[last], a[0]
+	}
+	if cmp(a[mid], a[last]) > 0 {
+		a[mid], a[last] = a[last], a[mid]
+	}
+	if len(a) < 4 {
+		return
+	}
+	pivot := a[mid]
+	l, r := 0, last
+	for {
+		for cmp(a[l], pivot) < 0 {
+			l++
+		}
+		for cmp(a[r], pivot) > 0 {
+			r--
+		}
+		if l >= r {
+			break
+		}
+		a[l], a[r] = a[r], a[l]
+		l++
+		r--
+	}
+	sortTagSuggestions(a[:r+1], cmp)
+	sortTagSuggestions(a[r+1:], cmp)
 }
 
 // expandLogName writes a log file name as java opens it: %p becomes the process id and %t the

@@ -94,36 +94,28 @@ var notModelled = map[string]string{}
 
 func init() {
 	for reason, names := range map[string][]string{
-		"the management agent's start (-Dcom.sun.management.jmxremote.*) is not modelled":                 {"prod2_kafka_jmx", "prod2_diag_jmx_bad_port"},
+		"the management agent's error names the JDK's install directory (its default password file)":      {"prod2_kafka_jmx"},
 		"a JDWP transport library that fails to load aborts java; jitsim does not load agents' libraries": {"prod2_tomcat_jpda_bad"},
-		"java ranks equal tag-set suggestions in its unrecorded registration order":                       {"prod2_xlog_nomatch", "prod2_xlog_nomatch_debug", "prod2_xlog_nomatch_class"},
 		"PrintAssembly's disassembly is not modelled":                                                     {"prod2_diag_printassembly"},
-		"--describe-module prints the JDK's module descriptors, which are not modelled":                   {"prod2_launcher_describe"},
 	} {
 		for _, n := range names {
 			notModelled["17/"+n], notModelled["25/"+n] = reason, reason
 		}
 	}
-	// 17 has no deoptimization tag and refuses the selection, as jitsim does.
-	notModelled["25/prod3_xlog_jit_deopt"] = "java ranks equal tag-set suggestions in its unrecorded registration order"
 	for _, n := range []string{"prod2_springboot_aot_cache", "prod2_springboot_aot_mode"} {
 		notModelled["25/"+n] = "25's AOT cache (loading, recording) is not modelled"
 	}
 	for _, n := range []string{"17/prod2_flink_native_mem", "25/prod2_flink_native_mem"} {
 		hostDependent[n] = "PrintNMTStatistics reports this process's native memory"
 	}
+	for _, n := range []string{"17/prod2_launcher_describe", "25/prod2_launcher_describe"} {
+		hostDependent[n] = "java lists a module descriptor's exports, their target modules and its uses in an order that changes from run to run; jitsim prints the recorded run's"
+	}
 	hostDependent["25/prod2_diag_printinlining"] = hashCodeTiming
 	hostDependent["25/prod6_bug_logcompilation_pid_file"] = hashCodeTiming
 	hostDependent["25/prod2_diag_errorfile"] = "the core-dump warning depends on the recording shell's ulimit -c"
 	for _, n := range []string{"17/prod4_xlog_three_outputs", "25/prod4_xlog_three_outputs"} {
 		hostDependent[n] = "with two log files open the start-up lasts longer, and java compiles more of its own methods, in an order that varies"
-	}
-	for reason, keys := range map[string][]string{
-		"java ranks equal tag-set suggestions in its unrecorded registration order": {"25/prod7_xlog_codecache_sweep"},
-	} {
-		for _, k := range keys {
-			notModelled[k] = reason
-		}
 	}
 	for _, n := range []string{"17/prod4_xlog_uppercase_level", "25/prod4_xlog_uppercase_level"} {
 		hostDependent[n] = "the safepoint's thread count (7 to 9) varies from run to run"

@@ -27,6 +27,15 @@ printf '%s\n' "$banner" >"$dir/jdk-$version.version.txt"
 # (jdk-VERSION.xlog-help.txt).
 (cd "${TMPDIR:-/tmp}" && "$java" --list-modules) >"$dir/jdk-$version.modules.txt"
 (cd "${TMPDIR:-/tmp}" && "$java" -Xlog:help) >"$dir/jdk-$version.xlog-help.txt"
+# Each system module's descriptor, a block per module (jdk-VERSION.descriptors.txt: its
+# packages and dependences), and the modules the default boot layer resolves
+# (jdk-VERSION.boot-layer.txt, from --show-module-resolution's root, requires and binds lines).
+for m in $(sed 's/@.*//' "$dir/jdk-$version.modules.txt"); do
+	(cd "${TMPDIR:-/tmp}" && "$java" --describe-module "$m") && echo
+done >"$dir/jdk-$version.descriptors.txt"
+(cd "${TMPDIR:-/tmp}" && "$java" --show-module-resolution -version 2>&1) |
+	awk '$1 == "root" { print $2 } $2 == "requires" || $2 == "binds" { print $1; print $3 }' |
+	sort -u >"$dir/jdk-$version.boot-layer.txt"
 for what in Final Initial Ranges; do
 	out="$dir/jdk-$version.$(echo "$what" | tr 'A-Z' 'a-z').txt"
 	# Run from an empty directory: a .hotspotrc would add a warning line.
