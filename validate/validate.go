@@ -372,7 +372,8 @@ type ModelOptions struct {
 	HostProfiles string
 	Force        bool
 	Tiers        []jrt.Tier
-	// MaxOps bounds the operations of one cell (0: 200 000).
+	// MaxOps bounds the operations of one cell. Zero: a million, and past them as long as a
+	// compile is still queued or running, up to modelWarmLimit of simulated time.
 	MaxOps int64
 }
 
@@ -414,12 +415,21 @@ func WallPerOp(ctx context.Context, o ModelOptions, c Cell) (float64, error) {
 	return median(per), nil
 }
 
+// modelWarmLimit bounds the simulated time a model-clock cell runs past its million
+// operations while compiles are pending: the JVM side warms up for at least 600 ms of CPU
+// time and then until its rounds agree, so a model that needs longer than this is reported
+// not steady rather than run on.
+const modelWarmLimit = 2 * time.Second
+
 // ModelPerOp runs cell c's operation (scenario ModeLoop) on the model clock: at least the
 // flag set's WarmOps operations, in batches that grow to 5 ms of simulated time, until three
 // successive batches cost the same per operation within 0.2 % and no VM event (a compile
 // queued or installed, a deoptimisation) happened during them; the steady time per
 // operation is the last batch's. Equal batches alone are not enough: a method waiting for its
-// C2 compile runs at C1 speed, exactly the same batch after batch.
+// C2 compile runs at C1 speed, exactly the same batch after batch. Without o.MaxOps, a cell
+// whose compiles are still pending after a million operations (a small operation whose C2
+// compile, priced by the bytes it parses, outlasts them) runs on until they have ended and
+// three batches have passed without an event, within modelWarmLimit of simulated time.
 func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error) {
 	r, err := setup.Resolve(setup.Request{JDK: o.JDK, CPU: o.CPU, Options: c.Set.Options, Clock: setup.ClockModel,
 		ProfileFile: o.ProfileFile, ForceProfile: o.Force, HostProfiles: o.HostProfiles, Tiers: o.Tiers})
@@ -439,7 +449,7 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 	defer unsub()
 	props := map[string]string{"mode": c.Op.Mode, "op": c.Op.Dir, "dataSize": strconv.Itoa(c.Size)}
 	env := scenario.Env{VM: vm, Threads: 1, Clock: vm, ClockKind: setup.ClockModel}
-	maxOps := o.MaxOps
+	maxOps, extend := o.MaxOps, o.MaxOps == 0
 	if maxOps == 0 {
 		maxOps = 1_000_000
 	}
@@ -452,7 +462,20 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 		quiet bool
 	}
 	var last []batch
-	for ops < maxOps {
+	var simulated time.Duration
+	// settling: a compile is pending, or one of the last three batches saw one end
+	settling := func() bool {
+		if len(last) < 3 || vm.CompilesPending() {
+			return true
+		}
+		for _, x := range last[len(last)-3:] {
+			if !x.quiet {
+				return true
+			}
+		}
+		return false
+	}
+	for ops < maxOps || extend && simulated < modelWarmLimit && settling() {
 		before := events.Load()
 		bs, err := scenario.ModeLoop.RunBatch(ctx, env, props, n, io.Discard)
 		if err != nil {
@@ -460,6 +483,7 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 		}
 		b := bs[0]
 		ops += b.Ops
+		simulated += b.Duration
 		per := float64(b.Duration.Nanoseconds()) / float64(b.Ops)
 		if b.Duration < 5*time.Millisecond {
 			n *= 2

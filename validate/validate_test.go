@@ -365,3 +365,21 @@ func TestFirstUseChargedOnce(t *testing.T) {
 		t.Errorf("operations after the first: %v with first-use rows, %v without", first[1:], plain[1:])
 	}
 }
+
+// TestModelPerOpSmallOpCompiles: a 1 KiB CBC decryption at C2 costs tens of nanoseconds an
+// operation, so its C2 compiles, priced by the bytes they parse, outlast its first million
+// operations; the cell runs on until they end and is steady.
+func TestModelPerOpSmallOpCompiles(t *testing.T) {
+	cells, err := Cells([]string{"default"}, []string{"cbc-dec"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := cpu.Lookup("host")
+	r, err := ModelPerOp(context.Background(), ModelOptions{JDK: jdk.R17, CPU: m, Tiers: tiers.Default()}, cells[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Steady {
+		t.Errorf("%s: not steady after %d operations (%.1f ns/op)", cells[0], r.Ops, r.NsPerOp)
+	}
+}
