@@ -61,12 +61,13 @@ func (l Loop) Chain(lat Latencies) int64 {
 				}
 				t = max(t, at)
 			}
-			switch op.kind {
-			case kindLoad:
+			switch {
+			case op.nested: // a nested loop's operation: its latency is that loop's, not the trip's chain
+			case op.kind == kindLoad:
 				t += int64(lat.Load)
-			case kindALU:
+			case op.kind == kindALU:
 				t += int64(lat.ALU)
-			case kindMul:
+			case op.kind == kindMul:
 				t += int64(lat.Mul)
 			}
 			opT[i] = t
@@ -351,10 +352,11 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 	}
 	free := func(op int) {
 		if op >= 0 && cur.prog[op].kind == kindALU {
-			if cur.prog[op].nested {
-				nest.tally--
-			} else {
+			switch {
+			case !cur.prog[op].nested:
 				cur.ALU--
+			case nest != nil: // a finished nested loop's value used after it keeps its count
+				nest.tally--
 			}
 			cur.prog[op].kind = kindFree
 		}

@@ -111,6 +111,30 @@ func TestLoopOfNested(t *testing.T) {
 	}
 }
 
+// TestLoopOfNestedValueAfter: a nested loop's value used as an address after the loop ends
+// (folding it frees an operation of a loop no longer walked) is counted, never a panic.
+func TestLoopOfNestedValueAfter(t *testing.T) {
+	after := []byte{
+		0x03, 0x40, // loop
+		0x41, 0, 0x21, 2, // j = 0
+		0x03, 0x7f, // loop (result i32)
+		0x20, 2, 0x41, 1, 0x6a, 0x22, 2, // j = j + 1
+		0x41, 16, 0x47, 0x0d, 0, // j != 16; br_if
+		0x20, 0, 0x20, 2, 0x6a, // p + j: the loop's result
+		0x0b,             // end
+		0x28, 2, 0, 0x1a, // load at it; drop
+		0x20, 0, 0x0d, 0, // br_if p
+		0x0b, // end
+	}
+	l, err := LoopOf(loopModule(after, after), "sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Loads != 1 || l.Nested != 16*3 {
+		t.Errorf("%d loads a trip and %d nested operations, want 1 and 48 (16 trips of two adds and the branch)", l.Loads, l.Nested)
+	}
+}
+
 // TestHotLoopsOfPricedMethods reads the loops the model clock moves between CPUs: each has
 // a loop, and AES's table round is load- and ALU-heavy where GHASH's bit loop has no
 // table loads.
