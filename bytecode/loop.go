@@ -305,8 +305,8 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 	}
 	push := func(n node) { stack = append(stack, n) }
 	pop := func() node {
-		if len(ctl) > 0 && len(stack) <= ctl[len(ctl)-1].height {
-			return none // below a dead block's height: any value
+		if len(stack) == 0 || len(ctl) > 0 && len(stack) <= ctl[len(ctl)-1].height {
+			return none // below a dead block's height, or a malformed body's empty stack: any value
 		}
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -439,7 +439,7 @@ func analyzeLoops(body []byte, f *funcs) (best Loop, ok bool, callees []uint32, 
 					nest = &nestLoop{level: len(ctl), init: maps.Clone(constant), step: map[int]int64{}}
 				}
 			}
-			ctl = append(ctl, ctrl{height: len(stack) - params, results: results, loop: opc == 0x03})
+			ctl = append(ctl, ctrl{height: max(0, len(stack)-params), results: results, loop: opc == 0x03})
 		case opc == 0x05: // else
 			if len(ctl) == 0 {
 				return Loop{}, false, nil, errors.New("else outside a block")

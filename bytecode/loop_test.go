@@ -190,3 +190,27 @@ func TestLoopOfTruncated(t *testing.T) {
 	}
 	t.Fatal("no GHASH.blockMult module")
 }
+
+// FuzzLoopOf: any bytes, as a module or as one function's code in a module, give a loop or
+// an error, never a panic.
+func FuzzLoopOf(f *testing.F) {
+	sum := []byte{0x03, 0x40, 0x20, 0, 0x28, 2, 0, 0x20, 2, 0x6a, 0x21, 2, 0x20, 1, 0x47, 0x0d, 0, 0x0b}
+	nested := []byte{0x03, 0x40, 0x41, 0, 0x21, 2, 0x03, 0x7f, 0x20, 2, 0x41, 1, 0x6a, 0x22, 2,
+		0x41, 16, 0x47, 0x0d, 0, 0x20, 0, 0x20, 2, 0x6a, 0x0b, 0x28, 2, 0, 0x1a, 0x20, 0, 0x0d, 0, 0x0b}
+	f.Add(sum, false)
+	f.Add(nested, false)
+	f.Add(loopModule(sum, nested), true)
+	f.Fuzz(func(t *testing.T, b []byte, whole bool) {
+		if len(b) > 4096 {
+			return
+		}
+		mod := b
+		if !whole {
+			if len(b) > 120 { // loopModule's one-byte section sizes
+				return
+			}
+			mod = loopModule(b, b)
+		}
+		_, _ = LoopOf(mod, "sum")
+	})
+}
