@@ -99,7 +99,7 @@ func TestWarmupGCM(t *testing.T) {
 			if len(r.Iterations) != 8 || r.JDK != "17" || r.Clock != "wall" {
 				t.Errorf("run: %d iterations, JDK %q, clock %q", len(r.Iterations), r.JDK, r.Clock)
 			}
-			var levels []int
+			var levels, installs []int // the method's level at each iteration's end; its install events
 			var stub, compiled bool
 			for _, it := range r.Iterations {
 				if it.Bytes != 2*16384 {
@@ -111,12 +111,20 @@ func TestWarmupGCM(t *testing.T) {
 				for _, e := range it.Events {
 					stub = stub || e.Kind == warmup.EventFirstStub && e.Level == 4
 					compiled = compiled || e.Kind == warmup.EventInstalled
+					if e.Kind == warmup.EventInstalled && e.Method == ctr {
+						installs = append(installs, e.Level)
+					}
 				}
 			}
 			switch r.Label {
 			case "default":
-				if !slices.Equal(levels, []int{0, 3, 4}) {
-					t.Errorf("levels of %s: %v, want [0 3 4]", ctr, levels)
+				// Level 3 may be installed and replaced within one iteration on a fast host:
+				// the iterations' levels go 0 → (3) → 4, the installs 3 then 4.
+				if !slices.Equal(levels, []int{0, 3, 4}) && !slices.Equal(levels, []int{0, 4}) {
+					t.Errorf("levels of %s: %v, want [0 3 4] or [0 4]", ctr, levels)
+				}
+				if i3, i4 := slices.Index(installs, 3), slices.Index(installs, 4); i3 < 0 || i4 < i3 {
+					t.Errorf("installs of %s: levels %v, want level 3 and then level 4", ctr, installs)
 				}
 				if !stub {
 					t.Errorf("no first-stub event from C2 code")
