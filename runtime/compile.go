@@ -132,18 +132,22 @@ func (vm *VM) taskDone(t *policy.Task) chan struct{} {
 // (-Xbatch, -XX:-BackgroundCompilation, -Xcomp) makes the requesting
 // thread wait for the compile, as CompileBroker::wait_for_completion does.
 func (vm *VM) submit(ctx context.Context, t *policy.Task) error {
-	if st := vm.byPolicy[t.Method]; st != nil {
-		vm.emit(&event{kind: evQueued, at: t.Enqueued, st: st, task: t})
+	// The task as queued: a copy, since a compiler thread may already be selecting it and
+	// lowering its level (3 to 2: the same compiler).
+	q := vm.pol.Snapshot(t)
+	if st := vm.byPolicy[q.Method]; st != nil {
+		vm.emit(&event{kind: evQueued, at: q.Enqueued, st: st, task: &q})
 	}
-	if !t.Blocking {
-		vm.wake(t.Compiler())
+	c := q.Compiler()
+	if !q.Blocking {
+		vm.wake(c)
 		return nil
 	}
-	if vm.pools[t.Compiler()] == nil || vm.pools[t.Compiler()].threads == 0 {
-		return fmt.Errorf("runtime: blocking compile of %s at level %d but no %s compiler threads", t.Method.PrintName(), t.Level, t.Compiler())
+	if vm.pools[c] == nil || vm.pools[c].threads == 0 {
+		return fmt.Errorf("runtime: blocking compile of %s at level %d but no %s compiler threads", q.Method.PrintName(), q.Level, c)
 	}
 	ch := vm.taskDone(t)
-	vm.wake(t.Compiler())
+	vm.wake(c)
 	defer func() {
 		vm.waitMu.Lock()
 		delete(vm.waiters, t)

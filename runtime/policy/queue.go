@@ -86,6 +86,14 @@ func (p *Policy) submit(m *Method, bci int, level Level, reason Reason, now time
 	return t
 }
 
+// Snapshot returns task t as it is now, read under the policy's lock: a waiting task's
+// Level may drop from 3 to 2 while a compiler thread selects (Next).
+func (p *Policy) Snapshot(t *Task) Task {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return *t
+}
+
 // QueueLen returns the number of tasks waiting in a compiler's queue.
 func (p *Policy) QueueLen(c Compiler) int {
 	p.mu.Lock()
