@@ -272,6 +272,35 @@ public class Cost {
             System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
                     m[0], SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
         }
+        // "ghash-jdk": the JDK's own GHASH.update over SIZE bytes, called directly, so that
+        // GHASH is timed without the GCM engine around it (GMAC's AAD path costs more than GCM's
+        // GHASH at C1, measured on JDK 17 at levels 1 and 3); it needs
+        // --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED. It runs before the glue
+        // rows: run after them, GHASH at C1 drew a speed about 1.45x slower for the JVM's whole
+        // life in half of the JVMs (level 1, JDK 17); run before them, in none of eight.
+        ghashJdk:
+        if (only.isEmpty() || want.contains("ghash-jdk")) {
+            final java.lang.reflect.Method up;
+            final Object gh;
+            try {
+                Class<?> c = Class.forName("com.sun.crypto.provider.GHASH");
+                java.lang.reflect.Constructor<?> mk = c.getDeclaredConstructor(byte[].class);
+                mk.setAccessible(true);
+                byte[] h = new byte[16];
+                for (int i = 0; i < 16; i++) h[i] = (byte) (i * 37 + 1);
+                gh = mk.newInstance((Object) h);
+                up = c.getDeclaredMethod("update", byte[].class, int.class, int.class);
+                up.setAccessible(true);
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                System.err.println("ghash-jdk: the JDK's GHASH is not reachable (" + e
+                        + "); run with --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED");
+                if (!only.isEmpty()) System.exit(2); // asked for by name: a run without it is no measurement
+                break ghashJdk; // the other rows still run
+            }
+            double[] ns = nsPerOp(() -> sink += (int) up.invoke(gh, in, 0, SIZE));
+            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
+                    "ghash-jdk", SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+        }
         // The provider glue around the modelled methods, on 16-byte messages: "final" a
         // doFinal of an initialised cipher (GCM: a decryption, which may repeat), "init" an
         // init alone, in the direction of the "final" rows (GCM: under a fresh IV each time).
@@ -358,33 +387,6 @@ public class Cost {
             double[] ns = nsPerOp(op);
             System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
                     name, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
-        }
-        // "ghash-jdk": the JDK's own GHASH.update over SIZE bytes, called directly, so that
-        // GHASH is timed without the GCM engine around it (GMAC's AAD path costs more than GCM's
-        // GHASH at C1, measured on JDK 17 at levels 1 and 3); it needs
-        // --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED.
-        ghashJdk:
-        if (only.isEmpty() || want.contains("ghash-jdk")) {
-            final java.lang.reflect.Method up;
-            final Object gh;
-            try {
-                Class<?> c = Class.forName("com.sun.crypto.provider.GHASH");
-                java.lang.reflect.Constructor<?> mk = c.getDeclaredConstructor(byte[].class);
-                mk.setAccessible(true);
-                byte[] h = new byte[16];
-                for (int i = 0; i < 16; i++) h[i] = (byte) (i * 37 + 1);
-                gh = mk.newInstance((Object) h);
-                up = c.getDeclaredMethod("update", byte[].class, int.class, int.class);
-                up.setAccessible(true);
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                System.err.println("ghash-jdk: the JDK's GHASH is not reachable (" + e
-                        + "); run with --add-opens java.base/com.sun.crypto.provider=ALL-UNNAMED");
-                if (!only.isEmpty()) System.exit(2); // asked for by name: a run without it is no measurement
-                break ghashJdk; // the other rows still run
-            }
-            double[] ns = nsPerOp(() -> sink += (int) up.invoke(gh, in, 0, SIZE));
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                    "ghash-jdk", SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
         }
         // "gcm-crypt0": the JDK's own GaloisCounterMode.implGCMCrypt0 (JDK 21+) over SIZE bytes,
         // called directly with a GCTR and a GHASH of its own: at C2 the combined AES-GCM stub
