@@ -325,3 +325,98 @@ func TestJVMGlueLessJitsimsOwn(t *testing.T) {
 		}
 	}
 }
+
+// scaleRow multiplies every time on harness row mode of out by f.
+func scaleRow(t *testing.T, out, mode string, f float64) string {
+	t.Helper()
+	var b strings.Builder
+	found := false
+	for _, l := range strings.SplitAfter(out, "\n") {
+		if !strings.HasPrefix(l, "row "+mode+" ") {
+			b.WriteString(l)
+			continue
+		}
+		found = true
+		fields := strings.Fields(l)
+		for i, fl := range fields {
+			k, v, ok := strings.Cut(fl, "=")
+			if !ok || k == "size" {
+				continue
+			}
+			var x float64
+			if _, err := fmt.Sscan(v, &x); err == nil {
+				fields[i] = fmt.Sprintf("%s=%.4f", k, x*f)
+			}
+		}
+		b.WriteString(strings.Join(fields, " ") + "\n")
+	}
+	if !found {
+		t.Fatalf("no row %s in the recording", mode)
+	}
+	return b.String()
+}
+
+// TestJVMExtraRoundsForUnsettledRuns: a level run whose Java row reads 1.5× slower in one of
+// two rounds gets the extra rounds, and their median is the speed most rounds drew; runs
+// whose rounds agree get none, and none start once the budget is spent.
+func TestJVMExtraRoundsForUnsettledRuns(t *testing.T) {
+	m := recordedCPU(t)
+	rec := replay(t, recording)
+	plain, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: 1, Quick: true, Run: rec,
+		Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(plain.Measured, func(x Measured) bool { return x.Run == "c1-l1" && x.Mode == model.GHASHMode })
+	if i < 0 {
+		t.Fatal("no c1-l1 ghash-jdk measurement")
+	}
+	base := plain.Measured[i].Median
+	for _, tc := range []struct {
+		name      string
+		elapsed   time.Duration // the clock's advance per reading
+		wantCalls int           // c1-l1 runs
+	}{
+		{"within budget", 0, 4},
+		{"budget spent", time.Hour, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := map[string]int{}
+			run := func(ctx context.Context, opts []string) (string, error) {
+				out, err := rec(ctx, opts)
+				if err != nil || !slices.Contains(opts, "-XX:TieredStopAtLevel=1") {
+					if err == nil && slices.Contains(opts, "-Xint") {
+						calls["interp"]++
+					}
+					return out, err
+				}
+				calls["c1-l1"]++
+				if calls["c1-l1"] == 2 { // the second round draws the slow speed
+					return scaleRow(t, out, model.GHASHMode, 1.5), nil
+				}
+				return out, nil
+			}
+			clock := fixedNow()
+			now := func() time.Time { clock = clock.Add(tc.elapsed); return clock }
+			res, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: 2, Quick: true, Run: run,
+				ExtraRounds: 2, Budget: 4 * time.Minute, Now: now, Load: func() string { return "1.00 1.00 1.00" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls["c1-l1"] != tc.wantCalls || calls["interp"] != 2 {
+				t.Fatalf("runs: c1-l1 %d (want %d), interp %d (want 2)", calls["c1-l1"], tc.wantCalls, calls["interp"])
+			}
+			i := slices.IndexFunc(res.Measured, func(x Measured) bool { return x.Run == "c1-l1" && x.Mode == model.GHASHMode })
+			if i < 0 {
+				t.Fatal("no c1-l1 ghash-jdk measurement")
+			}
+			got := res.Measured[i]
+			if got.Rounds != tc.wantCalls {
+				t.Errorf("rounds %d, want %d", got.Rounds, tc.wantCalls)
+			}
+			if tc.wantCalls == 4 && (got.Median < base*0.999 || got.Median > base*1.001) {
+				t.Errorf("median %.0f, want the speed three rounds of four drew, %.0f", got.Median, base)
+			}
+		})
+	}
+}

@@ -65,7 +65,10 @@ each UseAVX level — and the combined GCM stub through the JDK's own
 GaloisCounterMode.implGCMCrypt0, called directly, on the releases that have it (21 and later)
 — and C1's and C2's compile speed (-XX:+CITime). Every flag
 set runs once per round, round after round; each row is the median over the rounds, and its
-source names the command and the range. The profile records the JVM, the CPU, the date and
+source names the command and the range. A level's run whose Java rows disagree across the
+rounds by more than ±25 % gets up to two more rounds while the JVM's calibration has run less
+than 4 minutes (not with --quick): Java code runs at one of two speeds for a JVM's whole life
+often enough that a median of three can land on the rarer one. The profile records the JVM, the CPU, the date and
 the load; it prices only that release on a CPU with these features, and is also written to
 this host's profile cache, where --cpu=host on the model clock finds it:
 ` + cacheDirDoc + `
@@ -152,6 +155,12 @@ func (d deps) calibrateHost(ctx context.Context, o calibrateOptions, progress io
 	return calibrate.Host(ctx, calibrate.Options{Table: tab, Tiers: d.tiers(), Workload: w, Stubs: sp, Timing: copts, Progress: progress})
 }
 
+// calibrateBudget is how long a JVM's calibration may have run for its unsettled level runs
+// to get an extra round (calibrate.JVMOptions.Budget): the rounds themselves take about 3.7
+// minutes per JVM on 2 vCPUs, and a round of the five level runs about 50 s, within the
+// 5 minutes a JVM's calibration may take.
+const calibrateBudget = 4 * time.Minute
+
 // calibrateJVMs is `jitsim calibrate --jvm=…`: each JVM in turn, a profile each; the file
 // (--out) and the host cache are written only once every JVM succeeded, through a temporary
 // file renamed into place, so an interrupt leaves no half-written profile.
@@ -177,7 +186,12 @@ func (d deps) calibrateJVMs(ctx context.Context, o calibrateOptions, stdout, std
 	seen := map[jdk.Release]string{}
 	for _, java := range o.jvms {
 		progress := progressBar(stderr, java)
+		extra := 2
+		if o.quick {
+			extra = 0
+		}
 		res, err := calibrate.JVM(ctx, calibrate.JVMOptions{Java: java, CPU: m, Rounds: rounds, Quick: o.quick,
+			ExtraRounds: extra, Budget: calibrateBudget,
 			Command: "jitsim calibrate " + strings.Join(calibrateArgs(o, java, rounds), " "), Progress: progress,
 			ModelOp: validate.ModelGlueOp(m, tiers.Default())})
 		if err != nil {
