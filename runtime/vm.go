@@ -557,8 +557,9 @@ func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counter
 	now := vm.clock.Now()
 	lvl := ci.level
 	var osr *policy.Code
-	for range delta {
-		d := vm.pol.Backedge(st.pm, lvl, bci, now)
+	for delta > 0 {
+		n, d := vm.pol.Backedges(st.pm, lvl, bci, delta, now)
+		delta -= n
 		if d.Task != nil {
 			if err := vm.submit(ctx, d.Task); err != nil {
 				return nil, err
