@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jitsim/jitsim/jdk"
 )
@@ -39,7 +40,7 @@ func TestBackedgesIsBackedgeRepeated(t *testing.T) {
 					for n := uint64(40 + call%61); n > 0; {
 						k, d := uint64(1), Decision{}
 						if batched {
-							k, d = s.p.Backedges(m, lvl, 9, n, s.now)
+							k, d = s.p.Backedges(m, lvl, 9, n, func() time.Duration { return s.now })
 						} else {
 							d = s.p.Backedge(m, lvl, 9, s.now)
 						}
