@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/flags"
@@ -515,7 +516,7 @@ func (vm *VM) invokeFrom(ctx context.Context, st *methodState, args []Arg, calle
 		return 0, err
 	}
 	if ci.counts {
-		d := vm.pol.Invoke(st.pm, ci.level, vm.clock.Now())
+		d := vm.pol.InvokeAt(st.pm, ci.level, vm.clock.Now)
 		if d.Task != nil {
 			if err := vm.submit(ctx, d.Task); err != nil {
 				return 0, err
@@ -554,11 +555,22 @@ func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counter
 			break
 		}
 	}
-	now := vm.clock.Now()
+	// The time of the back-edges, read at the first notification point (if
+	// any) and kept for the others: a blocking compile there may move the
+	// model clock, not the time the loop ran at.
+	var now time.Duration
+	read := false
+	at := func() time.Duration {
+		if !read {
+			now, read = vm.clock.Now(), true
+		}
+		return now
+	}
 	lvl := ci.level
 	var osr *policy.Code
-	for range delta {
-		d := vm.pol.Backedge(st.pm, lvl, bci, now)
+	for delta > 0 {
+		n, d := vm.pol.Backedges(st.pm, lvl, bci, delta, at)
+		delta -= n
 		if d.Task != nil {
 			if err := vm.submit(ctx, d.Task); err != nil {
 				return nil, err

@@ -26,8 +26,10 @@
 //     OSR code). Both are a lock-free atomic increment except at HotSpot's
 //     notification points (every 2^Tier0InvokeNotifyFreqLog = 128
 //     interpreted calls by default, etc.), where the transition functions
-//     run. A VM that keeps its own counters can instead test NotifyMask and
-//     call OnCall / OnBackedge itself.
+//     run. Back-edges counted in a batch (a loop's, after its call
+//     returns) go to Backedges, one atomic add per notification point. A VM
+//     that keeps its own counters can instead test NotifyMask and call
+//     OnCall / OnBackedge itself.
 //  4. A Decision may carry a new Task (wait for it if Task.Blocking) and,
 //     for back-edges, OSR code to enter. From the interpreter, jump into
 //     it; from C1 code HotSpot deoptimizes the frame to the interpreter,

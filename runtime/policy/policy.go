@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -152,11 +153,19 @@ type Decision struct {
 // an MDO exists and the MDO after; level 2 code bumps the MethodCounters,
 // level 3 code the MDO; levels 1 and 4 do not count.
 func (p *Policy) Invoke(m *Method, level Level, now time.Duration) Decision {
+	return p.InvokeAt(m, level, func() time.Duration { return now })
+}
+
+// InvokeAt is Invoke reading the time from now only where it uses one (a
+// notification point, JDK 8's policy, -Xcomp), so that the counting
+// between notification points reads no clock. now must return the time of
+// the invocation: the clock must not move while InvokeAt runs.
+func (p *Policy) InvokeAt(m *Method, level Level, now func() time.Duration) Decision {
 	if p.cfg.legacy() {
-		return p.legacyInvoke(m, level, now)
+		return p.legacyInvoke(m, level, now())
 	}
 	if p.cfg.Exec == Comp && level == LevelNone {
-		if d, ok := p.compileIfRequired(m, now); ok {
+		if d, ok := p.compileIfRequired(m, now()); ok {
 			return d
 		}
 	}
@@ -182,7 +191,7 @@ func (p *Policy) Invoke(m *Method, level Level, now time.Duration) Decision {
 	if c&p.invMask[level] != 0 {
 		return Decision{}
 	}
-	return p.OnCall(m, level, now)
+	return p.OnCall(m, level, now())
 }
 
 // Backedge counts one taken back-edge at loop header bci in code running
@@ -215,6 +224,57 @@ func (p *Policy) Backedge(m *Method, level Level, bci int, now time.Duration) De
 		return Decision{}
 	}
 	return p.OnBackedge(m, level, bci, now)
+}
+
+// Backedges counts up to n taken back-edges at loop header bci, as n calls
+// of Backedge would, and returns after the first that reaches a
+// notification point: how many it counted and that point's decision. The
+// VM calls it until all n are counted, acting on each decision before it
+// counts on, so a notification sees every count before it and the counts
+// after it see what it did (an MDO it created moves them to the MDO). One
+// atomic add per notification point instead of one per back-edge: a loop
+// fed after its call returns costs what its notifications cost. The JDK 8
+// policy, and a run without OSR (every back-edge notifies), count one. now
+// is read, as in InvokeAt, only where the time is used.
+func (p *Policy) Backedges(m *Method, level Level, bci int, n uint64, now func() time.Duration) (uint64, Decision) {
+	if n == 0 {
+		return 0, Decision{}
+	}
+	if p.cfg.legacy() || !p.cfg.UseOnStackReplacement {
+		return 1, p.Backedge(m, level, bci, now())
+	}
+	var c *atomic.Int32
+	switch level {
+	case LevelNone:
+		if d := m.mdo.Load(); d != nil && p.cfg.ProfileInterpreter {
+			c = &d.back
+		} else {
+			c = &m.back
+		}
+	case LevelLimitedProfile:
+		c = &m.back
+	case LevelFullProfile:
+		d := m.mdo.Load()
+		if d == nil {
+			panic("BUG: level 3 code running without an MDO")
+		}
+		c = &d.back
+	default:
+		return n, Decision{}
+	}
+	mask := p.backMask[level]
+	// the increments to the next count v with v&mask == 0 (1..mask+1)
+	s := uint64(^c.Load()&mask) + 1
+	if n < s {
+		c.Add(int32(n)) // n < s <= 2^31
+		return n, Decision{}
+	}
+	v := c.Add(int32(s))
+	if uint64(v&mask) >= s {
+		// another thread's back-edges reached the point first: none of (v-s, v] is one
+		return s, Decision{}
+	}
+	return s, p.OnBackedge(m, level, bci, now())
 }
 
 // OnCall is the call notification (CompilationPolicy::event with

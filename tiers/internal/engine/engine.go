@@ -979,19 +979,28 @@ func (c *Code) harvest(inst *instance) {
 	if !ok {
 		panic("BUG: profile area outside memory")
 	}
-	for i := 0; i < len(view); i += 4 {
-		v := binary.LittleEndian.Uint32(view[i:])
-		if v == 0 {
+	// A method uses a few of the 96 counters: two at a time, and only the
+	// pairs that counted are added and zeroed.
+	for i := 0; i+8 <= len(view); i += 8 {
+		w := binary.LittleEndian.Uint64(view[i:])
+		if w == 0 {
 			continue
 		}
-		k := i / 4
-		if k < bytecode.NumBranchCounters {
-			c.branches[k].Add(uint64(v))
-		} else {
-			c.sites[k-bytecode.NumBranchCounters].Add(uint64(v))
-		}
+		c.addProfile(i/4, uint32(w))
+		c.addProfile(i/4+1, uint32(w>>32))
+		binary.LittleEndian.PutUint64(view[i:], 0)
 	}
-	clear(view)
+}
+
+// addProfile adds v to profile counter k (branch counters, then call sites).
+func (c *Code) addProfile(k int, v uint32) {
+	switch {
+	case v == 0:
+	case k < bytecode.NumBranchCounters:
+		c.branches[k].Add(uint64(v))
+	default:
+		c.sites[k-bytecode.NumBranchCounters].Add(uint64(v))
+	}
 }
 
 // heapMemory is an instance's linear memory with the Java heap mapped at
