@@ -540,8 +540,8 @@ func (vm *VM) invokeFrom(ctx context.Context, st *methodState, args []Arg, calle
 }
 
 // feed hands the back-edges code counted since the last feed to the
-// policy, one Backedge per back-edge (the policy counts them and notifies
-// at its mask), and returns the OSR code the policy says to enter.
+// policy (Backedges: it counts them and notifies at its mask), and returns
+// the OSR code the policy says to enter.
 func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counters, bci int) (*policy.Code, error) {
 	var delta uint64
 	for {
@@ -557,11 +557,10 @@ func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counter
 	now := vm.clock.Now()
 	lvl := ci.level
 	var osr *policy.Code
-	for range delta {
-		d := vm.pol.Backedge(st.pm, lvl, bci, now)
+	err := vm.pol.Backedges(st.pm, lvl, bci, now, delta, func(d policy.Decision) error {
 		if d.Task != nil {
 			if err := vm.submit(ctx, d.Task); err != nil {
-				return nil, err
+				return err
 			}
 			if d.Task.Blocking && d.Task.IsOSR() {
 				if c := vm.pol.OSREntry(st.pm, bci, lvl); c != nil {
@@ -572,6 +571,10 @@ func (vm *VM) feed(ctx context.Context, st *methodState, ci *codeInfo, c Counter
 		if d.OSR != nil {
 			osr = d.OSR
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return osr, nil
 }

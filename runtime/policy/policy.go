@@ -217,6 +217,59 @@ func (p *Policy) Backedge(m *Method, level Level, bci int, now time.Duration) De
 	return p.OnBackedge(m, level, bci, now)
 }
 
+// Backedges is n calls of Backedge, for a VM that counts back-edges in its code and hands
+// them over in bulk: every Decision a notification point returns goes to each, in order,
+// before the next back-edge is counted. The counter moves to each notification point at
+// once instead of one by one: between those points nothing reads it, and each notification
+// sees the count it would have seen. A count raced past a notification point by another
+// thread's back-edges still notifies once.
+func (p *Policy) Backedges(m *Method, level Level, bci int, now time.Duration, n uint64, each func(Decision) error) error {
+	if p.cfg.legacy() {
+		for range n {
+			if err := each(p.legacyBackedge(m, level, bci, now)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if level != LevelNone && level != LevelLimitedProfile && level != LevelFullProfile {
+		return nil // levels 1 and 4 do not count
+	}
+	mask := uint32(p.backMask[level])
+	for n > 0 {
+		ctr := &m.back
+		switch level {
+		case LevelNone:
+			if d := m.mdo.Load(); d != nil && p.cfg.ProfileInterpreter {
+				ctr = &d.back
+			}
+		case LevelFullProfile:
+			d := m.mdo.Load()
+			if d == nil {
+				panic("BUG: level 3 code running without an MDO")
+			}
+			ctr = &d.back
+		}
+		// the back-edges up to the next notification point, or all of them
+		step := uint64(mask) + 1 - uint64(uint32(ctr.Load())&mask)
+		if step > n || !p.cfg.UseOnStackReplacement {
+			step = min(n, 1<<30)
+			ctr.Add(int32(step))
+			n -= step
+			continue
+		}
+		c := uint32(ctr.Add(int32(step)))
+		n -= step
+		if c&mask >= uint32(step) {
+			continue // another thread's back-edges took the notification
+		}
+		if err := each(p.OnBackedge(m, level, bci, now)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // OnCall is the call notification (CompilationPolicy::event with
 // InvocationEntryBci) for a VM that counts by itself with NotifyMask.
 func (p *Policy) OnCall(m *Method, level Level, now time.Duration) Decision {
