@@ -238,14 +238,15 @@ func (cc *cipherCore) update(ctx context.Context, in []byte, inOfs, inLen int, o
 	return outLen, nil
 }
 
-// doFinalAlloc is Cipher.doFinal(input): output sized by getOutputSize.
+// doFinalAlloc is Cipher.doFinal(input): output sized by getOutputSize, in
+// the Cipher's output scratch (the caller copies it or lends it out).
 func (cc *cipherCore) doFinalAlloc(ctx context.Context, in []byte) ([]byte, error) {
 	out := cc.c.arrays.outBuf(cc.outputSize(len(in), true))
 	n, err := cc.doFinal(ctx, in, 0, len(in), out, 0)
 	if err != nil {
 		return nil, err
 	}
-	return result(out, n), nil
+	return out[:n], nil
 }
 
 // doFinal is CipherCore.doFinal(input, inputOffset, inputLen, output,

@@ -550,7 +550,8 @@ func (g *gcmCipher) encryptUpdate(ctx context.Context, in []byte, inOfs, inLen i
 	return n, nil
 }
 
-// doFinalAlloc is engineDoFinal(input): output of getOutputSize, a
+// doFinalAlloc is engineDoFinal(input): output of getOutputSize (in the
+// Cipher's output scratch: the caller copies it or lends it out), a
 // ShortBufferException wrapped in a ProviderException, and the engine
 // released whatever happens.
 func (g *gcmCipher) doFinalAlloc(ctx context.Context, in []byte) ([]byte, error) {
@@ -564,7 +565,7 @@ func (g *gcmCipher) doFinalAlloc(ctx context.Context, in []byte) ([]byte, error)
 		}
 		return nil, err
 	}
-	return result(out, n), nil
+	return out[:n], nil
 }
 
 // doFinal is engineDoFinal with an output array. The engine is released

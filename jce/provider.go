@@ -734,6 +734,27 @@ func (c *Cipher) UpdateAAD(aad []byte) error {
 // when GCM-encrypting). The cipher is then reset for another operation
 // with the same key and IV (GCM encryption refuses that, as the JDK does).
 func (c *Cipher) DoFinal(ctx context.Context, in []byte) ([]byte, error) {
+	out, err := c.doFinalScratch(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	return result(out, len(out)), nil
+}
+
+// DoFinalView is DoFinal with the output left where the provider wrote it,
+// the Cipher's output scratch, instead of copied into a new array: the same
+// calls, checks and charges. The view is valid until the Cipher's next call
+// and only while the Cipher is reachable (the Java heap takes a dead
+// Cipher's arrays back): for a caller that reads the output and drops it
+// before then, on the model clock, where the copy is no part of the
+// operation's time but costs the process as much as the operation's stubs.
+func (c *Cipher) DoFinalView(ctx context.Context, in []byte) ([]byte, error) {
+	return c.doFinalScratch(ctx, in)
+}
+
+// doFinalScratch is Cipher.doFinal(input) with its output in the Cipher's
+// output scratch.
+func (c *Cipher) doFinalScratch(ctx context.Context, in []byte) ([]byte, error) {
 	if err := c.checkState(); err != nil {
 		return nil, err
 	}

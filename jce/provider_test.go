@@ -858,3 +858,35 @@ func TestGlueAtTheEntry(t *testing.T) {
 		}
 	}
 }
+
+// TestDoFinalView holds DoFinalView to DoFinal's output, and DoFinal to a new array: the
+// view is the Cipher's scratch, which its next operation overwrites; DoFinal's array is
+// the caller's.
+func TestDoFinalView(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	key, iv, p := randBytes(r, 16), randBytes(r, 16), randBytes(r, 1000)
+	gcmCT := goGCM(t, key, iv[:12], 16).Seal(nil, iv[:12], p, nil)
+	for _, tc := range []struct {
+		tr       string
+		mode     int
+		spec     jce.ParamSpec
+		in, want []byte
+	}{
+		{"AES/CBC/PKCS5Padding", jce.EncryptMode, jce.IvParameterSpec{IV: iv}, p, goCBC(t, key, iv, pkcs5(p))},
+		{"AES/GCM/NoPadding", jce.DecryptMode, jce.GCMParameterSpec{TLen: 128, IV: iv[:12]}, gcmCT, p},
+	} {
+		c := newCipher(t, jdk.R25, tc.tr, tc.mode, key, tc.spec)
+		kept, err := c.DoFinal(ctx, tc.in)
+		if err != nil || !bytes.Equal(kept, tc.want) {
+			t.Fatalf("%s: DoFinal = %x, %v; want %x", tc.tr, short(kept), err, short(tc.want))
+		}
+		view, err := c.DoFinalView(ctx, tc.in)
+		if err != nil || !bytes.Equal(view, tc.want) {
+			t.Fatalf("%s: DoFinalView = %x, %v; want %x", tc.tr, short(view), err, short(tc.want))
+		}
+		clear(view) // what the Cipher's next operation would do to its scratch
+		if !bytes.Equal(kept, tc.want) {
+			t.Errorf("%s: DoFinal's array shares the Cipher's scratch: %x", tc.tr, short(kept))
+		}
+	}
+}
