@@ -449,6 +449,13 @@ func (p *parser) run() error {
 		p.warning(".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.")
 	}
 	p.applyModes()
+	p.tenuringErgonomics()
+	p.compactHeaders()
+	if e := p.set.peek("DynamicDumpSharedSpaces"); e != nil && p.set.Has("ArchiveClassesAtExit") && p.set.String("ArchiveClassesAtExit") != "" {
+		// 17's dynamic archive: an archive to write at exit turns the dump on, whatever
+		// the command line said of it (17.0.15; 25 has no such switch).
+		p.setCmdline("DynamicDumpSharedSpaces", value{b: true}, CommandLine)
+	}
 	// Without class unloading the collectors' start turns concurrent class unloading off too,
 	// as if the command line had, whichever option turned it off and whatever came after for
 	// ClassUnloadingWithConcurrentMark (17.0.15, 25.0.3).
@@ -577,6 +584,11 @@ func (p *parser) vmOption(t token) error {
 	case strings.HasPrefix(s, "-D"):
 		name, val, _ := strings.Cut(s[2:], "=")
 		p.res.Properties = append(p.res.Properties, Property{Name: name, Value: val})
+		if strings.HasPrefix(name, "com.sun.management") && p.o.JDK.Modern() && p.set.Has("ManagementServer") {
+			// Any property of the management namespace (even "com.sun.managementX") asks
+			// for the management server, where the option stands (17.0.15, 25.0.3).
+			p.setCmdline("ManagementServer", value{b: true}, t.origin)
+		}
 		return nil
 	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.Modern():
 		return nil // handled before
@@ -807,6 +819,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 			return false, false
 		}
 		p.setCmdline(e.flag.Name, value{b: arg[0] == '+'}, origin)
+		p.setCoupled(e.flag.Name, value{b: arg[0] == '+'}, origin)
 		return true, true
 	}
 	name, val, found := strings.Cut(arg, "=")
@@ -867,5 +880,71 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 		return false, false
 	}
 	p.setCmdline(name, v, origin)
+	p.setCoupled(name, v, origin)
 	return true, true
+}
+
+// coupledFlags are the flags HotSpot sets beside one an option sets, where the option stands
+// (Arguments::parse_each_vm_init_arg; observed on 17.0.15 and 25.0.3 with PrintFlagsFinal's
+// origins): the tenuring switches and threshold move together, so that the last of them
+// wins. A maximum threshold of 0 is AlwaysTenure; NeverTenure is a maximum of 16, one above
+// the range an option may give.
+var coupledFlags = map[string]func(v value) []coupledSetting{
+	"MaxTenuringThreshold": func(v value) []coupledSetting {
+		return []coupledSetting{{"NeverTenure", value{b: false}}, {"AlwaysTenure", value{b: v.u == 0}}}
+	},
+	"AlwaysTenure": func(v value) []coupledSetting {
+		if !v.b {
+			return nil
+		}
+		return []coupledSetting{{"NeverTenure", value{b: false}}, {"MaxTenuringThreshold", value{u: 0}}}
+	},
+	"NeverTenure": func(v value) []coupledSetting {
+		if !v.b {
+			return nil
+		}
+		return []coupledSetting{{"AlwaysTenure", value{b: false}}, {"MaxTenuringThreshold", value{u: 16}}}
+	},
+}
+
+type coupledSetting struct {
+	name string
+	v    value
+}
+
+// setCoupled sets the flags coupled to name (coupledFlags) with the option's origin.
+func (p *parser) setCoupled(name string, v value, origin Origin) {
+	if !p.o.JDK.Modern() || coupledFlags[name] == nil {
+		return
+	}
+	for _, c := range coupledFlags[name](v) {
+		p.setCmdline(c.name, c.v, origin)
+	}
+}
+
+// compactHeaders: Temurin 25's compact object headers need compressed class pointers; with
+// those off the VM warns as it finishes parsing (before PrintVMOptions' lines) and turns the
+// headers off, the option's origin kept (25.0.3, whatever the collector).
+func (p *parser) compactHeaders() {
+	s := p.set
+	if p.o.JDK < jdk.R25 || !s.Has("UseCompactObjectHeaders") || !s.Has("UseCompressedClassPointers") {
+		return
+	}
+	if e := s.lookup("UseCompactObjectHeaders"); e.v.b && !s.Bool("UseCompressedClassPointers") {
+		p.warning("Compact object headers require compressed class pointers. Disabling compact object headers.")
+		e.v.b = false
+	}
+}
+
+// tenuringErgonomics lowers a default InitialTenuringThreshold to a lower maximum, as an
+// ergonomic value (-XX:MaxTenuringThreshold=5: 5; 17.0.15 and 25.0.3, every collector). One
+// given on the command line stays, for Parallel's constraint to refuse.
+func (p *parser) tenuringErgonomics() {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("InitialTenuringThreshold") || !s.Has("MaxTenuringThreshold") || !s.IsDefault("InitialTenuringThreshold") {
+		return
+	}
+	if m := s.Uint("MaxTenuringThreshold"); m < s.Uint("InitialTenuringThreshold") {
+		_ = s.SetErgo("InitialTenuringThreshold", fmt.Sprint(m))
+	}
 }

@@ -101,6 +101,7 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	e.alignHeap()
 	flags.ReserveCodeCache(set)
 	e.machinePass(model, activeProcessors)
+	e.g1YoungSizer()
 	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
 		// The compiler's notes are not warnings and stay.
 		out, plain := e.out, e.plain

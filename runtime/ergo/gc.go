@@ -413,17 +413,48 @@ func MaxMemory(set *flags.Set) uint64 {
 	return maxHeap - down(young/max(ratio, 1))
 }
 
+// g1YoungSizer is G1's reading of the young sizes the command line gave: a NewSize above
+// MaxNewSize raises the maximum to it, an ergonomic value over the command line's
+// (PrintFlagsFinal: "command line, ergonomic"; 17.0.15 and 25.0.3). Its warnings are
+// g1YoungSizerWarnings'.
+func (e *ergo) g1YoungSizer() {
+	s := e.set
+	if s.Collector() != "UseG1GC" && s.Collector() != "" || !gcModelled(s) || !s.WasSetOnCommandLine("NewSize") || !s.WasSetOnCommandLine("MaxNewSize") {
+		return
+	}
+	if young := s.Uint("NewSize"); young > s.Uint("MaxNewSize") {
+		e.setErgo("MaxNewSize", strconv.FormatUint(young, 10))
+	}
+}
+
 // ConstraintFailure returns the flag constraint java checks once the ergonomics have run (after
 // -XX:+PrintCommandLineFlags is printed, before the heap is made) that the settled set breaks,
-// "" when none: OpenJDK 17's G1 holds ConcGCThreads to at most ParallelGCThreads, the ergonomic
-// one included (-XX:ConcGCThreads=4 on two processors); Temurin 25 no longer checks it. java
-// prints it on stderr and stops as after a bad option.
+// "" when none. java prints it on stderr and stops as after a bad option.
+//   - OpenJDK 17's G1 holds ConcGCThreads to at most ParallelGCThreads, the ergonomic one
+//     included (-XX:ConcGCThreads=4 on two processors); Temurin 25 no longer checks it.
+//   - Parallel holds InitialTenuringThreshold to at most MaxTenuringThreshold, each side
+//     reporting (17 and 25; the other collectors take the pair as given). The maximum is the
+//     one the tenuring switches left (-XX:InitialTenuringThreshold=10 -XX:+AlwaysTenure: 0).
 func ConstraintFailure(set *flags.Set) string {
-	if set.JDK() >= jdk.R25 || !set.JDK().Modern() || set.Collector() != "UseG1GC" || !gcModelled(set) {
+	if !set.JDK().Modern() || !gcModelled(set) {
 		return ""
 	}
-	if c, p := set.Uint("ConcGCThreads"), set.Uint("ParallelGCThreads"); c > p {
-		return fmt.Sprintf("ConcGCThreads (%d) must be less than or equal to ParallelGCThreads (%d)", c, p)
+	switch set.Collector() {
+	case "UseG1GC":
+		if set.JDK() >= jdk.R25 {
+			return ""
+		}
+		if c, p := set.Uint("ConcGCThreads"), set.Uint("ParallelGCThreads"); c > p {
+			return fmt.Sprintf("ConcGCThreads (%d) must be less than or equal to ParallelGCThreads (%d)", c, p)
+		}
+	case "UseParallelGC":
+		if !set.Has("InitialTenuringThreshold") || !set.Has("MaxTenuringThreshold") {
+			return ""
+		}
+		if initial, maxAge := set.Uint("InitialTenuringThreshold"), set.Uint("MaxTenuringThreshold"); initial > maxAge {
+			return fmt.Sprintf("MaxTenuringThreshold (%d) must be greater than or equal to InitialTenuringThreshold (%d)\n"+
+				"InitialTenuringThreshold (%d) must be less than or equal to MaxTenuringThreshold (%d)", maxAge, initial, initial, maxAge)
+		}
 	}
 	return ""
 }

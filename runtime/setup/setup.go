@@ -137,7 +137,7 @@ func Resolve(q Request) (*Run, error) {
 		return r, err
 	}
 	r.CommandLineFlags = cl
-	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, q.CPU, q.CPU.Cores)...)
+	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, cl, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
 	r.MaxMemory = ergo.MaxMemory(set)
 	r.ConstraintFailure = ergo.ConstraintFailure(set)
