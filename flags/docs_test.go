@@ -248,6 +248,16 @@ ConcGCThreads, G1ConcRefinementThreads, MarkStackSize (17: GCDrainStackTargetSiz
 ZYoungGCThreads and ZOldGCThreads (25), compressed oops, THPStackMitigation and 25's AOT
 training flags. CICompilerCount, the CPU pass and the heap's alignment (G1's region size, 2 MB
 for Serial and Parallel) come after the line, as in java; PrintFlagsFinal shows them.
+java prints the line before every start-up failure after the options are read and the
+collector chosen (the flag constraints checked after the ergonomics, the heap and stack sizes,
+agents, the code heaps, the class-data archive but 25's unreadable one, the compile commands,
+the boot layer, the management agent), and not before the options' own errors, a range checked
+late, an unknown compilation mode, two collectors or a removed directory option; jitsim
+follows (17.0.15, 25.0.3). The tenuring switches move together where the options stand
+(MaxTenuringThreshold=0 is AlwaysTenure, NeverTenure a maximum of 16, the last winning) and a
+default InitialTenuringThreshold follows a lower maximum; only Parallel refuses an initial
+threshold above the maximum, after the line. G1 warns when NewSize or MaxNewSize overrides
+NewRatio and when NewSize is above MaxNewSize, which then takes NewSize.
 
 -Xlog's collector lines are reproduced for Serial, Parallel and G1 on 17 and 25: "Using …",
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,

@@ -503,11 +503,13 @@ func (p *parser) checkConstraints() error {
 	if !ratiosChecked && modeOK && !p.checkCompilerCount() {
 		failed = true
 	}
-	if !ratiosChecked && !p.checkFreeRatios() {
+	if !ratiosChecked && modeOK && !p.checkFreeRatios() {
 		failed = true
 	}
 	if failed || !intrinsicsOK {
-		return &Error{Text: p.errText.String(), Launcher: true}
+		// A late range or the compilation mode fails before the flags settle; the rest are
+		// the constraints checked after the ergonomics.
+		return &Error{Text: p.errText.String(), Launcher: true, AfterFlags: modeOK, Constraints: modeOK}
 	}
 	return nil
 }

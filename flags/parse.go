@@ -150,6 +150,18 @@ type Error struct {
 	// Where names the file and line the bad option came from, when it came from a file;
 	// HotSpot does not say, so this is jitsim's own addition, printed after HotSpot's text.
 	Where string
+	// AfterFlags: the failure comes after the VM settled its flags, so java printed
+	// -XX:+PrintCommandLineFlags' line before it (every start-up failure after the options
+	// are parsed and the collector chosen: the compile thresholds, the compiler count and the
+	// free ratios, the heap sizes, the stack size, agents, the code heaps, the class-data
+	// archive, the compile commands, the boot layer; 17.0.15 and 25.0.3).
+	AfterFlags bool
+	// Constraints: the failure is of the flag constraints java checks once the ergonomics
+	// have run, which report together; the collector's own (runtime/ergo) join it.
+	Constraints bool
+	// beforeFlags: a failure of a start-up check that the VM meets while it reads the
+	// options (25's archive header), so not AfterFlags.
+	beforeFlags bool
 }
 
 // LauncherLines is what the java launcher prints after the VM failed to start.
@@ -243,20 +255,35 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkTLABSize, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
+		}
+	}
+	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkTLABSize, p.checkJVMCICompiler} {
+		if err := check(); err != nil {
+			return p.set, p.res, p.withLogWarnings(afterFlags(err))
 		}
 	}
 	p.compilerCountWarning()
 	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.checkJMXAgent, p.startJFR, p.moduleListing} {
 		if err := check(); err != nil {
-			return p.set, p.res, p.withLogWarnings(err)
+			return p.set, p.res, p.withLogWarnings(afterFlags(err))
 		}
 	}
 	p.set.logs = p.res.Logs
 	p.set.noSharing = p.share == "off"
 	return p.set, p.res, nil
+}
+
+// afterFlags marks a start-up failure that java reports after its flags are settled, unless
+// its check found it while the options were read (Error.beforeFlags).
+func afterFlags(err error) error {
+	var e *Error
+	if errors.As(err, &e) && !e.beforeFlags {
+		e.AfterFlags = true
+	}
+	return err
 }
 
 // Defaults returns the flags java starts with when it is given no options: the declared

@@ -570,7 +570,9 @@ func (p *parser) checkSharedArchive() error {
 		if !behavesLike25(j) {
 			return initError("DynamicDumpSharedSpaces is unsupported when base CDS archive is not loaded")
 		}
-		p.logWarning("cds", "-XX:ArchiveClassesAtExit is unsupported when base CDS archive is not loaded. Run with -Xlog:cds for more info.")
+		// Logged as the archive would be mapped: after the collector's start-up lines.
+		p.res.RunLog = append(p.res.RunLog, LogLine{Level: "warning", Tags: "cds",
+			Text: "-XX:ArchiveClassesAtExit is unsupported when base CDS archive is not loaded. Run with -Xlog:cds for more info."})
 	}
 	if !j.Modern() || p.share == "off" {
 		return nil
@@ -589,11 +591,14 @@ func (p *parser) checkSharedArchive() error {
 		// The JDK's archives hold compressed class pointers; Temurin 25.0.3 says so when they
 		// are turned off, and stops under -Xshare:on (OpenJDK 17.0.15 drops the archive
 		// silently, and stops under -Xshare:on as above).
-		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "cds",
-			Text: "Unable to use shared archive file.\n" + savedState})
+		// Logged as the archive is mapped, after the collector's start-up lines (and so
+		// after -XX:+PrintCommandLineFlags' line); under -Xshare:on the failure follows it.
+		warning := LogLine{Level: "warning", Tags: "cds", Text: "Unable to use shared archive file.\n" + savedState}
 		if p.share == "on" {
+			p.res.LogWarnings = append(p.res.LogWarnings, warning)
 			return initError("Unable to use shared archive. Unrecoverable archive loading error (run with -Xlog:aot,cds for details): Unable to map shared spaces")
 		}
+		p.res.RunLog = append(p.res.RunLog, warning)
 	}
 	if !wasSet("SharedArchiveFile") {
 		return nil
@@ -608,8 +613,11 @@ func (p *parser) checkSharedArchive() error {
 	if behavesLike25(j) {
 		invalid := LogLine{Level: "error", Tags: "cds", Text: "Not a valid shared archive file (" + name + ")"}
 		if p.share == "on" {
+			// 25 reads the archive's header while it parses the options, before
+			// -XX:+PrintCommandLineFlags' line.
 			err := initError("Unable to use shared archive: invalid archive").(*Error)
 			err.Log = []LogLine{invalid, {Level: "error", Tags: "cds", Text: "CDS is incompatible with other specified options."}}
+			err.beforeFlags = true
 			return err
 		}
 		p.res.LogWarnings = append(p.res.LogWarnings, invalid)

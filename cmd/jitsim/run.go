@@ -358,6 +358,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			fmt.Fprintln(stderr, "jitsim run:", err)
 			return 1
 		}
+		if cl := r.CommandLineFlags; cl != nil && cl.Bool("PrintCommandLineFlags") {
+			cl.PrintCommandLineFlags(stdout)
+		}
 		for _, o := range r.Result.Oracle {
 			io.WriteString(stdout, o)
 		}
