@@ -308,7 +308,11 @@ Output java prints that no model can match line for line:
 - the start-up compiles of -XX:+PrintCompilation and -Xlog:jit+compilation on Temurin 25 depend
   on timing (String::hashCode is compiled before -version ends in some runs): the recorded
   runs ` + "`25/printcompilation_xlog_default`" + ` and ` + "`25/printcompilation_xlog_wildcard`" + ` are
-  reported by TestMatchesRecordedJVMs as host-dependent.
+  reported by TestMatchesRecordedJVMs as host-dependent;
+- -XX:+PrintCodeCache's report at exit, and -XX:+PrintCodeCacheOnCompilation's after each
+  compile, give each code heap's address range, which address-space randomisation moves from
+  run to run, and its use, which follows the start-up compiles (java printed different uses in
+  three runs of the same line); jitsim prints no report.
 
 An -Xlog selection of valid tags that no registered tag set matches (exactly, or as a subset
 with the wildcard) gets java's warning "No tag set matches selection: X. Did you mean any of
