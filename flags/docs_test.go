@@ -267,7 +267,8 @@ heap, the medium page size, the workers, uncommit), with the modelled Linux mach
 on tmpfs; Shenandoah's gc+init lines are not modelled; nor are what gc* prints of
 this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
-warns as java does on such a host.
+warns as java does on such a host. Nor does it dump core (ulimit -c 0): Temurin 25 warns when
+the command line asks for -XX:+CreateCoredumpOnCrash.
 
 A young generation too small for the JDK's own start-up stops the VM after the collector's
 start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,

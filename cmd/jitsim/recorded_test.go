@@ -113,7 +113,6 @@ func init() {
 	}
 	hostDependent["25/prod2_diag_printinlining"] = hashCodeTiming
 	hostDependent["25/prod6_bug_logcompilation_pid_file"] = hashCodeTiming
-	hostDependent["25/prod2_diag_errorfile"] = "the core-dump warning depends on the recording shell's ulimit -c"
 	for _, n := range []string{"17/prod4_xlog_three_outputs", "25/prod4_xlog_three_outputs"} {
 		hostDependent[n] = "with two log files open the start-up lasts longer, and java compiles more of its own methods, in an order that varies"
 	}
