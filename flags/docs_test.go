@@ -336,11 +336,12 @@ equal), 14 of them recorded (` + "`xlog_nomatch_order_*`" + `).
 The management agent's remote connector (-Dcom.sun.management.jmxremote.port) fails as java's
 does on what the command line alone decides, with the agent's stack trace and the release's
 line numbers (flags/jmx.go): a port or RMI port that Integer.parseInt refuses or that is
-negative, and a password file the command line names that does not exist.
+negative, and a password file that does not exist: the one the command line names or, with
+authentication left on, the default one in the JDK's own directory, which a JDK ships only as a
+template; jitsim cannot know that directory and names it ` + "`<java.home>`" + `.
 
-Not modelled yet: the agent's default password file, which lies in the JDK's own directory, a
-port out of range (refused only when the connector binds), and a JDWP transport that fails to
-load.
+Not modelled yet: a port out of range (refused only when the connector binds), and a JDWP
+transport that fails to load.
 
 ## CPU and collector ergonomics
 

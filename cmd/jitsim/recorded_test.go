@@ -94,7 +94,6 @@ var notModelled = map[string]string{}
 
 func init() {
 	for reason, names := range map[string][]string{
-		"the management agent's error names the JDK's install directory (its default password file)":      {"prod2_kafka_jmx"},
 		"a JDWP transport library that fails to load aborts java; jitsim does not load agents' libraries": {"prod2_tomcat_jpda_bad"},
 		"PrintAssembly's disassembly is not modelled":                                                     {"prod2_diag_printassembly"},
 	} {
