@@ -259,6 +259,18 @@ default InitialTenuringThreshold follows a lower maximum; only Parallel refuses 
 threshold above the maximum, after the line. G1 warns when NewSize or MaxNewSize overrides
 NewRatio and when NewSize is above MaxNewSize, which then takes NewSize.
 
+Temurin 25's AOT cache options are checked as java checks them: AOTCache, AOTConfiguration or
+AOTMode with an -Xshare option or the older archive options, AOTMode=record without a
+configuration or with a cache to read, AOTMode=create without a configuration, a cache to
+write, or with a configuration that does not exist, AOTConfiguration outside record and create,
+and an empty value, each java's error. A cache that does not exist is logged as java logs it
+(three aot errors) and ends the start under AOTMode=on; AOTMode=off and record map no archive
+(the banner loses "sharing"), and record says at exit where it wrote the configuration (jitsim
+writes none). The AOT switches are settled as java settles them (AOTClassLinking on when a mode
+is given, AOTInvokeDynamicLinking following it, training recorded under record and replayed
+with a cache or an auto or on mode). AOTCacheOutput's child process, which assembles the cache,
+is not modelled.
+
 -Xlog's collector lines are reproduced for Serial, Parallel and G1 on 17 and 25: "Using …",
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,
 workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's gc+init lines are

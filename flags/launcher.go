@@ -292,7 +292,7 @@ func setsFlags(fs ...flagBool) func(p *parser, t token, _ string) error {
 // the flags JDK 17 keeps it in (UseSharedSpaces, RequireSharedSpaces; JDK 19 made them
 // obsolete, so Temurin 25 shows neither).
 func shareMode(p *parser, t token, v string) error {
-	p.share = strings.TrimPrefix(t.text, "-Xshare:")
+	p.share, p.shareGiven = strings.TrimPrefix(t.text, "-Xshare:"), true
 	return setsFlags(flagBool{"UseSharedSpaces", p.share != "off"}, flagBool{"RequireSharedSpaces", p.share == "on"})(p, t, v)
 }
 

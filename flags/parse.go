@@ -97,7 +97,10 @@ type Result struct {
 	// when -Xlog:disable came (it drops the ones before it, and java's own warnings).
 	Logs []LogConfig
 	// RunLog are lines logged once the VM runs, with the -Xlog configuration (JFR's start).
-	RunLog      []LogLine
+	RunLog []LogLine
+	// ExitLog are lines the VM prints as it exits, after the version banner (25's AOT
+	// configuration, recorded).
+	ExitLog     []LogLine
 	LogDisabled bool
 	// LogWarnings are the unified-logging lines the options themselves caused (excess
 	// parts, ignored output options), printed on stdout at start-up.
@@ -224,6 +227,9 @@ type parser struct {
 	// the last -Xshare mode ("auto" unless given).
 	agents []agent
 	share  string
+	// shareGiven: an -Xshare option was given (25's AOT options refuse any). noArchive: the
+	// VM maps no archive though -Xshare left it (25's AOT modes, a missing AOT cache).
+	shareGiven, noArchive bool
 	// jfrRecordings are the options of each -XX:StartFlightRecording, jfrRecorderOptions of
 	// each -XX:FlightRecorderOptions (startJFR checks them).
 	jfrRecordings, jfrRecorderOptions []string
@@ -232,6 +238,10 @@ type parser struct {
 // stringChoices are the string flags whose constraint takes a fixed list of values (Temurin
 // 25.0.3: AOTMode), in the order java names them.
 var stringChoices = map[string][]string{"AOTMode": {"off", "record", "create", "auto", "on"}}
+
+// nonEmptyStrings are the string flags whose constraint refuses an empty value as the option is
+// parsed (Temurin 25.0.3).
+var nonEmptyStrings = []string{"AOTCache", "AOTCacheOutput", "AOTConfiguration", "AOTMode"}
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
 // (the launcher), then -XX:VMOptionsFile=, -XX:Flags= (origin {config file}),
@@ -255,12 +265,12 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors} {
+	for _, check := range []func() error{p.checkAOTOptions, p.checkRemovedDirs, p.checkCollectors} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
 	}
-	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkTLABSize, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.startAOTCache, p.checkTLABSize, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(afterFlags(err))
 		}
@@ -272,7 +282,7 @@ func Parse(o Options) (*Set, *Result, error) {
 		}
 	}
 	p.set.logs = p.res.Logs
-	p.set.noSharing = p.share == "off"
+	p.set.noSharing = p.share == "off" || p.noArchive
 	return p.set, p.res, nil
 }
 
@@ -869,6 +879,11 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	switch e.typ {
 	case Ccstr:
 		v = value{s: val}
+		if val == "" && slices.Contains(nonEmptyStrings, name) {
+			// The flag's constraint at parse time (25's AOT files and mode).
+			fmt.Fprintf(&p.errText, "%s cannot be empty\n", name)
+			return false, false
+		}
 		if choices, ok := stringChoices[name]; ok && !slices.Contains(choices, val) {
 			// The flag's constraint at parse time (AOTMode on 25).
 			fmt.Fprintf(&p.errText, "Unrecognized value %s for %s. Must be one of the following: %s\n", val, name, strings.Join(choices, ", "))

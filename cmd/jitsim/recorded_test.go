@@ -101,9 +101,6 @@ func init() {
 			notModelled["17/"+n], notModelled["25/"+n] = reason, reason
 		}
 	}
-	for _, n := range []string{"prod2_springboot_aot_cache", "prod2_springboot_aot_mode"} {
-		notModelled["25/"+n] = "25's AOT cache (loading, recording) is not modelled"
-	}
 	for _, n := range []string{"17/prod2_flink_native_mem", "25/prod2_flink_native_mem"} {
 		hostDependent[n] = "PrintNMTStatistics reports this process's native memory"
 	}

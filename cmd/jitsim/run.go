@@ -482,6 +482,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		for _, l := range r.ExitLog {
 			startLog.Write(l)
 		}
+		for _, l := range res.ExitLog {
+			startLog.Write(l)
+		}
 		return 0
 	case res.ShowVersion:
 		printBanner(banner, rel, m, res)

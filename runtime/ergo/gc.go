@@ -128,13 +128,40 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	if s.Has("THPStackMitigation") && s.IsDefault("THPStackMitigation") && !model.THPAlways() {
 		e.setErgo("THPStackMitigation", "false")
 	}
-	// 25's AOT cache: with no cache to use or record, training is off.
-	if s.Has("AOTCache") && s.String("AOTCache") == "" && !s.WasSetOnCommandLine("AOTMode") {
-		for _, f := range []string{"AOTInvokeDynamicLinking", "AOTRecordTraining", "AOTReplayTraining"} {
-			if s.IsDefault(f) {
-				e.setErgo(f, "false")
-			}
+	e.aotFlags()
+}
+
+// aotFlags settles 25's AOT switches before PrintCommandLineFlags (observed on 25.0.3): an
+// AOTMode the command line gives turns AOTClassLinking on; AOTInvokeDynamicLinking follows
+// AOTClassLinking; training is recorded under AOTMode=record and replayed when a cache is
+// named or the mode (auto or on) given; and with either, archiving with a Java agent is off.
+// Each only where the command line left it.
+func (e *ergo) aotFlags() {
+	s := e.set
+	for _, f := range []string{"AOTMode", "AOTCache", "AOTClassLinking", "AOTInvokeDynamicLinking", "AOTRecordTraining", "AOTReplayTraining", "AllowArchivingWithJavaAgent"} {
+		if !s.Has(f) {
+			return
 		}
+	}
+	modeGiven := s.WasSetOnCommandLine("AOTMode")
+	aot := modeGiven || s.String("AOTCache") != ""
+	mode := s.String("AOTMode")
+	if mode == "" {
+		mode = "auto"
+	}
+	if modeGiven && s.IsDefault("AOTClassLinking") {
+		e.setErgo("AOTClassLinking", "true")
+	}
+	set := func(name string, on bool) {
+		if s.IsDefault(name) {
+			e.setErgo(name, strconv.FormatBool(on))
+		}
+	}
+	set("AOTInvokeDynamicLinking", s.Bool("AOTClassLinking"))
+	set("AOTRecordTraining", mode == "record")
+	set("AOTReplayTraining", aot && (mode == "auto" || mode == "on"))
+	if aot {
+		set("AllowArchivingWithJavaAgent", false)
 	}
 }
 
