@@ -257,7 +257,12 @@ follows (17.0.15, 25.0.3). The tenuring switches move together where the options
 (MaxTenuringThreshold=0 is AlwaysTenure, NeverTenure a maximum of 16, the last winning) and a
 default InitialTenuringThreshold follows a lower maximum; only Parallel refuses an initial
 threshold above the maximum, after the line. G1 warns when NewSize or MaxNewSize overrides
-NewRatio and when NewSize is above MaxNewSize, which then takes NewSize.
+NewRatio and when NewSize is above MaxNewSize, which then takes NewSize. -XX:+AggressiveHeap
+sets, once the options are read and over what they said, the Parallel collector, a fixed
+256 KB TLAB and young PLAB, an 8 KB old PLAB, no TLAB resizing, ThresholdTolerance 100 (17:
+no scavenge before a full GC), and, unless the command line sized them, half the machine's
+memory as the maximum, initial and minimum heap and three eighths of the maximum as the young
+generation, all with the command line's origin.
 
 Temurin 25's AOT cache options are checked as java checks them: AOTCache, AOTConfiguration or
 AOTMode with an -Xshare option or the older archive options, AOTMode=record without a

@@ -486,6 +486,7 @@ func (p *parser) run() error {
 		p.warning(".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.")
 	}
 	p.applyModes()
+	p.aggressiveHeap()
 	p.tenuringErgonomics()
 	p.compactHeaders()
 	if e := p.set.peek("DynamicDumpSharedSpaces"); e != nil && p.set.Has("ArchiveClassesAtExit") && p.set.String("ArchiveClassesAtExit") != "" {
@@ -975,6 +976,30 @@ func (p *parser) compactHeaders() {
 	if e := s.lookup("UseCompactObjectHeaders"); e.v.b && !s.Bool("UseCompressedClassPointers") {
 		p.warning("Compact object headers require compressed class pointers. Disabling compact object headers.")
 		e.v.b = false
+	}
+}
+
+// aggressiveHeapFlags are what -XX:+AggressiveHeap sets once the options are read, over
+// what the command line said (17.0.15 and 25.0.3: -XX:TLABSize=1m still ends at 256K): the
+// Parallel collector, which another collector's option then conflicts with, and its TLAB,
+// PLAB and tenuring settings. The heap sizes it sets need the machine's memory
+// (runtime/ergo).
+var aggressiveHeapFlags = []struct{ name, value string }{
+	{"UseParallelGC", "true"}, {"ResizeTLAB", "false"}, {"TLABSize", "262144"}, {"YoungPLABSize", "262144"},
+	{"OldPLABSize", "8192"}, {"ScavengeBeforeFullGC", "false"}, {"ThresholdTolerance", "100"},
+}
+
+// aggressiveHeap applies aggressiveHeapFlags when -XX:+AggressiveHeap stands after the
+// options (the flags a release lacks, 25's ScavengeBeforeFullGC, are skipped).
+func (p *parser) aggressiveHeap() {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("AggressiveHeap") || !s.Bool("AggressiveHeap") {
+		return
+	}
+	for _, f := range aggressiveHeapFlags {
+		if s.Has(f.name) {
+			_ = s.SetCommandLine(f.name, f.value)
+		}
 	}
 }
 

@@ -68,6 +68,7 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 		}
 		e.setErgo(gc, "true")
 	}
+	e.aggressiveHeap(model)
 	e.heapSize(model)
 	if !s.IsDefault("UseCompressedOops") && s.Bool("UseCompressedOops") && s.Uint("MaxHeapSize") > compressedOopsMaxHeap(s, gc) {
 		e.warn("Max heap size too large for Compressed Oops")
@@ -438,6 +439,42 @@ func MaxMemory(set *flags.Set) uint64 {
 		ratio = set.Uint("MinSurvivorRatio")
 	}
 	return maxHeap - down(young/max(ratio, 1))
+}
+
+// aggressiveHeap is -XX:+AggressiveHeap's part that needs the machine (17.0.15, 25.0.3; the
+// flags it sets regardless are flags.aggressiveHeapFlags'): a heap the command line did not
+// size gets half the physical memory (at most all of it less 160 MB) as its maximum, initial
+// and minimum size, a young generation it did not size three eighths of the maximum, and 17's
+// BaseFootPrintEstimate the maximum, all as if the command line had set them (MaxRAM is not
+// consulted).
+func (e *ergo) aggressiveHeap(model cpu.Model) {
+	s := e.set
+	if !s.Has("AggressiveHeap") || !s.Bool("AggressiveHeap") {
+		return
+	}
+	cmd := func(name string, v uint64) {
+		if s.Has(name) {
+			if err := s.SetCommandLine(name, strconv.FormatUint(v, 10)); err != nil {
+				panic("BUG: ergonomics: " + err.Error())
+			}
+		}
+	}
+	if !s.WasSetOnCommandLine("MaxHeapSize") {
+		phys := model.PhysicalMemory()
+		heap := phys / 2
+		if phys > 160<<20 {
+			heap = min(heap, phys-160<<20)
+		}
+		cmd("MaxHeapSize", heap)
+		cmd("InitialHeapSize", heap)
+		cmd("MinHeapSize", heap)
+	}
+	if !s.WasSetOnCommandLine("NewSize") {
+		young := s.Uint("MaxHeapSize") / 8 * 3
+		cmd("NewSize", young)
+		cmd("MaxNewSize", young)
+	}
+	cmd("BaseFootPrintEstimate", s.Uint("MaxHeapSize"))
 }
 
 // g1YoungSizer is G1's reading of the young sizes the command line gave: a NewSize above
