@@ -208,6 +208,8 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
+	// Accepted and ignored by OpenJDK 17.0.15; gone by Temurin 25.0.3 ("Unrecognized option").
+	{name: "-Xnoagent", stage: stageVM, releases: jdk.Before(jdk.R25), help: "no effect (JDK 21 and before)"},
 	{name: "-Xprof", stage: stageVM, act: func(p *parser, _ token, _ string) error {
 		if p.o.JDK.Modern() {
 			p.warning("Ignoring option -Xprof; support was removed in 10.0") // JDK 8 still profiles

@@ -213,6 +213,10 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	}
 	build := flags.RecordedBuild(set.JDK())
 	described := gcModelled(set) && build != "" && (gc == "UseSerialGC" || gc == "UseParallelGC" || gc == "UseG1GC")
+	if described && gc == "UseG1GC" && set.JDK() < jdk.R25 {
+		// 17 sizes G1's mark stack with its arguments, before the heap's lines.
+		out = append(out, g1MarkStackTrace(set))
+	}
 	if described && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
@@ -347,6 +351,11 @@ func classSpaceLines(s *flags.Set) []string {
 		fmt.Sprintf("Narrow klass base: 0x%016x, Narrow klass shift: %d, Narrow klass range: 0x%x", 0, shift, rng)}
 }
 
+// g1MarkStackTrace is G1's gc=trace line of its mark stack's sizes, in K (17.0.15, 25.0.3).
+func g1MarkStackTrace(s *flags.Set) flags.LogLine {
+	return flags.LogLine{Level: "trace", Tags: "gc", Text: fmt.Sprintf("MarkStackSize: %dk  MarkStackSizeMax: %dk", s.Uint("MarkStackSize")>>10, s.Uint("MarkStackSizeMax")>>10)}
+}
+
 // g1StartDebug are G1's debug lines between the heap's reservation and gc+init's description
 // (OpenJDK 17.0.15, Temurin 25.0.3 with -Xlog:gc*=debug): its workers (the concurrent ones
 // numbered after the refinement threads and two more), the mark stack in chunks of 1024
@@ -363,6 +372,10 @@ func g1StartDebug(s *flags.Set) []flags.LogLine {
 	}
 	debug("gc", "ConcGCThreads: %d offset %d", s.Uint("ConcGCThreads"), s.Uint("G1ConcRefinementThreads")+2)
 	debug("gc", "ParallelGCThreads: %d", s.Uint("ParallelGCThreads"))
+	if s.JDK() >= jdk.R25 {
+		// 25 sizes the mark stack as concurrent marking starts up.
+		out = append(out, g1MarkStackTrace(s))
+	}
 	markMax := s.Uint("MarkStackSizeMax")
 	if s.JDK() < jdk.R25 {
 		markMax /= 1024
