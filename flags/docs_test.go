@@ -198,7 +198,9 @@ func launcherMarkdown() string {
 	b.WriteString("checked as OpenJDK 17.0.15 and Temurin 25.0.3 check them (`flags/testdata/recorded.json`, cases\n")
 	b.WriteString("`launcher_*`, `env_jdk_java_options_*`, `xlog_*`, `modules_*`). \"Ends the line\": java acts on the\n")
 	b.WriteString("option and looks at nothing after it. Options without an effect in jitsim are accepted after java's\n")
-	b.WriteString("checks of their syntax.\n\n")
+	b.WriteString("checks of their syntax. A word in an @argfile that is not an option (an @argfile named inside one\n")
+	b.WriteString("included, which the launcher does not expand) is java's main class: the options end there, and\n")
+	b.WriteString("once the VM is up java cannot load it (\"Could not find or load main class\", exit 1), as jitsim says.\n\n")
 	b.WriteString("| Option | Value | Not in JDK_JAVA_OPTIONS | Ends the line | Profiles | In jitsim |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, o := range launcherOptions {

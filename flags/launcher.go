@@ -388,6 +388,13 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 				return nil, &Error{Text: "Error: Cannot specify main class in environment variable JDK_JAVA_OPTIONS\n"}
 			}
 		}
+		if t.where != "" && !t.jdkJavaOptions && !strings.HasPrefix(t.text, "-") {
+			// A main class from an @argfile ends java's options; the rest are the
+			// program's (17.0.15, 25.0.3: "Could not find or load main class" once the
+			// VM is up).
+			p.res.MainClass, p.res.MainClassFrom = t.text, t.where
+			return vm, nil
+		}
 		if o == nil || o.stage != stageLauncher {
 			vm = append(vm, t)
 			if o != nil && o.terminal {

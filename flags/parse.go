@@ -84,6 +84,10 @@ type Result struct {
 	InternalVersion bool
 	// DryRun is true when --dry-run was given: start the VM, do not run the program.
 	DryRun bool
+	// MainClass is a main class an @argfile named (a word that is not an option, or an
+	// @argfile inside one, which the launcher does not expand): the launcher's options end
+	// there and what follows is the program's. MainClassFrom says which file and line.
+	MainClass, MainClassFrom string
 	// ShowSettingsVM is true when -XshowSettings:vm was given: the launcher prints the VM
 	// settings (VMSettings) once the VM is up. LauncherSizes are the -Xss, -Xms and -Xmx the
 	// launcher itself read (the command line, JDK_JAVA_OPTIONS, @argfiles; the last of each

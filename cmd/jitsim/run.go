@@ -450,6 +450,12 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		io.WriteString(stderr, flags.VMSettings(r.Result, r.MaxMemory))
 	}
 	res := r.Result
+	if res.MainClass != "" {
+		// java loads the main class an @argfile named once the VM is up; jitsim runs none.
+		fmt.Fprintf(stderr, "Error: Could not find or load main class %s\nCaused by: java.lang.ClassNotFoundException: %s\n", res.MainClass, res.MainClass)
+		fmt.Fprintf(stderr, "jitsim: the main class %q came from %s; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs\n", res.MainClass, res.MainClassFrom)
+		return 1
+	}
 	banner := stderr
 	if res.ToStdout {
 		banner = stdout
