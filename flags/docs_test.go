@@ -276,7 +276,10 @@ and an empty value, each java's error. A cache that does not exist is logged as 
 writes none). The AOT switches are settled as java settles them (AOTClassLinking on when a mode
 is given, AOTInvokeDynamicLinking following it, training recorded under record and replayed
 with a cache or an auto or on mode). AOTCacheOutput's child process, which assembles the cache,
-is not modelled.
+is not modelled. 25's -XX:+AutoCreateSharedArchive needs SharedArchiveFile (a cds warning, then
+the launcher's lines) and takes a missing archive as one to create; a base and a dynamic
+archive whose base does not exist are logged as two cds errors (17 checks the base as one
+archive). -Xshare:dump is accepted: 17 exits without its banner, 25 runs on interpreted.
 
 -Xlog's collector lines are reproduced for Serial, Parallel and G1 on 17 and 25: "Using …",
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,

@@ -202,6 +202,16 @@ var launcherOptions = []launcherOption{
 	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (17: sets UseSharedSpaces)"},
 	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (the GC logs lose the archive)"},
 	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (17: sets RequireSharedSpaces)"},
+	// java writes the archive (jitsim writes none); 17.0.15 then exits 0 without its banner,
+	// Temurin 25.0.3 goes on in interpreted mode, its banner saying so.
+	{name: "-Xshare:dump", stage: stageVM, act: func(p *parser, t token, v string) error {
+		if behavesLike25(p.o.JDK) {
+			p.res.Mode = Interpreted
+		} else {
+			p.res.DumpArchive = true
+		}
+		return shareMode(p, t, v)
+	}, help: "write the class data sharing archive (17: and exit; 25: then run interpreted); jitsim writes none"},
 	{name: "-Xdebug", stage: stageVM, help: "no effect (deprecated)", act: func(p *parser, _ token, _ string) error {
 		if xdebugDeprecated.At(p.o.JDK) {
 			p.warning("Option -Xdebug was deprecated in JDK 22 and will likely be removed in a future release.")

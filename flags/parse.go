@@ -88,6 +88,9 @@ type Result struct {
 	// @argfile inside one, which the launcher does not expand): the launcher's options end
 	// there and what follows is the program's. MainClassFrom says which file and line.
 	MainClass, MainClassFrom string
+	// DumpArchive is 17's -Xshare:dump: java writes the class-data archive once the VM is up
+	// and exits, status 0, before any banner.
+	DumpArchive bool
 	// ShowSettingsVM is true when -XshowSettings:vm was given: the launcher prints the VM
 	// settings (VMSettings) once the VM is up. LauncherSizes are the -Xss, -Xms and -Xmx the
 	// launcher itself read (the command line, JDK_JAVA_OPTIONS, @argfiles; the last of each

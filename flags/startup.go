@@ -574,7 +574,7 @@ func (p *parser) checkSharedArchive() error {
 		p.res.RunLog = append(p.res.RunLog, LogLine{Level: "warning", Tags: "cds",
 			Text: "-XX:ArchiveClassesAtExit is unsupported when base CDS archive is not loaded. Run with -Xlog:cds for more info."})
 	}
-	if !j.Modern() || p.share == "off" {
+	if !j.Modern() || p.share == "off" || p.share == "dump" {
 		return nil
 	}
 	// The release tables that were not recorded (8, 8u, 21, 25 on aarch64) may lack these
@@ -604,6 +604,31 @@ func (p *parser) checkSharedArchive() error {
 		return nil
 	}
 	name := p.set.String("SharedArchiveFile")
+	if p.set.Has("AutoCreateSharedArchive") && p.set.Bool("AutoCreateSharedArchive") {
+		return nil // 25 creates the archive at exit when it is missing
+	}
+	base, _, two := strings.Cut(name, string(os.PathListSeparator))
+	if two && !behavesLike25(j) {
+		// 17 checks the base archive of a base and a dynamic one as it checks one alone.
+		name, two = base, false
+	}
+	if two {
+		// A base and a dynamic archive: 25 maps the base first, and one that does not exist
+		// fails as the archive is mapped (after PrintCommandLineFlags' line).
+		if _, err := os.Stat(base); err == nil {
+			return nil
+		}
+		failed := []LogLine{{Level: "error", Tags: "cds", Text: "An error has occurred while processing the shared archive file. Run with -Xlog:aot,cds for details."},
+			{Level: "error", Tags: "cds", Text: "Loading static archive failed."}}
+		if p.share == "on" {
+			err := initError("Unable to use shared archive. Unrecoverable archive loading error (run with -Xlog:aot,cds for details): Unable to map shared spaces").(*Error)
+			err.Log = failed
+			return err
+		}
+		p.noArchive = true
+		p.res.RunLog = append(p.res.RunLog, failed...)
+		return nil
+	}
 	if name == "" || strings.Contains(name, string(os.PathListSeparator)) {
 		return nil
 	}
@@ -672,6 +697,11 @@ func (p *parser) checkSystemProperties() error {
 // and a cache to write; AOTConfiguration needs record or create (observed on 25.0.3).
 func (p *parser) checkAOTOptions() error {
 	s := p.set
+	if s.Has("AutoCreateSharedArchive") && s.Bool("AutoCreateSharedArchive") && (!s.WasSetOnCommandLine("SharedArchiveFile") || s.String("SharedArchiveFile") == "") {
+		// An archive to create needs its name (25.0.3: a cds warning, then the launcher's
+		// lines, whatever -Xshare says).
+		return &Error{Launcher: true, beforeFlags: true, Log: []LogLine{{Level: "warning", Tags: "cds", Text: "-XX:+AutoCreateSharedArchive requires -XX:SharedArchiveFile"}}}
+	}
 	if !s.Has("AOTMode") || !s.Has("AOTCache") || !s.Has("AOTConfiguration") || !s.Has("AOTCacheOutput") {
 		return nil
 	}

@@ -450,6 +450,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		io.WriteString(stderr, flags.VMSettings(r.Result, r.MaxMemory))
 	}
 	res := r.Result
+	if res.DumpArchive {
+		return 0
+	}
 	if res.MainClass != "" {
 		// java loads the main class an @argfile named once the VM is up; jitsim runs none.
 		fmt.Fprintf(stderr, "Error: Could not find or load main class %s\nCaused by: java.lang.ClassNotFoundException: %s\n", res.MainClass, res.MainClass)
