@@ -141,7 +141,7 @@ func (p *parser) checkAfterErgo() error {
 	}
 	b.WriteString(p.g1PauseConstraint())
 	if b.Len() > 0 {
-		return &Error{Text: b.String(), Launcher: true}
+		return &Error{Text: b.String(), Launcher: true, Constraints: true}
 	}
 	return nil
 }

@@ -198,7 +198,9 @@ func launcherMarkdown() string {
 	b.WriteString("checked as OpenJDK 17.0.15 and Temurin 25.0.3 check them (`flags/testdata/recorded.json`, cases\n")
 	b.WriteString("`launcher_*`, `env_jdk_java_options_*`, `xlog_*`, `modules_*`). \"Ends the line\": java acts on the\n")
 	b.WriteString("option and looks at nothing after it. Options without an effect in jitsim are accepted after java's\n")
-	b.WriteString("checks of their syntax.\n\n")
+	b.WriteString("checks of their syntax. A word in an @argfile that is not an option (an @argfile named inside one\n")
+	b.WriteString("included, which the launcher does not expand) is java's main class: the options end there, and\n")
+	b.WriteString("once the VM is up java cannot load it (\"Could not find or load main class\", exit 1), as jitsim says.\n\n")
 	b.WriteString("| Option | Value | Not in JDK_JAVA_OPTIONS | Ends the line | Profiles | In jitsim |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, o := range launcherOptions {
@@ -248,6 +250,36 @@ ConcGCThreads, G1ConcRefinementThreads, MarkStackSize (17: GCDrainStackTargetSiz
 ZYoungGCThreads and ZOldGCThreads (25), compressed oops, THPStackMitigation and 25's AOT
 training flags. CICompilerCount, the CPU pass and the heap's alignment (G1's region size, 2 MB
 for Serial and Parallel) come after the line, as in java; PrintFlagsFinal shows them.
+java prints the line before every start-up failure after the options are read and the
+collector chosen (the flag constraints checked after the ergonomics, the heap and stack sizes,
+agents, the code heaps, the class-data archive but 25's unreadable one, the compile commands,
+the boot layer, the management agent), and not before the options' own errors, a range checked
+late, an unknown compilation mode, two collectors or a removed directory option; jitsim
+follows (17.0.15, 25.0.3). The tenuring switches move together where the options stand
+(MaxTenuringThreshold=0 is AlwaysTenure, NeverTenure a maximum of 16, the last winning) and a
+default InitialTenuringThreshold follows a lower maximum; only Parallel refuses an initial
+threshold above the maximum, after the line. G1 warns when NewSize or MaxNewSize overrides
+NewRatio and when NewSize is above MaxNewSize, which then takes NewSize. -XX:+AggressiveHeap
+sets, once the options are read and over what they said, the Parallel collector, a fixed
+256 KB TLAB and young PLAB, an 8 KB old PLAB, no TLAB resizing, ThresholdTolerance 100 (17:
+no scavenge before a full GC), and, unless the command line sized them, half the machine's
+memory as the maximum, initial and minimum heap and three eighths of the maximum as the young
+generation, all with the command line's origin.
+
+Temurin 25's AOT cache options are checked as java checks them: AOTCache, AOTConfiguration or
+AOTMode with an -Xshare option or the older archive options, AOTMode=record without a
+configuration or with a cache to read, AOTMode=create without a configuration, a cache to
+write, or with a configuration that does not exist, AOTConfiguration outside record and create,
+and an empty value, each java's error. A cache that does not exist is logged as java logs it
+(three aot errors) and ends the start under AOTMode=on; AOTMode=off and record map no archive
+(the banner loses "sharing"), and record says at exit where it wrote the configuration (jitsim
+writes none). The AOT switches are settled as java settles them (AOTClassLinking on when a mode
+is given, AOTInvokeDynamicLinking following it, training recorded under record and replayed
+with a cache or an auto or on mode). AOTCacheOutput's child process, which assembles the cache,
+is not modelled. 25's -XX:+AutoCreateSharedArchive needs SharedArchiveFile (a cds warning, then
+the launcher's lines) and takes a missing archive as one to create; a base and a dynamic
+archive whose base does not exist are logged as two cds errors (17 checks the base as one
+archive). -Xshare:dump is accepted: 17 exits without its banner, 25 runs on interpreted.
 
 -Xlog's collector lines are reproduced for Serial, Parallel and G1 on 17 and 25: "Using …",
 gc+init's description (build, CPUs, memory, compressed-oops mode, region and heap sizes,
@@ -257,7 +289,8 @@ heap, the medium page size, the workers, uncommit), with the modelled Linux mach
 on tmpfs; Shenandoah's gc+init lines are not modelled; nor are what gc* prints of
 this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
-warns as java does on such a host.
+warns as java does on such a host. Nor does it dump core (ulimit -c 0): Temurin 25 warns when
+the command line asks for -XX:+CreateCoredumpOnCrash.
 
 A young generation too small for the JDK's own start-up stops the VM after the collector's
 start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,
@@ -298,7 +331,11 @@ Output java prints that no model can match line for line:
 - the start-up compiles of -XX:+PrintCompilation and -Xlog:jit+compilation on Temurin 25 depend
   on timing (String::hashCode is compiled before -version ends in some runs): the recorded
   runs ` + "`25/printcompilation_xlog_default`" + ` and ` + "`25/printcompilation_xlog_wildcard`" + ` are
-  reported by TestMatchesRecordedJVMs as host-dependent.
+  reported by TestMatchesRecordedJVMs as host-dependent;
+- -XX:+PrintCodeCache's report at exit, and -XX:+PrintCodeCacheOnCompilation's after each
+  compile, give each code heap's address range, which address-space randomisation moves from
+  run to run, and its use, which follows the start-up compiles (java printed different uses in
+  three runs of the same line); jitsim prints no report.
 
 An -Xlog selection of valid tags that no registered tag set matches (exactly, or as a subset
 with the wildcard) gets java's warning "No tag set matches selection: X. Did you mean any of
@@ -321,11 +358,12 @@ equal), 14 of them recorded (` + "`xlog_nomatch_order_*`" + `).
 The management agent's remote connector (-Dcom.sun.management.jmxremote.port) fails as java's
 does on what the command line alone decides, with the agent's stack trace and the release's
 line numbers (flags/jmx.go): a port or RMI port that Integer.parseInt refuses or that is
-negative, and a password file the command line names that does not exist.
+negative, and a password file that does not exist: the one the command line names or, with
+authentication left on, the default one in the JDK's own directory, which a JDK ships only as a
+template; jitsim cannot know that directory and names it ` + "`<java.home>`" + `.
 
-Not modelled yet: the agent's default password file, which lies in the JDK's own directory, a
-port out of range (refused only when the connector binds), and a JDWP transport that fails to
-load.
+Not modelled yet: a port out of range (refused only when the connector binds), and a JDWP
+transport that fails to load.
 
 ## CPU and collector ergonomics
 

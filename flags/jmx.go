@@ -12,10 +12,15 @@ import (
 // The management agent's remote connector: -Dcom.sun.management.jmxremote.port starts it as
 // the VM comes up, and a bad setting ends the start with the agent's error and its stack trace
 // on stderr, exit status 1, no version banner. jitsim checks what the command line alone
-// decides: the port and RMI port numbers, and a password file the command line names that does
-// not exist. The default password file lies in the JDK's own directory, which jitsim cannot
-// know, and a port out of range fails only when the connector binds; neither is modelled.
-// Every text and line number below was observed on OpenJDK 17.0.15 and Temurin 25.0.3.
+// decides: the port and RMI port numbers, and a password file that does not exist: the one the
+// command line names, or, with authentication left on, the default one in the JDK's own
+// directory (conf/management/jmxremote.password), which a JDK ships only as a template. jitsim
+// cannot know that directory and names it javaHomePlaceholder. A port out of range fails only
+// when the connector binds; it is not modelled. Every text and line number below was observed
+// on OpenJDK 17.0.15 and Temurin 25.0.3.
+
+// javaHomePlaceholder stands for the JDK's directory (java.home) in the texts that name it.
+const javaHomePlaceholder = "<java.home>"
 
 // jmxLines are the line numbers the agent's stack traces show, per recorded release.
 type jmxLines struct {
@@ -113,14 +118,16 @@ func (p *parser) checkJMXAgent() error {
 	}
 	file, ok := p.res.Property("com.sun.management.jmxremote.password.file")
 	if !ok {
-		return nil
-	}
-	stat := p.o.Stat
-	if stat == nil {
-		stat = os.Stat
-	}
-	if _, err := stat(file); err == nil {
-		return nil
+		// The default file: a stock JDK has none (17.0.15 and 25.0.3 here).
+		file = javaHomePlaceholder + "/conf/management/jmxremote.password"
+	} else {
+		stat := p.o.Stat
+		if stat == nil {
+			stat = os.Stat
+		}
+		if _, err := stat(file); err == nil {
+			return nil
+		}
 	}
 	return &Error{Text: "Error: Password file not found: " + file + "\njdk.internal.agent.AgentConfigurationError\n" +
 		fmt.Sprintf("%scheckPasswordFile(ConnectorBootstrap.java:%d)\n", jmxBootstrap, l.passwordReport) +

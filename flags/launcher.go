@@ -202,12 +202,24 @@ var launcherOptions = []launcherOption{
 	{name: "-Xshare:auto", stage: stageVM, act: shareMode, help: "use the class data sharing archive if possible (17: sets UseSharedSpaces)"},
 	{name: "-Xshare:off", stage: stageVM, act: shareMode, help: "do not use class data sharing (the GC logs lose the archive)"},
 	{name: "-Xshare:on", stage: stageVM, act: shareMode, help: "require class data sharing (17: sets RequireSharedSpaces)"},
+	// java writes the archive (jitsim writes none); 17.0.15 then exits 0 without its banner,
+	// Temurin 25.0.3 goes on in interpreted mode, its banner saying so.
+	{name: "-Xshare:dump", stage: stageVM, act: func(p *parser, t token, v string) error {
+		if behavesLike25(p.o.JDK) {
+			p.res.Mode = Interpreted
+		} else {
+			p.res.DumpArchive = true
+		}
+		return shareMode(p, t, v)
+	}, help: "write the class data sharing archive (17: and exit; 25: then run interpreted); jitsim writes none"},
 	{name: "-Xdebug", stage: stageVM, help: "no effect (deprecated)", act: func(p *parser, _ token, _ string) error {
 		if xdebugDeprecated.At(p.o.JDK) {
 			p.warning("Option -Xdebug was deprecated in JDK 22 and will likely be removed in a future release.")
 		}
 		return nil
 	}},
+	// Accepted and ignored by OpenJDK 17.0.15; gone by Temurin 25.0.3 ("Unrecognized option").
+	{name: "-Xnoagent", stage: stageVM, releases: jdk.Before(jdk.R25), help: "no effect (JDK 21 and before)"},
 	{name: "-Xprof", stage: stageVM, act: func(p *parser, _ token, _ string) error {
 		if p.o.JDK.Modern() {
 			p.warning("Ignoring option -Xprof; support was removed in 10.0") // JDK 8 still profiles
@@ -292,7 +304,7 @@ func setsFlags(fs ...flagBool) func(p *parser, t token, _ string) error {
 // the flags JDK 17 keeps it in (UseSharedSpaces, RequireSharedSpaces; JDK 19 made them
 // obsolete, so Temurin 25 shows neither).
 func shareMode(p *parser, t token, v string) error {
-	p.share = strings.TrimPrefix(t.text, "-Xshare:")
+	p.share, p.shareGiven = strings.TrimPrefix(t.text, "-Xshare:"), true
 	return setsFlags(flagBool{"UseSharedSpaces", p.share != "off"}, flagBool{"RequireSharedSpaces", p.share == "on"})(p, t, v)
 }
 
@@ -385,6 +397,13 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 			if !strings.HasPrefix(t.text, "-") && (!strings.HasPrefix(t.text, "@") || t.literal) {
 				return nil, &Error{Text: "Error: Cannot specify main class in environment variable JDK_JAVA_OPTIONS\n"}
 			}
+		}
+		if t.where != "" && !t.jdkJavaOptions && !strings.HasPrefix(t.text, "-") {
+			// A main class from an @argfile ends java's options; the rest are the
+			// program's (17.0.15, 25.0.3: "Could not find or load main class" once the
+			// VM is up).
+			p.res.MainClass, p.res.MainClassFrom = t.text, t.where
+			return vm, nil
 		}
 		if o == nil || o.stage != stageLauncher {
 			vm = append(vm, t)

@@ -147,12 +147,14 @@ func (p *parser) applyModes() {
 	if rccs := s.Uint("ReservedCodeCacheSize"); tiered && !p.res.EmulatedClient && rccs >= segmentedCodeCacheMin &&
 		s.Has("SegmentedCodeCache") && s.IsDefault("SegmentedCodeCache") {
 		_ = s.SetErgo("SegmentedCodeCache", "true")
-		// 17's sweeper (gone in 20; 25 keeps an inert flag) starts earlier in a larger cache: its threshold shrinks in
-		// proportion above 240 MB (0.5 % becomes 0.234375 % at 512 MB).
-		if s.Has("SweeperThreshold") && s.IsDefault("SweeperThreshold") && !behavesLike25(j) {
-			if t := s.Float("SweeperThreshold"); t*segmentedCodeCacheMin/float64(rccs) < t {
-				_ = s.SetErgo("SweeperThreshold", strconv.FormatFloat(t*segmentedCodeCacheMin/float64(rccs), 'f', -1, 64))
-			}
+	}
+	// 17's sweeper (gone in 20; 25 keeps an inert flag) starts earlier in a larger cache: its
+	// threshold shrinks in proportion above 240 MB (0.5 % becomes 0.234375 % at 512 MB), in
+	// every mode and whether the cache is segmented or not (17.0.15: -Xint, TieredStopAtLevel=1,
+	// -XX:-SegmentedCodeCache).
+	if rccs := s.Uint("ReservedCodeCacheSize"); s.Has("SweeperThreshold") && s.IsDefault("SweeperThreshold") && !behavesLike25(j) && rccs > 0 {
+		if t := s.Float("SweeperThreshold"); t*segmentedCodeCacheMin/float64(rccs) < t {
+			_ = s.SetErgo("SweeperThreshold", strconv.FormatFloat(t*segmentedCodeCacheMin/float64(rccs), 'f', -1, 64))
 		}
 	}
 	p.tieredInlining(fullTiered)
@@ -503,11 +505,13 @@ func (p *parser) checkConstraints() error {
 	if !ratiosChecked && modeOK && !p.checkCompilerCount() {
 		failed = true
 	}
-	if !ratiosChecked && !p.checkFreeRatios() {
+	if !ratiosChecked && modeOK && !p.checkFreeRatios() {
 		failed = true
 	}
 	if failed || !intrinsicsOK {
-		return &Error{Text: p.errText.String(), Launcher: true}
+		// A late range or the compilation mode fails before the flags settle; the rest are
+		// the constraints checked after the ergonomics.
+		return &Error{Text: p.errText.String(), Launcher: true, AfterFlags: modeOK, Constraints: modeOK}
 	}
 	return nil
 }

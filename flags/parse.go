@@ -84,6 +84,13 @@ type Result struct {
 	InternalVersion bool
 	// DryRun is true when --dry-run was given: start the VM, do not run the program.
 	DryRun bool
+	// MainClass is a main class an @argfile named (a word that is not an option, or an
+	// @argfile inside one, which the launcher does not expand): the launcher's options end
+	// there and what follows is the program's. MainClassFrom says which file and line.
+	MainClass, MainClassFrom string
+	// DumpArchive is 17's -Xshare:dump: java writes the class-data archive once the VM is up
+	// and exits, status 0, before any banner.
+	DumpArchive bool
 	// ShowSettingsVM is true when -XshowSettings:vm was given: the launcher prints the VM
 	// settings (VMSettings) once the VM is up. LauncherSizes are the -Xss, -Xms and -Xmx the
 	// launcher itself read (the command line, JDK_JAVA_OPTIONS, @argfiles; the last of each
@@ -97,7 +104,10 @@ type Result struct {
 	// when -Xlog:disable came (it drops the ones before it, and java's own warnings).
 	Logs []LogConfig
 	// RunLog are lines logged once the VM runs, with the -Xlog configuration (JFR's start).
-	RunLog      []LogLine
+	RunLog []LogLine
+	// ExitLog are lines the VM prints as it exits, after the version banner (25's AOT
+	// configuration, recorded).
+	ExitLog     []LogLine
 	LogDisabled bool
 	// LogWarnings are the unified-logging lines the options themselves caused (excess
 	// parts, ignored output options), printed on stdout at start-up.
@@ -150,6 +160,18 @@ type Error struct {
 	// Where names the file and line the bad option came from, when it came from a file;
 	// HotSpot does not say, so this is jitsim's own addition, printed after HotSpot's text.
 	Where string
+	// AfterFlags: the failure comes after the VM settled its flags, so java printed
+	// -XX:+PrintCommandLineFlags' line before it (every start-up failure after the options
+	// are parsed and the collector chosen: the compile thresholds, the compiler count and the
+	// free ratios, the heap sizes, the stack size, agents, the code heaps, the class-data
+	// archive, the compile commands, the boot layer; 17.0.15 and 25.0.3).
+	AfterFlags bool
+	// Constraints: the failure is of the flag constraints java checks once the ergonomics
+	// have run, which report together; the collector's own (runtime/ergo) join it.
+	Constraints bool
+	// beforeFlags: a failure of a start-up check that the VM meets while it reads the
+	// options (25's archive header), so not AfterFlags.
+	beforeFlags bool
 }
 
 // LauncherLines is what the java launcher prints after the VM failed to start.
@@ -212,6 +234,9 @@ type parser struct {
 	// the last -Xshare mode ("auto" unless given).
 	agents []agent
 	share  string
+	// shareGiven: an -Xshare option was given (25's AOT options refuse any). noArchive: the
+	// VM maps no archive though -Xshare left it (25's AOT modes, a missing AOT cache).
+	shareGiven, noArchive bool
 	// jfrRecordings are the options of each -XX:StartFlightRecording, jfrRecorderOptions of
 	// each -XX:FlightRecorderOptions (startJFR checks them).
 	jfrRecordings, jfrRecorderOptions []string
@@ -220,6 +245,10 @@ type parser struct {
 // stringChoices are the string flags whose constraint takes a fixed list of values (Temurin
 // 25.0.3: AOTMode), in the order java names them.
 var stringChoices = map[string][]string{"AOTMode": {"off", "record", "create", "auto", "on"}}
+
+// nonEmptyStrings are the string flags whose constraint refuses an empty value as the option is
+// parsed (Temurin 25.0.3).
+var nonEmptyStrings = []string{"AOTCache", "AOTCacheOutput", "AOTConfiguration", "AOTMode"}
 
 // Parse parses a java command line for profile o.JDK on o.Arch: JDK_JAVA_OPTIONS and @argfiles
 // (the launcher), then -XX:VMOptionsFile=, -XX:Flags= (origin {config file}),
@@ -243,20 +272,35 @@ func Parse(o Options) (*Set, *Result, error) {
 	// the class-data archive, then the Java-level start-up (modules, system properties).
 	p.gcLogWarnings()
 	p.classSpaceWarning()
-	for _, check := range []func() error{p.checkRemovedDirs, p.checkCollectors, p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.checkTLABSize, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkAOTOptions, p.checkRemovedDirs, p.checkCollectors} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(err)
+		}
+	}
+	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.startAOTCache, p.checkTLABSize, p.checkJVMCICompiler} {
+		if err := check(); err != nil {
+			return p.set, p.res, p.withLogWarnings(afterFlags(err))
 		}
 	}
 	p.compilerCountWarning()
 	for _, check := range []func() error{p.compilerOracle, p.checkBootLayer, p.checkSystemProperties, p.checkJMXAgent, p.startJFR, p.moduleListing} {
 		if err := check(); err != nil {
-			return p.set, p.res, p.withLogWarnings(err)
+			return p.set, p.res, p.withLogWarnings(afterFlags(err))
 		}
 	}
 	p.set.logs = p.res.Logs
-	p.set.noSharing = p.share == "off"
+	p.set.noSharing = p.share == "off" || p.noArchive
 	return p.set, p.res, nil
+}
+
+// afterFlags marks a start-up failure that java reports after its flags are settled, unless
+// its check found it while the options were read (Error.beforeFlags).
+func afterFlags(err error) error {
+	var e *Error
+	if errors.As(err, &e) && !e.beforeFlags {
+		e.AfterFlags = true
+	}
+	return err
 }
 
 // Defaults returns the flags java starts with when it is given no options: the declared
@@ -449,6 +493,14 @@ func (p *parser) run() error {
 		p.warning(".hotspotrc file is present but has been ignored.  Run with -XX:Flags=.hotspotrc to load the file.")
 	}
 	p.applyModes()
+	p.aggressiveHeap()
+	p.tenuringErgonomics()
+	p.compactHeaders()
+	if e := p.set.peek("DynamicDumpSharedSpaces"); e != nil && p.set.Has("ArchiveClassesAtExit") && p.set.String("ArchiveClassesAtExit") != "" {
+		// 17's dynamic archive: an archive to write at exit turns the dump on, whatever
+		// the command line said of it (17.0.15; 25 has no such switch).
+		p.setCmdline("DynamicDumpSharedSpaces", value{b: true}, CommandLine)
+	}
 	// Without class unloading the collectors' start turns concurrent class unloading off too,
 	// as if the command line had, whichever option turned it off and whatever came after for
 	// ClassUnloadingWithConcurrentMark (17.0.15, 25.0.3).
@@ -577,6 +629,11 @@ func (p *parser) vmOption(t token) error {
 	case strings.HasPrefix(s, "-D"):
 		name, val, _ := strings.Cut(s[2:], "=")
 		p.res.Properties = append(p.res.Properties, Property{Name: name, Value: val})
+		if strings.HasPrefix(name, "com.sun.management") && p.o.JDK.Modern() && p.set.Has("ManagementServer") {
+			// Any property of the management namespace (even "com.sun.managementX") asks
+			// for the management server, where the option stands (17.0.15, 25.0.3).
+			p.setCmdline("ManagementServer", value{b: true}, t.origin)
+		}
 		return nil
 	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.Modern():
 		return nil // handled before
@@ -807,6 +864,7 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 			return false, false
 		}
 		p.setCmdline(e.flag.Name, value{b: arg[0] == '+'}, origin)
+		p.setCoupled(e.flag.Name, value{b: arg[0] == '+'}, origin)
 		return true, true
 	}
 	name, val, found := strings.Cut(arg, "=")
@@ -829,6 +887,11 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 	switch e.typ {
 	case Ccstr:
 		v = value{s: val}
+		if val == "" && slices.Contains(nonEmptyStrings, name) {
+			// The flag's constraint at parse time (25's AOT files and mode).
+			fmt.Fprintf(&p.errText, "%s cannot be empty\n", name)
+			return false, false
+		}
 		if choices, ok := stringChoices[name]; ok && !slices.Contains(choices, val) {
 			// The flag's constraint at parse time (AOTMode on 25).
 			fmt.Fprintf(&p.errText, "Unrecognized value %s for %s. Must be one of the following: %s\n", val, name, strings.Join(choices, ", "))
@@ -867,5 +930,95 @@ func (p *parser) setFromArgument(arg string, origin Origin) (ok, handled bool) {
 		return false, false
 	}
 	p.setCmdline(name, v, origin)
+	p.setCoupled(name, v, origin)
 	return true, true
+}
+
+// coupledFlags are the flags HotSpot sets beside one an option sets, where the option stands
+// (Arguments::parse_each_vm_init_arg; observed on 17.0.15 and 25.0.3 with PrintFlagsFinal's
+// origins): the tenuring switches and threshold move together, so that the last of them
+// wins. A maximum threshold of 0 is AlwaysTenure; NeverTenure is a maximum of 16, one above
+// the range an option may give.
+var coupledFlags = map[string]func(v value) []coupledSetting{
+	"MaxTenuringThreshold": func(v value) []coupledSetting {
+		return []coupledSetting{{"NeverTenure", value{b: false}}, {"AlwaysTenure", value{b: v.u == 0}}}
+	},
+	"AlwaysTenure": func(v value) []coupledSetting {
+		if !v.b {
+			return nil
+		}
+		return []coupledSetting{{"NeverTenure", value{b: false}}, {"MaxTenuringThreshold", value{u: 0}}}
+	},
+	"NeverTenure": func(v value) []coupledSetting {
+		if !v.b {
+			return nil
+		}
+		return []coupledSetting{{"AlwaysTenure", value{b: false}}, {"MaxTenuringThreshold", value{u: 16}}}
+	},
+}
+
+type coupledSetting struct {
+	name string
+	v    value
+}
+
+// setCoupled sets the flags coupled to name (coupledFlags) with the option's origin.
+func (p *parser) setCoupled(name string, v value, origin Origin) {
+	if !p.o.JDK.Modern() || coupledFlags[name] == nil {
+		return
+	}
+	for _, c := range coupledFlags[name](v) {
+		p.setCmdline(c.name, c.v, origin)
+	}
+}
+
+// compactHeaders: Temurin 25's compact object headers need compressed class pointers; with
+// those off the VM warns as it finishes parsing (before PrintVMOptions' lines) and turns the
+// headers off, the option's origin kept (25.0.3, whatever the collector).
+func (p *parser) compactHeaders() {
+	s := p.set
+	if p.o.JDK < jdk.R25 || !s.Has("UseCompactObjectHeaders") || !s.Has("UseCompressedClassPointers") {
+		return
+	}
+	if e := s.lookup("UseCompactObjectHeaders"); e.v.b && !s.Bool("UseCompressedClassPointers") {
+		p.warning("Compact object headers require compressed class pointers. Disabling compact object headers.")
+		e.v.b = false
+	}
+}
+
+// aggressiveHeapFlags are what -XX:+AggressiveHeap sets once the options are read, over
+// what the command line said (17.0.15 and 25.0.3: -XX:TLABSize=1m still ends at 256K): the
+// Parallel collector, which another collector's option then conflicts with, and its TLAB,
+// PLAB and tenuring settings. The heap sizes it sets need the machine's memory
+// (runtime/ergo).
+var aggressiveHeapFlags = []struct{ name, value string }{
+	{"UseParallelGC", "true"}, {"ResizeTLAB", "false"}, {"TLABSize", "262144"}, {"YoungPLABSize", "262144"},
+	{"OldPLABSize", "8192"}, {"ScavengeBeforeFullGC", "false"}, {"ThresholdTolerance", "100"},
+}
+
+// aggressiveHeap applies aggressiveHeapFlags when -XX:+AggressiveHeap stands after the
+// options (the flags a release lacks, 25's ScavengeBeforeFullGC, are skipped).
+func (p *parser) aggressiveHeap() {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("AggressiveHeap") || !s.Bool("AggressiveHeap") {
+		return
+	}
+	for _, f := range aggressiveHeapFlags {
+		if s.Has(f.name) {
+			_ = s.SetCommandLine(f.name, f.value)
+		}
+	}
+}
+
+// tenuringErgonomics lowers a default InitialTenuringThreshold to a lower maximum, as an
+// ergonomic value (-XX:MaxTenuringThreshold=5: 5; 17.0.15 and 25.0.3, every collector). One
+// given on the command line stays, for Parallel's constraint to refuse.
+func (p *parser) tenuringErgonomics() {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("InitialTenuringThreshold") || !s.Has("MaxTenuringThreshold") || !s.IsDefault("InitialTenuringThreshold") {
+		return
+	}
+	if m := s.Uint("MaxTenuringThreshold"); m < s.Uint("InitialTenuringThreshold") {
+		_ = s.SetErgo("InitialTenuringThreshold", fmt.Sprint(m))
+	}
 }

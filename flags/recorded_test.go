@@ -283,10 +283,6 @@ func TestHandRowsAgreeWithRecordings(t *testing.T) {
 var constraintsNotModelled = map[string]string{
 	"17 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
 	"25 UseCountedLoopSafepoints": "adjusts LoopStripMiningIter and says so",
-	"25 AOTCache":                 "may not be empty",
-	"25 AOTCacheOutput":           "may not be empty",
-	"25 AOTConfiguration":         "may not be empty",
-	"25 AOTMode":                  "may not be empty",
 	"25 CreateCoredumpOnCrash":    "warns when the host's core dumps are off",
 }
 

@@ -197,6 +197,17 @@ func (s *Set) SetErgo(name, text string) error {
 	return nil
 }
 
+// SetCommandLine sets a flag as if the command line had (FLAG_SET_CMDLINE): what the VM sets
+// on an option's behalf, before its ergonomics, such as -XX:+AggressiveHeap's heap sizes.
+func (s *Set) SetCommandLine(name, text string) error {
+	e, v, err := s.ergoValue(name, text)
+	if err != nil {
+		return err
+	}
+	e.v, e.origin, e.cmdErgo = v, CommandLine, false
+	return nil
+}
+
 // SetDefault changes a flag's value and keeps its origin, the way FLAG_SET_DEFAULT or plain
 // assignment in vm_version_*.cpp does (a CPU-flipped UseAES still prints {default}).
 func (s *Set) SetDefault(name, text string) error {

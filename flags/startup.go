@@ -570,9 +570,11 @@ func (p *parser) checkSharedArchive() error {
 		if !behavesLike25(j) {
 			return initError("DynamicDumpSharedSpaces is unsupported when base CDS archive is not loaded")
 		}
-		p.logWarning("cds", "-XX:ArchiveClassesAtExit is unsupported when base CDS archive is not loaded. Run with -Xlog:cds for more info.")
+		// Logged as the archive would be mapped: after the collector's start-up lines.
+		p.res.RunLog = append(p.res.RunLog, LogLine{Level: "warning", Tags: "cds",
+			Text: "-XX:ArchiveClassesAtExit is unsupported when base CDS archive is not loaded. Run with -Xlog:cds for more info."})
 	}
-	if !j.Modern() || p.share == "off" {
+	if !j.Modern() || p.share == "off" || p.share == "dump" {
 		return nil
 	}
 	// The release tables that were not recorded (8, 8u, 21, 25 on aarch64) may lack these
@@ -589,16 +591,44 @@ func (p *parser) checkSharedArchive() error {
 		// The JDK's archives hold compressed class pointers; Temurin 25.0.3 says so when they
 		// are turned off, and stops under -Xshare:on (OpenJDK 17.0.15 drops the archive
 		// silently, and stops under -Xshare:on as above).
-		p.res.LogWarnings = append(p.res.LogWarnings, LogLine{Level: "warning", Tags: "cds",
-			Text: "Unable to use shared archive file.\n" + savedState})
+		// Logged as the archive is mapped, after the collector's start-up lines (and so
+		// after -XX:+PrintCommandLineFlags' line); under -Xshare:on the failure follows it.
+		warning := LogLine{Level: "warning", Tags: "cds", Text: "Unable to use shared archive file.\n" + savedState}
 		if p.share == "on" {
+			p.res.LogWarnings = append(p.res.LogWarnings, warning)
 			return initError("Unable to use shared archive. Unrecoverable archive loading error (run with -Xlog:aot,cds for details): Unable to map shared spaces")
 		}
+		p.res.RunLog = append(p.res.RunLog, warning)
 	}
 	if !wasSet("SharedArchiveFile") {
 		return nil
 	}
 	name := p.set.String("SharedArchiveFile")
+	if p.set.Has("AutoCreateSharedArchive") && p.set.Bool("AutoCreateSharedArchive") {
+		return nil // 25 creates the archive at exit when it is missing
+	}
+	base, _, two := strings.Cut(name, string(os.PathListSeparator))
+	if two && !behavesLike25(j) {
+		// 17 checks the base archive of a base and a dynamic one as it checks one alone.
+		name, two = base, false
+	}
+	if two {
+		// A base and a dynamic archive: 25 maps the base first, and one that does not exist
+		// fails as the archive is mapped (after PrintCommandLineFlags' line).
+		if _, err := os.Stat(base); err == nil {
+			return nil
+		}
+		failed := []LogLine{{Level: "error", Tags: "cds", Text: "An error has occurred while processing the shared archive file. Run with -Xlog:aot,cds for details."},
+			{Level: "error", Tags: "cds", Text: "Loading static archive failed."}}
+		if p.share == "on" {
+			err := initError("Unable to use shared archive. Unrecoverable archive loading error (run with -Xlog:aot,cds for details): Unable to map shared spaces").(*Error)
+			err.Log = failed
+			return err
+		}
+		p.noArchive = true
+		p.res.RunLog = append(p.res.RunLog, failed...)
+		return nil
+	}
 	if name == "" || strings.Contains(name, string(os.PathListSeparator)) {
 		return nil
 	}
@@ -608,8 +638,11 @@ func (p *parser) checkSharedArchive() error {
 	if behavesLike25(j) {
 		invalid := LogLine{Level: "error", Tags: "cds", Text: "Not a valid shared archive file (" + name + ")"}
 		if p.share == "on" {
+			// 25 reads the archive's header while it parses the options, before
+			// -XX:+PrintCommandLineFlags' line.
 			err := initError("Unable to use shared archive: invalid archive").(*Error)
 			err.Log = []LogLine{invalid, {Level: "error", Tags: "cds", Text: "CDS is incompatible with other specified options."}}
+			err.beforeFlags = true
 			return err
 		}
 		p.res.LogWarnings = append(p.res.LogWarnings, invalid)
@@ -652,6 +685,102 @@ func (p *parser) checkSystemProperties() error {
 	if sm == "" || sm == "default" {
 		p.notice("WARNING: A command line option has enabled the Security Manager\n" +
 			"WARNING: The Security Manager is deprecated and will be removed in a future release\n")
+	}
+	return nil
+}
+
+// checkAOTOptions is Temurin 25's check of its AOT cache options as it reads them (before
+// -XX:+PrintCommandLineFlags' line): none of AOTCache, AOTConfiguration and AOTMode, in that
+// order, goes with an -Xshare option or the older archive options; AOTMode=record needs a
+// configuration or a cache to write and no cache to read; AOTMode=create needs a
+// configuration, which must be one the JVM recorded (jitsim refuses one that does not exist),
+// and a cache to write; AOTConfiguration needs record or create (observed on 25.0.3).
+func (p *parser) checkAOTOptions() error {
+	s := p.set
+	if s.Has("AutoCreateSharedArchive") && s.Bool("AutoCreateSharedArchive") && (!s.WasSetOnCommandLine("SharedArchiveFile") || s.String("SharedArchiveFile") == "") {
+		// An archive to create needs its name (25.0.3: a cds warning, then the launcher's
+		// lines, whatever -Xshare says).
+		return &Error{Launcher: true, beforeFlags: true, Log: []LogLine{{Level: "warning", Tags: "cds", Text: "-XX:+AutoCreateSharedArchive requires -XX:SharedArchiveFile"}}}
+	}
+	if !s.Has("AOTMode") || !s.Has("AOTCache") || !s.Has("AOTConfiguration") || !s.Has("AOTCacheOutput") {
+		return nil
+	}
+	given := func(name string) bool { return s.Has(name) && s.WasSetOnCommandLine(name) && s.String(name) != "" }
+	archiveOptions := p.shareGiven || given("SharedArchiveFile") || given("DumpLoadedClassList") || given("SharedClassListFile")
+	for _, name := range []string{"AOTCache", "AOTConfiguration", "AOTMode"} {
+		if given(name) && archiveOptions {
+			return initError("Option " + name + " cannot be used at the same time with -Xshare:on, -Xshare:auto, -Xshare:off, -Xshare:dump, DumpLoadedClassList, SharedClassListFile, or SharedArchiveFile")
+		}
+	}
+	mode := s.String("AOTMode")
+	if mode == "" {
+		mode = "auto"
+	}
+	config := s.String("AOTConfiguration")
+	switch mode {
+	case "record":
+		if given("AOTCache") {
+			return initError("AOTCache must not be specified when using -XX:AOTMode=record")
+		}
+		if config == "" && !given("AOTCacheOutput") {
+			return initError("At least one of AOTCacheOutput and AOTConfiguration must be specified when using -XX:AOTMode=record")
+		}
+	case "create":
+		if config == "" {
+			return initError("AOTConfiguration must be specified when using -XX:AOTMode=create")
+		}
+		if !given("AOTCache") && !given("AOTCacheOutput") {
+			return initError("AOTCache or AOTCacheOutput must be specified when using -XX:AOTMode=create")
+		}
+		if _, err := os.Stat(config); err != nil {
+			return initError("Must be a valid AOT configuration generated by the current JVM: " + config)
+		}
+	default:
+		if config != "" {
+			return initError("AOTConfiguration can only be used with when AOTMode is record or create (selected AOTMode = " + mode + ")")
+		}
+	}
+	return nil
+}
+
+// startAOTCache is what Temurin 25 does with its AOT cache as it maps the archive (after
+// -XX:+PrintCommandLineFlags' line, after the collector's start-up lines): AOTMode=off and
+// AOTMode=record map no archive (the banner loses "sharing"), record saying at exit where it
+// wrote the configuration; a cache that does not exist is logged as three aot errors, and
+// under AOTMode=on ends the start (observed on 25.0.3; a cache that exists is taken as valid).
+func (p *parser) startAOTCache() error {
+	s := p.set
+	if !s.Has("AOTMode") || !s.Has("AOTCache") {
+		return nil
+	}
+	switch mode := s.String("AOTMode"); mode {
+	case "off":
+		p.noArchive = true
+	case "record":
+		p.noArchive = true
+		if config := s.String("AOTConfiguration"); config != "" {
+			p.res.ExitLog = append(p.res.ExitLog, LogLine{Plain: true, Text: " AOTConfiguration recorded: " + config})
+		}
+	case "", "auto", "on":
+		cache := s.String("AOTCache")
+		if cache == "" {
+			return nil
+		}
+		if _, err := os.Stat(cache); err == nil {
+			return nil
+		}
+		p.noArchive = true
+		failed := []LogLine{
+			{Level: "error", Tags: "aot", Text: "An error has occurred while processing the AOT cache. Run with -Xlog:aot for details."},
+			{Level: "error", Tags: "aot", Text: "Loading static archive failed."},
+			{Level: "error", Tags: "aot", Text: "Unable to map shared spaces"},
+		}
+		if mode == "on" {
+			err := initError("Unable to use AOT cache.").(*Error)
+			err.Log = failed
+			return err
+		}
+		p.res.RunLog = append(p.res.RunLog, failed...)
 	}
 	return nil
 }

@@ -358,6 +358,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			fmt.Fprintln(stderr, "jitsim run:", err)
 			return 1
 		}
+		if cl := r.CommandLineFlags; cl != nil && cl.Bool("PrintCommandLineFlags") {
+			cl.PrintCommandLineFlags(stdout)
+		}
 		for _, o := range r.Result.Oracle {
 			io.WriteString(stdout, o)
 		}
@@ -447,6 +450,15 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		io.WriteString(stderr, flags.VMSettings(r.Result, r.MaxMemory))
 	}
 	res := r.Result
+	if res.DumpArchive {
+		return 0
+	}
+	if res.MainClass != "" {
+		// java loads the main class an @argfile named once the VM is up; jitsim runs none.
+		fmt.Fprintf(stderr, "Error: Could not find or load main class %s\nCaused by: java.lang.ClassNotFoundException: %s\n", res.MainClass, res.MainClass)
+		fmt.Fprintf(stderr, "jitsim: the main class %q came from %s; jitsim runs its own scenarios (see 'jitsim scenarios'), not Java programs\n", res.MainClass, res.MainClassFrom)
+		return 1
+	}
 	banner := stderr
 	if res.ToStdout {
 		banner = stdout
@@ -477,6 +489,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		}
 		printBanner(banner, rel, m, res)
 		for _, l := range r.ExitLog {
+			startLog.Write(l)
+		}
+		for _, l := range res.ExitLog {
 			startLog.Write(l)
 		}
 		return 0

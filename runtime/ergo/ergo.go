@@ -101,6 +101,12 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	e.alignHeap()
 	flags.ReserveCodeCache(set)
 	e.machinePass(model, activeProcessors)
+	e.g1YoungSizer()
+	if set.JDK() >= jdk.R25 && set.Has("CreateCoredumpOnCrash") && set.WasSetOnCommandLine("CreateCoredumpOnCrash") && set.Bool("CreateCoredumpOnCrash") {
+		// The modelled machine has core dumps off (ulimit -c 0, as on the recording host):
+		// Temurin 25.0.3 says so when the command line asks for them; 17.0.15 does not.
+		e.warn("%s", "CreateCoredumpOnCrash specified, but core dumps have been disabled. To enable core dumping, try \"ulimit -c unlimited\" before starting Java again")
+	}
 	if set.Has("PrintWarnings") && !set.Bool("PrintWarnings") {
 		// The compiler's notes are not warnings and stay.
 		out, plain := e.out, e.plain

@@ -68,6 +68,7 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 		}
 		e.setErgo(gc, "true")
 	}
+	e.aggressiveHeap(model)
 	e.heapSize(model)
 	if !s.IsDefault("UseCompressedOops") && s.Bool("UseCompressedOops") && s.Uint("MaxHeapSize") > compressedOopsMaxHeap(s, gc) {
 		e.warn("Max heap size too large for Compressed Oops")
@@ -128,13 +129,40 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	if s.Has("THPStackMitigation") && s.IsDefault("THPStackMitigation") && !model.THPAlways() {
 		e.setErgo("THPStackMitigation", "false")
 	}
-	// 25's AOT cache: with no cache to use or record, training is off.
-	if s.Has("AOTCache") && s.String("AOTCache") == "" && !s.WasSetOnCommandLine("AOTMode") {
-		for _, f := range []string{"AOTInvokeDynamicLinking", "AOTRecordTraining", "AOTReplayTraining"} {
-			if s.IsDefault(f) {
-				e.setErgo(f, "false")
-			}
+	e.aotFlags()
+}
+
+// aotFlags settles 25's AOT switches before PrintCommandLineFlags (observed on 25.0.3): an
+// AOTMode the command line gives turns AOTClassLinking on; AOTInvokeDynamicLinking follows
+// AOTClassLinking; training is recorded under AOTMode=record and replayed when a cache is
+// named or the mode (auto or on) given; and with either, archiving with a Java agent is off.
+// Each only where the command line left it.
+func (e *ergo) aotFlags() {
+	s := e.set
+	for _, f := range []string{"AOTMode", "AOTCache", "AOTClassLinking", "AOTInvokeDynamicLinking", "AOTRecordTraining", "AOTReplayTraining", "AllowArchivingWithJavaAgent"} {
+		if !s.Has(f) {
+			return
 		}
+	}
+	modeGiven := s.WasSetOnCommandLine("AOTMode")
+	aot := modeGiven || s.String("AOTCache") != ""
+	mode := s.String("AOTMode")
+	if mode == "" {
+		mode = "auto"
+	}
+	if modeGiven && s.IsDefault("AOTClassLinking") {
+		e.setErgo("AOTClassLinking", "true")
+	}
+	set := func(name string, on bool) {
+		if s.IsDefault(name) {
+			e.setErgo(name, strconv.FormatBool(on))
+		}
+	}
+	set("AOTInvokeDynamicLinking", s.Bool("AOTClassLinking"))
+	set("AOTRecordTraining", mode == "record")
+	set("AOTReplayTraining", aot && (mode == "auto" || mode == "on"))
+	if aot {
+		set("AllowArchivingWithJavaAgent", false)
 	}
 }
 
@@ -413,17 +441,84 @@ func MaxMemory(set *flags.Set) uint64 {
 	return maxHeap - down(young/max(ratio, 1))
 }
 
+// aggressiveHeap is -XX:+AggressiveHeap's part that needs the machine (17.0.15, 25.0.3; the
+// flags it sets regardless are flags.aggressiveHeapFlags'): a heap the command line did not
+// size gets half the physical memory (at most all of it less 160 MB) as its maximum, initial
+// and minimum size, a young generation it did not size three eighths of the maximum, and 17's
+// BaseFootPrintEstimate the maximum, all as if the command line had set them (MaxRAM is not
+// consulted).
+func (e *ergo) aggressiveHeap(model cpu.Model) {
+	s := e.set
+	if !s.Has("AggressiveHeap") || !s.Bool("AggressiveHeap") {
+		return
+	}
+	cmd := func(name string, v uint64) {
+		if s.Has(name) {
+			if err := s.SetCommandLine(name, strconv.FormatUint(v, 10)); err != nil {
+				panic("BUG: ergonomics: " + err.Error())
+			}
+		}
+	}
+	if !s.WasSetOnCommandLine("MaxHeapSize") {
+		phys := model.PhysicalMemory()
+		heap := phys / 2
+		if phys > 160<<20 {
+			heap = min(heap, phys-160<<20)
+		}
+		cmd("MaxHeapSize", heap)
+		cmd("InitialHeapSize", heap)
+		cmd("MinHeapSize", heap)
+	}
+	if !s.WasSetOnCommandLine("NewSize") {
+		young := s.Uint("MaxHeapSize") / 8 * 3
+		cmd("NewSize", young)
+		cmd("MaxNewSize", young)
+	}
+	cmd("BaseFootPrintEstimate", s.Uint("MaxHeapSize"))
+}
+
+// g1YoungSizer is G1's reading of the young sizes the command line gave: a NewSize above
+// MaxNewSize raises the maximum to it, an ergonomic value over the command line's
+// (PrintFlagsFinal: "command line, ergonomic"; 17.0.15 and 25.0.3). Its warnings are
+// g1YoungSizerWarnings'.
+func (e *ergo) g1YoungSizer() {
+	s := e.set
+	if s.Collector() != "UseG1GC" && s.Collector() != "" || !gcModelled(s) || !s.WasSetOnCommandLine("NewSize") || !s.WasSetOnCommandLine("MaxNewSize") {
+		return
+	}
+	if young := s.Uint("NewSize"); young > s.Uint("MaxNewSize") {
+		e.setErgo("MaxNewSize", strconv.FormatUint(young, 10))
+	}
+}
+
 // ConstraintFailure returns the flag constraint java checks once the ergonomics have run (after
 // -XX:+PrintCommandLineFlags is printed, before the heap is made) that the settled set breaks,
-// "" when none: OpenJDK 17's G1 holds ConcGCThreads to at most ParallelGCThreads, the ergonomic
-// one included (-XX:ConcGCThreads=4 on two processors); Temurin 25 no longer checks it. java
-// prints it on stderr and stops as after a bad option.
+// "" when none. java prints it on stderr and stops as after a bad option.
+//   - OpenJDK 17's G1 holds ConcGCThreads to at most ParallelGCThreads, the ergonomic one
+//     included (-XX:ConcGCThreads=4 on two processors); Temurin 25 no longer checks it.
+//   - Parallel holds InitialTenuringThreshold to at most MaxTenuringThreshold, each side
+//     reporting (17 and 25; the other collectors take the pair as given). The maximum is the
+//     one the tenuring switches left (-XX:InitialTenuringThreshold=10 -XX:+AlwaysTenure: 0).
 func ConstraintFailure(set *flags.Set) string {
-	if set.JDK() >= jdk.R25 || !set.JDK().Modern() || set.Collector() != "UseG1GC" || !gcModelled(set) {
+	if !set.JDK().Modern() || !gcModelled(set) {
 		return ""
 	}
-	if c, p := set.Uint("ConcGCThreads"), set.Uint("ParallelGCThreads"); c > p {
-		return fmt.Sprintf("ConcGCThreads (%d) must be less than or equal to ParallelGCThreads (%d)", c, p)
+	switch set.Collector() {
+	case "UseG1GC":
+		if set.JDK() >= jdk.R25 {
+			return ""
+		}
+		if c, p := set.Uint("ConcGCThreads"), set.Uint("ParallelGCThreads"); c > p {
+			return fmt.Sprintf("ConcGCThreads (%d) must be less than or equal to ParallelGCThreads (%d)", c, p)
+		}
+	case "UseParallelGC":
+		if !set.Has("InitialTenuringThreshold") || !set.Has("MaxTenuringThreshold") {
+			return ""
+		}
+		if initial, maxAge := set.Uint("InitialTenuringThreshold"), set.Uint("MaxTenuringThreshold"); initial > maxAge {
+			return fmt.Sprintf("MaxTenuringThreshold (%d) must be greater than or equal to InitialTenuringThreshold (%d)\n"+
+				"InitialTenuringThreshold (%d) must be less than or equal to MaxTenuringThreshold (%d)", maxAge, initial, initial, maxAge)
+		}
 	}
 	return ""
 }

@@ -123,6 +123,28 @@ func youngSizeWarnings(s *flags.Set, gc string) []flags.LogLine {
 	return out
 }
 
+// g1YoungSizerWarnings are G1's gc+ergo warnings about the young sizes the command line
+// gave, as the heap is made (after the heap sizes' debug line, before "Using G1"; 17.0.15 and
+// 25.0.3): NewSize or MaxNewSize with NewRatio, and NewSize above MaxNewSize, which then
+// takes NewSize (g1YoungSizer).
+func g1YoungSizerWarnings(cl *flags.Set) []flags.LogLine {
+	if cl == nil || !cl.Has("NewRatio") || !cl.Has("NewSize") || !cl.Has("MaxNewSize") {
+		return nil
+	}
+	var out []flags.LogLine
+	warn := func(format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "warning", Tags: "gc,ergo", Text: fmt.Sprintf(format, a...)})
+	}
+	newSize, maxNew := cl.WasSetOnCommandLine("NewSize"), cl.WasSetOnCommandLine("MaxNewSize")
+	if cl.WasSetOnCommandLine("NewRatio") && (newSize || maxNew) {
+		warn("-XX:NewSize and -XX:MaxNewSize override -XX:NewRatio")
+	}
+	if young, most := cl.Uint("NewSize"), cl.Uint("MaxNewSize"); newSize && maxNew && young > most {
+		warn("NewSize (%dk) is greater than the MaxNewSize (%dk). A new max generation size of %dk will be used.", young>>10, most>>10, young>>10)
+	}
+	return out
+}
+
 // HeapSizeLog is what the VM logs (gc+heap, trace) as it sizes the heap while it parses the
 // options: each of the maximum, initial and minimum sizes the command line left to the
 // ergonomics, before the heap's alignment. commandLine is the set as -XX:+PrintCommandLineFlags
@@ -149,12 +171,14 @@ func HeapSizeLog(commandLine *flags.Set) []flags.LogLine {
 // starts with the card table's entry size). ZGC's and Shenandoah's gc+init lines (address
 // space, backing file system) are not modelled; nor are the metaspace's addresses that gc*
 // adds (docs/flags.md); the heap's summary at exit is ExitLog's. Then the compiler threads the VM
-// starts with (jit+thread, debug: the first of each compiler, C2's first).
-func StartLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
+// starts with (jit+thread, debug: the first of each compiler, C2's first). commandLine is the
+// set as -XX:+PrintCommandLineFlags shows it (SettleStderr's), for the warnings about what the
+// command line asked.
+func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
 	if !set.JDK().Modern() {
 		return nil
 	}
-	lines := gcLog(set, model, activeProcessors)
+	lines := gcLog(set, commandLine, model, activeProcessors)
 	if !set.Bool("UseCompiler") {
 		return lines
 	}
@@ -178,7 +202,7 @@ func StartLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.Log
 }
 
 // gcLog is the collector's part of StartLog.
-func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
+func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLine {
 	gc := set.Collector()
 	if gc == "" {
 		gc = "UseG1GC"
@@ -189,6 +213,10 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	}
 	build := flags.RecordedBuild(set.JDK())
 	described := gcModelled(set) && build != "" && (gc == "UseSerialGC" || gc == "UseParallelGC" || gc == "UseG1GC")
+	if described && gc == "UseG1GC" && set.JDK() < jdk.R25 {
+		// 17 sizes G1's mark stack with its arguments, before the heap's lines.
+		out = append(out, g1MarkStackTrace(set))
+	}
 	if described && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
@@ -197,6 +225,9 @@ func gcLog(set *flags.Set, model cpu.Model, activeProcessors int) []flags.LogLin
 	if described || zgc {
 		out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap", Text: fmt.Sprintf("Minimum heap %d  Initial heap %d  Maximum heap %d",
 			set.Uint("MinHeapSize"), set.Uint("InitialHeapSize"), set.Uint("MaxHeapSize"))})
+	}
+	if gc == "UseG1GC" && gcModelled(set) {
+		out = append(out, g1YoungSizerWarnings(commandLine)...)
 	}
 	if zgc {
 		out = append(out, zgcInitLines(set, model, activeProcessors, build)...)
@@ -320,6 +351,11 @@ func classSpaceLines(s *flags.Set) []string {
 		fmt.Sprintf("Narrow klass base: 0x%016x, Narrow klass shift: %d, Narrow klass range: 0x%x", 0, shift, rng)}
 }
 
+// g1MarkStackTrace is G1's gc=trace line of its mark stack's sizes, in K (17.0.15, 25.0.3).
+func g1MarkStackTrace(s *flags.Set) flags.LogLine {
+	return flags.LogLine{Level: "trace", Tags: "gc", Text: fmt.Sprintf("MarkStackSize: %dk  MarkStackSizeMax: %dk", s.Uint("MarkStackSize")>>10, s.Uint("MarkStackSizeMax")>>10)}
+}
+
 // g1StartDebug are G1's debug lines between the heap's reservation and gc+init's description
 // (OpenJDK 17.0.15, Temurin 25.0.3 with -Xlog:gc*=debug): its workers (the concurrent ones
 // numbered after the refinement threads and two more), the mark stack in chunks of 1024
@@ -336,6 +372,10 @@ func g1StartDebug(s *flags.Set) []flags.LogLine {
 	}
 	debug("gc", "ConcGCThreads: %d offset %d", s.Uint("ConcGCThreads"), s.Uint("G1ConcRefinementThreads")+2)
 	debug("gc", "ParallelGCThreads: %d", s.Uint("ParallelGCThreads"))
+	if s.JDK() >= jdk.R25 {
+		// 25 sizes the mark stack as concurrent marking starts up.
+		out = append(out, g1MarkStackTrace(s))
+	}
 	markMax := s.Uint("MarkStackSizeMax")
 	if s.JDK() < jdk.R25 {
 		markMax /= 1024

@@ -129,6 +129,7 @@ func Resolve(q Request) (*Run, error) {
 	set, res, err := flags.Parse(flags.Options{JDK: q.JDK, Arch: q.CPU.Arch, Args: q.Options, Getenv: q.Getenv, ReadFile: q.ReadFile})
 	r.Result = res
 	if err != nil {
+		settleFailed(r, set, q, err)
 		return r, err
 	}
 	r.Flags = set
@@ -137,7 +138,7 @@ func Resolve(q Request) (*Run, error) {
 		return r, err
 	}
 	r.CommandLineFlags = cl
-	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, q.CPU, q.CPU.Cores)...)
+	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, cl, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
 	r.MaxMemory = ergo.MaxMemory(set)
 	r.ConstraintFailure = ergo.ConstraintFailure(set)
@@ -275,4 +276,36 @@ func (r *Run) NewClock() jrt.Clock {
 // NewVM starts a VM of Config(clock, out).
 func (r *Run) NewVM(clock jrt.Clock, out io.Writer) (*jrt.VM, error) {
 	return jrt.New(r.Config(clock, out))
+}
+
+// settleFailed settles the flags of a command line whose start-up failed after java settled
+// them (flags.Error's AfterFlags): java printed -XX:+PrintCommandLineFlags' line before the
+// failure, so r.CommandLineFlags holds the set it shows; and the collector's constraint
+// failures (ergo.ConstraintFailure) join a failure of the flag constraints. The set is a
+// copy: the failed one stays as the parser left it. Settling a set the VM refused is best
+// effort: when the ergonomics refuse it too, or stop on a value they do not expect, java's
+// failure is reported without the line.
+func settleFailed(r *Run, set *flags.Set, q Request, err error) {
+	var fe *flags.Error
+	if set == nil || !errors.As(err, &fe) || !fe.AfterFlags && !fe.Constraints {
+		return
+	}
+	defer func() {
+		if recover() != nil {
+			r.CommandLineFlags = nil
+		}
+	}()
+	settled := set.Clone()
+	_, cl, serr := ergo.SettleStderr(settled, q.CPU, q.CPU.Cores)
+	if serr != nil {
+		return
+	}
+	if fe.Constraints {
+		if t := ergo.ConstraintFailure(settled); t != "" {
+			fe.Text += t + "\n"
+		}
+	}
+	if fe.AfterFlags {
+		r.CommandLineFlags = cl
+	}
 }

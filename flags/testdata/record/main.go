@@ -142,6 +142,10 @@ func run() error {
 				return err
 			}
 		}
+		home, err := javaHome(java)
+		if err != nil {
+			return err
+		}
 		jvm := &JVM{Cases: map[string]*Output{}}
 		v, err := runJava(java, scratch, nil, []string{"-version"})
 		if err != nil {
@@ -162,6 +166,10 @@ func run() error {
 			// scratch directory, not a path of the recording machine.
 			out.Stdout = strings.ReplaceAll(out.Stdout, scratch, "$SCRATCH")
 			out.Stderr = strings.ReplaceAll(out.Stderr, scratch, "$SCRATCH")
+			// Nor is the JDK's own directory (the management agent's default password
+			// file): jitsim names it <java.home>.
+			out.Stdout = strings.ReplaceAll(out.Stdout, home+"/", "<java.home>/")
+			out.Stderr = strings.ReplaceAll(out.Stderr, home+"/", "<java.home>/")
 			jvm.Cases[c.Name] = out
 		}
 		rec.JVMs[jdk] = jvm
@@ -175,6 +183,22 @@ func run() error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "recorded.json"), out.Bytes(), 0o644)
+}
+
+// javaHome returns the directory of the JDK whose java binary java names (found on PATH when
+// it has no slash), its links resolved: the parent of its bin directory.
+func javaHome(java string) (string, error) {
+	path, err := exec.LookPath(java)
+	if err != nil {
+		return "", err
+	}
+	if path, err = filepath.EvalSymlinks(path); err != nil {
+		return "", err
+	}
+	if path, err = filepath.Abs(path); err != nil {
+		return "", err
+	}
+	return filepath.Dir(filepath.Dir(path)), nil
 }
 
 func runJava(java, dir string, env map[string]string, args []string) (*Output, error) {
