@@ -131,9 +131,10 @@ func (c Config) WithClock(k Clock) Config { c.clock = k; return c }
 // (Thread.Enter). Default: the wall clock.
 func (c Config) WithModel(p model.Profile) Config { c.costs = &p; return c }
 
-// WithActiveProcessors sets the processor count the compiler thread
-// ergonomics see (os::active_processor_count). Default: the flag
-// ActiveProcessorCount when set, else the host's count.
+// WithActiveProcessors sets the machine's processor count: what the
+// compiler thread ergonomics see (os::active_processor_count) unless the
+// flag ActiveProcessorCount overrides it, as in HotSpot, and the cores
+// the model clock's threads share. Default: the host's count.
 func (c Config) WithActiveProcessors(n int) Config { c.processors = n; return c }
 
 // JDK returns the configured profile.
@@ -146,13 +147,13 @@ func (c Config) JDK() jdk.Release {
 
 // activeProcessors returns os::active_processor_count for the VM.
 func (c Config) activeProcessors(s *flags.Set) int {
-	if c.processors > 0 {
-		return c.processors
-	}
 	if s.Has("ActiveProcessorCount") {
 		if n := s.Int("ActiveProcessorCount"); n > 0 {
 			return int(n)
 		}
+	}
+	if c.processors > 0 {
+		return c.processors
 	}
 	return goruntime.NumCPU()
 }

@@ -18,7 +18,7 @@ func (th *Thread) Sleep(ctx context.Context, d time.Duration) error {
 	}
 	if th != nil && th.vm != nil && th.vm.sim != nil {
 		if th.entered {
-			th.vm.sim.s.Advance(th.sim, model.Cost(d)*1000)
+			th.vm.sim.s.Sleep(th.sim, model.Cost(d)*1000)
 		}
 		return ctx.Err()
 	}

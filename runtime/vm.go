@@ -248,6 +248,7 @@ func New(cfg Config) (*VM, error) {
 	})
 	vm.ctx, vm.cancel = context.WithCancel(context.Background())
 	if vm.sim != nil {
+		vm.sim.s.SetCores(cfg.activeProcessors(set))
 		vm.startModelCompilers(c1, c2)
 	} else {
 		vm.startCompilers(c1, c2)

@@ -34,6 +34,13 @@ type ThreadID int
 // the turn holder (or, with no active thread, by the single driver
 // goroutine). Event functions run on the goroutine of the thread whose
 // turn reached them and may Post and Wake.
+//
+// With SetCores(n), the simulated threads share n processors: while more
+// threads are runnable (application threads not parked, sleeping or
+// awaiting, and compiler threads with a job) than there are cores, each
+// runs at n/runnable of full speed — an application thread's Advance and a
+// compile's Cost both take longer on the virtual clock (processor
+// sharing, docs/model.md §3).
 type Scheduler struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -44,14 +51,30 @@ type Scheduler struct {
 	last    Cost // time of the latest fired event
 	firing  bool // an event function is running (at last)
 	trace   func(string)
+
+	// Processor sharing (SetCores); cores 0: every thread has a core.
+	cores    int
+	runnable int     // application threads active and not waiting
+	servers  int     // compiler threads of every pool
+	work     []*work // compiler jobs in progress
+	sharedAt Cost    // the jobs' left work is as of this time
+}
+
+// work is a compiler job in progress under processor sharing: the work
+// it has left as of Scheduler.sharedAt, and its completion event.
+type work struct {
+	left Cost
+	ev   *event
 }
 
 const noTurn ThreadID = -1
 
 type simThread struct {
-	name   string
-	now    Cost
-	active bool
+	name    string
+	now     Cost
+	active  bool
+	waiting bool  // Await or Sleep: active but using no processor
+	frac    int64 // stretched work not yet on the clock, in 1/cores of a Cost
 }
 
 // NewScheduler returns an empty scheduler at virtual time zero.
@@ -82,6 +105,13 @@ func (s *Scheduler) tracef(format string, a ...any) {
 func (s *Scheduler) NewThread(name string, at Cost) ThreadID {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// It uses a processor from the time of the thread creating it (a
+	// thread created ahead of every other's time counts from now on).
+	from := s.sharedAt
+	if s.turn >= 0 {
+		from = s.threads[s.turn].now
+	}
+	s.reshare(from, func() { s.runnable++ })
 	s.threads = append(s.threads, &simThread{name: name, now: at, active: true})
 	s.cond.Broadcast()
 	return ThreadID(len(s.threads) - 1)
@@ -154,7 +184,9 @@ func (s *Scheduler) Enter(th ThreadID) {
 
 // Advance charges c to th, which must hold the turn, then gives the turn
 // to whichever thread is now earliest and returns when th runs again,
-// after every event due by th's new time has fired.
+// after every event due by th's new time has fired. Under processor
+// sharing c is work: th's time moves on by c stretched by the threads
+// runnable meanwhile.
 func (s *Scheduler) Advance(th ThreadID, c Cost) {
 	if c < 0 {
 		panic(fmt.Sprintf("BUG: model: negative cost %d", c))
@@ -162,10 +194,7 @@ func (s *Scheduler) Advance(th ThreadID, c Cost) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mustHold(th)
-	s.threads[th].now += c
-	s.turn = noTurn
-	s.cond.Broadcast()
-	s.acquire(th)
+	s.advance(th, c, false)
 }
 
 // AdvanceHolder is Advance for the thread holding the turn, whichever it
@@ -183,15 +212,49 @@ func (s *Scheduler) AdvanceHolder(c Cost) bool {
 	if th < 0 {
 		return false
 	}
+	s.advance(th, c, true)
+	return true
+}
+
+// advance moves the turn holder th on by c (s.mu held) and returns with th
+// holding the turn again; keep lets th keep the turn when nothing else
+// could run (AdvanceHolder's fast path). Under processor sharing, when an
+// event falls due before th's work is done, th's time stops at the event,
+// the event fires (it may start or end a compile, changing the share) and
+// the rest of the work goes on at the new share.
+func (s *Scheduler) advance(th ThreadID, c Cost, keep bool) {
 	me := s.threads[th]
-	me.now += c
-	if s.trace == nil && (len(s.events) == 0 || s.events[0].at > me.now) && s.mine(th) {
-		return true
+	for {
+		n := s.load()
+		d, frac := c, me.frac
+		if s.cores > 0 && n > s.cores {
+			// Stretched exactly over many small steps: the remainder of
+			// each division carries into the next.
+			w := int64(c)*int64(n) + frac
+			d, frac = Cost(w/int64(s.cores)), w%int64(s.cores)
+		}
+		end := me.now + d
+		if !s.sharing() || len(s.events) == 0 || s.events[0].at >= end {
+			me.now, me.frac = end, frac
+			if keep && s.trace == nil && (len(s.events) == 0 || s.events[0].at > me.now) && s.mine(th) {
+				return
+			}
+			s.handOff(th)
+			return
+		}
+		due := max(s.events[0].at, me.now)
+		c = max(c-s.unstretch(due-me.now, n), 0)
+		me.now = due
+		s.handOff(th)
 	}
+}
+
+// handOff gives up th's turn and takes it back once th is the earliest
+// thread again, after the events due by its time; s.mu held.
+func (s *Scheduler) handOff(th ThreadID) {
 	s.turn = noTurn
 	s.cond.Broadcast()
 	s.acquire(th)
-	return true
 }
 
 // Exit ends th: it gives up the turn and no longer holds others back.
@@ -208,7 +271,13 @@ func (s *Scheduler) leave(th ThreadID, verb string) {
 	if s.trace != nil {
 		s.tracef("%s %s %s", s.threads[th].now, verb, s.threads[th].name)
 	}
-	s.threads[th].active = false
+	t := s.threads[th]
+	s.reshare(t.now, func() {
+		if !t.waiting {
+			s.runnable--
+		}
+		t.active, t.waiting = false, false
+	})
 	s.turn = noTurn
 	s.cond.Broadcast()
 }
@@ -279,8 +348,9 @@ func (s *Scheduler) Unpark(th ThreadID, at Cost) {
 	if t.active {
 		panic(fmt.Sprintf("BUG: model: Unpark of thread %d, which is not parked", th))
 	}
-	t.active = true
 	t.now = max(t.now, at)
+	s.reshare(at, func() { s.runnable++ })
+	t.active = true
 	if s.trace != nil {
 		s.tracef("%s unpark %s", t.now, t.name)
 	}
@@ -318,8 +388,15 @@ func (s *Scheduler) Post(at Cost, name string, fn func(at Cost)) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.post(at, name, fn)
+}
+
+// post is Post with s.mu held.
+func (s *Scheduler) post(at Cost, name string, fn func(at Cost)) *event {
 	s.seq++
-	heap.Push(&s.events, &event{at: at, seq: s.seq, name: name, fn: fn})
+	e := &event{at: at, seq: s.seq, name: name, fn: fn}
+	heap.Push(&s.events, e)
+	return e
 }
 
 // ErrDeadlock is returned by Await when the awaited condition can never
@@ -330,19 +407,62 @@ var ErrDeadlock = errors.New("model: waiting for an event that nothing will post
 // th's time to each next pending event in turn — a blocking compile
 // (-Xbatch, CompileBroker::wait_for_completion) costs the requester the
 // queueing and compile time. Other threads run meanwhile, in time order.
+// A waiting thread uses no processor (SetCores).
 func (s *Scheduler) Await(th ThreadID, done func() bool) error {
-	for !done() {
-		s.mu.Lock()
-		s.mustHold(th)
+	if done() {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustHold(th)
+	s.wait(th, true)
+	defer s.wait(th, false)
+	for {
 		if len(s.events) == 0 {
-			s.mu.Unlock()
 			return ErrDeadlock
 		}
-		wait := s.events[0].at - s.threads[th].now
+		me := s.threads[th]
+		me.now = max(me.now, s.events[0].at)
+		s.handOff(th)
 		s.mu.Unlock()
-		s.Advance(th, max(wait, 0))
+		ok := done()
+		s.mu.Lock()
+		if ok {
+			return nil
+		}
 	}
-	return nil
+}
+
+// Sleep moves th (holding the turn) on by d without using a processor
+// (Thread.sleep, a think time): other threads and compiles run meanwhile.
+func (s *Scheduler) Sleep(th ThreadID, d Cost) {
+	if d < 0 {
+		panic(fmt.Sprintf("BUG: model: negative sleep %d", d))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustHold(th)
+	s.wait(th, true)
+	s.threads[th].now += d
+	s.handOff(th)
+	s.wait(th, false)
+}
+
+// wait marks the turn holder th as waiting (using no processor) or not, at
+// its time; s.mu held.
+func (s *Scheduler) wait(th ThreadID, on bool) {
+	t := s.threads[th]
+	if t.waiting == on {
+		return
+	}
+	s.reshare(t.now, func() {
+		t.waiting = on
+		if on {
+			s.runnable--
+		} else {
+			s.runnable++
+		}
+	})
 }
 
 // RunUntil fires every event due at or before t. It is for a driver with
@@ -370,10 +490,11 @@ func (s *Scheduler) Pending() int {
 }
 
 type event struct {
-	at   Cost
-	seq  uint64
-	name string
-	fn   func(Cost)
+	at    Cost
+	seq   uint64
+	name  string
+	fn    func(Cost)
+	index int // in the queue; -1 once popped
 }
 
 // eventQueue is a min-heap on (at, seq).
@@ -383,12 +504,20 @@ func (q eventQueue) Len() int { return len(q) }
 func (q eventQueue) Less(i, j int) bool {
 	return q[i].at < q[j].at || q[i].at == q[j].at && q[i].seq < q[j].seq
 }
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(*event)) }
+func (q eventQueue) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].index, q[j].index = i, j
+}
+func (q *eventQueue) Push(x any) {
+	e := x.(*event)
+	e.index = len(*q)
+	*q = append(*q, e)
+}
 func (q *eventQueue) Pop() any {
 	old := *q
 	e := old[len(old)-1]
 	*q = old[:len(old)-1]
+	e.index = -1
 	return e
 }
 
@@ -421,6 +550,9 @@ func (s *Scheduler) NewPool(name string, n int, next func(at Cost) (Job, bool)) 
 	if n < 0 || next == nil {
 		panic(fmt.Sprintf("BUG: model: pool %s with %d threads and next=%v", name, n, next != nil))
 	}
+	s.mu.Lock()
+	s.servers += n
+	s.mu.Unlock()
 	return &Pool{s: s, name: name, busy: make([]bool, n), next: next}
 }
 
@@ -465,11 +597,97 @@ func (p *Pool) poll(i int, at Cost) {
 	if j.Start != nil {
 		j.Start(at)
 	}
-	p.s.Post(at+j.Cost, fmt.Sprintf("%s#%d done %s", p.name, i, j.Name), func(t Cost) {
+	var w *work
+	w = p.s.startWork(at, j.Cost, fmt.Sprintf("%s#%d done %s", p.name, i, j.Name), func(t Cost) {
+		p.s.endWork(w, t)
 		if j.Done != nil {
 			j.Done(t)
 		}
 		p.busy[i] = false
 		p.poll(i, t)
+	})
+}
+
+// SetCores makes the simulated threads share n processors (n < 1: one
+// each, the default): os::active_processor_count of the modelled machine.
+// Call it before any thread or pool starts work.
+func (s *Scheduler) SetCores(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cores = max(n, 0)
+}
+
+// sharing reports whether threads can ever have to share a processor:
+// more application and compiler threads than cores. s.mu held.
+func (s *Scheduler) sharing() bool {
+	return s.cores > 0 && len(s.threads)+s.servers > s.cores
+}
+
+// load is how many threads are using a processor now; s.mu held.
+func (s *Scheduler) load() int { return s.runnable + len(s.work) }
+
+// stretch is how long work w takes with n threads runnable.
+func (s *Scheduler) stretch(w Cost, n int) Cost {
+	if s.cores == 0 || n <= s.cores {
+		return w
+	}
+	return Cost((int64(w)*int64(n) + int64(s.cores)/2) / int64(s.cores))
+}
+
+// unstretch is how much work gets done in d with n threads runnable.
+func (s *Scheduler) unstretch(d Cost, n int) Cost {
+	if s.cores == 0 || n <= s.cores {
+		return d
+	}
+	return Cost(int64(d) * int64(s.cores) / int64(n))
+}
+
+// reshare applies change, which alters the load, at time t: the jobs in
+// progress are charged their share up to t at the old load and, under
+// sharing, their completions moved to where their work left ends at the
+// new load. s.mu held.
+func (s *Scheduler) reshare(t Cost, change func()) {
+	t = max(t, s.sharedAt)
+	done := s.unstretch(t-s.sharedAt, s.load())
+	for _, w := range s.work {
+		w.left = max(w.left-done, 0)
+	}
+	s.sharedAt = t
+	change()
+	if !s.sharing() {
+		return
+	}
+	n := s.load()
+	for _, w := range s.work {
+		if w.ev != nil && w.ev.index >= 0 {
+			w.ev.at = t + s.stretch(w.left, n)
+			heap.Fix(&s.events, w.ev.index)
+		}
+	}
+}
+
+// startWork starts a compiler job of cost c at time at whose completion
+// fn runs; it calls endWork first.
+func (s *Scheduler) startWork(at, c Cost, name string, fn func(Cost)) *work {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := &work{left: c}
+	s.reshare(at, func() { s.work = append(s.work, w) })
+	w.ev = s.post(at+s.stretch(c, s.load()), name, fn)
+	return w
+}
+
+// endWork ends job w at its completion time t.
+func (s *Scheduler) endWork(w *work, t Cost) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reshare(t, func() {
+		for i, x := range s.work {
+			if x == w {
+				s.work = append(s.work[:i], s.work[i+1:]...)
+				return
+			}
+		}
+		panic("BUG: model: a compiler job ended twice")
 	})
 }

@@ -21,9 +21,10 @@ var update = flag.Bool("update", false, "rewrite testdata golden files")
 // invocation thresholds, and one thread waits for a blocking compile.
 // jitter perturbs goroutine timing (sleeps and yields) without touching
 // virtual time; the trace must not change.
-func script(t *testing.T, jitter *rand.Rand) string {
+func script(t *testing.T, jitter *rand.Rand, cores int) string {
 	t.Helper()
 	s := NewScheduler()
+	s.SetCores(cores)
 	var mu sync.Mutex // guards lines and the fake VM state below
 	var lines []string
 	s.SetTrace(func(l string) { lines = append(lines, l) })
@@ -171,8 +172,13 @@ func script(t *testing.T, jitter *rand.Rand) string {
 // equal to the committed golden trace (so equal on every machine). Run it
 // under -race too (see docs/model.md).
 func TestSchedulerDeterminism(t *testing.T) {
-	golden := filepath.Join("testdata", "sched_trace.golden")
-	want := script(t, nil)
+	t.Run("cores=all", func(t *testing.T) { schedulerDeterminism(t, 0, "sched_trace.golden") })
+	t.Run("cores=2", func(t *testing.T) { schedulerDeterminism(t, 2, "sched_trace_2cores.golden") })
+}
+
+func schedulerDeterminism(t *testing.T, cores int, name string) {
+	golden := filepath.Join("testdata", name)
+	want := script(t, nil, cores)
 	if *update {
 		if err := os.WriteFile(golden, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -191,7 +197,7 @@ func TestSchedulerDeterminism(t *testing.T) {
 		for seed := range uint64(4) {
 			t.Run(fmt.Sprintf("GOMAXPROCS=%d/jitter=%d", procs, seed), func(t *testing.T) {
 				goruntime.GOMAXPROCS(procs)
-				got := script(t, rand.New(rand.NewPCG(seed, seed*7+1)))
+				got := script(t, rand.New(rand.NewPCG(seed, seed*7+1)), cores)
 				if got != want {
 					t.Fatalf("trace differs from the reference run:\n%s", firstDiff(want, got))
 				}
@@ -282,6 +288,114 @@ func TestAwaitDeadlock(t *testing.T) {
 	s.Enter(th)
 	if err := s.Await(th, func() bool { return false }); err != ErrDeadlock {
 		t.Errorf("Await with nothing pending = %v, want ErrDeadlock", err)
+	}
+	s.Exit(th)
+}
+
+// shareRun runs one application thread doing work c (in steps of step)
+// beside two compiler jobs of costs j1 and j2 started at time 0, on cores
+// processors, and returns the thread's end time and the jobs' completion
+// times.
+func shareRun(t *testing.T, cores int, c, step, j1, j2 Cost) (end Cost, done []Cost) {
+	t.Helper()
+	s := NewScheduler()
+	s.SetCores(cores)
+	var mu sync.Mutex
+	jobs := []Cost{j1, j2}
+	mk := func(name string, i int) *Pool {
+		taken := false
+		return s.NewPool(name, 1, func(Cost) (Job, bool) {
+			if taken {
+				return Job{}, false
+			}
+			taken = true
+			return Job{Name: name, Cost: jobs[i], Done: func(at Cost) {
+				mu.Lock()
+				done = append(done, at)
+				mu.Unlock()
+			}}, true
+		})
+	}
+	p1, p2 := mk("c1", 0), mk("c2", 1)
+	th := s.NewThread("main", 0)
+	s.Enter(th)
+	p1.Wake(0)
+	p2.Wake(0)
+	for left := c; left > 0; left -= step {
+		s.Advance(th, min(step, left))
+	}
+	end = s.Now(th)
+	s.Exit(th)
+	if err := s.RunUntil(1 << 62); err != nil {
+		t.Fatal(err)
+	}
+	return end, done
+}
+
+// TestProcessorSharing checks the share against hand-worked times: one
+// application thread and two compiler threads on two cores run at 2/3
+// speed while all three run; the first job (100) ends at 150, after which
+// the other two run at full speed: the second job (200, 100 done by 150)
+// ends at 250 and the thread's 300 ends at 350 — whether it advances in
+// one step or many. With a core each nothing stretches.
+func TestProcessorSharing(t *testing.T) {
+	for _, tc := range []struct {
+		cores      int
+		step       Cost
+		end        Cost
+		done1, dn2 Cost
+	}{
+		{0, 300, 300, 100, 200},
+		{3, 300, 300, 100, 200},
+		{2, 300, 350, 150, 250},
+		{2, 7, 350, 150, 250},
+		// One core: three threads at 1/3 until 300 (the first job's end),
+		// then two at 1/2: the second job's last 100 ends at 500, the
+		// thread's 200 left then at 600.
+		{1, 300, 600, 300, 500},
+		{1, 1, 600, 300, 500},
+	} {
+		end, done := shareRun(t, tc.cores, 300, tc.step, 100, 200)
+		if end != tc.end || len(done) != 2 || done[0] != tc.done1 || done[1] != tc.dn2 {
+			t.Errorf("cores=%d step=%d: thread ends at %d, jobs at %v; want %d and [%d %d]", tc.cores, tc.step, end, done, tc.end, tc.done1, tc.dn2)
+		}
+	}
+}
+
+// TestSleepAndAwaitUseNoProcessor: a sleeping or waiting thread leaves its
+// core to the compiler threads, which then run at full speed.
+func TestSleepAndAwaitUseNoProcessor(t *testing.T) {
+	s := NewScheduler()
+	s.SetCores(1)
+	var done Cost
+	installed := false
+	taken := false
+	p := s.NewPool("c2", 1, func(Cost) (Job, bool) {
+		if taken {
+			return Job{}, false
+		}
+		taken = true
+		return Job{Name: "m", Cost: 100, Done: func(at Cost) { done, installed = at, true }}, true
+	})
+	th := s.NewThread("main", 0)
+	s.Enter(th)
+	p.Wake(0)
+	s.Sleep(th, 40) // the job alone: 40 done by 40
+	s.Advance(th, 10)
+	// Both share the core for 20: the job is at 50, the thread at 60.
+	if got := s.Now(th); got != 60 {
+		t.Fatalf("after a sleep of 40 and work of 10 the thread is at %d, want 60", got)
+	}
+	if err := s.Await(th, func() bool { return installed }); err != nil {
+		t.Fatal(err)
+	}
+	// Awaiting, the thread leaves the job its core: its last 50 end at 110.
+	if done != 110 || s.Now(th) != 110 {
+		t.Fatalf("job done at %d, thread resumed at %d; want 110 and 110", done, s.Now(th))
+	}
+	s.Advance(th, 10)
+	if got := s.Now(th); got != 120 {
+		t.Fatalf("alone again, work of 10 ends at %d, want 120", got)
 	}
 	s.Exit(th)
 }
