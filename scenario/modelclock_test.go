@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -240,5 +241,34 @@ func TestModelConfigProfileFile(t *testing.T) {
 	// two ends leaves the doubled span within 1 ns of twice the span as reported.
 	if d := doubled - 2*own; own <= 0 || d < -time.Nanosecond || d > time.Nanosecond {
 		t.Errorf("doubled profile gives %v, want 2 × %v = %v within the 1 ns of the report's rounding", doubled, own, 2*own)
+	}
+}
+
+// TestModelClockSharesCores: on one CPU (-XX:ActiveProcessorCount=1) the
+// loop thread shares its core with the compiler threads, so its first
+// iteration is slower than with a core for every thread, while the last
+// one, with every compile done, runs at the same speed (docs/model.md §3).
+func TestModelClockSharesCores(t *testing.T) {
+	scores := func(opts []string) []float64 {
+		out := modelRun(t, "haswell-e5-2660v3", jdk.R17, opts, 1, "AESGCMBench", map[string]string{"dataSize": "16384"}, "0", "6", "100")
+		var v []float64
+		for _, m := range regexp.MustCompile(`Iteration +\d+: ([0-9.]+) ops/s`).FindAllStringSubmatch(out, -1) {
+			var f float64
+			fmt.Sscan(m[1], &f)
+			v = append(v, f)
+		}
+		if len(v) != 6 {
+			t.Fatalf("%v: want 6 iterations in:\n%s", opts, out)
+		}
+		return v
+	}
+	one := scores([]string{"-XX:ActiveProcessorCount=1"})
+	four := scores([]string{"-XX:ActiveProcessorCount=4"})
+	t.Logf("ops/s per iteration, 1 CPU: %.0f; 4 CPUs: %.0f", one, four)
+	if !(one[0] < 0.8*four[0]) {
+		t.Errorf("first iteration %.0f ops/s on 1 CPU, %.0f on 4: want the shared core at least 20%% slower", one[0], four[0])
+	}
+	if last := len(one) - 1; math.Abs(one[last]/four[last]-1) > 0.01 {
+		t.Errorf("last iteration %.0f ops/s on 1 CPU, %.0f on 4: want the same once compiles are done", one[last], four[last])
 	}
 }
