@@ -56,7 +56,7 @@ func (c *Cipher) chargeGlue(ctx context.Context, phase string) error {
 	if g == nil {
 		return nil
 	}
-	m := cipherModes[c.tr.mode]
+	m := &cipherModes[c.tr.mode]
 	family := m.glueFinal
 	if phase == "init" {
 		family = m.glueInit
@@ -70,7 +70,7 @@ func (c *Cipher) chargeGlue(ctx context.Context, phase string) error {
 // GCM decryption of a release that hashes the ciphertext first (gcmVerifyFirst), which
 // calls no GCMEngine.doLastBlock.
 func (c *Cipher) glueEntry() string {
-	m := cipherModes[c.tr.mode]
+	m := &cipherModes[c.tr.mode]
 	if m.gcm && c.decrypt && c.prof.gcmVerifyFirst {
 		return "GHASH.doFinal"
 	}
