@@ -718,19 +718,29 @@ func (c *Code) put(inst *instance) {
 func (c *Code) discard(ctx context.Context, inst *instance) { _ = inst.mod.Close(ctx) }
 
 func (c *Code) w32(inst *instance, addr, v uint32) {
-	if inst.buf != nil && uint64(addr)+4 <= uint64(len(inst.buf)) {
-		binary.LittleEndian.PutUint32(inst.buf[addr:], v)
+	if b := inst.buf; int(addr) <= len(b)-4 {
+		binary.LittleEndian.PutUint32(b[addr:], v)
 		return
 	}
+	c.w32Mem(inst, addr, v)
+}
+
+// w32Mem is w32 through api.Memory (an instance without a fixed buffer).
+func (c *Code) w32Mem(inst *instance, addr, v uint32) {
 	if !inst.mem.WriteUint32Le(addr, v) {
 		panic(fmt.Sprintf("BUG: %s: write at %#x outside memory", c.m, addr))
 	}
 }
 
 func (c *Code) r32(inst *instance, addr uint32) uint32 {
-	if inst.buf != nil && uint64(addr)+4 <= uint64(len(inst.buf)) {
-		return binary.LittleEndian.Uint32(inst.buf[addr:])
+	if b := inst.buf; int(addr) <= len(b)-4 {
+		return binary.LittleEndian.Uint32(b[addr:])
 	}
+	return c.r32Mem(inst, addr)
+}
+
+// r32Mem is r32 through api.Memory (an instance without a fixed buffer).
+func (c *Code) r32Mem(inst *instance, addr uint32) uint32 {
 	v, ok := inst.mem.ReadUint32Le(addr)
 	if !ok {
 		panic(fmt.Sprintf("BUG: %s: read at %#x outside memory", c.m, addr))
