@@ -55,7 +55,7 @@ var modeEntries = map[string][2][]string{
 
 // initCore is CipherCore.init for ECB, CBC and CTR.
 func (c *Cipher) initCore(ctx context.Context, mi int, padding bool, key []byte, spec ParamSpec) error {
-	m := cipherModes[mi]
+	m := &cipherModes[mi]
 	// The Cipher's one core object is reset, not allocated: Init dropped the last
 	// operation's (c.core is nil here), and nothing else refers to it.
 	*c.coreObj = cipherCore{c: c, mode: m.name, padding: padding, decrypt: c.decrypt, unit: aesBlockSize}

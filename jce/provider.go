@@ -52,11 +52,11 @@ type GlueCharger interface {
 // within a few operations and would price the glue as compiled code thousands of
 // operations too early.
 func (c *Cipher) chargeGlue(ctx context.Context, phase string) error {
-	g, ok := c.inv.(GlueCharger)
-	if !ok {
+	g := c.glue
+	if g == nil {
 		return nil
 	}
-	m := cipherModes[c.tr.mode]
+	m := &cipherModes[c.tr.mode]
 	family := m.glueFinal
 	if phase == "init" {
 		family = m.glueInit
@@ -70,7 +70,7 @@ func (c *Cipher) chargeGlue(ctx context.Context, phase string) error {
 // GCM decryption of a release that hashes the ciphertext first (gcmVerifyFirst), which
 // calls no GCMEngine.doLastBlock.
 func (c *Cipher) glueEntry() string {
-	m := cipherModes[c.tr.mode]
+	m := &cipherModes[c.tr.mode]
 	if m.gcm && c.decrypt && c.prof.gcmVerifyFirst {
 		return "GHASH.doFinal"
 	}
@@ -322,6 +322,8 @@ type Cipher struct {
 	arrays *javaArrays // the provider objects' arrays, in the Java heap when there is one
 
 	entry string // the operation's entry method, at whose level its glue is priced (glueEntry)
+
+	glue GlueCharger // inv, when it prices the glue; nil otherwise (asked once, not per call)
 }
 
 // NewCipher is Cipher.getInstance(transformation) followed by
@@ -372,6 +374,7 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	}
 	c.arrays.own(c)
 	if g, ok := inv.(GlueCharger); ok {
+		c.glue = g
 		if err := g.ChargeGlue(context.Background(), "", cipherModes[t.mode].glueInstance); err != nil {
 			return nil, err
 		}

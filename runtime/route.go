@@ -224,13 +224,18 @@ func (vm *VM) Route(ctx context.Context, site Site, args []Arg) (int64, error) {
 	if s == nil {
 		return 0, vm.notInTable(site)
 	}
+	return vm.routeSlot(ctx, s, site.Level, args)
+}
+
+// routeSlot is Route once the callee's slot is found.
+func (vm *VM) routeSlot(ctx context.Context, s *calleeSlot, level Level, args []Arg) (int64, error) {
 	// uint(level) < 5 is the 0..4 range check in one compare.
-	if l := uint(site.Level); l < uint(len(s.calls)) {
+	if l := uint(level); l < uint(len(s.calls)) {
 		if call := s.calls[l]; call != nil && (s.pred == nil || s.pred(args)) {
 			return call(ctx, args)
 		}
 	}
-	return vm.invokeFrom(ctx, s.st, args, site.Level)
+	return vm.invokeFrom(ctx, s.st, args, level)
 }
 
 //go:noinline

@@ -411,9 +411,10 @@ func (vm *VM) NewThread(name string) *Thread {
 // call is charged to the running (entered) thread, which must be th.
 func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (int64, error) {
 	var st *methodState
+	var sl *calleeSlot
 	switch m := method.(type) {
 	case *Method:
-		if sl := vm.callees.slot(m); sl != nil { // the dispatch point's index: no map lookup per call
+		if sl = vm.callees.slot(m); sl != nil { // the dispatch point's index: no map lookup per call
 			st = sl.st
 		}
 		if st == nil {
@@ -441,6 +442,9 @@ func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (i
 	// CipherBlockChaining.encrypt stub. (The model clock prices the glue the
 	// same way: the call row of the callee's level.)
 	if ci := st.entry.Load(); ci != nil {
+		if sl != nil {
+			return vm.routeSlot(ctx, sl, ci.level, args)
+		}
 		return vm.Route(ctx, Site{Level: ci.level, Callee: st.m}, args)
 	}
 	return vm.invoke(ctx, st, args)

@@ -176,8 +176,47 @@ func newWarmOp(tb testing.TB, rel jdk.Release, c opCase, size int) (*warmOp, []b
 			tb.Fatalf("JDK %s %s: not at steady state after %d operations", rel, c.name, i)
 		}
 	}
+	warmHeap(tb, vm, func() error { return w.once(ctx) })
 	w.check(tb, plain)
 	return w, plain
+}
+
+// heapBatch is the number of operations between two looks at the Java heap's
+// high-water mark in warmHeap; heapBatches bounds the looks.
+const heapBatch, heapBatches = 1000, 100
+
+// warmHeap runs op until the Java heap's high-water mark (heap.HighWater) has
+// not moved for three batches of heapBatch operations: the heap at steady state
+// as well as the code. A Cipher per operation takes its arrays from the heap,
+// which gets them back only once the Go collector has found the Cipher dead,
+// so the touched part of the heap grows over the first thousands of
+// operations, and each page it grows by is first touched once in the host's
+// mapping and once in the mapping of every instance that reads it — a page
+// fault each, several microseconds on a virtual machine with shadow page
+// tables, which the JVM peer's seconds of warm-up have long paid for its heap.
+func warmHeap(tb testing.TB, vm *jrt.VM, op func() error) {
+	tb.Helper()
+	h := vm.Heap()
+	if h == nil {
+		return
+	}
+	last, still := -1, 0
+	for n := 0; still < 3; n++ {
+		if n == heapBatches {
+			tb.Logf("the Java heap's high-water mark still moves after %d operations (%d bytes)", n*heapBatch, last)
+			return
+		}
+		for range heapBatch {
+			if err := op(); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if hw := h.HighWater(); hw == last {
+			still++
+		} else {
+			last, still = hw, 0
+		}
+	}
 }
 
 // queued reports whether any method of vm has a compile queued or running.

@@ -100,6 +100,15 @@ func (h *Heap) Used() int {
 	return h.used
 }
 
+// HighWater is the number of bytes at the heap's start that arrays have
+// occupied at some time: the part of the heap whose pages have been touched.
+// It grows when no freed block of a size is left to reuse.
+func (h *Heap) HighWater() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.top
+}
+
 // Close releases the heap. Arrays allocated from it must not be used after.
 func (h *Heap) Close() error { return h.r.close() }
 

@@ -277,3 +277,31 @@ func bytes64k() []byte {
 	}
 	return b
 }
+
+// TestHighWater: the high-water mark grows with blocks taken past it and not
+// with a freed block reused.
+func TestHighWater(t *testing.T) {
+	h := newTestHeap(t, 1<<20)
+	if h.HighWater() != 0 {
+		t.Fatalf("HighWater of a new heap = %d, want 0", h.HighWater())
+	}
+	a, err := h.Alloc(100) // a 128-byte block
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Alloc(64); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.HighWater(); got != 192 {
+		t.Fatalf("HighWater = %d, want 192", got)
+	}
+	if err := h.Free(a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Alloc(128); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.HighWater(); got != 192 {
+		t.Fatalf("HighWater after reusing a freed block = %d, want 192", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -90,15 +91,21 @@ type instance struct {
 	regions    []region
 	argOffsets []uint32
 	heap       bool // the Java heap is mapped at heap.Base (see get)
+	// buf is the whole linear memory when it never moves (an instance with the
+	// heap mapped: one fixed buffer, see heapMemory), nil otherwise: the
+	// control block and the profile are then read and written in it directly
+	// instead of through api.Memory's bounds-checked calls.
+	buf []byte
 }
 
 // slot is what the per-call paths need of one parameter (bytecode.Param),
 // decided once per code; planOf makes a method's.
 type slot struct {
-	kind bytecode.Kind
-	elem uint32 // element size of an array kind, 0 for scalars
-	long bool
-	out  bool // Out or InOut
+	kind  bytecode.Kind
+	elem  uint32 // element size of an array kind, 0 for scalars
+	shift uint8  // log2(elem)
+	long  bool
+	out   bool // Out or InOut
 }
 
 func planOf(m *bytecode.Method) []slot {
@@ -107,6 +114,10 @@ func planOf(m *bytecode.Method) []slot {
 		out[i] = slot{kind: p.Kind, long: p.Kind == bytecode.Long, out: p.Dir != bytecode.In}
 		if p.Kind.IsArray() {
 			out[i].elem = uint32(p.Kind.ElemSize())
+			out[i].shift = uint8(bits.TrailingZeros32(out[i].elem))
+			if out[i].elem != 1<<out[i].shift {
+				panic(fmt.Sprintf("BUG: %s: element size %d is not a power of two", p.Kind, out[i].elem))
+			}
 		}
 	}
 	return out
@@ -524,6 +535,7 @@ func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
 func (c *Code) decode(mem api.Memory, idx int, stack []uint64, args []jrt.Arg) {
 	callee, plan := c.callees[idx], c.calleePlans[idx]
 	j := 0
+	mapped := 0 // 1: the instance maps the heap (only a mapped one reaches Base), -1: not; 0: not asked yet
 	for i := range plan {
 		p := &plan[i]
 		switch {
@@ -536,7 +548,13 @@ func (c *Code) decode(mem api.Memory, idx int, stack []uint64, args []jrt.Arg) {
 			}
 			var view []byte
 			var ok bool
-			if ptr >= heap.Base && c.heap != nil && mem.Size() > heap.Base { // only a mapped instance reaches Base
+			if ptr >= heap.Base && mapped == 0 {
+				mapped = -1
+				if c.heap != nil && mem.Size() > heap.Base {
+					mapped = 1
+				}
+			}
+			if ptr >= heap.Base && mapped > 0 {
 				// the host's view of the heap: callee code and stubs see
 				// one address per Java array
 				view, ok = c.heap.View(ptr-heap.Base, n*p.elem)
@@ -643,6 +661,7 @@ func (c *Code) get(ctx context.Context) (*instance, error) {
 			_ = mod.Close(ctx)
 			return nil, fmt.Errorf("engine: instantiating %s: cannot map the Java heap (%d bytes at %#x)", c.m, c.heap.Size(), heap.Base)
 		}
+		inst.buf = hm.buf
 	}
 	if inst.fn == nil {
 		panic("BUG: " + c.m.Module + " does not export " + c.m.Key)
@@ -699,12 +718,29 @@ func (c *Code) put(inst *instance) {
 func (c *Code) discard(ctx context.Context, inst *instance) { _ = inst.mod.Close(ctx) }
 
 func (c *Code) w32(inst *instance, addr, v uint32) {
+	if b := inst.buf; int(addr) <= len(b)-4 {
+		binary.LittleEndian.PutUint32(b[addr:], v)
+		return
+	}
+	c.w32Mem(inst, addr, v)
+}
+
+// w32Mem is w32 through api.Memory (an instance without a fixed buffer).
+func (c *Code) w32Mem(inst *instance, addr, v uint32) {
 	if !inst.mem.WriteUint32Le(addr, v) {
 		panic(fmt.Sprintf("BUG: %s: write at %#x outside memory", c.m, addr))
 	}
 }
 
 func (c *Code) r32(inst *instance, addr uint32) uint32 {
+	if b := inst.buf; int(addr) <= len(b)-4 {
+		return binary.LittleEndian.Uint32(b[addr:])
+	}
+	return c.r32Mem(inst, addr)
+}
+
+// r32Mem is r32 through api.Memory (an instance without a fixed buffer).
+func (c *Code) r32Mem(inst *instance, addr uint32) uint32 {
 	v, ok := inst.mem.ReadUint32Le(addr)
 	if !ok {
 		panic(fmt.Sprintf("BUG: %s: read at %#x outside memory", c.m, addr))
@@ -732,6 +768,9 @@ func dataPtr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(
 // Every array is copied in whole (an out-array keeps the bytes the method
 // does not write); Out and InOut arrays are copied back.
 func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
+	if inst.heap && c.layoutInPlace(inst, args) {
+		return bytecode.ArgBase, nil
+	}
 	inst.regions = inst.regions[:0]
 	inst.argOffsets = inst.argOffsets[:0]
 	top = bytecode.ArgBase
@@ -805,13 +844,65 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 	return top, nil
 }
 
+// layoutInPlace is layout when every array of args is null or in the Java
+// heap, which inst maps: the stack is filled in one pass and nothing is
+// copied. It reports false, having changed nothing the general layout
+// reads, when an array lies outside the heap.
+func (c *Code) layoutInPlace(inst *instance, args []jrt.Arg) bool {
+	stack, plan := inst.stack, c.plan[:len(args)]
+	j := 0
+	for i := range plan {
+		a, p := &args[i], &plan[i]
+		switch {
+		case p.elem != 0:
+			if a.Null {
+				stack[j], stack[j+1] = 0, 0
+			} else {
+				off, ok := c.heap.Offset(a.Data)
+				if !ok {
+					return false // the general layout fills the whole stack again
+				}
+				stack[j] = uint64(heap.Base + off)
+				stack[j+1] = uint64(uint32(len(a.Data)) >> p.shift)
+			}
+			j += 2
+		case p.long:
+			stack[j] = uint64(a.Scalar)
+			j++
+		default:
+			stack[j] = uint64(uint32(int32(a.Scalar)))
+			j++
+		}
+	}
+	inst.regions = inst.regions[:0]
+	return true
+}
+
+// argsOK is bytecode.CheckArgs's test on the code's plan: the count, each
+// argument's kind, and arrays of whole elements (element sizes are powers of
+// two). When it fails, CheckArgs says why.
+func (c *Code) argsOK(args []jrt.Arg) bool {
+	if len(args) != len(c.plan) {
+		return false
+	}
+	for i := range args {
+		a, p := &args[i], &c.plan[i]
+		if a.Kind != p.kind || (p.elem != 0 && uint32(len(a.Data))&(p.elem-1) != 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // Invoke implements jrt.Code.
 func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	if err := bytecode.CheckArgs(c.m, args); err != nil {
-		return 0, err
+	if !c.argsOK(args) {
+		if err := bytecode.CheckArgs(c.m, args); err != nil {
+			return 0, err
+		}
 	}
 	inst, err := c.get(ctx)
 	if err != nil {
