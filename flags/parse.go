@@ -652,7 +652,7 @@ func (p *parser) vmOption(t token) error {
 		if strings.HasPrefix(name, "com.sun.management") && p.o.JDK.Modern() && p.set.Has("ManagementServer") {
 			// Any property of the management namespace (even "com.sun.managementX") asks
 			// for the management server, where the option stands (17.0.15, 25.0.3).
-			p.setCmdline("ManagementServer", value{b: true}, t.origin)
+			p.setCmdline("ManagementServer", value{b: true}, CommandLine)
 		}
 		return nil
 	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.Modern():
