@@ -225,7 +225,10 @@ func workerThreads(n int) uint64 {
 func (e *ergo) heapSize(model cpu.Model) {
 	s := e.set
 	phys := model.PhysicalMemory()
-	if maxRAM := s.Uint("MaxRAM"); s.WasSetOnCommandLine("MaxRAM") {
+	// override: the command line sized the heap by the memory (MaxRAM or a share of it),
+	// which may take compressed oops away (compressedOopsHeap).
+	override := s.WasSetOnCommandLine("MaxRAM")
+	if maxRAM := s.Uint("MaxRAM"); override {
 		phys = maxRAM
 	} else {
 		phys = min(phys, maxRAM)
@@ -234,6 +237,7 @@ func (e *ergo) heapSize(model cpu.Model) {
 		for _, f := range []string{"MaxRAMPercentage", "MinRAMPercentage", "InitialRAMPercentage", "MaxRAMFraction", "MinRAMFraction", "InitialRAMFraction"} {
 			if s.Has(f) && s.WasSetOnCommandLine(f) {
 				e.setErgo("MaxRAM", strconv.FormatUint(phys, 10))
+				override = true
 				break
 			}
 		}
@@ -255,6 +259,7 @@ func (e *ergo) heapSize(model cpu.Model) {
 		if cap := s.Uint("ErgoHeapSizeLimit"); cap != 0 {
 			limit = min(limit, cap)
 		}
+		limit = e.compressedOopsHeap(limit, override)
 		if s.WasSetOnCommandLine("InitialHeapSize") {
 			limit = max(limit, s.Uint("InitialHeapSize"))
 		} else if s.WasSetOnCommandLine("MinHeapSize") {
@@ -272,6 +277,36 @@ func (e *ergo) heapSize(model cpu.Model) {
 	if s.Uint("MinHeapSize") == 0 {
 		e.setErgo("MinHeapSize", strconv.FormatUint(min(least, s.Uint("InitialHeapSize")), 10))
 	}
+}
+
+// compressedOopsHeap is the maximum heap the ergonomics choose when their limit is above what
+// compressed oops address (observed on 17.0.15 and 25.0.3 with MaxRAM of 128g to 256g and
+// MaxRAM=2^64-1): with compressed oops left to the VM and the heap sized by a MaxRAM or RAM
+// share the command line gave, the oops go off (ergonomic, -XX:-UseCompressedOops in
+// PrintCommandLineFlags) and the heap keeps the limit; otherwise, while the oops are on
+// (asked for, or left on by the VM), the heap is cut to the oops' reach less
+// HeapBaseMinAddress, where that leaves room for a heap of the default size (G1 at MaxRAM=256g
+// with +UseCompressedOops: 32g-32m-2g; Serial 32g-2m-2g; ObjectAlignmentInBytes=16 64g-32m-2g;
+// HeapBaseMinAddress=31g 1g-32m). ZGC, which turns the oops off later, is cut alike (32g-2m-2g).
+// A machine whose own memory is above 128 GB takes the second branch (not observed here).
+func (e *ergo) compressedOopsHeap(limit uint64, override bool) uint64 {
+	s := e.set
+	if !s.Has("UseCompressedOops") || !s.Bool("UseCompressedOops") && !s.IsDefault("UseCompressedOops") {
+		return limit
+	}
+	reach := compressedOopsMaxHeap(s, s.Collector())
+	if limit <= reach {
+		return limit
+	}
+	if s.IsDefault("UseCompressedOops") && override {
+		e.setErgo("UseCompressedOops", "false")
+		return limit
+	}
+	base := s.Uint("HeapBaseMinAddress")
+	if def, err := strconv.ParseUint(flags.Lookup("MaxHeapSize").Default.At(s.JDK()), 10, 64); err == nil && base+def < reach {
+		reach -= base
+	}
+	return reach
 }
 
 // heapAlignment is the heap's alignment for the chosen collector: G1's region size (set
