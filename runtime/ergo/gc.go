@@ -405,11 +405,38 @@ var leastStartYoung = map[jdk.Release]startYoung{
 	jdk.R25: {serial: 256 << 10, g1Regions: 2, g1Eden: 2 * mib},
 }
 
+// reservableHeap is the largest Java heap the VM reserves on x86_64 Linux: the free address
+// range below the java launcher, which the kernel maps at two thirds of the 128 TiB user
+// address space (0x555555554000, about 85.3 TiB), moved up by address-space randomisation
+// by up to 1 TiB. Observed on 17.0.15 and 25.0.3 with Serial and G1, three runs each: -Xmx85t
+// reserved every time, -Xmx86t in one or two runs of three, -Xmx90t never; jitsim takes the
+// boundary without the randomisation.
+const reservableHeap = 0x555555554000
+
+// heapReserveFailure is the text java stops with when the settled maximum heap is larger than
+// the address range it can reserve (-Xmx90t, or the heap MaxRAM=2^64-1 sizes), after the
+// collector's "Using" line: the same for Serial, Parallel, G1, Shenandoah and Epsilon, in KB
+// ("KB" on 17, " KB" on 25). "" when the heap fits, for ZGC (which reserves its own ranges)
+// and off x86_64 (not observed).
+func heapReserveFailure(set *flags.Set) string {
+	if !gcModelled(set) || set.Arch() != jdk.AMD64 || set.Collector() == "UseZGC" || set.Uint("MaxHeapSize") <= reservableHeap {
+		return ""
+	}
+	unit := "KB"
+	if set.JDK() >= jdk.R25 {
+		unit = " KB"
+	}
+	return fmt.Sprintf("Could not reserve enough space for %d%s object heap", set.Uint("MaxHeapSize")>>10, unit)
+}
+
 // StartupFailure returns the text java stops with when the settled heap's young generation is
 // too small for the VM's own start-up ("GC triggered before VM initialization completed"),
 // "" when it starts. java prints it after the collector's start-up log lines, on stdout, and
 // exits with status 1.
 func StartupFailure(set *flags.Set) string {
+	if text := heapReserveFailure(set); text != "" {
+		return text
+	}
 	least, ok := leastStartYoung[set.JDK()]
 	if !ok || !gcModelled(set) || !set.Has("NewSize") {
 		return ""

@@ -179,7 +179,7 @@ func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int
 		return nil
 	}
 	lines := gcLog(set, commandLine, model, activeProcessors)
-	if !set.Bool("UseCompiler") {
+	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" {
 		return lines
 	}
 	cfg, err := policy.FromFlags(set)
@@ -237,6 +237,10 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	}
 	for _, l := range usingLines[gc] {
 		info("gc", "%s", l)
+	}
+	if heapReserveFailure(set) != "" {
+		// The heap is reserved after the collector says which it is, and the VM stops there.
+		return out
 	}
 	for _, l := range shenandoahLines(set, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
