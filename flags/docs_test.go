@@ -200,7 +200,14 @@ func launcherMarkdown() string {
 	b.WriteString("option and looks at nothing after it. Options without an effect in jitsim are accepted after java's\n")
 	b.WriteString("checks of their syntax. A word in an @argfile that is not an option (an @argfile named inside one\n")
 	b.WriteString("included, which the launcher does not expand) is java's main class: the options end there, and\n")
-	b.WriteString("once the VM is up java cannot load it (\"Could not find or load main class\", exit 1), as jitsim says.\n\n")
+	b.WriteString("once the VM is up java cannot load it (\"Could not find or load main class\", exit 1), as jitsim says.\n")
+	b.WriteString("Each options container — the command line (with JDK_JAVA_OPTIONS and @argfiles),\n")
+	b.WriteString("JAVA_TOOL_OPTIONS, _JAVA_OPTIONS, read in that order — takes one `-XX:VMOptionsFile=`, whose\n")
+	b.WriteString("options take the container's origin; a second in the same container, and a file that names\n")
+	b.WriteString("another (before any of its options is read), are java's errors naming the container\n")
+	b.WriteString("(`cmd_line_args`, `env_var='JAVA_TOOL_OPTIONS'`). The -X options and -D properties that set a\n")
+	b.WriteString("flag (-Xmx, -Xss, -Xbatch, -Xrs, -Xshare, -Xnoclassgc, `-Dcom.sun.management…`) set it with the\n")
+	b.WriteString("command line's origin whatever container held them; only -XX options take their container's.\n\n")
 	b.WriteString("| Option | Value | Not in JDK_JAVA_OPTIONS | Ends the line | Profiles | In jitsim |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, o := range launcherOptions {
@@ -291,6 +298,19 @@ this host's address space (gc,metaspace: the class space's mapping, chosen by AS
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
 warns as java does on such a host. Nor does it dump core (ulimit -c 0): Temurin 25 warns when
 the command line asks for -XX:+CreateCoredumpOnCrash.
+
+When the ergonomics' maximum heap (no -Xmx) is above what compressed oops address, a MaxRAM
+or RAM share given on the command line turns the oops off (ergonomic, so
+PrintCommandLineFlags shows -XX:-UseCompressedOops) and keeps the heap; with the oops asked for,
+or left on by the VM, the heap is cut to the oops' reach less HeapBaseMinAddress (G1 at
+MaxRAM=256g with +UseCompressedOops: 32 GB less 32 MB less 2 GB; ZGC is cut alike before it
+turns them off). A machine of more than 128 GB takes the second branch by its own memory, which
+was not observed here. A maximum heap above the address range the VM can reserve (the range
+below the launcher, at two thirds of x86_64's 128 TiB user space: 85.3 TiB) stops the VM after
+the collector's "Using" line ("Could not reserve enough space for …KB object heap") under every
+collector but ZGC; java's own boundary moves up by as much as 1 TiB with address-space
+randomisation (-Xmx86t reserved in one or two runs of three). ZGC's limit of 16 TB is not
+modelled.
 
 A young generation too small for the JDK's own start-up stops the VM after the collector's
 start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,
