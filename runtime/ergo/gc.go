@@ -76,11 +76,15 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	}
 	switch {
 	case gc == "UseZGC":
-		// ZGC has no compressed oops: a command line that asks for them is overruled silently.
-		if s.IsDefault("UseCompressedOops") {
-			e.setErgo("UseCompressedOops", "false")
-		} else {
+		// ZGC has no compressed oops: a command line that asks for them is overruled
+		// silently; the ones the VM would have turned on go off ergonomically, and a heap
+		// beyond their reach leaves them at their default (-Xmx64g, observed on 17.0.15 and
+		// 25.0.3).
+		switch {
+		case !s.IsDefault("UseCompressedOops"):
 			e.setDefault("UseCompressedOops", "false")
+		case s.Uint("MaxHeapSize") <= compressedOopsMaxHeap(s, gc):
+			e.setErgo("UseCompressedOops", "false")
 		}
 	case s.IsDefault("UseCompressedOops") && s.Uint("MaxHeapSize") <= compressedOopsMaxHeap(s, gc):
 		e.setErgo("UseCompressedOops", "true")
@@ -429,6 +433,28 @@ func heapReserveFailure(set *flags.Set) string {
 	return fmt.Sprintf("Could not reserve enough space for %d%s object heap", set.Uint("MaxHeapSize")>>10, unit)
 }
 
+// zgcMaxHeap is the largest heap ZGC supports (16 TB on 17.0.15 and 25.0.3); zgcTooLarge is
+// what it says of a larger one.
+const (
+	zgcMaxHeap  = 16 << 40
+	zgcTooLarge = "Java heap too large (max supported heap size is 16384G)"
+)
+
+// zgcHeapTooLarge reports whether ZGC refuses the settled maximum heap. 25 stops the VM after
+// gc+init's NUMA line with zgcTooLarge as its initialization error; 17 logs it as a gc error
+// after its workers' line, makes the rest of the collector (the backing file's lines, the
+// runtime workers, "Using The Z Garbage Collector") and then fails with the launcher's lines
+// alone (CollectorFailure).
+func zgcHeapTooLarge(set *flags.Set) bool {
+	return gcModelled(set) && set.Collector() == "UseZGC" && set.Uint("MaxHeapSize") > zgcMaxHeap
+}
+
+// CollectorFailure reports whether the VM stops after the collector's start-up lines with the
+// launcher's lines and no text of its own: 17's ZGC with a heap above its maximum.
+func CollectorFailure(set *flags.Set) bool {
+	return zgcHeapTooLarge(set) && set.JDK() < jdk.R25
+}
+
 // StartupFailure returns the text java stops with when the settled heap's young generation is
 // too small for the VM's own start-up ("GC triggered before VM initialization completed"),
 // "" when it starts. java prints it after the collector's start-up log lines, on stdout, and
@@ -436,6 +462,9 @@ func heapReserveFailure(set *flags.Set) string {
 func StartupFailure(set *flags.Set) string {
 	if text := heapReserveFailure(set); text != "" {
 		return text
+	}
+	if zgcHeapTooLarge(set) && set.JDK() >= jdk.R25 {
+		return zgcTooLarge
 	}
 	least, ok := leastStartYoung[set.JDK()]
 	if !ok || !gcModelled(set) || !set.Has("NewSize") {
