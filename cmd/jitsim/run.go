@@ -430,6 +430,10 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		io.WriteString(stdout, "Error occurred during initialization of VM\n"+r.InitFailure+"\n")
 		return flags.ExitStatus
 	}
+	if r.CollectorFailure {
+		io.WriteString(stderr, flags.LauncherLines)
+		return flags.ExitStatus
+	}
 	for _, l := range r.Result.RunLog {
 		startLog.Write(l)
 	}
