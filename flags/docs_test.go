@@ -309,8 +309,12 @@ was not observed here. A maximum heap above the address range the VM can reserve
 below the launcher, at two thirds of x86_64's 128 TiB user space: 85.3 TiB) stops the VM after
 the collector's "Using" line ("Could not reserve enough space for …KB object heap") under every
 collector but ZGC; java's own boundary moves up by as much as 1 TiB with address-space
-randomisation (-Xmx86t reserved in one or two runs of three). ZGC's limit of 16 TB is not
-modelled.
+randomisation (-Xmx86t reserved in one or two runs of three). ZGC refuses a heap above 16 TB
+(25: the initialization error after gc+init's NUMA line; 17: a gc error, the rest of the
+collector's lines, then the launcher's lines alone), and warns, as gc warnings after the
+backing filesystem's line, when its 3.6 mappings per 2 MB of heap exceed the modelled machine's
+vm.max_map_count (the kernel's default, 65530: from -Xmx36407m); a heap beyond compressed oops'
+reach leaves UseCompressedOops at its default under ZGC.
 
 A young generation too small for the JDK's own start-up stops the VM after the collector's
 start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,
