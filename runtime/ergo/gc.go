@@ -180,9 +180,18 @@ func (e *ergo) metaspaceSizes() {
 	if !s.Has("MaxMetaspaceSize") || !s.Has("MetaspaceSize") {
 		return
 	}
+	// The metaspace commits in 64 KB granules: its maximum is at least one, and the size
+	// that starts its collections, at most the maximum, is whole granules, at least one, both
+	// keeping their origins (17.0.15 and 25.0.3: MaxMetaspaceSize=0 is 65536, 100k stays
+	// 102400; MetaspaceSize=100k is 65536, 1000001 983040, under MaxMetaspaceSize=200k 196608).
+	const granule = 64 << 10
 	maxMeta := s.Uint("MaxMetaspaceSize")
-	if s.Uint("MetaspaceSize") > maxMeta {
-		e.setDefault("MetaspaceSize", strconv.FormatUint(maxMeta, 10))
+	if maxMeta < granule {
+		maxMeta = granule
+		e.setDefault("MaxMetaspaceSize", strconv.FormatUint(maxMeta, 10))
+	}
+	if size := max(min(s.Uint("MetaspaceSize"), maxMeta)/granule*granule, granule); size != s.Uint("MetaspaceSize") {
+		e.setDefault("MetaspaceSize", strconv.FormatUint(size, 10))
 	}
 	if !s.Has("CompressedClassSpaceSize") || s.Has("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
 		return
@@ -449,6 +458,18 @@ func zgcHeapTooLarge(set *flags.Set) bool {
 	return gcModelled(set) && set.Collector() == "UseZGC" && set.Uint("MaxHeapSize") > zgcMaxHeap
 }
 
+// leastMetaspace is the least MaxMetaspaceSize with which the VM loads its first classes: two
+// 64 KB commit granules, one for the class space and one for the rest (17.0.15 and 25.0.3:
+// 127k stops with "OutOfMemoryError: Metaspace" after the collector's start-up lines, 128k
+// starts with the class-data archive). Without the archive the start-up's own classes need
+// about 4 MB, and java's texts below that vary with the size (not modelled).
+const leastMetaspace = 128 << 10
+
+// metaspaceTooSmall reports whether MaxMetaspaceSize is below leastMetaspace.
+func metaspaceTooSmall(set *flags.Set) bool {
+	return set.JDK().Modern() && set.Has("MaxMetaspaceSize") && set.Uint("MaxMetaspaceSize") < leastMetaspace
+}
+
 // CollectorFailure reports whether the VM stops after the collector's start-up lines with the
 // launcher's lines and no text of its own: 17's ZGC with a heap above its maximum.
 func CollectorFailure(set *flags.Set) bool {
@@ -465,6 +486,9 @@ func StartupFailure(set *flags.Set) string {
 	}
 	if zgcHeapTooLarge(set) && set.JDK() >= jdk.R25 {
 		return zgcTooLarge
+	}
+	if metaspaceTooSmall(set) {
+		return "OutOfMemoryError: Metaspace"
 	}
 	least, ok := leastStartYoung[set.JDK()]
 	if !ok || !gcModelled(set) || !set.Has("NewSize") {

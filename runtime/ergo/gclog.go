@@ -179,7 +179,8 @@ func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int
 		return nil
 	}
 	lines := gcLog(set, commandLine, model, activeProcessors)
-	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) {
+	// The compiler threads start after the heap and the first classes.
+	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) {
 		return lines
 	}
 	cfg, err := policy.FromFlags(set)
