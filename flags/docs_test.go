@@ -314,7 +314,11 @@ randomisation (-Xmx86t reserved in one or two runs of three). ZGC refuses a heap
 collector's lines, then the launcher's lines alone), and warns, as gc warnings after the
 backing filesystem's line, when its 3.6 mappings per 2 MB of heap exceed the modelled machine's
 vm.max_map_count (the kernel's default, 65530: from -Xmx36407m); a heap beyond compressed oops'
-reach leaves UseCompressedOops at its default under ZGC.
+reach leaves UseCompressedOops at its default under ZGC. The metaspace commits in 64 KB
+granules: MaxMetaspaceSize is at least one, MetaspaceSize whole granules (at least one, at
+most the maximum), and below two (128 KB) the VM stops after the collector's lines with
+"OutOfMemoryError: Metaspace" (without the archive it needs about 4 MB, and java's texts
+below that vary: not modelled).
 
 A young generation too small for the JDK's own start-up stops the VM after the collector's
 start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,
