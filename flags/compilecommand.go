@@ -238,6 +238,9 @@ type oracleParser struct {
 	cmds    []CompileCommand
 	// warnings are VM warnings (stderr) about commands java passes over.
 	warnings []string
+	// lastName is the last command or option name read, which 25 names again for a file
+	// line that starts with a blank.
+	lastName string
 }
 
 // compilerOracle reads CompileCommand, then CompileOnly, then CompileCommandFile (JDK 17+
@@ -267,7 +270,19 @@ func (p *parser) compilerOracle() error {
 		if err == nil {
 			for _, line := range strings.Split(string(data), "\n") {
 				line = strings.TrimRight(line, "\r")
-				if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+				switch {
+				case line == "" || line[0] == '#':
+					continue
+				case line[0] == ' ' || line[0] == '\t':
+					// A line that starts with a blank (an indented command or comment, or
+					// blanks alone) has no name where java reads one: 25 names the last one
+					// it read, 17 an empty one (17.0.15, 25.0.3; before any name, java prints
+					// whatever its buffer held, which jitsim prints as empty).
+					last := ""
+					if behavesLike25(j) {
+						last = o.lastName
+					}
+					o.parseError("CompileCommand", "Unrecognized option '"+last+"'", line, true)
 					continue
 				}
 				o.line(line, "-XX:CompileCommandFile="+name)
@@ -376,6 +391,7 @@ func (o *oracleParser) line(line, source string) {
 	// Commands and option names are matched ignoring case, and echoed as the help spells
 	// them (observed on 17 and 25).
 	verb := f[0]
+	o.lastName = verb
 	switch strings.ToLower(verb) {
 	case "quiet":
 		o.quiet = true
@@ -452,6 +468,7 @@ func (o *oracleParser) line(line, source string) {
 			}
 			name = rest[1]
 		}
+		o.lastName = name
 		canon, ok := o.option(name)
 		if !ok {
 			o.parseError("CompileCommand", "Unrecognized option '"+name+"'", line, true)
