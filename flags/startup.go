@@ -88,12 +88,12 @@ func (p *parser) earlyWarnings() {
 	}
 	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
 	// large pages off with a warning unless transparent huge pages serve them.
-	// JDK 17's HugeTLBFS and SHM kinds each warn when asked for (SHM unless transparent huge
-	// pages serve or large pages were turned off), then large pages asked for on the command
-	// line warn as well (17.0.15; 25 has neither kind).
+	// JDK 17's HugeTLBFS and SHM kinds each warn when asked for unless transparent huge
+	// pages serve (SHM also unless large pages were turned off), then large pages asked for
+	// on the command line warn as well (17.0.15; 25 has neither kind).
 	given := func(name string) bool { return s.Has(name) && s.WasSetOnCommandLine(name) && s.Bool(name) }
 	thp := s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")
-	if given("UseHugeTLBFS") {
+	if given("UseHugeTLBFS") && !thp {
 		p.warning("HugeTLBFS is not configured or not supported by the operating system.")
 	}
 	if given("UseSHM") && !thp && !(s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")) {
@@ -101,6 +101,17 @@ func (p *parser) earlyWarnings() {
 	}
 	if given("UseLargePages") && !thp {
 		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
+	}
+	// Then the switches say what the machine gave: transparent huge pages serve large
+	// pages unless the command line turned large pages off, which turns every kind off; the
+	// kinds the machine lacks go off (values only, origins kept; 17.0.15 and 25.0.3:
+	// -XX:+UseTransparentHugePages shows UseLargePages true {default}, -XX:+UseLargePages
+	// false {command line}, -XX:-UseLargePages -XX:+UseTransparentHugePages both false).
+	lpOff := s.Has("UseLargePages") && s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")
+	for name, on := range map[string]bool{"UseLargePages": thp && !lpOff, "UseTransparentHugePages": thp && !lpOff, "UseHugeTLBFS": false, "UseSHM": false} {
+		if e := s.lookup(name); e != nil {
+			e.v = value{b: on}
+		}
 	}
 	// Temurin 25's ZGC maps its heap as shared memory, whose transparent huge pages the
 	// modelled machine (as the recording one) leaves off.
