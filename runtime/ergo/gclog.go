@@ -296,11 +296,16 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	info("gc,init", "Version: %s (release)", build)
 	info("gc,init", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
 	info("gc,init", "Memory: %dM", model.PhysicalMemory()>>20)
-	info("gc,init", "Large Page Support: Disabled")
+	info("gc,init", "Large Page Support: %s", largePageSupport(s))
 	info("gc,init", "NUMA Support: Disabled")
 	info("gc,init", "Compressed Oops: %s", oopsMode(s))
 	if gc == "UseParallelGC" {
-		info("gc,init", "Alignments: Space 512K, Generation 512K, Heap 2M")
+		// Parallel's spaces align to the page size: 2 MB pages with transparent huge pages.
+		space := "512K"
+		if largePages(s) {
+			space = "2M"
+		}
+		info("gc,init", "Alignments: Space %s, Generation %s, Heap 2M", space, space)
 	}
 	if gc == "UseG1GC" {
 		info("gc,init", "Heap Region Size: %s", exactUnit(s.Uint("G1HeapRegionSize")))
@@ -327,6 +332,25 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 		info("gc,metaspace", "%s", l)
 	}
 	return out
+}
+
+// largePages reports whether the heap is on large pages: the modelled machine serves them by
+// transparent huge pages only (flags' large-page settlement leaves UseLargePages on with them).
+func largePages(s *flags.Set) bool {
+	return s.Has("UseLargePages") && s.Bool("UseLargePages") && s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")
+}
+
+// largePageSupport is gc+init's "Large Page Support" (17.0.15, 25.0.3): transparent huge
+// pages, but for 25's ZGC, whose shared-memory heap the modelled machine gives none ("OS
+// enforced", after its warning).
+func largePageSupport(s *flags.Set) string {
+	switch {
+	case !largePages(s):
+		return "Disabled"
+	case s.Collector() == "UseZGC" && s.JDK() >= jdk.R25:
+		return "Disabled (OS enforced)"
+	}
+	return "Enabled (Transparent)"
 }
 
 // zeroBasedEnd is where a zero-based heap ends: at 32 GB, but for OpenJDK 17 without the
@@ -692,7 +716,7 @@ func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build str
 	}
 	line("info", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
 	line("info", "Memory: %dM", model.PhysicalMemory()>>20)
-	line("info", "Large Page Support: Disabled")
+	line("info", "Large Page Support: %s", largePageSupport(s))
 	space := 16 * maxHeap
 	if r25 {
 		line("info", "Address Space Size: unlimited")
