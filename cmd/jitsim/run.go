@@ -612,7 +612,7 @@ func startupCompiles(set *flags.Set) []string {
 		return policy.StartupCompilesWithoutCompiler(set.JDK(), set.Bool("TieredCompilation"))
 	}
 	if set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
-		set.Int("TieredStopAtLevel") == 4 && set.String("CompilationMode") == "default" && len(set.CompileCommands()) == 0 &&
+		set.Int("TieredStopAtLevel") == 4 && set.CompilationModeInEffect() == "default" && len(set.CompileCommands()) == 0 &&
 		set.IsDefault("CompileThresholdScaling") {
 		return policy.StartupCompiles(set.JDK())
 	}
