@@ -303,6 +303,40 @@ func (p *parser) checkCodeHeaps() error {
 	return initError(fmt.Sprintf("Invalid code heap sizes: %s = %dK is %s ReservedCodeCacheSize (%dK).", strings.Join(parts, " + "), sum>>10, rel, r>>10))
 }
 
+// checkCodeHeapPages stops the VM when a code heap the mode uses was given less than a page:
+// the profiled heap wherever C1 profiles (tiered, TieredStopAtLevel 2 to 4, the default mode),
+// the non-profiled one with both compilers at work. 17 rounds the size down to 4 KB pages and
+// cannot reserve an empty heap (1k: "(0K)"); 25 rounds up and refuses only 0 (observed on
+// 17.0.15 and 25.0.3; C1 alone, C2 alone and -Xint take either).
+func (p *parser) checkCodeHeapPages() error {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() || !s.Has("SegmentedCodeCache") || !s.Bool("SegmentedCodeCache") || !s.Bool("UseCompiler") || !s.Bool("TieredCompilation") {
+		return nil
+	}
+	stop, mode := s.Int("TieredStopAtLevel"), s.CompilationModeInEffect()
+	if mode != "default" && mode != "normal" {
+		return nil
+	}
+	for _, h := range []struct {
+		flag, name, short string
+		used              bool
+	}{
+		{"ProfiledCodeHeapSize", "profiled nmethods", "profiled", stop >= 2},
+		{"NonProfiledCodeHeapSize", "non-profiled nmethods", "non-profiled", stop == 4},
+	} {
+		if !h.used || !s.Has(h.flag) || !s.WasSetOnCommandLine(h.flag) {
+			continue
+		}
+		switch v := s.Uint(h.flag); {
+		case behavesLike25(j) && v == 0:
+			return initError(fmt.Sprintf("Not enough space in %s code heap to run VM: 0K < 4K", h.short))
+		case !behavesLike25(j) && v < 4<<10:
+			return initError(fmt.Sprintf("Could not reserve enough space in CodeHeap '%s' (0K)", h.name))
+		}
+	}
+	return nil
+}
+
 // checkRTM is JDK 17's restricted transactional memory locking on x86 (the flags exist there
 // only): no CPU jitsim models has RTM (TSX), so -XX:+UseRTMLocking stops the VM as it stops
 // on this AMD host, after the warning that it overrides biased locking (observed on OpenJDK
