@@ -296,7 +296,11 @@ heap, the medium page size, the workers, uncommit), with the modelled Linux mach
 on tmpfs; Shenandoah's gc+init lines are not modelled; nor are what gc* prints of
 this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
-warns as java does on such a host. Nor does it dump core (ulimit -c 0): Temurin 25 warns when
+warns as java does on such a host and goes off (-XX:-UseLargePages in PrintCommandLineFlags);
+transparent huge pages serve them (UseLargePages on, "Large Page Support: Enabled
+(Transparent)", Parallel's spaces aligned to 2 MB) unless the command line turned large pages
+off, which turns every kind off. A MaxVectorSize given is held to at least 4, at most the
+vector width of the AVX level and a power of two, with java's warnings. Nor does it dump core (ulimit -c 0): Temurin 25 warns when
 the command line asks for -XX:+CreateCoredumpOnCrash.
 
 When the ergonomics' maximum heap (no -Xmx) is above what compressed oops address, a MaxRAM
