@@ -433,6 +433,9 @@ func (o *oracleParser) line(line, source string) {
 		pattern, next = pattern+"."+f[2], 3
 	}
 	pat, msg := parseMethodPattern(pattern, o.j)
+	if msg == "" && multipleDots(line, f) {
+		msg = "Method pattern uses multiple '.' in pattern"
+	}
 	if msg != "" {
 		o.parseError("CompileCommand", msg, line, true)
 		return
@@ -576,6 +579,24 @@ func (o *oracleParser) setting(line, name string, bare bool, pat MethodPattern, 
 		}
 	}
 	return left, true
+}
+
+// multipleDots reports whether java finds more than one '.' in a pattern written without "::":
+// java counts them in the line from the pattern up to the first ',' or '(', so in a line
+// whose fields are parted by blanks a later field's point counts too ("exclude
+// java/lang/String.length 1.5", "option java/lang/String.length double X 0.25"; "... 0,25"
+// and the two-field "java/lang/String length 0.25" pass; observed on 17.0.15 and 25.0.3).
+func multipleDots(line string, f []string) bool {
+	off := len(f[0])
+	i := strings.Index(line[off:], f[1])
+	if i < 0 {
+		return false
+	}
+	span := line[off+i:]
+	if j := strings.IndexAny(span, ",("); j >= 0 {
+		span = span[:j]
+	}
+	return !strings.Contains(span, "::") && strings.Count(span, ".") > 1
 }
 
 // alnumPrefix is the length of s's leading run of ASCII letters and digits.
