@@ -78,6 +78,12 @@ func (p *parser) logWarning(tags, text string) {
 // (Arguments::handle_deprecated_print_gc_flags), then large pages the machine lacks.
 func (p *parser) earlyWarnings() {
 	s := p.set
+	// 17's biased locking gives way to heavy monitors, a locking debug switch (the flag
+	// goes off, its origin kept; observed on 17.0.15, after the option's deprecation).
+	if s.Has("UseBiasedLocking") && s.Bool("UseBiasedLocking") && s.Has("UseHeavyMonitors") && s.Bool("UseHeavyMonitors") {
+		p.warning("Biased Locking is not supported with locking debug flags; ignoring UseBiasedLocking flag.")
+		s.lookup("UseBiasedLocking").v = value{b: false}
+	}
 	for _, w := range []struct{ flag, text string }{
 		{"PrintGC", "-XX:+PrintGC is deprecated. Will use -Xlog:gc instead."},
 		{"PrintGCDetails", "-XX:+PrintGCDetails is deprecated. Will use -Xlog:gc* instead."},
