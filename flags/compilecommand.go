@@ -238,6 +238,9 @@ type oracleParser struct {
 	cmds    []CompileCommand
 	// warnings are VM warnings (stderr) about commands java passes over.
 	warnings []string
+	// lastName is the last command or option name read, which 25 names again for a file
+	// line that starts with a blank.
+	lastName string
 }
 
 // compilerOracle reads CompileCommand, then CompileOnly, then CompileCommandFile (JDK 17+
@@ -267,7 +270,19 @@ func (p *parser) compilerOracle() error {
 		if err == nil {
 			for _, line := range strings.Split(string(data), "\n") {
 				line = strings.TrimRight(line, "\r")
-				if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+				switch {
+				case line == "" || line[0] == '#':
+					continue
+				case line[0] == ' ' || line[0] == '\t':
+					// A line that starts with a blank (an indented command or comment, or
+					// blanks alone) has no name where java reads one: 25 names the last one
+					// it read, 17 an empty one (17.0.15, 25.0.3; before any name, java prints
+					// whatever its buffer held, which jitsim prints as empty).
+					last := ""
+					if behavesLike25(j) {
+						last = o.lastName
+					}
+					o.parseError("CompileCommand", "Unrecognized option '"+last+"'", line, true)
 					continue
 				}
 				o.line(line, "-XX:CompileCommandFile="+name)
@@ -376,6 +391,7 @@ func (o *oracleParser) line(line, source string) {
 	// Commands and option names are matched ignoring case, and echoed as the help spells
 	// them (observed on 17 and 25).
 	verb := f[0]
+	o.lastName = verb
 	switch strings.ToLower(verb) {
 	case "quiet":
 		o.quiet = true
@@ -388,7 +404,19 @@ func (o *oracleParser) line(line, source string) {
 	default:
 		canon, ok := o.option(verb)
 		if !ok {
-			o.parseError("CompileCommand", "Unrecognized option '"+verb+"'", line, true)
+			// java reads the command's name as letters and digits, and names what it read
+			// ("dont-inline" is 'dont', "foo_bar" 'foo'; observed on 17.0.15 and 25.0.3).
+			// A field that starts with neither leaves its buffer unset, which java prints as
+			// whatever it held; jitsim names the field.
+			// (A known name followed by other characters reads on as a pattern, which
+			// jitsim does not model: it names the field then too.)
+			name := verb
+			if n := alnumPrefix(verb); n > 0 {
+				if _, known := o.option(verb[:n]); !known {
+					name = verb[:n]
+				}
+			}
+			o.parseError("CompileCommand", "Unrecognized option '"+name+"'", line, true)
 			return
 		}
 		verb = canon
@@ -405,6 +433,9 @@ func (o *oracleParser) line(line, source string) {
 		pattern, next = pattern+"."+f[2], 3
 	}
 	pat, msg := parseMethodPattern(pattern, o.j)
+	if msg == "" && multipleDots(line, f) {
+		msg = "Method pattern uses multiple '.' in pattern"
+	}
 	if msg != "" {
 		o.parseError("CompileCommand", msg, line, true)
 		return
@@ -417,58 +448,76 @@ func (o *oracleParser) line(line, source string) {
 		}
 		pat.Signature, rest = rest[0], rest[1:]
 	}
-	name, typed := verb, false
-	if verb == "option" {
-		// option,pattern,Name (a bool set to true) or option,pattern,type,Name,value.
-		switch {
-		case len(rest) == 0:
-			o.parseError("CompileCommand", "Option name missing from command", line, true)
-			return
-		case len(rest) >= 2 && slices.Contains(compileCommandTypes, rest[0]):
-			// A type first names the option next, whose own type it must be (a bool may then
-			// go without its value).
-			canon, ok := o.option(rest[1])
-			if !ok {
-				o.parseError("CompileCommand", "Unrecognized option '"+rest[1]+"'", line, true)
+	if verb != "option" {
+		// A command named for its option takes one value; what follows it is not read.
+		o.setting(line, verb, false, pat, source, rest)
+		return
+	}
+	if len(rest) == 0 {
+		o.parseError("CompileCommand", "Option name missing from command", line, true)
+		return
+	}
+	// The option form takes a list: each entry a bool's name (set to true), or a type, the
+	// name of an option of that type and its value (a bool's may be left out). Each is
+	// checked and echoed as it is read, and an error ends the list (observed on 17.0.15 and
+	// 25.0.3: "option,P,PrintInlining,intx,MaxNodeLimit,100,BackgroundCompilation").
+	for len(rest) > 0 {
+		typed := slices.Contains(compileCommandTypes, rest[0])
+		name := rest[0]
+		if typed {
+			if len(rest) < 2 {
+				o.parseError("CompileCommand", "Option name for type '"+rest[0]+"' should be alphanumeric ", line, true)
 				return
 			}
-			if typ := o.options[canon]; typ != rest[0] {
-				o.parseError("CompileCommand", "Option '"+canon+"' with type '"+typ+"' doesn't match supplied type '"+rest[0]+"'", line, true)
-				return
-			}
-			name, rest, typed = rest[1], rest[2:], true
-		default:
-			name, rest = rest[0], rest[1:]
+			name = rest[1]
 		}
+		o.lastName = name
 		canon, ok := o.option(name)
 		if !ok {
 			o.parseError("CompileCommand", "Unrecognized option '"+name+"'", line, true)
 			return
 		}
-		name = canon
-		if typ := o.options[name]; typ != "bool" && !typed {
+		typ := o.options[canon]
+		switch {
+		case typed && typ != rest[0]:
+			o.parseError("CompileCommand", "Option '"+canon+"' with type '"+typ+"' doesn't match supplied type '"+rest[0]+"'", line, true)
+			return
+		case typed:
+			rest = rest[2:]
+		case typ != "bool":
 			// Only a bool option may be named without its type.
-			o.parseError("CompileCommand", "  Missing type '"+typ+"' before option '"+name+"'", line, true)
+			o.parseError("CompileCommand", "  Missing type '"+typ+"' before option '"+canon+"'", line, true)
+			return
+		default:
+			rest = rest[1:]
+		}
+		if rest, ok = o.setting(line, canon, !typed, pat, source, rest); !ok {
 			return
 		}
 	}
+}
+
+// setting checks and adds one option of a compile command with its value, read from rest
+// (bare: a bool named without its type in the option form, which takes no value), and returns
+// what follows the value; ok is false after an error.
+func (o *oracleParser) setting(line, name string, bare bool, pat MethodPattern, source string, rest []string) (left []string, ok bool) {
 	// From 25 on an intrinsic list is checked first, then an option named like a diagnostic
 	// flag needs the flag's unlock, and only then is the command echoed; 17 echoes an
 	// intrinsic list before checking it and does not ask for the unlock.
 	if behavesLike25(o.j) && (name == "ControlIntrinsic" || name == "DisableIntrinsic") && len(rest) > 0 {
 		if bad := unknownIntrinsic(strings.Join(rest, " "), o.j); bad != "" {
 			o.parseError("CompileCommand", "Unrecognized intrinsic detected in "+name+": "+bad, line, true)
-			return
+			return nil, false
 		}
 	}
 	if e := o.set.peek(name); e != nil && behavesLike25(o.j) && e.flag.Kind.At(o.j) == Diagnostic && !o.set.Bool("UnlockDiagnosticVMOptions") {
 		o.parseError("CompileCommand", "VM option '"+name+"' is diagnostic and must be enabled via -XX:+UnlockDiagnosticVMOptions.", line, true)
-		return
+		return nil, false
 	}
 	if name == "blackhole" && !o.set.Bool("UnlockExperimentalVMOptions") {
 		// Passed over with a warning and no echo (observed on 17 and 25).
 		o.warnings = append(o.warnings, "Blackhole compile option is experimental and must be enabled via -XX:+UnlockExperimentalVMOptions")
-		return
+		return rest, true
 	}
 	typ := o.options[name]
 	c := CompileCommand{Option: name, Type: typ, Pattern: pat, Source: source}
@@ -483,23 +532,23 @@ func (o *oracleParser) line(line, source string) {
 				c.Value = "2"
 			default:
 				o.parseError("CompileCommand", "Value cannot be read for option '"+name+"' of type '"+typ+"'", line, true)
-				return
+				return nil, false
 			}
 		}
 		o.add(c)
-		return
+		return nil, true
 	}
-	if len(rest) == 0 {
+	if len(rest) == 0 || bare {
 		if typ != "bool" {
 			o.parseError("CompileCommand", "Value cannot be read for option '"+name+"' of type '"+typ+"'", line, true)
-			return
+			return nil, false
 		}
 		c.Value = "true"
 		o.add(c)
-		return
+		return rest, true
 	}
-	v := rest[0]
-	ok := true
+	v, left := rest[0], rest[1:]
+	ok = true
 	switch typ {
 	case "bool":
 		ok = v == "true" || v == "false"
@@ -513,22 +562,90 @@ func (o *oracleParser) line(line, source string) {
 		_, err := strconv.ParseInt(v, 10, 64)
 		ok = err == nil && !(typ == "uintx" && strings.HasPrefix(v, "-"))
 	case "double":
-		_, err := strconv.ParseFloat(v, 64)
-		ok = err == nil && !strings.ContainsAny(v, "xXpP_") && !strings.EqualFold(v, "nan") && !strings.Contains(strings.ToLower(v), "inf")
+		v, left, ok = commandDouble(rest)
 	case "ccstrlist", "ccstr":
-		v = strings.Join(rest, " ")
+		v, left = strings.Join(rest, " "), nil
 	}
 	if !ok {
 		o.parseError("CompileCommand", "Value cannot be read for option '"+name+"' of type '"+typ+"'", line, true)
-		return
+		return nil, false
 	}
 	c.Value = v
 	o.add(c)
 	if !behavesLike25(o.j) && (name == "ControlIntrinsic" || name == "DisableIntrinsic") {
 		if bad := unknownIntrinsic(v, o.j); bad != "" {
 			o.parseError("CompileCommand", "Unrecognized intrinsic detected in "+name+": "+bad, line, true)
+			return nil, false
 		}
 	}
+	return left, true
+}
+
+// multipleDots reports whether java finds more than one '.' in a pattern written without "::":
+// java counts them in the line from the pattern up to the first ',' or '(', so in a line
+// whose fields are parted by blanks a later field's point counts too ("exclude
+// java/lang/String.length 1.5", "option java/lang/String.length double X 0.25"; "... 0,25"
+// and the two-field "java/lang/String length 0.25" pass; observed on 17.0.15 and 25.0.3).
+func multipleDots(line string, f []string) bool {
+	off := len(f[0])
+	i := strings.Index(line[off:], f[1])
+	if i < 0 {
+		return false
+	}
+	span := line[off+i:]
+	if j := strings.IndexAny(span, ",("); j >= 0 {
+		span = span[:j]
+	}
+	return !strings.Contains(span, "::") && strings.Count(span, ".") > 1
+}
+
+// alnumPrefix is the length of s's leading run of ASCII letters and digits.
+func alnumPrefix(s string) int {
+	n := 0
+	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= 'A' && s[n] <= 'Z' || s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	return n
+}
+
+// commandDouble reads a compile command's double from its fields as HotSpot reads it: whole
+// digits, a point (or the comma or space that separated two fields) and fractional digits, no
+// sign, exponent or lone integer ("0.5", "1,5" and "1 5" are 1.5; "12.50x" is 12.5 with "x"
+// left to read; "2", "-1", ".5", "1." and "1e2" cannot be read; observed on 17.0.15 and 25.0.3).
+func commandDouble(rest []string) (v string, left []string, ok bool) {
+	digits := func(s string) int {
+		n := 0
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		return n
+	}
+	t := rest[0]
+	n := digits(t)
+	if n == 0 {
+		return "", nil, false
+	}
+	var frac string
+	switch {
+	case n < len(t) && t[n] == '.':
+		m := digits(t[n+1:])
+		if m == 0 {
+			return "", nil, false
+		}
+		frac, left = t[n+1:n+1+m], rest[1:]
+		if tail := t[n+1+m:]; tail != "" {
+			left = append([]string{tail}, left...)
+		}
+	case n == len(t) && len(rest) > 1 && digits(rest[1]) > 0:
+		m := digits(rest[1])
+		frac, left = rest[1][:m], rest[2:]
+		if tail := rest[1][m:]; tail != "" {
+			left = append([]string{tail}, left...)
+		}
+	default:
+		return "", nil, false
+	}
+	return t[:n] + "." + frac, left, true
 }
 
 // unknownIntrinsic returns the first name of an intrinsic list the profile does not know.

@@ -200,7 +200,14 @@ func launcherMarkdown() string {
 	b.WriteString("option and looks at nothing after it. Options without an effect in jitsim are accepted after java's\n")
 	b.WriteString("checks of their syntax. A word in an @argfile that is not an option (an @argfile named inside one\n")
 	b.WriteString("included, which the launcher does not expand) is java's main class: the options end there, and\n")
-	b.WriteString("once the VM is up java cannot load it (\"Could not find or load main class\", exit 1), as jitsim says.\n\n")
+	b.WriteString("once the VM is up java cannot load it (\"Could not find or load main class\", exit 1), as jitsim says.\n")
+	b.WriteString("Each options container — the command line (with JDK_JAVA_OPTIONS and @argfiles),\n")
+	b.WriteString("JAVA_TOOL_OPTIONS, _JAVA_OPTIONS, read in that order — takes one `-XX:VMOptionsFile=`, whose\n")
+	b.WriteString("options take the container's origin; a second in the same container, and a file that names\n")
+	b.WriteString("another (before any of its options is read), are java's errors naming the container\n")
+	b.WriteString("(`cmd_line_args`, `env_var='JAVA_TOOL_OPTIONS'`). The -X options and -D properties that set a\n")
+	b.WriteString("flag (-Xmx, -Xss, -Xbatch, -Xrs, -Xshare, -Xnoclassgc, `-Dcom.sun.management…`) set it with the\n")
+	b.WriteString("command line's origin whatever container held them; only -XX options take their container's.\n\n")
 	b.WriteString("| Option | Value | Not in JDK_JAVA_OPTIONS | Ends the line | Profiles | In jitsim |\n")
 	b.WriteString("|---|---|---|---|---|---|\n")
 	for _, o := range launcherOptions {
@@ -289,8 +296,33 @@ heap, the medium page size, the workers, uncommit), with the modelled Linux mach
 on tmpfs; Shenandoah's gc+init lines are not modelled; nor are what gc* prints of
 this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
 varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
-warns as java does on such a host. Nor does it dump core (ulimit -c 0): Temurin 25 warns when
+warns as java does on such a host and goes off (-XX:-UseLargePages in PrintCommandLineFlags);
+transparent huge pages serve them (UseLargePages on, "Large Page Support: Enabled
+(Transparent)", Parallel's spaces aligned to 2 MB) unless the command line turned large pages
+off, which turns every kind off. A MaxVectorSize given is held to at least 4, at most the
+vector width of the AVX level and a power of two, with java's warnings. Nor does it dump core (ulimit -c 0): Temurin 25 warns when
 the command line asks for -XX:+CreateCoredumpOnCrash.
+
+When the ergonomics' maximum heap (no -Xmx) is above what compressed oops address, a MaxRAM
+or RAM share given on the command line turns the oops off (ergonomic, so
+PrintCommandLineFlags shows -XX:-UseCompressedOops) and keeps the heap; with the oops asked for,
+or left on by the VM, the heap is cut to the oops' reach less HeapBaseMinAddress (G1 at
+MaxRAM=256g with +UseCompressedOops: 32 GB less 32 MB less 2 GB; ZGC is cut alike before it
+turns them off). A machine of more than 128 GB takes the second branch by its own memory, which
+was not observed here. A maximum heap above the address range the VM can reserve (the range
+below the launcher, at two thirds of x86_64's 128 TiB user space: 85.3 TiB) stops the VM after
+the collector's "Using" line ("Could not reserve enough space for …KB object heap") under every
+collector but ZGC; java's own boundary moves up by as much as 1 TiB with address-space
+randomisation (-Xmx86t reserved in one or two runs of three). ZGC refuses a heap above 16 TB
+(25: the initialization error after gc+init's NUMA line; 17: a gc error, the rest of the
+collector's lines, then the launcher's lines alone), and warns, as gc warnings after the
+backing filesystem's line, when its 3.6 mappings per 2 MB of heap exceed the modelled machine's
+vm.max_map_count (the kernel's default, 65530: from -Xmx36407m); a heap beyond compressed oops'
+reach leaves UseCompressedOops at its default under ZGC. The metaspace commits in 64 KB
+granules: MaxMetaspaceSize is at least one, MetaspaceSize whole granules (at least one, at
+most the maximum), and below two (128 KB) the VM stops after the collector's lines with
+"OutOfMemoryError: Metaspace" (without the archive it needs about 4 MB, and java's texts
+below that vary: not modelled).
 
 A young generation too small for the JDK's own start-up stops the VM after the collector's
 start-up lines ("GC triggered before VM initialization completed. Try increasing NewSize,

@@ -174,7 +174,7 @@ var launcherOptions = []launcherOption{
 	{name: "-Xmixed", stage: stageVM, help: "mixed mode (the default)", act: modeOption(Mixed)},
 	{name: "-Xcomp", stage: stageVM, help: "compile every method on its first call", act: modeOption(Compiled)},
 	{name: "-Xbatch", stage: stageVM, help: "compile in the foreground (-XX:-BackgroundCompilation)", act: func(p *parser, t token, _ string) error {
-		p.setCmdline("BackgroundCompilation", value{b: false}, t.origin)
+		p.setCmdline("BackgroundCompilation", value{b: false}, CommandLine)
 		return nil
 	}},
 	{name: "-Xinternalversion", stage: stageVM, terminal: true, help: "print the VM's build line and exit",
@@ -290,11 +290,13 @@ type flagBool struct {
 
 // setsFlags is the action of an -X option that is a spelling of -XX flags (-Xrs is
 // -XX:+ReduceSignalUsage): PrintCommandLineFlags and PrintFlagsFinal show them as set on the
-// command line. A flag the profile lacks is left alone.
+// command line. Every -X option (and -D property) that sets a flag sets it with the command
+// line's origin whichever container held it (JAVA_TOOL_OPTIONS, _JAVA_OPTIONS, a VM options
+// file named there); only -XX options take their container's (17.0.15, 25.0.3). A flag the profile lacks is left alone.
 func setsFlags(fs ...flagBool) func(p *parser, t token, _ string) error {
 	return func(p *parser, t token, _ string) error {
 		for _, f := range fs {
-			p.setCmdline(f.name, value{b: f.on}, t.origin)
+			p.setCmdline(f.name, value{b: f.on}, CommandLine)
 		}
 		return nil
 	}
@@ -510,7 +512,7 @@ func memoryOption(invalid string, flagNames ...string) func(p *parser, t token, 
 		}
 		p.res.Ignored = append(p.res.Ignored, t.text)
 		for _, name := range flagNames {
-			p.setCmdline(name, value{u: v}, t.origin)
+			p.setCmdline(name, value{u: v}, CommandLine)
 		}
 		if launcherRead(t) {
 			switch flagNames[0] {
@@ -554,7 +556,7 @@ func stackSize(p *parser, t token, val string) error {
 		p.res.LauncherSizes.Stack = v
 	}
 	// ThreadStackSize counts whole KB, rounded up (-Xss100001 is 98).
-	p.setCmdline("ThreadStackSize", value{i: int64((v + 1023) >> 10)}, t.origin)
+	p.setCmdline("ThreadStackSize", value{i: int64((v + 1023) >> 10)}, CommandLine)
 	return nil
 }
 

@@ -98,6 +98,12 @@ func (p *parser) applyModes() {
 			}
 			setCmd("TieredCompilation", value{b: false})
 			setCmd("ProfileInterpreter", value{b: false})
+			// A segmented cache the command line asked for goes off, its origin kept
+			// (17.0.15, 25.0.3; CompileThresholdScaling=0 included).
+			if e := s.lookup("SegmentedCodeCache"); e != nil && e.origin != Default && e.v.b {
+				p.warning("SegmentedCodeCache has no meaningful effect with -Xint")
+				e.v = value{b: false}
+			}
 		}
 	}
 	if !j.Modern() {
@@ -120,7 +126,7 @@ func (p *parser) applyModes() {
 	}
 	tiered := s.Bool("TieredCompilation")
 	stop := s.Int("TieredStopAtLevel")
-	mode := s.String("CompilationMode")
+	mode := s.CompilationModeInEffect()
 	if tiered && stop == 0 {
 		setCmd("TieredCompilation", value{b: false})
 		setCmd("UseCompiler", value{b: false})
@@ -419,6 +425,21 @@ func log2Graceful(x int64) int64 {
 }
 
 // compilationModes are the CompilationMode values HotSpot accepts (compilerDefinitions.cpp).
+// CompilationModeInEffect is the compilation mode the VM runs: CompilationMode's, but for
+// high-only-quick-internal without the JVMCI compiler, which neither recorded JDK ships: java
+// warns and runs the default mode, both compilers and the tiered code cache (17.0.15 and
+// 25.0.3, -XX:+EnableJVMCI included). "" for a profile without the flag.
+func (s *Set) CompilationModeInEffect() string {
+	if !s.Has("CompilationMode") {
+		return ""
+	}
+	m := s.String("CompilationMode")
+	if m == "high-only-quick-internal" && !(s.Has("UseJVMCICompiler") && s.Bool("UseJVMCICompiler")) {
+		return "default"
+	}
+	return m
+}
+
 var compilationModes = []string{"default", "quick-only", "high-only", "high-only-quick-internal"}
 
 // maxCompileThreshold is INT_MAX >> InvocationCounter::count_shift.
@@ -463,6 +484,8 @@ func (p *parser) checkConstraints() error {
 		if !known {
 			fmt.Fprintf(&p.errText, "Unsupported compilation mode '%s', available modes are: quick-only, high-only, high-only-quick-internal\n", mode)
 			failed = true
+		} else if mode != s.CompilationModeInEffect() {
+			p.warning("high-only-quick-internal compilation mode unavailable because there is no c1 and jvmci compiler present.")
 		}
 	}
 	if !failed {
@@ -485,7 +508,9 @@ func (p *parser) checkConstraints() error {
 			ratiosChecked = true
 			fmt.Fprintf(&p.errText, "CompileThreshold (%d) must be between 0 and %d\n", ct, maxCompileThreshold)
 			failed = true
-		case s.Int("OnStackReplacePercentage") <= s.Int("InterpreterProfilePercentage"):
+		case s.Has("ProfileInterpreter") && s.Bool("ProfileInterpreter") && s.Int("OnStackReplacePercentage") < s.Int("InterpreterProfilePercentage"):
+			// Only while the interpreter profiles (not under -Xint or C1 alone), and only
+			// below: an equal percentage starts (17.0.15, 25.0.3).
 			fmt.Fprintf(&p.errText, "OnStackReplacePercentage (%d) must be larger than InterpreterProfilePercentage (%d)\n",
 				s.Int("OnStackReplacePercentage"), s.Int("InterpreterProfilePercentage"))
 			failed = true
@@ -520,7 +545,7 @@ func (p *parser) checkConstraints() error {
 // quick-only and high-only start with one (observed on 17 and 25).
 func (p *parser) checkCompilerCount() bool {
 	s := p.set
-	if m := s.String("CompilationMode"); s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
+	if m := s.CompilationModeInEffect(); s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
 		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
 		if n := s.Int("CICompilerCount"); n < 2 {
 			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)

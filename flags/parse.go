@@ -277,7 +277,7 @@ func Parse(o Options) (*Set, *Result, error) {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
 	}
-	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkSharedArchive, p.startAOTCache, p.checkTLABSize, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkCodeHeapPages, p.checkSharedArchive, p.startAOTCache, p.checkTLABSize, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(afterFlags(err))
 		}
@@ -441,8 +441,16 @@ func (p *parser) run() error {
 		javaOpts = envTokens(v)
 	}
 	if j.Modern() {
+		// Each options container takes one VM options file, expanded in the order the VM
+		// reads the containers (17.0.15, 25.0.3).
 		var err error
-		if vmCmd, err = p.expandVMOptionsFiles(vmCmd); err != nil {
+		if tool, err = p.expandVMOptionsFiles(tool, "env_var='JAVA_TOOL_OPTIONS'"); err != nil {
+			return err
+		}
+		if vmCmd, err = p.expandVMOptionsFiles(vmCmd, "cmd_line_args"); err != nil {
+			return err
+		}
+		if javaOpts, err = p.expandVMOptionsFiles(javaOpts, "env_var='_JAVA_OPTIONS'"); err != nil {
 			return err
 		}
 	}
@@ -564,8 +572,10 @@ func fileProblem(kind, name string, err error) string {
 }
 
 // expandVMOptionsFiles replaces -XX:VMOptionsFile=F by the options in F
-// (Arguments::parse_vm_options_file).
-func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
+// (Arguments::parse_vm_options_file), which take the origin of the option that named the file.
+// container names the options container in java's errors: the command line (with
+// JDK_JAVA_OPTIONS and @argfiles) or an environment variable.
+func (p *parser) expandVMOptionsFiles(in []token, container string) ([]token, error) {
 	var out []token
 	first := ""
 	for _, t := range in {
@@ -576,7 +586,7 @@ func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
 		}
 		if first != "" {
 			// One options file per command line (observed on 17.0.15 and 25.0.3).
-			return nil, &Error{Text: "The option '" + first + "' is already specified in the options container 'cmd_line_args' so the specification of '" +
+			return nil, &Error{Text: "The option '" + first + "' is already specified in the options container '" + container + "' so the specification of '" +
 				t.text + "' in the same options container is an error.\n", Launcher: true, Where: t.where}
 		}
 		first = t.text
@@ -588,8 +598,18 @@ func (p *parser) expandVMOptionsFiles(in []token) ([]token, error) {
 			return nil, &Error{Text: "Could not open options file '" + name + "'\n", Launcher: true,
 				Where: fileProblem("options file", name, err)}
 		}
-		for _, ft := range splitBuffer(string(data)) {
-			out = append(out, token{text: ft.text, origin: CommandLine, where: fmt.Sprintf("options file %s, line %d", name, ft.line)})
+		fts := splitBuffer(string(data))
+		for _, ft := range fts {
+			// A file naming another file stops the VM before any of its options is read
+			// (a bare -XX:VMOptionsFile is an unknown option).
+			if strings.HasPrefix(ft.text, "-XX:VMOptionsFile=") {
+				return nil, &Error{Text: "A VM options file may not refer to a VM options file. Specification of '-XX:VMOptionsFile=<file-name>' in the options file '" +
+					t.text + "' in options container '" + container + "' is an error.\n", Launcher: true,
+					Where: fmt.Sprintf("options file %s, line %d", name, ft.line)}
+			}
+		}
+		for _, ft := range fts {
+			out = append(out, token{text: ft.text, origin: t.origin, where: fmt.Sprintf("options file %s, line %d", name, ft.line)})
 		}
 	}
 	return out, nil
@@ -632,7 +652,7 @@ func (p *parser) vmOption(t token) error {
 		if strings.HasPrefix(name, "com.sun.management") && p.o.JDK.Modern() && p.set.Has("ManagementServer") {
 			// Any property of the management namespace (even "com.sun.managementX") asks
 			// for the management server, where the option stands (17.0.15, 25.0.3).
-			p.setCmdline("ManagementServer", value{b: true}, t.origin)
+			p.setCmdline("ManagementServer", value{b: true}, CommandLine)
 		}
 		return nil
 	case strings.HasPrefix(s, "-XX:Flags="), strings.HasPrefix(s, "-XX:VMOptionsFile=") && p.o.JDK.Modern():

@@ -78,6 +78,12 @@ func (p *parser) logWarning(tags, text string) {
 // (Arguments::handle_deprecated_print_gc_flags), then large pages the machine lacks.
 func (p *parser) earlyWarnings() {
 	s := p.set
+	// 17's biased locking gives way to heavy monitors, a locking debug switch (the flag
+	// goes off, its origin kept; observed on 17.0.15, after the option's deprecation).
+	if s.Has("UseBiasedLocking") && s.Bool("UseBiasedLocking") && s.Has("UseHeavyMonitors") && s.Bool("UseHeavyMonitors") {
+		p.warning("Biased Locking is not supported with locking debug flags; ignoring UseBiasedLocking flag.")
+		s.lookup("UseBiasedLocking").v = value{b: false}
+	}
 	for _, w := range []struct{ flag, text string }{
 		{"PrintGC", "-XX:+PrintGC is deprecated. Will use -Xlog:gc instead."},
 		{"PrintGCDetails", "-XX:+PrintGCDetails is deprecated. Will use -Xlog:gc* instead."},
@@ -88,12 +94,12 @@ func (p *parser) earlyWarnings() {
 	}
 	// The modelled machine has no large pages configured (no hugetlbfs pool): java turns
 	// large pages off with a warning unless transparent huge pages serve them.
-	// JDK 17's HugeTLBFS and SHM kinds each warn when asked for (SHM unless transparent huge
-	// pages serve or large pages were turned off), then large pages asked for on the command
-	// line warn as well (17.0.15; 25 has neither kind).
+	// JDK 17's HugeTLBFS and SHM kinds each warn when asked for unless transparent huge
+	// pages serve (SHM also unless large pages were turned off), then large pages asked for
+	// on the command line warn as well (17.0.15; 25 has neither kind).
 	given := func(name string) bool { return s.Has(name) && s.WasSetOnCommandLine(name) && s.Bool(name) }
 	thp := s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")
-	if given("UseHugeTLBFS") {
+	if given("UseHugeTLBFS") && !thp {
 		p.warning("HugeTLBFS is not configured or not supported by the operating system.")
 	}
 	if given("UseSHM") && !thp && !(s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")) {
@@ -101,6 +107,17 @@ func (p *parser) earlyWarnings() {
 	}
 	if given("UseLargePages") && !thp {
 		p.logWarning("pagesize", "UseLargePages disabled, no large pages configured and available on the system.")
+	}
+	// Then the switches say what the machine gave: transparent huge pages serve large
+	// pages unless the command line turned large pages off, which turns every kind off; the
+	// kinds the machine lacks go off (values only, origins kept; 17.0.15 and 25.0.3:
+	// -XX:+UseTransparentHugePages shows UseLargePages true {default}, -XX:+UseLargePages
+	// false {command line}, -XX:-UseLargePages -XX:+UseTransparentHugePages both false).
+	lpOff := s.Has("UseLargePages") && s.WasSetOnCommandLine("UseLargePages") && !s.Bool("UseLargePages")
+	for name, on := range map[string]bool{"UseLargePages": thp && !lpOff, "UseTransparentHugePages": thp && !lpOff, "UseHugeTLBFS": false, "UseSHM": false} {
+		if e := s.lookup(name); e != nil {
+			e.v = value{b: on}
+		}
 	}
 	// Temurin 25's ZGC maps its heap as shared memory, whose transparent huge pages the
 	// modelled machine (as the recording one) leaves off.
@@ -290,6 +307,40 @@ func (p *parser) checkCodeHeaps() error {
 		rel = "not equal to"
 	}
 	return initError(fmt.Sprintf("Invalid code heap sizes: %s = %dK is %s ReservedCodeCacheSize (%dK).", strings.Join(parts, " + "), sum>>10, rel, r>>10))
+}
+
+// checkCodeHeapPages stops the VM when a code heap the mode uses was given less than a page:
+// the profiled heap wherever C1 profiles (tiered, TieredStopAtLevel 2 to 4, the default mode),
+// the non-profiled one with both compilers at work. 17 rounds the size down to 4 KB pages and
+// cannot reserve an empty heap (1k: "(0K)"); 25 rounds up and refuses only 0 (observed on
+// 17.0.15 and 25.0.3; C1 alone, C2 alone and -Xint take either).
+func (p *parser) checkCodeHeapPages() error {
+	s, j := p.set, p.o.JDK
+	if !j.Modern() || !s.Has("SegmentedCodeCache") || !s.Bool("SegmentedCodeCache") || !s.Bool("UseCompiler") || !s.Bool("TieredCompilation") {
+		return nil
+	}
+	stop, mode := s.Int("TieredStopAtLevel"), s.CompilationModeInEffect()
+	if mode != "default" && mode != "normal" {
+		return nil
+	}
+	for _, h := range []struct {
+		flag, name, short string
+		used              bool
+	}{
+		{"ProfiledCodeHeapSize", "profiled nmethods", "profiled", stop >= 2},
+		{"NonProfiledCodeHeapSize", "non-profiled nmethods", "non-profiled", stop == 4},
+	} {
+		if !h.used || !s.Has(h.flag) || !s.WasSetOnCommandLine(h.flag) {
+			continue
+		}
+		switch v := s.Uint(h.flag); {
+		case behavesLike25(j) && v == 0:
+			return initError(fmt.Sprintf("Not enough space in %s code heap to run VM: 0K < 4K", h.short))
+		case !behavesLike25(j) && v < 4<<10:
+			return initError(fmt.Sprintf("Could not reserve enough space in CodeHeap '%s' (0K)", h.name))
+		}
+	}
+	return nil
 }
 
 // checkRTM is JDK 17's restricted transactional memory locking on x86 (the flags exist there

@@ -41,6 +41,9 @@ type recording struct {
 			Stdout string `json:"stdout"`
 			Stderr string `json:"stderr"`
 			Exit   int    `json:"exit"`
+			// HostMemory is the recording machine's memory for this run, when it was
+			// not HostMemory (a run recorded later on a machine with other memory).
+			HostMemory uint64 `json:"host_memory"`
 		} `json:"cases"`
 	} `json:"jvms"`
 }
@@ -359,13 +362,17 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 	}
 	t.Chdir(dir)
 	machine := recordingModel(t, rec)
+	// memory is the physical memory of the machine the current run was recorded on.
+	memory := machine.Memory
 	d := wired()
 	d.cpus = func() []cpu.Model { return []cpu.Model{machine} }
 	d.lookupCPU = func(name string) (cpu.Model, error) {
 		if name != machine.Name {
 			return cpu.Model{}, fmt.Errorf("unknown CPU model %q", name)
 		}
-		return machine, nil
+		m := machine
+		m.Memory = memory
+		return m, nil
 	}
 	// keptRows are the flags whose rows the recording kept in some case.
 	keptRows := map[string]bool{}
@@ -391,6 +398,10 @@ func TestMatchesRecordedJVMs(t *testing.T) {
 			key := rel + "/" + c.Name
 			t.Run(key, func(t *testing.T) {
 				total++
+				memory = machine.Memory
+				if want.HostMemory != 0 {
+					memory = want.HostMemory
+				}
 				var stdout, stderr bytes.Buffer
 				env := func(k string) (string, bool) { v, ok := c.Env[k]; return v, ok }
 				args := append(append([]string{"run", "--jdk=" + rel, "--cpu=recording-machine"}, c.Args...), "-version")

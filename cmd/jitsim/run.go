@@ -430,6 +430,10 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		io.WriteString(stdout, "Error occurred during initialization of VM\n"+r.InitFailure+"\n")
 		return flags.ExitStatus
 	}
+	if r.CollectorFailure {
+		io.WriteString(stderr, flags.LauncherLines)
+		return flags.ExitStatus
+	}
 	for _, l := range r.Result.RunLog {
 		startLog.Write(l)
 	}
@@ -608,7 +612,7 @@ func startupCompiles(set *flags.Set) []string {
 		return policy.StartupCompilesWithoutCompiler(set.JDK(), set.Bool("TieredCompilation"))
 	}
 	if set.Bool("UseCompiler") && set.Bool("UseInterpreter") && set.Bool("TieredCompilation") &&
-		set.Int("TieredStopAtLevel") == 4 && set.String("CompilationMode") == "default" && len(set.CompileCommands()) == 0 &&
+		set.Int("TieredStopAtLevel") == 4 && set.CompilationModeInEffect() == "default" && len(set.CompileCommands()) == 0 &&
 		set.IsDefault("CompileThresholdScaling") {
 		return policy.StartupCompiles(set.JDK())
 	}

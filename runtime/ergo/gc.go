@@ -76,11 +76,15 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	}
 	switch {
 	case gc == "UseZGC":
-		// ZGC has no compressed oops: a command line that asks for them is overruled silently.
-		if s.IsDefault("UseCompressedOops") {
-			e.setErgo("UseCompressedOops", "false")
-		} else {
+		// ZGC has no compressed oops: a command line that asks for them is overruled
+		// silently; the ones the VM would have turned on go off ergonomically, and a heap
+		// beyond their reach leaves them at their default (-Xmx64g, observed on 17.0.15 and
+		// 25.0.3).
+		switch {
+		case !s.IsDefault("UseCompressedOops"):
 			e.setDefault("UseCompressedOops", "false")
+		case s.Uint("MaxHeapSize") <= compressedOopsMaxHeap(s, gc):
+			e.setErgo("UseCompressedOops", "false")
 		}
 	case s.IsDefault("UseCompressedOops") && s.Uint("MaxHeapSize") <= compressedOopsMaxHeap(s, gc):
 		e.setErgo("UseCompressedOops", "true")
@@ -176,9 +180,18 @@ func (e *ergo) metaspaceSizes() {
 	if !s.Has("MaxMetaspaceSize") || !s.Has("MetaspaceSize") {
 		return
 	}
+	// The metaspace commits in 64 KB granules: its maximum is at least one, and the size
+	// that starts its collections, at most the maximum, is whole granules, at least one, both
+	// keeping their origins (17.0.15 and 25.0.3: MaxMetaspaceSize=0 is 65536, 100k stays
+	// 102400; MetaspaceSize=100k is 65536, 1000001 983040, under MaxMetaspaceSize=200k 196608).
+	const granule = 64 << 10
 	maxMeta := s.Uint("MaxMetaspaceSize")
-	if s.Uint("MetaspaceSize") > maxMeta {
-		e.setDefault("MetaspaceSize", strconv.FormatUint(maxMeta, 10))
+	if maxMeta < granule {
+		maxMeta = granule
+		e.setDefault("MaxMetaspaceSize", strconv.FormatUint(maxMeta, 10))
+	}
+	if size := max(min(s.Uint("MetaspaceSize"), maxMeta)/granule*granule, granule); size != s.Uint("MetaspaceSize") {
+		e.setDefault("MetaspaceSize", strconv.FormatUint(size, 10))
 	}
 	if !s.Has("CompressedClassSpaceSize") || s.Has("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
 		return
@@ -225,7 +238,10 @@ func workerThreads(n int) uint64 {
 func (e *ergo) heapSize(model cpu.Model) {
 	s := e.set
 	phys := model.PhysicalMemory()
-	if maxRAM := s.Uint("MaxRAM"); s.WasSetOnCommandLine("MaxRAM") {
+	// override: the command line sized the heap by the memory (MaxRAM or a share of it),
+	// which may take compressed oops away (compressedOopsHeap).
+	override := s.WasSetOnCommandLine("MaxRAM")
+	if maxRAM := s.Uint("MaxRAM"); override {
 		phys = maxRAM
 	} else {
 		phys = min(phys, maxRAM)
@@ -234,6 +250,7 @@ func (e *ergo) heapSize(model cpu.Model) {
 		for _, f := range []string{"MaxRAMPercentage", "MinRAMPercentage", "InitialRAMPercentage", "MaxRAMFraction", "MinRAMFraction", "InitialRAMFraction"} {
 			if s.Has(f) && s.WasSetOnCommandLine(f) {
 				e.setErgo("MaxRAM", strconv.FormatUint(phys, 10))
+				override = true
 				break
 			}
 		}
@@ -255,6 +272,7 @@ func (e *ergo) heapSize(model cpu.Model) {
 		if cap := s.Uint("ErgoHeapSizeLimit"); cap != 0 {
 			limit = min(limit, cap)
 		}
+		limit = e.compressedOopsHeap(limit, override)
 		if s.WasSetOnCommandLine("InitialHeapSize") {
 			limit = max(limit, s.Uint("InitialHeapSize"))
 		} else if s.WasSetOnCommandLine("MinHeapSize") {
@@ -272,6 +290,36 @@ func (e *ergo) heapSize(model cpu.Model) {
 	if s.Uint("MinHeapSize") == 0 {
 		e.setErgo("MinHeapSize", strconv.FormatUint(min(least, s.Uint("InitialHeapSize")), 10))
 	}
+}
+
+// compressedOopsHeap is the maximum heap the ergonomics choose when their limit is above what
+// compressed oops address (observed on 17.0.15 and 25.0.3 with MaxRAM of 128g to 256g and
+// MaxRAM=2^64-1): with compressed oops left to the VM and the heap sized by a MaxRAM or RAM
+// share the command line gave, the oops go off (ergonomic, -XX:-UseCompressedOops in
+// PrintCommandLineFlags) and the heap keeps the limit; otherwise, while the oops are on
+// (asked for, or left on by the VM), the heap is cut to the oops' reach less
+// HeapBaseMinAddress, where that leaves room for a heap of the default size (G1 at MaxRAM=256g
+// with +UseCompressedOops: 32g-32m-2g; Serial 32g-2m-2g; ObjectAlignmentInBytes=16 64g-32m-2g;
+// HeapBaseMinAddress=31g 1g-32m). ZGC, which turns the oops off later, is cut alike (32g-2m-2g).
+// A machine whose own memory is above 128 GB takes the second branch (not observed here).
+func (e *ergo) compressedOopsHeap(limit uint64, override bool) uint64 {
+	s := e.set
+	if !s.Has("UseCompressedOops") || !s.Bool("UseCompressedOops") && !s.IsDefault("UseCompressedOops") {
+		return limit
+	}
+	reach := compressedOopsMaxHeap(s, s.Collector())
+	if limit <= reach {
+		return limit
+	}
+	if s.IsDefault("UseCompressedOops") && override {
+		e.setErgo("UseCompressedOops", "false")
+		return limit
+	}
+	base := s.Uint("HeapBaseMinAddress")
+	if def, err := strconv.ParseUint(flags.Lookup("MaxHeapSize").Default.At(s.JDK()), 10, 64); err == nil && base+def < reach {
+		reach -= base
+	}
+	return reach
 }
 
 // heapAlignment is the heap's alignment for the chosen collector: G1's region size (set
@@ -370,11 +418,78 @@ var leastStartYoung = map[jdk.Release]startYoung{
 	jdk.R25: {serial: 256 << 10, g1Regions: 2, g1Eden: 2 * mib},
 }
 
+// reservableHeap is the largest Java heap the VM reserves on x86_64 Linux: the free address
+// range below the java launcher, which the kernel maps at two thirds of the 128 TiB user
+// address space (0x555555554000, about 85.3 TiB), moved up by address-space randomisation
+// by up to 1 TiB. Observed on 17.0.15 and 25.0.3 with Serial and G1, three runs each: -Xmx85t
+// reserved every time, -Xmx86t in one or two runs of three, -Xmx90t never; jitsim takes the
+// boundary without the randomisation.
+const reservableHeap = 0x555555554000
+
+// heapReserveFailure is the text java stops with when the settled maximum heap is larger than
+// the address range it can reserve (-Xmx90t, or the heap MaxRAM=2^64-1 sizes), after the
+// collector's "Using" line: the same for Serial, Parallel, G1, Shenandoah and Epsilon, in KB
+// ("KB" on 17, " KB" on 25). "" when the heap fits, for ZGC (which reserves its own ranges)
+// and off x86_64 (not observed).
+func heapReserveFailure(set *flags.Set) string {
+	if !gcModelled(set) || set.Arch() != jdk.AMD64 || set.Collector() == "UseZGC" || set.Uint("MaxHeapSize") <= reservableHeap {
+		return ""
+	}
+	unit := "KB"
+	if set.JDK() >= jdk.R25 {
+		unit = " KB"
+	}
+	return fmt.Sprintf("Could not reserve enough space for %d%s object heap", set.Uint("MaxHeapSize")>>10, unit)
+}
+
+// zgcMaxHeap is the largest heap ZGC supports (16 TB on 17.0.15 and 25.0.3); zgcTooLarge is
+// what it says of a larger one.
+const (
+	zgcMaxHeap  = 16 << 40
+	zgcTooLarge = "Java heap too large (max supported heap size is 16384G)"
+)
+
+// zgcHeapTooLarge reports whether ZGC refuses the settled maximum heap. 25 stops the VM after
+// gc+init's NUMA line with zgcTooLarge as its initialization error; 17 logs it as a gc error
+// after its workers' line, makes the rest of the collector (the backing file's lines, the
+// runtime workers, "Using The Z Garbage Collector") and then fails with the launcher's lines
+// alone (CollectorFailure).
+func zgcHeapTooLarge(set *flags.Set) bool {
+	return gcModelled(set) && set.Collector() == "UseZGC" && set.Uint("MaxHeapSize") > zgcMaxHeap
+}
+
+// leastMetaspace is the least MaxMetaspaceSize with which the VM loads its first classes: two
+// 64 KB commit granules, one for the class space and one for the rest (17.0.15 and 25.0.3:
+// 127k stops with "OutOfMemoryError: Metaspace" after the collector's start-up lines, 128k
+// starts with the class-data archive). Without the archive the start-up's own classes need
+// about 4 MB, and java's texts below that vary with the size (not modelled).
+const leastMetaspace = 128 << 10
+
+// metaspaceTooSmall reports whether MaxMetaspaceSize is below leastMetaspace.
+func metaspaceTooSmall(set *flags.Set) bool {
+	return set.JDK().Modern() && set.Has("MaxMetaspaceSize") && set.Uint("MaxMetaspaceSize") < leastMetaspace
+}
+
+// CollectorFailure reports whether the VM stops after the collector's start-up lines with the
+// launcher's lines and no text of its own: 17's ZGC with a heap above its maximum.
+func CollectorFailure(set *flags.Set) bool {
+	return zgcHeapTooLarge(set) && set.JDK() < jdk.R25
+}
+
 // StartupFailure returns the text java stops with when the settled heap's young generation is
 // too small for the VM's own start-up ("GC triggered before VM initialization completed"),
 // "" when it starts. java prints it after the collector's start-up log lines, on stdout, and
 // exits with status 1.
 func StartupFailure(set *flags.Set) string {
+	if text := heapReserveFailure(set); text != "" {
+		return text
+	}
+	if zgcHeapTooLarge(set) && set.JDK() >= jdk.R25 {
+		return zgcTooLarge
+	}
+	if metaspaceTooSmall(set) {
+		return "OutOfMemoryError: Metaspace"
+	}
 	least, ok := leastStartYoung[set.JDK()]
 	if !ok || !gcModelled(set) || !set.Has("NewSize") {
 		return ""

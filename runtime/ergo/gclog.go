@@ -179,7 +179,8 @@ func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int
 		return nil
 	}
 	lines := gcLog(set, commandLine, model, activeProcessors)
-	if !set.Bool("UseCompiler") {
+	// The compiler threads start after the heap and the first classes.
+	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) {
 		return lines
 	}
 	cfg, err := policy.FromFlags(set)
@@ -235,8 +236,15 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	for _, l := range shenandoahLines(set, "ShenandoahGCMode") {
 		info("gc", "%s", l)
 	}
+	if zgcHeapTooLarge(set) && set.JDK() >= jdk.R25 {
+		return out
+	}
 	for _, l := range usingLines[gc] {
 		info("gc", "%s", l)
+	}
+	if heapReserveFailure(set) != "" || zgcHeapTooLarge(set) {
+		// The heap is reserved after the collector says which it is, and the VM stops there.
+		return out
 	}
 	for _, l := range shenandoahLines(set, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
@@ -288,11 +296,16 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	info("gc,init", "Version: %s (release)", build)
 	info("gc,init", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
 	info("gc,init", "Memory: %dM", model.PhysicalMemory()>>20)
-	info("gc,init", "Large Page Support: Disabled")
+	info("gc,init", "Large Page Support: %s", largePageSupport(s))
 	info("gc,init", "NUMA Support: Disabled")
 	info("gc,init", "Compressed Oops: %s", oopsMode(s))
 	if gc == "UseParallelGC" {
-		info("gc,init", "Alignments: Space 512K, Generation 512K, Heap 2M")
+		// Parallel's spaces align to the page size: 2 MB pages with transparent huge pages.
+		space := "512K"
+		if largePages(s) {
+			space = "2M"
+		}
+		info("gc,init", "Alignments: Space %s, Generation %s, Heap 2M", space, space)
 	}
 	if gc == "UseG1GC" {
 		info("gc,init", "Heap Region Size: %s", exactUnit(s.Uint("G1HeapRegionSize")))
@@ -319,6 +332,25 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 		info("gc,metaspace", "%s", l)
 	}
 	return out
+}
+
+// largePages reports whether the heap is on large pages: the modelled machine serves them by
+// transparent huge pages only (flags' large-page settlement leaves UseLargePages on with them).
+func largePages(s *flags.Set) bool {
+	return s.Has("UseLargePages") && s.Bool("UseLargePages") && s.Has("UseTransparentHugePages") && s.Bool("UseTransparentHugePages")
+}
+
+// largePageSupport is gc+init's "Large Page Support" (17.0.15, 25.0.3): transparent huge
+// pages, but for 25's ZGC, whose shared-memory heap the modelled machine gives none ("OS
+// enforced", after its warning).
+func largePageSupport(s *flags.Set) string {
+	switch {
+	case !largePages(s):
+		return "Disabled"
+	case s.Collector() == "UseZGC" && s.JDK() >= jdk.R25:
+		return "Disabled (OS enforced)"
+	}
+	return "Enabled (Transparent)"
 }
 
 // zeroBasedEnd is where a zero-based heap ends: at 32 GB, but for OpenJDK 17 without the
@@ -640,6 +672,33 @@ func generationalExit(s *flags.Set, end uint64, edenShare float64, oldBytes uint
 // page is the maximum heap's 1/32 rounded down to a power of two, at most 32 MB, none at 2 MB
 // or less (25 prints the range, from an eighth of it but at least 2 MB). What the host decides
 // is the modelled Linux machine's: the heap's memfd on tmpfs, no ulimit on the address space.
+// maxMapCount is the modelled machine's limit on a process's memory mappings
+// (vm.max_map_count): the kernel's default, 65530, which the recording machine kept.
+const maxMapCount = 65530
+
+// zgcMapCountWarning is ZGC's warning that the machine's limit on memory mappings may be too
+// low for the maximum heap: it wants 3.6 mappings for each 2 MB granule of the heap (rounded
+// down: 117964 for -Xmx64g; -Xmx36406m, 65530, is quiet and 36408m, 65534, warns), on 17.0.15
+// and 25.0.3 alike, as gc warnings after the backing filesystem's line.
+func zgcMapCountWarning(maxHeap uint64) []flags.LogLine {
+	granules := (maxHeap + 2*mib - 1) / (2 * mib)
+	need := granules * 36 / 10
+	if need <= maxMapCount {
+		return nil
+	}
+	var out []flags.LogLine
+	for _, text := range []string{
+		"***** WARNING! INCORRECT SYSTEM CONFIGURATION DETECTED! *****",
+		"The system limit on number of memory mappings per process might be too low for the given",
+		fmt.Sprintf("max Java heap size (%dM). Please adjust /proc/sys/vm/max_map_count to allow for at", maxHeap>>20),
+		fmt.Sprintf("least %d mappings (current limit is %d). Continuing execution with the current", need, maxMapCount),
+		"limit could lead to a premature OutOfMemoryError being thrown, due to failure to map memory.",
+	} {
+		out = append(out, flags.LogLine{Level: "warning", Tags: "gc", Text: text})
+	}
+	return out
+}
+
 func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
 	var out []flags.LogLine
 	line := func(level, format string, a ...any) {
@@ -652,9 +711,12 @@ func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build str
 	line("info", "Initializing The Z Garbage Collector")
 	line("info", "Version: %s (release)", build)
 	line("info", "NUMA Support: Disabled")
+	if r25 && zgcHeapTooLarge(s) {
+		return out
+	}
 	line("info", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
 	line("info", "Memory: %dM", model.PhysicalMemory()>>20)
-	line("info", "Large Page Support: Disabled")
+	line("info", "Large Page Support: %s", largePageSupport(s))
 	space := 16 * maxHeap
 	if r25 {
 		line("info", "Address Space Size: unlimited")
@@ -666,6 +728,14 @@ func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build str
 			line("info", "GC Workers: %d (dynamic)", conc)
 		} else {
 			line("info", "GC Workers: %d/%d (static)", conc, max(conc, par))
+		}
+		if zgcHeapTooLarge(s) {
+			// 17 logs the error and goes on making the collector without a heap.
+			out = append(out, flags.LogLine{Level: "error", Tags: "gc", Text: zgcTooLarge})
+			line("info", "Heap Backing File: /memfd:java_heap")
+			line("info", "Heap Backing Filesystem: tmpfs (0x1021994)")
+			line("info", "Runtime Workers: %d", par)
+			return out
 		}
 		line("info", "Address Space Type: Contiguous/Unrestricted/Complete")
 		line("info", "Address Space Size: %dM x 3 = %dM", space>>20, 3*space>>20)
@@ -692,6 +762,7 @@ func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build str
 	}
 	line("info", "Pre-touch: %s", enabled(s.Bool("AlwaysPreTouch")))
 	line("info", "Available space on backing filesystem: N/A")
+	out = append(out, zgcMapCountWarning(maxHeap)...)
 	switch {
 	case !s.Bool("ZUncommit"):
 		line("info", "Uncommit: Disabled")

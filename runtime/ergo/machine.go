@@ -1,6 +1,7 @@
 package ergo
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/jitsim/jitsim/flags"
@@ -30,6 +31,9 @@ type machineRow struct {
 	// warning.
 	warn        string
 	unavailable func(m *machineFacts) bool
+	// clamp, for a value the command line gave, returns what java makes of it and its
+	// warning; "" warning when the value stands.
+	clamp func(m *machineFacts) (value, warning string)
 }
 
 // machineFacts is what the rows read: the settled set, the CPU and the compilers.
@@ -41,6 +45,17 @@ type machineFacts struct {
 	c1, c2 int
 	// cpus is the active processor count.
 	cpus int
+}
+
+// maxVectorSize is the widest vector in bytes the settled AVX level gives on x86.
+func maxVectorSize(m *machineFacts) int64 {
+	switch {
+	case m.avx() >= 3:
+		return 64
+	case m.avx() >= 1:
+		return 32
+	}
+	return 16
 }
 
 func (m *machineFacts) x86() bool    { return m.s.Arch() == jdk.AMD64 && m.id.Vendor != cpu.VendorUnknown }
@@ -241,16 +256,13 @@ var machineRows = append([]machineRow{
 	})},
 	// Intrinsics that need a vector or SSE level (observed by lowering -XX:UseAVX and
 	// -XX:UseSSE): a lowered level turns them off; the SHA ones need UseSHA as well.
+	// MaxVectorSize: the widest vector the AVX level gives (a size the command line gave is
+	// held to it after the SHA intrinsics, below).
 	{flag: "MaxVectorSize", releases: all, value: func(m *machineFacts) (string, bool) {
-		switch {
-		case !m.x86():
+		if !m.x86() {
 			return "", false
-		case m.avx() >= 3:
-			return "64", true
-		case m.avx() >= 1:
-			return "32", true
 		}
-		return "16", true
+		return strconv.FormatInt(maxVectorSize(m), 10), true
 	}},
 	// In the order java checks them, which is the order of its warnings when the command
 	// line turns on one the CPU (or the lowered level) cannot serve (observed with
@@ -284,6 +296,22 @@ var machineRows = append([]machineRow{
 	levelRow("UseSHA3Intrinsics", jdk17, func(*machineFacts) bool { return false }, sha3Warning),
 	{flag: "UseSHA3Intrinsics", releases: jdk25, value: onX86(func(m *machineFacts) bool { return m.s.Bool("UseSHA") && m.avx() >= 3 }),
 		warn: sha3Warning, unavailable: func(m *machineFacts) bool { return m.avx() < 3 }},
+	// A MaxVectorSize the command line gave is held to at least 4, then at most the widest
+	// vector, then a power of two (the widest), each with java's warning, between the SHA
+	// and the Poly1305 intrinsics' (17.0.15, 25.0.3: 3 is 4, 96 is 64, 48 is 64, 64 at
+	// UseAVX=1 32).
+	{flag: "MaxVectorSize", releases: all, clamp: func(m *machineFacts) (string, string) {
+		widest, v := maxVectorSize(m), m.s.Int("MaxVectorSize")
+		switch {
+		case v < 4:
+			return "4", "MaxVectorSize must be at least 4 on this platform"
+		case v > widest:
+			return strconv.FormatInt(widest, 10), fmt.Sprintf("MaxVectorSize must be at most %d on this platform", widest)
+		case v&(v-1) != 0:
+			return strconv.FormatInt(widest, 10), fmt.Sprintf("MaxVectorSize must be a power of 2, setting to default: %d", widest)
+		}
+		return "", ""
+	}},
 	levelRow("UsePoly1305Intrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 },
 		"Intrinsics for Poly1305 crypto hash functions not available on this CPU."),
 	levelRow("UseIntPolyIntrinsics", jdk25, func(m *machineFacts) bool { return m.avx() >= 3 },
@@ -624,6 +652,15 @@ func (e *ergo) machinePass(model cpu.Model, activeProcessors int) {
 				e.warn("%s", r.warn)
 				e.setDefault(r.flag, "false")
 			}
+			if r.clamp != nil && m.x86() {
+				if v, w := r.clamp(m); w != "" {
+					e.warn("%s", w)
+					e.setDefault(r.flag, v)
+				}
+			}
+			continue
+		}
+		if r.value == nil {
 			continue
 		}
 		v, ok := r.value(m)

@@ -212,7 +212,7 @@ func FromFlags(set *flags.Set) (Config, error) {
 		}
 	}
 	if set.Has("CompilationMode") {
-		m, ok := compilationModes[set.String("CompilationMode")]
+		m, ok := compilationModes[set.CompilationModeInEffect()]
 		if !ok {
 			return Config{}, fmt.Errorf("%w: unsupported CompilationMode %q", ErrConfig, set.String("CompilationMode"))
 		}

@@ -99,6 +99,9 @@ type Run struct {
 	// InitFailure is the text the VM stops with after its start-up log lines, when the
 	// settled heap cannot start it (ergo.StartupFailure); "" when it starts.
 	InitFailure string
+	// CollectorFailure reports that the VM stops after its start-up log lines with the
+	// launcher's lines alone (ergo.CollectorFailure).
+	CollectorFailure bool
 	// Profile is the model clock's cost profile; nil on the wall clock.
 	Profile *model.Profile
 	// CachedProfile names the file of this host's calibrated profile when the run uses it
@@ -143,6 +146,7 @@ func Resolve(q Request) (*Run, error) {
 	r.MaxMemory = ergo.MaxMemory(set)
 	r.ConstraintFailure = ergo.ConstraintFailure(set)
 	r.InitFailure = ergo.StartupFailure(set)
+	r.CollectorFailure = ergo.CollectorFailure(set)
 	r.Settled, r.Warnings = true, lines
 	if r.Clock == ClockModel {
 		file := q.ProfileFile

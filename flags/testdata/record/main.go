@@ -47,6 +47,10 @@ type Output struct {
 	Stdout string `json:"stdout"`
 	Stderr string `json:"stderr"`
 	Exit   int    `json:"exit"`
+	// HostMemory is the physical memory of the machine this run was recorded on, when it
+	// is not the recording's HostMemory (a run added with -missing on a machine whose
+	// memory differs, even by a page: the heap's ergonomic sizes follow it).
+	HostMemory uint64 `json:"host_memory,omitempty"`
 }
 
 // Recording is the file format of recorded.json.
@@ -160,6 +164,9 @@ func run() error {
 			out, err := runJava(java, scratch, c.Env, append(append([]string{}, c.Args...), "-version"))
 			if err != nil {
 				return fmt.Errorf("case %s: %w", c.Name, err)
+			}
+			if host.Memory != rec.HostMemory {
+				out.HostMemory = host.Memory
 			}
 			out.Stdout = keepModelledRows(out.Stdout, names)
 			// What java says of its working directory (JFR's recording path) names the
