@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jitsim/jitsim/runtime/model"
@@ -50,4 +51,31 @@ func EffectiveMHz(rounds int, round time.Duration) (int64, string, error) {
 	}
 	mhz := (1_000_000 + ps/2) / ps
 	return mhz, fmt.Sprintf("%d MHz effective, measured by jitsim (%s)", mhz, p.Rows[0].Source), nil
+}
+
+// clockSamples gathers the effective clock through a JVM's calibration: the chain is timed at
+// the start and again before every JVM run, so that one moment's clock (a neighbour on the
+// host, a boost level) does not price every formula of the profile. A calibration's stub
+// formulas take the median of the samples.
+type clockSamples struct {
+	mhz []float64
+}
+
+// sample times the chain for rounds rounds of round each and keeps the result.
+func (c *clockSamples) sample(rounds int, round time.Duration) error {
+	mhz, _, err := EffectiveMHz(rounds, round)
+	if err != nil {
+		return err
+	}
+	c.mhz = append(c.mhz, float64(mhz))
+	return nil
+}
+
+// result is the median clock and the text that says how it was measured.
+func (c *clockSamples) result() (int64, string) {
+	mhz := int64(Median(c.mhz) + 0.5)
+	lo, hi := slices.Min(c.mhz), slices.Max(c.mhz)
+	return mhz, fmt.Sprintf("%d MHz effective, measured by jitsim on this host: a chain of dependent XOR/ADD "+
+		"operations, one cycle each, in thread CPU time; the median of %d samples taken at the start and "+
+		"before each JVM run (range %.0f–%.0f MHz)", mhz, len(c.mhz), lo, hi)
 }

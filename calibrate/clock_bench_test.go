@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,4 +19,22 @@ func BenchmarkEffectiveMHz(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(mhz), "MHz")
+}
+
+// TestClockSamplesMedian: a calibration's clock is the median of its samples, so one slow
+// moment does not price the profile, and its source gives the count and the range.
+func TestClockSamplesMedian(t *testing.T) {
+	c := clockSamples{mhz: []float64{3584, 3106, 3546, 3559, 3534}}
+	mhz, src := c.result()
+	if mhz != 3546 {
+		t.Errorf("median of %v = %d, want 3546", c.mhz, mhz)
+	}
+	for _, want := range []string{"3546 MHz effective", "median of 5 samples", "range 3106–3584 MHz"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("source %q does not say %q", src, want)
+		}
+	}
+	if err := c.sample(1, time.Millisecond); err != nil || len(c.mhz) != 6 || c.mhz[5] < 100 {
+		t.Errorf("sample: err %v, samples %v: want a sixth sample of a real clock", err, c.mhz)
+	}
 }
