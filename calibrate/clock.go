@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jitsim/jitsim/runtime/model"
@@ -50,4 +51,32 @@ func EffectiveMHz(rounds int, round time.Duration) (int64, string, error) {
 	}
 	mhz := (1_000_000 + ps/2) / ps
 	return mhz, fmt.Sprintf("%d MHz effective, measured by jitsim (%s)", mhz, p.Rows[0].Source), nil
+}
+
+// clockSamples gathers the effective clock through a JVM's calibration: the chain is timed at
+// the start and again before every JVM run, so that one moment's clock does not price every
+// formula of the profile. Nothing makes a chain of dependent one-cycle operations faster than
+// the clock, while a neighbour on the core or time the hypervisor takes from the vCPU (which
+// the guest's thread CPU time still counts) makes it slower, so the fastest sample is the
+// clock.
+type clockSamples struct {
+	mhz []float64
+}
+
+// sample times the chain for rounds rounds of round each and keeps the result.
+func (c *clockSamples) sample(rounds int, round time.Duration) error {
+	mhz, _, err := EffectiveMHz(rounds, round)
+	if err != nil {
+		return err
+	}
+	c.mhz = append(c.mhz, float64(mhz))
+	return nil
+}
+
+// result is the clock and the text that says how it was measured.
+func (c *clockSamples) result() (int64, string) {
+	lo, hi := slices.Min(c.mhz), slices.Max(c.mhz)
+	return int64(hi), fmt.Sprintf("%.0f MHz effective, measured by jitsim on this host: a chain of dependent XOR/ADD "+
+		"operations, one cycle each, in thread CPU time; the fastest of %d samples taken at the start and "+
+		"before each JVM run (median %.0f, range %.0f–%.0f MHz)", hi, len(c.mhz), Median(c.mhz), lo, hi)
 }

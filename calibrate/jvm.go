@@ -392,8 +392,8 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			return string(out.Stdout), err
 		}
 	}
-	mhz, mhzSrc, err := EffectiveMHz(5, 20*time.Millisecond)
-	if err != nil {
+	var clock clockSamples
+	if err := clock.sample(5, 20*time.Millisecond); err != nil {
 		return JVMResult{}, err
 	}
 	start, loadBefore := now(), load()
@@ -416,6 +416,9 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	measure := func(r jvmRun, what string) error {
 		if o.Progress != nil {
 			o.Progress(done, total, what)
+		}
+		if err := clock.sample(1, 20*time.Millisecond); err != nil {
+			return err
 		}
 		opts := harnessOptions(o.Quick, r)
 		commands[r.name] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
@@ -479,6 +482,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	if o.Progress != nil {
 		o.Progress(done, total, "done")
 	}
+	mhz, mhzSrc := clock.result()
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
 		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2,
 		MHz: mhz, MHzSource: mhzSrc}
