@@ -766,11 +766,10 @@ func dataPtr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(
 // layout places the arrays of args from ArgBase (aligned to 8), one region
 // per distinct Java array: Args with the same Data are the same array.
 // Every array is copied in whole (an out-array keeps the bytes the method
-// does not write); Out and InOut arrays are copied back.
+// does not write); Out and InOut arrays are copied back. An array in the
+// Java heap of an instance that maps it is used in place. Invoke tries
+// layoutInPlace first, for calls whose arrays are all in the heap.
 func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
-	if inst.heap && c.layoutInPlace(inst, args) {
-		return bytecode.ArgBase, nil
-	}
 	inst.regions = inst.regions[:0]
 	inst.argOffsets = inst.argOffsets[:0]
 	top = bytecode.ArgBase
@@ -845,21 +844,30 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 }
 
 // layoutInPlace is layout when every array of args is null or in the Java
-// heap, which inst maps: the stack is filled in one pass and nothing is
+// heap, which inst maps, and args match the code's plan (argsOK's test,
+// made in the same pass): the stack is filled in one pass and nothing is
 // copied. It reports false, having changed nothing the general layout
-// reads, when an array lies outside the heap.
+// reads, when an array lies outside the heap or an argument does not
+// match; the caller then checks and lays out args the general way.
 func (c *Code) layoutInPlace(inst *instance, args []jrt.Arg) bool {
+	if len(args) != len(c.plan) {
+		return false
+	}
 	stack, plan := inst.stack, c.plan[:len(args)]
+	h := c.heap
 	j := 0
 	for i := range plan {
 		a, p := &args[i], &plan[i]
+		if a.Kind != p.kind {
+			return false
+		}
 		switch {
 		case p.elem != 0:
 			if a.Null {
 				stack[j], stack[j+1] = 0, 0
 			} else {
-				off, ok := c.heap.Offset(a.Data)
-				if !ok {
+				off, ok := h.Offset(a.Data)
+				if !ok || uint32(len(a.Data))&(p.elem-1) != 0 {
 					return false // the general layout fills the whole stack again
 				}
 				stack[j] = uint64(heap.Base + off)
@@ -874,7 +882,6 @@ func (c *Code) layoutInPlace(inst *instance, args []jrt.Arg) bool {
 			j++
 		}
 	}
-	inst.regions = inst.regions[:0]
 	return true
 }
 
@@ -899,19 +906,23 @@ func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	if !c.argsOK(args) {
-		if err := bytecode.CheckArgs(c.m, args); err != nil {
-			return 0, err
-		}
-	}
 	inst, err := c.get(ctx)
 	if err != nil {
 		return 0, err
 	}
-	top, err := c.layout(inst, args)
-	if err != nil {
-		c.put(inst)
-		return 0, err
+	top := uint32(bytecode.ArgBase)
+	inPlace := inst.heap && c.layoutInPlace(inst, args) // checks args as argsOK does
+	if !inPlace {
+		if !c.argsOK(args) {
+			if err := bytecode.CheckArgs(c.m, args); err != nil {
+				c.put(inst)
+				return 0, err
+			}
+		}
+		if top, err = c.layout(inst, args); err != nil {
+			c.put(inst)
+			return 0, err
+		}
 	}
 	ret, err := c.run(ctx, inst, inst.fn, top)
 	if err != nil {
@@ -923,6 +934,10 @@ func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 		thrower := c.thrower(inst)
 		c.put(inst)
 		return 0, &jrt.Exception{Method: thrower, Class: bytecode.ExceptionName(thrown), Detail: int32(detail)}
+	}
+	if inPlace { // nothing was copied in: nothing to copy back
+		c.put(inst)
+		return ret, nil
 	}
 	for _, rg := range inst.regions {
 		if rg.out && len(rg.data) > 0 {
