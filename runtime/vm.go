@@ -452,8 +452,19 @@ func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (i
 
 // Call is CallAs for a *Method without a thread handle; it satisfies the
 // provider's jce.Invoker.
+//
+// It is CallAs's path for a *Method with no thread to check, taken without
+// boxing m into CallAs's any: the provider makes every call of an
+// operation through it.
 func (vm *VM) Call(ctx context.Context, m *Method, args []Arg) (int64, error) {
-	return vm.CallAs(ctx, nil, m, args)
+	sl := vm.callees.slot(m)
+	if sl == nil || sl.st == nil {
+		return vm.CallAs(ctx, nil, m, args) // its error
+	}
+	if ci := sl.st.entry.Load(); ci != nil {
+		return vm.routeSlot(ctx, sl, ci.level, args)
+	}
+	return vm.invoke(ctx, sl.st, args)
 }
 
 // current returns the method's normal-entry code, creating its
