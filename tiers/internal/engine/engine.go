@@ -47,30 +47,32 @@ type Options struct {
 
 // Code is a method compiled for one level; it implements jrt.Code.
 type Code struct {
-	m           *bytecode.Method
-	level       jrt.Level
-	build       bytecode.Build
+	// What every Invoke and host call reads comes first, in few cache lines:
+	// between two calls the stub's stream through the data cache has evicted
+	// them, and each line is a miss.
+	hot     atomic.Pointer[instance] // one idle instance, taken without the lock
+	shut    atomic.Bool              // Close has begun: no instance is handed out or kept
+	charge  bool                     // inlined calls report themselves (INLINE_CHARGE)
+	build   bytecode.Build
+	level   jrt.Level
+	m       *bytecode.Method
+	heap    *heap.Heap // mapped at heap.Base in every instance; nil: none
+	plan    []slot     // the method's parameters, for layout
+	inlined []int      // inline slots switched on in every instance (sorted)
+	imports []site     // by import index: what a host call of the import reads
+	argPool sync.Pool  // *[]jrt.Arg scratch for host calls
+
 	req         jrt.CompileRequest
 	rt          wazero.Runtime
 	cm          wazero.CompiledModule
 	compileTime time.Duration
-	callees     []*bytecode.Method       // by import index
-	callers     []*bytecode.Method       // by import index: the method whose body makes the call
-	bound       []jrt.Target             // by import index, when bound at link time
-	blocks      []jrt.BlockTarget        // by import index: batched calls ("jvm.blocks"), when bound
-	blocksOn    bool                     // every "jvm.blocks" import is bound: BLOCKS_ON in each instance
-	unrolled    bool                     // the None build's unrolled twin (Options.Unrolled)
-	wasm        []byte                   // the module compiled: the build, or the inline module
-	inlined     []int                    // inline slots switched on in every instance (sorted)
-	charge      bool                     // inlined calls report themselves (INLINE_CHARGE)
-	inl         jrt.Inliner              // the router, which charges them (when charge)
-	argPool     sync.Pool                // *[]jrt.Arg scratch for host calls
-	heap        *heap.Heap               // mapped at heap.Base in every instance; nil: none
-	argLimit    uint32                   // copied arguments end below this address
-	plan        []slot                   // the method's parameters, for layout
-	calleePlans [][]slot                 // by import index: the callee's parameters, for hostCall
-	hot         atomic.Pointer[instance] // one idle instance, taken without the lock
-	shut        atomic.Bool              // Close has begun: no instance is handed out or kept
+	callees     []*bytecode.Method // by import index
+	callers     []*bytecode.Method // by import index: the method whose body makes the call
+	blocksOn    bool               // every "jvm.blocks" import is bound: BLOCKS_ON in each instance
+	unrolled    bool               // the None build's unrolled twin (Options.Unrolled)
+	wasm        []byte             // the module compiled: the build, or the inline module
+	inl         jrt.Inliner        // the router, which charges them (when charge)
+	argLimit    uint32             // copied arguments end below this address
 
 	mu     sync.Mutex
 	free   []*instance
@@ -96,6 +98,18 @@ type instance struct {
 	// control block and the profile are then read and written in it directly
 	// instead of through api.Memory's bounds-checked calls.
 	buf []byte
+}
+
+// site is one import of the code, resolved when the code is linked (as
+// HotSpot resolves a call site once): its callee, the callee's parameter
+// plan, and the targets bound to it. A host call reads this one record
+// instead of four slices indexed by the import.
+type site struct {
+	callee *bytecode.Method
+	plan   []slot
+	bound  jrt.Target      // when bound at link time; nil: routed per call
+	blocks jrt.BlockTarget // batched calls ("jvm.blocks"), when bound
+	caller *bytecode.Method
 }
 
 // slot is what the per-call paths need of one parameter (bytecode.Param),
@@ -350,6 +364,7 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 	if err != nil {
 		return err
 	}
+	c.imports = make([]site, len(imports)) // never grown: each host function keeps its record's address
 	for i, key := range imports {
 		callee, err := c.req.Table.Lookup(key)
 		if err != nil {
@@ -357,9 +372,9 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 		}
 		c.callees = append(c.callees, callee)
 		c.callers = append(c.callers, callers[key])
-		c.calleePlans = append(c.calleePlans, planOf(callee))
+		c.imports[i] = site{callee: callee, plan: planOf(callee), caller: callers[key]}
 		params, results := signature(callee)
-		b.NewFunctionBuilder().WithGoModuleFunction(c.hostCall(i), params, results).Export(key)
+		b.NewFunctionBuilder().WithGoModuleFunction(c.hostCall(&c.imports[i]), params, results).Export(key)
 	}
 	if _, err := b.Instantiate(ctx); err != nil {
 		return fmt.Errorf("engine: linking %s: %w", c.m, err)
@@ -376,7 +391,7 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 			if results != nil {
 				return fmt.Errorf("engine: %s imports jvm.blocks.%s, whose method returns a value", c.m, key)
 			}
-			bb.NewFunctionBuilder().WithGoModuleFunction(c.hostBlocks(i, len(params)), append(params, api.ValueTypeI32), nil).Export(key)
+			bb.NewFunctionBuilder().WithGoModuleFunction(c.hostBlocks(&c.imports[i], len(params)), append(params, api.ValueTypeI32), nil).Export(key)
 			batched = append(batched, i)
 		}
 		if _, err := bb.Instantiate(ctx); err != nil {
@@ -391,7 +406,7 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 				if err != nil {
 					return fmt.Errorf("engine: binding %s -> %s: %w", c.m, callee, err)
 				}
-				c.bound = append(c.bound, t)
+				c.imports[i].bound = t
 			}
 			c.bindBlocks(batched)
 		}
@@ -424,7 +439,6 @@ func (c *Code) bindBlocks(batched []int) {
 	if !ok || len(batched) == 0 {
 		return
 	}
-	c.blocks = make([]jrt.BlockTarget, len(c.callees))
 	for _, i := range batched {
 		if slot, ok := bytecode.InlineSlot(c.callees[i].Key); ok && slices.Contains(c.inlined, slot) {
 			return
@@ -433,7 +447,7 @@ func (c *Code) bindBlocks(batched []int) {
 		if !ok {
 			return
 		}
-		c.blocks[i] = t
+		c.imports[i].blocks = t
 	}
 	c.blocksOn = true
 }
@@ -459,7 +473,7 @@ func signature(m *bytecode.Method) (params, results []api.ValueType) {
 // hostCall is the one host function behind every import: it builds views
 // of the caller's arrays in the caller's memory (no copy) and hands the
 // call to the runtime's router (or the target bound at link time).
-func (c *Code) hostCall(idx int) api.GoModuleFunc {
+func (c *Code) hostCall(s *site) api.GoModuleFunc {
 	return func(ctx context.Context, mod api.Module, stack []uint64) {
 		if err := ctx.Err(); err != nil {
 			panic(&hostPanic{err})
@@ -469,16 +483,16 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 				panic(&hostPanic{err})
 			}
 		}
-		callee, plan := c.callees[idx], c.calleePlans[idx]
+		callee, plan := s.callee, s.plan
 		ap := c.argPool.Get().(*[]jrt.Arg)
 		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
-		c.decode(mod.Memory(), idx, stack, args)
+		c.decode(mod.Memory(), s, stack, args)
 		var ret int64
 		var err error
-		if c.bound != nil {
-			ret, err = c.bound[idx](ctx, args)
+		if s.bound != nil {
+			ret, err = s.bound(ctx, args)
 		} else {
-			ret, err = c.req.Router.Route(ctx, jrt.Site{Caller: c.callers[idx], Level: c.level, Callee: callee}, args)
+			ret, err = c.req.Router.Route(ctx, jrt.Site{Caller: s.caller, Level: c.level, Callee: callee}, args)
 		}
 		clear(args)
 		*ap = args[:0]
@@ -497,7 +511,7 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 // parameters (nparams of them) and n; each byte array holds the n calls'
 // arrays one after another, every other argument is the same for all n,
 // as the site's BlockTarget takes them.
-func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
+func (c *Code) hostBlocks(s *site, nparams int) api.GoModuleFunc {
 	return func(ctx context.Context, mod api.Module, stack []uint64) {
 		if err := ctx.Err(); err != nil {
 			panic(&hostPanic{err})
@@ -507,18 +521,14 @@ func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
 				panic(&hostPanic{err})
 			}
 		}
-		callee, plan := c.callees[idx], c.calleePlans[idx]
-		var t jrt.BlockTarget
-		if c.blocks != nil {
-			t = c.blocks[idx]
-		}
+		callee, plan, t := s.callee, s.plan, s.blocks
 		n := int(int32(uint32(stack[nparams])))
 		if t == nil || n <= 0 {
 			panic(&hostPanic{fmt.Errorf("%s -> %s: %d batched calls of a site not bound for them", c.m, callee, n)})
 		}
 		ap := c.argPool.Get().(*[]jrt.Arg)
 		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
-		c.decode(mod.Memory(), idx, stack, args)
+		c.decode(mod.Memory(), s, stack, args)
 		err := t(ctx, args, n)
 		clear(args)
 		*ap = args[:0]
@@ -529,11 +539,11 @@ func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
 	}
 }
 
-// decode reads the arguments of a call to the callee at import index idx
-// from the wasm stack into args (len(args) is the callee's parameter
-// count): views of the caller's arrays in the caller's memory, no copy.
-func (c *Code) decode(mem api.Memory, idx int, stack []uint64, args []jrt.Arg) {
-	callee, plan := c.callees[idx], c.calleePlans[idx]
+// decode reads the arguments of a call through import s from the wasm
+// stack into args (len(args) is the callee's parameter count): views of
+// the caller's arrays in the caller's memory, no copy.
+func (c *Code) decode(mem api.Memory, s *site, stack []uint64, args []jrt.Arg) {
+	callee, plan := s.callee, s.plan
 	j := 0
 	mapped := 0 // 1: the instance maps the heap (only a mapped one reaches Base), -1: not; 0: not asked yet
 	for i := range plan {
