@@ -315,10 +315,12 @@ func (vm *VM) buildMethods() {
 			for l := LevelNone; l <= LevelFullOptimization; l++ {
 				d := decide(&vm.env, st.intr, m, l)
 				if d.call != nil {
-					first := vm.firstStubCall(st, l, d)
+					first, fired := vm.firstStubCall(st, l, d)
 					d.first, d.call, d.blocks = first, first, stubBlocks(first, d.batch)
 					if vm.sim != nil {
 						d.call, d.blocks = vm.modelStubCall(st, d, d.Variant.Stub, first, d.batch)
+					} else if d.mkFrame != nil {
+						d.frame = d.mkFrame(fired)
 					}
 				}
 				st.route[l] = &d

@@ -108,6 +108,7 @@ type site struct {
 	callee *bytecode.Method
 	plan   []slot
 	bound  jrt.Target      // when bound at link time; nil: routed per call
+	frame  jrt.FrameTarget // bound's stub reading the caller's stack, when the router has one
 	blocks jrt.BlockTarget // batched calls ("jvm.blocks"), when bound
 	caller *bytecode.Method
 }
@@ -408,6 +409,7 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 				}
 				c.imports[i].bound = t
 			}
+			c.bindFrames()
 			c.bindBlocks(batched)
 		}
 	}
@@ -452,6 +454,22 @@ func (c *Code) bindBlocks(batched []int) {
 	c.blocksOn = true
 }
 
+// bindFrames binds the imports whose calls a stub can take from the
+// calling code's stack (jrt.FrameBinder), for instances that map the Java
+// heap: each such call then skips the argument list hostCall builds.
+func (c *Code) bindFrames() {
+	fb, ok := c.req.Router.(jrt.FrameBinder)
+	if !ok || c.heap == nil {
+		return
+	}
+	for i := range c.imports {
+		s := &c.imports[i]
+		if t, ok := fb.BindFrame(jrt.Site{Caller: s.caller, Level: c.level, Callee: s.callee, Loop: c.streamLoop(s.callee.Key)}); ok {
+			s.frame = t
+		}
+	}
+}
+
 // signature is the wasm signature of a method (bytecode ABI).
 func signature(m *bytecode.Method) (params, results []api.ValueType) {
 	for _, p := range m.Params {
@@ -484,6 +502,16 @@ func (c *Code) hostCall(s *site) api.GoModuleFunc {
 			}
 		}
 		callee, plan := s.callee, s.plan
+		if s.frame != nil && c.heap != nil {
+			if mem := mod.Memory(); mem.Size() > heap.Base { // the instance maps the heap
+				if ret, done := s.frame(ctx, stack, c.heap); done {
+					if callee.Result != bytecode.Void {
+						stack[0] = uint64(uint32(int32(ret)))
+					}
+					return
+				}
+			}
+		}
 		ap := c.argPool.Get().(*[]jrt.Arg)
 		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
 		c.decode(mod.Memory(), s, stack, args)
