@@ -28,8 +28,9 @@ import (
 type FrameTarget func(ctx context.Context, stack []uint64, h *heap.Heap) (ret int64, done bool)
 
 // FrameBinder is implemented by routers that can bind a call site of C2 code
-// to a FrameTarget: a site whose callee goes to a stub with no predicate on
-// the wall clock (the model clock prices each call from its argument list).
+// to a FrameTarget: a site whose callee goes to a stub on the wall clock (the
+// model clock prices each call from its argument list); the target tests the
+// stub's predicate itself.
 // ok is false for any other site, whose calls go through Bind's Target alone.
 type FrameBinder interface {
 	BindFrame(site Site) (t FrameTarget, ok bool)
@@ -46,7 +47,7 @@ func (vm *VM) BindFrame(site Site) (FrameTarget, bool) {
 		return nil, false
 	}
 	st := vm.callees.get(site.Callee)
-	if st == nil || st.pred != nil {
+	if st == nil {
 		return nil, false
 	}
 	d := st.route[site.Level]
@@ -227,6 +228,47 @@ func frameGHASH(m *Method, f gcm.GHASHFunc, tables *subkeyTables) frameAdapter {
 			}
 			f((*[2]uint64)(st[:2]), htbl, data, blocks)
 			return 0, true
+		}
+	}
+}
+
+// frameCBC is adaptCBC's call read from the frame (see frameGCM); distinct
+// leaves a call whose in and out are the same array to the Target, which
+// sends it to the Java code (CBC decryption's predicate).
+func frameCBC(m *Method, f aes.CBCFunc, distinct bool) frameAdapter {
+	if !frameKinds(m, bytecode.Ints, bytecode.Bytes, bytecode.Bytes, bytecode.Int, bytecode.Int, bytecode.Bytes, bytecode.Int) {
+		return nil
+	}
+	w := [7]int(frameWords(m))
+	return func(fired *atomic.Bool) FrameTarget {
+		return func(_ context.Context, stack []uint64, h *heap.Heap) (int64, bool) {
+			if !fired.Load() {
+				return 0, false
+			}
+			kb, ok1 := frameArray(stack, h, w[0], 4)
+			rb, ok2 := frameArray(stack, h, w[1], 1)
+			in, ok3 := frameArray(stack, h, w[2], 1)
+			out, ok4 := frameArray(stack, h, w[5], 1)
+			if !(ok1 && ok2 && ok3 && ok4) || len(rb) < 16 {
+				return 0, false
+			}
+			if distinct && len(in) > 0 && len(out) > 0 && unsafe.SliceData(in) == unsafe.SliceData(out) {
+				return 0, false
+			}
+			xk := Arg{Kind: bytecode.Ints, Data: kb}.Uint32s()
+			if k := len(xk); k != 44 && k != 52 && k != 60 {
+				return 0, false
+			}
+			n := frameInt(stack, w[4])
+			if n%aes.BlockSize != 0 {
+				return 0, false
+			}
+			src, ok5 := frameSpan(stack, h, w[2], w[3], n)
+			dst, ok6 := frameSpan(stack, h, w[5], w[6], n)
+			if !ok5 || !ok6 {
+				return 0, false
+			}
+			return int64(f(xk, (*[16]byte)(rb[:16]), dst, unaliased(dst, src))), true
 		}
 	}
 }

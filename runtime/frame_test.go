@@ -145,6 +145,22 @@ func TestFrameTargetsAgreeWithArgs(t *testing.T) {
 		return append(cs, short)
 	}
 
+	cbcCases := func(n int, decrypt bool) []frameCase {
+		arrays := func() [][]byte {
+			return [][]byte{keyBytes, block(11), append([]byte(nil), msg...), make([]byte, len(msg))}
+		}
+		// CipherBlockChaining.implEncrypt/implDecrypt(K, r, in, inOfs, len, out, outOfs)
+		p := func(in, inOfs, n, out, outOfs int) []frameArg {
+			return []frameArg{fa(0), fa(1), fa(in), fi(inOfs), fi(n), fa(out), fi(outOfs)}
+		}
+		return []frameCase{
+			{"crypt", arrays(), p(2, 16, n, 3, 32), true, true},
+			// the decryption's predicate sends a call in place to the Java code
+			{"in place", arrays(), p(2, 16, n, 2, 16), !decrypt, true},
+			{"not whole blocks", arrays(), p(2, 0, n+1, 3, 0), false, false},
+			{"out of range", arrays(), p(2, 0, n, 3, len(msg)-n+16), false, false},
+		}
+	}
 	for _, j := range []jdk.Release{jdk.R17, jdk.R25} {
 		t.Run("jdk="+j.String(), func(t *testing.T) {
 			var java javaRuns
@@ -157,6 +173,8 @@ func TestFrameTargetsAgreeWithArgs(t *testing.T) {
 				{"GaloisCounterMode.implGCMCrypt0", gcmCases(1536)},
 				{"CounterMode.implCrypt", ctrCases(1000)},
 				{"GHASH.processBlocks", ghashCases(100)},
+				{"CipherBlockChaining.implEncrypt", cbcCases(1024, false)},
+				{"CipherBlockChaining.implDecrypt", cbcCases(1024, true)},
 			} {
 				t.Run(tt.key, func(t *testing.T) {
 					m, err := vm.Method(tt.key)

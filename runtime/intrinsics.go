@@ -129,7 +129,9 @@ type IntrinsicRow struct {
 	AdaptBlocks func(m *Method, impl variant.ID) (batch BlockTarget, ok bool)
 	// AdaptFrame, when set, is Adapt together with the call read from the
 	// calling code's wasm stack (FrameTarget) for C2 call sites on the wall
-	// clock, the two sharing the adapter's state. nil: Adapt's call alone.
+	// clock, the two sharing the adapter's state. The frame target tests
+	// Predicate itself (it leaves a call that fails it). nil: Adapt's call
+	// alone.
 	AdaptFrame func(m *Method, impl variant.ID) (call stubCall, frame frameAdapter, ok bool)
 	// Doc is a one-line description.
 	Doc string
@@ -154,7 +156,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubCBCEncrypt, Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptCBC, Doc: "AES-CBC encryption of whole blocks (SP 800-38A §6.2)",
+		Adapt: adaptCBC, AdaptFrame: adaptCBCFrame(false), Doc: "AES-CBC encryption of whole blocks (SP 800-38A §6.2)",
 	},
 	CBCDecryptAESCrypt: {
 		GoName: "CBCDecryptAESCrypt", HotSpotName: "_cipherBlockChaining_decryptAESCrypt",
@@ -162,7 +164,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
 		Predicate: func(args []Arg) bool { return !routeSameArray(args[2], args[5]) },
 		Stub:      aes.StubCBCDecrypt, Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptCBC, Doc: "AES-CBC decryption of whole blocks (SP 800-38A §6.2)",
+		Adapt: adaptCBC, AdaptFrame: adaptCBCFrame(true), Doc: "AES-CBC decryption of whole blocks (SP 800-38A §6.2)",
 	},
 	ECBEncryptAESCrypt: {
 		GoName: "ECBEncryptAESCrypt", HotSpotName: "_electronicCodeBook_encryptAESCrypt",
@@ -508,6 +510,19 @@ func adaptCBC(m *Method, impl variant.ID) (stubCall, bool) {
 		}
 		return int64(f(xk, iv, dst, unaliased(dst, src))), nil
 	}, true
+}
+
+// adaptCBCFrame is adaptCBC with its frame twin (frameCBC); distinct is
+// CBC decryption's predicate, in and out not the same array.
+func adaptCBCFrame(distinct bool) func(m *Method, impl variant.ID) (stubCall, frameAdapter, bool) {
+	return func(m *Method, impl variant.ID) (stubCall, frameAdapter, bool) {
+		call, ok := adaptCBC(m, impl)
+		if !ok {
+			return nil, nil, false
+		}
+		f, _ := aes.CBCCode(impl)
+		return call, frameCBC(m, f, distinct), true
+	}
 }
 
 // adaptECB: ElectronicCodeBook.implECBEncrypt/Decrypt(K; in, inOfs, len, out, outOfs).
