@@ -14,18 +14,19 @@ import (
 
 // FrameTarget is a call site of C2 code bound to a stub that reads the call's
 // arguments where the calling code left them: stack holds the callee's wasm
-// parameters (an array is its address and element count), and an array at or
-// above heap.Base is the Java heap h's, which the calling instance maps. No
+// parameters (an array is its address and element count), mem is the calling
+// instance's linear memory, and an array at or above heap.Base is the Java
+// heap h's, which the calling instance maps. No
 // argument list is built and decoded per call, as HotSpot's compiled code
 // passes a stub its arguments in registers.
 //
 // done is false, with nothing done, unless the call is one the target takes
-// whole: every array it reads non-null and in the heap, every range in
+// whole: every array it reads non-null and in memory, every range in
 // bounds, and the site's first stub call already made. The tier then makes the
 // call through the site's Target on decoded arguments, which runs the same
 // stub and reports what the target left alone (an exception, the first-call
 // event).
-type FrameTarget func(ctx context.Context, stack []uint64, h *heap.Heap) (ret int64, done bool)
+type FrameTarget func(ctx context.Context, stack []uint64, mem []byte, h *heap.Heap) (ret int64, done bool)
 
 // FrameBinder is implemented by routers that can bind a call site of C2 code
 // to a FrameTarget: a site whose callee goes to a stub on the wall clock (the
@@ -86,27 +87,29 @@ func frameKinds(m *Method, want ...bytecode.Kind) bool {
 }
 
 // frameArray is the host's view of the array whose words start at w, of
-// elements elem bytes each, as the tier's decoding makes it, when the array is
-// in the Java heap; ok is false for null, for an array in the caller's own
-// memory and for one that does not fit the heap.
-func frameArray(stack []uint64, h *heap.Heap, w int, elem uint64) ([]byte, bool) {
+// elements elem bytes each, as the tier's decoding makes it: in the Java heap
+// at or above heap.Base, else in the caller's memory mem. ok is false for
+// null and for an array that does not fit.
+func frameArray(stack []uint64, mem []byte, h *heap.Heap, w int, elem uint64) ([]byte, bool) {
 	ptr := uint32(stack[w])
-	if ptr < heap.Base {
-		return nil, false
-	}
 	n := uint64(uint32(stack[w+1])) * elem
-	if n > math.MaxUint32 {
+	switch {
+	case ptr == 0 || n > math.MaxUint32:
+		return nil, false
+	case ptr >= heap.Base:
+		return h.View(ptr-heap.Base, uint32(n))
+	case uint64(ptr)+n > uint64(len(mem)):
 		return nil, false
 	}
-	return h.View(ptr-heap.Base, uint32(n))
+	return mem[ptr : uint64(ptr)+n : uint64(ptr)+n], true
 }
 
 // frameInt is the int parameter at word w.
 func frameInt(stack []uint64, w int) int { return int(int32(uint32(stack[w]))) }
 
 // frameSpan is span for a byte array at word wa with its offset at word wo.
-func frameSpan(stack []uint64, h *heap.Heap, wa, wo, n int) ([]byte, bool) {
-	d, ok := frameArray(stack, h, wa, 1)
+func frameSpan(stack []uint64, mem []byte, h *heap.Heap, wa, wo, n int) ([]byte, bool) {
+	d, ok := frameArray(stack, mem, h, wa, 1)
 	off := frameInt(stack, wo)
 	if ok && uint(off) <= uint(len(d)) && uint(n) <= uint(len(d)-off) {
 		return d[off : off+n : off+n], true
@@ -124,18 +127,18 @@ func frameGCM(m *Method, f gcm.GCMFunc, tables *subkeyTables) frameAdapter {
 	}
 	w := [13]int(frameWords(m))
 	return func(fired *atomic.Bool) FrameTarget {
-		return func(_ context.Context, stack []uint64, h *heap.Heap) (int64, bool) {
+		return func(_ context.Context, stack []uint64, mem []byte, h *heap.Heap) (int64, bool) {
 			if !fired.Load() {
 				return 0, false
 			}
 			n := frameInt(stack, w[2])
-			src, ok1 := frameSpan(stack, h, w[0], w[1], n)
-			ct, ok2 := frameSpan(stack, h, w[3], w[4], n)
-			dst, ok3 := frameSpan(stack, h, w[5], w[6], n)
-			kb, ok4 := frameArray(stack, h, w[7], 4)
-			cb, ok5 := frameArray(stack, h, w[8], 1)
-			sb, ok6 := frameArray(stack, h, w[11], 8)
-			hb, ok7 := frameArray(stack, h, w[12], 8)
+			src, ok1 := frameSpan(stack, mem, h, w[0], w[1], n)
+			ct, ok2 := frameSpan(stack, mem, h, w[3], w[4], n)
+			dst, ok3 := frameSpan(stack, mem, h, w[5], w[6], n)
+			kb, ok4 := frameArray(stack, mem, h, w[7], 4)
+			cb, ok5 := frameArray(stack, mem, h, w[8], 1)
+			sb, ok6 := frameArray(stack, mem, h, w[11], 8)
+			hb, ok7 := frameArray(stack, mem, h, w[12], 8)
 			if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) {
 				return 0, false
 			}
@@ -173,17 +176,17 @@ func frameCTR(m *Method, f aes.CTRFunc) frameAdapter {
 	}
 	w := [9]int(frameWords(m))
 	return func(fired *atomic.Bool) FrameTarget {
-		return func(_ context.Context, stack []uint64, h *heap.Heap) (int64, bool) {
+		return func(_ context.Context, stack []uint64, mem []byte, h *heap.Heap) (int64, bool) {
 			if !fired.Load() {
 				return 0, false
 			}
-			kb, ok1 := frameArray(stack, h, w[0], 4)
-			cb, ok2 := frameArray(stack, h, w[1], 1)
-			eb, ok3 := frameArray(stack, h, w[2], 1)
-			ub, ok4 := frameArray(stack, h, w[3], 4)
+			kb, ok1 := frameArray(stack, mem, h, w[0], 4)
+			cb, ok2 := frameArray(stack, mem, h, w[1], 1)
+			eb, ok3 := frameArray(stack, mem, h, w[2], 1)
+			ub, ok4 := frameArray(stack, mem, h, w[3], 4)
 			n := frameInt(stack, w[6])
-			src, ok5 := frameSpan(stack, h, w[4], w[5], n)
-			dst, ok6 := frameSpan(stack, h, w[7], w[8], n)
+			src, ok5 := frameSpan(stack, mem, h, w[4], w[5], n)
+			dst, ok6 := frameSpan(stack, mem, h, w[7], w[8], n)
 			if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || len(cb) < 16 || len(eb) < 16 {
 				return 0, false
 			}
@@ -207,7 +210,7 @@ func frameGHASH(m *Method, f gcm.GHASHFunc, tables *subkeyTables) frameAdapter {
 	}
 	w := [5]int(frameWords(m))
 	return func(fired *atomic.Bool) FrameTarget {
-		return func(_ context.Context, stack []uint64, h *heap.Heap) (int64, bool) {
+		return func(_ context.Context, stack []uint64, mem []byte, h *heap.Heap) (int64, bool) {
 			if !fired.Load() {
 				return 0, false
 			}
@@ -215,9 +218,9 @@ func frameGHASH(m *Method, f gcm.GHASHFunc, tables *subkeyTables) frameAdapter {
 			if blocks < 0 {
 				return 0, false
 			}
-			data, ok1 := frameSpan(stack, h, w[0], w[1], 16*blocks)
-			sb, ok2 := frameArray(stack, h, w[3], 8)
-			hb, ok3 := frameArray(stack, h, w[4], 8)
+			data, ok1 := frameSpan(stack, mem, h, w[0], w[1], 16*blocks)
+			sb, ok2 := frameArray(stack, mem, h, w[3], 8)
+			hb, ok3 := frameArray(stack, mem, h, w[4], 8)
 			if !(ok1 && ok2 && ok3) || len(sb) < 16 || len(hb) < 16 {
 				return 0, false
 			}
@@ -241,14 +244,14 @@ func frameCBC(m *Method, f aes.CBCFunc, distinct bool) frameAdapter {
 	}
 	w := [7]int(frameWords(m))
 	return func(fired *atomic.Bool) FrameTarget {
-		return func(_ context.Context, stack []uint64, h *heap.Heap) (int64, bool) {
+		return func(_ context.Context, stack []uint64, mem []byte, h *heap.Heap) (int64, bool) {
 			if !fired.Load() {
 				return 0, false
 			}
-			kb, ok1 := frameArray(stack, h, w[0], 4)
-			rb, ok2 := frameArray(stack, h, w[1], 1)
-			in, ok3 := frameArray(stack, h, w[2], 1)
-			out, ok4 := frameArray(stack, h, w[5], 1)
+			kb, ok1 := frameArray(stack, mem, h, w[0], 4)
+			rb, ok2 := frameArray(stack, mem, h, w[1], 1)
+			in, ok3 := frameArray(stack, mem, h, w[2], 1)
+			out, ok4 := frameArray(stack, mem, h, w[5], 1)
 			if !(ok1 && ok2 && ok3 && ok4) || len(rb) < 16 {
 				return 0, false
 			}
@@ -263,8 +266,8 @@ func frameCBC(m *Method, f aes.CBCFunc, distinct bool) frameAdapter {
 			if n%aes.BlockSize != 0 {
 				return 0, false
 			}
-			src, ok5 := frameSpan(stack, h, w[2], w[3], n)
-			dst, ok6 := frameSpan(stack, h, w[5], w[6], n)
+			src, ok5 := frameSpan(stack, mem, h, w[2], w[3], n)
+			dst, ok6 := frameSpan(stack, mem, h, w[5], w[6], n)
 			if !ok5 || !ok6 {
 				return 0, false
 			}

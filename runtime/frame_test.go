@@ -35,6 +35,25 @@ type frameCase struct {
 	take, writes bool
 }
 
+// memArrays copies arrays into a fresh stand-in for a calling instance's
+// linear memory, 8-aligned from bytecode.ArgBase as the tiers lay arrays out,
+// and returns the memory, the views and their addresses.
+func memArrays(arrays [][]byte) (mem []byte, views [][]byte, addrs []uint32) {
+	top := uint32(bytecode.ArgBase)
+	for _, a := range arrays {
+		top = (top + 7) &^ 7
+		addrs = append(addrs, top)
+		top += uint32(len(a))
+	}
+	mem = make([]byte, top+64)
+	for i, a := range arrays {
+		v := mem[addrs[i] : addrs[i]+uint32(len(a)) : addrs[i]+uint32(len(a))]
+		copy(v, a)
+		views = append(views, v)
+	}
+	return mem, views, addrs
+}
+
 // heapArrays copies arrays into fresh arrays of vm's Java heap.
 func heapArrays(t *testing.T, vm *VM, arrays [][]byte) [][]byte {
 	t.Helper()
@@ -56,8 +75,10 @@ func heapArrays(t *testing.T, vm *VM, arrays [][]byte) [][]byte {
 // an argument list, each on its own copy of the same Java heap arrays: a call
 // the frame target takes must leave the same bytes and return the same value
 // as the Target, and a call it leaves (the Target's exceptions among them)
-// must find every array as it was. Before the site's first stub call the
-// frame target takes nothing, so that the first call is noted as before.
+// must find every array as it was. Each case runs with its arrays in the
+// Java heap and again in the calling instance's own memory (Go slices copied
+// in). Before the site's first stub call the frame target takes nothing, so
+// that the first call is noted as before.
 func TestFrameTargetsAgreeWithArgs(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	ke, _, err := stubaes.ExpandKey(key)
@@ -195,65 +216,78 @@ func TestFrameTargetsAgreeWithArgs(t *testing.T) {
 					}
 					first := true
 					for _, c := range tt.cases {
-						t.Run(c.name, func(t *testing.T) {
-							viaArgs, viaFrame := heapArrays(t, vm, c.arrays), heapArrays(t, vm, c.arrays)
-							args, stack := make([]Arg, len(c.params)), []uint64(nil)
-							for i, p := range c.params {
-								kind := m.Params[i].Kind
-								switch {
-								case p.arr == -1:
-									args[i] = Arg{Kind: kind, Null: true}
-									stack = append(stack, 0, 0)
-								case p.array():
-									args[i] = Arg{Kind: kind, Data: viaArgs[p.arr]}
-									off, ok := vm.heap.Offset(viaFrame[p.arr])
-									if !ok {
-										t.Fatal("test array outside the heap")
+						for _, where := range []string{"heap", "memory"} {
+							t.Run(c.name+"/"+where, func(t *testing.T) {
+								var mem []byte
+								var argArrays, frameArrays [][]byte
+								var addrs []uint32
+								if where == "heap" {
+									argArrays, frameArrays = heapArrays(t, vm, c.arrays), heapArrays(t, vm, c.arrays)
+									for _, a := range frameArrays {
+										off, ok := vm.heap.Offset(a)
+										if !ok {
+											t.Fatal("test array outside the heap")
+										}
+										addrs = append(addrs, heap.Base+off)
 									}
-									stack = append(stack, uint64(heap.Base+off), uint64(len(viaFrame[p.arr])/kind.ElemSize()))
-								default:
-									args[i] = Arg{Kind: kind, Scalar: p.scalar}
-									stack = append(stack, uint64(uint32(int32(p.scalar))))
+								} else {
+									_, argArrays, _ = memArrays(c.arrays)
+									mem, frameArrays, addrs = memArrays(c.arrays)
 								}
-							}
-							if first { // nothing taken before the site's first stub call
-								first = false
-								if _, done := ft(ctx, stack, vm.heap); done {
-									t.Fatal("the frame target took the site's first call")
+								args, stack := make([]Arg, len(c.params)), []uint64(nil)
+								for i, p := range c.params {
+									kind := m.Params[i].Kind
+									switch {
+									case p.arr == -1:
+										args[i] = Arg{Kind: kind, Null: true}
+										stack = append(stack, 0, 0)
+									case p.array():
+										args[i] = Arg{Kind: kind, Data: argArrays[p.arr]}
+										stack = append(stack, uint64(addrs[p.arr]), uint64(len(frameArrays[p.arr])/kind.ElemSize()))
+									default:
+										args[i] = Arg{Kind: kind, Scalar: p.scalar}
+										stack = append(stack, uint64(uint32(int32(p.scalar))))
+									}
 								}
-							}
-							ret, err := target(ctx, args)
-							fret, done := ft(ctx, stack, vm.heap)
-							if done != c.take {
-								t.Fatalf("frame target took the call: %v, want %v (the Target said %v)", done, c.take, err)
-							}
-							changed := false
-							for i := range c.arrays {
-								changed = changed || !bytes.Equal(viaArgs[i], c.arrays[i])
-							}
-							if changed != c.writes {
-								t.Fatalf("the Target changed the arrays: %v, want %v", changed, c.writes)
-							}
-							if !done {
+								if first { // nothing taken before the site's first stub call
+									first = false
+									if _, done := ft(ctx, stack, mem, vm.heap); done {
+										t.Fatal("the frame target took the site's first call")
+									}
+								}
+								ret, err := target(ctx, args)
+								fret, done := ft(ctx, stack, mem, vm.heap)
+								if done != c.take {
+									t.Fatalf("frame target took the call: %v, want %v (the Target said %v)", done, c.take, err)
+								}
+								changed := false
 								for i := range c.arrays {
-									if !bytes.Equal(viaFrame[i], c.arrays[i]) {
-										t.Fatalf("the frame target left the call (the Target said %v) but changed array %d", err, i)
+									changed = changed || !bytes.Equal(argArrays[i], c.arrays[i])
+								}
+								if changed != c.writes {
+									t.Fatalf("the Target changed the arrays: %v, want %v", changed, c.writes)
+								}
+								if !done {
+									for i := range c.arrays {
+										if !bytes.Equal(frameArrays[i], c.arrays[i]) {
+											t.Fatalf("the frame target left the call (the Target said %v) but changed array %d", err, i)
+										}
+									}
+									return
+								}
+								if err != nil {
+									t.Fatalf("the frame target took a call the Target refuses: %v", err)
+								}
+								if fret != ret {
+									t.Errorf("frame target returned %d, Target %d", fret, ret)
+								}
+								for i := range c.arrays {
+									if !bytes.Equal(frameArrays[i], argArrays[i]) {
+										t.Errorf("array %d differs: %s", i, firstDiff(frameArrays[i], argArrays[i]))
 									}
 								}
-								return
-							}
-							if err != nil {
-								t.Fatalf("the frame target took a call the Target refuses: %v", err)
-							}
-							if fret != ret {
-								t.Errorf("frame target returned %d, Target %d", fret, ret)
-							}
-							for i := range c.arrays {
-								if !bytes.Equal(viaFrame[i], viaArgs[i]) {
-									t.Errorf("array %d differs: %s", i, firstDiff(viaFrame[i], viaArgs[i]))
-								}
-							}
-						})
+							})
+						}
 					}
 				})
 			}

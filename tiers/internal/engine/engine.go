@@ -503,8 +503,11 @@ func (c *Code) hostCall(s *site) api.GoModuleFunc {
 		}
 		callee, plan := s.callee, s.plan
 		if s.frame != nil && c.heap != nil {
-			if mem := mod.Memory(); mem.Size() > heap.Base { // the instance maps the heap
-				if ret, done := s.frame(ctx, stack, c.heap); done {
+			mem := mod.Memory()
+			// An instance that maps the heap reaches past heap.Base; its memory does not
+			// move while the stub runs.
+			if all, ok := mem.Read(0, mem.Size()); ok && len(all) > heap.Base {
+				if ret, done := s.frame(ctx, stack, all, c.heap); done {
 					if callee.Result != bytecode.Void {
 						stack[0] = uint64(uint32(int32(ret)))
 					}
