@@ -15,11 +15,14 @@ import (
 // handed to a router by a tier aliases the caller's wasm memory (a view):
 // writes to Data are the callee's writes into the caller's array, with no
 // copy. Two Args whose Data are the same slice are the same Java array.
+//
+// Kind and Null sit side by side so that an Arg is five words, not six: a
+// call's argument list is built, checked and read once per crossing.
 type Arg struct {
 	Kind   Kind
-	Data   []byte // arrays; nil with Null set for a Java null
 	Null   bool
-	Scalar int64 // int, boolean, long
+	Data   []byte // arrays; nil with Null set for a Java null
+	Scalar int64  // int, boolean, long
 }
 
 // BytesArg returns an Arg for a byte[] that aliases b; nil is a Java null.

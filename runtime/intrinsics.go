@@ -127,6 +127,12 @@ type IntrinsicRow struct {
 	// and errors as n calls of Adapt's, made once where the n calls'
 	// arguments make them come out the same. nil: the n calls one by one.
 	AdaptBlocks func(m *Method, impl variant.ID) (batch BlockTarget, ok bool)
+	// AdaptFrame, when set, is Adapt together with the call read from the
+	// calling code's wasm stack (FrameTarget) for C2 call sites on the wall
+	// clock, the two sharing the adapter's state. The frame target tests
+	// Predicate itself (it leaves a call that fails it). nil: Adapt's call
+	// alone.
+	AdaptFrame func(m *Method, impl variant.ID) (call stubCall, frame frameAdapter, ok bool)
 	// Doc is a one-line description.
 	Doc string
 }
@@ -150,7 +156,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 		Gate: []string{"UseAESIntrinsics"}, GateDoc: "UseAESIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubCBCEncrypt, Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptCBC, Doc: "AES-CBC encryption of whole blocks (SP 800-38A §6.2)",
+		Adapt: adaptCBC, AdaptFrame: adaptCBCFrame(false), Doc: "AES-CBC encryption of whole blocks (SP 800-38A §6.2)",
 	},
 	CBCDecryptAESCrypt: {
 		GoName: "CBCDecryptAESCrypt", HotSpotName: "_cipherBlockChaining_decryptAESCrypt",
@@ -158,7 +164,7 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt and src != dst",
 		Predicate: func(args []Arg) bool { return !routeSameArray(args[2], args[5]) },
 		Stub:      aes.StubCBCDecrypt, Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptCBC, Doc: "AES-CBC decryption of whole blocks (SP 800-38A §6.2)",
+		Adapt: adaptCBC, AdaptFrame: adaptCBCFrame(true), Doc: "AES-CBC decryption of whole blocks (SP 800-38A §6.2)",
 	},
 	ECBEncryptAESCrypt: {
 		GoName: "ECBEncryptAESCrypt", HotSpotName: "_electronicCodeBook_encryptAESCrypt",
@@ -180,20 +186,20 @@ var intrinsics = [NumIntrinsics]IntrinsicRow{
 		Gate: []string{"UseAESCTRIntrinsics"}, GateDoc: "UseAESCTRIntrinsics",
 		Predicated: true, PredicateDoc: "embeddedCipher instanceof AESCrypt",
 		Stub: aes.StubCTR, Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptCTR, Doc: "AES-CTR with the JDK's 128-bit counter and partial-block state (SP 800-38A §6.5)",
+		Adapt: adaptCTR, AdaptFrame: adaptCTRFrame, Doc: "AES-CTR with the JDK's 128-bit counter and partial-block state (SP 800-38A §6.5)",
 	},
 	GaloisCounterModeAESCrypt: {
 		GoName: "GaloisCounterModeAESCrypt", HotSpotName: "_galoisCounterMode_AESCrypt",
 		GateDoc:    "stub presence (x86: generated with UseAESIntrinsics; aarch64: also UseGHASHIntrinsics)",
 		Predicated: true, PredicateDoc: "GCTR.embeddedCipher instanceof AESCrypt",
 		Stub: "galoisCounterMode_AESCrypt", Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptGCM, Doc: "interleaved AES-GCTR and GHASH over a prefix of the data (SP 800-38D §7.1)",
+		Adapt: adaptGCM, AdaptFrame: adaptGCMFrame, Doc: "interleaved AES-GCTR and GHASH over a prefix of the data (SP 800-38D §7.1)",
 	},
 	GHASHProcessBlocks: {
 		GoName: "GHASHProcessBlocks", HotSpotName: "_ghash_processBlocks",
 		Gate: []string{"UseGHASHIntrinsics"}, GateDoc: "UseGHASHIntrinsics",
 		PredicateDoc: "none", Stub: "ghash_processBlocks", Levels: c2Only, HaleyLevels: allLevels,
-		Adapt: adaptGHASH, Doc: "GHASH of whole 16-byte blocks into the state (SP 800-38D §6.4)",
+		Adapt: adaptGHASH, AdaptFrame: adaptGHASHFrame, Doc: "GHASH of whole 16-byte blocks into the state (SP 800-38D §6.4)",
 	},
 }
 
@@ -506,6 +512,19 @@ func adaptCBC(m *Method, impl variant.ID) (stubCall, bool) {
 	}, true
 }
 
+// adaptCBCFrame is adaptCBC with its frame twin (frameCBC); distinct is
+// CBC decryption's predicate, in and out not the same array.
+func adaptCBCFrame(distinct bool) func(m *Method, impl variant.ID) (stubCall, frameAdapter, bool) {
+	return func(m *Method, impl variant.ID) (stubCall, frameAdapter, bool) {
+		call, ok := adaptCBC(m, impl)
+		if !ok {
+			return nil, nil, false
+		}
+		f, _ := aes.CBCCode(impl)
+		return call, frameCBC(m, f, distinct), true
+	}
+}
+
 // adaptECB: ElectronicCodeBook.implECBEncrypt/Decrypt(K; in, inOfs, len, out, outOfs).
 func adaptECB(m *Method, impl variant.ID) (stubCall, bool) {
 	f, ok := aes.ECBCode(impl)
@@ -535,10 +554,21 @@ func adaptECB(m *Method, impl variant.ID) (stubCall, bool) {
 
 // adaptCTR: CounterMode.implCrypt(K, counter, encryptedCounter, used; in, inOfs, len, out, outOfs).
 func adaptCTR(m *Method, impl variant.ID) (stubCall, bool) {
+	call, _, ok := adaptCTRFrame(m, impl)
+	return call, ok
+}
+
+// adaptCTRFrame is adaptCTR's call and its frame twin (frameCTR).
+func adaptCTRFrame(m *Method, impl variant.ID) (stubCall, frameAdapter, bool) {
 	f, ok := aes.CTRCode(impl)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
+	return ctrCall(m, f), frameCTR(m, f), true
+}
+
+// ctrCall is adaptCTR's call of stub code f.
+func ctrCall(m *Method, f aes.CTRFunc) stubCall {
 	return func(_ context.Context, args []Arg) (int64, error) {
 		xk, ok := key(&args[0])
 		if !ok {
@@ -569,16 +599,28 @@ func adaptCTR(m *Method, impl variant.ID) (stubCall, bool) {
 		// escapes through the call (one allocation per CTR call otherwise).
 		done := f(xk, ctr, enc, &usedArr[0], dst, unaliased(dst, src))
 		return int64(done), nil
-	}, true
+	}
 }
 
 // adaptGHASH: GHASH.processBlocks(data, inOfs, blocks, state, subkeyHtbl).
 func adaptGHASH(m *Method, impl variant.ID) (stubCall, bool) {
+	call, _, ok := adaptGHASHFrame(m, impl)
+	return call, ok
+}
+
+// adaptGHASHFrame is adaptGHASH's call and its frame twin (frameGHASH), on
+// one set of subkey tables.
+func adaptGHASHFrame(m *Method, impl variant.ID) (stubCall, frameAdapter, bool) {
 	f, ok := gcm.GHASHCode(impl)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	tables := &subkeyTables{impl: impl}
+	return ghashCall(m, f, tables), frameGHASH(m, f, tables), true
+}
+
+// ghashCall is adaptGHASH's call of stub code f.
+func ghashCall(m *Method, f gcm.GHASHFunc, tables *subkeyTables) stubCall {
 	return func(_ context.Context, args []Arg) (int64, error) {
 		blocks := int(args[2].Scalar)
 		if blocks < 0 {
@@ -598,17 +640,29 @@ func adaptGHASH(m *Method, impl variant.ID) (stubCall, bool) {
 		}
 		f((*[2]uint64)(st[:2]), htbl, data, blocks)
 		return 0, nil
-	}, true
+	}
 }
 
 // adaptGCM: GaloisCounterMode.implGCMCrypt0(in, inOfs, inLen, ct, ctOfs,
 // out, outOfs, gctr{K, counter, encryptedCounter, used}, ghash{state, subkeyHtbl}).
 func adaptGCM(m *Method, impl variant.ID) (stubCall, bool) {
+	call, _, ok := adaptGCMFrame(m, impl)
+	return call, ok
+}
+
+// adaptGCMFrame is adaptGCM's call and its frame twin (frameGCM), on one
+// set of subkey tables.
+func adaptGCMFrame(m *Method, impl variant.ID) (stubCall, frameAdapter, bool) {
 	f, ok := gcm.GCMCode(impl)
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
 	tables := &subkeyTables{impl: impl}
+	return gcmCall(m, f, tables), frameGCM(m, f, tables), true
+}
+
+// gcmCall is adaptGCM's call of stub code f.
+func gcmCall(m *Method, f gcm.GCMFunc, tables *subkeyTables) stubCall {
 	return func(_ context.Context, args []Arg) (int64, error) {
 		n := int(args[2].Scalar)
 		src, ok := span(args, 0, 1, n)
@@ -651,7 +705,7 @@ func adaptGCM(m *Method, impl variant.ID) (stubCall, bool) {
 			return 0, nil // partial overlap: leave it all to the Java code
 		}
 		return int64(f(xk, ctr, (*[2]uint64)(st[:2]), htbl, dst, src, ct)), nil
-	}, true
+	}
 }
 
 // subkeyTables holds, for one GHASH or GCM stub binding, the VM-private

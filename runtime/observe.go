@@ -118,17 +118,18 @@ func taskEvent(kind EventKind, e *event) Event {
 
 // firstStubCall wraps a decision's stub call so that its first use emits a
 // first-stub event (per callee and calling level: the decision is cached per
-// level). After that first call the wrapper costs one atomic load.
-func (vm *VM) firstStubCall(st *methodState, level Level, d Decision) stubCall {
-	call := d.call
+// level). After that first call the wrapper costs one atomic load. fired is
+// set once the first call has been noted.
+func (vm *VM) firstStubCall(st *methodState, level Level, d Decision) (call stubCall, fired *atomic.Bool) {
+	stub := d.call
 	note := vm.ungatedNote(d.Intrinsic)
-	var fired atomic.Bool
+	fired = new(atomic.Bool)
 	return func(ctx context.Context, args []Arg) (int64, error) {
 		if !fired.Load() && fired.CompareAndSwap(false, true) {
 			vm.emit(&event{kind: evFirstStub, at: vm.clock.Now(), st: st, level: level, d: &d, note: note})
 		}
-		return call(ctx, args)
-	}
+		return stub(ctx, args)
+	}, fired
 }
 
 // ungatedNote says which intrinsic flags this VM turns off without closing

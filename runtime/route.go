@@ -36,10 +36,12 @@ type Decision struct {
 	Reason string
 	Flag   string
 
-	call   stubCall
-	first  stubCall    // the stub's call before the model clock's charge (firstStubCall)
-	batch  BlockTarget // the adapter's call, n at a time (IntrinsicRow.AdaptBlocks)
-	blocks BlockTarget // call, n at a time (BindBlocks)
+	call    stubCall
+	first   stubCall     // the stub's call before the model clock's charge (firstStubCall)
+	mkFrame frameAdapter // the adapter's FrameTarget, before firstStubCall (IntrinsicRow.AdaptFrame)
+	frame   FrameTarget  // call read from the caller's stack, on the wall clock (BindFrame)
+	batch   BlockTarget  // the adapter's call, n at a time (IntrinsicRow.AdaptBlocks)
+	blocks  BlockTarget  // call, n at a time (BindBlocks)
 }
 
 // String renders the decision on one line, e.g.
@@ -173,7 +175,13 @@ func decide(env *routeEnv, id Intrinsic, m *Method, level Level) Decision {
 		panic(fmt.Sprintf("BUG: route chose %s/%s needing %v on a CPU that runs %v", d.Impl.Stub, d.Impl.Name, d.Impl.ID.Needs(), env.model.Runnable()))
 	}
 	if m != nil {
-		call, ok := r.Adapt(m, d.Impl.ID)
+		var call stubCall
+		var ok bool
+		if r.AdaptFrame != nil {
+			call, d.mkFrame, ok = r.AdaptFrame(m, d.Impl.ID)
+		} else {
+			call, ok = r.Adapt(m, d.Impl.ID)
+		}
 		if !ok {
 			panic(fmt.Sprintf("BUG: %s: the row's adapter has no code for stub variant %s", r.HotSpotName, d.Impl.ID))
 		}

@@ -315,10 +315,12 @@ func (vm *VM) buildMethods() {
 			for l := LevelNone; l <= LevelFullOptimization; l++ {
 				d := decide(&vm.env, st.intr, m, l)
 				if d.call != nil {
-					first := vm.firstStubCall(st, l, d)
+					first, fired := vm.firstStubCall(st, l, d)
 					d.first, d.call, d.blocks = first, first, stubBlocks(first, d.batch)
 					if vm.sim != nil {
 						d.call, d.blocks = vm.modelStubCall(st, d, d.Variant.Stub, first, d.batch)
+					} else if d.mkFrame != nil {
+						d.frame = d.mkFrame(fired)
 					}
 				}
 				st.route[l] = &d
@@ -452,8 +454,19 @@ func (vm *VM) CallAs(ctx context.Context, th *Thread, method any, args []Arg) (i
 
 // Call is CallAs for a *Method without a thread handle; it satisfies the
 // provider's jce.Invoker.
+//
+// It is CallAs's path for a *Method with no thread to check, taken without
+// boxing m into CallAs's any: the provider makes every call of an
+// operation through it.
 func (vm *VM) Call(ctx context.Context, m *Method, args []Arg) (int64, error) {
-	return vm.CallAs(ctx, nil, m, args)
+	sl := vm.callees.slot(m)
+	if sl == nil || sl.st == nil {
+		return vm.CallAs(ctx, nil, m, args) // its error
+	}
+	if ci := sl.st.entry.Load(); ci != nil {
+		return vm.routeSlot(ctx, sl, ci.level, args)
+	}
+	return vm.invoke(ctx, sl.st, args)
 }
 
 // current returns the method's normal-entry code, creating its

@@ -47,30 +47,32 @@ type Options struct {
 
 // Code is a method compiled for one level; it implements jrt.Code.
 type Code struct {
-	m           *bytecode.Method
-	level       jrt.Level
-	build       bytecode.Build
+	// What every Invoke and host call reads comes first, in few cache lines:
+	// between two calls the stub's stream through the data cache has evicted
+	// them, and each line is a miss.
+	hot     atomic.Pointer[instance] // one idle instance, taken without the lock
+	shut    atomic.Bool              // Close has begun: no instance is handed out or kept
+	charge  bool                     // inlined calls report themselves (INLINE_CHARGE)
+	build   bytecode.Build
+	level   jrt.Level
+	m       *bytecode.Method
+	heap    *heap.Heap // mapped at heap.Base in every instance; nil: none
+	plan    []slot     // the method's parameters, for layout
+	inlined []int      // inline slots switched on in every instance (sorted)
+	imports []site     // by import index: what a host call of the import reads
+	argPool sync.Pool  // *[]jrt.Arg scratch for host calls
+
 	req         jrt.CompileRequest
 	rt          wazero.Runtime
 	cm          wazero.CompiledModule
 	compileTime time.Duration
-	callees     []*bytecode.Method       // by import index
-	callers     []*bytecode.Method       // by import index: the method whose body makes the call
-	bound       []jrt.Target             // by import index, when bound at link time
-	blocks      []jrt.BlockTarget        // by import index: batched calls ("jvm.blocks"), when bound
-	blocksOn    bool                     // every "jvm.blocks" import is bound: BLOCKS_ON in each instance
-	unrolled    bool                     // the None build's unrolled twin (Options.Unrolled)
-	wasm        []byte                   // the module compiled: the build, or the inline module
-	inlined     []int                    // inline slots switched on in every instance (sorted)
-	charge      bool                     // inlined calls report themselves (INLINE_CHARGE)
-	inl         jrt.Inliner              // the router, which charges them (when charge)
-	argPool     sync.Pool                // *[]jrt.Arg scratch for host calls
-	heap        *heap.Heap               // mapped at heap.Base in every instance; nil: none
-	argLimit    uint32                   // copied arguments end below this address
-	plan        []slot                   // the method's parameters, for layout
-	calleePlans [][]slot                 // by import index: the callee's parameters, for hostCall
-	hot         atomic.Pointer[instance] // one idle instance, taken without the lock
-	shut        atomic.Bool              // Close has begun: no instance is handed out or kept
+	callees     []*bytecode.Method // by import index
+	callers     []*bytecode.Method // by import index: the method whose body makes the call
+	blocksOn    bool               // every "jvm.blocks" import is bound: BLOCKS_ON in each instance
+	unrolled    bool               // the None build's unrolled twin (Options.Unrolled)
+	wasm        []byte             // the module compiled: the build, or the inline module
+	inl         jrt.Inliner        // the router, which charges them (when charge)
+	argLimit    uint32             // copied arguments end below this address
 
 	mu     sync.Mutex
 	free   []*instance
@@ -96,6 +98,19 @@ type instance struct {
 	// control block and the profile are then read and written in it directly
 	// instead of through api.Memory's bounds-checked calls.
 	buf []byte
+}
+
+// site is one import of the code, resolved when the code is linked (as
+// HotSpot resolves a call site once): its callee, the callee's parameter
+// plan, and the targets bound to it. A host call reads this one record
+// instead of four slices indexed by the import.
+type site struct {
+	callee *bytecode.Method
+	plan   []slot
+	bound  jrt.Target      // when bound at link time; nil: routed per call
+	frame  jrt.FrameTarget // bound's stub reading the caller's stack, when the router has one
+	blocks jrt.BlockTarget // batched calls ("jvm.blocks"), when bound
+	caller *bytecode.Method
 }
 
 // slot is what the per-call paths need of one parameter (bytecode.Param),
@@ -350,6 +365,7 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 	if err != nil {
 		return err
 	}
+	c.imports = make([]site, len(imports)) // never grown: each host function keeps its record's address
 	for i, key := range imports {
 		callee, err := c.req.Table.Lookup(key)
 		if err != nil {
@@ -357,9 +373,9 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 		}
 		c.callees = append(c.callees, callee)
 		c.callers = append(c.callers, callers[key])
-		c.calleePlans = append(c.calleePlans, planOf(callee))
+		c.imports[i] = site{callee: callee, plan: planOf(callee), caller: callers[key]}
 		params, results := signature(callee)
-		b.NewFunctionBuilder().WithGoModuleFunction(c.hostCall(i), params, results).Export(key)
+		b.NewFunctionBuilder().WithGoModuleFunction(c.hostCall(&c.imports[i]), params, results).Export(key)
 	}
 	if _, err := b.Instantiate(ctx); err != nil {
 		return fmt.Errorf("engine: linking %s: %w", c.m, err)
@@ -376,7 +392,7 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 			if results != nil {
 				return fmt.Errorf("engine: %s imports jvm.blocks.%s, whose method returns a value", c.m, key)
 			}
-			bb.NewFunctionBuilder().WithGoModuleFunction(c.hostBlocks(i, len(params)), append(params, api.ValueTypeI32), nil).Export(key)
+			bb.NewFunctionBuilder().WithGoModuleFunction(c.hostBlocks(&c.imports[i], len(params)), append(params, api.ValueTypeI32), nil).Export(key)
 			batched = append(batched, i)
 		}
 		if _, err := bb.Instantiate(ctx); err != nil {
@@ -391,8 +407,9 @@ func (c *Code) link(ctx context.Context, opts Options, imports, blocks []string)
 				if err != nil {
 					return fmt.Errorf("engine: binding %s -> %s: %w", c.m, callee, err)
 				}
-				c.bound = append(c.bound, t)
+				c.imports[i].bound = t
 			}
+			c.bindFrames()
 			c.bindBlocks(batched)
 		}
 	}
@@ -424,7 +441,6 @@ func (c *Code) bindBlocks(batched []int) {
 	if !ok || len(batched) == 0 {
 		return
 	}
-	c.blocks = make([]jrt.BlockTarget, len(c.callees))
 	for _, i := range batched {
 		if slot, ok := bytecode.InlineSlot(c.callees[i].Key); ok && slices.Contains(c.inlined, slot) {
 			return
@@ -433,9 +449,25 @@ func (c *Code) bindBlocks(batched []int) {
 		if !ok {
 			return
 		}
-		c.blocks[i] = t
+		c.imports[i].blocks = t
 	}
 	c.blocksOn = true
+}
+
+// bindFrames binds the imports whose calls a stub can take from the
+// calling code's stack (jrt.FrameBinder), for instances that map the Java
+// heap: each such call then skips the argument list hostCall builds.
+func (c *Code) bindFrames() {
+	fb, ok := c.req.Router.(jrt.FrameBinder)
+	if !ok || c.heap == nil {
+		return
+	}
+	for i := range c.imports {
+		s := &c.imports[i]
+		if t, ok := fb.BindFrame(jrt.Site{Caller: s.caller, Level: c.level, Callee: s.callee, Loop: c.streamLoop(s.callee.Key)}); ok {
+			s.frame = t
+		}
+	}
 }
 
 // signature is the wasm signature of a method (bytecode ABI).
@@ -459,7 +491,7 @@ func signature(m *bytecode.Method) (params, results []api.ValueType) {
 // hostCall is the one host function behind every import: it builds views
 // of the caller's arrays in the caller's memory (no copy) and hands the
 // call to the runtime's router (or the target bound at link time).
-func (c *Code) hostCall(idx int) api.GoModuleFunc {
+func (c *Code) hostCall(s *site) api.GoModuleFunc {
 	return func(ctx context.Context, mod api.Module, stack []uint64) {
 		if err := ctx.Err(); err != nil {
 			panic(&hostPanic{err})
@@ -469,16 +501,29 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 				panic(&hostPanic{err})
 			}
 		}
-		callee, plan := c.callees[idx], c.calleePlans[idx]
+		callee, plan := s.callee, s.plan
+		if s.frame != nil && c.heap != nil {
+			mem := mod.Memory()
+			// An instance that maps the heap reaches past heap.Base; its memory does not
+			// move while the stub runs.
+			if all, ok := mem.Read(0, mem.Size()); ok && len(all) > heap.Base {
+				if ret, done := s.frame(ctx, stack, all, c.heap); done {
+					if callee.Result != bytecode.Void {
+						stack[0] = uint64(uint32(int32(ret)))
+					}
+					return
+				}
+			}
+		}
 		ap := c.argPool.Get().(*[]jrt.Arg)
 		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
-		c.decode(mod.Memory(), idx, stack, args)
+		c.decode(mod.Memory(), s, stack, args)
 		var ret int64
 		var err error
-		if c.bound != nil {
-			ret, err = c.bound[idx](ctx, args)
+		if s.bound != nil {
+			ret, err = s.bound(ctx, args)
 		} else {
-			ret, err = c.req.Router.Route(ctx, jrt.Site{Caller: c.callers[idx], Level: c.level, Callee: callee}, args)
+			ret, err = c.req.Router.Route(ctx, jrt.Site{Caller: s.caller, Level: c.level, Callee: callee}, args)
 		}
 		clear(args)
 		*ap = args[:0]
@@ -497,7 +542,7 @@ func (c *Code) hostCall(idx int) api.GoModuleFunc {
 // parameters (nparams of them) and n; each byte array holds the n calls'
 // arrays one after another, every other argument is the same for all n,
 // as the site's BlockTarget takes them.
-func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
+func (c *Code) hostBlocks(s *site, nparams int) api.GoModuleFunc {
 	return func(ctx context.Context, mod api.Module, stack []uint64) {
 		if err := ctx.Err(); err != nil {
 			panic(&hostPanic{err})
@@ -507,18 +552,14 @@ func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
 				panic(&hostPanic{err})
 			}
 		}
-		callee, plan := c.callees[idx], c.calleePlans[idx]
-		var t jrt.BlockTarget
-		if c.blocks != nil {
-			t = c.blocks[idx]
-		}
+		callee, plan, t := s.callee, s.plan, s.blocks
 		n := int(int32(uint32(stack[nparams])))
 		if t == nil || n <= 0 {
 			panic(&hostPanic{fmt.Errorf("%s -> %s: %d batched calls of a site not bound for them", c.m, callee, n)})
 		}
 		ap := c.argPool.Get().(*[]jrt.Arg)
 		args := slices.Grow((*ap)[:0], len(plan))[:len(plan)]
-		c.decode(mod.Memory(), idx, stack, args)
+		c.decode(mod.Memory(), s, stack, args)
 		err := t(ctx, args, n)
 		clear(args)
 		*ap = args[:0]
@@ -529,11 +570,11 @@ func (c *Code) hostBlocks(idx, nparams int) api.GoModuleFunc {
 	}
 }
 
-// decode reads the arguments of a call to the callee at import index idx
-// from the wasm stack into args (len(args) is the callee's parameter
-// count): views of the caller's arrays in the caller's memory, no copy.
-func (c *Code) decode(mem api.Memory, idx int, stack []uint64, args []jrt.Arg) {
-	callee, plan := c.callees[idx], c.calleePlans[idx]
+// decode reads the arguments of a call through import s from the wasm
+// stack into args (len(args) is the callee's parameter count): views of
+// the caller's arrays in the caller's memory, no copy.
+func (c *Code) decode(mem api.Memory, s *site, stack []uint64, args []jrt.Arg) {
+	callee, plan := s.callee, s.plan
 	j := 0
 	mapped := 0 // 1: the instance maps the heap (only a mapped one reaches Base), -1: not; 0: not asked yet
 	for i := range plan {
@@ -766,11 +807,10 @@ func dataPtr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(
 // layout places the arrays of args from ArgBase (aligned to 8), one region
 // per distinct Java array: Args with the same Data are the same array.
 // Every array is copied in whole (an out-array keeps the bytes the method
-// does not write); Out and InOut arrays are copied back.
+// does not write); Out and InOut arrays are copied back. An array in the
+// Java heap of an instance that maps it is used in place. Invoke tries
+// layoutInPlace first, for calls whose arrays are all in the heap.
 func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
-	if inst.heap && c.layoutInPlace(inst, args) {
-		return bytecode.ArgBase, nil
-	}
 	inst.regions = inst.regions[:0]
 	inst.argOffsets = inst.argOffsets[:0]
 	top = bytecode.ArgBase
@@ -845,21 +885,30 @@ func (c *Code) layout(inst *instance, args []jrt.Arg) (top uint32, err error) {
 }
 
 // layoutInPlace is layout when every array of args is null or in the Java
-// heap, which inst maps: the stack is filled in one pass and nothing is
+// heap, which inst maps, and args match the code's plan (argsOK's test,
+// made in the same pass): the stack is filled in one pass and nothing is
 // copied. It reports false, having changed nothing the general layout
-// reads, when an array lies outside the heap.
+// reads, when an array lies outside the heap or an argument does not
+// match; the caller then checks and lays out args the general way.
 func (c *Code) layoutInPlace(inst *instance, args []jrt.Arg) bool {
+	if len(args) != len(c.plan) {
+		return false
+	}
 	stack, plan := inst.stack, c.plan[:len(args)]
+	h := c.heap
 	j := 0
 	for i := range plan {
 		a, p := &args[i], &plan[i]
+		if a.Kind != p.kind {
+			return false
+		}
 		switch {
 		case p.elem != 0:
 			if a.Null {
 				stack[j], stack[j+1] = 0, 0
 			} else {
-				off, ok := c.heap.Offset(a.Data)
-				if !ok {
+				off, ok := h.Offset(a.Data)
+				if !ok || uint32(len(a.Data))&(p.elem-1) != 0 {
 					return false // the general layout fills the whole stack again
 				}
 				stack[j] = uint64(heap.Base + off)
@@ -874,7 +923,6 @@ func (c *Code) layoutInPlace(inst *instance, args []jrt.Arg) bool {
 			j++
 		}
 	}
-	inst.regions = inst.regions[:0]
 	return true
 }
 
@@ -899,19 +947,23 @@ func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	if !c.argsOK(args) {
-		if err := bytecode.CheckArgs(c.m, args); err != nil {
-			return 0, err
-		}
-	}
 	inst, err := c.get(ctx)
 	if err != nil {
 		return 0, err
 	}
-	top, err := c.layout(inst, args)
-	if err != nil {
-		c.put(inst)
-		return 0, err
+	top := uint32(bytecode.ArgBase)
+	inPlace := inst.heap && c.layoutInPlace(inst, args) // checks args as argsOK does
+	if !inPlace {
+		if !c.argsOK(args) {
+			if err := bytecode.CheckArgs(c.m, args); err != nil {
+				c.put(inst)
+				return 0, err
+			}
+		}
+		if top, err = c.layout(inst, args); err != nil {
+			c.put(inst)
+			return 0, err
+		}
 	}
 	ret, err := c.run(ctx, inst, inst.fn, top)
 	if err != nil {
@@ -923,6 +975,10 @@ func (c *Code) Invoke(ctx context.Context, args []jrt.Arg) (int64, error) {
 		thrower := c.thrower(inst)
 		c.put(inst)
 		return 0, &jrt.Exception{Method: thrower, Class: bytecode.ExceptionName(thrown), Detail: int32(detail)}
+	}
+	if inPlace { // nothing was copied in: nothing to copy back
+		c.put(inst)
+		return ret, nil
 	}
 	for _, rg := range inst.regions {
 		if rg.out && len(rg.data) > 0 {
