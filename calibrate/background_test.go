@@ -72,6 +72,11 @@ func TestBackgroundOfRecording(t *testing.T) {
 	if err := p.Validate(); err != nil {
 		t.Errorf("a profile with the background: %v", err)
 	}
+	var table strings.Builder
+	WriteTable(&table, p)
+	if !strings.Contains(table.String(), "background: ") || !strings.Contains(table.String(), " C1 and ") {
+		t.Errorf("the table does not sum up the background:\n%s", table.String())
+	}
 }
 
 // TestBackgroundErrors: a run that fails, prints no anchor, or logs nothing is an error that
