@@ -175,6 +175,13 @@ func WriteTable(w io.Writer, p model.Profile) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.What, r.Family, r.Unit, model.Cost(r.Ps), perKiB)
 	}
 	tw.Flush()
+	if p.Background != nil {
+		if cs, err := p.Background.Parse(); err == nil {
+			c1, c2, bytes, last := backgroundSummary(cs)
+			fmt.Fprintf(w, "background: %d C1 and %d C2 compiles of the JVM's own code, %d bytecode bytes, over %s after the JCE's first use\n",
+				c1, c2, bytes, last)
+		}
+	}
 }
 
 // rowOrder groups the table: tiers in level order, calls, dispatch, stubs, compiles.

@@ -48,6 +48,10 @@ type JVMOptions struct {
 	Progress func(done, total int, what string)
 	// Run runs the harness (tests replay recordings); nil: the compiled Cost program on Java.
 	Run func(ctx context.Context, vmOptions []string) (string, error)
+	// RunIdle runs the background run once (the twin's Idle scenario under
+	// -XX:+LogCompilation) and returns its stderr and compilation log; nil: the compiled
+	// JitsimBench program on Java when Run is nil too, else no background is measured.
+	RunIdle func(ctx context.Context) (stderr, log string, err error)
 	// Now and Load are the clock and the load average of the provenance; nil: the real ones.
 	Now  func() time.Time
 	Load func() string
@@ -553,6 +557,25 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	if prov.JVMVersion == "" {
 		prov.JVMVersion = props["java.version"]
 	}
+	idle := o.RunIdle
+	if idle == nil && o.Run == nil {
+		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.Bench)
+		if err != nil {
+			return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+		}
+		defer prog.Close()
+		idle = func(ctx context.Context) (string, string, error) { return runIdle(ctx, prog, o.Quick) }
+	}
+	var bg *model.Background
+	if idle != nil {
+		if o.Progress != nil {
+			o.Progress(done, total, "the JVM's own compiles beside a workload")
+		}
+		command := o.Java + " " + strings.Join(jvmharness.Options(idleOptions("FILE")), " ") + " JitsimBench " + strings.Join(idleArgs(o.Quick), " ")
+		if bg, err = background(ctx, o.Rounds, command, idle); err != nil {
+			return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+		}
+	}
 	if o.ModelOp != nil {
 		if err := glueCharged(ctx, o, rel, &meas, prov, runs); err != nil {
 			return JVMResult{}, err
@@ -561,6 +584,12 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	p, err := model.FromJVM(o.CPU, rel, meas, prov)
 	if err != nil {
 		return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+	}
+	if bg != nil {
+		p.Background = bg
+		if err := p.Validate(); err != nil {
+			return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
+		}
 	}
 	res.Profile, res.Release = p, rel
 	return res, nil

@@ -82,12 +82,17 @@ func fixedNow() time.Time { return time.Date(2026, 12, 1, 22, 0, 0, 0, time.UTC)
 // profile prices only JDK 17 on a CPU with the recording's features.
 func TestJVMFromRecording(t *testing.T) {
 	m := recordedCPU(t)
+	stderr, log := idleRecording(t)
 	res, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: 1, Quick: true, Run: replay(t, recording),
-		Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
+		RunIdle: func(context.Context) (string, string, error) { return stderr, log, nil },
+		Now:     fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := res.Profile
+	if p.Background == nil || len(p.Background.Compiles) != 40 {
+		t.Errorf("background %+v, want the recording's 40 compiles", p.Background)
+	}
 	if res.Release != jdk.R17 || p.Release != "17" || p.Provenance == nil || p.Provenance.JVMVersion != "17.0.15+6-Debian-1deb12u1" {
 		t.Fatalf("release %v %q, provenance %+v", res.Release, p.Release, p.Provenance)
 	}

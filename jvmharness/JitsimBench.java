@@ -13,9 +13,21 @@ import java.util.Random;
 //   jitsim-epoch UPTIME_MS
 //   jitsim-iter I START_NS DUR_NS
 //   jitsim-cpu I CPU_NS   (the main thread's CPU time over iteration I, where the JVM measures it)
+// The management beans the loop reads are loaded before the scenario's set-up, so that the
+// JVM's compiles of their code are not still running when the workload starts.
+// Scenario Idle is the harness around no workload, for what the JVM compiles of its own (the
+// JDK's and this loop's code) while a workload warms up: a GCM cipher's first use (set-up and
+// one 16-byte encryption, as a workload's set-up and first operation load the JCE), then
+// operations that spin for -DspinNs=N nanoseconds each (default 200000) and do no crypto; it
+// also prints, before the epoch,
+//   jitsim-ready NS       (nanoseconds from the return of the first Cipher.getInstance to the
+//                          loop's start)
 // Usage: java [-Dprop=value…] JitsimBench SCENARIO warmupIterations iterations opsPerIteration
 public class JitsimBench {
     interface Op { byte[] run() throws Exception; }
+
+    // ready is when the first GCM Cipher.getInstance returned (System.nanoTime).
+    static long ready;
 
     static String prop(String name, String def) { return System.getProperty(name, def); }
 
@@ -31,6 +43,9 @@ public class JitsimBench {
         if (args.length != 4) {
             throw new IllegalArgumentException("usage: JitsimBench SCENARIO warmupIterations iterations opsPerIteration");
         }
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        java.lang.management.RuntimeMXBean runtime = ManagementFactory.getRuntimeMXBean();
+        boolean cpu = threads.isCurrentThreadCpuTimeSupported();
         String scenario = args[0];
         int warm = Integer.parseInt(args[1]), iters = Integer.parseInt(args[2]), ops = Integer.parseInt(args[3]);
         Random rnd = new Random(7184394);
@@ -48,15 +63,23 @@ public class JitsimBench {
             else if (mode.equals("CBC")) op = block(rnd, "AES/CBC/NoPadding", prop("op", "encrypt"), size, 128);
             else if (mode.equals("CTR")) op = block(rnd, "AES/CTR/NoPadding", prop("op", "encrypt"), size, 128);
             else throw new IllegalArgumentException("mode=" + mode + ": GCM, CBC or CTR");
+        } else if (scenario.equals("Idle")) {
+            gcm(rnd, "encrypt", 16, 128, 0).run(); // sets ready after its getInstance
+            long spin = intProp("spinNs", 200000);
+            byte[] none = new byte[0];
+            op = () -> {
+                long end = System.nanoTime() + spin;
+                while (System.nanoTime() < end) { }
+                return none;
+            };
         } else {
             throw new IllegalArgumentException("scenario " + scenario
-                    + ": the twin runs AESGCMBench, AESGCMUpdateAAD, CBCThroughput and ModeLoop");
+                    + ": the twin runs AESGCMBench, AESGCMUpdateAAD, CBCThroughput, ModeLoop and Idle");
         }
         long sink = 0;
-        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        boolean cpu = threads.isCurrentThreadCpuTimeSupported();
         long t0 = System.nanoTime();
-        System.err.println("jitsim-epoch " + ManagementFactory.getRuntimeMXBean().getUptime());
+        if (scenario.equals("Idle")) System.err.println("jitsim-ready " + (t0 - ready));
+        System.err.println("jitsim-epoch " + runtime.getUptime());
         for (int i = 0; i < warm + iters; i++) {
             long sc = cpu ? threads.getCurrentThreadCpuTime() : 0;
             long s = System.nanoTime();
@@ -81,6 +104,7 @@ public class JitsimBench {
         rnd.nextBytes(aad);
         SecretKeySpec ks = new SecretKeySpec(key, "AES");
         Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+        if (ready == 0) ready = System.nanoTime();
         switch (dir) {
             case "encrypt":
                 return () -> {

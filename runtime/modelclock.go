@@ -38,6 +38,10 @@ type modelClock struct {
 	// streams holds the decisions of stub calls from loops of independent blocks, by
 	// streamKey (streamDecision).
 	streams sync.Map
+	// background holds, per compiler, the profile's background compiles whose time has
+	// come and that no compiler thread has taken yet (startBackground). Only the turn's
+	// holder touches it: the event that queues one and a compiler thread asking for work.
+	background [2][]model.BackgroundCompile
 }
 
 // linearCost is Profile.Cost(what, family, n) as a function of n: the
@@ -295,6 +299,51 @@ func (vm *VM) startModelCompilers(c1, c2 int) {
 	}
 }
 
+// startBackground queues the profile's background compiles (model.Background: the real
+// JVM's own compiles of code jitsim does not model) on their compiler's pool, each at its
+// time after from, when the JCE's first use ended; a compiler the flags leave without
+// threads (-Xint, TieredStopAtLevel below 4) gets none of them.
+func (mc *modelClock) startBackground(from model.Cost) {
+	if mc.prof.Background == nil {
+		return
+	}
+	cs, err := mc.prof.Background.Parse()
+	if err != nil {
+		return // checked when the profile was loaded
+	}
+	for _, c := range cs {
+		kind := policy.C1
+		if c.Compiler == model.WhatCompileC2 {
+			kind = policy.C2
+		}
+		if mc.pools[kind] == nil || mc.pools[kind].Threads() == 0 {
+			continue
+		}
+		mc.s.Post(from+c.At, "background "+kind.String(), func(at model.Cost) {
+			mc.background[kind] = append(mc.background[kind], c)
+			mc.pools[kind].Wake(at)
+		})
+	}
+}
+
+// backgroundJob is the oldest queued background compile of kind as a model.Job, if any.
+// A compiler thread takes one only when the policy has no task for it: HotSpot's queue
+// selection takes the method whose counters rise fastest first, and the modelled
+// methods are the program's hot ones.
+func (vm *VM) backgroundJob(kind policy.Compiler) (model.Job, bool) {
+	q := vm.sim.background[kind]
+	if len(q) == 0 {
+		return model.Job{}, false
+	}
+	c := q[0]
+	vm.sim.background[kind] = q[1:]
+	cost, err := vm.sim.prof.CompileCost(c.Compiler, model.AnyFamily, c.Bytes)
+	if err != nil {
+		return model.Job{}, false // the profile prices no compile of this compiler: none is charged
+	}
+	return model.Job{Name: fmt.Sprintf("background %d bytes", c.Bytes), Cost: cost}, true
+}
+
 // compilerWhat is the profile's name of each compiler's compiles.
 var compilerWhat = [2]string{model.WhatCompileC1, model.WhatCompileC2}
 
@@ -305,7 +354,7 @@ func (vm *VM) modelJob(kind policy.Compiler, at model.Cost, th compilerThread) (
 		t := vm.pol.Next(kind, at.Duration())
 		if t == nil {
 			if vm.pol.QueueLen(kind) == 0 {
-				return model.Job{}, false
+				return vm.backgroundJob(kind)
 			}
 			continue
 		}
@@ -528,7 +577,7 @@ func (vm *VM) ChargeGlue(ctx context.Context, entry, family string) error {
 		return nil
 	}
 	mode, phase, _ := strings.Cut(family, ".")
-	if mc.hasFirstUse {
+	if mc.hasFirstUse || mc.prof.Background != nil {
 		if err := mc.firstUse(mode, phase); err != nil {
 			return err
 		}
@@ -571,6 +620,7 @@ func (mc *modelClock) firstUse(mode, phase string) error {
 		if err := mc.chargeFirstUse(mode + ".instance"); err != nil {
 			return err
 		}
+		mc.startBackground(mc.s.Current())
 	}
 	if phase != "final" {
 		return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/jitsim/jitsim/jdk"
 	jrt "github.com/jitsim/jitsim/runtime"
 	"github.com/jitsim/jitsim/runtime/model"
+	"github.com/jitsim/jitsim/runtime/setup"
 	"github.com/jitsim/jitsim/stubs/cpu"
 	"github.com/jitsim/jitsim/tiers"
 )
@@ -270,5 +271,70 @@ func TestModelClockSharesCores(t *testing.T) {
 	}
 	if last := len(one) - 1; math.Abs(one[last]/four[last]-1) > 0.01 {
 		t.Errorf("last iteration %.0f ops/s on 1 CPU, %.0f on 4: want the same once compiles are done", one[last], four[last])
+	}
+}
+
+// TestModelClockBackgroundCompiles checks the profile's background compiles (the real JVM's
+// own, model.Background): on two shared cores they slow the first iterations, where the
+// compiler threads are busy with them, and leave the steady state alone; with no compiler
+// (-Xint) nothing changes.
+func TestModelClockBackgroundCompiles(t *testing.T) {
+	m, err := cpu.Lookup("haswell-e5-2660v3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := setup.CostProfile(m, jdk.R17, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Release = jdk.R17.String()
+	p.Provenance = &model.Provenance{JVM: "java", JVMVersion: "17", Date: "2026-12-07T00:00:00Z", Rounds: 1}
+	bg := &model.Background{Source: "a test stream: 200 C1 compiles of 500 bytes, one a millisecond"}
+	for i := 0; i < 200; i++ {
+		bg.Compiles = append(bg.Compiles, model.FormatBackgroundCompile(model.BackgroundCompile{At: model.Cost(i) * 1_000_000_000, Compiler: model.WhatCompileC1, Bytes: 500}))
+	}
+	scores := func(opts []string, bg *model.Background, size, iters, ops int) []float64 {
+		t.Helper()
+		set, _, err := flags.Parse(flags.Options{JDK: jdk.R17, Arch: m.Arch, Args: append([]string{"-XX:ActiveProcessorCount=2"}, opts...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := p
+		q.Background = bg
+		if err := q.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		var out lockedBuffer
+		cfg := jrt.NewConfig().WithJDK(jdk.R17).WithFlags(set).WithCPU(m).WithActiveProcessors(m.Cores).
+			WithTiers(tiers.Default()...).WithOutput(&out).WithModel(q)
+		s, _ := Lookup("AESGCMBench")
+		env := Env{NewVM: func() (*jrt.VM, error) { return jrt.New(cfg) }, ClockKind: ClockModel, CheckOutput: true}
+		if err := s.Run(context.Background(), env, map[string]string{"dataSize": fmt.Sprint(size)}, []string{"0", fmt.Sprint(iters), fmt.Sprint(ops)}, &out); err != nil {
+			t.Fatalf("%v: %v\n%s", opts, err, out.String())
+		}
+		var v []float64
+		for _, m := range regexp.MustCompile(`Iteration +\d+: ([0-9.]+) ops/s`).FindAllStringSubmatch(out.String(), -1) {
+			var f float64
+			fmt.Sscan(m[1], &f)
+			v = append(v, f)
+		}
+		if len(v) != iters {
+			t.Fatalf("%v: want %d iterations in:\n%s", opts, iters, out.String())
+		}
+		return v
+	}
+	with, without := scores(nil, bg, 16384, 8, 100), scores(nil, nil, 16384, 8, 100)
+	t.Logf("ops/s per iteration, with the background: %.0f; without: %.0f", with, without)
+	if !(with[0] < 0.95*without[0]) {
+		t.Errorf("first iteration %.0f ops/s with the background, %.0f without: want it at least 5%% slower", with[0], without[0])
+	}
+	if last := len(with) - 1; math.Abs(with[last]/without[last]-1) > 0.01 {
+		t.Errorf("last iteration %.0f ops/s with the background, %.0f without: want the same once compiles are done", with[last], without[last])
+	}
+	xw, xo := scores([]string{"-Xint"}, bg, 1024, 3, 10), scores([]string{"-Xint"}, nil, 1024, 3, 10)
+	for i := range xw {
+		if xw[i] != xo[i] {
+			t.Errorf("-Xint iteration %d: %.3f ops/s with the background, %.3f without: no compiler, no background", i+1, xw[i], xo[i])
+		}
 	}
 }

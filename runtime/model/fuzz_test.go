@@ -18,6 +18,8 @@ func FuzzLoadProfile(f *testing.F) {
 	f.Add(prov)
 	f.Add(`{"profiles":[` + prov + `,` + strings.Replace(prov, `"release":"17"`, `"release":"25"`, 1) + `]}`)
 	f.Add(`{"profiles":[]}`)
+	f.Add(strings.Replace(prov, `"rows":`, `"background":{"source":"s","compiles":["0 c1 76","1647 c2 520"]},"rows":`, 1))
+	f.Add(strings.Replace(prov, `"rows":`, `"background":{"source":"s","compiles":["9 c1 76","8 c3 -1"]},"rows":`, 1))
 	f.Fuzz(func(t *testing.T, s string) {
 		ps, err := LoadProfiles("f.json", strings.NewReader(s))
 		if err != nil {

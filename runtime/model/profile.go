@@ -91,6 +91,9 @@ type Profile struct {
 	// where and how.
 	Provenance *Provenance `json:"provenance,omitempty"`
 	Rows       []Row       `json:"rows"`
+	// Background, for a profile measured on a real JVM, is that JVM's own compile work
+	// beside the modelled methods; nil: none is modelled.
+	Background *Background `json:"background,omitempty"`
 }
 
 // maxPs bounds every cost a profile file may hold: a second per unit.
@@ -396,6 +399,14 @@ func (p Profile) validateHead() error {
 			return errors.New("a profile with a provenance names its \"release\"")
 		}
 		if err := p.Provenance.validate(); err != nil {
+			return err
+		}
+	}
+	if p.Background != nil {
+		if p.Provenance == nil {
+			return errors.New("a profile with a \"background\" has a provenance: it was measured on a real JVM")
+		}
+		if _, err := p.Background.Parse(); err != nil {
 			return err
 		}
 	}
