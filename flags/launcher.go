@@ -49,6 +49,9 @@ type launcherOption struct {
 	releases jdk.Set
 	// act does what the option does; nil: accepted and inert.
 	act func(p *parser, t token, val string) error
+	// vmAct, for a launcher option the launcher hands on to the VM, acts on its value where
+	// it stands among the VM's options (the VM's checks of it come in their order).
+	vmAct func(p *parser, t token, val string) error
 }
 
 // launcherOptions is the table. Rows are looked up in order; an exact row before a prefix
@@ -113,7 +116,7 @@ var launcherOptions = []launcherOption{
 		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--patch-module", releases: modern, missing: "modules to be specified"},
+	{name: "--patch-module", releases: modern, missing: "modules to be specified", vmAct: patchModule},
 	{name: "--add-opens", releases: modern, missing: "modules to be specified", act: moduleRule("--add-opens", true)},
 	{name: "--add-exports", releases: modern, missing: "modules to be specified", act: moduleRule("--add-exports", true)},
 	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
@@ -435,6 +438,10 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 				return nil, err
 			}
 		}
+		if o.vmAct != nil {
+			t.vmAct, t.vmValue = o.vmAct, val
+			vm = append(vm, t)
+		}
 		if o.terminal {
 			return vm, nil
 		}
@@ -444,6 +451,9 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 
 // vmLauncherOption processes a VM-stage row of the table; handled is false when s has none.
 func (p *parser) vmLauncherOption(t token) (handled bool, err error) {
+	if t.vmAct != nil {
+		return true, t.vmAct(p, t, t.vmValue)
+	}
 	o := lookupLauncher(p.o.JDK, false, t.text)
 	if o == nil || o.stage != stageVM {
 		return false, nil
@@ -643,6 +653,27 @@ func moduleRule(option string, withPackage bool) func(p *parser, t token, val st
 	}
 }
 
+// patchModule takes --patch-module MODULE=PATH[:PATH…] (17.0.15, 25.0.3): without an '=' the
+// VM stops where the option stands; so does java.base named twice, before later options are
+// read; an empty module or path, or another module named twice, is the boot layer's
+// complaint (before every other of its own), and a module the JDK lacks is warned about.
+func patchModule(p *parser, _ token, val string) error {
+	module, path, ok := strings.Cut(val, "=")
+	switch {
+	case !ok:
+		return &Error{Text: "Missing '=' in --patch-module specification\n", Launcher: true, Stdout: true}
+	case module == "java.base" && slices.Contains(p.patchModules, module):
+		return &Error{Text: "Error occurred during initialization of VM\nCannot specify java.base more than once to --patch-module\n", Stdout: true}
+	case p.patchBootLayer != "":
+	case module == "" || path == "":
+		p.patchBootLayer = "Unable to parse --patch-module <module>=<value>: " + val
+	case slices.Contains(p.patchModules, module):
+		p.patchBootLayer = module + " specified more than once to --patch-module"
+	}
+	p.patchModules = append(p.patchModules, module)
+	return nil
+}
+
 // javaHashOrder sorts keys, given in the order they were first named, into the order the
 // boot layer reports each of --add-reads, --add-exports and --add-opens in: a hash map's,
 // by bucket (String.hashCode spread by its upper half, masked by a table that doubles from
@@ -732,6 +763,9 @@ func (p *parser) moduleWarnings() {
 		return true
 	}
 	packages := releaseNames(recordedPackages[:], p.o.JDK)
+	for _, m := range p.patchModules {
+		unknown(m, "--patch-module")
+	}
 	for _, option := range []string{"--add-reads", "--add-exports", "--add-opens"} {
 		var keys []string
 		targets := map[string][]string{}
@@ -870,6 +904,9 @@ func (p *parser) checkBootLayer() error {
 			return fail("java.lang.RuntimeException: " + p.bootLayer)
 		}
 		return nil
+	}
+	if p.patchBootLayer != "" {
+		return fail("java.lang.ExceptionInInitializerError\nCaused by: java.lang.RuntimeException: " + p.patchBootLayer)
 	}
 	var incubator []string
 	for _, list := range [][]string{p.addModules, p.limitModules} {

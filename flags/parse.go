@@ -200,6 +200,9 @@ type token struct {
 	jdkJavaOptions bool
 	// literal: an @argfile left unexpanded (after JDK_JAVA_OPTIONS' --disable-@files).
 	literal bool
+	// vmAct and vmValue: a launcher option handed on to the VM, its row's vmAct and value.
+	vmAct   func(p *parser, t token, val string) error
+	vmValue string
 }
 
 type parser struct {
@@ -216,7 +219,11 @@ type parser struct {
 	// addModules and limitModules the modules named, moduleRules the well-formed
 	// --add-reads/--add-exports/--add-opens, nativeAccess the modules
 	// --enable-native-access names; modulePath whether a module path was given.
-	bootLayer                string
+	bootLayer string
+	// patchModules are the modules --patch-module named, in order; patchBootLayer the boot
+	// layer's complaint about the first malformed or repeated one.
+	patchModules             []string
+	patchBootLayer           string
 	addModules, limitModules []string
 	moduleRules              []moduleRuleEntry
 	moduleRuleIndex          map[[2]string]int // (option, key) → its entry in moduleRules
