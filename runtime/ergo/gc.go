@@ -100,7 +100,9 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	}
 	switch gc {
 	case "UseG1GC":
-		if s.IsDefault("ConcGCThreads") {
+		// A ConcGCThreads of 0 is no count: G1 sizes it as if it were left alone, keeping
+		// the command line's origin (17.0.15, 25.0.3: {command line, ergonomic}).
+		if s.IsDefault("ConcGCThreads") || s.Uint("ConcGCThreads") == 0 {
 			e.setErgo("ConcGCThreads", strconv.FormatUint(max((parallel+2)/4, 1), 10))
 		}
 		if s.IsDefault("G1ConcRefinementThreads") {
