@@ -77,9 +77,9 @@ var launcherOptions = []launcherOption{
 	{name: "--help", releases: modern, terminal: true, envRefused: true, act: setHelp},
 	{name: "-h", terminal: true, envRefused: true, act: setHelp},
 	{name: "-?", terminal: true, envRefused: true, act: setHelp},
-	{name: "-fullversion", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.Version = true; return nil }},
+	{name: "-fullversion", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.FullVersion = true; return nil }},
 	{name: "--full-version", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
-		p.res.Version, p.res.ToStdout = true, true
+		p.res.FullVersion, p.res.ToStdout = true, true
 		return nil
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},

@@ -66,9 +66,13 @@ type Result struct {
 	Properties []Property
 	// Mode is the -Xint/-Xmixed/-Xcomp mode.
 	Mode Mode
-	// Version is true when -version (or --version, -fullversion, --full-version) was given:
-	// print the version banner and exit.
+	// Version is true when -version (or --version) was given: print the version banner and
+	// exit.
 	Version bool
+	// FullVersion is true when -fullversion (or --full-version, with ToStdout) was given: the
+	// launcher prints the full version on one line and exits before the VM starts, so no VM
+	// option is looked at, before it or after (17.0.15, 25.0.3).
+	FullVersion bool
 	// ShowVersion is true when -showversion or --show-version was given: print the banner,
 	// then run the program.
 	ShowVersion bool
@@ -432,7 +436,7 @@ func (p *parser) run() error {
 		cmd = append(cmd, exp...)
 	}
 	vmCmd, err := p.launcherPass(cmd)
-	if err != nil {
+	if err != nil || p.res.FullVersion {
 		return err
 	}
 
