@@ -475,10 +475,16 @@ func (p *parser) checkConstraints() error {
 			}
 		}
 	}
-	if e := s.lookup("ReservedCodeCacheSize"); !failed && e.origin != Default && s.Has("InitialCodeCacheSize") {
+	if e := s.lookup("ReservedCodeCacheSize"); !failed && s.Has("InitialCodeCacheSize") {
 		// The code cache must hold its initial size (the same text on 17 and 25, sizes in K).
-		if init := s.Uint("InitialCodeCacheSize"); e.v.u < init {
-			fmt.Fprintf(&p.errText, "Invalid ReservedCodeCacheSize: %dK. Must be at least InitialCodeCacheSize=%dK.\n", e.v.u/1024, init/1024)
+		// The check comes before the compilers' ergonomics size the cache: a size the
+		// command line left alone is the declared one (48 MB), whatever the mode.
+		reserved := e.v.u
+		if !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+			reserved = s.base[index["ReservedCodeCacheSize"]].v.u
+		}
+		if init := s.Uint("InitialCodeCacheSize"); reserved < init {
+			fmt.Fprintf(&p.errText, "Invalid ReservedCodeCacheSize: %dK. Must be at least InitialCodeCacheSize=%dK.\n", reserved/1024, init/1024)
 			return &Error{Text: p.errText.String(), Launcher: true}
 		}
 		// Nor more than 2G (17.0.15 and 25.0.3, whole megabytes).
