@@ -55,6 +55,10 @@ func compressedOopsMaxHeap(s *flags.Set, gc string) uint64 {
 	return 4*gib*objAlign - align
 }
 
+// g1GCTimeRatio is G1's GCTimeRatio where the command line sets none (the declared 99 is
+// Parallel's).
+const g1GCTimeRatio = "12"
+
 func (e *ergo) gcArguments(model cpu.Model, active int) {
 	s := e.set
 	if !gcModelled(s) {
@@ -100,6 +104,11 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	}
 	switch gc {
 	case "UseG1GC":
+		// A GCTimeRatio of 0 sets no goal: G1 takes its own, the command line's origin kept
+		// and -XX:+PrintCommandLineFlags showing it (17.0.15, 25.0.3; Parallel keeps the 0).
+		if s.WasSetOnCommandLine("GCTimeRatio") && s.Uint("GCTimeRatio") == 0 {
+			e.setDefault("GCTimeRatio", g1GCTimeRatio)
+		}
 		// A ConcGCThreads of 0 is no count: G1 sizes it as if it were left alone, keeping
 		// the command line's origin (17.0.15, 25.0.3: {command line, ergonomic}).
 		if s.IsDefault("ConcGCThreads") || s.Uint("ConcGCThreads") == 0 {

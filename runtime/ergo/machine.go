@@ -388,7 +388,7 @@ var machineRows = append([]machineRow{
 		}
 		return "", false
 	}},
-	{flag: "GCTimeRatio", releases: all, value: func(m *machineFacts) (string, bool) { return "12", m.g1() }},
+	{flag: "GCTimeRatio", releases: all, value: func(m *machineFacts) (string, bool) { return g1GCTimeRatio, m.g1() }},
 	{flag: "ScavengeBeforeFullGC", releases: jdk17, value: func(m *machineFacts) (string, bool) {
 		switch m.gc() {
 		case "UseG1GC", "UseSerialGC", "UseZGC":
