@@ -928,6 +928,9 @@ func (p *parser) checkBootLayer() error {
 			}
 		}
 	}
+	if msg := p.limitedRequires(); msg != "" {
+		return fail(msg)
+	}
 	// A missing module is reported before a malformed --add-opens/--add-exports/--add-reads
 	// (observed on 17.0.15 and 25.0.3).
 	if p.bootLayer != "" {
@@ -942,6 +945,58 @@ func (p *parser) checkBootLayer() error {
 	}
 	p.moduleWarnings()
 	return nil
+}
+
+// limitedRequires is the boot layer's failure when --limit-modules leaves out a module that
+// a module --add-modules names requires: the observable modules are those the limit modules
+// require, transitively, and the added modules themselves, not what the added ones require
+// (17.0.15, 25.0.3: --limit-modules java.base --add-modules java.sql fails, java.sql.rowset
+// under --limit-modules java.sql names java.naming). With more than one module missing, java
+// names one at random (its module sets iterate in a per-run order); jitsim names the first
+// by name.
+func (p *parser) limitedRequires() string {
+	if len(p.limitModules) == 0 || p.modulePath {
+		return ""
+	}
+	j := p.o.JDK
+	requires := releaseNames(recordedRequires[:], j)
+	of := func(m string) []string {
+		var out []string
+		i, _ := slices.BinarySearch(requires, m+" ")
+		for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
+			out = append(out, strings.TrimPrefix(requires[i], m+" "))
+		}
+		return out
+	}
+	observable := map[string]bool{}
+	var add func(string)
+	add = func(m string) {
+		if observable[m] || !systemModule(j, m) {
+			return
+		}
+		observable[m] = true
+		for _, r := range of(m) {
+			add(r)
+		}
+	}
+	for _, m := range p.limitModules {
+		add(m)
+	}
+	var added []string
+	for _, m := range p.addModules {
+		if systemModule(j, m) {
+			added = append(added, m)
+			observable[m] = true
+		}
+	}
+	for _, m := range added {
+		for _, r := range of(m) {
+			if !observable[r] {
+				return "java.lang.module.FindException: Module " + r + " not found, required by " + m
+			}
+		}
+	}
+	return ""
 }
 
 // modulesOf returns profile j's system modules, sorted.
