@@ -157,18 +157,24 @@ func (p *parser) g1PauseConstraint() string {
 	if c := s.Collector(); c != "" && c != "UseG1GC" {
 		return ""
 	}
-	if !s.WasSetOnCommandLine("MaxGCPauseMillis") {
-		return "GCPauseIntervalMillis cannot be set without setting MaxGCPauseMillis\n"
-	}
+	// The pause's check first (with a pause given), then the interval's: at least 1, then
+	// a pause given, then longer than the pause (an interval of 0 without a pause is only
+	// "at least 1").
+	pauseSet := s.WasSetOnCommandLine("MaxGCPauseMillis")
 	pause, interval := s.Uint("MaxGCPauseMillis"), s.Uint("GCPauseIntervalMillis")
-	if pause < interval {
-		return ""
+	text := ""
+	if pauseSet && pause >= interval {
+		text = fmt.Sprintf("MaxGCPauseMillis (%d) must be less than GCPauseIntervalMillis (%d)\n", pause, interval)
 	}
-	text := fmt.Sprintf("MaxGCPauseMillis (%d) must be less than GCPauseIntervalMillis (%d)\n", pause, interval)
-	if interval < 1 {
+	switch {
+	case interval < 1:
 		return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than or equal to 1\n", interval)
+	case !pauseSet:
+		return text + "GCPauseIntervalMillis cannot be set without setting MaxGCPauseMillis\n"
+	case pause >= interval:
+		return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than MaxGCPauseMillis (%d)\n", interval, pause)
 	}
-	return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than MaxGCPauseMillis (%d)\n", interval, pause)
+	return text
 }
 
 // checkTLABSize is the one constraint checked once the heap is set up (after the stack sizes

@@ -446,6 +446,10 @@ func (s *Set) CompilationModeInEffect() string {
 		return ""
 	}
 	m := s.String("CompilationMode")
+	if m == "" {
+		// An empty mode is the default one (17.0.15, 25.0.3 run with it).
+		return "default"
+	}
 	if m == "high-only-quick-internal" && !(s.Has("UseJVMCICompiler") && s.Bool("UseJVMCICompiler")) {
 		return "default"
 	}
@@ -495,14 +499,14 @@ func (p *parser) checkConstraints() error {
 	}
 	if !failed {
 		mode := s.String("CompilationMode")
-		known := false
+		known := mode == "" // the default mode
 		for _, m := range compilationModes {
 			known = known || m == mode
 		}
 		if !known {
 			fmt.Fprintf(&p.errText, "Unsupported compilation mode '%s', available modes are: quick-only, high-only, high-only-quick-internal\n", mode)
 			failed = true
-		} else if mode != s.CompilationModeInEffect() {
+		} else if mode != "" && mode != s.CompilationModeInEffect() {
 			p.warning("high-only-quick-internal compilation mode unavailable because there is no c1 and jvmci compiler present.")
 		}
 	}
