@@ -177,6 +177,20 @@ func (p *parser) g1PauseConstraint() string {
 	return text
 }
 
+// checkYoungRatio is the generational collectors' check of NewRatio as they size their
+// generations: Serial and Parallel stop on 0, whatever young sizes the command line gave; G1
+// takes it (17.0.15, 25.0.3; after the heap's and the stacks' sizes, before TLABSize's).
+func (p *parser) checkYoungRatio() error {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("NewRatio") || s.Uint("NewRatio") != 0 {
+		return nil
+	}
+	if c := s.Collector(); c != "UseSerialGC" && c != "UseParallelGC" {
+		return nil
+	}
+	return initError("Invalid young gen ratio specified")
+}
+
 // checkTLABSize is the one constraint checked once the heap is set up (after the stack sizes
 // and the class-data archive; observed on 17.0.15 and 25.0.3): a TLABSize the command line
 // gave, 0 included, must reach MinTLABSize, whatever the collector and UseTLAB. Its upper
