@@ -603,17 +603,28 @@ func (e *ergo) aggressiveHeap(model cpu.Model) {
 	cmd("BaseFootPrintEstimate", s.Uint("MaxHeapSize"))
 }
 
-// g1YoungSizer is G1's reading of the young sizes the command line gave: a NewSize above
-// MaxNewSize raises the maximum to it, an ergonomic value over the command line's
-// (PrintFlagsFinal: "command line, ergonomic"; 17.0.15 and 25.0.3). Its warnings are
-// g1YoungSizerWarnings'.
+// g1YoungSizer is G1's reading of the MaxNewSize the command line gave: a NewSize above it
+// (given, or the declared 1331k) raises it to NewSize, and the young generation's most is then
+// a whole number of regions, at least one, an ergonomic value over the command line's
+// (PrintFlagsFinal: "command line, ergonomic"; 17.0.15 and 25.0.3: 1m, 2m and 5m with 4 MB
+// regions all read 4 MB), where that changes it. Its warnings are g1YoungSizerWarnings'.
 func (e *ergo) g1YoungSizer() {
 	s := e.set
-	if s.Collector() != "UseG1GC" && s.Collector() != "" || !gcModelled(s) || !s.WasSetOnCommandLine("NewSize") || !s.WasSetOnCommandLine("MaxNewSize") {
+	if s.Collector() != "UseG1GC" && s.Collector() != "" || !gcModelled(s) || !s.WasSetOnCommandLine("MaxNewSize") {
 		return
 	}
-	if young := s.Uint("NewSize"); young > s.Uint("MaxNewSize") {
-		e.setErgo("MaxNewSize", strconv.FormatUint(young, 10))
+	most := max(s.Uint("MaxNewSize"), s.Uint("NewSize"))
+	region := s.Uint("G1HeapRegionSize")
+	if region == 0 || most >= s.Uint("MaxHeapSize") {
+		// A maximum as large as the heap is the heap's rule, not modelled here.
+		if most > s.Uint("MaxNewSize") {
+			e.setErgo("MaxNewSize", strconv.FormatUint(most, 10))
+		}
+		return
+	}
+	// A value already whole regions keeps its origin (9m with 1 MB regions).
+	if v := max(most/region, 1) * region; v != s.Uint("MaxNewSize") {
+		e.setErgo("MaxNewSize", strconv.FormatUint(v, 10))
 	}
 }
 
