@@ -177,18 +177,19 @@ func (p *parser) g1PauseConstraint() string {
 	return text
 }
 
-// checkYoungRatio is the generational collectors' check of NewRatio as they size their
-// generations: Serial and Parallel stop on 0, whatever young sizes the command line gave; G1
-// takes it (17.0.15, 25.0.3; after the heap's and the stacks' sizes, before TLABSize's).
-func (p *parser) checkYoungRatio() error {
-	s := p.set
-	if !p.o.JDK.Modern() || !s.Has("NewRatio") || s.Uint("NewRatio") != 0 {
-		return nil
+// YoungRatioFailure is the generational collectors' check of NewRatio as they size their
+// generations, "" when it passes: Serial and Parallel stop on 0, whatever young sizes the
+// command line gave; G1 takes it (17.0.15, 25.0.3; after the heap's and the stacks' sizes,
+// before TLABSize's, which it leaves unchecked; 25 logs gc+init's card-table line first).
+// runtime/ergo reports it once the collector is settled, the ergonomics' choice included.
+func YoungRatioFailure(s *Set) string {
+	if !s.jdk.Modern() || !s.Has("NewRatio") || s.Uint("NewRatio") != 0 {
+		return ""
 	}
 	if c := s.Collector(); c != "UseSerialGC" && c != "UseParallelGC" {
-		return nil
+		return ""
 	}
-	return initError("Invalid young gen ratio specified")
+	return "Invalid young gen ratio specified"
 }
 
 // checkTLABSize is the one constraint checked once the heap is set up (after the stack sizes
@@ -197,7 +198,7 @@ func (p *parser) checkYoungRatio() error {
 // bound, the heap's ergonomic TLAB maximum, is not modelled.
 func (p *parser) checkTLABSize() error {
 	s := p.set
-	if !p.o.JDK.Modern() || !s.Has("TLABSize") || !s.WasSetOnCommandLine("TLABSize") || !s.Has("MinTLABSize") {
+	if !p.o.JDK.Modern() || !s.Has("TLABSize") || !s.WasSetOnCommandLine("TLABSize") || !s.Has("MinTLABSize") || YoungRatioFailure(s) != "" {
 		return nil
 	}
 	if size, min := s.Uint("TLABSize"), s.Uint("MinTLABSize"); size < min {

@@ -288,7 +288,7 @@ func Parse(o Options) (*Set, *Result, error) {
 			return p.set, p.res, p.withLogWarnings(err)
 		}
 	}
-	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkCodeHeapPages, p.checkSharedArchive, p.startAOTCache, p.checkYoungRatio, p.checkTLABSize, p.checkJVMCICompiler} {
+	for _, check := range []func() error{p.checkShenandoah, p.heapSizes, p.checkAfterErgo, p.checkRTM, p.checkStackSize, p.loadAgents, p.checkCodeHeaps, p.checkCodeHeapPages, p.checkSharedArchive, p.startAOTCache, p.checkTLABSize, p.checkJVMCICompiler} {
 		if err := check(); err != nil {
 			return p.set, p.res, p.withLogWarnings(afterFlags(err))
 		}

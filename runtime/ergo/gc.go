@@ -492,6 +492,9 @@ func CollectorFailure(set *flags.Set) bool {
 // "" when it starts. java prints it after the collector's start-up log lines, on stdout, and
 // exits with status 1.
 func StartupFailure(set *flags.Set) string {
+	if text := flags.YoungRatioFailure(set); text != "" {
+		return text
+	}
 	if text := heapReserveFailure(set); text != "" {
 		return text
 	}

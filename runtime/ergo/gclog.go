@@ -180,7 +180,7 @@ func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int
 	}
 	lines := gcLog(set, commandLine, model, activeProcessors)
 	// The compiler threads start after the heap and the first classes.
-	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) {
+	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) || flags.YoungRatioFailure(set) != "" {
 		return lines
 	}
 	cfg, err := policy.FromFlags(set)
@@ -220,6 +220,10 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	}
 	if described && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
+	}
+	if flags.YoungRatioFailure(set) != "" {
+		// The generations are sized before the collector says which it is.
+		return out
 	}
 	out = append(out, youngSizeWarnings(set, gc)...)
 	zgc := gcModelled(set) && build != "" && gc == "UseZGC"
