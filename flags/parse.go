@@ -515,6 +515,7 @@ func (p *parser) run() error {
 	p.aggressiveHeap()
 	p.tenuringErgonomics()
 	p.compactHeaders()
+	p.classSpaceWithoutPointers()
 	if e := p.set.peek("DynamicDumpSharedSpaces"); e != nil && p.set.Has("ArchiveClassesAtExit") && p.set.String("ArchiveClassesAtExit") != "" {
 		// 17's dynamic archive: an archive to write at exit turns the dump on, whatever
 		// the command line said of it (17.0.15; 25 has no such switch).
@@ -1000,6 +1001,20 @@ func (p *parser) setCoupled(name string, v value, origin Origin) {
 	}
 	for _, c := range coupledFlags[name](v) {
 		p.setCmdline(c.name, c.v, origin)
+	}
+}
+
+// classSpaceWithoutPointers: a class space size the command line gave does nothing without
+// compressed class pointers; the VM says so as it finishes parsing (17.0.15, 25.0.3: after
+// the options' deprecation warnings, before PrintCommandLineFlags' line).
+func (p *parser) classSpaceWithoutPointers() {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("CompressedClassSpaceSize") || !s.Has("UseCompressedClassPointers") {
+		return
+	}
+	// 17 declares the pointers off and turns them on later, unless the command line said no.
+	if s.WasSetOnCommandLine("CompressedClassSpaceSize") && s.WasSetOnCommandLine("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
+		p.warning("Setting CompressedClassSpaceSize has no effect when compressed class pointers are not used")
 	}
 }
 
