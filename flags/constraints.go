@@ -157,18 +157,39 @@ func (p *parser) g1PauseConstraint() string {
 	if c := s.Collector(); c != "" && c != "UseG1GC" {
 		return ""
 	}
-	if !s.WasSetOnCommandLine("MaxGCPauseMillis") {
-		return "GCPauseIntervalMillis cannot be set without setting MaxGCPauseMillis\n"
-	}
+	// The pause's check first (with a pause given), then the interval's: at least 1, then
+	// a pause given, then longer than the pause (an interval of 0 without a pause is only
+	// "at least 1").
+	pauseSet := s.WasSetOnCommandLine("MaxGCPauseMillis")
 	pause, interval := s.Uint("MaxGCPauseMillis"), s.Uint("GCPauseIntervalMillis")
-	if pause < interval {
+	text := ""
+	if pauseSet && pause >= interval {
+		text = fmt.Sprintf("MaxGCPauseMillis (%d) must be less than GCPauseIntervalMillis (%d)\n", pause, interval)
+	}
+	switch {
+	case interval < 1:
+		return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than or equal to 1\n", interval)
+	case !pauseSet:
+		return text + "GCPauseIntervalMillis cannot be set without setting MaxGCPauseMillis\n"
+	case pause >= interval:
+		return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than MaxGCPauseMillis (%d)\n", interval, pause)
+	}
+	return text
+}
+
+// YoungRatioFailure is the generational collectors' check of NewRatio as they size their
+// generations, "" when it passes: Serial and Parallel stop on 0, whatever young sizes the
+// command line gave; G1 takes it (17.0.15, 25.0.3; after the heap's and the stacks' sizes,
+// before TLABSize's, which it leaves unchecked; 25 logs gc+init's card-table line first).
+// runtime/ergo reports it once the collector is settled, the ergonomics' choice included.
+func YoungRatioFailure(s *Set) string {
+	if !s.jdk.Modern() || !s.Has("NewRatio") || s.Uint("NewRatio") != 0 {
 		return ""
 	}
-	text := fmt.Sprintf("MaxGCPauseMillis (%d) must be less than GCPauseIntervalMillis (%d)\n", pause, interval)
-	if interval < 1 {
-		return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than or equal to 1\n", interval)
+	if c := s.Collector(); c != "UseSerialGC" && c != "UseParallelGC" {
+		return ""
 	}
-	return text + fmt.Sprintf("GCPauseIntervalMillis (%d) must be greater than MaxGCPauseMillis (%d)\n", interval, pause)
+	return "Invalid young gen ratio specified"
 }
 
 // checkTLABSize is the one constraint checked once the heap is set up (after the stack sizes
@@ -177,7 +198,7 @@ func (p *parser) g1PauseConstraint() string {
 // bound, the heap's ergonomic TLAB maximum, is not modelled.
 func (p *parser) checkTLABSize() error {
 	s := p.set
-	if !p.o.JDK.Modern() || !s.Has("TLABSize") || !s.WasSetOnCommandLine("TLABSize") || !s.Has("MinTLABSize") {
+	if !p.o.JDK.Modern() || !s.Has("TLABSize") || !s.WasSetOnCommandLine("TLABSize") || !s.Has("MinTLABSize") || YoungRatioFailure(s) != "" {
 		return nil
 	}
 	if size, min := s.Uint("TLABSize"), s.Uint("MinTLABSize"); size < min {

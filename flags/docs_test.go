@@ -228,7 +228,7 @@ func launcherMarkdown() string {
 		what := o.help
 		if what == "" {
 			what = "accepted, no effect"
-			if o.act != nil {
+			if o.act != nil || o.vmAct != nil {
 				what = "acted on as java does"
 			}
 		}
@@ -431,7 +431,8 @@ their row) and the UseSSE/UseAVX levels the CPU pass settled:
 | IntelJccErratumMitigation (25), X86ICacheSync (25) | off, {ergonomic}, on AMD; the cache-sync style re-set {ergonomic}; which Intel models have the erratum is not modelled | AMD |
 
 Compiler and collector rows: C1InlineStackLimit is 5 unless only C1 compiles
-(TieredStopAtLevel 1–3, quick-only); 17's UseOptoBiasInlining follows UseBiasedLocking; on x86_64
+(quick-only) or TieredStopAtLevel is below 4 (in any mode, -Xint and -TieredCompilation
+included); 17's UseOptoBiasInlining follows UseBiasedLocking; on x86_64
 (aarch64's compiler buffers differ; its rows keep the table's values) the
 segmented code cache's NonNMethodCodeHeapSize is 5 MB plus 576716 bytes per C1 thread and 6592
 per C2 thread (25: rounded up to 4 KB), the rest split evenly between the profiled and

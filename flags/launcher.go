@@ -49,6 +49,9 @@ type launcherOption struct {
 	releases jdk.Set
 	// act does what the option does; nil: accepted and inert.
 	act func(p *parser, t token, val string) error
+	// vmAct, for a launcher option the launcher hands on to the VM, acts on its value where
+	// it stands among the VM's options (the VM's checks of it come in their order).
+	vmAct func(p *parser, t token, val string) error
 }
 
 // launcherOptions is the table. Rows are looked up in order; an exact row before a prefix
@@ -74,9 +77,9 @@ var launcherOptions = []launcherOption{
 	{name: "--help", releases: modern, terminal: true, envRefused: true, act: setHelp},
 	{name: "-h", terminal: true, envRefused: true, act: setHelp},
 	{name: "-?", terminal: true, envRefused: true, act: setHelp},
-	{name: "-fullversion", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.Version = true; return nil }},
+	{name: "-fullversion", terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.FullVersion = true; return nil }},
 	{name: "--full-version", releases: modern, terminal: true, envRefused: true, act: func(p *parser, _ token, _ string) error {
-		p.res.Version, p.res.ToStdout = true, true
+		p.res.FullVersion, p.res.ToStdout = true, true
 		return nil
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
@@ -113,7 +116,7 @@ var launcherOptions = []launcherOption{
 		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--patch-module", releases: modern, missing: "modules to be specified"},
+	{name: "--patch-module", releases: modern, missing: "modules to be specified", vmAct: patchModule},
 	{name: "--add-opens", releases: modern, missing: "modules to be specified", act: moduleRule("--add-opens", true)},
 	{name: "--add-exports", releases: modern, missing: "modules to be specified", act: moduleRule("--add-exports", true)},
 	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
@@ -435,6 +438,10 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 				return nil, err
 			}
 		}
+		if o.vmAct != nil {
+			t.vmAct, t.vmValue = o.vmAct, val
+			vm = append(vm, t)
+		}
 		if o.terminal {
 			return vm, nil
 		}
@@ -444,6 +451,9 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 
 // vmLauncherOption processes a VM-stage row of the table; handled is false when s has none.
 func (p *parser) vmLauncherOption(t token) (handled bool, err error) {
+	if t.vmAct != nil {
+		return true, t.vmAct(p, t, t.vmValue)
+	}
 	o := lookupLauncher(p.o.JDK, false, t.text)
 	if o == nil || o.stage != stageVM {
 		return false, nil
@@ -643,6 +653,27 @@ func moduleRule(option string, withPackage bool) func(p *parser, t token, val st
 	}
 }
 
+// patchModule takes --patch-module MODULE=PATH[:PATH…] (17.0.15, 25.0.3): without an '=' the
+// VM stops where the option stands; so does java.base named twice, before later options are
+// read; an empty module or path, or another module named twice, is the boot layer's
+// complaint (before every other of its own), and a module the JDK lacks is warned about.
+func patchModule(p *parser, _ token, val string) error {
+	module, path, ok := strings.Cut(val, "=")
+	switch {
+	case !ok:
+		return &Error{Text: "Missing '=' in --patch-module specification\n", Launcher: true, Stdout: true}
+	case module == "java.base" && slices.Contains(p.patchModules, module):
+		return &Error{Text: "Error occurred during initialization of VM\nCannot specify java.base more than once to --patch-module\n", Stdout: true}
+	case p.patchBootLayer != "":
+	case module == "" || path == "":
+		p.patchBootLayer = "Unable to parse --patch-module <module>=<value>: " + val
+	case slices.Contains(p.patchModules, module):
+		p.patchBootLayer = module + " specified more than once to --patch-module"
+	}
+	p.patchModules = append(p.patchModules, module)
+	return nil
+}
+
 // javaHashOrder sorts keys, given in the order they were first named, into the order the
 // boot layer reports each of --add-reads, --add-exports and --add-opens in: a hash map's,
 // by bucket (String.hashCode spread by its upper half, masked by a table that doubles from
@@ -732,6 +763,9 @@ func (p *parser) moduleWarnings() {
 		return true
 	}
 	packages := releaseNames(recordedPackages[:], p.o.JDK)
+	for _, m := range p.patchModules {
+		unknown(m, "--patch-module")
+	}
 	for _, option := range []string{"--add-reads", "--add-exports", "--add-opens"} {
 		var keys []string
 		targets := map[string][]string{}
@@ -871,6 +905,9 @@ func (p *parser) checkBootLayer() error {
 		}
 		return nil
 	}
+	if p.patchBootLayer != "" {
+		return fail("java.lang.ExceptionInInitializerError\nCaused by: java.lang.RuntimeException: " + p.patchBootLayer)
+	}
 	var incubator []string
 	for _, list := range [][]string{p.addModules, p.limitModules} {
 		for _, m := range list {
@@ -891,6 +928,9 @@ func (p *parser) checkBootLayer() error {
 			}
 		}
 	}
+	if msg := p.limitedRequires(); msg != "" {
+		return fail(msg)
+	}
 	// A missing module is reported before a malformed --add-opens/--add-exports/--add-reads
 	// (observed on 17.0.15 and 25.0.3).
 	if p.bootLayer != "" {
@@ -905,6 +945,58 @@ func (p *parser) checkBootLayer() error {
 	}
 	p.moduleWarnings()
 	return nil
+}
+
+// limitedRequires is the boot layer's failure when --limit-modules leaves out a module that
+// a module --add-modules names requires: the observable modules are those the limit modules
+// require, transitively, and the added modules themselves, not what the added ones require
+// (17.0.15, 25.0.3: --limit-modules java.base --add-modules java.sql fails, java.sql.rowset
+// under --limit-modules java.sql names java.naming). With more than one module missing, java
+// names one at random (its module sets iterate in a per-run order); jitsim names the first
+// by name.
+func (p *parser) limitedRequires() string {
+	if len(p.limitModules) == 0 || p.modulePath {
+		return ""
+	}
+	j := p.o.JDK
+	requires := releaseNames(recordedRequires[:], j)
+	of := func(m string) []string {
+		var out []string
+		i, _ := slices.BinarySearch(requires, m+" ")
+		for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
+			out = append(out, strings.TrimPrefix(requires[i], m+" "))
+		}
+		return out
+	}
+	observable := map[string]bool{}
+	var add func(string)
+	add = func(m string) {
+		if observable[m] || !systemModule(j, m) {
+			return
+		}
+		observable[m] = true
+		for _, r := range of(m) {
+			add(r)
+		}
+	}
+	for _, m := range p.limitModules {
+		add(m)
+	}
+	var added []string
+	for _, m := range p.addModules {
+		if systemModule(j, m) {
+			added = append(added, m)
+			observable[m] = true
+		}
+	}
+	for _, m := range added {
+		for _, r := range of(m) {
+			if !observable[r] {
+				return "java.lang.module.FindException: Module " + r + " not found, required by " + m
+			}
+		}
+	}
+	return ""
 }
 
 // modulesOf returns profile j's system modules, sorted.

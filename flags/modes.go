@@ -88,6 +88,7 @@ func (p *parser) applyModes() {
 	// The mode options set their flags where they stand (modeOption); what remains for the
 	// end is -Xint's hold on the compilers.
 	if p.res.Mode == Interpreted {
+		s.interpreterOnly = true
 		if p.compilerAfterXint && j.Modern() {
 			p.warning("UseCompiler disabled due to -Xint.") // observed on 17 and 25
 		}
@@ -127,7 +128,11 @@ func (p *parser) applyModes() {
 	tiered := s.Bool("TieredCompilation")
 	stop := s.Int("TieredStopAtLevel")
 	mode := s.CompilationModeInEffect()
-	if tiered && stop == 0 {
+	// TieredStopAtLevel=0 leaves the interpreter alone whether tiered compilation was on or
+	// the command line had turned it off (17.0.15, 25.0.3: -XX:-TieredCompilation
+	// -XX:TieredStopAtLevel=0 runs no compiler, the tier thresholds kept).
+	if stop == 0 && p.res.Mode != Interpreted && (tiered || s.WasSetOnCommandLine("TieredCompilation")) {
+		s.interpreterOnly = true
 		setCmd("TieredCompilation", value{b: false})
 		setCmd("UseCompiler", value{b: false})
 		setCmd("ProfileInterpreter", value{b: false})
@@ -209,9 +214,18 @@ func (p *parser) tieredInlining(tieredWithC2 bool) {
 }
 
 // interpretedCompilerCount: with no compiler (-Xint, CompileThresholdScaling=0,
-// TieredStopAtLevel=0) JDK 25 sets CICompilerCount=0 ergonomically; JDK 17 leaves it (both
-// recorded). 21 follows 17 (not observed).
+// TieredStopAtLevel=0) JDK 25 sets CICompilerCount=0 ergonomically, after
+// -XX:+PrintCommandLineFlags is printed (the line shows a count the command line gave); JDK 17
+// leaves it (both recorded). 21 follows 17 (not observed).
 var interpretedCompilerCount = from(false, jdk.R25, true)
+
+// SettleCompilerCount is the compiler count's part of the VM's start-up after
+// -XX:+PrintCommandLineFlags is printed: with no compiler, 25 sets it to 0.
+func SettleCompilerCount(s *Set) {
+	if s.interpreterOnly && interpretedCompilerCount.At(s.jdk) {
+		_ = s.SetErgo("CICompilerCount", "0")
+	}
+}
 
 // compilerThreadFlags is the flag side of CompilationPolicy::initialize (JDK 8:
 // AdvancedThresholdPolicy::initialize and NonTieredCompPolicy::initialize): when compilers
@@ -220,12 +234,10 @@ var interpretedCompilerCount = from(false, jdk.R25, true)
 // active processor count, which runtime/ergo has.
 func (p *parser) compilerThreadFlags() {
 	s, j := p.set, p.o.JDK
-	if !s.Bool("UseCompiler") {
-		if interpretedCompilerCount.At(j) {
-			_ = s.SetErgo("CICompilerCount", "0")
-		}
+	if s.interpreterOnly {
 		return
 	}
+	// A -XX:-UseCompiler of the command line still sizes the count per CPU (17.0.15, 25.0.3).
 	if s.IsDefault("CICompilerCount") && s.IsDefault("CICompilerCountPerCPU") && (j.Modern() || s.Bool("TieredCompilation")) {
 		_ = s.SetDefault("CICompilerCountPerCPU", "true")
 	}
@@ -250,7 +262,7 @@ func (p *parser) compilerCountWarning() {
 // here yet.
 func (p *parser) compilationPolicyFlags(tiered bool, stop int64, mode string) {
 	s := p.set
-	if !s.Bool("UseCompiler") {
+	if s.interpreterOnly {
 		return
 	}
 	c2Only := !tiered || mode == "high-only" || mode == "high-only-quick-internal"
@@ -434,6 +446,10 @@ func (s *Set) CompilationModeInEffect() string {
 		return ""
 	}
 	m := s.String("CompilationMode")
+	if m == "" {
+		// An empty mode is the default one (17.0.15, 25.0.3 run with it).
+		return "default"
+	}
 	if m == "high-only-quick-internal" && !(s.Has("UseJVMCICompiler") && s.Bool("UseJVMCICompiler")) {
 		return "default"
 	}
@@ -463,10 +479,16 @@ func (p *parser) checkConstraints() error {
 			}
 		}
 	}
-	if e := s.lookup("ReservedCodeCacheSize"); !failed && e.origin != Default && s.Has("InitialCodeCacheSize") {
+	if e := s.lookup("ReservedCodeCacheSize"); !failed && s.Has("InitialCodeCacheSize") {
 		// The code cache must hold its initial size (the same text on 17 and 25, sizes in K).
-		if init := s.Uint("InitialCodeCacheSize"); e.v.u < init {
-			fmt.Fprintf(&p.errText, "Invalid ReservedCodeCacheSize: %dK. Must be at least InitialCodeCacheSize=%dK.\n", e.v.u/1024, init/1024)
+		// The check comes before the compilers' ergonomics size the cache: a size the
+		// command line left alone is the declared one (48 MB), whatever the mode.
+		reserved := e.v.u
+		if !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+			reserved = s.base[index["ReservedCodeCacheSize"]].v.u
+		}
+		if init := s.Uint("InitialCodeCacheSize"); reserved < init {
+			fmt.Fprintf(&p.errText, "Invalid ReservedCodeCacheSize: %dK. Must be at least InitialCodeCacheSize=%dK.\n", reserved/1024, init/1024)
 			return &Error{Text: p.errText.String(), Launcher: true}
 		}
 		// Nor more than 2G (17.0.15 and 25.0.3, whole megabytes).
@@ -477,14 +499,14 @@ func (p *parser) checkConstraints() error {
 	}
 	if !failed {
 		mode := s.String("CompilationMode")
-		known := false
+		known := mode == "" // the default mode
 		for _, m := range compilationModes {
 			known = known || m == mode
 		}
 		if !known {
 			fmt.Fprintf(&p.errText, "Unsupported compilation mode '%s', available modes are: quick-only, high-only, high-only-quick-internal\n", mode)
 			failed = true
-		} else if mode != s.CompilationModeInEffect() {
+		} else if mode != "" && mode != s.CompilationModeInEffect() {
 			p.warning("high-only-quick-internal compilation mode unavailable because there is no c1 and jvmci compiler present.")
 		}
 	}

@@ -74,6 +74,17 @@ func TestStartupRules(t *testing.T) {
 			"ProfileInterpreter": "false {command line}", "TieredCompilation": "false {command line}",
 			"UseCompiler": "false {command line}",
 		}, []string{"UseOnStackReplacement"}},
+		// TieredStopAtLevel=0 runs no compiler under -TieredCompilation too, the tier
+		// thresholds left as declared (17.0.15, 25.0.3).
+		{jdk.R25, []string{"-XX:-TieredCompilation", "-XX:TieredStopAtLevel=0"}, map[string]string{
+			"ProfileInterpreter": "false {command line}", "UseCompiler": "false {command line}",
+			"CICompilerCount": "0 {ergonomic}", "CICompilerCountPerCPU": "false {default}",
+		}, []string{"Tier3CompileThreshold", "Tier4BackEdgeThreshold"}},
+		// A -XX:-UseCompiler of the command line is no interpreter-only mode: the count is
+		// sized per CPU, and -TieredCompilation's thresholds are C2's (17.0.15, 25.0.3).
+		{jdk.R25, []string{"-XX:-UseCompiler", "-XX:-TieredCompilation"}, map[string]string{
+			"CICompilerCountPerCPU": "true {default}", "Tier3CompileThreshold": "10000 {default}",
+		}, nil},
 		{jdk.R25, nil, map[string]string{"InlineSmallCode": "2500 {default}", "CICompilerCountPerCPU": "true {default}"}, nil},
 		{jdk.R17, []string{"-XX:CICompilerCount=4"}, map[string]string{"CICompilerCountPerCPU": "false {default}"}, nil},
 		{jdk.R8, nil, map[string]string{"InlineSmallCode": "2000 {default}", "CICompilerCountPerCPU": "true {default}"}, nil},
@@ -94,6 +105,7 @@ func TestStartupRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			SettleCompilerCount(s) // the start-up after the options, as java prints its tables
 			decl := NewSet(tc.jdk, jdk.AMD64)
 			for name, want := range tc.want {
 				if got := rowOf(s, name); got != want {

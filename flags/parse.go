@@ -66,9 +66,13 @@ type Result struct {
 	Properties []Property
 	// Mode is the -Xint/-Xmixed/-Xcomp mode.
 	Mode Mode
-	// Version is true when -version (or --version, -fullversion, --full-version) was given:
-	// print the version banner and exit.
+	// Version is true when -version (or --version) was given: print the version banner and
+	// exit.
 	Version bool
+	// FullVersion is true when -fullversion (or --full-version, with ToStdout) was given: the
+	// launcher prints the full version on one line and exits before the VM starts, so no VM
+	// option is looked at, before it or after (17.0.15, 25.0.3).
+	FullVersion bool
 	// ShowVersion is true when -showversion or --show-version was given: print the banner,
 	// then run the program.
 	ShowVersion bool
@@ -200,6 +204,9 @@ type token struct {
 	jdkJavaOptions bool
 	// literal: an @argfile left unexpanded (after JDK_JAVA_OPTIONS' --disable-@files).
 	literal bool
+	// vmAct and vmValue: a launcher option handed on to the VM, its row's vmAct and value.
+	vmAct   func(p *parser, t token, val string) error
+	vmValue string
 }
 
 type parser struct {
@@ -216,7 +223,11 @@ type parser struct {
 	// addModules and limitModules the modules named, moduleRules the well-formed
 	// --add-reads/--add-exports/--add-opens, nativeAccess the modules
 	// --enable-native-access names; modulePath whether a module path was given.
-	bootLayer                string
+	bootLayer string
+	// patchModules are the modules --patch-module named, in order; patchBootLayer the boot
+	// layer's complaint about the first malformed or repeated one.
+	patchModules             []string
+	patchBootLayer           string
 	addModules, limitModules []string
 	moduleRules              []moduleRuleEntry
 	moduleRuleIndex          map[[2]string]int // (option, key) → its entry in moduleRules
@@ -425,7 +436,7 @@ func (p *parser) run() error {
 		cmd = append(cmd, exp...)
 	}
 	vmCmd, err := p.launcherPass(cmd)
-	if err != nil {
+	if err != nil || p.res.FullVersion {
 		return err
 	}
 
@@ -504,6 +515,7 @@ func (p *parser) run() error {
 	p.aggressiveHeap()
 	p.tenuringErgonomics()
 	p.compactHeaders()
+	p.classSpaceWithoutPointers()
 	if e := p.set.peek("DynamicDumpSharedSpaces"); e != nil && p.set.Has("ArchiveClassesAtExit") && p.set.String("ArchiveClassesAtExit") != "" {
 		// 17's dynamic archive: an archive to write at exit turns the dump on, whatever
 		// the command line said of it (17.0.15; 25 has no such switch).
@@ -989,6 +1001,20 @@ func (p *parser) setCoupled(name string, v value, origin Origin) {
 	}
 	for _, c := range coupledFlags[name](v) {
 		p.setCmdline(c.name, c.v, origin)
+	}
+}
+
+// classSpaceWithoutPointers: a class space size the command line gave does nothing without
+// compressed class pointers; the VM says so as it finishes parsing (17.0.15, 25.0.3: after
+// the options' deprecation warnings, before PrintCommandLineFlags' line).
+func (p *parser) classSpaceWithoutPointers() {
+	s := p.set
+	if !p.o.JDK.Modern() || !s.Has("CompressedClassSpaceSize") || !s.Has("UseCompressedClassPointers") {
+		return
+	}
+	// 17 declares the pointers off and turns them on later, unless the command line said no.
+	if s.WasSetOnCommandLine("CompressedClassSpaceSize") && s.WasSetOnCommandLine("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
+		p.warning("Setting CompressedClassSpaceSize has no effect when compressed class pointers are not used")
 	}
 }
 

@@ -36,6 +36,9 @@ type Set struct {
 	logs []LogConfig
 	// noSharing is -Xshare:off: no class-data archive is mapped.
 	noSharing bool
+	// interpreterOnly: the mode runs no compiler (-Xint, CompileThresholdScaling=0,
+	// TieredStopAtLevel=0), which a -XX:-UseCompiler of the command line is not.
+	interpreterOnly bool
 }
 
 // defaults caches, per profile and architecture, the declared defaults NewSet starts from.
@@ -266,7 +269,7 @@ func (s *Set) Revert(name string) {
 
 // Clone returns an independent copy of s.
 func (s *Set) Clone() *Set {
-	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle, logs: s.logs, noSharing: s.noSharing}
+	c := &Set{jdk: s.jdk, arch: s.arch, base: s.base, own: make(map[int]*entry, len(s.own)), oracle: s.oracle, logs: s.logs, noSharing: s.noSharing, interpreterOnly: s.interpreterOnly}
 	for i, e := range s.own {
 		cp := *e
 		c.own[i] = &cp
@@ -277,6 +280,11 @@ func (s *Set) Clone() *Set {
 // Logs returns the unified-logging outputs the -Xlog options configured, in order (the VM
 // writes the jit tags it models to them).
 func (s *Set) Logs() []LogConfig { return s.logs }
+
+// InterpreterOnly reports whether the compilation mode runs no compiler (-Xint,
+// CompileThresholdScaling=0, TieredStopAtLevel=0). A -XX:-UseCompiler of the command line
+// leaves the mode as it is: the compiler count is still sized as if the compilers ran.
+func (s *Set) InterpreterOnly() bool { return s.interpreterOnly }
 
 // Sharing reports whether the VM maps the class-data sharing archive (not under -Xshare:off).
 func (s *Set) Sharing() bool { return !s.noSharing }

@@ -240,12 +240,19 @@ func (p *parser) checkShenandoah() error {
 		return nil
 	}
 	// Both thread counts given, before the mode is looked at (17.0.15, 25.0.3); with
-	// ParallelGCThreads left to the ergonomics there is no check.
+	// ParallelGCThreads left to the ergonomics there is no check. The collector's arguments
+	// are checked before -XX:+PrintCommandLineFlags prints its line, which neither failure
+	// follows; the mode's and the heuristics' do.
+	threads := func(msg string) error {
+		err := initError(msg).(*Error)
+		err.beforeFlags = true
+		return err
+	}
 	if s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") == 0 {
-		return initError("Shenandoah expects ConcGCThreads > 0, check -XX:ConcGCThreads=#")
+		return threads("Shenandoah expects ConcGCThreads > 0, check -XX:ConcGCThreads=#")
 	}
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
-		return initError("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
+		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
 	for _, c := range []struct {
 		flag, what string

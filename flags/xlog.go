@@ -248,14 +248,6 @@ func (p *parser) xlogOption(t token, _ string) error {
 				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output 'file=' using options '(null)' failed."})
 		}
 		c.Output, file = "file="+name, true
-		if msg := p.logFileProblem(name); msg != "" {
-			opts := parts[3]
-			if opts == "" {
-				opts = "(null)"
-			}
-			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + expandLogName(name) + "': " + msg},
-				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + opts + "' failed."})
-		}
 	}
 	// Decorators.
 	if d := parts[2]; d != "" {
@@ -286,6 +278,18 @@ func (p *parser) xlogOption(t token, _ string) error {
 				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + o + "' failed."})
 		}
 		c.Options = o
+	}
+	// The file is opened once its decorators and options passed (17.0.15, 25.0.3: a bad
+	// decorator or option in a missing directory is reported as such).
+	if name, ok := strings.CutPrefix(c.Output, "file="); ok && file {
+		if msg := p.logFileProblem(name); msg != "" {
+			opts := parts[3]
+			if opts == "" {
+				opts = "(null)"
+			}
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + expandLogName(name) + "': " + msg},
+				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + opts + "' failed."})
+		}
 	}
 	p.res.Logs = append(p.res.Logs, c)
 	return nil

@@ -147,7 +147,7 @@ func loadRecording(t *testing.T) (*casesFile, *recording) {
 
 // isBanner reports whether a stderr line is part of a version banner (java's or jitsim's).
 func isBanner(line string) bool {
-	for _, p := range []string{"openjdk version ", "openjdk 1", "openjdk 2", "OpenJDK Runtime Environment", "OpenJDK 64-Bit Server VM (build", "OpenJDK 64-Bit Server VM Temurin", "jitsim "} {
+	for _, p := range []string{"openjdk version ", "openjdk full version ", "openjdk 1", "openjdk 2", "OpenJDK Runtime Environment", "OpenJDK 64-Bit Server VM (build", "OpenJDK 64-Bit Server VM Temurin", "jitsim "} {
 		if strings.HasPrefix(line, p) {
 			return true
 		}

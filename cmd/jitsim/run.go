@@ -468,6 +468,15 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		banner = stdout
 	}
 	switch {
+	case res.FullVersion:
+		// java's one line, in jitsim's words: `-fullversion` on stderr, `--full-version`
+		// on stdout, each in its own form.
+		if res.ToStdout {
+			fmt.Fprintf(stdout, "jitsim %s (JDK %s profile)\n", Version, rel)
+		} else {
+			fmt.Fprintf(stderr, "jitsim full version \"%s\" (JDK %s profile)\n", Version, rel)
+		}
+		return 0
 	case res.InternalVersion:
 		// java's build line, in jitsim's words: what is modelled and what built it.
 		fmt.Fprintf(stdout, "HotSpot model (JDK %s profile) for linux-%s, built by jitsim %s with %s\n", rel, m.Arch, Version, goruntime.Version())

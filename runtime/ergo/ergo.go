@@ -94,6 +94,7 @@ func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, e
 	if err := e.compilerThreads(activeProcessors); err != nil {
 		return nil, err
 	}
+	flags.SettleCompilerCount(set)
 	for _, w := range flags.SettleDependentFlags(set) {
 		e.warn("%s", w)
 	}
@@ -512,12 +513,25 @@ func active(s *flags.Set, processors int) int {
 	return processors
 }
 
+// sizingConfig is cfg as the VM sizes its compiler threads and code heaps: a -XX:-UseCompiler
+// of the command line, unlike a mode that runs no compiler, leaves both sized as if the
+// compilers ran (17.0.15, 25.0.3: CICompilerCount 2 and the tiered code heaps on two CPUs).
+func sizingConfig(s *flags.Set, cfg policy.Config) policy.Config {
+	if cfg.Exec == policy.Int && !s.InterpreterOnly() {
+		cfg.Exec = policy.Mixed
+		if !s.Bool("UseInterpreter") {
+			cfg.Exec = policy.Comp
+		}
+	}
+	return cfg
+}
+
 // compilerThreads sets CICompilerCount from the active processor count when
 // CICompilerCountPerCPU is on and the compilers run (flags.Parse settled both).
 func (e *ergo) compilerThreads(activeProcessors int) error {
 	s := e.set
 	activeProcessors = active(s, activeProcessors)
-	if !s.Bool("CICompilerCountPerCPU") || !s.Bool("UseCompiler") {
+	if !s.Bool("CICompilerCountPerCPU") || s.InterpreterOnly() {
 		return nil
 	}
 	cfg, err := policy.FromFlags(s)
@@ -525,7 +539,7 @@ func (e *ergo) compilerThreads(activeProcessors int) error {
 		return fmt.Errorf("ergonomics: %w", err)
 	}
 	cfg.CICompilerCount = 0 // the per-CPU count, not the flag's
-	c1, c2, err := policy.CompilerCounts(activeProcessors, cfg)
+	c1, c2, err := policy.CompilerCounts(activeProcessors, sizingConfig(s, cfg))
 	if err != nil {
 		return fmt.Errorf("ergonomics: %w", err)
 	}

@@ -55,6 +55,10 @@ func compressedOopsMaxHeap(s *flags.Set, gc string) uint64 {
 	return 4*gib*objAlign - align
 }
 
+// g1GCTimeRatio is G1's GCTimeRatio where the command line sets none (the declared 99 is
+// Parallel's).
+const g1GCTimeRatio = "12"
+
 func (e *ergo) gcArguments(model cpu.Model, active int) {
 	s := e.set
 	if !gcModelled(s) {
@@ -100,7 +104,14 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	}
 	switch gc {
 	case "UseG1GC":
-		if s.IsDefault("ConcGCThreads") {
+		// A GCTimeRatio of 0 sets no goal: G1 takes its own, the command line's origin kept
+		// and -XX:+PrintCommandLineFlags showing it (17.0.15, 25.0.3; Parallel keeps the 0).
+		if s.WasSetOnCommandLine("GCTimeRatio") && s.Uint("GCTimeRatio") == 0 {
+			e.setDefault("GCTimeRatio", g1GCTimeRatio)
+		}
+		// A ConcGCThreads of 0 is no count: G1 sizes it as if it were left alone, keeping
+		// the command line's origin (17.0.15, 25.0.3: {command line, ergonomic}).
+		if s.IsDefault("ConcGCThreads") || s.Uint("ConcGCThreads") == 0 {
 			e.setErgo("ConcGCThreads", strconv.FormatUint(max((parallel+2)/4, 1), 10))
 		}
 		if s.IsDefault("G1ConcRefinementThreads") {
@@ -481,6 +492,9 @@ func CollectorFailure(set *flags.Set) bool {
 // "" when it starts. java prints it after the collector's start-up log lines, on stdout, and
 // exits with status 1.
 func StartupFailure(set *flags.Set) string {
+	if text := flags.YoungRatioFailure(set); text != "" {
+		return text
+	}
 	if text := heapReserveFailure(set); text != "" {
 		return text
 	}
@@ -592,17 +606,28 @@ func (e *ergo) aggressiveHeap(model cpu.Model) {
 	cmd("BaseFootPrintEstimate", s.Uint("MaxHeapSize"))
 }
 
-// g1YoungSizer is G1's reading of the young sizes the command line gave: a NewSize above
-// MaxNewSize raises the maximum to it, an ergonomic value over the command line's
-// (PrintFlagsFinal: "command line, ergonomic"; 17.0.15 and 25.0.3). Its warnings are
-// g1YoungSizerWarnings'.
+// g1YoungSizer is G1's reading of the MaxNewSize the command line gave: a NewSize above it
+// (given, or the declared 1331k) raises it to NewSize, and the young generation's most is then
+// a whole number of regions, at least one, an ergonomic value over the command line's
+// (PrintFlagsFinal: "command line, ergonomic"; 17.0.15 and 25.0.3: 1m, 2m and 5m with 4 MB
+// regions all read 4 MB), where that changes it. Its warnings are g1YoungSizerWarnings'.
 func (e *ergo) g1YoungSizer() {
 	s := e.set
-	if s.Collector() != "UseG1GC" && s.Collector() != "" || !gcModelled(s) || !s.WasSetOnCommandLine("NewSize") || !s.WasSetOnCommandLine("MaxNewSize") {
+	if s.Collector() != "UseG1GC" && s.Collector() != "" || !gcModelled(s) || !s.WasSetOnCommandLine("MaxNewSize") {
 		return
 	}
-	if young := s.Uint("NewSize"); young > s.Uint("MaxNewSize") {
-		e.setErgo("MaxNewSize", strconv.FormatUint(young, 10))
+	most := max(s.Uint("MaxNewSize"), s.Uint("NewSize"))
+	region := s.Uint("G1HeapRegionSize")
+	if region == 0 || most >= s.Uint("MaxHeapSize") {
+		// A maximum as large as the heap is the heap's rule, not modelled here.
+		if most > s.Uint("MaxNewSize") {
+			e.setErgo("MaxNewSize", strconv.FormatUint(most, 10))
+		}
+		return
+	}
+	// A value already whole regions keeps its origin (9m with 1 MB regions).
+	if v := max(most/region, 1) * region; v != s.Uint("MaxNewSize") {
+		e.setErgo("MaxNewSize", strconv.FormatUint(v, 10))
 	}
 }
 

@@ -125,8 +125,8 @@ func youngSizeWarnings(s *flags.Set, gc string) []flags.LogLine {
 
 // g1YoungSizerWarnings are G1's gc+ergo warnings about the young sizes the command line
 // gave, as the heap is made (after the heap sizes' debug line, before "Using G1"; 17.0.15 and
-// 25.0.3): NewSize or MaxNewSize with NewRatio, and NewSize above MaxNewSize, which then
-// takes NewSize (g1YoungSizer).
+// 25.0.3): NewSize or MaxNewSize with NewRatio, and NewSize (given or declared) above a
+// MaxNewSize given, which then takes NewSize (g1YoungSizer).
 func g1YoungSizerWarnings(cl *flags.Set) []flags.LogLine {
 	if cl == nil || !cl.Has("NewRatio") || !cl.Has("NewSize") || !cl.Has("MaxNewSize") {
 		return nil
@@ -139,7 +139,7 @@ func g1YoungSizerWarnings(cl *flags.Set) []flags.LogLine {
 	if cl.WasSetOnCommandLine("NewRatio") && (newSize || maxNew) {
 		warn("-XX:NewSize and -XX:MaxNewSize override -XX:NewRatio")
 	}
-	if young, most := cl.Uint("NewSize"), cl.Uint("MaxNewSize"); newSize && maxNew && young > most {
+	if young, most := cl.Uint("NewSize"), cl.Uint("MaxNewSize"); maxNew && young > most {
 		warn("NewSize (%dk) is greater than the MaxNewSize (%dk). A new max generation size of %dk will be used.", young>>10, most>>10, young>>10)
 	}
 	return out
@@ -180,7 +180,7 @@ func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int
 	}
 	lines := gcLog(set, commandLine, model, activeProcessors)
 	// The compiler threads start after the heap and the first classes.
-	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) {
+	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) || flags.YoungRatioFailure(set) != "" {
 		return lines
 	}
 	cfg, err := policy.FromFlags(set)
@@ -220,6 +220,10 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	}
 	if described && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
+	}
+	if flags.YoungRatioFailure(set) != "" {
+		// The generations are sized before the collector says which it is.
+		return out
 	}
 	out = append(out, youngSizeWarnings(set, gc)...)
 	zgc := gcModelled(set) && build != "" && gc == "UseZGC"

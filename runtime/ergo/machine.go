@@ -333,8 +333,10 @@ var machineRows = append([]machineRow{
 	}},
 
 	// --- the compilers ---------------------------------------------------------------------
+	// 5 where C2 may inline; a TieredStopAtLevel below 4 keeps the declared 10 in every mode,
+	// -Xint and -XX:-TieredCompilation included (17.0.15, 25.0.3).
 	{flag: "C1InlineStackLimit", releases: all, value: func(m *machineFacts) (string, bool) {
-		if m.c1Only() {
+		if m.c1Only() || m.s.Has("TieredStopAtLevel") && m.s.Int("TieredStopAtLevel") < 4 {
 			return "", false
 		}
 		return "5", true
@@ -386,7 +388,7 @@ var machineRows = append([]machineRow{
 		}
 		return "", false
 	}},
-	{flag: "GCTimeRatio", releases: all, value: func(m *machineFacts) (string, bool) { return "12", m.g1() }},
+	{flag: "GCTimeRatio", releases: all, value: func(m *machineFacts) (string, bool) { return g1GCTimeRatio, m.g1() }},
 	{flag: "ScavengeBeforeFullGC", releases: jdk17, value: func(m *machineFacts) (string, bool) {
 		switch m.gc() {
 		case "UseG1GC", "UseSerialGC", "UseZGC":
@@ -640,7 +642,7 @@ func (e *ergo) machinePass(model cpu.Model, activeProcessors int) {
 		if s.Has("CICompilerCount") {
 			cfg.CICompilerCount = s.Int("CICompilerCount")
 		}
-		m.c1, m.c2, _ = policy.CompilerCounts(active(s, activeProcessors), cfg)
+		m.c1, m.c2, _ = policy.CompilerCounts(active(s, activeProcessors), sizingConfig(s, cfg))
 	}
 	for i := range machineRows {
 		r := &machineRows[i]

@@ -53,3 +53,37 @@ func TestMachineRowsFollowTheModel(t *testing.T) {
 		}
 	}
 }
+
+// TestC1InlineStackLimitFollowsTheStopLevel checks the C1InlineStackLimit row: 5 where C2 may
+// inline, the declared 10 under C1 alone and under any TieredStopAtLevel below 4, whatever
+// the mode (17.0.15, 25.0.3).
+func TestC1InlineStackLimitFollowsTheStopLevel(t *testing.T) {
+	m, err := cpu.Lookup("icelake-server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "5"},
+		{[]string{"-Xint"}, "5"},
+		{[]string{"-XX:-TieredCompilation"}, "5"},
+		{[]string{"-XX:CompilationMode=quick-only"}, "10"},
+		{[]string{"-XX:TieredStopAtLevel=0"}, "10"},
+		{[]string{"-XX:-TieredCompilation", "-XX:TieredStopAtLevel=0"}, "10"},
+		{[]string{"-XX:-TieredCompilation", "-XX:TieredStopAtLevel=1"}, "10"},
+		{[]string{"-Xint", "-XX:TieredStopAtLevel=0"}, "10"},
+		{[]string{"-XX:CompilationMode=high-only", "-XX:TieredStopAtLevel=3"}, "10"},
+	} {
+		for _, j := range []jdk.Release{jdk.R17, jdk.R25} {
+			rows, _, _, err := settle(t, j, jdk.AMD64, m, 2, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := strings.Fields(rows["C1InlineStackLimit"]); len(f) < 4 || f[3] != tt.want {
+				t.Errorf("%s %v: C1InlineStackLimit row %q, want %s", j, tt.args, rows["C1InlineStackLimit"], tt.want)
+			}
+		}
+	}
+}
