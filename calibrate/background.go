@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jitsim/jitsim/bytecode"
 	"github.com/jitsim/jitsim/jvmharness"
 	"github.com/jitsim/jitsim/runtime/model"
 )
@@ -150,9 +151,21 @@ func idleReady(stderr string) (float64, error) {
 	return max(epoch-ready, 0), nil
 }
 
-// modelledMethod says whether a logged method is one jitsim models itself: the provider's.
+// modelled holds the methods jitsim models itself, as the log names them ("CLASS NAME"):
+// the method table's rows, of every release.
+var modelled = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range bytecode.Rows() {
+		m[r.Class+" "+r.Name] = true
+	}
+	return m
+}()
+
+// modelledMethod says whether a logged method ("CLASS NAME DESCRIPTOR") is one jitsim
+// models itself.
 func modelledMethod(method string) bool {
-	return strings.HasPrefix(method, "com.sun.crypto.provider.")
+	f := strings.Fields(method)
+	return len(f) >= 2 && modelled[f[0]+" "+f[1]]
 }
 
 // backgroundOf turns one background run into the profile's compiles: each compile of code

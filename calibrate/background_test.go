@@ -28,8 +28,18 @@ func idleRecording(t testing.TB) (stderr, log string) {
 // less jitsim-ready's 10.47 ms; 40 compiles of code jitsim does not model end after it,
 // 5416 bytes with what they inlined (counted by hand from the log), one of them
 // (MemberName.getMethodType, 1955–1957 ms) running at the anchor, counted at 0 with its part
-// left. The provider's own compiles are left out.
+// left. Compiles of the methods jitsim models (the method table's) are left out.
 func TestBackgroundOfRecording(t *testing.T) {
+	for m, want := range map[string]bool{
+		"com.sun.crypto.provider.GHASH blockMult ([J[J)V":             true,
+		"com.sun.crypto.provider.AESCrypt implEncryptBlock ([BI[BI)V": true,
+		"com.sun.crypto.provider.AESCrypt mul4 (I[B)I":                false, // the provider's, not modelled
+		"java.lang.String hashCode ()I":                               false,
+	} {
+		if modelledMethod(m) != want {
+			t.Errorf("modelledMethod(%q) = %v", m, !want)
+		}
+	}
 	stderr, log := idleRecording(t)
 	anchor, err := idleReady(stderr)
 	if err != nil {
