@@ -488,7 +488,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	}
 	mhz, mhzSrc := clock.result()
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
-		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2,
+		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2, Size: costSize,
 		MHz: mhz, MHzSource: mhzSrc}
 	for i, r := range levelRuns() {
 		meas.Levels[i] = r.name
@@ -773,12 +773,15 @@ type Run struct {
 	Size    int      // payload bytes
 }
 
+// costSize is the payload of the harness's per-byte rows: Cost's default -Dsize.
+const costSize = 16384
+
 // Runs are the flag sets a calibration of release rel on CPU model m runs, in order.
 func Runs(rel jdk.Release, m cpu.Model) []Run {
 	var out []Run
 	stub, _ := stubRuns(rel, m)
 	for _, r := range append(levelRuns(), stub...) {
-		out = append(out, Run{Name: r.name, Options: r.options, Modes: r.modes, Size: 16384})
+		out = append(out, Run{Name: r.name, Options: r.options, Modes: r.modes, Size: costSize})
 	}
 	return out
 }
