@@ -164,7 +164,7 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 			which[id] = []model.RunMode{rm}
 		}
 		run.modes = append(run.modes, glueModes...)
-		return []jvmRun{run}, which
+		return append([]jvmRun{run}, counterLoopRuns(rel, m)...), which
 	}
 	var runs []jvmRun
 	var seen []string
@@ -189,7 +189,16 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 	if len(runs) > 0 { // the CPU's default flags: C2's glue (model.Measurements.GlueC2)
 		runs[0].modes = append(runs[0].modes, glueModes...)
 	}
-	return runs, which
+	return append(runs, counterLoopRuns(rel, m)...), which
+}
+
+// counterLoopRuns is model.CounterLoopRun where the CPU and release have it: CTR at C2 with
+// the CTR stub off and the AES block stub on, everything else at the CPU's default.
+func counterLoopRuns(rel jdk.Release, m cpu.Model) []jvmRun {
+	if _, ok := model.CounterLoopVariant(m, rel); !ok {
+		return nil
+	}
+	return []jvmRun{{name: model.CounterLoopRun, options: []string{diagnostic, "-XX:-UseAESCTRIntrinsics"}, modes: []string{"ctr"}, fastest: true}}
 }
 
 // directOpens are the options a stub run needs for its direct modes: the --add-opens that

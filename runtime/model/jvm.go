@@ -178,6 +178,11 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 			c.Formula, float64(b)/100, u.insnSource, u.mhz)
 		p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerBlock, cyclesToPs(b, u.mhz), src}, perCallRow(id, u))
 	}
+	loop, err := counterLoopRows(m, rel, meas, p)
+	if err != nil {
+		return Profile{}, err
+	}
+	p.Rows = append(p.Rows, loop...)
 	return p, p.Validate()
 }
 
