@@ -164,7 +164,7 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 			which[id] = []model.RunMode{rm}
 		}
 		run.modes = append(run.modes, glueModes...)
-		return []jvmRun{run}, which
+		return append([]jvmRun{run}, counterLoopRuns(rel, m)...), which
 	}
 	var runs []jvmRun
 	var seen []string
@@ -189,7 +189,16 @@ func stubRuns(rel jdk.Release, m cpu.Model) ([]jvmRun, map[variant.ID][]model.Ru
 	if len(runs) > 0 { // the CPU's default flags: C2's glue (model.Measurements.GlueC2)
 		runs[0].modes = append(runs[0].modes, glueModes...)
 	}
-	return runs, which
+	return append(runs, counterLoopRuns(rel, m)...), which
+}
+
+// counterLoopRuns is model.CounterLoopRun where the CPU and release have it: CTR at C2 with
+// the CTR stub off and the AES block stub on, everything else at the CPU's default.
+func counterLoopRuns(rel jdk.Release, m cpu.Model) []jvmRun {
+	if _, ok := model.CounterLoopVariant(m, rel); !ok {
+		return nil
+	}
+	return []jvmRun{{name: model.CounterLoopRun, options: []string{diagnostic, "-XX:-UseAESCTRIntrinsics"}, modes: []string{"ctr"}, fastest: true}}
 }
 
 // directOpens are the options a stub run needs for its direct modes: the --add-opens that
@@ -488,7 +497,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	}
 	mhz, mhzSrc := clock.result()
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
-		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2,
+		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2, Size: costSize,
 		MHz: mhz, MHzSource: mhzSrc}
 	for i, r := range levelRuns() {
 		meas.Levels[i] = r.name
@@ -773,12 +782,15 @@ type Run struct {
 	Size    int      // payload bytes
 }
 
+// costSize is the payload of the harness's per-byte rows: Cost's default -Dsize.
+const costSize = 16384
+
 // Runs are the flag sets a calibration of release rel on CPU model m runs, in order.
 func Runs(rel jdk.Release, m cpu.Model) []Run {
 	var out []Run
 	stub, _ := stubRuns(rel, m)
 	for _, r := range append(levelRuns(), stub...) {
-		out = append(out, Run{Name: r.name, Options: r.options, Modes: r.modes, Size: 16384})
+		out = append(out, Run{Name: r.name, Options: r.options, Modes: r.modes, Size: costSize})
 	}
 	return out
 }

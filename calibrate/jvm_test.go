@@ -111,6 +111,41 @@ func TestJVMFromRecording(t *testing.T) {
 	if !ok || !strings.Contains(ctr.Source, "-XX:UseAVX=3") {
 		t.Errorf("the AVX-512 CTR stub is not priced by the UseAVX=3 run: %+v", ctr)
 	}
+	// Per byte between the 16 KiB call and the 16-byte one: the per-call glue, which the
+	// model charges by its own row, left out of the per-byte price.
+	var whole, small float64
+	for _, r := range res.Measured {
+		if r.Run == "c2-avx3" && r.Mode == "ctr" {
+			whole = r.Median
+		}
+		if r.Run == "c2-avx3" && r.Mode == "glue-ctr-final" {
+			small = r.Median
+		}
+	}
+	if want := (int64(whole+0.5)*16384 - int64(small+0.5)*16) / (16384 - 16); whole == 0 || small == 0 || ctr.Ps != want || ctr.Ps >= int64(whole) ||
+		!strings.Contains(ctr.Source, "per byte between the 16384-byte Cipher call") {
+		t.Errorf("CTR stub %d ps/byte, want %d (the call %.0f ps/byte, the 16-byte call %.0f): %s", ctr.Ps, want, whole, small, ctr.Source)
+	}
+	// A block-stub call from CTR's counter loop is priced by the loop measured with the CTR
+	// stub off, less the loop's own bytes at C2 and the dispatch.
+	var noCTR float64
+	for _, r := range res.Measured {
+		if r.Run == model.CounterLoopRun && r.Mode == "ctr" {
+			noCTR = r.Median
+		}
+	}
+	fam := model.StreamFamily("aescrypt_encryptBlock", model.CounterLoopCaller)
+	call, ok := p.Row(model.Stub("aesni"), fam, model.PerBlock)
+	loop0, _ := p.Cost(model.WhatC2, model.CounterLoopCaller, 0)
+	loop16, _ := p.Cost(model.WhatC2, model.CounterLoopCaller, 16)
+	dispatch, _ := p.Cost(model.WhatDispatch, "aescrypt_encryptBlock", 0)
+	perByte := (int64(noCTR+0.5)*16384 - int64(small+0.5)*16) / (16384 - 16)
+	if want := 16*perByte - int64(loop16-loop0) - int64(dispatch); noCTR == 0 || !ok || call.Ps != want || want <= 0 {
+		t.Errorf("the block stub from the counter loop: %+v, want %d ps a block (CTR without its stub %.0f ps/byte)", call, want, noCTR)
+	}
+	if z, ok := p.Row(model.Stub("aesni"), fam, model.PerCall); !ok || z.Ps != 0 {
+		t.Errorf("the block stub from the counter loop, per call: %+v", z)
+	}
 	cbc, ok := p.Row(model.Stub("aesni"), "cipherBlockChaining_encryptAESCrypt", model.PerBlock)
 	if !ok || !strings.Contains(cbc.Source, "not run by the calibration") {
 		t.Errorf("CBC encryption is not priced by its formula: %+v", cbc)

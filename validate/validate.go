@@ -11,14 +11,17 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
@@ -147,6 +150,9 @@ type Options struct {
 	Model func(ctx context.Context, c Cell) (ModelResult, error)
 	// Wall, when set, also times each cell on jitsim's wall clock (reported, not judged).
 	Wall func(ctx context.Context, c Cell) (float64, error)
+	// ModelWorkers is how many cells run on the model clock at once, after the JVM's
+	// rounds; 0: one per CPU (GOMAXPROCS).
+	ModelWorkers int
 }
 
 // Result is one cell's comparison.
@@ -268,19 +274,17 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			done++
 		}
 	}
-	var res []Result
-	for _, c := range o.Cells {
+	models, err := modelCells(ctx, o, model, func(what string) {
 		if o.Progress != nil {
-			o.Progress(done, total, "model clock: "+c.String())
+			o.Progress(done, total, what)
 		}
-		m, err := model(ctx, c)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if err != nil {
-			return nil, fmt.Errorf("validate: %s on the model clock: %w", c, err)
-		}
-		done++
+	}, func() { done++ })
+	if err != nil {
+		return nil, err
+	}
+	var res []Result
+	for i, c := range o.Cells {
+		m := models[i]
 		k := key{c.Set.Name, c.Op.Row, c.Size}
 		s := samples[k]
 		r := Result{Cell: c.String(), Set: c.Set.Name, Options: strings.Join(c.Set.Options, " "), Op: c.Op.Row, Size: c.Size,
@@ -311,6 +315,65 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		o.Progress(total, total, "done")
 	}
 	return res, nil
+}
+
+// modelCells runs every cell of o on the model clock, o.ModelWorkers at a time, and returns
+// their results in o.Cells' order, or the first failing cell's error in that order. A cell's
+// result depends on nothing but the cell and the profile — the model clock reads no wall clock
+// and each cell has a VM of its own — so cells run side by side; they run only after the
+// JVM's rounds, never beside a JVM being timed. progress and step are called under one lock.
+func modelCells(ctx context.Context, o Options, model func(context.Context, Cell) (ModelResult, error), progress func(string), step func()) ([]ModelResult, error) {
+	workers := o.ModelWorkers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(o.Cells)))
+	out := make([]ModelResult, len(o.Cells))
+	errs := make([]error, len(o.Cells))
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next atomic.Int64
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(o.Cells) || cctx.Err() != nil {
+					return
+				}
+				mu.Lock()
+				progress("model clock: " + o.Cells[i].String())
+				mu.Unlock()
+				out[i], errs[i] = model(cctx, o.Cells[i])
+				if errs[i] != nil {
+					cancel() // the later cells are not needed
+				}
+				mu.Lock()
+				step()
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	for i, err := range errs {
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return nil, fmt.Errorf("validate: %s on the model clock: %w", o.Cells[i], err)
+		}
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("validate: %s on the model clock: %w", o.Cells[i], err)
+		}
+	}
+	return out, nil
 }
 
 // compileFor checks that java is a JVM of release rel and compiles harness program p for it.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -131,6 +132,66 @@ func TestRunJudges(t *testing.T) {
 	}
 }
 
+// TestModelCellsSideBySide: the model-clock cells run ModelWorkers at a time, after every JVM
+// round, and come back in the cells' order; the first failing cell in that order is the
+// error.
+func TestModelCellsSideBySide(t *testing.T) {
+	cells, err := Cells([]string{"default", "no-ghash", "xint", "c1-only"}, []string{"gcm-enc"}, []int{1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jvmRuns := 0
+	runJVM := func(context.Context, []string) (string, error) {
+		jvmRuns++
+		return "row gcm-enc size=1024 cpu-ns/op=1000.0 cpu-ns/byte=0.9766 cpu-MB/s=1.0 min=1000.0 max=1000.0\n", nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	arrived := make(chan string, len(cells))
+	var both sync.WaitGroup
+	both.Add(2)
+	model := func(_ context.Context, c Cell) (ModelResult, error) {
+		if jvmRuns != len(cells) {
+			t.Errorf("%s on the model clock before the JVM's rounds ended (%d of %d)", c, jvmRuns, len(cells))
+		}
+		arrived <- c.Set.Name
+		if c.Set.Name == "default" || c.Set.Name == "no-ghash" { // the first two meet: two at once
+			both.Done()
+			done := make(chan struct{})
+			go func() { both.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-ctx.Done():
+				return ModelResult{}, fmt.Errorf("%s waited alone: the cells ran one at a time", c)
+			}
+		}
+		return ModelResult{NsPerOp: float64(1000 * (1 + slices.IndexFunc(cells, func(x Cell) bool { return x.Set.Name == c.Set.Name }))), Steady: true}, nil
+	}
+	rs, err := Run(ctx, Options{Java: "java", JDK: jdk.R17, Rounds: 1, Cells: cells, RunJVM: runJVM, Model: model, ModelWorkers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rs {
+		if r.Set != cells[i].Set.Name || r.Model != float64(1000*(i+1)) {
+			t.Errorf("result %d: %s %.0f, want %s %d", i, r.Set, r.Model, cells[i].Set.Name, 1000*(i+1))
+		}
+	}
+	if len(arrived) != len(cells) {
+		t.Errorf("%d cells ran, want %d", len(arrived), len(cells))
+	}
+	// The first failing cell in the cells' order is the error, whichever ended first.
+	failing := func(_ context.Context, c Cell) (ModelResult, error) {
+		if c.Set.Name == "no-ghash" || c.Set.Name == "c1-only" {
+			return ModelResult{}, fmt.Errorf("broken %s", c.Set.Name)
+		}
+		return ModelResult{NsPerOp: 1, Steady: true}, nil
+	}
+	if _, err := Run(context.Background(), Options{Java: "java", JDK: jdk.R17, Rounds: 1, Cells: cells, RunJVM: runJVM, Model: failing, ModelWorkers: 3}); err == nil ||
+		!strings.Contains(err.Error(), "broken no-ghash") {
+		t.Errorf("failing cells: %v", err)
+	}
+}
+
 // TestModelPerOpSteady runs two small cells on the model clock: C1 is steady after its
 // compiles, -Xint at once; C1 code is far faster than the interpreter.
 func TestModelPerOpSteady(t *testing.T) {
@@ -155,6 +216,22 @@ func TestModelPerOpSteady(t *testing.T) {
 	}
 	if got[1].NsPerOp < 5*got[0].NsPerOp {
 		t.Errorf("-Xint %.0f ns/op vs C1 %.0f ns/op", got[1].NsPerOp, got[0].NsPerOp)
+	}
+	// Side by side (validate's default), each cell answers exactly what it did alone.
+	rs, err := Run(context.Background(), Options{Java: "java", JDK: jdk.R17, Rounds: 1, Cells: cells, ModelWorkers: 2,
+		Model: func(ctx context.Context, c Cell) (ModelResult, error) {
+			return ModelPerOp(ctx, ModelOptions{JDK: jdk.R17, CPU: m, Tiers: tiers.Default()}, c)
+		},
+		RunJVM: func(context.Context, []string) (string, error) {
+			return "row gcm-enc size=1024 cpu-ns/op=1000.0 cpu-ns/byte=0.9766 cpu-MB/s=1.0 min=1000.0 max=1000.0\n", nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rs {
+		if r.Model != got[i].NsPerOp || r.ModelOps != got[i].Ops {
+			t.Errorf("%s side by side: %.3f ns/op after %d ops, alone %.3f after %d", r.Cell, r.Model, r.ModelOps, got[i].NsPerOp, got[i].Ops)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -82,6 +83,10 @@ type Measurements struct {
 	// whole Cipher call at the measured size, Java glue included; GHASHMode's and
 	// GCMCrypt0Mode's the stub's Java entry alone).
 	Stubs map[variant.ID]RunMode
+	// Size is the payload of each per-byte row's operation in bytes (the harness's -Dsize),
+	// 0 when not known. With it a stub measured through a whole Cipher call is priced per
+	// byte by the slope between that call and the mode's 16-byte "final" (stubRow).
+	Size int
 	// MHz is this CPU's effective clock as measured (a dependent chain of one-cycle integer
 	// operations), MHzSource how: the clock the instruction-mix formulas of the variants the
 	// JVM did not run are priced at.
@@ -161,12 +166,8 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 			continue
 		}
 		if rm, ok := meas.Stubs[id]; ok {
-			v := meas.Rows[rm]
-			what := " (the whole Cipher call, Java glue included)"
-			if Direct(rm.Mode) {
-				what = " (the stub's Java entry called directly: no Cipher around it)"
-			}
-			p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerByte, v.Value, v.Source + what}, perCallRow(id, u))
+			ps, src := meas.stubRow(rm)
+			p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerByte, ps, src}, perCallRow(id, u))
 			continue
 		}
 		if c.PerBlock == nil {
@@ -177,20 +178,61 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 			c.Formula, float64(b)/100, u.insnSource, u.mhz)
 		p.Rows = append(p.Rows, Row{Stub(id.Name()), id.Stub(), PerBlock, cyclesToPs(b, u.mhz), src}, perCallRow(id, u))
 	}
+	loop, err := counterLoopRows(m, rel, meas, p)
+	if err != nil {
+		return Profile{}, err
+	}
+	p.Rows = append(p.Rows, loop...)
 	return p, p.Validate()
+}
+
+// stubRow is the per-byte price of a stub variant the JVM ran, from its measurement rm.
+// A direct row (Direct) is the stub's Java entry alone. A whole Cipher call of a mode whose
+// 16-byte "final" the level-4 glue run measured is priced by the slope between the two
+// calls: what one more byte costs, without the per-call part (the provider glue and the
+// stub's entry) that the model charges per call by their own rows — divided over the
+// bytes, it was charged twice, and too much on a larger call and too little on a smaller
+// one. Otherwise the whole call per byte, glue included.
+func (m Measurements) stubRow(rm RunMode) (int64, string) {
+	v := m.Rows[rm]
+	if Direct(rm.Mode) {
+		return v.Value, v.Source + " (the stub's Java entry called directly: no Cipher around it)"
+	}
+	whole := v.Source + " (the whole Cipher call, Java glue included)"
+	const small = 16
+	name, _, _ := strings.Cut(rm.Mode, "-")
+	run := m.Levels[4]
+	if m.GlueC2 != "" {
+		run = m.GlueC2
+	}
+	fin, ok := m.Rows[RunMode{run, "glue-" + name + "-final"}]
+	if !ok || m.Size <= small || !slices.ContainsFunc(GlueModes, func(g GlueMode) bool { return g.Name == name }) {
+		return v.Value, whole
+	}
+	big, little := v.Value*int64(m.Size), fin.Value*small
+	ps := (big - little) / int64(m.Size-small)
+	if ps <= 0 {
+		return v.Value, whole + fmt.Sprintf("; not less its %d-byte call (%d ps), which cost as much", small, little)
+	}
+	return ps, fmt.Sprintf("per byte between the %d-byte Cipher call, %d ps, and the %d-byte one, %d ps "+
+		"(the per-call glue and stub entry left out: charged per call by their own rows): %s; %s",
+		m.Size, big, small, little, v.Source, fin.Source)
 }
 
 // GlueModes are the modes whose provider glue a calibration measures, with what one
 // 16-byte "final" operation of the harness hands the modelled methods, in bytes: GHASH's
 // (GHASH.update's per-byte cost), the AES block method's (ECB's) and the counter or chaining loop's
 // (CTR − ECB).
-var GlueModes = []struct {
-	Name             string // the harness's glue-NAME-PHASE rows; the model's family NAME.PHASE in capitals
-	GHASH, AES, Loop int
-}{
+var GlueModes = []GlueMode{
 	{"gcm", 32, 32, 16}, // a 16-byte GCM decryption: GHASH over the ciphertext and the length block; the keystream and the tag's block
 	{"cbc", 0, 16, 16},
 	{"ctr", 0, 16, 16},
+}
+
+// GlueMode is one mode whose glue a calibration measures.
+type GlueMode struct {
+	Name             string // the harness's glue-NAME-PHASE rows; the model's family NAME.PHASE in capitals
+	GHASH, AES, Loop int    // the bytes its 16-byte "final" hands GHASH, the AES block method and the mode's loop
 }
 
 // GlueLevelMode names one glue mode ("gcm", "cbc", "ctr") at one level (0..4).
