@@ -385,6 +385,27 @@ func (s *Set) Collector() string {
 	return ""
 }
 
+// WorkerThreadsFailure is the collectors' refusal of no GC worker threads, nil when they
+// take the set: G1, ZGC and Parallel refuse a ParallelGCThreads=0 of the command line as
+// their arguments are initialized, before -XX:+PrintCommandLineFlags' line; Serial and Epsilon
+// run no workers and keep the 0 (17.0.15, 25.0.3). With no collector selected it is nil: the
+// ergonomics choose one for the machine (G1, or Serial on one processor or a small memory),
+// and runtime/setup asks again once they have.
+func WorkerThreadsFailure(s *Set) error {
+	if !s.jdk.Modern() || !s.Has("ParallelGCThreads") || !s.WasSetOnCommandLine("ParallelGCThreads") || s.Uint("ParallelGCThreads") != 0 {
+		return nil
+	}
+	switch s.Collector() {
+	case "UseG1GC":
+		return initError("The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0")
+	case "UseZGC":
+		return initError("The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0")
+	case "UseParallelGC":
+		return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
+	}
+	return nil
+}
+
 // checkCollectors fails when more than one collector was selected (JDK 9+).
 func (p *parser) checkCollectors() error {
 	if !p.o.JDK.Modern() {
@@ -399,17 +420,8 @@ func (p *parser) checkCollectors() error {
 	if n > 1 {
 		return initError("Multiple garbage collectors selected")
 	}
-	// The collectors that run GC worker threads refuse none (GCArguments of G1, ZGC, Parallel).
-	// With no collector chosen jitsim takes G1, java's choice on a server-class machine.
-	if p.set.Has("ParallelGCThreads") && p.set.WasSetOnCommandLine("ParallelGCThreads") && p.set.Uint("ParallelGCThreads") == 0 {
-		switch {
-		case n == 0 || p.set.Bool("UseG1GC"):
-			return initError("The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0")
-		case p.set.Has("UseZGC") && p.set.Bool("UseZGC"):
-			return initError("The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0")
-		case p.set.Bool("UseParallelGC"):
-			return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
-		}
+	if err := WorkerThreadsFailure(p.set); err != nil {
+		return err
 	}
 	// ZGC refuses no concurrent threads too, after the parallel ones (17.0.15, 25.0.3).
 	if p.set.Has("UseZGC") && p.set.Bool("UseZGC") && p.set.WasSetOnCommandLine("ConcGCThreads") && p.set.Uint("ConcGCThreads") == 0 {

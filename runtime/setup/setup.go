@@ -140,6 +140,12 @@ func Resolve(q Request) (*Run, error) {
 	if err != nil {
 		return r, err
 	}
+	// A collector the ergonomics chose checks its arguments as one the command line named
+	// does in flags.Parse, before -XX:+PrintCommandLineFlags' line.
+	if err := flags.WorkerThreadsFailure(set); err != nil {
+		r.Flags = nil
+		return r, err
+	}
 	r.CommandLineFlags = cl
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, cl, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
