@@ -959,15 +959,7 @@ func (p *parser) limitedRequires() string {
 		return ""
 	}
 	j := p.o.JDK
-	requires := releaseNames(recordedRequires[:], j)
-	of := func(m string) []string {
-		var out []string
-		i, _ := slices.BinarySearch(requires, m+" ")
-		for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
-			out = append(out, strings.TrimPrefix(requires[i], m+" "))
-		}
-		return out
-	}
+	of := func(m string) []string { return ModuleRequires(j, m) }
 	observable := map[string]bool{}
 	var add func(string)
 	add = func(m string) {
@@ -997,6 +989,18 @@ func (p *parser) limitedRequires() string {
 		}
 	}
 	return ""
+}
+
+// ModuleRequires returns the modules system module m of profile j requires at run time, as
+// its recorded descriptor lists them (sorted); nil for a module it does not know.
+func ModuleRequires(j jdk.Release, m string) []string {
+	requires := releaseNames(recordedRequires[:], j)
+	var out []string
+	i, _ := slices.BinarySearch(requires, m+" ")
+	for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
+		out = append(out, strings.TrimPrefix(requires[i], m+" "))
+	}
+	return out
 }
 
 // modulesOf returns profile j's system modules, sorted.
