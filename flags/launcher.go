@@ -38,6 +38,9 @@ type launcherOption struct {
 	// missing, when not "", makes the option take the next argument (or, for a "--" option,
 	// "=value"); without one the launcher says "Error: NAME requires " + missing.
 	missing string
+	// emptyValue, for a "--" option that takes a value: java's word for "NAME=" with nothing
+	// after it ("Error: NAME= requires " + emptyValue); "" takes the empty value as given.
+	emptyValue string
 	// envRefused: the launcher refuses the option in JDK_JAVA_OPTIONS.
 	envRefused bool
 	// terminal: the option ends option processing (java acts on it and exits; later options
@@ -53,6 +56,10 @@ type launcherOption struct {
 	// it stands among the VM's options (the VM's checks of it come in their order).
 	vmAct func(p *parser, t token, val string) error
 }
+
+// modulesSpecified is the launcher's word for a missing module list (and for the value of an
+// empty "--module-path=").
+const modulesSpecified = "modules to be specified"
 
 // launcherOptions is the table. Rows are looked up in order; an exact row before a prefix
 // row of the same start.
@@ -100,27 +107,27 @@ var launcherOptions = []launcherOption{
 	// a command line; here they can only come from JDK_JAVA_OPTIONS or an @argfile).
 	{name: "-jar", envRefused: true, missing: "jar file specification"},
 	{name: "-m", releases: modern, envRefused: true, missing: "module name"},
-	{name: "--module", releases: modern, envRefused: true, missing: "module name"},
+	{name: "--module", releases: modern, envRefused: true, missing: "module name", emptyValue: "module name"},
 	// Class and module paths, module options: accepted and inert.
 	{name: "-cp", missing: "class path specification"},
 	{name: "-classpath", missing: "class path specification"},
 	{name: "--class-path", releases: modern, missing: "class path specification"},
 	{name: "-p", releases: modern, missing: "module path specification", act: modulePath},
-	{name: "--module-path", releases: modern, missing: "module path specification", act: modulePath},
-	{name: "--upgrade-module-path", releases: modern, missing: "module path specification", act: modulePath},
-	{name: "--add-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+	{name: "--module-path", releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
+	{name: "--upgrade-module-path", releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
+	{name: "--add-modules", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
 		p.addModules = append(p.addModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--limit-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+	{name: "--limit-modules", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
 		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--patch-module", releases: modern, missing: "modules to be specified", vmAct: patchModule},
-	{name: "--add-opens", releases: modern, missing: "modules to be specified", act: moduleRule("--add-opens", true)},
-	{name: "--add-exports", releases: modern, missing: "modules to be specified", act: moduleRule("--add-exports", true)},
-	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
-	{name: "--source", releases: modern, missing: "source version"},
+	{name: "--patch-module", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, vmAct: patchModule},
+	{name: "--add-opens", releases: modern, missing: modulesSpecified, act: moduleRule("--add-opens", true)},
+	{name: "--add-exports", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-exports", true)},
+	{name: "--add-reads", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-reads", false)},
+	{name: "--source", releases: modern, missing: "source version", emptyValue: "source version"},
 	{name: "--enable-preview", releases: modern},
 	{name: "--finalization=", releases: jdk.SinceFeature(18), prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
 		// JDK 18+: whether finalizers run.
@@ -148,8 +155,8 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
-	{name: "--enable-native-access=", releases: modern, prefix: true, act: func(p *parser, t token, _ string) error {
-		for _, m := range strings.Split(strings.TrimPrefix(t.text, "--enable-native-access="), ",") {
+	{name: "--enable-native-access", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
+		for _, m := range strings.Split(val, ",") {
 			if m != "ALL-UNNAMED" {
 				p.nativeAccess = append(p.nativeAccess, m)
 			}
@@ -421,6 +428,9 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 		val := ""
 		if o.missing != "" {
 			if v, ok := strings.CutPrefix(t.text, o.name+"="); ok {
+				if v == "" && o.emptyValue != "" {
+					return nil, &Error{Text: "Error: " + o.name + "= requires " + o.emptyValue + "\n"}
+				}
 				val = v
 			} else {
 				if i+1 >= len(cmd) || strings.HasPrefix(cmd[i+1].text, "-") {
