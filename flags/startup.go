@@ -239,8 +239,9 @@ func (p *parser) checkShenandoah() error {
 	if !j.Modern() || !s.Has("UseShenandoahGC") || !s.Bool("UseShenandoahGC") {
 		return nil
 	}
-	// Both thread counts given, before the mode is looked at (17.0.15, 25.0.3); with
-	// ParallelGCThreads left to the ergonomics there is no check. The collector's arguments
+	// No concurrent threads, then no parallel ones, then both counts given, before the mode
+	// is looked at (17.0.15, 25.0.3); with ParallelGCThreads left to the ergonomics there
+	// is no check. The collector's arguments
 	// are checked before -XX:+PrintCommandLineFlags prints its line, which neither failure
 	// follows; the mode's and the heuristics' do.
 	threads := func(msg string) error {
@@ -250,6 +251,9 @@ func (p *parser) checkShenandoah() error {
 	}
 	if s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") == 0 {
 		return threads("Shenandoah expects ConcGCThreads > 0, check -XX:ConcGCThreads=#")
+	}
+	if s.WasSetOnCommandLine("ParallelGCThreads") && s.Uint("ParallelGCThreads") == 0 {
+		return threads("Shenandoah expects ParallelGCThreads > 0, check -XX:ParallelGCThreads=#")
 	}
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
