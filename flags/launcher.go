@@ -91,14 +91,17 @@ var launcherOptions = []launcherOption{
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
 	// --list-modules and --describe-module (-d) print the system modules, or one module's
-	// descriptor, once the VM is up, and exit; no program runs and -version after them is
-	// not looked at (17.0.15, 25.0.3). moduleListing prints them.
-	{name: "--list-modules", releases: modern, terminal: true, act: func(p *parser, _ token, _ string) error {
+	// descriptor, once the VM is up, and exit; no program runs. The options after them are
+	// still read, the VM's checked and acted on (-XX:+UseFooBar fails, -Xlog:help prints),
+	// and a later -version, -showversion or -X ends the options without being acted on; the
+	// listing wins over a descriptor in either order (17.0.15, 25.0.3). moduleListing
+	// prints them.
+	{name: "--list-modules", releases: modern, act: func(p *parser, _ token, _ string) error {
 		p.moduleQuery, p.res.DryRun = "--list-modules", true
 		return nil
 	}},
-	{name: "--describe-module", releases: modern, terminal: true, missing: "module name", act: describeModule},
-	{name: "-d", releases: modern, terminal: true, missing: "module name", act: describeModule},
+	{name: "--describe-module", releases: modern, missing: "module name", act: describeModule},
+	{name: "-d", releases: modern, missing: "module name", act: describeModule},
 	// --validate-modules checks the module path's modules and exits (no program runs); the
 	// system image's own modules pass, so without a module path it prints nothing. Not
 	// terminal: -version still prints the version (17.0.15, 25.0.3).
@@ -808,7 +811,10 @@ func (p *parser) moduleWarnings() {
 
 // describeModule notes --describe-module's module for moduleListing.
 func describeModule(p *parser, _ token, val string) error {
-	p.moduleQuery, p.res.DryRun = "="+val, true
+	if p.moduleQuery != "--list-modules" {
+		p.moduleQuery = "=" + val
+	}
+	p.res.DryRun = true
 	return nil
 }
 
@@ -820,6 +826,8 @@ func (p *parser) moduleListing() error {
 	if p.moduleQuery == "" {
 		return nil
 	}
+	// The listing is printed instead of the launcher's own answers.
+	p.res.Version, p.res.ShowVersion, p.res.XHelp, p.res.Help, p.res.ToStdout = false, false, false, false, false
 	blocks := releaseBlocks(p.o.JDK)
 	head := func(b string) string { h, _, _ := strings.Cut(b, "\n"); return h }
 	if name, ok := strings.CutPrefix(p.moduleQuery, "="); ok {
