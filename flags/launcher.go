@@ -823,8 +823,8 @@ func describeModule(p *parser, _ token, val string) error {
 // or under --limit-modules the modules the named ones require, transitively; or the
 // module's descriptor as java printed it, or "NAME not found" on stdout with exit status 1.
 func (p *parser) moduleListing() error {
-	if p.moduleQuery == "" {
-		return nil
+	if p.moduleQuery == "" || p.res.XlogHelp {
+		return nil // -Xlog:help exits as the VM reads its options, before any listing
 	}
 	// The listing is printed instead of the launcher's own answers.
 	p.res.Version, p.res.ShowVersion, p.res.XHelp, p.res.Help, p.res.ToStdout = false, false, false, false, false
