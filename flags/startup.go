@@ -149,10 +149,10 @@ func (p *parser) gcLogWarnings() {
 			}
 		}
 	}
-	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
+	if s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {
-			if c != "UseG1GC" && c != "UseShenandoahGC" && s.Has(c) && s.Bool(c) {
+			if s.Has(c) && s.Bool(c) && !stringDedupCollectors[c].Has(j) {
 				supported = false
 			}
 		}
@@ -162,6 +162,19 @@ func (p *parser) gcLogWarnings() {
 			_ = s.SetErgo("UseStringDeduplication", "false")
 		}
 	}
+}
+
+// stringDedupCollectors are the releases in which each collector deduplicates strings: G1
+// and Shenandoah always, Serial, Parallel and ZGC from JDK 18, Epsilon never (17.0.15 warns
+// under Serial, Parallel, ZGC and Epsilon, 25.0.3 under Epsilon alone). Only a collector the
+// options named is checked: 17 warns for the Serial collector its ergonomics choose on one
+// processor too, which jitsim does not.
+var stringDedupCollectors = map[string]jdk.Set{
+	"UseG1GC":         jdk.AllReleases,
+	"UseShenandoahGC": jdk.AllReleases,
+	"UseSerialGC":     jdk.SinceFeature(18),
+	"UseParallelGC":   jdk.SinceFeature(18),
+	"UseZGC":          jdk.SinceFeature(18),
 }
 
 // classSpaceGranule is the compressed class space's reservation granule (a metaspace root
