@@ -43,7 +43,7 @@ var releases = func() map[int]string {
 var (
 	finalRow   = regexp.MustCompile(`^ *(\S+) (\S+) +=(?: (.*?))? +\{([^}]*)\} \{([^}]*)\}$`)
 	rangeRow   = regexp.MustCompile(`^ *(\S+) (\S+) +\[ (\S*) +\.\.\. +(\S*) \] +\{([^}]*)\} \{([^}]*)\}$`)
-	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|x-help|tagsets|modules|special|range|version|flagtable|descriptors|boot-layer|tagset-order)\.txt$`)
+	fileName   = regexp.MustCompile(`^jdk-(\d+)(?:\.[0-9.]+)?\.(final|initial|ranges|intrinsics|set|xlog-help|tagsets|modules|special|range|version|flagtable|descriptors|boot-layer|tagset-order)\.txt$`)
 	requires   = regexp.MustCompile(`^\| Improperly specified VM option '(\w+)': '(\w+)' must be enabled$`)
 	vmBuild    = regexp.MustCompile(`Server VM.*\(build ([^,]+),`)
 	deprecated = regexp.MustCompile(`^\| OpenJDK 64-Bit Server VM warning: Option (\w+) was deprecated in version (\S+) and will likely be removed in a future release\.$`)
@@ -70,10 +70,7 @@ type recording struct {
 	// logTagSetOrder are the same tag sets in the order the JVM walks them
 	// (jdk-*.tagset-order.txt).
 	logTagSetOrder []string
-	// xlogHelp and xHelp are what -Xlog:help and -X (--help-extra) print, as printed
-	// (jdk-VERSION.xlog-help.txt, jdk-VERSION.x-help.txt).
-	xlogHelp, xHelp string
-	modules         []string // as java --list-modules lists them, without versions (sorted)
+	modules        []string // as java --list-modules lists them, without versions (sorted)
 	// packages are the system modules' packages, "module/package" (sorted), and requires
 	// their run-time dependences, "module dependence" (static ones aside, sorted), from
 	// jdk-VERSION.descriptors.txt; bootLayer the modules the default boot layer resolves
@@ -159,7 +156,7 @@ func readLines(path string) ([]string, error) {
 }
 
 func load(feature int, version string, files map[string]string) (*recording, error) {
-	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "x-help", "tagsets", "modules", "special", "range", "flagtable", "descriptors", "boot-layer", "tagset-order"} {
+	for _, what := range []string{"final", "initial", "ranges", "intrinsics", "set", "xlog-help", "tagsets", "modules", "special", "range", "flagtable", "descriptors", "boot-layer", "tagset-order"} {
 		if files[what] == "" {
 			return nil, fmt.Errorf("Java %d: the %s recording is missing", feature, what)
 		}
@@ -175,7 +172,6 @@ func load(feature int, version string, files map[string]string) (*recording, err
 	if data, err = os.ReadFile(files["xlog-help"]); err != nil {
 		return nil, err
 	}
-	r.xlogHelp = string(data)
 	// The line after "Available log tags:" lists the tags, comma-separated.
 	_, after, ok := strings.Cut(string(data), "Available log tags:\n")
 	if !ok {
@@ -186,13 +182,6 @@ func load(feature int, version string, files map[string]string) (*recording, err
 		r.logTags = append(r.logTags, strings.TrimSpace(t))
 	}
 	sort.Strings(r.logTags)
-	if data, err = os.ReadFile(files["x-help"]); err != nil {
-		return nil, err
-	}
-	if !strings.Contains(string(data), "\n    -Xint ") {
-		return nil, fmt.Errorf("%s: no -Xint line", files["x-help"])
-	}
-	r.xHelp = string(data)
 	if data, err = os.ReadFile(files["tagsets"]); err != nil {
 		return nil, err
 	}
@@ -574,14 +563,6 @@ func generate(recs []*recording) ([]byte, error) {
 	b.WriteString("var recordedBuilds = [...]struct {\n\treleases jdk.Set\n\tbuild    string\n}{\n")
 	for _, r := range recs {
 		fmt.Fprintf(&b, "\t{rec%d, %q},\n", r.feature, r.build)
-	}
-	b.WriteString("}\n\n")
-	b.WriteString("// recordedHelp holds, per recorded release, what -Xlog:help prints on stdout\n")
-	b.WriteString("// (testdata/jvmflags/jdk-*.xlog-help.txt) and what -X prints on stderr and --help-extra on\n")
-	b.WriteString("// stdout (testdata/jvmflags/jdk-*.x-help.txt), as the JVM printed them.\n")
-	b.WriteString("var recordedHelp = [...]struct {\n\treleases jdk.Set\n\txlog, x   string\n}{\n")
-	for _, r := range recs {
-		fmt.Fprintf(&b, "\t{rec%d, %q, %q},\n", r.feature, r.xlogHelp, r.xHelp)
 	}
 	b.WriteString("}\n\n")
 	writeNameLists(&b, recs, "recordedModules", "names",

@@ -380,7 +380,7 @@ func ProgramKind(s string) string {
 type XOption struct{ Name, Help string }
 
 // XOptions returns the -X options jitsim accepts, with jitsim's description of each, in
-// table order, for profile j: the -X listing of a profile with no recording.
+// table order, for profile j.
 func XOptions(j jdk.Release) []XOption {
 	var out []XOption
 	for _, o := range launcherOptions {
@@ -1038,17 +1038,6 @@ func RecordedBuild(j jdk.Release) string {
 	for _, r := range recordedBuilds {
 		if r.releases.Has(j) {
 			return r.build
-		}
-	}
-	return ""
-}
-
-// RecordedXHelp returns the -X listing as the recorded JDK of profile j prints it (-X on
-// stderr, --help-extra on stdout), "" for a profile with no recording (8, 8u, 21).
-func RecordedXHelp(j jdk.Release) string {
-	for _, r := range recordedHelp {
-		if r.releases.Has(j) {
-			return r.x
 		}
 	}
 	return ""

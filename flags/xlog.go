@@ -378,15 +378,9 @@ const (
 	levelSuggestion = 0.3
 )
 
-// XlogHelp returns what -Xlog:help prints for profile j: the recorded JDK's usage as it
-// printed it, or, for a profile with no recording (21), its facts in jitsim's words (the
-// grammar, the levels, the decorators, the tags and the outputs).
+// XlogHelp writes -Xlog:help's facts for profile j in jitsim's words: the grammar, the levels,
+// the decorators, the tags and the outputs.
 func XlogHelp(j jdk.Release) string {
-	for _, r := range recordedHelp {
-		if r.releases.Has(j) {
-			return r.xlog
-		}
-	}
 	var b strings.Builder
 	b.WriteString("-Xlog usage: -Xlog[:[selections][:[output][:[decorators][:output-options]]]]\n")
 	b.WriteString("  selections: tag1[+tag2...][*][=level][,...], or all\n")

@@ -597,14 +597,9 @@ func (d deps) notAScenario(a runArgs) string {
 	return msg
 }
 
-// printXHelp prints the -X listing where java prints it (stderr for -X, stdout for
-// --help-extra): the recorded JDK's own text, or for a profile with no recording the -X
-// options jitsim accepts, in jitsim's words.
+// printXHelp prints the -X options jitsim accepts, in jitsim's words, to stderr (where java
+// prints its -X help).
 func printXHelp(w io.Writer, rel jdk.Release) {
-	if text := flags.RecordedXHelp(rel); text != "" {
-		io.WriteString(w, text)
-		return
-	}
 	fmt.Fprintln(w)
 	for _, o := range flags.XOptions(rel) {
 		fmt.Fprintf(w, "    %-18s%s\n", o.Name, o.Help)

@@ -23,12 +23,10 @@ banner=$("$java" -version 2>&1)
 version=$(printf '%s\n' "$banner" | sed -n '1s/^[^"]*"\([^"]*\)".*/\1/p')
 [ -n "$version" ] || { echo "record.sh: cannot read the version of $java" >&2; exit 1; }
 printf '%s\n' "$banner" >"$dir/jdk-$version.version.txt"
-# The system modules (jdk-VERSION.modules.txt), the -Xlog usage, for its list of log tags and
-# as -Xlog:help prints it (jdk-VERSION.xlog-help.txt), and the -X listing as -X and
-# --help-extra print it (jdk-VERSION.x-help.txt).
+# The system modules (jdk-VERSION.modules.txt) and the -Xlog usage, for its list of log tags
+# (jdk-VERSION.xlog-help.txt).
 (cd "${TMPDIR:-/tmp}" && "$java" --list-modules) >"$dir/jdk-$version.modules.txt"
 (cd "${TMPDIR:-/tmp}" && "$java" -Xlog:help) >"$dir/jdk-$version.xlog-help.txt"
-(cd "${TMPDIR:-/tmp}" && "$java" --help-extra) >"$dir/jdk-$version.x-help.txt"
 # Each system module's descriptor, a block per module (jdk-VERSION.descriptors.txt: its
 # packages and dependences), and the modules the default boot layer resolves
 # (jdk-VERSION.boot-layer.txt, from --show-module-resolution's root, requires and binds lines).
