@@ -38,6 +38,9 @@ type launcherOption struct {
 	// missing, when not "", makes the option take the next argument (or, for a "--" option,
 	// "=value"); without one the launcher says "Error: NAME requires " + missing.
 	missing string
+	// emptyValue, for a "--" option that takes a value: java's word for "NAME=" with nothing
+	// after it ("Error: NAME= requires " + emptyValue); "" takes the empty value as given.
+	emptyValue string
 	// envRefused: the launcher refuses the option in JDK_JAVA_OPTIONS.
 	envRefused bool
 	// terminal: the option ends option processing (java acts on it and exits; later options
@@ -53,6 +56,10 @@ type launcherOption struct {
 	// it stands among the VM's options (the VM's checks of it come in their order).
 	vmAct func(p *parser, t token, val string) error
 }
+
+// modulesSpecified is the launcher's word for a missing module list (and for the value of an
+// empty "--module-path=").
+const modulesSpecified = "modules to be specified"
 
 // launcherOptions is the table. Rows are looked up in order; an exact row before a prefix
 // row of the same start.
@@ -84,14 +91,17 @@ var launcherOptions = []launcherOption{
 	}},
 	{name: "--dry-run", releases: modern, envRefused: true, act: func(p *parser, _ token, _ string) error { p.res.DryRun = true; return nil }},
 	// --list-modules and --describe-module (-d) print the system modules, or one module's
-	// descriptor, once the VM is up, and exit; no program runs and -version after them is
-	// not looked at (17.0.15, 25.0.3). moduleListing prints them.
-	{name: "--list-modules", releases: modern, terminal: true, act: func(p *parser, _ token, _ string) error {
+	// descriptor, once the VM is up, and exit; no program runs. The options after them are
+	// still read, the VM's checked and acted on (-XX:+UseFooBar fails, -Xlog:help prints),
+	// and a later -version, -showversion or -X ends the options without being acted on; the
+	// listing wins over a descriptor in either order (17.0.15, 25.0.3). moduleListing
+	// prints them.
+	{name: "--list-modules", releases: modern, act: func(p *parser, _ token, _ string) error {
 		p.moduleQuery, p.res.DryRun = "--list-modules", true
 		return nil
 	}},
-	{name: "--describe-module", releases: modern, terminal: true, missing: "module name", act: describeModule},
-	{name: "-d", releases: modern, terminal: true, missing: "module name", act: describeModule},
+	{name: "--describe-module", releases: modern, missing: "module name", act: describeModule},
+	{name: "-d", releases: modern, missing: "module name", act: describeModule},
 	// --validate-modules checks the module path's modules and exits (no program runs); the
 	// system image's own modules pass, so without a module path it prints nothing. Not
 	// terminal: -version still prints the version (17.0.15, 25.0.3).
@@ -100,27 +110,27 @@ var launcherOptions = []launcherOption{
 	// a command line; here they can only come from JDK_JAVA_OPTIONS or an @argfile).
 	{name: "-jar", envRefused: true, missing: "jar file specification"},
 	{name: "-m", releases: modern, envRefused: true, missing: "module name"},
-	{name: "--module", releases: modern, envRefused: true, missing: "module name"},
+	{name: "--module", releases: modern, envRefused: true, missing: "module name", emptyValue: "module name"},
 	// Class and module paths, module options: accepted and inert.
 	{name: "-cp", missing: "class path specification"},
 	{name: "-classpath", missing: "class path specification"},
 	{name: "--class-path", releases: modern, missing: "class path specification"},
 	{name: "-p", releases: modern, missing: "module path specification", act: modulePath},
-	{name: "--module-path", releases: modern, missing: "module path specification", act: modulePath},
-	{name: "--upgrade-module-path", releases: modern, missing: "module path specification", act: modulePath},
-	{name: "--add-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+	{name: "--module-path", releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
+	{name: "--upgrade-module-path", releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
+	{name: "--add-modules", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
 		p.addModules = append(p.addModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--limit-modules", releases: modern, missing: "modules to be specified", act: func(p *parser, _ token, val string) error {
+	{name: "--limit-modules", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
 		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--patch-module", releases: modern, missing: "modules to be specified", vmAct: patchModule},
-	{name: "--add-opens", releases: modern, missing: "modules to be specified", act: moduleRule("--add-opens", true)},
-	{name: "--add-exports", releases: modern, missing: "modules to be specified", act: moduleRule("--add-exports", true)},
-	{name: "--add-reads", releases: modern, missing: "modules to be specified", act: moduleRule("--add-reads", false)},
-	{name: "--source", releases: modern, missing: "source version"},
+	{name: "--patch-module", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, vmAct: patchModule},
+	{name: "--add-opens", releases: modern, missing: modulesSpecified, act: moduleRule("--add-opens", true)},
+	{name: "--add-exports", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-exports", true)},
+	{name: "--add-reads", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-reads", false)},
+	{name: "--source", releases: modern, missing: "source version", emptyValue: "source version"},
 	{name: "--enable-preview", releases: modern},
 	{name: "--finalization=", releases: jdk.SinceFeature(18), prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
 		// JDK 18+: whether finalizers run.
@@ -148,8 +158,8 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
-	{name: "--enable-native-access=", releases: modern, prefix: true, act: func(p *parser, t token, _ string) error {
-		for _, m := range strings.Split(strings.TrimPrefix(t.text, "--enable-native-access="), ",") {
+	{name: "--enable-native-access", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
+		for _, m := range strings.Split(val, ",") {
 			if m != "ALL-UNNAMED" {
 				p.nativeAccess = append(p.nativeAccess, m)
 			}
@@ -421,6 +431,9 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 		val := ""
 		if o.missing != "" {
 			if v, ok := strings.CutPrefix(t.text, o.name+"="); ok {
+				if v == "" && o.emptyValue != "" {
+					return nil, &Error{Text: "Error: " + o.name + "= requires " + o.emptyValue + "\n"}
+				}
 				val = v
 			} else {
 				if i+1 >= len(cmd) || strings.HasPrefix(cmd[i+1].text, "-") {
@@ -798,7 +811,10 @@ func (p *parser) moduleWarnings() {
 
 // describeModule notes --describe-module's module for moduleListing.
 func describeModule(p *parser, _ token, val string) error {
-	p.moduleQuery, p.res.DryRun = "="+val, true
+	if p.moduleQuery != "--list-modules" {
+		p.moduleQuery = "=" + val
+	}
+	p.res.DryRun = true
 	return nil
 }
 
@@ -807,9 +823,11 @@ func describeModule(p *parser, _ token, val string) error {
 // or under --limit-modules the modules the named ones require, transitively; or the
 // module's descriptor as java printed it, or "NAME not found" on stdout with exit status 1.
 func (p *parser) moduleListing() error {
-	if p.moduleQuery == "" {
-		return nil
+	if p.moduleQuery == "" || p.res.XlogHelp {
+		return nil // -Xlog:help exits as the VM reads its options, before any listing
 	}
+	// The listing is printed instead of the launcher's own answers.
+	p.res.Version, p.res.ShowVersion, p.res.XHelp, p.res.Help, p.res.ToStdout = false, false, false, false, false
 	blocks := releaseBlocks(p.o.JDK)
 	head := func(b string) string { h, _, _ := strings.Cut(b, "\n"); return h }
 	if name, ok := strings.CutPrefix(p.moduleQuery, "="); ok {
@@ -959,15 +977,7 @@ func (p *parser) limitedRequires() string {
 		return ""
 	}
 	j := p.o.JDK
-	requires := releaseNames(recordedRequires[:], j)
-	of := func(m string) []string {
-		var out []string
-		i, _ := slices.BinarySearch(requires, m+" ")
-		for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
-			out = append(out, strings.TrimPrefix(requires[i], m+" "))
-		}
-		return out
-	}
+	of := func(m string) []string { return ModuleRequires(j, m) }
 	observable := map[string]bool{}
 	var add func(string)
 	add = func(m string) {
@@ -997,6 +1007,18 @@ func (p *parser) limitedRequires() string {
 		}
 	}
 	return ""
+}
+
+// ModuleRequires returns the modules system module m of profile j requires at run time, as
+// its recorded descriptor lists them (sorted); nil for a module it does not know.
+func ModuleRequires(j jdk.Release, m string) []string {
+	requires := releaseNames(recordedRequires[:], j)
+	var out []string
+	i, _ := slices.BinarySearch(requires, m+" ")
+	for ; i < len(requires) && strings.HasPrefix(requires[i], m+" "); i++ {
+		out = append(out, strings.TrimPrefix(requires[i], m+" "))
+	}
+	return out
 }
 
 // modulesOf returns profile j's system modules, sorted.

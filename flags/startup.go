@@ -149,10 +149,10 @@ func (p *parser) gcLogWarnings() {
 			}
 		}
 	}
-	if j < jdk.R21 && s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
+	if s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
 		supported := true
 		for _, c := range collectors {
-			if c != "UseG1GC" && c != "UseShenandoahGC" && s.Has(c) && s.Bool(c) {
+			if s.Has(c) && s.Bool(c) && !stringDedupCollectors[c].Has(j) {
 				supported = false
 			}
 		}
@@ -162,6 +162,19 @@ func (p *parser) gcLogWarnings() {
 			_ = s.SetErgo("UseStringDeduplication", "false")
 		}
 	}
+}
+
+// stringDedupCollectors are the releases in which each collector deduplicates strings: G1
+// and Shenandoah always, Serial, Parallel and ZGC from JDK 18, Epsilon never (17.0.15 warns
+// under Serial, Parallel, ZGC and Epsilon, 25.0.3 under Epsilon alone). Only a collector the
+// options named is checked: 17 warns for the Serial collector its ergonomics choose on one
+// processor too, which jitsim does not.
+var stringDedupCollectors = map[string]jdk.Set{
+	"UseG1GC":         jdk.AllReleases,
+	"UseShenandoahGC": jdk.AllReleases,
+	"UseSerialGC":     jdk.SinceFeature(18),
+	"UseParallelGC":   jdk.SinceFeature(18),
+	"UseZGC":          jdk.SinceFeature(18),
 }
 
 // classSpaceGranule is the compressed class space's reservation granule (a metaspace root
@@ -239,8 +252,9 @@ func (p *parser) checkShenandoah() error {
 	if !j.Modern() || !s.Has("UseShenandoahGC") || !s.Bool("UseShenandoahGC") {
 		return nil
 	}
-	// Both thread counts given, before the mode is looked at (17.0.15, 25.0.3); with
-	// ParallelGCThreads left to the ergonomics there is no check. The collector's arguments
+	// No concurrent threads, then no parallel ones, then both counts given, before the mode
+	// is looked at (17.0.15, 25.0.3); with ParallelGCThreads left to the ergonomics there
+	// is no check. The collector's arguments
 	// are checked before -XX:+PrintCommandLineFlags prints its line, which neither failure
 	// follows; the mode's and the heuristics' do.
 	threads := func(msg string) error {
@@ -250,6 +264,9 @@ func (p *parser) checkShenandoah() error {
 	}
 	if s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") == 0 {
 		return threads("Shenandoah expects ConcGCThreads > 0, check -XX:ConcGCThreads=#")
+	}
+	if s.WasSetOnCommandLine("ParallelGCThreads") && s.Uint("ParallelGCThreads") == 0 {
+		return threads("Shenandoah expects ParallelGCThreads > 0, check -XX:ParallelGCThreads=#")
 	}
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
@@ -385,6 +402,27 @@ func (s *Set) Collector() string {
 	return ""
 }
 
+// WorkerThreadsFailure is the collectors' refusal of no GC worker threads, nil when they
+// take the set: G1, ZGC and Parallel refuse a ParallelGCThreads=0 of the command line as
+// their arguments are initialized, before -XX:+PrintCommandLineFlags' line; Serial and Epsilon
+// run no workers and keep the 0 (17.0.15, 25.0.3). With no collector selected it is nil: the
+// ergonomics choose one for the machine (G1, or Serial on one processor or a small memory),
+// and runtime/setup asks again once they have.
+func WorkerThreadsFailure(s *Set) error {
+	if !s.jdk.Modern() || !s.Has("ParallelGCThreads") || !s.WasSetOnCommandLine("ParallelGCThreads") || s.Uint("ParallelGCThreads") != 0 {
+		return nil
+	}
+	switch s.Collector() {
+	case "UseG1GC":
+		return initError("The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0")
+	case "UseZGC":
+		return initError("The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0")
+	case "UseParallelGC":
+		return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
+	}
+	return nil
+}
+
 // checkCollectors fails when more than one collector was selected (JDK 9+).
 func (p *parser) checkCollectors() error {
 	if !p.o.JDK.Modern() {
@@ -399,17 +437,8 @@ func (p *parser) checkCollectors() error {
 	if n > 1 {
 		return initError("Multiple garbage collectors selected")
 	}
-	// The collectors that run GC worker threads refuse none (GCArguments of G1, ZGC, Parallel).
-	// With no collector chosen jitsim takes G1, java's choice on a server-class machine.
-	if p.set.Has("ParallelGCThreads") && p.set.WasSetOnCommandLine("ParallelGCThreads") && p.set.Uint("ParallelGCThreads") == 0 {
-		switch {
-		case n == 0 || p.set.Bool("UseG1GC"):
-			return initError("The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0")
-		case p.set.Has("UseZGC") && p.set.Bool("UseZGC"):
-			return initError("The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0")
-		case p.set.Bool("UseParallelGC"):
-			return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
-		}
+	if err := WorkerThreadsFailure(p.set); err != nil {
+		return err
 	}
 	// ZGC refuses no concurrent threads too, after the parallel ones (17.0.15, 25.0.3).
 	if p.set.Has("UseZGC") && p.set.Bool("UseZGC") && p.set.WasSetOnCommandLine("ConcGCThreads") && p.set.Uint("ConcGCThreads") == 0 {

@@ -97,8 +97,12 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 	if s.Has("UseCompressedClassPointers") && s.IsDefault("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers") {
 		e.setErgo("UseCompressedClassPointers", "true")
 	}
+	// The collectors that run parallel workers size ParallelGCThreads from the processors
+	// when it is left at 0 (one the command line gave they refuse:
+	// flags.WorkerThreadsFailure); Serial and Epsilon run none and keep the 0, the command
+	// line's too (PrintCommandLineFlags shows -XX:ParallelGCThreads=0; 17.0.15, 25.0.3).
 	parallel := s.Uint("ParallelGCThreads")
-	if parallel == 0 {
+	if parallel == 0 && !s.WasSetOnCommandLine("ParallelGCThreads") && gc != "UseSerialGC" && gc != "UseEpsilonGC" {
 		parallel = workerThreads(active)
 		e.setDefault("ParallelGCThreads", strconv.FormatUint(parallel, 10))
 	}

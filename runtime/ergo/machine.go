@@ -441,13 +441,11 @@ var machineRows = append([]machineRow{
 		}
 		return r.sparse, ok
 	})},
-	// The worker counts of the collectors gcArguments leaves at the generic count: Serial
-	// has none; ZGC runs 60 % of the processors rounded up, Shenandoah half (at least one);
-	// both a quarter, at least one, concurrently (observed with 2 to 64 processors).
+	// The worker counts of the collectors gcArguments leaves at the generic count: ZGC runs
+	// 60 % of the processors rounded up, Shenandoah half (at least one); both a quarter, at
+	// least one, concurrently (observed with 2 to 64 processors).
 	{flag: "ParallelGCThreads", releases: all, value: uintRow(func(m *machineFacts) (uint64, bool) {
 		switch m.gc() {
-		case "UseSerialGC":
-			return 0, true
 		case "UseZGC":
 			return zgcWorkers(m.s, uint64(m.cpus*6+9)/10), true
 		case "UseShenandoahGC":

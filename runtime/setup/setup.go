@@ -140,6 +140,12 @@ func Resolve(q Request) (*Run, error) {
 	if err != nil {
 		return r, err
 	}
+	// A collector the ergonomics chose checks its arguments as one the command line named
+	// does in flags.Parse, before -XX:+PrintCommandLineFlags' line.
+	if err := flags.WorkerThreadsFailure(set); err != nil {
+		r.Flags = nil
+		return r, err
+	}
 	r.CommandLineFlags = cl
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, cl, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
@@ -285,7 +291,8 @@ func (r *Run) NewVM(clock jrt.Clock, out io.Writer) (*jrt.VM, error) {
 // settleFailed settles the flags of a command line whose start-up failed after java settled
 // them (flags.Error's AfterFlags): java printed -XX:+PrintCommandLineFlags' line before the
 // failure, so r.CommandLineFlags holds the set it shows; and the collector's constraint
-// failures (ergo.ConstraintFailure) join a failure of the flag constraints. The set is a
+// failures (ergo.ConstraintFailure) join a failure of the flag constraints, and a refusal of
+// the collector the ergonomics chose (flags.WorkerThreadsFailure) replaces both. The set is a
 // copy: the failed one stays as the parser left it. Settling a set the VM refused is best
 // effort: when the ergonomics refuse it too, or stop on a value they do not expect, java's
 // failure is reported without the line.
@@ -302,6 +309,13 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 	settled := set.Clone()
 	_, cl, serr := ergo.SettleStderr(settled, q.CPU, q.CPU.Cores)
 	if serr != nil {
+		return
+	}
+	// The collector the ergonomics chose checks its arguments before the late constraints
+	// and the line: its refusal is the failure java reports.
+	var wf *flags.Error
+	if errors.As(flags.WorkerThreadsFailure(settled), &wf) {
+		*fe = *wf
 		return
 	}
 	if fe.Constraints {
