@@ -471,7 +471,10 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			}
 		}
 	}
-	// Unsettled level runs get more rounds (JVMOptions.ExtraRounds), within the budget.
+	// Unsettled level runs get more rounds (JVMOptions.ExtraRounds), within the budget: no
+	// run starts once it is spent.
+	spent := func() bool { return o.Budget > 0 && now().Sub(start) >= o.Budget }
+extraRounds:
 	for extra := 1; extra <= o.ExtraRounds; extra++ {
 		var again []jvmRun
 		for _, r := range levelRuns() {
@@ -482,11 +485,15 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 				}
 			}
 		}
-		if len(again) == 0 || o.Budget > 0 && now().Sub(start) >= o.Budget {
+		if len(again) == 0 || spent() {
 			break
 		}
 		total += len(again)
-		for _, r := range again {
+		for i, r := range again {
+			if i > 0 && spent() {
+				total -= len(again) - i
+				break extraRounds
+			}
 			if err := measure(r, fmt.Sprintf("extra round %d/%d: %s (its rounds disagree by more than ±25 %%)", extra, o.ExtraRounds, r.name)); err != nil {
 				return JVMResult{}, err
 			}

@@ -366,6 +366,58 @@ func TestJVMGlueLessJitsimsOwn(t *testing.T) {
 	}
 }
 
+// TestJVMExtraRoundsStopMidRound: once the budget is spent, no further extra run starts,
+// even within a round of them: with the interpreter and C1 level 1 both unsettled and the
+// budget spent after the interpreter's extra run, C1's does not start.
+func TestJVMExtraRoundsStopMidRound(t *testing.T) {
+	m := recordedCPU(t)
+	rec := replay(t, recording)
+	calls := map[string]int{}
+	run := func(ctx context.Context, opts []string) (string, error) {
+		out, err := rec(ctx, opts)
+		if err != nil {
+			return out, err
+		}
+		name := ""
+		switch {
+		case slices.Contains(opts, "-Xint"):
+			name = "interp"
+		case slices.Contains(opts, "-XX:TieredStopAtLevel=1"):
+			name = "c1-l1"
+		default:
+			return out, nil
+		}
+		calls[name]++
+		if calls[name] == 2 { // the second round draws the slow speed: both unsettled
+			return scaleRow(t, out, model.GHASHMode, 1.5), nil
+		}
+		return out, nil
+	}
+	now := func() time.Time {
+		if calls["interp"] >= 3 { // the interpreter's extra run has ended: the budget is spent
+			return fixedNow().Add(time.Hour)
+		}
+		return fixedNow()
+	}
+	var last string
+	_, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: 2, Quick: true, Run: run,
+		ExtraRounds: 2, Budget: 4 * time.Minute, Now: now, Load: func() string { return "1.00 1.00 1.00" },
+		Progress: func(done, total int, what string) {
+			if what == "done" {
+				last = fmt.Sprintf("%d/%d", done, total)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls["interp"] != 3 || calls["c1-l1"] != 2 {
+		t.Errorf("runs: interp %d (want 3), c1-l1 %d (want 2)", calls["interp"], calls["c1-l1"])
+	}
+	if d, tot, ok := strings.Cut(last, "/"); !ok || d != tot {
+		t.Errorf("progress ends at %s, not at its total", last)
+	}
+}
+
 // scaleRow multiplies every time on harness row mode of out by f.
 func scaleRow(t *testing.T, out, mode string, f float64) string {
 	t.Helper()
