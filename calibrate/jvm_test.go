@@ -469,7 +469,7 @@ func TestJVMExtraRoundsForUnsettledRuns(t *testing.T) {
 		elapsed   time.Duration // the clock's advance per reading
 		wantCalls int           // c1-l1 runs
 	}{
-		{"within budget", 0, 4},
+		{"within budget", 0, 3},
 		{"budget spent", time.Hour, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -506,9 +506,35 @@ func TestJVMExtraRoundsForUnsettledRuns(t *testing.T) {
 			if got.Rounds != tc.wantCalls {
 				t.Errorf("rounds %d, want %d", got.Rounds, tc.wantCalls)
 			}
-			if tc.wantCalls == 4 && (got.Median < base*0.999 || got.Median > base*1.001) {
-				t.Errorf("median %.0f, want the speed three rounds of four drew, %.0f", got.Median, base)
+			// Within the budget the third round reproduces the fast speed: settled on it, no
+			// fourth. Without, the two rounds disagree and the median of both is taken.
+			if tc.wantCalls == 3 && (got.Value < base*0.999 || got.Value > base*1.001 || got.Used != 2) {
+				t.Errorf("value %.0f from %d rounds, want the speed two rounds of three drew, %.0f", got.Value, got.Used, base)
+			}
+			if tc.wantCalls == 2 && (got.Value < base*1.249 || got.Value > base*1.251) {
+				t.Errorf("value %.0f, want the median of %.0f and 1.5 times it", got.Value, base)
 			}
 		})
+	}
+}
+
+// TestSettled: the fast end when two rounds reproduce it, else the median of all.
+func TestSettled(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+		used int
+	}{
+		{[]float64{10, 11, 12}, 11, 3},             // all within 25 %: the median
+		{[]float64{15, 10, 11}, 10.5, 2},           // two fast, one disturbed
+		{[]float64{10, 15, 16}, 15, 3},             // one fast round alone is not taken
+		{[]float64{16, 10, 15, 12.4, 20}, 11.2, 2}, // 12.4 is within 25 % of 10
+		{[]float64{7}, 7, 1},
+		{[]float64{0, 5, 6}, 5, 3}, // a zero cannot anchor a ratio
+	} {
+		got, used := Settled(tc.in)
+		if got != tc.want || used != tc.used {
+			t.Errorf("Settled(%v) = %v from %d, want %v from %d", tc.in, got, used, tc.want, tc.used)
+		}
 	}
 }
