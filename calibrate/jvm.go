@@ -283,6 +283,7 @@ type sample struct {
 	value    float64 // ps per byte, ps per call, or bytes/s for a CITime tier
 	min, max float64 // the round's fastest and slowest sub-round, same unit
 	op       float64 // CPU ns per operation, as printed
+	size     int     // the operation's payload in bytes, as printed (0 for "call")
 }
 
 // parseCost reads the rows of one harness run: mode → sample, and CITime tier → speed.
@@ -318,7 +319,10 @@ func parseCost(out string) (rows map[string]sample, speeds map[string]float64, e
 				if size <= 0 {
 					return nil, nil, fmt.Errorf("harness output line %d: %q: no size", line, l)
 				}
-				s = sample{value: kv["cpu-ns/byte"] * 1000, min: kv["min"] * 1000 / size, max: kv["max"] * 1000 / size, op: kv["cpu-ns/op"]}
+				if size != float64(int(size)) || size > 1<<30 {
+					return nil, nil, fmt.Errorf("harness output line %d: %q: size=%v is not a byte count", line, l, size)
+				}
+				s = sample{value: kv["cpu-ns/byte"] * 1000, min: kv["min"] * 1000 / size, max: kv["max"] * 1000 / size, op: kv["cpu-ns/op"], size: int(size)}
 			}
 			if !(s.value > 0) {
 				return nil, nil, fmt.Errorf("harness output line %d: %q: no time", line, l)
@@ -425,6 +429,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	}
 	type key struct{ run, mode string }
 	samples := map[key][]sample{}
+	payload := 0 // the per-byte rows' payload (Measurements.Size), as the harness printed it
 	commands := map[string]string{}
 	fastestRun := map[string]bool{}
 	for _, r := range runs {
@@ -458,6 +463,12 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			}
 			if r.fastest || isGlue(m) {
 				s.value = s.min
+			}
+			if s.size > 0 && !isGlue(m) && !strings.HasPrefix(m, "first-") {
+				if payload != 0 && s.size != payload {
+					return fmt.Errorf("calibrate: --jvm=%s: run %s: row %s over %d bytes, other rows over %d", o.Java, r.name, m, s.size, payload)
+				}
+				payload = s.size
 			}
 			samples[key{r.name, m}] = append(samples[key{r.name, m}], s)
 		}
@@ -509,7 +520,7 @@ extraRounds:
 	}
 	mhz, mhzSrc := clock.result()
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
-		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2, Size: costSize,
+		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2, Size: payload,
 		MHz: mhz, MHzSource: mhzSrc}
 	for i, r := range levelRuns() {
 		meas.Levels[i] = r.name
@@ -835,7 +846,8 @@ type Run struct {
 	Size    int      // payload bytes
 }
 
-// costSize is the payload of the harness's per-byte rows: Cost's default -Dsize.
+// costSize is the payload of the harness's per-byte rows, Cost's default -Dsize, as Runs
+// lists it for validate's cells; the calibration itself prices by the size the rows print.
 const costSize = 16384
 
 // Runs are the flag sets a calibration of release rel on CPU model m runs, in order.

@@ -245,6 +245,7 @@ func TestJVMBadOutput(t *testing.T) {
 		{"garbage", "Segmentation fault\n", "printed no ecb-enc row"},
 		{"bad value", "row ecb-enc size=16384 cpu-ns/op=x cpu-ns/byte=1 cpu-MB/s=1 min=1 max=1\n", "is not a measurement"},
 		{"no key=value", "row ecb-enc 16384\n", "is not key=value"},
+		{"fractional size", "row ecb-enc size=16.5 cpu-ns/op=1 cpu-ns/byte=1 cpu-MB/s=1 min=1 max=1\n", "is not a byte count"},
 	} {
 		run := func(_ context.Context, opts []string) (string, error) {
 			if opts[0] == "-XshowSettings:properties" {
@@ -536,5 +537,23 @@ func TestSettled(t *testing.T) {
 		if got != tc.want || used != tc.used {
 			t.Errorf("Settled(%v) = %v from %d, want %v from %d", tc.in, got, used, tc.want, tc.used)
 		}
+	}
+}
+
+// TestJVMPayloadAsPrinted: the per-byte rows' payload (the slope's size) is what the harness
+// printed, and rows over two payloads are an error naming both.
+func TestJVMPayloadAsPrinted(t *testing.T) {
+	rec := replay(t, recording)
+	run := func(ctx context.Context, opts []string) (string, error) {
+		out, err := rec(ctx, opts)
+		if err == nil && slices.Contains(opts, "-Xint") {
+			out = strings.Replace(out, "row ecb-dec size=16384 ", "row ecb-dec size=8192 ", 1)
+		}
+		return out, err
+	}
+	_, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: recordedCPU(t), Rounds: 1, Quick: true, Run: run,
+		Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
+	if err == nil || !strings.Contains(err.Error(), "row ecb-dec over 8192 bytes, other rows over 16384") {
+		t.Errorf("mixed payloads: %v", err)
 	}
 }
