@@ -52,6 +52,9 @@ type JVMOptions struct {
 	// -XX:+LogCompilation) and returns its stderr and compilation log; nil: the compiled
 	// JitsimBench program on Java when Run is nil too, else no background is measured.
 	RunIdle func(ctx context.Context) (stderr, log string, err error)
+	// Sentinel takes one reading of the machine sentinel, ps per read of its load-bound loop;
+	// nil: the real loop (tests replaying a recording give their own readings).
+	Sentinel func() (float64, error)
 	// Now and Load are the clock and the load average of the provenance; nil: the real ones.
 	Now  func() time.Time
 	Load func() string
@@ -284,6 +287,7 @@ type sample struct {
 	min, max float64 // the round's fastest and slowest sub-round, same unit
 	op       float64 // CPU ns per operation, as printed
 	size     int     // the operation's payload in bytes, as printed (0 for "call")
+	reading  int     // the machine sentinel's reading before the run (sentinel.disturbed)
 }
 
 // parseCost reads the rows of one harness run: mode → sample, and CITime tier → speed.
@@ -352,6 +356,8 @@ type JVMResult struct {
 	Release jdk.Release
 	// Measured are the medians, per run and mode, with their spread over the rounds.
 	Measured []Measured
+	// Sentinel says what the machine sentinel read through the calibration.
+	Sentinel string
 }
 
 // Spread is the larger distance from the median to the fastest or slowest timed sub-round
@@ -378,6 +384,9 @@ type Measured struct {
 	Command          string
 	Rounds           int
 	SubMin, SubMax   float64 // the fastest and slowest timed sub-round of any round
+	// Disturbed is how many of the rounds ran with the machine sentinel reading over
+	// disturbedAbove times its fastest before or after the JVM.
+	Disturbed int
 }
 
 // JVM calibrates against the real JVM o.Java: it runs every flag set once per round, round
@@ -418,6 +427,10 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	if err := clock.sample(5, 20*time.Millisecond); err != nil {
 		return JVMResult{}, err
 	}
+	sent := sentinel{take: o.Sentinel}
+	if _, err := sent.read(); err != nil {
+		return JVMResult{}, err
+	}
 	start, loadBefore := now(), load()
 	runs := levelRuns()
 	sruns, stubOf := stubRuns(rel, o.CPU)
@@ -436,6 +449,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		fastestRun[r.name] = r.fastest
 	}
 	total, done := o.Rounds*len(runs), 0
+	nruns := 0 // JVM runs made
 	measure := func(r jvmRun, what string) error {
 		if o.Progress != nil {
 			o.Progress(done, total, what)
@@ -445,10 +459,15 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		}
 		opts := harnessOptions(o.Quick, r)
 		commands[r.name] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
+		reading := len(sent.ps) - 1
 		out, err := run(ctx, opts)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if _, err := sent.read(); err != nil {
+			return err
+		}
+		nruns++
 		if err != nil {
 			return fmt.Errorf("calibrate: --jvm=%s: run %s: %w", o.Java, r.name, err)
 		}
@@ -464,6 +483,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			if r.fastest || isGlue(m) {
 				s.value = s.min
 			}
+			s.reading = reading
 			if s.size > 0 && !isGlue(m) && !strings.HasPrefix(m, "first-") {
 				if payload != 0 && s.size != payload {
 					return fmt.Errorf("calibrate: --jvm=%s: run %s: row %s over %d bytes, other rows over %d", o.Java, r.name, m, s.size, payload)
@@ -474,7 +494,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		}
 		if r.citime {
 			for t, v := range speeds {
-				samples[key{r.name, t}] = append(samples[key{r.name, t}], sample{value: v, min: v, max: v})
+				samples[key{r.name, t}] = append(samples[key{r.name, t}], sample{value: v, min: v, max: v, reading: reading})
 			}
 		}
 		done++
@@ -518,14 +538,21 @@ extraRounds:
 	if o.Progress != nil {
 		o.Progress(done, total, "done")
 	}
+	var res JVMResult
 	mhz, mhzSrc := clock.result()
+	disturbedRuns := 0
+	for i := 0; i+1 < len(sent.ps); i++ {
+		if sent.disturbed(i) {
+			disturbedRuns++
+		}
+	}
+	res.Sentinel = sent.summary(nruns, disturbedRuns)
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
 		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2, Size: payload,
 		MHz: mhz, MHzSource: mhzSrc}
 	for i, r := range levelRuns() {
 		meas.Levels[i] = r.name
 	}
-	var res JVMResult
 	keys := make([]key, 0, len(samples))
 	for k := range samples {
 		keys = append(keys, k)
@@ -535,9 +562,13 @@ extraRounds:
 		ss := samples[k]
 		vals := make([]float64, len(ss))
 		lo, hi := ss[0].min, ss[0].max
+		disturbed := 0
 		for i, s := range ss {
 			vals[i] = s.value
 			lo, hi = min(lo, s.min), max(hi, s.max)
+			if sent.disturbed(s.reading) {
+				disturbed++
+			}
 		}
 		compile := strings.HasPrefix(k.mode, "Tier")
 		med, mn, mx := Median(vals), slices.Min(vals), slices.Max(vals)
@@ -568,7 +599,7 @@ extraRounds:
 			meas.Rows[model.RunMode{Run: k.run, Mode: k.mode}] = mv
 		}
 		res.Measured = append(res.Measured, Measured{Run: k.run, Mode: k.mode, Value: val, Used: used, Median: med, Min: mn, Max: mx,
-			Command: commands[k.run], Rounds: len(ss), SubMin: lo, SubMax: hi})
+			Command: commands[k.run], Rounds: len(ss), SubMin: lo, SubMax: hi, Disturbed: disturbed})
 	}
 	// A variant several UseAVX levels select is priced by its fastest measurement: what
 	// slows one run of a stub down is the JVM running the mode's Java path for a while
@@ -805,7 +836,7 @@ func cpuModelName() string {
 // how many rounds it rests on, the median and range over the rounds, and the spread.
 func WriteMeasured(w io.Writer, ms []Measured) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "run\tmeasured\tvalue\trounds used\tmedian\trounds min–max\tsub-rounds min–max\tspread\tunit\t")
+	fmt.Fprintln(tw, "run\tmeasured\tvalue\trounds used\tmedian\trounds min–max\tsub-rounds min–max\tspread\tdisturbed\tunit\t")
 	for _, m := range ms {
 		unit := "ps/byte"
 		switch {
@@ -818,8 +849,8 @@ func WriteMeasured(w io.Writer, ms []Measured) {
 		if m.Spread() > 0.25 {
 			noisy = "noisy"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%d/%d\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t±%.0f%%\t%s\t%s\n", m.Run, m.Mode, m.Value, m.Used, m.Rounds, m.Median,
-			m.Min, m.Max, m.SubMin, m.SubMax, 100*m.Spread(), unit, noisy)
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%d/%d\t%.0f\t%.0f–%.0f\t%.0f–%.0f\t±%.0f%%\t%d/%d\t%s\t%s\n", m.Run, m.Mode, m.Value, m.Used, m.Rounds, m.Median,
+			m.Min, m.Max, m.SubMin, m.SubMax, 100*m.Spread(), m.Disturbed, m.Rounds, unit, noisy)
 	}
 	tw.Flush()
 }

@@ -557,3 +557,50 @@ func TestJVMPayloadAsPrinted(t *testing.T) {
 		t.Errorf("mixed payloads: %v", err)
 	}
 }
+
+// TestJVMSentinel: a round whose JVM run had the sentinel read slow before or after it counts
+// as disturbed in its rows, and the summary says how many runs were.
+func TestJVMSentinel(t *testing.T) {
+	rec := replay(t, recording)
+	readings := 0
+	slowAfter := -1 // the reading after the interpreter's run
+	run := func(ctx context.Context, opts []string) (string, error) {
+		if slices.Contains(opts, "-Xint") {
+			slowAfter = readings
+		}
+		return rec(ctx, opts)
+	}
+	take := func() (float64, error) {
+		defer func() { readings++ }()
+		if readings == slowAfter {
+			return 150, nil
+		}
+		return 100, nil
+	}
+	res, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: recordedCPU(t), Rounds: 1, Quick: true, Run: run,
+		Sentinel: take, Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range res.Measured {
+		want := 0
+		if m.Run == "interp" || m.Run == "c1-l1" { // the slow reading is after one, before the other
+			want = 1
+		}
+		if m.Disturbed != want {
+			t.Errorf("%s %s: disturbed %d, want %d", m.Run, m.Mode, m.Disturbed, want)
+		}
+	}
+	// So two runs of all were disturbed.
+	if !strings.Contains(res.Sentinel, "fastest 100 ps per read, median 100, slowest 150; 2 of ") {
+		t.Errorf("summary: %s", res.Sentinel)
+	}
+}
+
+// TestLoadsSentinel: the real loop reads a positive time per read.
+func TestLoadsSentinel(t *testing.T) {
+	ps, err := loadsPs(5 * time.Millisecond)
+	if err != nil || !(ps > 0 && ps < 1e6) {
+		t.Fatalf("loadsPs: %v, %v", ps, err)
+	}
+}

@@ -211,6 +211,7 @@ func (d deps) calibrateJVMs(ctx context.Context, o calibrateOptions, stdout, std
 		seen[res.Release] = java
 		fmt.Fprintf(stdout, "# %s: JDK %s, %s %s, on %s\n", java, res.Release, res.Profile.Provenance.JVMVendor, res.Profile.Provenance.JVMVersion, res.Profile.Provenance.CPUModel)
 		calibrate.WriteMeasured(stdout, res.Measured)
+		fmt.Fprintf(stdout, "# %s\n", res.Sentinel)
 		calibrate.WriteTable(stdout, res.Profile)
 		set.Profiles = append(set.Profiles, res.Profile)
 	}
