@@ -106,15 +106,18 @@ func loadsPs(round time.Duration) (float64, error) {
 	return float64(p.Rows[0].Ps), nil
 }
 
-// sentinel is the load-bound loop's readings through a calibration, one before the first JVM
-// run and one after each.
-type sentinel struct {
+// Sentinel is the load-bound loop's readings through a calibration or validation, one before
+// the first JVM run and one after each. Its zero value reads the real loop.
+type Sentinel struct {
 	ps   []float64
 	take func() (float64, error) // one reading; nil: loadsPs over 20 ms
 }
 
-// read takes one reading and returns its index.
-func (s *sentinel) read() (int, error) {
+// NewSentinel returns a Sentinel whose readings come from take; nil: the real loop.
+func NewSentinel(take func() (float64, error)) *Sentinel { return &Sentinel{take: take} }
+
+// Read takes one reading and returns its index.
+func (s *Sentinel) Read() (int, error) {
 	take := s.take
 	if take == nil {
 		take = func() (float64, error) { return loadsPs(20 * time.Millisecond) }
@@ -131,8 +134,9 @@ func (s *sentinel) read() (int, error) {
 // or after a JVM run, for the run to count as disturbed.
 const disturbedAbove = 1.2
 
-// disturbed says whether the run between readings i and i+1 had the machine disturbed.
-func (s *sentinel) disturbed(i int) bool {
+// Disturbed says whether the run between readings i and i+1 had the machine disturbed: a
+// reading beside it over disturbedAbove times the fastest of all.
+func (s *Sentinel) Disturbed(i int) bool {
 	if i < 0 || i+1 >= len(s.ps) {
 		return false
 	}
@@ -140,10 +144,17 @@ func (s *sentinel) disturbed(i int) bool {
 	return max(s.ps[i], s.ps[i+1]) > disturbedAbove*lo
 }
 
-// summary says what the sentinel read.
-func (s *sentinel) summary(runs, disturbed int) string {
+// Summary says what the sentinel read and how many of the runs between its readings were
+// disturbed.
+func (s *Sentinel) Summary() string {
 	if len(s.ps) == 0 {
 		return "no sentinel readings"
+	}
+	runs, disturbed := len(s.ps)-1, 0
+	for i := 0; i < runs; i++ {
+		if s.Disturbed(i) {
+			disturbed++
+		}
 	}
 	return fmt.Sprintf("machine sentinel (a load-bound loop, read before and after each JVM run): fastest %.0f ps per read, "+
 		"median %.0f, slowest %.0f; %d of %d JVM runs had a reading over %.1f× the fastest beside them", slices.Min(s.ps),

@@ -287,7 +287,7 @@ type sample struct {
 	min, max float64 // the round's fastest and slowest sub-round, same unit
 	op       float64 // CPU ns per operation, as printed
 	size     int     // the operation's payload in bytes, as printed (0 for "call")
-	reading  int     // the machine sentinel's reading before the run (sentinel.disturbed)
+	reading  int     // the machine sentinel's reading before the run (Sentinel.Disturbed)
 }
 
 // parseCost reads the rows of one harness run: mode → sample, and CITime tier → speed.
@@ -427,8 +427,8 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	if err := clock.sample(5, 20*time.Millisecond); err != nil {
 		return JVMResult{}, err
 	}
-	sent := sentinel{take: o.Sentinel}
-	if _, err := sent.read(); err != nil {
+	sent := NewSentinel(o.Sentinel)
+	if _, err := sent.Read(); err != nil {
 		return JVMResult{}, err
 	}
 	start, loadBefore := now(), load()
@@ -449,7 +449,6 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		fastestRun[r.name] = r.fastest
 	}
 	total, done := o.Rounds*len(runs), 0
-	nruns := 0 // JVM runs made
 	measure := func(r jvmRun, what string) error {
 		if o.Progress != nil {
 			o.Progress(done, total, what)
@@ -464,10 +463,9 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if _, err := sent.read(); err != nil {
+		if _, err := sent.Read(); err != nil {
 			return err
 		}
-		nruns++
 		if err != nil {
 			return fmt.Errorf("calibrate: --jvm=%s: run %s: %w", o.Java, r.name, err)
 		}
@@ -540,13 +538,7 @@ extraRounds:
 	}
 	var res JVMResult
 	mhz, mhzSrc := clock.result()
-	disturbedRuns := 0
-	for i := 0; i+1 < len(sent.ps); i++ {
-		if sent.disturbed(i) {
-			disturbedRuns++
-		}
-	}
-	res.Sentinel = sent.summary(nruns, disturbedRuns)
+	res.Sentinel = sent.Summary()
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
 		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2, Size: payload,
 		MHz: mhz, MHzSource: mhzSrc}
@@ -566,7 +558,7 @@ extraRounds:
 		for i, s := range ss {
 			vals[i] = s.value
 			lo, hi = min(lo, s.min), max(hi, s.max)
-			if sent.disturbed(s.reading) {
+			if sent.Disturbed(s.reading) {
 				disturbed++
 			}
 		}
