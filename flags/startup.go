@@ -412,15 +412,26 @@ func WorkerThreadsFailure(s *Set) error {
 	if !s.jdk.Modern() || !s.Has("ParallelGCThreads") || !s.WasSetOnCommandLine("ParallelGCThreads") || s.Uint("ParallelGCThreads") != 0 {
 		return nil
 	}
-	switch s.Collector() {
-	case "UseG1GC":
-		return initError("The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0")
-	case "UseZGC":
-		return initError("The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0")
-	case "UseParallelGC":
-		return &Error{Text: "The Parallel GC can not be combined with -XX:ParallelGCThreads=0\n"}
+	r, ok := noWorkersRefusals[s.Collector()]
+	if !ok {
+		return nil
 	}
-	return nil
+	if r.init {
+		return initError(r.text)
+	}
+	return &Error{Text: r.text + "\n"}
+}
+
+// noWorkersRefusals is each collector's refusal of ParallelGCThreads=0 (WorkerThreadsFailure):
+// its text, and whether it is an initialization error (on stdout after java's header line) or
+// a plain error line. A collector without a row keeps the 0.
+var noWorkersRefusals = map[string]struct {
+	text string
+	init bool
+}{
+	"UseG1GC":       {"The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0", true},
+	"UseZGC":        {"The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0", true},
+	"UseParallelGC": {"The Parallel GC can not be combined with -XX:ParallelGCThreads=0", false},
 }
 
 // checkCollectors fails when more than one collector was selected (JDK 9+).

@@ -61,9 +61,9 @@ code { background: #f3f3f3; padding: 0 3px; }
 {{range $p := .Phases}}{{range phaseRows $p}}<tr><td class="l">{{$p.Set}}</td><td class="l">{{$p.Phase}}</td><td>{{$p.Ops}}</td><td class="l">{{.Name}}</td><td>{{dur4 .Median}}</td><td>{{dur4 .Min}}–{{dur4 .Max}}</td><td>{{dur4 .Model}}</td><td>{{f2 .Factor}}</td><td>{{dur4 .Wall}}</td><td>{{dur4 .WallMin}}–{{dur4 .WallMax}}</td><td>{{f2 .WallFactor}}</td><td class="l {{if eq .Verdict "outside"}}outside{{else if eq .Verdict "JVM too noisy"}}noisy{{else}}within{{end}}">{{.Verdict}}</td></tr>
 {{end}}{{end}}</table>{{end}}
 {{if .Steady}}<h2>Steady state</h2>
-<p>Time per operation, in µs: the JVM's median over interleaved rounds with its range, jitsim's model clock once steady. Within: |jitsim/JVM − 1| ≤ 0.25; a JVM range beyond ±25 % of its median is too noisy to judge.</p>
-<table><tr><th class="l">flag set</th><th class="l">op</th><th>bytes</th><th>JVM</th><th>JVM min–max</th><th>jitsim</th><th>jitsim/JVM</th><th>slowdown JVM</th><th>slowdown jitsim</th><th class="l">verdict</th></tr>
-{{range .Steady}}<tr><td class="l">{{.Set}}</td><td class="l">{{.Op}}</td><td>{{.Size}}</td><td>{{us .JVM}}</td><td>{{us .JVMMin}}–{{us .JVMMax}}</td><td>{{us .Model}}</td><td>{{f2 .Factor}}</td><td>{{if .JVMSlowdown}}{{f2 .JVMSlowdown}}×{{end}}</td><td>{{if .ModelSlowdn}}{{f2 .ModelSlowdn}}×{{end}}</td><td class="l {{if eq .Verdict "within ±25 %"}}within{{else if eq .Verdict "outside"}}outside{{else}}noisy{{end}}">{{.Verdict}}</td></tr>
+<p>Time per operation, in µs: the JVM's median over interleaved rounds with its range and how many of its rounds ran with the machine disturbed (a load-bound loop read slow beside the JVM), jitsim's model clock once steady. Within: |jitsim/JVM − 1| ≤ 0.25; a JVM range beyond ±25 % of its median is too noisy to judge.</p>
+<table><tr><th class="l">flag set</th><th class="l">op</th><th>bytes</th><th>JVM</th><th>JVM min–max</th><th>disturbed</th><th>jitsim</th><th>jitsim/JVM</th><th>slowdown JVM</th><th>slowdown jitsim</th><th class="l">verdict</th></tr>
+{{range .Steady}}<tr><td class="l">{{.Set}}</td><td class="l">{{.Op}}</td><td>{{.Size}}</td><td>{{us .JVM}}</td><td>{{us .JVMMin}}–{{us .JVMMax}}</td><td>{{.JVMDisturbed}}/{{.Rounds}}</td><td>{{us .Model}}</td><td>{{f2 .Factor}}</td><td>{{if .JVMSlowdown}}{{f2 .JVMSlowdown}}×{{end}}</td><td>{{if .ModelSlowdn}}{{f2 .ModelSlowdn}}×{{end}}</td><td class="l {{if eq .Verdict "within ±25 %"}}within{{else if eq .Verdict "outside"}}outside{{else}}noisy{{end}}">{{.Verdict}}</td></tr>
 {{end}}</table>{{end}}
 </body></html>
 `))

@@ -153,6 +153,9 @@ type Options struct {
 	// ModelWorkers is how many cells run on the model clock at once, after the JVM's
 	// rounds; 0: one per CPU (GOMAXPROCS).
 	ModelWorkers int
+	// Sentinel takes one reading of calibrate's machine sentinel, before the first JVM and
+	// after each; nil: the real loop.
+	Sentinel func() (float64, error)
 }
 
 // Result is one cell's comparison.
@@ -166,6 +169,7 @@ type Result struct {
 	JVMMin       float64 `json:"jvmMin"`
 	JVMMax       float64 `json:"jvmMax"`
 	Rounds       int     `json:"rounds"`
+	JVMDisturbed int     `json:"jvmDisturbed"` // rounds run with calibrate's machine sentinel reading slow beside them
 	Model        float64 `json:"modelNsPerOp"`
 	ModelSteady  bool    `json:"modelSteady"`
 	ModelOps     int64   `json:"modelOps"`
@@ -242,18 +246,27 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		size    int
 	}
 	samples := map[key][]float64{}
+	readings := map[key][]int{} // the sentinel's reading before each round's JVM
 	commands := map[key]string{}
 	total := o.Rounds*len(groups) + len(o.Cells)
 	done := 0
+	sent := calibrate.NewSentinel(o.Sentinel)
+	if _, err := sent.Read(); err != nil {
+		return nil, err
+	}
 	for round := 1; round <= o.Rounds; round++ {
 		for _, g := range groups {
 			if o.Progress != nil {
 				o.Progress(done, total, fmt.Sprintf("JVM round %d/%d: %s %d B", round, o.Rounds, g.set.Name, g.size))
 			}
 			opts := jvmOptions(g.set, g.size, g.ops, o.Quick)
+			reading := done
 			out, err := runJVM(ctx, opts)
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			if _, err := sent.Read(); err != nil {
+				return nil, err
 			}
 			if err != nil {
 				return nil, fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
@@ -269,6 +282,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 				}
 				k := key{g.set.Name, op, g.size}
 				samples[k] = append(samples[k], ns)
+				readings[k] = append(readings[k], reading)
 				commands[k] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
 			}
 			done++
@@ -290,6 +304,11 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		r := Result{Cell: c.String(), Set: c.Set.Name, Options: strings.Join(c.Set.Options, " "), Op: c.Op.Row, Size: c.Size,
 			JVM: median(s), JVMMin: slices.Min(s), JVMMax: slices.Max(s), Rounds: len(s),
 			Model: m.NsPerOp, ModelSteady: m.Steady, ModelOps: m.Ops, JVMCommand: commands[k], ModelCommand: m.Command}
+		for _, i := range readings[k] {
+			if sent.Disturbed(i) {
+				r.JVMDisturbed++
+			}
+		}
 		r.Factor = r.Model / r.JVM
 		r.Verdict = judge(r)
 		if o.Wall != nil {
@@ -569,12 +588,13 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 	return ModelResult{NsPerOp: last[len(last)-1].per, Ops: ops, Command: cmd}, nil
 }
 
-// WriteTable prints the results: cell, JVM median with its range, the model, the factor and
-// the verdict, then the count of each verdict.
+// WriteTable prints the results: cell, JVM median with its range and how many of its rounds
+// ran with the machine disturbed (calibrate.Sentinel), the model, the factor and the verdict,
+// then the count of each verdict.
 func WriteTable(w io.Writer, rs []Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	wall := len(rs) > 0 && rs[0].Wall > 0
-	head := "flag set\top\tbytes\tJVM µs/op\tJVM min–max\tjitsim µs/op\tjitsim/JVM\tslowdown JVM\tslowdown jitsim\tverdict\t"
+	head := "flag set\top\tbytes\tJVM µs/op\tJVM min–max\tdisturbed\tjitsim µs/op\tjitsim/JVM\tslowdown JVM\tslowdown jitsim\tverdict\t"
 	if wall {
 		head += "wall µs/op\twall/JVM\t"
 	}
@@ -589,8 +609,8 @@ func WriteTable(w io.Writer, rs []Result) {
 		if wall {
 			extra = fmt.Sprintf("%.3f\t%.2f\t", r.Wall/1000, r.WallFactor)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f–%.3f\t%.3f\t%.2f\t%s\t%s\t%s\n", r.Set, r.Op, r.Size, r.JVM/1000, r.JVMMin/1000, r.JVMMax/1000,
-			r.Model/1000, r.Factor, slow, r.Verdict, extra)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f–%.3f\t%d/%d\t%.3f\t%.2f\t%s\t%s\t%s\n", r.Set, r.Op, r.Size, r.JVM/1000, r.JVMMin/1000, r.JVMMax/1000,
+			r.JVMDisturbed, r.Rounds, r.Model/1000, r.Factor, slow, r.Verdict, extra)
 		count[r.Verdict]++
 	}
 	tw.Flush()

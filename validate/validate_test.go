@@ -103,9 +103,25 @@ func TestRunJudges(t *testing.T) {
 			"xint":     {NsPerOp: 500000, Steady: true},
 		}[c.Set.Name], nil
 	}
-	rs, err := Run(context.Background(), Options{Java: "java", JDK: jdk.R17, Rounds: 3, Cells: cells, RunJVM: runJVM, Model: model})
+	// The machine sentinel reads slow once, after the first no-ghash JVM: that JVM and the
+	// next (xint's first) ran disturbed.
+	readings := 0
+	sentinel := func() (float64, error) {
+		defer func() { readings++ }()
+		if readings == 2 {
+			return 150, nil
+		}
+		return 100, nil
+	}
+	rs, err := Run(context.Background(), Options{Java: "java", JDK: jdk.R17, Rounds: 3, Cells: cells, RunJVM: runJVM, Model: model,
+		Sentinel: sentinel})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, r := range rs {
+		if want := map[string]int{"no-ghash": 1, "xint": 1}[r.Set]; r.JVMDisturbed != want {
+			t.Errorf("%s: %d rounds disturbed, want %d", r.Cell, r.JVMDisturbed, want)
+		}
 	}
 	if got := strings.Join(seen, ","); got != "default,no-ghash,xint,default,no-ghash,xint,default,no-ghash,xint" {
 		t.Errorf("JVM runs not interleaved: %s", got)
@@ -121,7 +137,8 @@ func TestRunJudges(t *testing.T) {
 	}
 	var b strings.Builder
 	WriteTable(&b, rs)
-	if !strings.Contains(b.String(), "3 cells: 1 within ±25 %, 1 outside, 1 JVM too noisy, 0 model not steady") {
+	if !strings.Contains(b.String(), "3 cells: 1 within ±25 %, 1 outside, 1 JVM too noisy, 0 model not steady") ||
+		!strings.Contains(b.String(), " 1/3 ") {
 		t.Errorf("table:\n%s", b.String())
 	}
 	// A JVM that fails, or prints no row, is an error naming it.

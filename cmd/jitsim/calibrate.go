@@ -64,11 +64,13 @@ intrinsics off), every stub variant the CPU selects through ECB, CTR and GHASH.u
 each UseAVX level — and the combined GCM stub through the JDK's own
 GaloisCounterMode.implGCMCrypt0, called directly, on the releases that have it (21 and later)
 — and C1's and C2's compile speed (-XX:+CITime). Every flag
-set runs once per round, round after round; each row is the median over the rounds, and its
-source names the command and the range. A level's run whose Java rows disagree across the
-rounds by more than ±25 % gets up to two more rounds while the JVM's calibration has run less
-than 4 minutes (not with --quick): Java code runs at one of two speeds for a JVM's whole life
-often enough that a median of three can land on the rarer one. The profile records the JVM, the CPU, the date and
+set runs once per round, round after round. Each row takes the median of the rounds within
+25 % of its fastest when two or more lie there, else the median of all: a shared machine slows
+code down by up to 1.6 times for seconds at a time and never speeds it up, so a fast speed
+that two rounds reproduce is the undisturbed one. Its source names the command, the rounds it
+rests on and their range. A level's run whose Java rows disagree by more than ±25 % with no
+two rounds at the fast end gets up to two more rounds while the JVM's calibration has run
+less than 4 minutes (not with --quick). The profile records the JVM, the CPU, the date and
 the load; it prices only that release on a CPU with these features, and is also written to
 this host's profile cache, where --cpu=host on the model clock finds it:
 ` + cacheDirDoc + `
@@ -209,6 +211,7 @@ func (d deps) calibrateJVMs(ctx context.Context, o calibrateOptions, stdout, std
 		seen[res.Release] = java
 		fmt.Fprintf(stdout, "# %s: JDK %s, %s %s, on %s\n", java, res.Release, res.Profile.Provenance.JVMVendor, res.Profile.Provenance.JVMVersion, res.Profile.Provenance.CPUModel)
 		calibrate.WriteMeasured(stdout, res.Measured)
+		fmt.Fprintf(stdout, "# %s\n", res.Sentinel)
 		calibrate.WriteTable(stdout, res.Profile)
 		set.Profiles = append(set.Profiles, res.Profile)
 	}
