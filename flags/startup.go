@@ -149,26 +149,32 @@ func (p *parser) gcLogWarnings() {
 			}
 		}
 	}
-	if s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
-		supported := true
-		for _, c := range collectors {
-			if s.Has(c) && s.Bool(c) && !stringDedupCollectors[c].Has(j) {
-				supported = false
+	for _, c := range collectors {
+		if s.Has(c) && s.Bool(c) {
+			if w, ok := StringDedupUnsupported(s, c); ok {
+				p.res.LogWarnings = append(p.res.LogWarnings, w)
 			}
-		}
-		if !supported {
-			// java turns the flag off as it warns (PrintFlagsFinal: {command line, ergonomic}).
-			p.logWarning("stringdedup", "String Deduplication disabled: not supported by selected GC")
-			_ = s.SetErgo("UseStringDeduplication", "false")
 		}
 	}
 }
 
+// StringDedupUnsupported turns string deduplication off, as java does when it warns (the
+// flag then reads {command line, ergonomic}), when it is on and collector does not
+// deduplicate strings in the set's release, and returns java's warning. The parser asks it
+// for a collector the options named, the ergonomics for the one they choose (17.0.15 warns
+// alike for the Serial collector it picks on one processor).
+func StringDedupUnsupported(s *Set, collector string) (LogLine, bool) {
+	if !s.JDK().Modern() || !s.Has("UseStringDeduplication") || !s.Bool("UseStringDeduplication") || stringDedupCollectors[collector].Has(s.JDK()) {
+		return LogLine{}, false
+	}
+	_ = s.SetErgo("UseStringDeduplication", "false")
+	return LogLine{Level: "warning", Tags: "stringdedup", Text: "String Deduplication disabled: not supported by selected GC"}, true
+}
+
 // stringDedupCollectors are the releases in which each collector deduplicates strings: G1
 // and Shenandoah always, Serial, Parallel and ZGC from JDK 18, Epsilon never (17.0.15 warns
-// under Serial, Parallel, ZGC and Epsilon, 25.0.3 under Epsilon alone). Only a collector the
-// options named is checked: 17 warns for the Serial collector its ergonomics choose on one
-// processor too, which jitsim does not.
+// under Serial, Parallel, ZGC and Epsilon, 25.0.3 under Epsilon alone), the collector the
+// options named or the one the ergonomics chose.
 var stringDedupCollectors = map[string]jdk.Set{
 	"UseG1GC":         jdk.AllReleases,
 	"UseShenandoahGC": jdk.AllReleases,

@@ -71,6 +71,9 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 			gc = "UseG1GC"
 		}
 		e.setErgo(gc, "true")
+		if w, ok := flags.StringDedupUnsupported(s, gc); ok {
+			e.logs = append(e.logs, w)
+		}
 	}
 	e.aggressiveHeap(model)
 	e.heapSize(model)

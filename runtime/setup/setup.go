@@ -136,10 +136,11 @@ func Resolve(q Request) (*Run, error) {
 		return r, err
 	}
 	r.Flags = set
-	lines, cl, err := ergo.SettleStderr(set, q.CPU, q.CPU.Cores)
+	lines, logs, cl, err := ergo.SettleStartup(set, q.CPU, q.CPU.Cores)
 	if err != nil {
 		return r, err
 	}
+	r.Result.LogWarnings = append(r.Result.LogWarnings, logs...)
 	// A collector the ergonomics chose checks its arguments as one the command line named
 	// does in flags.Parse, before -XX:+PrintCommandLineFlags' line.
 	if err := flags.WorkerThreadsFailure(set); err != nil {
@@ -307,7 +308,7 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 		}
 	}()
 	settled := set.Clone()
-	_, cl, serr := ergo.SettleStderr(settled, q.CPU, q.CPU.Cores)
+	_, logs, cl, serr := ergo.SettleStartup(settled, q.CPU, q.CPU.Cores)
 	if serr != nil {
 		return
 	}
@@ -325,5 +326,6 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 	}
 	if fe.AfterFlags {
 		r.CommandLineFlags = cl
+		fe.Log = append(fe.Log, logs...)
 	}
 }
