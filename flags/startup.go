@@ -429,6 +429,18 @@ func WorkerThreadsFailure(s *Set) error {
 	return nil
 }
 
+// UnselectedCollectorFailure is java's failure when the ergonomics found no collector to
+// select: the options named none and turned off the one the machine would get (G1, or Serial
+// on one processor or a small memory), as GC selection does before -XX:+PrintCommandLineFlags'
+// line and before the stack size is checked (17.0.15, 25.0.3: -XX:-UseG1GC; -XX:-UseSerialGC
+// -XX:ActiveProcessorCount=1). It is asked of a settled set; nil when a collector is on.
+func UnselectedCollectorFailure(s *Set) error {
+	if !s.jdk.Modern() || s.Collector() != "" {
+		return nil
+	}
+	return initError("Garbage collector not selected (default collector explicitly disabled)")
+}
+
 // checkCollectors fails when more than one collector was selected (JDK 9+).
 func (p *parser) checkCollectors() error {
 	if !p.o.JDK.Modern() {

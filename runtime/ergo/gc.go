@@ -70,6 +70,11 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 		if active >= 2 && model.PhysicalMemory() >= serverClassMemory {
 			gc = "UseG1GC"
 		}
+		if s.WasSetOnCommandLine(gc) && !s.Bool(gc) {
+			// The command line turned the machine's collector off and named no other: none
+			// is selected (flags.UnselectedCollectorFailure).
+			return
+		}
 		e.setErgo(gc, "true")
 		if w, ok := flags.StringDedupUnsupported(s, gc); ok {
 			e.logs = append(e.logs, w)

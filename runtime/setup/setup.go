@@ -143,9 +143,11 @@ func Resolve(q Request) (*Run, error) {
 	r.Result.LogWarnings = append(r.Result.LogWarnings, logs...)
 	// A collector the ergonomics chose checks its arguments as one the command line named
 	// does in flags.Parse, before -XX:+PrintCommandLineFlags' line.
-	if err := flags.WorkerThreadsFailure(set); err != nil {
-		r.Flags = nil
-		return r, err
+	for _, failure := range []func(*flags.Set) error{flags.UnselectedCollectorFailure, flags.WorkerThreadsFailure} {
+		if err := failure(set); err != nil {
+			r.Flags = nil
+			return r, err
+		}
 	}
 	r.CommandLineFlags = cl
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, cl, q.CPU, q.CPU.Cores)...)
@@ -315,7 +317,7 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 	// The collector the ergonomics chose checks its arguments before the late constraints
 	// and the line: its refusal is the failure java reports.
 	var wf *flags.Error
-	if errors.As(flags.WorkerThreadsFailure(settled), &wf) {
+	if errors.As(flags.UnselectedCollectorFailure(settled), &wf) || errors.As(flags.WorkerThreadsFailure(settled), &wf) {
 		*fe = *wf
 		return
 	}
