@@ -328,6 +328,12 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 	}
 	if fe.AfterFlags {
 		r.CommandLineFlags = cl
-		fe.Log = append(fe.Log, logs...)
+		// A failure's log lines go to stdout's default configuration alone: the
+		// warnings, not the lines an -Xlog selection would take.
+		for _, l := range logs {
+			if l.Level == "warning" && !l.Configured {
+				fe.Log = append(fe.Log, l)
+			}
+		}
 	}
 }
