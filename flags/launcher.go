@@ -959,15 +959,15 @@ func (p *parser) checkBootLayer() error {
 	}
 	// A missing module is reported before a malformed --add-opens/--add-exports/--add-reads
 	// (observed on 17.0.15 and 25.0.3).
-	if msg := p.moduleRuleFailure(); msg != "" {
-		return fail("java.lang.RuntimeException: " + msg)
-	}
 	if len(incubator) > 0 {
 		// Listed in the reverse of the order they were resolved (observed on 17.0.15 with
 		// both incubator modules, named in either order or by ALL-SYSTEM), before the
-		// unknown modules.
+		// unknown modules and before a malformed module rule's failure (17.0.15, 25.0.3).
 		slices.Reverse(incubator)
 		p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Using incubator modules: "+strings.Join(incubator, ", ")+"\n")
+	}
+	if msg := p.moduleRuleFailure(); msg != "" {
+		return fail("java.lang.RuntimeException: " + msg)
 	}
 	p.moduleWarnings()
 	return nil
