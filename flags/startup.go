@@ -438,7 +438,14 @@ func UnselectedCollectorFailure(s *Set) error {
 	if !s.jdk.Modern() || s.Collector() != "" {
 		return nil
 	}
-	return initError("Garbage collector not selected (default collector explicitly disabled)")
+	// A profile whose ergonomics choose no collector (no recorded flag table) leaves the set
+	// without one too: only a default turned off is java's failure.
+	for _, c := range []string{"UseG1GC", "UseSerialGC"} {
+		if s.Has(c) && s.WasSetOnCommandLine(c) && !s.Bool(c) {
+			return initError("Garbage collector not selected (default collector explicitly disabled)")
+		}
+	}
+	return nil
 }
 
 // checkCollectors fails when more than one collector was selected (JDK 9+).
