@@ -52,6 +52,10 @@ type launcherOption struct {
 	releases jdk.Set
 	// act does what the option does; nil: accepted and inert.
 	act func(p *parser, t token, val string) error
+	// moduleGraph: the option shapes the boot layer (unless its value is only commas), so a
+	// release in archivedModuleGraph builds the layer rather than take the one its
+	// class-data archive holds.
+	moduleGraph bool
 	// vmAct, for a launcher option the launcher hands on to the VM, acts on its value where
 	// it stands among the VM's options (the VM's checks of it come in their order).
 	vmAct func(p *parser, t token, val string) error
@@ -115,21 +119,21 @@ var launcherOptions = []launcherOption{
 	{name: "-cp", missing: "class path specification"},
 	{name: "-classpath", missing: "class path specification"},
 	{name: "--class-path", releases: modern, missing: "class path specification"},
-	{name: "-p", releases: modern, missing: "module path specification", act: modulePath},
-	{name: "--module-path", releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
-	{name: "--upgrade-module-path", releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
-	{name: "--add-modules", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
+	{name: "-p", moduleGraph: true, releases: modern, missing: "module path specification", act: modulePath},
+	{name: "--module-path", moduleGraph: true, releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
+	{name: "--upgrade-module-path", moduleGraph: true, releases: modern, missing: "module path specification", emptyValue: modulesSpecified, act: modulePath},
+	{name: "--add-modules", moduleGraph: true, releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
 		p.addModules = append(p.addModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--limit-modules", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
+	{name: "--limit-modules", moduleGraph: true, releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
 		p.limitModules = append(p.limitModules, strings.Split(val, ",")...)
 		return nil
 	}},
-	{name: "--patch-module", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, vmAct: patchModule},
-	{name: "--add-opens", releases: modern, missing: modulesSpecified, act: moduleRule("--add-opens", true)},
-	{name: "--add-exports", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-exports", true)},
-	{name: "--add-reads", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-reads", false)},
+	{name: "--patch-module", moduleGraph: true, releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, vmAct: patchModule},
+	{name: "--add-opens", moduleGraph: true, releases: modern, missing: modulesSpecified, act: moduleRule("--add-opens", true)},
+	{name: "--add-exports", moduleGraph: true, releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-exports", true)},
+	{name: "--add-reads", moduleGraph: true, releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: moduleRule("--add-reads", false)},
 	{name: "--source", releases: modern, missing: "source version", emptyValue: "source version"},
 	{name: "--enable-preview", releases: modern},
 	{name: "--finalization=", releases: jdk.SinceFeature(18), prefix: true, stage: stageVM, act: func(p *parser, t token, _ string) error {
@@ -150,7 +154,7 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
-	{name: "--illegal-native-access=", releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
+	{name: "--illegal-native-access=", moduleGraph: true, releases: jdk.Of(jdk.R25), prefix: true, act: func(p *parser, t token, _ string) error {
 		// JDK 24+: what restricted native access without --enable-native-access does; the
 		// boot layer refuses another value before it reads the module options (25.0.3).
 		if v := strings.TrimPrefix(t.text, "--illegal-native-access="); !slices.Contains([]string{"allow", "warn", "deny"}, v) {
@@ -158,9 +162,10 @@ var launcherOptions = []launcherOption{
 		}
 		return nil
 	}},
-	{name: "--enable-native-access", releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
+	{name: "--enable-native-access", moduleGraph: true, releases: modern, missing: modulesSpecified, emptyValue: modulesSpecified, act: func(p *parser, _ token, val string) error {
 		for _, m := range strings.Split(val, ",") {
-			if m != "ALL-UNNAMED" {
+			// An empty name between commas names no module (17.0.15, 25.0.3: no warning).
+			if m != "ALL-UNNAMED" && m != "" {
 				p.nativeAccess = append(p.nativeAccess, m)
 			}
 		}
@@ -446,6 +451,9 @@ func (p *parser) launcherPass(cmd []token) ([]token, error) {
 			val = strings.TrimPrefix(t.text, o.name)
 		}
 		p.res.Ignored = append(p.res.Ignored, t.text)
+		if o.moduleGraph && strings.Trim(val, ",") != "" {
+			p.moduleGraph = true
+		}
 		if o.act != nil {
 			if err := o.act(p, t, val); err != nil {
 				return nil, err
@@ -647,8 +655,11 @@ func moduleRule(option string, withPackage bool) func(p *parser, t token, val st
 			msg = "Unable to parse " + option + " <module>/<package>: " + left
 		}
 		if msg != "" {
-			if p.bootLayer == "" {
-				p.bootLayer = msg
+			if p.moduleRuleFailures == nil {
+				p.moduleRuleFailures = map[string]string{}
+			}
+			if _, ok := p.moduleRuleFailures[option]; !ok {
+				p.moduleRuleFailures[option] = msg
 			}
 			return nil
 		}
@@ -918,9 +929,6 @@ func (p *parser) checkBootLayer() error {
 		return fail(p.illegalNativeAccess)
 	}
 	if !p.o.JDK.Modern() {
-		if p.bootLayer != "" {
-			return fail("java.lang.RuntimeException: " + p.bootLayer)
-		}
 		return nil
 	}
 	if p.patchBootLayer != "" {
@@ -951,18 +959,50 @@ func (p *parser) checkBootLayer() error {
 	}
 	// A missing module is reported before a malformed --add-opens/--add-exports/--add-reads
 	// (observed on 17.0.15 and 25.0.3).
-	if p.bootLayer != "" {
-		return fail("java.lang.RuntimeException: " + p.bootLayer)
-	}
 	if len(incubator) > 0 {
 		// Listed in the reverse of the order they were resolved (observed on 17.0.15 with
 		// both incubator modules, named in either order or by ALL-SYSTEM), before the
-		// unknown modules.
+		// unknown modules and before a malformed module rule's failure (17.0.15, 25.0.3).
 		slices.Reverse(incubator)
 		p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Using incubator modules: "+strings.Join(incubator, ", ")+"\n")
 	}
+	if msg := p.moduleRuleFailure(); msg != "" {
+		return fail("java.lang.RuntimeException: " + msg)
+	}
 	p.moduleWarnings()
 	return nil
+}
+
+// moduleRuleKinds are the module options the boot layer parses, in its order: the first
+// malformed value of the first kind is the one it reports (17.0.15 and 25.0.3: --add-opens=foo
+// --add-exports=bar names the --add-exports value).
+var moduleRuleKinds = []string{"--add-reads", "--add-exports", "--add-opens"}
+
+// archivedModuleGraph are the releases whose class-data archive holds the default boot
+// layer: with no option that shapes the layer (launcherOption.moduleGraph) they take it from
+// the archive and never parse a --add-reads, --add-exports or --add-opens whose value is only
+// commas (Temurin 25.0.3: --add-opens= and --add-exports=, run; beside another module option,
+// under -Xshare:off, ZGC or -XX:-UseCompressedClassPointers they fail as on 17.0.15).
+var archivedModuleGraph = jdk.Since(jdk.R25)
+
+// moduleRuleFailure is the boot layer's complaint about the module rules, "" when none.
+func (p *parser) moduleRuleFailure() string {
+	if len(p.moduleRuleFailures) == 0 {
+		return ""
+	}
+	s := p.set
+	archived := archivedModuleGraph.Has(p.o.JDK) && !p.moduleGraph && p.share != "off" && !p.noArchive &&
+		s.Collector() != "UseZGC" && !(s.Has("UseCompressedClassPointers") && s.WasSetOnCommandLine("UseCompressedClassPointers") && !s.Bool("UseCompressedClassPointers"))
+	if archived {
+		// Only values of commas are left: any other sets p.moduleGraph.
+		return ""
+	}
+	for _, k := range moduleRuleKinds {
+		if msg, ok := p.moduleRuleFailures[k]; ok {
+			return msg
+		}
+	}
+	return ""
 }
 
 // limitedRequires is the boot layer's failure when --limit-modules leaves out a module that

@@ -219,11 +219,14 @@ type parser struct {
 	// compilerAfterXint: -XX:+UseCompiler came after the last -Xint (java then warns that
 	// -Xint turns it off; given before -Xint it is turned off silently).
 	compilerAfterXint bool
-	// bootLayer is the boot layer's complaint about the first malformed module option;
+	// moduleRuleFailures are the boot layer's complaints about the first malformed value of
+	// each of --add-reads, --add-exports and --add-opens (moduleRuleFailure picks one);
 	// addModules and limitModules the modules named, moduleRules the well-formed
 	// --add-reads/--add-exports/--add-opens, nativeAccess the modules
 	// --enable-native-access names; modulePath whether a module path was given.
-	bootLayer string
+	moduleRuleFailures map[string]string
+	// moduleGraph: an option shaped the boot layer (launcherOption.moduleGraph).
+	moduleGraph bool
 	// patchModules are the modules --patch-module named, in order; patchBootLayer the boot
 	// layer's complaint about the first malformed or repeated one.
 	patchModules             []string

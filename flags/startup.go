@@ -149,26 +149,32 @@ func (p *parser) gcLogWarnings() {
 			}
 		}
 	}
-	if s.Has("UseStringDeduplication") && s.Bool("UseStringDeduplication") {
-		supported := true
-		for _, c := range collectors {
-			if s.Has(c) && s.Bool(c) && !stringDedupCollectors[c].Has(j) {
-				supported = false
+	for _, c := range collectors {
+		if s.Has(c) && s.Bool(c) {
+			if w, ok := StringDedupUnsupported(s, c); ok {
+				p.res.LogWarnings = append(p.res.LogWarnings, w)
 			}
-		}
-		if !supported {
-			// java turns the flag off as it warns (PrintFlagsFinal: {command line, ergonomic}).
-			p.logWarning("stringdedup", "String Deduplication disabled: not supported by selected GC")
-			_ = s.SetErgo("UseStringDeduplication", "false")
 		}
 	}
 }
 
+// StringDedupUnsupported turns string deduplication off, as java does when it warns (the
+// flag then reads {command line, ergonomic}), when it is on and collector does not
+// deduplicate strings in the set's release, and returns java's warning. The parser asks it
+// for a collector the options named, the ergonomics for the one they choose (17.0.15 warns
+// alike for the Serial collector it picks on one processor).
+func StringDedupUnsupported(s *Set, collector string) (LogLine, bool) {
+	if !s.JDK().Modern() || !s.Has("UseStringDeduplication") || !s.Bool("UseStringDeduplication") || stringDedupCollectors[collector].Has(s.JDK()) {
+		return LogLine{}, false
+	}
+	_ = s.SetErgo("UseStringDeduplication", "false")
+	return LogLine{Level: "warning", Tags: "stringdedup", Text: "String Deduplication disabled: not supported by selected GC"}, true
+}
+
 // stringDedupCollectors are the releases in which each collector deduplicates strings: G1
 // and Shenandoah always, Serial, Parallel and ZGC from JDK 18, Epsilon never (17.0.15 warns
-// under Serial, Parallel, ZGC and Epsilon, 25.0.3 under Epsilon alone). Only a collector the
-// options named is checked: 17 warns for the Serial collector its ergonomics choose on one
-// processor too, which jitsim does not.
+// under Serial, Parallel, ZGC and Epsilon, 25.0.3 under Epsilon alone), the collector the
+// options named or the one the ergonomics chose.
 var stringDedupCollectors = map[string]jdk.Set{
 	"UseG1GC":         jdk.AllReleases,
 	"UseShenandoahGC": jdk.AllReleases,
@@ -432,6 +438,25 @@ var noWorkersRefusals = map[string]struct {
 	"UseG1GC":       {"The flag -XX:+UseG1GC can not be combined with -XX:ParallelGCThreads=0", true},
 	"UseZGC":        {"The flag -XX:+UseZGC can not be combined with -XX:ParallelGCThreads=0", true},
 	"UseParallelGC": {"The Parallel GC can not be combined with -XX:ParallelGCThreads=0", false},
+}
+
+// UnselectedCollectorFailure is java's failure when the ergonomics found no collector to
+// select: the options named none and turned off the one the machine would get (G1, or Serial
+// on one processor or a small memory), as GC selection does before -XX:+PrintCommandLineFlags'
+// line and before the stack size is checked (17.0.15, 25.0.3: -XX:-UseG1GC; -XX:-UseSerialGC
+// -XX:ActiveProcessorCount=1). It is asked of a settled set; nil when a collector is on.
+func UnselectedCollectorFailure(s *Set) error {
+	if !s.jdk.Modern() || s.Collector() != "" {
+		return nil
+	}
+	// A profile whose ergonomics choose no collector (no recorded flag table) leaves the set
+	// without one too: only a default turned off is java's failure.
+	for _, c := range []string{"UseG1GC", "UseSerialGC"} {
+		if s.Has(c) && s.WasSetOnCommandLine(c) && !s.Bool(c) {
+			return initError("Garbage collector not selected (default collector explicitly disabled)")
+		}
+	}
+	return nil
 }
 
 // checkCollectors fails when more than one collector was selected (JDK 9+).

@@ -367,6 +367,10 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		for _, l := range fe.Log {
 			io.WriteString(vmOut, logs.format(l))
 		}
+		// The boot layer's warnings come before its own failure.
+		for _, l := range r.Result.BootWarnings {
+			io.WriteString(stderr, l)
+		}
 		if fe.Stdout {
 			io.WriteString(stdout, fe.Text)
 		} else {

@@ -59,9 +59,17 @@ func Settle(set *flags.Set, model cpu.Model, activeProcessors int) (warnings []s
 // as java has it when it prints -XX:+PrintCommandLineFlags: after the collector's and the
 // heap's ergonomics, before the compiler threads, the CPU pass and the heap's alignment.
 func SettleStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, commandLine *flags.Set, err error) {
+	stderr, _, commandLine, err = SettleStartup(set, model, activeProcessors)
+	return stderr, commandLine, err
+}
+
+// SettleStartup is SettleStderr with the unified-logging warnings the ergonomics log as they
+// choose the collector (the parse's own are flags.Result.LogWarnings, which these follow):
+// string deduplication under a collector that does not do it.
+func SettleStartup(set *flags.Set, model cpu.Model, activeProcessors int) (stderr []string, logs []flags.LogLine, commandLine *flags.Set, err error) {
 	e, err := ergonomics(set, model, activeProcessors)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for i, w := range e.out {
 		if e.plain[i] {
@@ -70,7 +78,7 @@ func SettleStderr(set *flags.Set, model cpu.Model, activeProcessors int) (stderr
 		}
 		stderr = append(stderr, flags.VMWarningPrefix+w)
 	}
-	return stderr, e.commandLine, nil
+	return stderr, e.logs, e.commandLine, nil
 }
 
 func ergonomics(set *flags.Set, model cpu.Model, activeProcessors int) (*ergo, error) {
@@ -149,6 +157,8 @@ type ergo struct {
 	// and the heap's ergonomics, before the compiler threads, the CPU pass and the heap's
 	// alignment.
 	commandLine *flags.Set
+	// logs are the unified-logging warnings of the collector's ergonomics, in order.
+	logs []flags.LogLine
 	// feats is the model's feature set as masked by the settled UseSSE/UseAVX levels; the
 	// switch rules test it (supports_sse4_1() and friends read the masked bits in HotSpot).
 	feats cpu.Set

@@ -70,7 +70,15 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 		if active >= 2 && model.PhysicalMemory() >= serverClassMemory {
 			gc = "UseG1GC"
 		}
+		if s.WasSetOnCommandLine(gc) && !s.Bool(gc) {
+			// The command line turned the machine's collector off and named no other: none
+			// is selected (flags.UnselectedCollectorFailure).
+			return
+		}
 		e.setErgo(gc, "true")
+		if w, ok := flags.StringDedupUnsupported(s, gc); ok {
+			e.logs = append(e.logs, w)
+		}
 	}
 	e.aggressiveHeap(model)
 	e.heapSize(model)
@@ -129,6 +137,16 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 		// the flag at its default.
 		if s.JDK() < jdk.R25 && s.Has("GCDrainStackTargetSize") && s.IsDefault("GCDrainStackTargetSize") {
 			e.setErgo("GCDrainStackTargetSize", strconv.FormatUint(min(s.Uint("GCDrainStackTargetSize"), taskQueueSize/4), 10))
+		}
+	case "UseShenandoahGC":
+		// A heap that starts at its maximum has nothing to give back: Shenandoah turns its
+		// uncommit off (FLAG_SET_DEFAULT, the command line's +ShenandoahUncommit too) and
+		// says so as it reads its arguments, before PrintCommandLineFlags' line (17.0.15,
+		// 25.0.3: -Xmx64m, whose initial heap is the maximum, and -Xms64m -Xmx64m; not
+		// -Xms32m -Xmx64m, whose minimum is below the maximum either way).
+		if s.Has("ShenandoahUncommit") && s.Bool("ShenandoahUncommit") && s.Uint("InitialHeapSize") == s.Uint("MaxHeapSize") {
+			e.setDefault("ShenandoahUncommit", "false")
+			e.logs = append(e.logs, flags.LogLine{Level: "info", Tags: "gc", Text: "Min heap equals to max heap, disabling ShenandoahUncommit", Configured: true})
 		}
 	case "UseZGC":
 		// Generational ZGC (25): a quarter of the processors, at least one, for each

@@ -50,6 +50,7 @@ var shenandoahErgo = []shenandoahRow{
 	{"ShenandoahGCMode", "passive", all, "-ShenandoahCloneBarrier"},
 	{"ShenandoahGCMode", "passive", jdk17, "-ShenandoahNMethodBarrier"},
 	{"ShenandoahGCMode", "passive", all, "-ShenandoahStackWatermarkBarrier"},
+	{"ShenandoahGCHeuristics", "compact", all, "+ShenandoahUncommit"},
 	{"ShenandoahGCHeuristics", "compact", all, "+ShenandoahAlwaysClearSoftRefs"},
 	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahAllocationThreshold=10"},
 	{"ShenandoahGCHeuristics", "compact", all, "ShenandoahImmediateThreshold=100"},
@@ -80,11 +81,15 @@ func (r shenandoahRow) applies(s *flags.Set) bool {
 		s.String(r.option) == r.choice && s.Has(name) && !s.WasSetOnCommandLine(name)
 }
 
-// shenandoahLines are the log lines of the rows of option that apply to a set.
-func shenandoahLines(s *flags.Set, option string) []string {
+// shenandoahLines are the log lines of the rows of option that apply to a set. A row is
+// logged when it changes its flag: commandLine is the set before the rows ran (nil: log
+// every row); compact's +ShenandoahUncommit is logged only where the heap's sizes turned
+// uncommit off (17.0.15, 25.0.3: -Xmx64m).
+func shenandoahLines(s, commandLine *flags.Set, option string) []string {
 	var out []string
 	for _, r := range shenandoahErgo {
-		if r.option == option && r.applies(s) {
+		name, value := r.flagValue()
+		if r.option == option && r.applies(s) && (commandLine == nil || !commandLine.Has(name) || commandLine.Value(name) != value) {
 			out = append(out, "Heuristics ergonomically sets -XX:"+r.setting)
 		}
 	}
@@ -237,7 +242,7 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	if zgc {
 		out = append(out, zgcInitLines(set, model, activeProcessors, build)...)
 	}
-	for _, l := range shenandoahLines(set, "ShenandoahGCMode") {
+	for _, l := range shenandoahLines(set, commandLine, "ShenandoahGCMode") {
 		info("gc", "%s", l)
 	}
 	if zgcHeapTooLarge(set) && set.JDK() >= jdk.R25 {
@@ -250,7 +255,7 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 		// The heap is reserved after the collector says which it is, and the VM stops there.
 		return out
 	}
-	for _, l := range shenandoahLines(set, "ShenandoahGCHeuristics") {
+	for _, l := range shenandoahLines(set, commandLine, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
 	}
 	if zgc && set.Bool("ZUncommit") && set.Uint("MinHeapSize") != set.Uint("MaxHeapSize") {

@@ -136,15 +136,18 @@ func Resolve(q Request) (*Run, error) {
 		return r, err
 	}
 	r.Flags = set
-	lines, cl, err := ergo.SettleStderr(set, q.CPU, q.CPU.Cores)
+	lines, logs, cl, err := ergo.SettleStartup(set, q.CPU, q.CPU.Cores)
 	if err != nil {
 		return r, err
 	}
+	r.Result.LogWarnings = append(r.Result.LogWarnings, logs...)
 	// A collector the ergonomics chose checks its arguments as one the command line named
 	// does in flags.Parse, before -XX:+PrintCommandLineFlags' line.
-	if err := flags.WorkerThreadsFailure(set); err != nil {
-		r.Flags = nil
-		return r, err
+	for _, failure := range []func(*flags.Set) error{flags.UnselectedCollectorFailure, flags.WorkerThreadsFailure} {
+		if err := failure(set); err != nil {
+			r.Flags = nil
+			return r, err
+		}
 	}
 	r.CommandLineFlags = cl
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, cl, q.CPU, q.CPU.Cores)...)
@@ -307,14 +310,14 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 		}
 	}()
 	settled := set.Clone()
-	_, cl, serr := ergo.SettleStderr(settled, q.CPU, q.CPU.Cores)
+	_, logs, cl, serr := ergo.SettleStartup(settled, q.CPU, q.CPU.Cores)
 	if serr != nil {
 		return
 	}
 	// The collector the ergonomics chose checks its arguments before the late constraints
 	// and the line: its refusal is the failure java reports.
 	var wf *flags.Error
-	if errors.As(flags.WorkerThreadsFailure(settled), &wf) {
+	if errors.As(flags.UnselectedCollectorFailure(settled), &wf) || errors.As(flags.WorkerThreadsFailure(settled), &wf) {
 		*fe = *wf
 		return
 	}
@@ -325,5 +328,12 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 	}
 	if fe.AfterFlags {
 		r.CommandLineFlags = cl
+		// A failure's log lines go to stdout's default configuration alone: the
+		// warnings, not the lines an -Xlog selection would take.
+		for _, l := range logs {
+			if l.Level == "warning" && !l.Configured {
+				fe.Log = append(fe.Log, l)
+			}
+		}
 	}
 }
