@@ -31,10 +31,10 @@ func HeapOf(inv Invoker) *heap.Heap {
 // the VM's Java heap when there is one, so that every call the provider
 // makes passes them to compiled code in place, as HotSpot's compiled
 // provider code does. Without a heap, or when it is full, they are Go
-// memory (copied into each call). The heap frees them once the Cipher is
-// unreachable (heap.Owner; checked when other owners register or the heap
-// is full): jitsim has no collector for the Java heap, and these arrays
-// never leave the Cipher.
+// memory (copied into each call). The heap frees them once the Cipher and
+// the other Ciphers of its slab (cipherSlabs) are unreachable (heap.Owner;
+// checked when other owners register or the heap is full): jitsim has no
+// collector for the Java heap, and these arrays never leave the Cipher.
 //
 // The arrays a Cipher of its mode usually owns come from one block of the
 // heap, taken unzeroed with the first of them and handed out by bumping an
@@ -44,11 +44,14 @@ func HeapOf(inv Invoker) *heap.Heap {
 // until the block goes; one the block has no room for is a heap block of its
 // own.
 type javaArrays struct {
-	h      *heap.Heap
-	owner  weak.Pointer[Cipher]
-	region int    // bytes of the block (cipherModes' arrays); 0: none
-	block  []byte // nil until the first array
-	top    int    // block[:top] is handed out
+	h *heap.Heap
+	// gcmOwner or coreOwner is the slab of the Cipher (one of them is set): the
+	// Cipher is dead once its slab is.
+	gcmOwner  weak.Pointer[[slabLen]gcmAlloc]
+	coreOwner weak.Pointer[[slabLen]coreAlloc]
+	region    int    // bytes of the block (cipherModes' arrays); 0: none
+	block     []byte // nil until the first array
+	top       int    // block[:top] is handed out
 
 	mu   sync.Mutex // live: the Cipher's thread adds, the heap's sweep releases
 	live [][]byte
@@ -160,16 +163,55 @@ func result(out []byte, n int) []byte {
 	return r
 }
 
-// own ties the arrays to c's lifetime.
-func (a *javaArrays) own(c *Cipher) {
+// own ties the arrays to the lifetime of the Cipher's slab (gcmOwner or coreOwner, set).
+func (a *javaArrays) own() {
 	if a.h != nil {
-		a.owner = weak.Make(c)
 		a.h.Track(a)
 	}
 }
 
-// Dead implements heap.Owner: the Cipher is unreachable.
-func (a *javaArrays) Dead() bool { return a.owner.Value() == nil }
+// Dead implements heap.Owner: the Cipher's slab, and so the Cipher, is unreachable.
+func (a *javaArrays) Dead() bool { return a.gcmOwner.Value() == nil && a.coreOwner.Value() == nil }
+
+// slabLen is the number of Ciphers allocated, and watched by the Go collector,
+// together (cipherSlabs).
+const slabLen = 8
+
+// cipherSlabs hands out Ciphers (T: gcmAlloc or coreAlloc) slabLen to a Go
+// allocation, with one weak pointer to the slab for all of them. A weak pointer
+// per Cipher — how the heap learns that a Cipher died, to take its arrays back —
+// cost about as much as the Cipher's own allocation, on every operation of a
+// loop making a Cipher per operation, as the JDK's tests and benchmarks do; a
+// JVM allocates the Cipher's objects from its thread's buffer and reclaims them
+// in bulk. The price: a Cipher's arrays go back to the heap once it and the
+// slab's other Ciphers (made just before and after it) are all unreachable.
+//
+// The slab being handed out is held weakly too: Ciphers nobody made yet do not
+// keep the ones already made (and their VMs) alive.
+type cipherSlabs[T any] struct {
+	mu    sync.Mutex
+	watch weak.Pointer[[slabLen]T] // the slab being handed out
+	next  int                      // its items [next:] are not handed out
+}
+
+var (
+	gcmSlabs  cipherSlabs[gcmAlloc]
+	coreSlabs cipherSlabs[coreAlloc]
+)
+
+// take returns a zeroed T not handed out before, and the weak pointer to its slab.
+func (s *cipherSlabs[T]) take() (*T, weak.Pointer[[slabLen]T]) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	slab := s.watch.Value()
+	if slab == nil || s.next == slabLen {
+		slab, s.next = new([slabLen]T), 0
+		s.watch = weak.Make(slab)
+	}
+	x := &slab[s.next]
+	s.next++
+	return x, s.watch
+}
 
 // Release implements heap.Owner. The heap calls it once, for an owner found Dead, and
 // drops the owner after: nothing refers to a any more, so it goes to spareArrays.

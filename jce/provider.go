@@ -362,17 +362,19 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	base := Cipher{inv: inv, tab: tab, refs: refsOf(tab), prof: prof, trans: transformation, tr: t, arrays: newJavaArrays(inv, cipherModes[t.mode].arrays)}
 	var c *Cipher
 	if cipherModes[t.mode].gcm {
-		x := new(gcmAlloc)
+		x, w := gcmSlabs.take()
 		x.c = base
 		c = &x.c
 		c.gcmObj, c.engObj, c.args = &x.g, &x.e, x.args[:0]
+		c.arrays.gcmOwner = w
 	} else {
-		x := new(coreAlloc)
+		x, w := coreSlabs.take()
 		x.c = base
 		c = &x.c
 		c.coreObj, c.args = &x.core, x.args[:0]
+		c.arrays.coreOwner = w
 	}
-	c.arrays.own(c)
+	c.arrays.own()
 	if g, ok := inv.(GlueCharger); ok {
 		c.glue = g
 		if err := g.ChargeGlue(context.Background(), "", cipherModes[t.mode].glueInstance); err != nil {
@@ -382,10 +384,10 @@ func GetInstance(inv Invoker, rel jdk.Release, transformation string) (*Cipher, 
 	return c, nil
 }
 
-// gcmAlloc and coreAlloc are a Cipher with the objects of its mode, in one
-// allocation of no more than the mode needs: a loop that makes a Cipher per
-// operation allocates one of them per operation, and the Go collector's work
-// follows their size.
+// gcmAlloc and coreAlloc are a Cipher with the objects of its mode, of no more
+// than the mode needs: a loop that makes a Cipher per operation takes one of
+// them per operation, and the Go collector's work follows their size. They are
+// allocated slabLen at a time (cipherSlabs).
 type gcmAlloc struct {
 	c    Cipher
 	g    gcmCipher

@@ -272,10 +272,11 @@ func BenchmarkOperation(b *testing.B) {
 }
 
 // TestOperationAllocs holds a whole Cipher operation at steady state to three Go
-// allocations: the Cipher, the weak pointer the Java heap watches it by, and its
-// array bookkeeping — which a long run takes from the records of Ciphers the heap
-// found dead (BenchmarkOperation reports 2 per operation over 20000), but a short
-// burst between two collections allocates anew.
+// allocations: the Cipher's share of its slab and of the weak pointer the Java
+// heap watches the slab by (a slab of jce's slabLen Ciphers), and its array
+// bookkeeping — which a long run takes from the records of Ciphers the heap
+// found dead (BenchmarkOperation reports a quarter per operation, shown as 0),
+// but a short burst between two collections allocates anew.
 func TestOperationAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("warms a VM per transformation")
