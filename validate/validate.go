@@ -170,17 +170,21 @@ type Result struct {
 	JVMMax       float64 `json:"jvmMax"`
 	Rounds       int     `json:"rounds"`
 	JVMDisturbed int     `json:"jvmDisturbed"` // rounds run with calibrate's machine sentinel reading slow beside them
-	Model        float64 `json:"modelNsPerOp"`
-	ModelSteady  bool    `json:"modelSteady"`
-	ModelOps     int64   `json:"modelOps"`
-	Factor       float64 `json:"factor"`                // model / JVM
-	Wall         float64 `json:"wallNsPerOp,omitempty"` // jitsim's wall clock, when measured
-	WallFactor   float64 `json:"wallFactor,omitempty"`  // wall / JVM
-	JVMSlowdown  float64 `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
-	ModelSlowdn  float64 `json:"modelSlowdown,omitempty"`
-	Verdict      string  `json:"verdict"`
-	JVMCommand   string  `json:"jvmCommand"`
-	ModelCommand string  `json:"modelCommand"`
+	// JVMRounds are the JVM's value in each round, in order, and JVMRoundDisturbed whether
+	// the sentinel read slow beside that round.
+	JVMRounds         []float64 `json:"jvmRounds"`
+	JVMRoundDisturbed []bool    `json:"jvmRoundDisturbed"`
+	Model             float64   `json:"modelNsPerOp"`
+	ModelSteady       bool      `json:"modelSteady"`
+	ModelOps          int64     `json:"modelOps"`
+	Factor            float64   `json:"factor"`                // model / JVM
+	Wall              float64   `json:"wallNsPerOp,omitempty"` // jitsim's wall clock, when measured
+	WallFactor        float64   `json:"wallFactor,omitempty"`  // wall / JVM
+	JVMSlowdown       float64   `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
+	ModelSlowdn       float64   `json:"modelSlowdown,omitempty"`
+	Verdict           string    `json:"verdict"`
+	JVMCommand        string    `json:"jvmCommand"`
+	ModelCommand      string    `json:"modelCommand"`
 }
 
 // Verdicts.
@@ -304,8 +308,11 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		r := Result{Cell: c.String(), Set: c.Set.Name, Options: strings.Join(c.Set.Options, " "), Op: c.Op.Row, Size: c.Size,
 			JVM: median(s), JVMMin: slices.Min(s), JVMMax: slices.Max(s), Rounds: len(s),
 			Model: m.NsPerOp, ModelSteady: m.Steady, ModelOps: m.Ops, JVMCommand: commands[k], ModelCommand: m.Command}
+		r.JVMRounds = slices.Clone(s)
 		for _, i := range readings[k] {
-			if sent.Disturbed(i) {
+			d := sent.Disturbed(i)
+			r.JVMRoundDisturbed = append(r.JVMRoundDisturbed, d)
+			if d {
 				r.JVMDisturbed++
 			}
 		}

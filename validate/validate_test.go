@@ -122,6 +122,9 @@ func TestRunJudges(t *testing.T) {
 		if want := map[string]int{"no-ghash": 1, "xint": 1}[r.Set]; r.JVMDisturbed != want {
 			t.Errorf("%s: %d rounds disturbed, want %d", r.Cell, r.JVMDisturbed, want)
 		}
+		if want := []bool{r.Set != "default", false, false}; !slices.Equal(r.JVMRoundDisturbed, want) || len(r.JVMRounds) != 3 {
+			t.Errorf("%s: rounds %v disturbed %v, want three with %v", r.Cell, r.JVMRounds, r.JVMRoundDisturbed, want)
+		}
 	}
 	if got := strings.Join(seen, ","); got != "default,no-ghash,xint,default,no-ghash,xint,default,no-ghash,xint" {
 		t.Errorf("JVM runs not interleaved: %s", got)

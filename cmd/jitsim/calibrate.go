@@ -70,7 +70,9 @@ code down by up to 1.6 times for seconds at a time and never speeds it up, so a 
 that two rounds reproduce is the undisturbed one. Its source names the command, the rounds it
 rests on and their range. A level's run whose Java rows disagree by more than ±25 % with no
 two rounds at the fast end gets up to two more rounds while the JVM's calibration has run
-less than 4 minutes (not with --quick). The profile records the JVM, the CPU, the date and
+less than 4 minutes (not with --quick). A machine sentinel (a load-bound loop) is timed before
+and after every JVM run; the table counts each row's rounds that ran beside a slow reading,
+and a line sums them up. The profile records the JVM, the CPU, the date and
 the load; it prices only that release on a CPU with these features, and is also written to
 this host's profile cache, where --cpu=host on the model clock finds it:
 ` + cacheDirDoc + `
