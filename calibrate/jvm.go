@@ -354,7 +354,8 @@ func parseCost(out string) (rows map[string]sample, speeds map[string]float64, e
 type JVMResult struct {
 	Profile model.Profile
 	Release jdk.Release
-	// Measured are the medians, per run and mode, with their spread over the rounds.
+	// Measured are the measurements, per run and mode: the value the profile takes, the
+	// median and the spread over the rounds.
 	Measured []Measured
 	// Sentinel says what the machine sentinel read through the calibration.
 	Sentinel string
@@ -463,11 +464,11 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if _, err := sent.Read(); err != nil {
-			return err
-		}
 		if err != nil {
 			return fmt.Errorf("calibrate: --jvm=%s: run %s: %w", o.Java, r.name, err)
+		}
+		if _, err := sent.Read(); err != nil {
+			return err
 		}
 		rows, speeds, err := parseCost(out)
 		if err != nil {

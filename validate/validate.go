@@ -269,11 +269,11 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if _, err := sent.Read(); err != nil {
-				return nil, err
-			}
 			if err != nil {
 				return nil, fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
+			}
+			if _, err := sent.Read(); err != nil {
+				return nil, err
 			}
 			rows, err := calibrate.ParseCostRows(out)
 			if err != nil {
