@@ -66,7 +66,7 @@ const loadsOps = 8 * loadsIters
 
 var loadsTable = func() (t [4096]uint32) {
 	for i := range t {
-		t[i] = uint32(i*2654435761) >> 7
+		t[i] = uint32(i) * 2654435761 >> 7
 	}
 	return
 }()
