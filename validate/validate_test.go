@@ -144,6 +144,14 @@ func TestRunJudges(t *testing.T) {
 		!strings.Contains(b.String(), " 1/3 ") {
 		t.Errorf("table:\n%s", b.String())
 	}
+	// The page shows the same count in its own column.
+	var page strings.Builder
+	if err := WriteHTML(&page, Page{Command: "jitsim validate", Steady: rs}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<th>disturbed</th>") || strings.Count(page.String(), "<td>1/3</td>") != 2 {
+		t.Errorf("page:\n%s", page.String())
+	}
 	// A JVM that fails, or prints no row, is an error naming it.
 	bad := func(context.Context, []string) (string, error) { return "Killed\n", nil }
 	if _, err := Run(context.Background(), Options{Java: "java", JDK: jdk.R17, Rounds: 1, Cells: cells, RunJVM: bad, Model: model}); err == nil ||
