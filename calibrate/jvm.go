@@ -576,15 +576,16 @@ extraRounds:
 		case k.mode == "call":
 			unit = "ps/call"
 		}
-		what := "median of %d interleaved rounds"
-		if (fastestRun[k.run] || isGlue(k.mode)) && !compile {
-			what = "median of %d interleaved rounds' fastest sub-rounds"
-		}
+		rounds := fmt.Sprintf("%d interleaved rounds", len(ss))
 		if used < len(ss) {
-			what = strings.Replace(what, "median of %d interleaved rounds", fmt.Sprintf("median of the %d of %%d interleaved rounds within 25 %%%% of the fastest", used), 1)
+			rounds = fmt.Sprintf("the %d of %d interleaved rounds within 25 %% of the fastest", used, len(ss))
 		}
-		src := fmt.Sprintf("`%s`, row %s: "+what+" in thread CPU time %.0f %s (rounds %.0f–%.0f)",
-			commands[k.run], k.mode, len(ss), val, unit, mn, mx)
+		what := "median of " + rounds
+		if (fastestRun[k.run] || isGlue(k.mode)) && !compile {
+			what = "median of the fastest sub-rounds of " + rounds
+		}
+		src := fmt.Sprintf("`%s`, row %s: %s in thread CPU time %.0f %s (rounds %.0f–%.0f)",
+			commands[k.run], k.mode, what, val, unit, mn, mx)
 		mv := model.Measure{Value: int64(val + 0.5), Source: src}
 		if compile {
 			meas.Compile[model.RunMode{Run: k.run, Mode: k.mode}] = mv

@@ -512,6 +512,13 @@ func TestJVMExtraRoundsForUnsettledRuns(t *testing.T) {
 			if tc.wantCalls == 3 && (got.Value < base*0.999 || got.Value > base*1.001 || got.Used != 2) {
 				t.Errorf("value %.0f from %d rounds, want the speed two rounds of three drew, %.0f", got.Value, got.Used, base)
 			}
+			// A row priced by it says which rounds it rests on.
+			said := slices.ContainsFunc(res.Profile.Rows, func(r model.Row) bool {
+				return strings.Contains(r.Source, "row "+model.GHASHMode+": median of the 2 of 3 interleaved rounds within 25 % of the fastest")
+			})
+			if said != (tc.wantCalls == 3) {
+				t.Errorf("a row's source names the 2 of 3 rounds: %v, want %v", said, tc.wantCalls == 3)
+			}
 			if tc.wantCalls == 2 && (got.Value < base*1.249 || got.Value > base*1.251) {
 				t.Errorf("value %.0f, want the median of %.0f and 1.5 times it", got.Value, base)
 			}
