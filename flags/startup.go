@@ -648,24 +648,74 @@ func javaAgentProblem(jar string) string {
 	return "Error opening zip file or JAR manifest missing : " + jar
 }
 
+// jdwpOption is one option the debugger agent takes: its name, whether it is a y/n switch,
+// the releases that take it (0: all), and the error that ends the start when it is given at
+// all (removed: an option the agent still names).
+type jdwpOption struct {
+	name     string
+	yesNo    bool
+	releases jdk.Set
+	removed  string
+}
+
+// jdwpOptions are the debugger agent's options (OpenJDK 17.0.15, Temurin 25.0.3: onjcmd
+// left in 21, includevirtualthreads came in 21).
+var jdwpOptions = []jdwpOption{
+	{name: "transport"}, {name: "address"}, {name: "allow"}, {name: "timeout"},
+	{name: "launch"}, {name: "onthrow"}, {name: "logfile"}, {name: "logflags"}, {name: "debugflags"},
+	{name: "server", yesNo: true}, {name: "suspend", yesNo: true}, {name: "quiet", yesNo: true},
+	{name: "onuncaught", yesNo: true}, {name: "strict", yesNo: true}, {name: "stdalloc", yesNo: true},
+	{name: "pause", yesNo: true}, {name: "mutf8", yesNo: true},
+	{name: "onjcmd", yesNo: true, releases: jdk.Of(jdk.R17)},
+	{name: "includevirtualthreads", yesNo: true, releases: jdk.Of(jdk.R25)},
+	{name: "precrash", removed: "The precrash option removed, use -XX:OnError"},
+}
+
 // jdwp models the debugger agent's start: its option errors, and the address it listens on
 // when it is a server on a socket (printed on stdout once the VM is up). jitsim does not wait
 // for a debugger, whatever suspend says.
 func (p *parser) jdwp(a agent) error {
-	opts := map[string]string{}
-	for _, kv := range strings.Split(a.options, ",") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			opts[k] = v
-		}
-	}
 	if a.options == "help" {
 		return nil
 	}
-	switch {
-	case opts["transport"] == "" && opts["address"] != "":
-		return &Error{Text: "ERROR: JDWP address specified without transport: " + jdwpOptionText(a) + "\n"}
-	case opts["transport"] == "":
-		return &Error{Text: "ERROR: JDWP no transport specified: " + jdwpOptionText(a) + "\n"}
+	fail := func(what string) error {
+		return &Error{Text: "ERROR: JDWP " + what + ": " + jdwpOptionText(a) + "\n"}
+	}
+	// The options are read in order, each NAME=VALUE: an empty one (a single trailing
+	// comma aside), one without a value, a name the release does not take or a switch
+	// other than y or n is a syntax error, and a removed option ends the reading with its
+	// own error (17.0.15, 25.0.3).
+	var items []string
+	if a.options != "" {
+		items = strings.Split(a.options, ",")
+	}
+	if len(items) > 1 && items[len(items)-1] == "" {
+		items = items[:len(items)-1]
+	}
+	opts := map[string]string{}
+	var needTransport []string
+	for _, kv := range items {
+		k, v, ok := strings.Cut(kv, "=")
+		i := slices.IndexFunc(jdwpOptions, func(o jdwpOption) bool {
+			return o.name == k && (o.releases == 0 || o.releases.Has(p.o.JDK))
+		})
+		if !ok || i < 0 || jdwpOptions[i].yesNo && v != "y" && v != "n" {
+			return fail("option syntax error")
+		}
+		if jdwpOptions[i].removed != "" {
+			return fail(jdwpOptions[i].removed)
+		}
+		opts[k] = v
+		if k == "address" || k == "allow" || k == "timeout" {
+			needTransport = append(needTransport, k)
+		}
+	}
+	// Without a transport, the first option that needs one is named.
+	if opts["transport"] == "" {
+		if len(needTransport) > 0 {
+			return fail(needTransport[0] + " specified without transport")
+		}
+		return fail("no transport specified")
 	}
 	if opts["transport"] == "dt_socket" && opts["server"] == "y" && opts["quiet"] != "y" {
 		addr := opts["address"]
