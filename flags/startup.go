@@ -277,28 +277,42 @@ func (p *parser) checkShenandoah() error {
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
-	for _, c := range []struct {
-		flag, what string
-		choices    []shenandoahChoice
-	}{{"ShenandoahGCMode", "GC mode", shenandoahModes}, {"ShenandoahGCHeuristics", "Heuristics", shenandoahHeuristics}} {
-		if !s.Has(c.flag) {
-			continue
-		}
-		v := s.String(c.flag)
-		i := slices.IndexFunc(c.choices, func(x shenandoahChoice) bool {
-			return x.value == v && (x.releases == 0 || x.releases.Has(j))
-		})
-		if i < 0 {
-			return initError("Unknown -XX:" + c.flag + " option")
-		}
-		switch ch := c.choices[i]; {
-		case ch.kind == Experimental && !s.Bool("UnlockExperimentalVMOptions"):
-			return initError(fmt.Sprintf("%s %q is experimental, and must be enabled via -XX:+UnlockExperimentalVMOptions.", c.what, ch.display))
-		case ch.kind == Diagnostic && !s.Bool("UnlockDiagnosticVMOptions"):
-			return initError(fmt.Sprintf("%s %q is diagnostic, and must be enabled via -XX:+UnlockDiagnosticVMOptions.", c.what, ch.display))
+	for _, flag := range []string{"ShenandoahGCMode", "ShenandoahGCHeuristics"} {
+		if text := ShenandoahChoiceFailure(s, flag); text != "" {
+			err := initError(text).(*Error)
+			err.AtHeap = true
+			return err
 		}
 	}
 	return nil
+}
+
+// ShenandoahChoiceFailure is why Shenandoah refuses the value of ShenandoahGCMode or
+// ShenandoahGCHeuristics ("" when it takes it): a value the release lacks, or one not
+// unlocked. Shenandoah checks each as the heap is made, after the mode's (or the
+// heuristics') own settings were logged (runtime/ergo's gc log stops there).
+func ShenandoahChoiceFailure(s *Set, flag string) string {
+	what, choices := "GC mode", shenandoahModes
+	if flag == "ShenandoahGCHeuristics" {
+		what, choices = "Heuristics", shenandoahHeuristics
+	}
+	if !s.Has(flag) {
+		return ""
+	}
+	v := s.String(flag)
+	i := slices.IndexFunc(choices, func(x shenandoahChoice) bool {
+		return x.value == v && (x.releases == 0 || x.releases.Has(s.JDK()))
+	})
+	if i < 0 {
+		return "Unknown -XX:" + flag + " option"
+	}
+	switch ch := choices[i]; {
+	case ch.kind == Experimental && !s.Bool("UnlockExperimentalVMOptions"):
+		return fmt.Sprintf("%s %q is experimental, and must be enabled via -XX:+UnlockExperimentalVMOptions.", what, ch.display)
+	case ch.kind == Diagnostic && !s.Bool("UnlockDiagnosticVMOptions"):
+		return fmt.Sprintf("%s %q is diagnostic, and must be enabled via -XX:+UnlockDiagnosticVMOptions.", what, ch.display)
+	}
+	return ""
 }
 
 // codeHeaps are the three segments of a segmented code cache, in java's order.

@@ -81,15 +81,18 @@ func (r shenandoahRow) applies(s *flags.Set) bool {
 		s.String(r.option) == r.choice && s.Has(name) && !s.WasSetOnCommandLine(name)
 }
 
-// shenandoahLines are the log lines of the rows of option that apply to a set. A row is
-// logged when it changes its flag: commandLine is the set before the rows ran (nil: log
+// shenandoahLines are the log lines of the rows of option that apply to a set. A switch row
+// is logged when it changes its flag: commandLine is the set before the rows ran (nil: log
 // every row); compact's +ShenandoahUncommit is logged only where the heap's sizes turned
 // uncommit off (17.0.15, 25.0.3: -Xmx64m).
 func shenandoahLines(s, commandLine *flags.Set, option string) []string {
 	var out []string
 	for _, r := range shenandoahErgo {
 		name, value := r.flagValue()
-		if r.option == option && r.applies(s) && (commandLine == nil || !commandLine.Has(name) || commandLine.Value(name) != value) {
+		// A switch is logged when it changes; a value is logged whenever the row sets it
+		// (17's aggressive heuristics log ShenandoahUnloadClassesFrequency=1, its default).
+		override := r.setting[0] != '+' && r.setting[0] != '-'
+		if r.option == option && r.applies(s) && (commandLine == nil || override || !commandLine.Has(name) || commandLine.Value(name) != value) {
 			out = append(out, "Heuristics ergonomically sets -XX:"+r.setting)
 		}
 	}
@@ -185,7 +188,7 @@ func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int
 	}
 	lines := gcLog(set, commandLine, model, activeProcessors)
 	// The compiler threads start after the heap and the first classes.
-	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) || flags.YoungRatioFailure(set) != "" {
+	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || shenandoahRefused(set, "ShenandoahGCMode") || shenandoahRefused(set, "ShenandoahGCHeuristics") || zgcHeapTooLarge(set) || metaspaceTooSmall(set) || flags.YoungRatioFailure(set) != "" {
 		return lines
 	}
 	cfg, err := policy.FromFlags(set)
@@ -245,6 +248,11 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	for _, l := range shenandoahLines(set, commandLine, "ShenandoahGCMode") {
 		info("gc", "%s", l)
 	}
+	// A mode Shenandoah refuses stops the VM once the mode's settings are logged, a
+	// heuristics once its own are, after "Using Shenandoah" (17.0.15, 25.0.3).
+	if shenandoahRefused(set, "ShenandoahGCMode") {
+		return out
+	}
 	if zgcHeapTooLarge(set) && set.JDK() >= jdk.R25 {
 		return out
 	}
@@ -257,6 +265,9 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	}
 	for _, l := range shenandoahLines(set, commandLine, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
+	}
+	if shenandoahRefused(set, "ShenandoahGCHeuristics") {
+		return out
 	}
 	if zgc && set.Bool("ZUncommit") && set.Uint("MinHeapSize") != set.Uint("MaxHeapSize") {
 		// The uncommitter's first timeout, once it runs.
@@ -794,4 +805,10 @@ func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build str
 	}
 	line("info", "Runtime Workers: %d", par)
 	return out
+}
+
+// shenandoahRefused reports whether Shenandoah runs and refuses the value of flag
+// (ShenandoahGCMode or ShenandoahGCHeuristics), which ends the start as the heap is made.
+func shenandoahRefused(s *flags.Set, flag string) bool {
+	return s.Collector() == "UseShenandoahGC" && flags.ShenandoahChoiceFailure(s, flag) != ""
 }
