@@ -251,6 +251,22 @@ var (
 	}
 )
 
+// ShenandoahDisplay is how Shenandoah names a value of ShenandoahGCMode or
+// ShenandoahGCHeuristics in its messages and its gc+init description ("" for a value it
+// does not take).
+func ShenandoahDisplay(flag, value string) string {
+	choices := shenandoahModes
+	if flag == "ShenandoahGCHeuristics" {
+		choices = shenandoahHeuristics
+	}
+	for _, c := range choices {
+		if c.value == value {
+			return c.display
+		}
+	}
+	return ""
+}
+
 // checkShenandoah fails on more concurrent than parallel GC threads, and on a Shenandoah mode
 // or heuristics the release lacks or has not unlocked (ShenandoahHeap's start-up).
 func (p *parser) checkShenandoah() error {

@@ -226,7 +226,8 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 		// 17 sizes G1's mark stack with its arguments, before the heap's lines.
 		out = append(out, g1MarkStackTrace(set))
 	}
-	if described && set.JDK() >= jdk.R25 {
+	shenandoah := shenandoahDescribed(set, build)
+	if (described || shenandoah) && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
 	if flags.YoungRatioFailure(set) != "" {
@@ -287,6 +288,9 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 			out = append(out, flags.LogLine{Level: "debug", Tags: "gc,heap,coops", Text: fmt.Sprintf(
 				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: 32-bit", 4*gib-max, max>>20)})
 		}
+	}
+	if shenandoah {
+		out = append(out, shenandoahInitLines(set, model, activeProcessors, build)...)
 	}
 	if gc == "UseShenandoahGC" && set.JDK() < jdk.R25 {
 		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
@@ -811,4 +815,62 @@ func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build str
 // (ShenandoahGCMode or ShenandoahGCHeuristics), which ends the start as the heap is made.
 func shenandoahRefused(s *flags.Set, flag string) bool {
 	return s.Collector() == "UseShenandoahGC" && flags.ShenandoahChoiceFailure(s, flag) != ""
+}
+
+// shenandoahDescribed reports whether Shenandoah's gc+init description is modelled for the
+// run: the collector and its settled flags known, in a mode other than 25's generational
+// one (whose description was not recorded).
+func shenandoahDescribed(s *flags.Set, build string) bool {
+	return s.Collector() == "UseShenandoahGC" && gcModelled(s) && build != "" &&
+		s.Has("ShenandoahGCMode") && s.String("ShenandoahGCMode") != "generational" && s.Has("ShenandoahGCHeuristics")
+}
+
+// shenandoahInitLines are Shenandoah's gc+init description (OpenJDK 17.0.15, Temurin
+// 25.0.3): the common lines, the heap's sizes in whole regions, the mode and heuristics
+// (before the regions on 17, last on 25), the regions, the largest TLAB (a region, held to
+// 17's humongous threshold), 17's humongous threshold and 25's soft maximum, and the
+// workers.
+func shenandoahInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
+	var out []flags.LogLine
+	info := func(format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)})
+	}
+	region := shenandoahRegionSize(s)
+	align := func(v uint64) uint64 { return (v + region - 1) / region * region }
+	humongous := region
+	if s.Has("ShenandoahHumongousThreshold") {
+		humongous = region * uint64(max(s.Int("ShenandoahHumongousThreshold"), 0)) / 100
+	}
+	mode := func() {
+		info("Mode: %s", flags.ShenandoahDisplay("ShenandoahGCMode", s.String("ShenandoahGCMode")))
+		info("Heuristics: %s", flags.ShenandoahDisplay("ShenandoahGCHeuristics", s.String("ShenandoahGCHeuristics")))
+	}
+	info("Version: %s (release)", build)
+	info("CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
+	info("Memory: %dM", model.PhysicalMemory()>>20)
+	info("Large Page Support: %s", largePageSupport(s))
+	info("NUMA Support: Disabled")
+	info("Compressed Oops: %s", oopsMode(s))
+	info("Heap Min Capacity: %s", exactUnit(align(s.Uint("MinHeapSize"))))
+	info("Heap Initial Capacity: %s", exactUnit(align(s.Uint("InitialHeapSize"))))
+	info("Heap Max Capacity: %s", exactUnit(s.Uint("MaxHeapSize")))
+	info("Pre-touch: %s", enabled(s.Has("AlwaysPreTouch") && s.Bool("AlwaysPreTouch")))
+	if s.JDK() < jdk.R25 {
+		mode()
+	}
+	info("Heap Region Count: %d", align(s.Uint("MaxHeapSize"))/region)
+	info("Heap Region Size: %s", exactUnit(region))
+	if s.JDK() < jdk.R25 {
+		info("TLAB Size Max: %s", exactUnit(min(region, humongous)))
+		info("Humongous Object Threshold: %s", exactUnit(humongous))
+	} else {
+		info("TLAB Size Max: %s", exactUnit(region))
+		info("Soft Max Heap Size: %s", exactUnit(s.Uint("SoftMaxHeapSize")))
+	}
+	info("Parallel Workers: %d", s.Uint("ParallelGCThreads"))
+	info("Concurrent Workers: %d", s.Uint("ConcGCThreads"))
+	if s.JDK() >= jdk.R25 {
+		mode()
+	}
+	return out
 }
