@@ -836,7 +836,13 @@ func shenandoahInitLines(s *flags.Set, model cpu.Model, activeProcessors int, bu
 		out = append(out, flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)})
 	}
 	region := shenandoahRegionSize(s)
-	align := func(v uint64) uint64 { return (v + region - 1) / region * region }
+	// The heap's sizes are whole regions, and whole 2 MB pages on transparent huge pages
+	// (-Xmx8m: 6656K, 8M with them).
+	unit := region
+	if largePages(s) {
+		unit = max(unit, 2*mib)
+	}
+	align := func(v uint64) uint64 { return (v + unit - 1) / unit * unit }
 	humongous := region
 	if s.Has("ShenandoahHumongousThreshold") {
 		humongous = region * uint64(max(s.Int("ShenandoahHumongousThreshold"), 0)) / 100
@@ -858,7 +864,7 @@ func shenandoahInitLines(s *flags.Set, model cpu.Model, activeProcessors int, bu
 	if s.JDK() < jdk.R25 {
 		mode()
 	}
-	info("Heap Region Count: %d", align(s.Uint("MaxHeapSize"))/region)
+	info("Heap Region Count: %d", (s.Uint("MaxHeapSize")+region-1)/region)
 	info("Heap Region Size: %s", exactUnit(region))
 	if s.JDK() < jdk.R25 {
 		info("TLAB Size Max: %s", exactUnit(min(region, humongous)))
