@@ -712,7 +712,7 @@ func (p *parser) jdwp(a agent) error {
 		return &Error{Text: "ERROR: JDWP " + what + ": " + jdwpOptionText(a) + "\n"}
 	}
 	// The options are read in order, each NAME=VALUE: an empty one (a single trailing
-	// comma aside), one without a value, a name the release does not take or a switch
+	// comma aside), one without a value or with an empty one, a name the release does not take or a switch
 	// other than y or n is a syntax error, and a removed option ends the reading with its
 	// own error (17.0.15, 25.0.3).
 	var items []string
@@ -729,7 +729,7 @@ func (p *parser) jdwp(a agent) error {
 		i := slices.IndexFunc(jdwpOptions, func(o jdwpOption) bool {
 			return o.name == k && (o.releases == 0 || o.releases.Has(p.o.JDK))
 		})
-		if !ok || i < 0 || jdwpOptions[i].yesNo && v != "y" && v != "n" {
+		if !ok || v == "" || i < 0 || jdwpOptions[i].yesNo && v != "y" && v != "n" {
 			return fail("option syntax error")
 		}
 		if jdwpOptions[i].removed != "" {
@@ -740,12 +740,18 @@ func (p *parser) jdwp(a agent) error {
 			needTransport = append(needTransport, k)
 		}
 	}
-	// Without a transport, the first option that needs one is named.
+	// Without a transport, the first option that needs one is named; a transport that is
+	// not a server's needs the address to attach to.
 	if opts["transport"] == "" {
 		if len(needTransport) > 0 {
 			return fail(needTransport[0] + " specified without transport")
 		}
 		return fail("no transport specified")
+	}
+	if opts["server"] != "y" && opts["address"] == "" {
+		return &Error{Text: "ERROR: JDWP Non-server transport " + opts["transport"] +
+			" must have a connection address specified through the 'address=' option\n" +
+			"ERROR: JDWP invalid option: " + jdwpOptionText(a) + "\n"}
 	}
 	if opts["transport"] == "dt_socket" && opts["server"] == "y" && opts["quiet"] != "y" {
 		addr := opts["address"]
