@@ -156,6 +156,13 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 			e.setDefault("ShenandoahUncommit", "false")
 			e.logs = append(e.logs, flags.LogLine{Level: "info", Tags: "gc", Text: "Min heap equals to max heap, disabling ShenandoahUncommit", Configured: true})
 		}
+	case "UseEpsilonGC":
+		// A TLAB that does not grow has nothing to decay: Epsilon turns the decay off and
+		// says so as it reads its arguments (17.0.15, 25.0.3).
+		if s.Has("EpsilonElasticTLABDecay") && s.Bool("EpsilonElasticTLABDecay") && s.Has("EpsilonElasticTLAB") && !s.Bool("EpsilonElasticTLAB") {
+			e.setDefault("EpsilonElasticTLABDecay", "false")
+			e.logs = append(e.logs, flags.LogLine{Level: "warning", Tags: "gc", Text: "Disabling EpsilonElasticTLABDecay because EpsilonElasticTLAB is disabled", Configured: true})
+		}
 	case "UseZGC":
 		// Generational ZGC (25): a quarter of the processors, at least one, for each
 		// generation's concurrent workers.

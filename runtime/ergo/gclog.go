@@ -296,19 +296,7 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
 	}
 	if gc == "UseEpsilonGC" {
-		// Epsilon's advice: gc+init warnings on OpenJDK 17.0.15, gc=info lines on Temurin
-		// 25.0.3.
-		level, tags := "warning", "gc,init"
-		if set.JDK() >= jdk.R25 {
-			level, tags = "info", "gc"
-		}
-		// Whatever sized them: -Xmx below the ergonomic initial size makes both equal too.
-		if set.Uint("InitialHeapSize") != set.Uint("MaxHeapSize") {
-			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
-		}
-		if !set.Bool("AlwaysPreTouch") {
-			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
-		}
+		out = append(out, epsilonLines(set, model, activeProcessors, build)...)
 	}
 	if !described {
 		return out
@@ -317,12 +305,7 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	if gc == "UseG1GC" {
 		out = append(out, g1StartDebug(s)...)
 	}
-	info("gc,init", "Version: %s (release)", build)
-	info("gc,init", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
-	info("gc,init", "Memory: %dM", model.PhysicalMemory()>>20)
-	info("gc,init", "Large Page Support: %s", largePageSupport(s))
-	info("gc,init", "NUMA Support: Disabled")
-	info("gc,init", "Compressed Oops: %s", oopsMode(s))
+	out = append(out, machineInitLines(s, model, activeProcessors, build)...)
 	if gc == "UseParallelGC" {
 		// Parallel's spaces align to the page size: 2 MB pages with transparent huge pages.
 		space := "512K"
@@ -334,10 +317,7 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	if gc == "UseG1GC" {
 		info("gc,init", "Heap Region Size: %s", exactUnit(s.Uint("G1HeapRegionSize")))
 	}
-	info("gc,init", "Heap Min Capacity: %s", exactUnit(s.Uint("MinHeapSize")))
-	info("gc,init", "Heap Initial Capacity: %s", exactUnit(s.Uint("InitialHeapSize")))
-	info("gc,init", "Heap Max Capacity: %s", exactUnit(s.Uint("MaxHeapSize")))
-	info("gc,init", "Pre-touch: %s", enabled(s.Has("AlwaysPreTouch") && s.Bool("AlwaysPreTouch")))
+	out = append(out, heapInitLines(s, 1)...)
 	switch gc {
 	case "UseParallelGC":
 		info("gc,init", "Parallel Workers: %d", s.Uint("ParallelGCThreads"))
@@ -842,25 +822,21 @@ func shenandoahInitLines(s *flags.Set, model cpu.Model, activeProcessors int, bu
 	if largePages(s) {
 		unit = max(unit, 2*mib)
 	}
-	align := func(v uint64) uint64 { return (v + unit - 1) / unit * unit }
 	humongous := region
 	if s.Has("ShenandoahHumongousThreshold") {
 		humongous = region * uint64(max(s.Int("ShenandoahHumongousThreshold"), 0)) / 100
 	}
 	mode := func() {
 		info("Mode: %s", flags.ShenandoahDisplay("ShenandoahGCMode", s.String("ShenandoahGCMode")))
-		info("Heuristics: %s", flags.ShenandoahDisplay("ShenandoahGCHeuristics", s.String("ShenandoahGCHeuristics")))
+		// The passive mode runs its own heuristics, whatever ShenandoahGCHeuristics says.
+		heuristics := flags.ShenandoahDisplay("ShenandoahGCHeuristics", s.String("ShenandoahGCHeuristics"))
+		if s.String("ShenandoahGCMode") == "passive" {
+			heuristics = "Passive"
+		}
+		info("Heuristics: %s", heuristics)
 	}
-	info("Version: %s (release)", build)
-	info("CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
-	info("Memory: %dM", model.PhysicalMemory()>>20)
-	info("Large Page Support: %s", largePageSupport(s))
-	info("NUMA Support: Disabled")
-	info("Compressed Oops: %s", oopsMode(s))
-	info("Heap Min Capacity: %s", exactUnit(align(s.Uint("MinHeapSize"))))
-	info("Heap Initial Capacity: %s", exactUnit(align(s.Uint("InitialHeapSize"))))
-	info("Heap Max Capacity: %s", exactUnit(s.Uint("MaxHeapSize")))
-	info("Pre-touch: %s", enabled(s.Has("AlwaysPreTouch") && s.Bool("AlwaysPreTouch")))
+	out = append(out, machineInitLines(s, model, activeProcessors, build)...)
+	out = append(out, heapInitLines(s, unit)...)
 	if s.JDK() < jdk.R25 {
 		mode()
 	}
@@ -877,6 +853,82 @@ func shenandoahInitLines(s *flags.Set, model cpu.Model, activeProcessors int, bu
 	info("Concurrent Workers: %d", s.Uint("ConcGCThreads"))
 	if s.JDK() >= jdk.R25 {
 		mode()
+	}
+	return out
+}
+
+// machineInitLines are gc+init's first lines, the same for every collector (17.0.15,
+// 25.0.3): the build, the processors, the memory, large pages, NUMA and compressed oops.
+func machineInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
+	info := func(format string, a ...any) flags.LogLine {
+		return flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)}
+	}
+	return []flags.LogLine{
+		info("Version: %s (release)", build),
+		info("CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors)),
+		info("Memory: %dM", model.PhysicalMemory()>>20),
+		info("Large Page Support: %s", largePageSupport(s)),
+		info("NUMA Support: Disabled"),
+		info("Compressed Oops: %s", oopsMode(s)),
+	}
+}
+
+// heapInitLines are gc+init's heap sizes, each rounded up to whole units of the collector's
+// (Shenandoah's regions, Epsilon's pages; 1: as settled), and pre-touch.
+func heapInitLines(s *flags.Set, unit uint64) []flags.LogLine {
+	align := func(v uint64) string { return exactUnit((v + unit - 1) / unit * unit) }
+	info := func(format string, a ...any) flags.LogLine {
+		return flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)}
+	}
+	return []flags.LogLine{
+		info("Heap Min Capacity: %s", align(s.Uint("MinHeapSize"))),
+		info("Heap Initial Capacity: %s", align(s.Uint("InitialHeapSize"))),
+		info("Heap Max Capacity: %s", align(s.Uint("MaxHeapSize"))),
+		info("Pre-touch: %s", enabled(s.Has("AlwaysPreTouch") && s.Bool("AlwaysPreTouch"))),
+	}
+}
+
+// epsilonLines are Epsilon's start-up lines (17.0.15, 25.0.3): its gc+init description when
+// the heap is modelled (the machine, the heap in whole pages, 4K or 2M on transparent huge pages, its
+// TLAB sizing), and its
+// advice to fix the heap's size and pre-touch it, gc+init warnings after the heap's lines on
+// 17, gc=info lines after the description on 25.
+func epsilonLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
+	var advice []flags.LogLine
+	level, tags := "warning", "gc,init"
+	if s.JDK() >= jdk.R25 {
+		level, tags = "info", "gc"
+	}
+	// Whatever sized them: -Xmx below the ergonomic initial size makes both equal too.
+	if s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
+		advice = append(advice, flags.LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
+	}
+	if !s.Bool("AlwaysPreTouch") {
+		advice = append(advice, flags.LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
+	}
+	if !gcModelled(s) || build == "" || !s.Has("EpsilonMaxTLABSize") || !s.Has("EpsilonElasticTLAB") {
+		return advice
+	}
+	page := uint64(4 << 10)
+	if largePages(s) {
+		page = 2 * mib
+	}
+	out := append(machineInitLines(s, model, activeProcessors, build), heapInitLines(s, page)...)
+	if s.JDK() < jdk.R25 {
+		out = append(out, advice...)
+	}
+	info := func(format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)})
+	}
+	info("TLAB Size Max: %s", exactUnit(s.Uint("EpsilonMaxTLABSize")))
+	if s.Bool("EpsilonElasticTLAB") {
+		info("TLAB Size Elasticity: %.2fx", s.Float("EpsilonTLABElasticity"))
+		if s.Bool("EpsilonElasticTLABDecay") {
+			info("TLAB Size Decay Time: %dms", s.Uint("EpsilonTLABDecayTime"))
+		}
+	}
+	if s.JDK() >= jdk.R25 {
+		out = append(out, advice...)
 	}
 	return out
 }
