@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -293,6 +294,9 @@ func (p *parser) checkShenandoah() error {
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
+	if text := shenandoahRegionFailure(s); text != "" {
+		return initError(text)
+	}
 	for _, flag := range []string{"ShenandoahGCMode", "ShenandoahGCHeuristics"} {
 		if text := ShenandoahChoiceFailure(s, flag); text != "" {
 			err := initError(text).(*Error)
@@ -301,6 +305,49 @@ func (p *parser) checkShenandoah() error {
 		}
 	}
 	return nil
+}
+
+// shenandoahRegionFailure is why Shenandoah cannot size its regions ("" when it can), as it
+// sets them up after PrintCommandLineFlags' line and before its mode is looked at (17.0.15,
+// 25.0.3): the bounds below the smallest region (256K) or crossed, a heap the command line
+// made too small for ten of the smallest regions, or a region size outside the bounds.
+func shenandoahRegionFailure(s *Set) string {
+	const smallest, minRegions = 256 << 10, 10
+	for _, f := range []string{"ShenandoahMinRegionSize", "ShenandoahMaxRegionSize", "ShenandoahRegionSize"} {
+		if !s.Has(f) {
+			return ""
+		}
+	}
+	lo, hi, region := s.Uint("ShenandoahMinRegionSize"), s.Uint("ShenandoahMaxRegionSize"), s.Uint("ShenandoahRegionSize")
+	switch heap := s.Uint("MaxHeapSize"); {
+	case lo < smallest:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize option: %s should not be lower than minimum region size (%s).", properUnit(lo), properUnit(smallest))
+	case hi < smallest:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMaxRegionSize option: %s should not be lower than min region size (%s).", properUnit(hi), properUnit(smallest))
+	case lo > hi:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize or -XX:ShenandoahMaxRegionSize: Minimum (%s) should be larger than maximum (%s).", properUnit(lo), properUnit(hi))
+	case region != 0 && region < lo:
+		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Heap region size (%s) should be larger than min region size (%s).", properUnit(region), properUnit(lo))
+	case region != 0 && region > hi:
+		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Heap region size (%s) should be lower than max region size (%s).", properUnit(region), properUnit(hi))
+	case region == 0 && s.WasSetOnCommandLine("MaxHeapSize") && heap/lo < minRegions:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize option: Max heap size (%s) is too low to afford the minimum number of regions (%d) of minimum region size (%s).", properUnit(heap), minRegions, properUnit(lo))
+	}
+	return ""
+}
+
+// properUnit writes a size as HotSpot's messages do: in the largest of G, M and K of which it
+// is at least 100, else in bytes, rounded down (65536B, 100K, 65536K).
+func properUnit(v uint64) string {
+	for _, u := range []struct {
+		n    uint64
+		name string
+	}{{1 << 30, "G"}, {1 << 20, "M"}, {1 << 10, "K"}} {
+		if v >= 100*u.n {
+			return strconv.FormatUint(v/u.n, 10) + u.name
+		}
+	}
+	return strconv.FormatUint(v, 10) + "B"
 }
 
 // ShenandoahChoiceFailure is why Shenandoah refuses the value of ShenandoahGCMode or
