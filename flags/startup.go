@@ -782,6 +782,9 @@ func (p *parser) jdwp(a agent) error {
 		if jdwpOptions[i].removed != "" {
 			return fail(jdwpOptions[i].removed)
 		}
+		if _, again := opts[k]; again && k == "transport" {
+			return fail("multiple transports are not supported in this release")
+		}
 		opts[k] = v
 		if k == "address" || k == "allow" || k == "timeout" {
 			needTransport = append(needTransport, k)
@@ -800,7 +803,12 @@ func (p *parser) jdwp(a agent) error {
 			" must have a connection address specified through the 'address=' option\n" +
 			"ERROR: JDWP invalid option: " + jdwpOptionText(a) + "\n"}
 	}
-	if opts["transport"] == "dt_socket" && opts["server"] == "y" && opts["quiet"] != "y" {
+	// A debugger started on an event needs the command to launch it, and listens only then.
+	onEvent := opts["onthrow"] != "" || opts["onuncaught"] == "y" || opts["onjcmd"] == "y"
+	if (opts["onthrow"] != "" || opts["onuncaught"] == "y") && opts["launch"] == "" {
+		return fail("Specify launch=<command line> when using onthrow or onuncaught suboption")
+	}
+	if opts["transport"] == "dt_socket" && opts["server"] == "y" && opts["quiet"] != "y" && !onEvent {
 		addr := opts["address"]
 		if i := strings.LastIndexByte(addr, ':'); i >= 0 {
 			addr = addr[i+1:]
