@@ -293,9 +293,12 @@ gc+init's description (build, CPUs, memory, compressed-oops mode, region and hea
 workers), gc+heap=debug's sizes and the zero-based heap's address. ZGC's gc+init lines are
 reproduced on both releases from the settled flags (its address space sixteen times the maximum
 heap, the medium page size, the workers, uncommit), with the modelled Linux machine's memfd heap
-on tmpfs; Shenandoah's gc+init lines are not modelled; nor are what gc* prints of
-this host's address space (gc,metaspace: the class space's mapping, chosen by ASLR), which
-varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
+on tmpfs. Shenandoah's and Epsilon's gc+init descriptions are reproduced on both (Shenandoah's
+heap in whole regions, its regions in whole 2 MB pages on transparent huge pages once the heap
+holds ten of them, the mode and heuristics; Epsilon's heap in whole pages and its TLAB sizing);
+25's generational Shenandoah, which adds its young and old heuristics, is not. Nor is what
+gc* prints of this host's address space (gc,metaspace: the class space's mapping, chosen by
+ASLR), which varies from run to run. The modelled machine has no large pages configured: -XX:+UseLargePages
 warns as java does on such a host and goes off (-XX:-UseLargePages in PrintCommandLineFlags);
 transparent huge pages serve them (UseLargePages on, "Large Page Support: Enabled
 (Transparent)", Parallel's spaces aligned to 2 MB) unless the command line turned large pages
@@ -394,8 +397,13 @@ negative, and a password file that does not exist: the one the command line name
 authentication left on, the default one in the JDK's own directory, which a JDK ships only as a
 template; jitsim cannot know that directory and names it ` + "`<java.home>`" + `.
 
-Not modelled yet: a port out of range (refused only when the connector binds), and a JDWP
-transport that fails to load.
+The debugger agent's options (` + "`-agentlib:jdwp=`, `-Xrunjdwp:`" + `) are read as the agent reads
+them, from a table of its options per release: its syntax errors, precrash's removal, a second
+transport, a missing transport, a client's missing address, onthrow's and onuncaught's need of
+launch=, and the "Listening for transport" line of a server that does not wait for an event.
+
+Not modelled yet: a port out of range (refused only when the connector binds), a JDWP
+transport that fails to load, and a client that cannot connect.
 
 ## CPU and collector ergonomics
 

@@ -173,6 +173,14 @@ type Error struct {
 	// Constraints: the failure is of the flag constraints java checks once the ergonomics
 	// have run, which report together; the collector's own (runtime/ergo) join it.
 	Constraints bool
+	// ErgoLog holds the ergonomics' log lines java printed before the failure and before
+	// PrintCommandLineFlags' line (a Configured line with the -Xlog options' outputs).
+	ErgoLog []LogLine
+	// AtHeap: the failure comes as the heap is made (a Shenandoah mode or heuristics it
+	// refuses), so java logged the collector's start-up lines up to it, after
+	// PrintCommandLineFlags' line; StartLog holds them.
+	AtHeap   bool
+	StartLog []LogLine
 	// beforeFlags: a failure of a start-up check that the VM meets while it reads the
 	// options (25's archive header), so not AfterFlags.
 	beforeFlags bool

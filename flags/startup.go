@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jitsim/jitsim/jdk"
@@ -251,6 +252,22 @@ var (
 	}
 )
 
+// ShenandoahDisplay is how Shenandoah names a value of ShenandoahGCMode or
+// ShenandoahGCHeuristics in its messages and its gc+init description ("" for a value it
+// does not take).
+func ShenandoahDisplay(flag, value string) string {
+	choices := shenandoahModes
+	if flag == "ShenandoahGCHeuristics" {
+		choices = shenandoahHeuristics
+	}
+	for _, c := range choices {
+		if c.value == value {
+			return c.display
+		}
+	}
+	return ""
+}
+
 // checkShenandoah fails on more concurrent than parallel GC threads, and on a Shenandoah mode
 // or heuristics the release lacks or has not unlocked (ShenandoahHeap's start-up).
 func (p *parser) checkShenandoah() error {
@@ -277,28 +294,88 @@ func (p *parser) checkShenandoah() error {
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
-	for _, c := range []struct {
-		flag, what string
-		choices    []shenandoahChoice
-	}{{"ShenandoahGCMode", "GC mode", shenandoahModes}, {"ShenandoahGCHeuristics", "Heuristics", shenandoahHeuristics}} {
-		if !s.Has(c.flag) {
-			continue
-		}
-		v := s.String(c.flag)
-		i := slices.IndexFunc(c.choices, func(x shenandoahChoice) bool {
-			return x.value == v && (x.releases == 0 || x.releases.Has(j))
-		})
-		if i < 0 {
-			return initError("Unknown -XX:" + c.flag + " option")
-		}
-		switch ch := c.choices[i]; {
-		case ch.kind == Experimental && !s.Bool("UnlockExperimentalVMOptions"):
-			return initError(fmt.Sprintf("%s %q is experimental, and must be enabled via -XX:+UnlockExperimentalVMOptions.", c.what, ch.display))
-		case ch.kind == Diagnostic && !s.Bool("UnlockDiagnosticVMOptions"):
-			return initError(fmt.Sprintf("%s %q is diagnostic, and must be enabled via -XX:+UnlockDiagnosticVMOptions.", c.what, ch.display))
+	if text := shenandoahRegionFailure(s); text != "" {
+		return initError(text)
+	}
+	for _, flag := range []string{"ShenandoahGCMode", "ShenandoahGCHeuristics"} {
+		if text := ShenandoahChoiceFailure(s, flag); text != "" {
+			err := initError(text).(*Error)
+			err.AtHeap = true
+			return err
 		}
 	}
 	return nil
+}
+
+// shenandoahRegionFailure is why Shenandoah cannot size its regions ("" when it can), as it
+// sets them up after PrintCommandLineFlags' line and before its mode is looked at (17.0.15,
+// 25.0.3): the bounds below the smallest region (256K) or crossed, a heap the command line
+// made too small for ten of the smallest regions, or a region size outside the bounds.
+func shenandoahRegionFailure(s *Set) string {
+	const smallest, minRegions = 256 << 10, 10
+	for _, f := range []string{"ShenandoahMinRegionSize", "ShenandoahMaxRegionSize", "ShenandoahRegionSize"} {
+		if !s.Has(f) {
+			return ""
+		}
+	}
+	lo, hi, region := s.Uint("ShenandoahMinRegionSize"), s.Uint("ShenandoahMaxRegionSize"), s.Uint("ShenandoahRegionSize")
+	switch heap := s.Uint("MaxHeapSize"); {
+	case lo < smallest:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize option: %s should not be lower than minimum region size (%s).", properUnit(lo), properUnit(smallest))
+	case hi < smallest:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMaxRegionSize option: %s should not be lower than min region size (%s).", properUnit(hi), properUnit(smallest))
+	case lo > hi:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize or -XX:ShenandoahMaxRegionSize: Minimum (%s) should be larger than maximum (%s).", properUnit(lo), properUnit(hi))
+	case region != 0 && region < lo:
+		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Heap region size (%s) should be larger than min region size (%s).", properUnit(region), properUnit(lo))
+	case region != 0 && region > hi:
+		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Heap region size (%s) should be lower than max region size (%s).", properUnit(region), properUnit(hi))
+	case region == 0 && s.WasSetOnCommandLine("MaxHeapSize") && heap/lo < minRegions:
+		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize option: Max heap size (%s) is too low to afford the minimum number of regions (%d) of minimum region size (%s).", properUnit(heap), minRegions, properUnit(lo))
+	}
+	return ""
+}
+
+// properUnit writes a size as HotSpot's messages do: in the largest of G, M and K of which it
+// is at least 100, else in bytes, rounded down (65536B, 100K, 65536K).
+func properUnit(v uint64) string {
+	for _, u := range []struct {
+		n    uint64
+		name string
+	}{{1 << 30, "G"}, {1 << 20, "M"}, {1 << 10, "K"}} {
+		if v >= 100*u.n {
+			return strconv.FormatUint(v/u.n, 10) + u.name
+		}
+	}
+	return strconv.FormatUint(v, 10) + "B"
+}
+
+// ShenandoahChoiceFailure is why Shenandoah refuses the value of ShenandoahGCMode or
+// ShenandoahGCHeuristics ("" when it takes it): a value the release lacks, or one not
+// unlocked. Shenandoah checks each as the heap is made, after the mode's (or the
+// heuristics') own settings were logged (runtime/ergo's gc log stops there).
+func ShenandoahChoiceFailure(s *Set, flag string) string {
+	what, choices := "GC mode", shenandoahModes
+	if flag == "ShenandoahGCHeuristics" {
+		what, choices = "Heuristics", shenandoahHeuristics
+	}
+	if !s.Has(flag) {
+		return ""
+	}
+	v := s.String(flag)
+	i := slices.IndexFunc(choices, func(x shenandoahChoice) bool {
+		return x.value == v && (x.releases == 0 || x.releases.Has(s.JDK()))
+	})
+	if i < 0 {
+		return "Unknown -XX:" + flag + " option"
+	}
+	switch ch := choices[i]; {
+	case ch.kind == Experimental && !s.Bool("UnlockExperimentalVMOptions"):
+		return fmt.Sprintf("%s %q is experimental, and must be enabled via -XX:+UnlockExperimentalVMOptions.", what, ch.display)
+	case ch.kind == Diagnostic && !s.Bool("UnlockDiagnosticVMOptions"):
+		return fmt.Sprintf("%s %q is diagnostic, and must be enabled via -XX:+UnlockDiagnosticVMOptions.", what, ch.display)
+	}
+	return ""
 }
 
 // codeHeaps are the three segments of a segmented code cache, in java's order.
@@ -648,26 +725,90 @@ func javaAgentProblem(jar string) string {
 	return "Error opening zip file or JAR manifest missing : " + jar
 }
 
+// jdwpOption is one option the debugger agent takes: its name, whether it is a y/n switch,
+// the releases that take it (0: all), and the error that ends the start when it is given at
+// all (removed: an option the agent still names).
+type jdwpOption struct {
+	name     string
+	yesNo    bool
+	releases jdk.Set
+	removed  string
+}
+
+// jdwpOptions are the debugger agent's options (OpenJDK 17.0.15, Temurin 25.0.3: onjcmd
+// left in 21, includevirtualthreads came in 21).
+var jdwpOptions = []jdwpOption{
+	{name: "transport"}, {name: "address"}, {name: "allow"}, {name: "timeout"},
+	{name: "launch"}, {name: "onthrow"}, {name: "logfile"}, {name: "logflags"}, {name: "debugflags"},
+	{name: "server", yesNo: true}, {name: "suspend", yesNo: true}, {name: "quiet", yesNo: true},
+	{name: "onuncaught", yesNo: true}, {name: "strict", yesNo: true}, {name: "stdalloc", yesNo: true},
+	{name: "pause", yesNo: true}, {name: "mutf8", yesNo: true},
+	{name: "onjcmd", yesNo: true, releases: jdk.Of(jdk.R17)},
+	{name: "includevirtualthreads", yesNo: true, releases: jdk.Of(jdk.R25)},
+	{name: "precrash", removed: "The precrash option removed, use -XX:OnError"},
+}
+
 // jdwp models the debugger agent's start: its option errors, and the address it listens on
 // when it is a server on a socket (printed on stdout once the VM is up). jitsim does not wait
 // for a debugger, whatever suspend says.
 func (p *parser) jdwp(a agent) error {
-	opts := map[string]string{}
-	for _, kv := range strings.Split(a.options, ",") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			opts[k] = v
-		}
-	}
 	if a.options == "help" {
 		return nil
 	}
-	switch {
-	case opts["transport"] == "" && opts["address"] != "":
-		return &Error{Text: "ERROR: JDWP address specified without transport: " + jdwpOptionText(a) + "\n"}
-	case opts["transport"] == "":
-		return &Error{Text: "ERROR: JDWP no transport specified: " + jdwpOptionText(a) + "\n"}
+	fail := func(what string) error {
+		return &Error{Text: "ERROR: JDWP " + what + ": " + jdwpOptionText(a) + "\n"}
 	}
-	if opts["transport"] == "dt_socket" && opts["server"] == "y" && opts["quiet"] != "y" {
+	// The options are read in order, each NAME=VALUE: an empty one (a single trailing
+	// comma aside), one without a value or with an empty one, a name the release does not take or a switch
+	// other than y or n is a syntax error, and a removed option ends the reading with its
+	// own error (17.0.15, 25.0.3).
+	var items []string
+	if a.options != "" {
+		items = strings.Split(a.options, ",")
+	}
+	if len(items) > 1 && items[len(items)-1] == "" {
+		items = items[:len(items)-1]
+	}
+	opts := map[string]string{}
+	var needTransport []string
+	for _, kv := range items {
+		k, v, ok := strings.Cut(kv, "=")
+		i := slices.IndexFunc(jdwpOptions, func(o jdwpOption) bool {
+			return o.name == k && (o.releases == 0 || o.releases.Has(p.o.JDK))
+		})
+		if !ok || v == "" || i < 0 || jdwpOptions[i].yesNo && v != "y" && v != "n" {
+			return fail("option syntax error")
+		}
+		if jdwpOptions[i].removed != "" {
+			return fail(jdwpOptions[i].removed)
+		}
+		if _, again := opts[k]; again && k == "transport" {
+			return fail("multiple transports are not supported in this release")
+		}
+		opts[k] = v
+		if k == "address" || k == "allow" || k == "timeout" {
+			needTransport = append(needTransport, k)
+		}
+	}
+	// Without a transport, the first option that needs one is named; a transport that is
+	// not a server's needs the address to attach to.
+	if opts["transport"] == "" {
+		if len(needTransport) > 0 {
+			return fail(needTransport[0] + " specified without transport")
+		}
+		return fail("no transport specified")
+	}
+	if opts["server"] != "y" && opts["address"] == "" {
+		return &Error{Text: "ERROR: JDWP Non-server transport " + opts["transport"] +
+			" must have a connection address specified through the 'address=' option\n" +
+			"ERROR: JDWP invalid option: " + jdwpOptionText(a) + "\n"}
+	}
+	// A debugger started on an event needs the command to launch it, and listens only then.
+	onEvent := opts["onthrow"] != "" || opts["onuncaught"] == "y" || opts["onjcmd"] == "y"
+	if (opts["onthrow"] != "" || opts["onuncaught"] == "y") && opts["launch"] == "" {
+		return fail("Specify launch=<command line> when using onthrow or onuncaught suboption")
+	}
+	if opts["transport"] == "dt_socket" && opts["server"] == "y" && opts["quiet"] != "y" && !onEvent {
 		addr := opts["address"]
 		if i := strings.LastIndexByte(addr, ':'); i >= 0 {
 			addr = addr[i+1:]

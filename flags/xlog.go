@@ -282,12 +282,23 @@ func (p *parser) xlogOption(t token, _ string) error {
 	// The file is opened once its decorators and options passed (17.0.15, 25.0.3: a bad
 	// decorator or option in a missing directory is reported as such).
 	if name, ok := strings.CutPrefix(c.Output, "file="); ok && file {
+		text := ""
 		if msg := p.logFileProblem(name); msg != "" {
+			text = "Error opening log file '" + expandLogName(name) + "': " + msg
+		} else if p.isDirectory(name) {
+			// A directory is no file to rotate; without rotation (filecount=0) it fails
+			// to open (17.0.15, 25.0.3).
+			text = "Unable to log to file " + expandLogName(name) + " with log file rotation: " + expandLogName(name) + " is not a regular file"
+			if slices.Contains(strings.Split(parts[3], ","), "filecount=0") {
+				text = "Error opening log file '" + expandLogName(name) + "': Is a directory"
+			}
+		}
+		if text != "" {
 			opts := parts[3]
 			if opts == "" {
 				opts = "(null)"
 			}
-			return invalid(LogLine{Level: "error", Tags: "logging", Text: "Error opening log file '" + expandLogName(name) + "': " + msg},
+			return invalid(LogLine{Level: "error", Tags: "logging", Text: text},
 				LogLine{Level: "error", Tags: "logging", Text: "Initialization of output '" + c.Output + "' using options '" + opts + "' failed."})
 		}
 	}
@@ -312,6 +323,16 @@ func (p *parser) logFileProblem(name string) string {
 		return "Not a directory"
 	}
 	return ""
+}
+
+// isDirectory reports whether a log file's name is an existing directory.
+func (p *parser) isDirectory(name string) bool {
+	stat := p.o.Stat
+	if stat == nil {
+		stat = os.Stat
+	}
+	fi, err := stat(expandLogName(name))
+	return err == nil && fi.IsDir()
 }
 
 // xlogAsyncModes: JDK 25 takes -Xlog:async:drop|stall (Temurin 25.0.3's -Xlog:help).

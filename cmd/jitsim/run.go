@@ -358,6 +358,19 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 			fmt.Fprintln(stderr, "jitsim run:", err)
 			return 1
 		}
+		// The ergonomics' lines come before PrintCommandLineFlags' line, the collector's
+		// start after it: the warnings found before the -Xlog options applied with the
+		// default configuration, the later lines (Configured) with the outputs those
+		// options gave.
+		failLog := jrt.NewStartupLog(vmOut, stderr, r.Result.LogDisabled, processStart)
+		failLog.Configure(r.Result.Logs)
+		for _, l := range fe.ErgoLog {
+			if l.Configured {
+				failLog.Write(l)
+			} else {
+				io.WriteString(vmOut, logs.format(l))
+			}
+		}
 		if cl := r.CommandLineFlags; cl != nil && cl.Bool("PrintCommandLineFlags") {
 			cl.PrintCommandLineFlags(stdout)
 		}
@@ -366,6 +379,9 @@ func (d deps) runVM(a runArgs, o runOpts, getenv func(string) (string, bool), st
 		}
 		for _, l := range fe.Log {
 			io.WriteString(vmOut, logs.format(l))
+		}
+		for _, l := range fe.StartLog {
+			failLog.Write(l)
 		}
 		// The boot layer's warnings come before its own failure.
 		for _, l := range r.Result.BootWarnings {

@@ -144,9 +144,24 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 		// says so as it reads its arguments, before PrintCommandLineFlags' line (17.0.15,
 		// 25.0.3: -Xmx64m, whose initial heap is the maximum, and -Xms64m -Xmx64m; not
 		// -Xms32m -Xmx64m, whose minimum is below the maximum either way).
+		// On transparent huge pages a heap of fewer than ten 2 MB pages keeps small regions,
+		// which cannot be uncommitted page by page: Shenandoah says so and turns uncommit
+		// off first (17.0.15, 25.0.3: -Xmx18m, whose heap starts at its maximum without
+		// the line below).
+		if s.Has("ShenandoahUncommit") && s.Bool("ShenandoahUncommit") && largePages(s) && s.Uint("MaxHeapSize")/(2*mib) < 10 {
+			e.setDefault("ShenandoahUncommit", "false")
+			e.warn("Large pages size (2048K) is too large to afford page-sized regions, disabling uncommit")
+		}
 		if s.Has("ShenandoahUncommit") && s.Bool("ShenandoahUncommit") && s.Uint("InitialHeapSize") == s.Uint("MaxHeapSize") {
 			e.setDefault("ShenandoahUncommit", "false")
 			e.logs = append(e.logs, flags.LogLine{Level: "info", Tags: "gc", Text: "Min heap equals to max heap, disabling ShenandoahUncommit", Configured: true})
+		}
+	case "UseEpsilonGC":
+		// A TLAB that does not grow has nothing to decay: Epsilon turns the decay off and
+		// says so as it reads its arguments (17.0.15, 25.0.3).
+		if s.Has("EpsilonElasticTLABDecay") && s.Bool("EpsilonElasticTLABDecay") && s.Has("EpsilonElasticTLAB") && !s.Bool("EpsilonElasticTLAB") {
+			e.setDefault("EpsilonElasticTLABDecay", "false")
+			e.logs = append(e.logs, flags.LogLine{Level: "warning", Tags: "gc", Text: "Disabling EpsilonElasticTLABDecay because EpsilonElasticTLAB is disabled", Configured: true})
 		}
 	case "UseZGC":
 		// Generational ZGC (25): a quarter of the processors, at least one, for each
@@ -381,7 +396,8 @@ func (e *ergo) heapAlignment() uint64 {
 // shenandoahRegionSize is Shenandoah's region size, which aligns its heap: the one
 // ShenandoahRegionSize names, else the maximum heap in ShenandoahTargetNumRegions regions, as
 // a power of two rounded down, between ShenandoahMinRegionSize and ShenandoahMaxRegionSize
-// (observed on 17 and 25 from -Xmx100m, 256 KB regions, to -Xmx64g, 32 MB).
+// (observed on 17 and 25 from -Xmx100m, 256 KB regions, to -Xmx64g, 32 MB), and a huge page
+// at least on transparent huge pages.
 func shenandoahRegionSize(s *flags.Set) uint64 {
 	if !s.Has("ShenandoahTargetNumRegions") {
 		return serialHeapAlignment
@@ -391,11 +407,18 @@ func shenandoahRegionSize(s *flags.Set) uint64 {
 	}
 	target := s.Uint("MaxHeapSize") / max(s.Uint("ShenandoahTargetNumRegions"), 1)
 	lo, hi := s.Uint("ShenandoahMinRegionSize"), s.Uint("ShenandoahMaxRegionSize")
+	target = min(max(target, lo), hi)
+	// On transparent huge pages the size is whole 2 MB pages, when the heap holds ten of
+	// them (17.0.15, 25.0.3: -Xmx18m keeps 256K regions, -Xmx20m has 2M ones, the 6028M
+	// default heap 4M ones where it has 2M without).
+	if largePages(s) && s.Uint("MaxHeapSize")/(2*mib) >= 10 {
+		target = (target + 2*mib - 1) / (2 * mib) * (2 * mib)
+	}
 	r := uint64(1)
 	for r*2 <= target {
 		r *= 2
 	}
-	return min(max(r, lo), hi)
+	return r
 }
 
 // g1RegionSize is G1's region size for a maximum heap: the heap in 2048 regions, as a power

@@ -81,15 +81,18 @@ func (r shenandoahRow) applies(s *flags.Set) bool {
 		s.String(r.option) == r.choice && s.Has(name) && !s.WasSetOnCommandLine(name)
 }
 
-// shenandoahLines are the log lines of the rows of option that apply to a set. A row is
-// logged when it changes its flag: commandLine is the set before the rows ran (nil: log
+// shenandoahLines are the log lines of the rows of option that apply to a set. A switch row
+// is logged when it changes its flag: commandLine is the set before the rows ran (nil: log
 // every row); compact's +ShenandoahUncommit is logged only where the heap's sizes turned
 // uncommit off (17.0.15, 25.0.3: -Xmx64m).
 func shenandoahLines(s, commandLine *flags.Set, option string) []string {
 	var out []string
 	for _, r := range shenandoahErgo {
 		name, value := r.flagValue()
-		if r.option == option && r.applies(s) && (commandLine == nil || !commandLine.Has(name) || commandLine.Value(name) != value) {
+		// A switch is logged when it changes; a value is logged whenever the row sets it
+		// (17's aggressive heuristics log ShenandoahUnloadClassesFrequency=1, its default).
+		override := r.setting[0] != '+' && r.setting[0] != '-'
+		if r.option == option && r.applies(s) && (commandLine == nil || override || !commandLine.Has(name) || commandLine.Value(name) != value) {
 			out = append(out, "Heuristics ergonomically sets -XX:"+r.setting)
 		}
 	}
@@ -185,7 +188,7 @@ func StartLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int
 	}
 	lines := gcLog(set, commandLine, model, activeProcessors)
 	// The compiler threads start after the heap and the first classes.
-	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || zgcHeapTooLarge(set) || metaspaceTooSmall(set) || flags.YoungRatioFailure(set) != "" {
+	if !set.Bool("UseCompiler") || heapReserveFailure(set) != "" || shenandoahRefused(set, "ShenandoahGCMode") || shenandoahRefused(set, "ShenandoahGCHeuristics") || zgcHeapTooLarge(set) || metaspaceTooSmall(set) || flags.YoungRatioFailure(set) != "" {
 		return lines
 	}
 	cfg, err := policy.FromFlags(set)
@@ -223,7 +226,8 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 		// 17 sizes G1's mark stack with its arguments, before the heap's lines.
 		out = append(out, g1MarkStackTrace(set))
 	}
-	if described && set.JDK() >= jdk.R25 {
+	shenandoah := shenandoahDescribed(set, build)
+	if (described || shenandoah) && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
 	if flags.YoungRatioFailure(set) != "" {
@@ -245,6 +249,11 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	for _, l := range shenandoahLines(set, commandLine, "ShenandoahGCMode") {
 		info("gc", "%s", l)
 	}
+	// A mode Shenandoah refuses stops the VM once the mode's settings are logged, a
+	// heuristics once its own are, after "Using Shenandoah" (17.0.15, 25.0.3).
+	if shenandoahRefused(set, "ShenandoahGCMode") {
+		return out
+	}
 	if zgcHeapTooLarge(set) && set.JDK() >= jdk.R25 {
 		return out
 	}
@@ -257,6 +266,9 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	}
 	for _, l := range shenandoahLines(set, commandLine, "ShenandoahGCHeuristics") {
 		info("gc", "%s", l)
+	}
+	if shenandoahRefused(set, "ShenandoahGCHeuristics") {
+		return out
 	}
 	if zgc && set.Bool("ZUncommit") && set.Uint("MinHeapSize") != set.Uint("MaxHeapSize") {
 		// The uncommitter's first timeout, once it runs.
@@ -277,23 +289,14 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 				"Heap address: 0x%016x, size: %d MB, Compressed Oops mode: 32-bit", 4*gib-max, max>>20)})
 		}
 	}
+	if shenandoah {
+		out = append(out, shenandoahInitLines(set, model, activeProcessors, build)...)
+	}
 	if gc == "UseShenandoahGC" && set.JDK() < jdk.R25 {
 		info("gc", "Cancelling GC: Stopping VM") // 17 logs it as the VM exits
 	}
 	if gc == "UseEpsilonGC" {
-		// Epsilon's advice: gc+init warnings on OpenJDK 17.0.15, gc=info lines on Temurin
-		// 25.0.3.
-		level, tags := "warning", "gc,init"
-		if set.JDK() >= jdk.R25 {
-			level, tags = "info", "gc"
-		}
-		// Whatever sized them: -Xmx below the ergonomic initial size makes both equal too.
-		if set.Uint("InitialHeapSize") != set.Uint("MaxHeapSize") {
-			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
-		}
-		if !set.Bool("AlwaysPreTouch") {
-			out = append(out, flags.LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
-		}
+		out = append(out, epsilonLines(set, model, activeProcessors, build)...)
 	}
 	if !described {
 		return out
@@ -302,12 +305,7 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	if gc == "UseG1GC" {
 		out = append(out, g1StartDebug(s)...)
 	}
-	info("gc,init", "Version: %s (release)", build)
-	info("gc,init", "CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors))
-	info("gc,init", "Memory: %dM", model.PhysicalMemory()>>20)
-	info("gc,init", "Large Page Support: %s", largePageSupport(s))
-	info("gc,init", "NUMA Support: Disabled")
-	info("gc,init", "Compressed Oops: %s", oopsMode(s))
+	out = append(out, machineInitLines(s, model, activeProcessors, build)...)
 	if gc == "UseParallelGC" {
 		// Parallel's spaces align to the page size: 2 MB pages with transparent huge pages.
 		space := "512K"
@@ -319,10 +317,7 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	if gc == "UseG1GC" {
 		info("gc,init", "Heap Region Size: %s", exactUnit(s.Uint("G1HeapRegionSize")))
 	}
-	info("gc,init", "Heap Min Capacity: %s", exactUnit(s.Uint("MinHeapSize")))
-	info("gc,init", "Heap Initial Capacity: %s", exactUnit(s.Uint("InitialHeapSize")))
-	info("gc,init", "Heap Max Capacity: %s", exactUnit(s.Uint("MaxHeapSize")))
-	info("gc,init", "Pre-touch: %s", enabled(s.Has("AlwaysPreTouch") && s.Bool("AlwaysPreTouch")))
+	out = append(out, heapInitLines(s, 1)...)
 	switch gc {
 	case "UseParallelGC":
 		info("gc,init", "Parallel Workers: %d", s.Uint("ParallelGCThreads"))
@@ -793,5 +788,147 @@ func zgcInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build str
 		}
 	}
 	line("info", "Runtime Workers: %d", par)
+	return out
+}
+
+// shenandoahRefused reports whether Shenandoah runs and refuses the value of flag
+// (ShenandoahGCMode or ShenandoahGCHeuristics), which ends the start as the heap is made.
+func shenandoahRefused(s *flags.Set, flag string) bool {
+	return s.Collector() == "UseShenandoahGC" && flags.ShenandoahChoiceFailure(s, flag) != ""
+}
+
+// shenandoahDescribed reports whether Shenandoah's gc+init description is modelled for the
+// run: the collector and its settled flags known, in a mode other than 25's generational
+// one (whose description was not recorded).
+func shenandoahDescribed(s *flags.Set, build string) bool {
+	return s.Collector() == "UseShenandoahGC" && gcModelled(s) && build != "" &&
+		s.Has("ShenandoahGCMode") && s.String("ShenandoahGCMode") != "generational" && s.Has("ShenandoahGCHeuristics")
+}
+
+// shenandoahInitLines are Shenandoah's gc+init description (OpenJDK 17.0.15, Temurin
+// 25.0.3): the common lines, the heap's sizes in whole regions, the mode and heuristics
+// (before the regions on 17, last on 25), the regions, the largest TLAB (a region, held to
+// 17's humongous threshold), 17's humongous threshold and 25's soft maximum, and the
+// workers.
+func shenandoahInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
+	var out []flags.LogLine
+	info := func(format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)})
+	}
+	region := shenandoahRegionSize(s)
+	// The heap's sizes are whole regions, and whole 2 MB pages on transparent huge pages
+	// (-Xmx8m: 6656K, 8M with them).
+	unit := region
+	if largePages(s) {
+		unit = max(unit, 2*mib)
+	}
+	humongous := region
+	if s.Has("ShenandoahHumongousThreshold") {
+		humongous = region * uint64(max(s.Int("ShenandoahHumongousThreshold"), 0)) / 100
+	}
+	mode := func() {
+		info("Mode: %s", flags.ShenandoahDisplay("ShenandoahGCMode", s.String("ShenandoahGCMode")))
+		// The passive mode runs its own heuristics, whatever ShenandoahGCHeuristics says.
+		heuristics := flags.ShenandoahDisplay("ShenandoahGCHeuristics", s.String("ShenandoahGCHeuristics"))
+		if s.String("ShenandoahGCMode") == "passive" {
+			heuristics = "Passive"
+		}
+		info("Heuristics: %s", heuristics)
+	}
+	out = append(out, machineInitLines(s, model, activeProcessors, build)...)
+	out = append(out, heapInitLines(s, unit)...)
+	if s.JDK() < jdk.R25 {
+		mode()
+	}
+	info("Heap Region Count: %d", (s.Uint("MaxHeapSize")+region-1)/region)
+	info("Heap Region Size: %s", exactUnit(region))
+	if s.JDK() < jdk.R25 {
+		info("TLAB Size Max: %s", exactUnit(min(region, humongous)))
+		info("Humongous Object Threshold: %s", exactUnit(humongous))
+	} else {
+		info("TLAB Size Max: %s", exactUnit(region))
+		info("Soft Max Heap Size: %s", exactUnit(s.Uint("SoftMaxHeapSize")))
+	}
+	info("Parallel Workers: %d", s.Uint("ParallelGCThreads"))
+	info("Concurrent Workers: %d", s.Uint("ConcGCThreads"))
+	if s.JDK() >= jdk.R25 {
+		mode()
+	}
+	return out
+}
+
+// machineInitLines are gc+init's first lines, the same for every collector (17.0.15,
+// 25.0.3): the build, the processors, the memory, large pages, NUMA and compressed oops.
+func machineInitLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
+	info := func(format string, a ...any) flags.LogLine {
+		return flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)}
+	}
+	return []flags.LogLine{
+		info("Version: %s (release)", build),
+		info("CPUs: %d total, %d available", activeProcessors, active(s, activeProcessors)),
+		info("Memory: %dM", model.PhysicalMemory()>>20),
+		info("Large Page Support: %s", largePageSupport(s)),
+		info("NUMA Support: Disabled"),
+		info("Compressed Oops: %s", oopsMode(s)),
+	}
+}
+
+// heapInitLines are gc+init's heap sizes, each rounded up to whole units of the collector's
+// (Shenandoah's regions, Epsilon's pages; 1: as settled), and pre-touch.
+func heapInitLines(s *flags.Set, unit uint64) []flags.LogLine {
+	align := func(v uint64) string { return exactUnit((v + unit - 1) / unit * unit) }
+	info := func(format string, a ...any) flags.LogLine {
+		return flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)}
+	}
+	return []flags.LogLine{
+		info("Heap Min Capacity: %s", align(s.Uint("MinHeapSize"))),
+		info("Heap Initial Capacity: %s", align(s.Uint("InitialHeapSize"))),
+		info("Heap Max Capacity: %s", align(s.Uint("MaxHeapSize"))),
+		info("Pre-touch: %s", enabled(s.Has("AlwaysPreTouch") && s.Bool("AlwaysPreTouch"))),
+	}
+}
+
+// epsilonLines are Epsilon's start-up lines (17.0.15, 25.0.3): its gc+init description when
+// the heap is modelled (the machine, the heap in whole pages, 4K or 2M on transparent huge pages, its
+// TLAB sizing), and its
+// advice to fix the heap's size and pre-touch it, gc+init warnings after the heap's lines on
+// 17, gc=info lines after the description on 25.
+func epsilonLines(s *flags.Set, model cpu.Model, activeProcessors int, build string) []flags.LogLine {
+	var advice []flags.LogLine
+	level, tags := "warning", "gc,init"
+	if s.JDK() >= jdk.R25 {
+		level, tags = "info", "gc"
+	}
+	// Whatever sized them: -Xmx below the ergonomic initial size makes both equal too.
+	if s.Uint("InitialHeapSize") != s.Uint("MaxHeapSize") {
+		advice = append(advice, flags.LogLine{Level: level, Tags: tags, Text: "Consider setting -Xms equal to -Xmx to avoid resizing hiccups"})
+	}
+	if !s.Bool("AlwaysPreTouch") {
+		advice = append(advice, flags.LogLine{Level: level, Tags: tags, Text: "Consider enabling -XX:+AlwaysPreTouch to avoid memory commit hiccups"})
+	}
+	if !gcModelled(s) || build == "" || !s.Has("EpsilonMaxTLABSize") || !s.Has("EpsilonElasticTLAB") {
+		return advice
+	}
+	page := uint64(4 << 10)
+	if largePages(s) {
+		page = 2 * mib
+	}
+	out := append(machineInitLines(s, model, activeProcessors, build), heapInitLines(s, page)...)
+	if s.JDK() < jdk.R25 {
+		out = append(out, advice...)
+	}
+	info := func(format string, a ...any) {
+		out = append(out, flags.LogLine{Level: "info", Tags: "gc,init", Text: fmt.Sprintf(format, a...)})
+	}
+	info("TLAB Size Max: %s", exactUnit(s.Uint("EpsilonMaxTLABSize")))
+	if s.Bool("EpsilonElasticTLAB") {
+		info("TLAB Size Elasticity: %.2fx", s.Float("EpsilonTLABElasticity"))
+		if s.Bool("EpsilonElasticTLABDecay") {
+			info("TLAB Size Decay Time: %dms", s.Uint("EpsilonTLABDecayTime"))
+		}
+	}
+	if s.JDK() >= jdk.R25 {
+		out = append(out, advice...)
+	}
 	return out
 }

@@ -326,13 +326,23 @@ func settleFailed(r *Run, set *flags.Set, q Request, err error) {
 			fe.Text += t + "\n"
 		}
 	}
+	if fe.AtHeap {
+		// The collector's lines up to the failure, after PrintCommandLineFlags' line.
+		for _, l := range ergo.StartLog(settled, cl, q.CPU, q.CPU.Cores) {
+			l.Configured = true
+			fe.StartLog = append(fe.StartLog, l)
+		}
+	}
 	if fe.AfterFlags {
 		r.CommandLineFlags = cl
-		// A failure's log lines go to stdout's default configuration alone: the
-		// warnings, not the lines an -Xlog selection would take.
+		// The ergonomics' lines are logged as on a start that succeeds, before
+		// PrintCommandLineFlags' line: the warnings found before the -Xlog options
+		// applied with the default configuration, the later lines with the outputs those
+		// options configured (Result.Logs; Shenandoah's uncommit line before a mode it
+		// refuses, under -Xlog:gc; 17's deduplication warning; 17.0.15, 25.0.3).
 		for _, l := range logs {
-			if l.Level == "warning" && !l.Configured {
-				fe.Log = append(fe.Log, l)
+			if l.Level == "warning" || l.Configured {
+				fe.ErgoLog = append(fe.ErgoLog, l)
 			}
 		}
 	}
