@@ -385,7 +385,7 @@ type Measured struct {
 	Rounds           int
 	SubMin, SubMax   float64 // the fastest and slowest timed sub-round of any round
 	// Disturbed is how many of the rounds had the machine sentinel read over
-	// disturbedAbove times the fastest of their JVM options beside the row (Sentinel); Value
+	// disturbedAbove times the fastest reading of the row beside it (Sentinel); Value
 	// leaves them out when two or more other rounds remain.
 	Disturbed int
 }
@@ -429,8 +429,8 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		return JVMResult{}, err
 	}
 	sent := NewSentinel()
-	disturbed := func(run string) func(sample) bool {
-		return func(s sample) bool { return sent.Disturbed(run, s.sentinel) }
+	disturbed := func(run, mode string) func(sample) bool {
+		return func(s sample) bool { return sent.Disturbed(run+" "+mode, s.sentinel) }
 	}
 	start, loadBefore := now(), load()
 	runs := levelRuns()
@@ -478,7 +478,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			if r.fastest || isGlue(m) {
 				s.value = s.min
 			}
-			sent.Add(r.name, s.sentinel)
+			sent.Add(r.name+" "+m, s.sentinel)
 			if s.size > 0 && !isGlue(m) && !strings.HasPrefix(m, "first-") {
 				if payload != 0 && s.size != payload {
 					return fmt.Errorf("calibrate: --jvm=%s: run %s: row %s over %d bytes, other rows over %d", o.Java, r.name, m, s.size, payload)
@@ -510,7 +510,7 @@ extraRounds:
 		var again []jvmRun
 		for _, r := range levelRuns() {
 			for _, m := range model.JavaModes {
-				if unsettled(samples[key{r.name, m}], disturbed(r.name)) {
+				if unsettled(samples[key{r.name, m}], disturbed(r.name, m)) {
 					again = append(again, r)
 					break
 				}
@@ -555,7 +555,7 @@ extraRounds:
 		for i, s := range ss {
 			vals[i] = s.value
 			lo, hi = min(lo, s.min), max(hi, s.max)
-			if disturbed(k.run)(s) {
+			if disturbed(k.run, k.mode)(s) {
 				nDisturbed++
 			}
 		}
@@ -566,7 +566,7 @@ extraRounds:
 		val, used := med, len(vals)
 		kept := vals
 		if !compile {
-			kept = undisturbed(ss, disturbed(k.run))
+			kept = undisturbed(ss, disturbed(k.run, k.mode))
 			val, used = Settled(kept)
 		}
 		unit := "ps/byte"

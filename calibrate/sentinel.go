@@ -10,13 +10,15 @@ import "fmt"
 // not. A row prints the median of its readings as "sentinel=", in ps per read (0: the row
 // printed none).
 
-// disturbedAbove is how much slower than the fastest reading of its JVM options a row's
-// sentinel must read for the row's round to count as disturbed.
+// disturbedAbove is how much slower than the fastest reading of the same row under the same
+// JVM options a row's sentinel must read for the row's round to count as disturbed.
 const disturbedAbove = 1.2
 
-// Sentinel holds the sentinel's readings of one calibration or validation, by the JVM
-// options (group) the harness ran with: the loop runs at whatever level those options
-// compile it, so only readings of one group compare.
+// Sentinel holds the sentinel's readings of one calibration or validation, by group: a row
+// under one set of JVM options. The loop runs at whatever level those options compile it, and
+// even in one JVM the interpreter read it up to 1.25× faster beside one row than beside
+// another (a row of calls beside rows of Cipher operations), so only readings of one row
+// under one set of options compare.
 type Sentinel struct {
 	fastest  map[string]float64
 	readings int
@@ -50,7 +52,7 @@ func (s *Sentinel) Summary(n, disturbed int) string {
 		return "no machine sentinel readings (the harness printed none)"
 	}
 	return fmt.Sprintf("machine sentinel (a table-read loop timed inside each JVM, beside each row's timed rounds): "+
-		"%d of %d row rounds read over %.1f× the fastest of their JVM options; a row's value leaves them out "+
+		"%d of %d row rounds read over %.1f× the fastest reading of their row; a row's value leaves them out "+
 		"when two or more other rounds remain", disturbed, n, disturbedAbove)
 }
 

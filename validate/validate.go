@@ -165,24 +165,26 @@ type Result struct {
 	JVM          float64 `json:"jvmNsPerOp"` // median over the rounds used
 	JVMMin       float64 `json:"jvmMin"`
 	JVMMax       float64 `json:"jvmMax"`
-	Rounds       int     `json:"rounds"`       // the JVM rounds run, extra rounds included
+	Rounds       int     `json:"rounds"`        // the JVM rounds run, extra rounds included
 	JVMUsed      int     `json:"jvmRoundsUsed"` // the rounds JVM, JVMMin and JVMMax rest on
 	JVMDisturbed int     `json:"jvmDisturbed"`  // rounds the machine sentinel marked disturbed (calibrate.Sentinel)
 	// JVMRounds are the JVM's value in each round, in order, and JVMRoundDisturbed whether
 	// the sentinel marked that round.
 	JVMRounds         []float64 `json:"jvmRounds"`
 	JVMRoundDisturbed []bool    `json:"jvmRoundDisturbed"`
-	Model             float64   `json:"modelNsPerOp"`
-	ModelSteady       bool      `json:"modelSteady"`
-	ModelOps          int64     `json:"modelOps"`
-	Factor            float64   `json:"factor"`                // model / JVM
-	Wall              float64   `json:"wallNsPerOp,omitempty"` // jitsim's wall clock, when measured
-	WallFactor        float64   `json:"wallFactor,omitempty"`  // wall / JVM
-	JVMSlowdown       float64   `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
-	ModelSlowdn       float64   `json:"modelSlowdown,omitempty"`
-	Verdict           string    `json:"verdict"`
-	JVMCommand        string    `json:"jvmCommand"`
-	ModelCommand      string    `json:"modelCommand"`
+	// JVMRoundSentinel is the sentinel's reading beside the row in each round, ps per read.
+	JVMRoundSentinel []float64 `json:"jvmRoundSentinel"`
+	Model            float64   `json:"modelNsPerOp"`
+	ModelSteady      bool      `json:"modelSteady"`
+	ModelOps         int64     `json:"modelOps"`
+	Factor           float64   `json:"factor"`                // model / JVM
+	Wall             float64   `json:"wallNsPerOp,omitempty"` // jitsim's wall clock, when measured
+	WallFactor       float64   `json:"wallFactor,omitempty"`  // wall / JVM
+	JVMSlowdown      float64   `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
+	ModelSlowdn      float64   `json:"modelSlowdown,omitempty"`
+	Verdict          string    `json:"verdict"`
+	JVMCommand       string    `json:"jvmCommand"`
+	ModelCommand     string    `json:"modelCommand"`
 }
 
 // Verdicts.
@@ -251,8 +253,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	samples := map[key][]round{}
 	commands := map[key]string{}
 	sent := calibrate.NewSentinel()
-	groupName := func(set string, size int) string { return fmt.Sprintf("%s %d", set, size) }
-	marked := func(k key, x round) bool { return sent.Disturbed(groupName(k.set, k.size), x.sentinel) }
+	marked := func(k key, x round) bool { return sent.Disturbed(fmt.Sprint(k), x.sentinel) }
 	total := o.Rounds*len(groups) + len(o.Cells)
 	done := 0
 	runGroup := func(g group, what string) error {
@@ -278,7 +279,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			}
 			k := key{g.set.Name, op, g.size}
 			samples[k] = append(samples[k], round{row.NsPerOp, row.Sentinel})
-			sent.Add(groupName(g.set.Name, g.size), row.Sentinel)
+			sent.Add(fmt.Sprint(k), row.Sentinel)
 			commands[k] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
 		}
 		done++
@@ -334,6 +335,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			d := marked(k, x)
 			r.JVMRounds = append(r.JVMRounds, x.ns)
 			r.JVMRoundDisturbed = append(r.JVMRoundDisturbed, d)
+			r.JVMRoundSentinel = append(r.JVMRoundSentinel, x.sentinel)
 			if d {
 				r.JVMDisturbed++
 			} else {

@@ -74,7 +74,7 @@ two rounds at the fast end, or whose rounds the machine sentinel marked all but 
 to two more rounds while the JVM's calibration has run less than 4 minutes (not with --quick).
 The machine sentinel is a loop of table reads the harness times inside the JVM before a row's
 timed rounds and after each; a round whose reading is over 1.2 times the fastest reading
-under the same options ran while the machine was slow, and a row's value leaves it out when
+of the same row ran while the machine was slow, and a row's value leaves it out when
 two or more other rounds remain. The table counts each row's marked rounds, and a line sums
 them up. The profile records the JVM, the CPU, the date and
 the load; it prices only that release on a CPU with these features, and is also written to

@@ -52,7 +52,7 @@ CTR at 1 and 64 KiB, under each flag set (` + strings.Join(validateSetNames(), "
 The JVM side is the project's Cost harness, every (flag set, size) one JVM per round, round
 after round, in thread CPU time. The harness also times a machine sentinel inside the JVM, a
 loop of table reads, before each row's timed rounds and after each; a round whose reading is
-over 1.2 times the fastest under the same options ran while the machine was slow, is marked,
+over 1.2 times the fastest of the same cell ran while the machine was slow, is marked,
 and its (flag set, size) runs again, at most --rounds more times, until each cell has --rounds
 unmarked rounds. Each cell is the median over its unmarked rounds (over all of them, when too
 few are left), with its range, the rounds used and the rounds marked; the JSON has each
