@@ -5,10 +5,9 @@ import "fmt"
 // How disturbed was the machine while a row was timed? On a shared virtual machine the same
 // compiled code runs up to 1.6 times slower for seconds to minutes at a time
 // (docs/measurements/validate.md §19–20). The harness times a sentinel inside the JVM, right
-// beside each row's timed rounds: a loop of table reads bound by how many loads and adds the
-// core issues per cycle, which slows with such a stretch while a chain bound by latency does
-// not. A row prints the median of its readings as "sentinel=", in ps per read (0: the row
-// printed none).
+// beside each row's timed rounds, in the same thread: a loop of table reads, which slows with
+// such a stretch while a chain of multiplies does not. A row prints the median of its readings
+// as "sentinel=", in ps per read (0: the row printed none).
 
 // disturbedAbove is how much slower than the fastest reading of the same row under the same
 // JVM options a row's sentinel must read for the row's round to count as disturbed.

@@ -48,16 +48,14 @@ public class Cost {
     }
 
     // The machine sentinel. On a shared virtual machine the same compiled code runs up to 1.6
-    // times slower for seconds to minutes at a time, and loops of table reads slow down with it
-    // while a chain of multiplies, bound by latency, hardly moves. sentinelPs times eight
-    // streams of reads from a 16 KiB table with an add and a mask each, for SENTINEL_NS of
-    // thread CPU time, and returns ps per read. The table holds zeros, so no read's address
-    // waits for another read: the loop is bound by how many loads and adds the core issues
-    // per cycle, which is what a neighbour on the core takes away (a loop of dependent reads
-    // hardly moved beside slow rounds). nsPerOp takes a reading before its timed rounds and
-    // after each, and a row prints their median as "sentinel=". Readings compare only with
-    // readings of a JVM run with the same options: the loop runs at whatever level those
-    // options compile it.
+    // times slower for seconds to minutes at a time, and a loop of table reads slows down with
+    // it while a chain of multiplies hardly moves. sentinelPs times eight streams of reads from
+    // a 16 KiB table (of zeros), with an add and a mask each, for SENTINEL_NS of thread CPU
+    // time, and returns ps per read. nsPerOp takes a reading before its timed rounds and after
+    // each, and a row prints their median as "sentinel=": read in the same thread right beside
+    // the row, it sees the stretch the row ran in. Readings compare only with readings of the
+    // same row under the same options: the loop runs at whatever level those options compile
+    // it.
     static final long SENTINEL_NS = Long.getLong("sentinelMs", 2) * 1_000_000L;
     static final int[] TABLE = new int[4096];
     static double sentinel; // the last row's median reading
