@@ -52,9 +52,6 @@ type JVMOptions struct {
 	// -XX:+LogCompilation) and returns its stderr and compilation log; nil: the compiled
 	// JitsimBench program on Java when Run is nil too, else no background is measured.
 	RunIdle func(ctx context.Context) (stderr, log string, err error)
-	// Sentinel takes one reading of the machine sentinel, ps per read of its load-bound loop;
-	// nil: the real loop (tests replaying a recording give their own readings).
-	Sentinel func() (float64, error)
 	// Now and Load are the clock and the load average of the provenance; nil: the real ones.
 	Now  func() time.Time
 	Load func() string
@@ -287,7 +284,7 @@ type sample struct {
 	min, max float64 // the round's fastest and slowest sub-round, same unit
 	op       float64 // CPU ns per operation, as printed
 	size     int     // the operation's payload in bytes, as printed (0 for "call")
-	reading  int     // the machine sentinel's reading before the run (Sentinel.Disturbed)
+	sentinel float64 // the machine sentinel's reading beside the row, ps per read (0: none)
 }
 
 // parseCost reads the rows of one harness run: mode → sample, and CITime tier → speed.
@@ -317,7 +314,7 @@ func parseCost(out string) (rows map[string]sample, speeds map[string]float64, e
 			}
 			var s sample
 			if f[1] == "call" {
-				s = sample{value: kv["cpu-ns/call"] * 1000, min: kv["min"] * 1000, max: kv["max"] * 1000, op: kv["cpu-ns/call"]}
+				s = sample{value: kv["cpu-ns/call"] * 1000, min: kv["min"] * 1000, max: kv["max"] * 1000, op: kv["cpu-ns/call"], sentinel: kv["sentinel"]}
 			} else {
 				size := kv["size"]
 				if size <= 0 {
@@ -326,7 +323,8 @@ func parseCost(out string) (rows map[string]sample, speeds map[string]float64, e
 				if size != float64(int(size)) || size > 1<<30 {
 					return nil, nil, fmt.Errorf("harness output line %d: %q: size=%v is not a byte count", line, l, size)
 				}
-				s = sample{value: kv["cpu-ns/byte"] * 1000, min: kv["min"] * 1000 / size, max: kv["max"] * 1000 / size, op: kv["cpu-ns/op"], size: int(size)}
+				s = sample{value: kv["cpu-ns/byte"] * 1000, min: kv["min"] * 1000 / size, max: kv["max"] * 1000 / size, op: kv["cpu-ns/op"], size: int(size),
+					sentinel: kv["sentinel"]}
 			}
 			if !(s.value > 0) {
 				return nil, nil, fmt.Errorf("harness output line %d: %q: no time", line, l)
@@ -377,7 +375,8 @@ func (m Measured) Spread() float64 {
 // Measured is one measurement over the rounds.
 type Measured struct {
 	Run, Mode string
-	// Value is what the profile takes: Settled over the rounds (the median for a CITime
+	// Value is what the profile takes: Settled over the rounds the machine sentinel did not
+	// mark disturbed (over all, when fewer than two are left; the median of all for a CITime
 	// tier), from Used of them.
 	Value            float64
 	Used             int
@@ -385,8 +384,9 @@ type Measured struct {
 	Command          string
 	Rounds           int
 	SubMin, SubMax   float64 // the fastest and slowest timed sub-round of any round
-	// Disturbed is how many of the rounds ran with the machine sentinel reading over
-	// disturbedAbove times its fastest before or after the JVM.
+	// Disturbed is how many of the rounds had the machine sentinel read over
+	// disturbedAbove times the fastest reading of the row beside it (Sentinel); Value
+	// leaves them out when two or more other rounds remain.
 	Disturbed int
 }
 
@@ -428,9 +428,9 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	if err := clock.sample(5, 20*time.Millisecond); err != nil {
 		return JVMResult{}, err
 	}
-	sent := NewSentinel(o.Sentinel)
-	if _, err := sent.Read(); err != nil {
-		return JVMResult{}, err
+	sent := NewSentinel()
+	disturbed := func(run, mode string) func(sample) bool {
+		return func(s sample) bool { return sent.Disturbed(run+" "+mode, s.sentinel) }
 	}
 	start, loadBefore := now(), load()
 	runs := levelRuns()
@@ -459,16 +459,12 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		}
 		opts := harnessOptions(o.Quick, r)
 		commands[r.name] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
-		reading := len(sent.ps) - 1
 		out, err := run(ctx, opts)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err != nil {
 			return fmt.Errorf("calibrate: --jvm=%s: run %s: %w", o.Java, r.name, err)
-		}
-		if _, err := sent.Read(); err != nil {
-			return err
 		}
 		rows, speeds, err := parseCost(out)
 		if err != nil {
@@ -482,7 +478,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			if r.fastest || isGlue(m) {
 				s.value = s.min
 			}
-			s.reading = reading
+			sent.Add(r.name+" "+m, s.sentinel)
 			if s.size > 0 && !isGlue(m) && !strings.HasPrefix(m, "first-") {
 				if payload != 0 && s.size != payload {
 					return fmt.Errorf("calibrate: --jvm=%s: run %s: row %s over %d bytes, other rows over %d", o.Java, r.name, m, s.size, payload)
@@ -493,7 +489,7 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		}
 		if r.citime {
 			for t, v := range speeds {
-				samples[key{r.name, t}] = append(samples[key{r.name, t}], sample{value: v, min: v, max: v, reading: reading})
+				samples[key{r.name, t}] = append(samples[key{r.name, t}], sample{value: v, min: v, max: v})
 			}
 		}
 		done++
@@ -514,7 +510,7 @@ extraRounds:
 		var again []jvmRun
 		for _, r := range levelRuns() {
 			for _, m := range model.JavaModes {
-				if unsettled(samples[key{r.name, m}]) {
+				if unsettled(samples[key{r.name, m}], disturbed(r.name, m)) {
 					again = append(again, r)
 					break
 				}
@@ -539,13 +535,13 @@ extraRounds:
 	}
 	var res JVMResult
 	mhz, mhzSrc := clock.result()
-	res.Sentinel = sent.Summary()
 	meas := model.Measurements{Rows: map[model.RunMode]model.Measure{}, Compile: map[model.RunMode]model.Measure{},
 		Stubs: map[variant.ID]model.RunMode{}, C1: model.RunMode{Run: "c1-l3", Mode: "Tier3"}, C2: model.RunMode{Run: "c2-nointr", Mode: "Tier4"}, GlueC2: glueC2, Size: payload,
 		MHz: mhz, MHzSource: mhzSrc}
 	for i, r := range levelRuns() {
 		meas.Levels[i] = r.name
 	}
+	allRows, allDisturbed := 0, 0
 	keys := make([]key, 0, len(samples))
 	for k := range samples {
 		keys = append(keys, k)
@@ -555,19 +551,23 @@ extraRounds:
 		ss := samples[k]
 		vals := make([]float64, len(ss))
 		lo, hi := ss[0].min, ss[0].max
-		disturbed := 0
+		nDisturbed := 0
 		for i, s := range ss {
 			vals[i] = s.value
 			lo, hi = min(lo, s.min), max(hi, s.max)
-			if sent.Disturbed(s.reading) {
-				disturbed++
+			if disturbed(k.run, k.mode)(s) {
+				nDisturbed++
 			}
 		}
+		allRows += len(ss)
+		allDisturbed += nDisturbed
 		compile := strings.HasPrefix(k.mode, "Tier")
 		med, mn, mx := Median(vals), slices.Min(vals), slices.Max(vals)
 		val, used := med, len(vals)
+		kept := vals
 		if !compile {
-			val, used = Settled(vals)
+			kept = undisturbed(ss, disturbed(k.run, k.mode))
+			val, used = Settled(kept)
 		}
 		unit := "ps/byte"
 		switch {
@@ -577,7 +577,12 @@ extraRounds:
 			unit = "ps/call"
 		}
 		rounds := fmt.Sprintf("%d interleaved rounds", len(ss))
-		if used < len(ss) {
+		switch left := len(kept) < len(ss); {
+		case left && used < len(kept):
+			rounds = fmt.Sprintf("the %d of %d interleaved rounds the machine sentinel did not mark disturbed and within 25 %% of the fastest", used, len(ss))
+		case left:
+			rounds = fmt.Sprintf("the %d of %d interleaved rounds the machine sentinel did not mark disturbed", used, len(ss))
+		case used < len(ss):
 			rounds = fmt.Sprintf("the %d of %d interleaved rounds within 25 %% of the fastest", used, len(ss))
 		}
 		what := "median of " + rounds
@@ -593,8 +598,9 @@ extraRounds:
 			meas.Rows[model.RunMode{Run: k.run, Mode: k.mode}] = mv
 		}
 		res.Measured = append(res.Measured, Measured{Run: k.run, Mode: k.mode, Value: val, Used: used, Median: med, Min: mn, Max: mx,
-			Command: commands[k.run], Rounds: len(ss), SubMin: lo, SubMax: hi, Disturbed: disturbed})
+			Command: commands[k.run], Rounds: len(ss), SubMin: lo, SubMax: hi, Disturbed: nDisturbed})
 	}
+	res.Sentinel = sent.Summary(allRows, allDisturbed)
 	// A variant several UseAVX levels select is priced by its fastest measurement: what
 	// slows one run of a stub down is the JVM running the mode's Java path for a while
 	// (see jvmRun.fastest), never the stub.
@@ -687,17 +693,18 @@ func Settled(v []float64) (float64, int) {
 	return Median(s[:n]), n
 }
 
-// unsettled says whether a row's rounds have not yet settled: they disagree by more than
-// ±25 % (the slowest over 1.25 times the fastest) and no two of them are within 25 % of the
-// fastest.
-func unsettled(ss []sample) bool {
+// unsettled says whether a row's rounds have not yet settled: the machine sentinel marked
+// all but one of them disturbed, or those it did not mark (all, when fewer than two are left)
+// disagree by more than ±25 % (the slowest over 1.25 times the fastest) and no two of them are
+// within 25 % of the fastest.
+func unsettled(ss []sample, disturbed func(sample) bool) bool {
 	if len(ss) < 2 {
 		return false
 	}
-	vals := make([]float64, len(ss))
-	for i, s := range ss {
-		vals[i] = s.value
+	if n := len(ss) - len(slices.DeleteFunc(slices.Clone(ss), disturbed)); n > 0 && len(ss)-n < 2 {
+		return true
 	}
+	vals := undisturbed(ss, disturbed)
 	lo, hi := slices.Min(vals), slices.Max(vals)
 	if !(lo > 0 && hi > 1.25*lo) {
 		return false
@@ -849,16 +856,21 @@ func WriteMeasured(w io.Writer, ms []Measured) {
 	tw.Flush()
 }
 
-// ParseCostRows reads the rows of a Cost run of composite operations: row name → CPU ns per
-// operation (the run's median).
-func ParseCostRows(out string) (map[string]float64, error) {
+// CostRow is one row of a Cost run of composite operations.
+type CostRow struct {
+	NsPerOp  float64 // CPU ns per operation: the median of the run's timed rounds
+	Sentinel float64 // the machine sentinel's reading beside them, ps per read (0: none; Sentinel)
+}
+
+// ParseCostRows reads the rows of a Cost run of composite operations, by row name.
+func ParseCostRows(out string) (map[string]CostRow, error) {
 	rows, _, err := parseCost(out)
 	if err != nil {
 		return nil, err
 	}
-	ns := map[string]float64{}
+	ns := map[string]CostRow{}
 	for k, s := range rows {
-		ns[k] = s.op
+		ns[k] = CostRow{NsPerOp: s.op, Sentinel: s.sentinel}
 	}
 	return ns, nil
 }

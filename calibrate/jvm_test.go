@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -565,49 +568,124 @@ func TestJVMPayloadAsPrinted(t *testing.T) {
 	}
 }
 
-// TestJVMSentinel: a round whose JVM run had the sentinel read slow before or after it counts
-// as disturbed in its rows, and the summary says how many runs were.
+// withSentinel gives every row of a harness output the machine sentinel reading ps.
+func withSentinel(out string, ps float64) string {
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "row ") {
+			lines[i] = fmt.Sprintf("%s sentinel=%.1f", l, ps)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// callFaster makes the call row's sentinel reading 0.75 of what withSentinel gave it.
+func callFaster(out string) string {
+	return regexp.MustCompile(`(?m)^(row call .* sentinel=)([0-9.]+)$`).ReplaceAllStringFunc(out, func(l string) string {
+		i := strings.LastIndex(l, "=")
+		v, _ := strconv.ParseFloat(l[i+1:], 64)
+		return fmt.Sprintf("%s%.1f", l[:i+1], 0.75*v)
+	})
+}
+
+// TestJVMSentinel: a run whose rows read the sentinel over 1.2× the fastest reading of its
+// options counts as disturbed in each of its rows, and a row's value leaves that round out
+// (GHASH reads b, 1.2b in the marked round, 1.1b: the value is 1.05b, where the median of all
+// three would be 1.1b); a slow reading of other options does not count; the summary says how
+// many row rounds were disturbed. A row left with one round the sentinel did not mark gets an
+// extra round (two rounds within 25 % would get none).
 func TestJVMSentinel(t *testing.T) {
+	m := recordedCPU(t)
 	rec := replay(t, recording)
-	readings := 0
-	slowAfter := -1 // the reading after the interpreter's run
-	run := func(ctx context.Context, opts []string) (string, error) {
-		if slices.Contains(opts, "-Xint") {
-			slowAfter = readings
-		}
-		return rec(ctx, opts)
-	}
-	take := func() (float64, error) {
-		defer func() { readings++ }()
-		if readings == slowAfter {
-			return 150, nil
-		}
-		return 100, nil
-	}
-	res, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: recordedCPU(t), Rounds: 1, Quick: true, Run: run,
-		Sentinel: take, Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range res.Measured {
-		want := 0
-		if m.Run == "interp" || m.Run == "c1-l1" { // the slow reading is after one, before the other
-			want = 1
-		}
-		if m.Disturbed != want {
-			t.Errorf("%s %s: disturbed %d, want %d", m.Run, m.Mode, m.Disturbed, want)
-		}
-	}
-	// So two runs of all were disturbed.
-	if !strings.Contains(res.Sentinel, "fastest 100 ps per read, median 100, slowest 150; 2 of ") {
-		t.Errorf("summary: %s", res.Sentinel)
+	for _, tc := range []struct {
+		name         string
+		rounds       int
+		extra        int
+		wantCalls    int // c1-l1 runs
+		wantUsed     int
+		wantDisturbd int
+	}{
+		{"three rounds", 3, 0, 3, 2, 1},
+		{"two rounds, one marked", 2, 2, 3, 2, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			run := func(ctx context.Context, opts []string) (string, error) {
+				out, err := rec(ctx, opts)
+				if err != nil {
+					return out, err
+				}
+				switch {
+				case slices.Contains(opts, "-XX:TieredStopAtLevel=1"):
+					calls++
+					switch calls {
+					case 2:
+						return callFaster(withSentinel(scaleRow(t, out, model.GHASHMode, 1.2), 150)), nil
+					case 3:
+						return callFaster(withSentinel(scaleRow(t, out, model.GHASHMode, 1.1), 100)), nil
+					}
+					// The call row reads the loop faster than the others in every round, as the
+					// interpreter did: only readings of one row compare.
+					return callFaster(withSentinel(out, 100)), nil
+				case slices.Contains(opts, "-Xint"):
+					return withSentinel(out, 5000), nil // another level: its own fastest
+				}
+				return withSentinel(out, 90), nil
+			}
+			res, err := JVM(context.Background(), JVMOptions{Java: "java", CPU: m, Rounds: tc.rounds, Quick: true, Run: run,
+				ExtraRounds: tc.extra, Budget: time.Hour, Now: fixedNow, Load: func() string { return "1.00 1.00 1.00" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != tc.wantCalls {
+				t.Errorf("c1-l1 runs: %d, want %d", calls, tc.wantCalls)
+			}
+			for _, x := range res.Measured {
+				if strings.HasPrefix(x.Mode, "Tier") {
+					continue
+				}
+				want := 0
+				if x.Run == "c1-l1" {
+					want = tc.wantDisturbd
+				}
+				if x.Disturbed != want {
+					t.Errorf("%s %s: disturbed %d, want %d", x.Run, x.Mode, x.Disturbed, want)
+				}
+				if x.Run == "c1-l1" && x.Mode == model.GHASHMode {
+					if r := x.Value / x.Min; x.Used != tc.wantUsed || math.Abs(r-1.05) > 0.005 || !(x.Max > 1.15*x.Min) {
+						t.Errorf("ghash at c1-l1: value %v from %d rounds (min %v, max %v): the marked round counted", x.Value, x.Used, x.Min, x.Max)
+					}
+				}
+			}
+			if !strings.Contains(res.Sentinel, " of ") || !strings.Contains(res.Sentinel, "over 1.2× the fastest") {
+				t.Errorf("summary: %s", res.Sentinel)
+			}
+		})
 	}
 }
 
-// TestLoadsSentinel: the real loop reads a positive time per read.
-func TestLoadsSentinel(t *testing.T) {
-	ps, err := loadsPs(5 * time.Millisecond)
-	if err != nil || !(ps > 0 && ps < 1e6) {
-		t.Fatalf("loadsPs: %v, %v", ps, err)
+// TestSentinelGroups: readings compare only within their group, a missing reading is never
+// disturbed, and the summary counts what it is given.
+func TestSentinelGroups(t *testing.T) {
+	s := NewSentinel()
+	if !strings.Contains(s.Summary(0, 0), "no machine sentinel readings") {
+		t.Errorf("empty summary: %s", s.Summary(0, 0))
+	}
+	s.Add("a", 100)
+	s.Add("b", 1000)
+	s.Add("a", 0)
+	for _, tc := range []struct {
+		group string
+		ps    float64
+		want  bool
+	}{
+		{"a", 119, false}, {"a", 121, true}, {"b", 1100, false}, {"b", 1300, true}, {"a", 0, false}, {"c", 500, false},
+	} {
+		if got := s.Disturbed(tc.group, tc.ps); got != tc.want {
+			t.Errorf("Disturbed(%s, %v) = %v, want %v", tc.group, tc.ps, got, tc.want)
+		}
+	}
+	if got := s.Summary(10, 3); !strings.Contains(got, "3 of 10 row rounds") {
+		t.Errorf("summary: %s", got)
 	}
 }

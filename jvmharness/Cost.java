@@ -47,6 +47,48 @@ public class Cost {
         return (double) (t - t0) / n;
     }
 
+    // The machine sentinel. On a shared virtual machine the same compiled code runs up to 1.6
+    // times slower for seconds to minutes at a time, and a loop of table reads slows down with
+    // it while a chain of multiplies hardly moves. sentinelPs times eight streams of reads from
+    // a 16 KiB table (of zeros), with an add and a mask each, for SENTINEL_NS of thread CPU
+    // time, and returns ps per read. nsPerOp takes a reading before its timed rounds and after
+    // each, and a row prints their median as "sentinel=": read in the same thread right beside
+    // the row, it sees the stretch the row ran in. Readings compare only with readings of the
+    // same row under the same options: the loop runs at whatever level those options compile
+    // it.
+    static final long SENTINEL_NS = Long.getLong("sentinelMs", 2) * 1_000_000L;
+    static final int[] TABLE = new int[4096];
+    static double sentinel; // the last row's median reading
+
+    static int tableReads(int n, int seed) {
+        int a = seed, b = seed + 1, c = seed + 2, d = seed + 3, e = seed + 4, f = seed + 5, g = seed + 6, h = seed + 7;
+        for (int i = 0; i < n; i++) {
+            a += TABLE[(a ^ h) & 4095]; b += TABLE[(b ^ a) & 4095]; c += TABLE[(c ^ b) & 4095]; d += TABLE[(d ^ c) & 4095];
+            e += TABLE[(e + 1) & 4095]; f += TABLE[(f + 3) & 4095]; g += TABLE[(g + 5) & 4095]; h += TABLE[(h + 7) & 4095];
+        }
+        return a + b + c + d + e + f + g + h;
+    }
+
+    static int sentinelBatch = 1024; // loop iterations between two reads of the clock (BATCH_NS)
+
+    static double sentinelPs() {
+        long reads = 0, t0 = cpu(), t = t0;
+        do {
+            long b0 = t;
+            sink += tableReads(sentinelBatch, sink);
+            reads += 8L * sentinelBatch;
+            t = cpu();
+            if (t - b0 < BATCH_NS && sentinelBatch < (1 << 24)) sentinelBatch *= 2;
+        } while (t - t0 < SENTINEL_NS);
+        return (t - t0) * 1000.0 / reads;
+    }
+
+    // printRow prints one per-byte row: median, fastest and slowest round, and the sentinel.
+    static void printRow(String name, int size, double[] ns) {
+        System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f sentinel=%.1f%n",
+                name, size, ns[0], ns[0] / size, size * 1e3 / ns[0], ns[1], ns[2], sentinel);
+    }
+
     static final long STEP_NS = Long.getLong("stepMs", 250) * 1_000_000L;
     static final long WARM_OPS = Long.getLong("warmOps", 0);
 
@@ -67,8 +109,14 @@ public class Cost {
             i++;
             if (stable && cpu() - t0 > WARM_NS) break;
         }
-        double[] r = new double[5];
-        for (int k = 0; k < r.length; k++) r[k] = round(op, MEASURE_NS / r.length);
+        double[] r = new double[5], s = new double[r.length + 1];
+        s[0] = sentinelPs();
+        for (int k = 0; k < r.length; k++) {
+            r[k] = round(op, MEASURE_NS / r.length);
+            s[k + 1] = sentinelPs();
+        }
+        java.util.Arrays.sort(s);
+        sentinel = (s[(s.length - 1) / 2] + s[s.length / 2]) / 2;
         java.util.Arrays.sort(r);
         return new double[] {r[r.length / 2], r[0], r[r.length - 1]};
     }
@@ -229,6 +277,9 @@ public class Cost {
             }
             return;
         }
+        // The sentinel's loop is compiled before its first reading counts (where the options
+        // let it be compiled at all).
+        for (long t0 = cpu(); cpu() - t0 < 30 * SENTINEL_NS; ) sentinelPs();
         byte[] key = new byte[16], iv = new byte[16], in = new byte[SIZE], out = new byte[SIZE + 16];
         for (int i = 0; i < SIZE; i++) in[i] = (byte) i;
         SecretKeySpec k = new SecretKeySpec(key, "AES");
@@ -269,8 +320,7 @@ public class Cost {
                 op = () -> sink += c.doFinal(in, 0, SIZE, out, 0);
             }
             double[] ns = nsPerOp(op);
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                    m[0], SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+            printRow(m[0], SIZE, ns);
         }
         // "ghash-jdk": the JDK's own GHASH.update over SIZE bytes, called directly, so that
         // GHASH is timed without the GCM engine around it (GMAC's AAD path costs more than GCM's
@@ -298,8 +348,7 @@ public class Cost {
                 break ghashJdk; // the other rows still run
             }
             double[] ns = nsPerOp(() -> sink += (int) up.invoke(gh, in, 0, SIZE));
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                    "ghash-jdk", SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+            printRow("ghash-jdk", SIZE, ns);
         }
         // The provider glue around the modelled methods, on 16-byte messages: "final" a
         // doFinal of an initialised cipher (GCM: a decryption, which may repeat), "init" an
@@ -343,8 +392,7 @@ public class Cost {
                     };
                 }
                 double[] ns = nsPerOp(op);
-                System.out.printf("row %s size=16 cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                        name, ns[0], ns[0] / 16, 16 * 1e3 / ns[0], ns[1], ns[2]);
+                printRow(name, 16, ns);
             }
         }
         // One whole operation per call, as jitsim's BenchmarkOperation runs it: getInstance,
@@ -385,8 +433,7 @@ public class Cost {
                 sink += c.doFinal(src, 0, src.length, out, 0);
             };
             double[] ns = nsPerOp(op);
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                    name, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+            printRow(name, SIZE, ns);
         }
         // "gcm-crypt0": the JDK's own GaloisCounterMode.implGCMCrypt0 (JDK 21+) over SIZE bytes,
         // called directly with a GCTR and a GHASH of its own: at C2 the combined AES-GCM stub
@@ -434,8 +481,7 @@ public class Cost {
                 break gcmCrypt0;
             }
             double[] ns = nsPerOp(() -> sink += (int) crypt0.invoke(null, in, 0, SIZE, out, 0, out, 0, gctr, gh));
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                    "gcm-crypt0", SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+            printRow("gcm-crypt0", SIZE, ns);
         }
         for (String shape : new String[] {"ghash-view", "ghash-bytes"}) {
             if (!want.contains(shape)) continue; // only when asked for by name
@@ -445,8 +491,7 @@ public class Cost {
                 if (view) ghashView(in, 0, SIZE / 16, st, h); else ghashBytes(in, 0, SIZE / 16, st, h);
                 sink += (int) st[0];
             });
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                    shape, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+            printRow(shape, SIZE, ns);
         }
         for (String shape : new String[] {"blocks-chain", "blocks-ecb", "blocks-gctr8u", "blocks-gctr8u-glue"}) {
             if (!want.contains(shape)) continue; // only when asked for by name
@@ -459,13 +504,12 @@ public class Cost {
             }
             final int n = SIZE / 16;
             double[] ns = nsPerOp(() -> { Blocks.run(shape, in, out, n); sink += out[0]; });
-            System.out.printf("row %s size=%d cpu-ns/op=%.1f cpu-ns/byte=%.4f cpu-MB/s=%.1f min=%.1f max=%.1f%n",
-                    shape, SIZE, ns[0], ns[0] / SIZE, SIZE * 1e3 / ns[0], ns[1], ns[2]);
+            printRow(shape, SIZE, ns);
         }
         if (only.isEmpty() || want.contains("call")) {
             final int N = 1000;
             double[] ns = nsPerOp(() -> { int x = 0; for (int i = 0; i < N; i++) x = leaf(x); sink += x; });
-            System.out.printf("row call cpu-ns/call=%.3f min=%.3f max=%.3f%n", ns[0] / N, ns[1] / N, ns[2] / N);
+            System.out.printf("row call cpu-ns/call=%.3f min=%.3f max=%.3f sentinel=%.1f%n", ns[0] / N, ns[1] / N, ns[2] / N, sentinel);
         }
     }
 }

@@ -153,9 +153,6 @@ type Options struct {
 	// ModelWorkers is how many cells run on the model clock at once, after the JVM's
 	// rounds; 0: one per CPU (GOMAXPROCS).
 	ModelWorkers int
-	// Sentinel takes one reading of calibrate's machine sentinel, before the first JVM and
-	// after each; nil: the real loop.
-	Sentinel func() (float64, error)
 }
 
 // Result is one cell's comparison.
@@ -165,26 +162,29 @@ type Result struct {
 	Options      string  `json:"options"`
 	Op           string  `json:"op"`
 	Size         int     `json:"size"`
-	JVM          float64 `json:"jvmNsPerOp"` // median over the rounds
+	JVM          float64 `json:"jvmNsPerOp"` // median over the rounds used
 	JVMMin       float64 `json:"jvmMin"`
 	JVMMax       float64 `json:"jvmMax"`
-	Rounds       int     `json:"rounds"`
-	JVMDisturbed int     `json:"jvmDisturbed"` // rounds run with calibrate's machine sentinel reading slow beside them
+	Rounds       int     `json:"rounds"`        // the JVM rounds run, extra rounds included
+	JVMUsed      int     `json:"jvmRoundsUsed"` // the rounds JVM, JVMMin and JVMMax rest on
+	JVMDisturbed int     `json:"jvmDisturbed"`  // rounds the machine sentinel marked disturbed (calibrate.Sentinel)
 	// JVMRounds are the JVM's value in each round, in order, and JVMRoundDisturbed whether
-	// the sentinel read slow beside that round.
+	// the sentinel marked that round.
 	JVMRounds         []float64 `json:"jvmRounds"`
 	JVMRoundDisturbed []bool    `json:"jvmRoundDisturbed"`
-	Model             float64   `json:"modelNsPerOp"`
-	ModelSteady       bool      `json:"modelSteady"`
-	ModelOps          int64     `json:"modelOps"`
-	Factor            float64   `json:"factor"`                // model / JVM
-	Wall              float64   `json:"wallNsPerOp,omitempty"` // jitsim's wall clock, when measured
-	WallFactor        float64   `json:"wallFactor,omitempty"`  // wall / JVM
-	JVMSlowdown       float64   `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
-	ModelSlowdn       float64   `json:"modelSlowdown,omitempty"`
-	Verdict           string    `json:"verdict"`
-	JVMCommand        string    `json:"jvmCommand"`
-	ModelCommand      string    `json:"modelCommand"`
+	// JVMRoundSentinel is the sentinel's reading beside the row in each round, ps per read.
+	JVMRoundSentinel []float64 `json:"jvmRoundSentinel"`
+	Model            float64   `json:"modelNsPerOp"`
+	ModelSteady      bool      `json:"modelSteady"`
+	ModelOps         int64     `json:"modelOps"`
+	Factor           float64   `json:"factor"`                // model / JVM
+	Wall             float64   `json:"wallNsPerOp,omitempty"` // jitsim's wall clock, when measured
+	WallFactor       float64   `json:"wallFactor,omitempty"`  // wall / JVM
+	JVMSlowdown      float64   `json:"jvmSlowdown,omitempty"` // vs the default set's same op and size
+	ModelSlowdn      float64   `json:"modelSlowdown,omitempty"`
+	Verdict          string    `json:"verdict"`
+	JVMCommand       string    `json:"jvmCommand"`
+	ModelCommand     string    `json:"modelCommand"`
 }
 
 // Verdicts.
@@ -249,47 +249,71 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		set, op string
 		size    int
 	}
-	samples := map[key][]float64{}
-	readings := map[key][]int{} // the sentinel's reading before each round's JVM
+	type round struct{ ns, sentinel float64 }
+	samples := map[key][]round{}
 	commands := map[key]string{}
+	sent := calibrate.NewSentinel()
+	marked := func(k key, x round) bool { return sent.Disturbed(fmt.Sprint(k), x.sentinel) }
 	total := o.Rounds*len(groups) + len(o.Cells)
 	done := 0
-	sent := calibrate.NewSentinel(o.Sentinel)
-	if _, err := sent.Read(); err != nil {
-		return nil, err
+	runGroup := func(g group, what string) error {
+		if o.Progress != nil {
+			o.Progress(done, total, what)
+		}
+		opts := jvmOptions(g.set, g.size, g.ops, o.Quick)
+		out, err := runJVM(ctx, opts)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			return fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
+		}
+		rows, err := calibrate.ParseCostRows(out)
+		if err != nil {
+			return fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
+		}
+		for _, op := range g.ops {
+			row, ok := rows[op]
+			if !ok {
+				return fmt.Errorf("validate: --jvm=%s: %s %d B printed no %s row", o.Java, g.set.Name, g.size, op)
+			}
+			k := key{g.set.Name, op, g.size}
+			samples[k] = append(samples[k], round{row.NsPerOp, row.Sentinel})
+			sent.Add(fmt.Sprint(k), row.Sentinel)
+			commands[k] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
+		}
+		done++
+		return nil
 	}
-	for round := 1; round <= o.Rounds; round++ {
+	for r := 1; r <= o.Rounds; r++ {
 		for _, g := range groups {
-			if o.Progress != nil {
-				o.Progress(done, total, fmt.Sprintf("JVM round %d/%d: %s %d B", round, o.Rounds, g.set.Name, g.size))
-			}
-			opts := jvmOptions(g.set, g.size, g.ops, o.Quick)
-			reading := done
-			out, err := runJVM(ctx, opts)
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			if err != nil {
-				return nil, fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
-			}
-			if _, err := sent.Read(); err != nil {
+			if err := runGroup(g, fmt.Sprintf("JVM round %d/%d: %s %d B", r, o.Rounds, g.set.Name, g.size)); err != nil {
 				return nil, err
 			}
-			rows, err := calibrate.ParseCostRows(out)
-			if err != nil {
-				return nil, fmt.Errorf("validate: --jvm=%s: %s %d B: %w", o.Java, g.set.Name, g.size, err)
-			}
-			for _, op := range g.ops {
-				ns, ok := rows[op]
-				if !ok {
-					return nil, fmt.Errorf("validate: --jvm=%s: %s %d B printed no %s row", o.Java, g.set.Name, g.size, op)
-				}
+		}
+	}
+	// A round the machine sentinel marked is replaced: a group with a cell left with fewer
+	// than o.Rounds unmarked rounds runs again, one round at a time over those groups, at
+	// most o.Rounds more times.
+	for extra := 1; extra <= o.Rounds; extra++ {
+		var again []group
+		for _, g := range groups {
+			if slices.ContainsFunc(g.ops, func(op string) bool {
 				k := key{g.set.Name, op, g.size}
-				samples[k] = append(samples[k], ns)
-				readings[k] = append(readings[k], reading)
-				commands[k] = o.Java + " " + strings.Join(jvmharness.Options(opts), " ") + " Cost"
+				return len(samples[k])-countFunc(samples[k], func(x round) bool { return marked(k, x) }) < o.Rounds
+			}) {
+				again = append(again, g)
 			}
-			done++
+		}
+		if len(again) == 0 {
+			break
+		}
+		total += len(again)
+		for _, g := range again {
+			what := fmt.Sprintf("JVM extra round %d/%d: %s %d B (the machine sentinel marked a round)", extra, o.Rounds, g.set.Name, g.size)
+			if err := runGroup(g, what); err != nil {
+				return nil, err
+			}
 		}
 	}
 	models, err := modelCells(ctx, o, model, func(what string) {
@@ -304,18 +328,26 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	for i, c := range o.Cells {
 		m := models[i]
 		k := key{c.Set.Name, c.Op.Row, c.Size}
-		s := samples[k]
 		r := Result{Cell: c.String(), Set: c.Set.Name, Options: strings.Join(c.Set.Options, " "), Op: c.Op.Row, Size: c.Size,
-			JVM: median(s), JVMMin: slices.Min(s), JVMMax: slices.Max(s), Rounds: len(s),
-			Model: m.NsPerOp, ModelSteady: m.Steady, ModelOps: m.Ops, JVMCommand: commands[k], ModelCommand: m.Command}
-		r.JVMRounds = slices.Clone(s)
-		for _, i := range readings[k] {
-			d := sent.Disturbed(i)
+			Rounds: len(samples[k]), Model: m.NsPerOp, ModelSteady: m.Steady, ModelOps: m.Ops, JVMCommand: commands[k], ModelCommand: m.Command}
+		var kept []float64
+		for _, x := range samples[k] {
+			d := marked(k, x)
+			r.JVMRounds = append(r.JVMRounds, x.ns)
 			r.JVMRoundDisturbed = append(r.JVMRoundDisturbed, d)
+			r.JVMRoundSentinel = append(r.JVMRoundSentinel, x.sentinel)
 			if d {
 				r.JVMDisturbed++
+			} else {
+				kept = append(kept, x.ns)
 			}
 		}
+		// The rounds the sentinel did not mark, when there are o.Rounds of them; else all.
+		used := r.JVMRounds
+		if len(kept) >= o.Rounds {
+			used = kept
+		}
+		r.JVM, r.JVMMin, r.JVMMax, r.JVMUsed = median(used), slices.Min(used), slices.Max(used), len(used)
 		r.Factor = r.Model / r.JVM
 		r.Verdict = judge(r)
 		if o.Wall != nil {
@@ -448,6 +480,17 @@ func jvmOptions(s FlagSet, size int, ops []string, quick bool) []string {
 	}
 	opts := append(append([]string{}, s.Options...), t...)
 	return append(opts, fmt.Sprintf("-DwarmOps=%d", s.WarmOps), fmt.Sprintf("-Dsize=%d", size), "-Donly="+strings.Join(ops, ","))
+}
+
+// countFunc counts the elements of s for which f holds.
+func countFunc[T any](s []T, f func(T) bool) int {
+	n := 0
+	for _, x := range s {
+		if f(x) {
+			n++
+		}
+	}
+	return n
 }
 
 // median is calibrate.Median: the JVM's value of a cell over its rounds.
@@ -595,13 +638,13 @@ func ModelPerOp(ctx context.Context, o ModelOptions, c Cell) (ModelResult, error
 	return ModelResult{NsPerOp: last[len(last)-1].per, Ops: ops, Command: cmd}, nil
 }
 
-// WriteTable prints the results: cell, JVM median with its range and how many of its rounds
-// ran with the machine disturbed (calibrate.Sentinel), the model, the factor and the verdict,
-// then the count of each verdict.
+// WriteTable prints the results: cell, JVM median with its range, the rounds they rest on of
+// the rounds run and how many the machine sentinel marked disturbed (calibrate.Sentinel), the
+// model, the factor and the verdict, then the count of each verdict.
 func WriteTable(w io.Writer, rs []Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	wall := len(rs) > 0 && rs[0].Wall > 0
-	head := "flag set\top\tbytes\tJVM µs/op\tJVM min–max\tdisturbed\tjitsim µs/op\tjitsim/JVM\tslowdown JVM\tslowdown jitsim\tverdict\t"
+	head := "flag set\top\tbytes\tJVM µs/op\tJVM min–max\trounds used\tdisturbed\tjitsim µs/op\tjitsim/JVM\tslowdown JVM\tslowdown jitsim\tverdict\t"
 	if wall {
 		head += "wall µs/op\twall/JVM\t"
 	}
@@ -616,8 +659,8 @@ func WriteTable(w io.Writer, rs []Result) {
 		if wall {
 			extra = fmt.Sprintf("%.3f\t%.2f\t", r.Wall/1000, r.WallFactor)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f–%.3f\t%d/%d\t%.3f\t%.2f\t%s\t%s\t%s\n", r.Set, r.Op, r.Size, r.JVM/1000, r.JVMMin/1000, r.JVMMax/1000,
-			r.JVMDisturbed, r.Rounds, r.Model/1000, r.Factor, slow, r.Verdict, extra)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f–%.3f\t%d/%d\t%d\t%.3f\t%.2f\t%s\t%s\t%s\n", r.Set, r.Op, r.Size, r.JVM/1000, r.JVMMin/1000, r.JVMMax/1000,
+			r.JVMUsed, r.Rounds, r.JVMDisturbed, r.Model/1000, r.Factor, slow, r.Verdict, extra)
 		count[r.Verdict]++
 	}
 	tw.Flush()

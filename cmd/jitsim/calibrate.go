@@ -64,15 +64,19 @@ intrinsics off), every stub variant the CPU selects through ECB, CTR and GHASH.u
 each UseAVX level — and the combined GCM stub through the JDK's own
 GaloisCounterMode.implGCMCrypt0, called directly, on the releases that have it (21 and later)
 — and C1's and C2's compile speed (-XX:+CITime). Every flag
-set runs once per round, round after round. Each row takes the median of the rounds within
-25 % of its fastest when two or more lie there, else the median of all: a shared machine slows
+set runs once per round, round after round. Each row takes, over the rounds the machine sentinel
+(below) did not mark, the median of those within 25 % of their fastest when two or more lie
+there, else the median of them all: a shared machine slows
 code down by up to 1.6 times for seconds at a time and never speeds it up, so a fast speed
 that two rounds reproduce is the undisturbed one. Its source names the command, the rounds it
 rests on and their range. A level's run whose Java rows disagree by more than ±25 % with no
-two rounds at the fast end gets up to two more rounds while the JVM's calibration has run
-less than 4 minutes (not with --quick). A machine sentinel (a load-bound loop) is timed before
-and after every JVM run; the table counts each row's rounds that ran beside a slow reading,
-and a line sums them up. The profile records the JVM, the CPU, the date and
+two rounds at the fast end, or whose rounds the machine sentinel marked all but one, gets up
+to two more rounds while the JVM's calibration has run less than 4 minutes (not with --quick).
+The machine sentinel is a loop of table reads the harness times inside the JVM before a row's
+timed rounds and after each; a round whose reading is over 1.2 times the fastest reading
+of the same row ran while the machine was slow, and a row's value leaves it out when
+two or more other rounds remain. The table counts each row's marked rounds, and a line sums
+them up. The profile records the JVM, the CPU, the date and
 the load; it prices only that release on a CPU with these features, and is also written to
 this host's profile cache, where --cpu=host on the model clock finds it:
 ` + cacheDirDoc + `

@@ -50,9 +50,13 @@ func (d deps) newValidateCommand(status *int) *cobra.Command {
 steady-state time per operation: GCM and CBC encryption and decryption at 1, 16 and 64 KiB and
 CTR at 1 and 64 KiB, under each flag set (` + strings.Join(validateSetNames(), ", ") + `).
 The JVM side is the project's Cost harness, every (flag set, size) one JVM per round, round
-after round, in thread CPU time; each cell is the median over the rounds, with its range and
-how many rounds ran beside a slow reading of the machine sentinel (a load-bound loop jitsim
-times before and after every JVM; the JSON has each round's value and reading). jitsim runs the same loop (scenario ModeLoop) on the model clock, priced by --profile, or by
+after round, in thread CPU time. The harness also times a machine sentinel inside the JVM, a
+loop of table reads, before each row's timed rounds and after each; a round whose reading is
+over 1.2 times the fastest of the same cell ran while the machine was slow, is marked,
+and its (flag set, size) runs again, at most --rounds more times, until each cell has --rounds
+unmarked rounds. Each cell is the median over its unmarked rounds (over all of them, when too
+few are left), with its range, the rounds used and the rounds marked; the JSON has each
+round's value and mark. jitsim runs the same loop (scenario ModeLoop) on the model clock, priced by --profile, or by
 this host's calibrated profile ('jitsim calibrate --jvm'), or the CPU model's, until its cost
 per operation is steady. A cell is within when |jitsim/JVM − 1| ≤ 0.25; a cell whose JVM range
 exceeds ±25 % of its median is "JVM too noisy". None of these cells is a primitive 'jitsim
