@@ -549,16 +549,12 @@ extraRounds:
 	slices.SortFunc(keys, func(a, b key) int { return strings.Compare(a.run+" "+a.mode, b.run+" "+b.mode) })
 	for _, k := range keys {
 		ss := samples[k]
-		vals := make([]float64, len(ss))
 		lo, hi := ss[0].min, ss[0].max
-		nDisturbed := 0
-		for i, s := range ss {
-			vals[i] = s.value
+		for _, s := range ss {
 			lo, hi = min(lo, s.min), max(hi, s.max)
-			if disturbed(k.run, k.mode)(s) {
-				nDisturbed++
-			}
 		}
+		vals, unmarked := marks(ss, disturbed(k.run, k.mode))
+		nDisturbed := len(vals) - len(unmarked)
 		allRows += len(ss)
 		allDisturbed += nDisturbed
 		compile := strings.HasPrefix(k.mode, "Tier")
@@ -566,7 +562,7 @@ extraRounds:
 		val, used := med, len(vals)
 		kept := vals
 		if !compile {
-			kept = undisturbed(ss, disturbed(k.run, k.mode))
+			kept = usable(vals, unmarked)
 			val, used = Settled(kept)
 		}
 		unit := "ps/byte"
@@ -701,10 +697,11 @@ func unsettled(ss []sample, disturbed func(sample) bool) bool {
 	if len(ss) < 2 {
 		return false
 	}
-	if n := len(ss) - len(slices.DeleteFunc(slices.Clone(ss), disturbed)); n > 0 && len(ss)-n < 2 {
+	all, kept := marks(ss, disturbed)
+	if len(kept) < len(all) && len(kept) < 2 {
 		return true
 	}
-	vals := undisturbed(ss, disturbed)
+	vals := usable(all, kept)
 	lo, hi := slices.Min(vals), slices.Max(vals)
 	if !(lo > 0 && hi > 1.25*lo) {
 		return false

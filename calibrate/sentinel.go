@@ -55,16 +55,21 @@ func (s *Sentinel) Summary(n, disturbed int) string {
 		"when two or more other rounds remain", disturbed, n, disturbedAbove)
 }
 
-// undisturbed returns the values of the samples the sentinel did not mark, when at least two
-// remain; else all of them.
-func undisturbed(ss []sample, disturbed func(sample) bool) []float64 {
-	var kept, all []float64
+// marks splits a row's rounds by the sentinel: the values of all of them, and of those it
+// did not mark.
+func marks(ss []sample, disturbed func(sample) bool) (all, kept []float64) {
 	for _, s := range ss {
 		all = append(all, s.value)
 		if !disturbed(s) {
 			kept = append(kept, s.value)
 		}
 	}
+	return all, kept
+}
+
+// usable is what a row's value rests on: the rounds the sentinel did not mark when at least
+// two remain, else all of them.
+func usable(all, kept []float64) []float64 {
 	if len(kept) >= 2 {
 		return kept
 	}

@@ -254,6 +254,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	commands := map[key]string{}
 	sent := calibrate.NewSentinel()
 	marked := func(k key, x round) bool { return sent.Disturbed(fmt.Sprint(k), x.sentinel) }
+	unmarked := func(k key) int { return countFunc(samples[k], func(x round) bool { return !marked(k, x) }) }
 	total := o.Rounds*len(groups) + len(o.Cells)
 	done := 0
 	runGroup := func(g group, what string) error {
@@ -298,10 +299,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	for extra := 1; extra <= o.Rounds; extra++ {
 		var again []group
 		for _, g := range groups {
-			if slices.ContainsFunc(g.ops, func(op string) bool {
-				k := key{g.set.Name, op, g.size}
-				return len(samples[k])-countFunc(samples[k], func(x round) bool { return marked(k, x) }) < o.Rounds
-			}) {
+			if slices.ContainsFunc(g.ops, func(op string) bool { return unmarked(key{g.set.Name, op, g.size}) < o.Rounds }) {
 				again = append(again, g)
 			}
 		}
