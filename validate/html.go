@@ -51,7 +51,7 @@ code { background: #f3f3f3; padding: 0 3px; }
 <table><tr><th class="l">flag set</th><th class="l">landmark</th><th>JVM median</th><th>JVM min–max</th><th>jitsim</th><th>jitsim/JVM</th><th class="l">verdict</th></tr>
 {{range $r := .Warmup}}{{range landmarks $r}}<tr><td class="l">{{$r.Set}}</td><td class="l">{{.Name}}</td><td>{{dur .Median}}</td><td>{{dur .Min}}–{{dur .Max}}</td><td>{{dur .Model}}</td><td>{{f2 .Factor}}</td><td class="l {{if eq .Verdict "outside"}}outside{{else if eq .Verdict "JVM too noisy"}}noisy{{else}}within{{end}}">{{.Verdict}}</td></tr>
 {{end}}{{end}}</table>
-{{range .Warmup}}<p><b>{{.Set}}</b>: first level-3/4 compiles of the crypto methods both compile — jitsim's order {{if .OrderMatch}}<span class="within">matches</span>{{else}}<span class="outside">differs from</span>{{end}} the JVM's majority ({{.JVMOrderN}} of {{len .JVM}} rounds).</p>
+{{range .Warmup}}<p><b>{{.Set}}</b>: first level-3/4 compiles of the crypto methods both compile — jitsim's order {{if .OrderMatch}}<span class="within">matches</span>{{else}}<span class="outside">differs from</span>{{end}} the JVM's majority, pair by pair ({{.AgainstLine}}).</p>
 <p>{{.Agreement}}</p>
 <details><summary>the two orders</summary><p>JVM: {{join .JVMOrder}}</p><p>jitsim: {{join .Model.Order}}</p></details>
 {{end}}{{end}}

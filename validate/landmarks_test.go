@@ -76,14 +76,24 @@ func TestJVMLandmarksRecorded(t *testing.T) {
 	}
 }
 
-// TestMajorityOrder: the order most rounds share; ties go to the earliest.
+// TestMajorityOrder: the order pair by pair. Rounds A B C, B A C, A C B: A precedes B in two
+// of three, A precedes C in three, B precedes C in two, so the majority is A B C though only
+// one round holds it whole; jitsim's B A C orders one pair (A, B) against it; a pair the
+// rounds split evenly counts against no order.
 func TestMajorityOrder(t *testing.T) {
-	a, b := []string{"A@3", "A@4"}, []string{"A@3", "B@3"}
-	if o, n := majorityOrder([][]string{a, b, b}); !slices.Equal(o, b) || n != 2 {
-		t.Errorf("%v %d", o, n)
+	rounds := [][]string{{"A", "B", "C"}, {"B", "A", "C"}, {"A", "C", "B", "D"}}
+	if o, n := majorityOrder(rounds); !slices.Equal(o, []string{"A", "B", "C"}) || n != 1 {
+		t.Errorf("majority %v, %d rounds repeat it; want [A B C], 1", o, n)
 	}
-	if o, n := majorityOrder([][]string{a, b}); !slices.Equal(o, a) || n != 1 {
-		t.Errorf("%v %d", o, n)
+	if got := againstMajority([]string{"B", "A", "C", "D"}, rounds); len(got) != 1 || got[0] != (PairVote{"A", "B", 2, 3}) {
+		t.Errorf("against %v; want A before B in 2 of 3", got)
+	}
+	if got := againstMajority([]string{"A", "B", "C"}, rounds); len(got) != 0 {
+		t.Errorf("the majority order itself is against %v", got)
+	}
+	split := [][]string{{"A", "B"}, {"B", "A"}}
+	if got := againstMajority([]string{"B", "A"}, split); len(got) != 0 {
+		t.Errorf("an even split counts against %v", got)
 	}
 }
 
