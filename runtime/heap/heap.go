@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unsafe"
+	"weak"
 )
 
 // Base is the wasm address at which every instance sees the heap: above
@@ -72,6 +73,10 @@ type Heap struct {
 	tmu       sync.Mutex   // owners; lock order: tmu, then mu (a sweep frees)
 	owners    []Owner
 	nextSweep int
+	// collected is set when a Go collection has finished since the last
+	// sweep (watchCollections): owners that died before it can be found
+	// dead now.
+	collected atomic.Bool
 }
 
 // bins is the number of size classes: class k holds blocks of align<<k bytes.
@@ -87,7 +92,28 @@ func New(size int) (*Heap, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Heap{r: r, mem: mem, size: size, class: make([]uint8, size/align), nextSweep: 64}, nil
+	h := &Heap{r: r, mem: mem, size: size, class: make([]uint8, size/align), nextSweep: 64}
+	watchCollections(weak.Make(h))
+	return h, nil
+}
+
+// gcMark is an object no one refers to: a cleanup attached to it runs once
+// a Go collection has found it unreachable. It holds a pointer so that it is
+// not a tiny allocation, whose cleanup may never run.
+type gcMark struct{ _ *byte }
+
+// watchCollections sets the heap's collected flag after each Go collection,
+// for as long as the heap is reachable: a new mark is attached each time
+// and the last one's cleanup sets the flag. The cleanup only sets the flag;
+// the sweep itself runs on a goroutine that allocates or tracks (Track), as
+// every other sweep does.
+func watchCollections(wh weak.Pointer[Heap]) {
+	goruntime.AddCleanup(new(gcMark), func(wh weak.Pointer[Heap]) {
+		if h := wh.Value(); h != nil {
+			h.collected.Store(true)
+			watchCollections(wh)
+		}
+	}, wh)
 }
 
 // Size is the heap's size in bytes.
@@ -260,13 +286,19 @@ type Owner interface {
 }
 
 // Track registers o: once Dead, its arrays are released by a later Track
-// or by an allocation that finds the heap full — on the allocating
-// goroutine, so reclaiming never runs behind the application's back (no
-// finalizer or cleanup goroutine).
+// (the first after a Go collection, or when the owners have doubled) or by
+// an allocation that finds the heap full — on the allocating goroutine, so
+// reclaiming never runs behind the application's back (the one cleanup,
+// watchCollections', only notes that a collection happened).
 func (h *Heap) Track(o Owner) {
 	h.tmu.Lock()
 	h.owners = append(h.owners, o)
-	sweep := len(h.owners) >= h.nextSweep
+	// A sweep after each collection gives the dead owners' arrays back
+	// while their blocks are the ones the next allocations can reuse:
+	// waiting for the count alone (up to twice the owners live at the last
+	// sweep) holds a collection's garbage until the next count, and the
+	// arrays allocated meanwhile take blocks the heap has never touched.
+	sweep := len(h.owners) >= h.nextSweep || h.collected.Load()
 	h.tmu.Unlock()
 	if sweep {
 		h.sweep()
@@ -278,6 +310,7 @@ func (h *Heap) Track(o Owner) {
 func (h *Heap) sweep() {
 	h.tmu.Lock()
 	defer h.tmu.Unlock()
+	h.collected.Store(false)
 	live := h.owners[:0]
 	for _, o := range h.owners {
 		if o.Dead() {

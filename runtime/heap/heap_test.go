@@ -2,6 +2,7 @@ package heap
 
 import (
 	"errors"
+	goruntime "runtime"
 	"testing"
 )
 
@@ -205,6 +206,41 @@ func TestTrackReclaims(t *testing.T) {
 	}
 	if got := h.Used(); got != 33*1024 {
 		t.Fatalf("Used = %d, want %d (32 live owners and the new array)", got, 33*1024)
+	}
+}
+
+// TestTrackSweepsAfterCollection: owners that died are given back at the
+// first Track after a Go collection, long before the owner count alone
+// would sweep (64 owners for a new heap).
+func TestTrackSweepsAfterCollection(t *testing.T) {
+	h := newTestHeap(t, 64<<10)
+	var owners []*fakeOwner
+	for range 8 {
+		b, err := h.Alloc(1024)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &fakeOwner{h: h, b: b}
+		owners = append(owners, o)
+		h.Track(o)
+	}
+	for _, o := range owners[:4] {
+		o.dead = true
+	}
+	// The collection's cleanup sets the flag on the cleanup goroutine.
+	for i := 0; !h.collected.Load(); i++ {
+		if i == 100 {
+			t.Fatal("no collection seen after 100 runtime.GC calls")
+		}
+		goruntime.GC()
+		goruntime.Gosched()
+	}
+	h.Track(&fakeOwner{h: h})
+	if got := h.Used(); got != 4*1024 {
+		t.Fatalf("Used = %d after a collection and a Track, want %d (4 live owners)", got, 4*1024)
+	}
+	if h.collected.Load() {
+		t.Fatal("the sweep left the collection flag set")
 	}
 }
 
