@@ -79,6 +79,9 @@ type Measurements struct {
 	GlueCharged map[GlueLevelMode]int64
 	// C1, C2 are the (run, tier) whose CITime speed prices each compiler.
 	C1, C2 RunMode
+	// CompileTimes, when the calibration timed the JVM's compiles one by one, price a
+	// compiler (WhatCompileC1, WhatCompileC2) by them instead of its CITime speed.
+	CompileTimes map[string]CompileTime
 	// Stubs is, per stub variant the JVM ran, the measurement of a payload it served (the
 	// whole Cipher call at the measured size, Java glue included; GHASHMode's and
 	// GCMCrypt0Mode's the stub's Java entry alone).
@@ -121,6 +124,14 @@ func (m Measurements) check() error {
 			return fmt.Errorf("model: no -XX:+CITime %s speed in run %s", c.Mode, c.Run)
 		}
 	}
+	for what, ct := range m.CompileTimes {
+		if what != WhatCompileC1 && what != WhatCompileC2 {
+			return fmt.Errorf("model: compile times of %q: not a compiler", what)
+		}
+		if err := ct.check(what); err != nil {
+			return err
+		}
+	}
 	for id, rm := range m.Stubs {
 		if v, ok := m.Rows[rm]; !ok || v.Value <= 0 {
 			return fmt.Errorf("model: stub variant %s: no measurement %s/%s", id.Name(), rm.Run, rm.Mode)
@@ -158,6 +169,7 @@ func FromJVM(m cpu.Model, rel jdk.Release, meas Measurements, prov Provenance) (
 			prov.CPUModel, prov.JVMVendor, prov.JVMVersion, prov.JVM, prov.Date, prov.Rounds, meas.MHzSource)}
 	p.Rows = javaRows(meas.get(meas.Rows), meas.get(meas.Compile), meas.Levels, compileRuns{
 		c1: [2]string{meas.C1.Run, meas.C1.Mode}, c2: [2]string{meas.C2.Run, meas.C2.Mode}})
+	p.Rows = compileTimeRows(p.Rows, meas.CompileTimes)
 	p.Rows = append(p.Rows, glueRows(meas)...)
 	p.Rows = append(p.Rows, firstUseRows(meas)...)
 	for _, id := range stubVariants() {

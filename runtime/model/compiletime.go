@@ -1,0 +1,46 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// CompileTime is one compiler's time per compile as a calibration measured it compile by
+// compile on a real JVM: a fixed part per compile and a part per bytecode byte parsed (the
+// method's own and its inlined callees'), fitted over every compile of a run.
+//
+// A single speed (-XX:+CITime's bytes per second) prices every byte alike. The JVM's compiles
+// are not like that: most are of small methods, whose time is mostly the fixed part, so the
+// speed over all of them overprices a large method several times (C1: 0.5–0.6 ms for AES's
+// 953-byte block method on JDK 17, where CITime's 204 KB/s gives 4.7 ms) and underprices a
+// small one.
+type CompileTime struct {
+	Fixed   int64 // ps per compile
+	PerByte int64 // ps per bytecode byte
+	Source  string
+}
+
+// compileTimeRows replaces, for each compiler that ct times, rows' CITime price of that
+// compiler by ct's rows: the fixed part per compile and the part per byte.
+func compileTimeRows(rows []Row, ct map[string]CompileTime) []Row {
+	for _, what := range []string{WhatCompileC1, WhatCompileC2} {
+		t, ok := ct[what]
+		if !ok {
+			continue
+		}
+		rows = slices.DeleteFunc(rows, func(r Row) bool { return r.What == what })
+		rows = append(rows,
+			Row{what, AnyFamily, PerCall, t.Fixed, "the fixed part of a compile: " + t.Source},
+			Row{what, AnyFamily, PerBytecodeByte, t.PerByte, "the part per bytecode byte (own and inlined): " + t.Source})
+	}
+	return rows
+}
+
+// check reports what makes ct unusable as a price.
+func (ct CompileTime) check(what string) error {
+	if ct.Fixed < 0 || ct.PerByte <= 0 || ct.Source == "" {
+		return fmt.Errorf("model: %s compile time %d ps + %d ps per byte (%q): want a non-negative fixed part, a positive part per byte and a source",
+			what, ct.Fixed, ct.PerByte, ct.Source)
+	}
+	return nil
+}
