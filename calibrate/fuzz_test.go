@@ -3,6 +3,8 @@ package calibrate
 import (
 	"strings"
 	"testing"
+
+	"github.com/jitsim/jitsim/runtime/model"
 )
 
 // FuzzParseCost feeds arbitrary output to the harness output reader: rows it accepts have a
@@ -39,4 +41,45 @@ func TestParseCostRejectsNaN(t *testing.T) {
 			t.Errorf("%s accepted", v)
 		}
 	}
+}
+
+// FuzzCompileRecording feeds arbitrary -XX:+PrintCompilation output and flight-recording JSON
+// to the compile-time run's readers and fit: an error or compiles with a duration of zero to
+// an hour and a bounded size, and fits the model accepts; never a panic.
+func FuzzCompileRecording(f *testing.F) {
+	f.Add("    325  254       3       com.sun.crypto.provider.AESCrypt::implEncryptBlock (953 bytes)\n    207  266 %     4       a.B::c @ 23 (245 bytes)\n",
+		`{"recording": {"events": [{"type": "jdk.Compilation", "values": {"compileId": 254, "compiler": "c1", "duration": "PT0.00055S", "inlinedBytes": 0, "succeded": true}}]}}`)
+	f.Add("1 2 3 x::y (4 bytes)\n", `{"recording": {"events": [{"type": "jdk.Compilation", "values": {"compileId": 2, "compiler": "c2", "duration": "PT1M2.5S", "inlinedBytes": 9}}]}}`)
+	f.Add("", `{"recording": {"events": [{"type": "jdk.Compilation", "values": {"duration": "PT99999999999999999999S"}}]}}`)
+	f.Fuzz(func(t *testing.T, stdout, events string) {
+		printed := parsePrintedCompiles(stdout)
+		for id, p := range printed {
+			if p.bytes < 0 || !strings.Contains(p.method, "::") {
+				t.Fatalf("compile %d: %+v", id, p)
+			}
+		}
+		rec, err := parseCompileEvents(events)
+		if err != nil {
+			if !strings.Contains(err.Error(), "flight recording") {
+				t.Fatalf("error names no recording: %v", err)
+			}
+			return
+		}
+		for _, r := range rec {
+			if r.ps < 0 || r.ps > 3600e12 || r.inlined < 0 || r.inlined > 1<<24 {
+				t.Fatalf("compile %+v", r)
+			}
+		}
+		cs := joinCompiles(printed, rec)
+		// Many copies, so that a fit has the compiles it needs.
+		var many []timedCompile
+		for range minCompiles {
+			many = append(many, cs...)
+		}
+		for what, ct := range fitCompileTimes(many, "fuzz", map[string]float64{model.WhatCompileC1: 1e6, model.WhatCompileC2: 1e7}) {
+			if ct.Fixed < 0 || ct.PerByte <= 0 || ct.Source == "" {
+				t.Fatalf("%s: %+v", what, ct)
+			}
+		}
+	})
 }

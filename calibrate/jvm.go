@@ -52,6 +52,11 @@ type JVMOptions struct {
 	// -XX:+LogCompilation) and returns its stderr and compilation log; nil: the compiled
 	// JitsimBench program on Java when Run is nil too, else no background is measured.
 	RunIdle func(ctx context.Context) (stderr, log string, err error)
+	// RunCompiles runs the compile-time run once with these VM options (the timed compiles'
+	// flight recording is its own): its stdout and the recording's jdk.Compilation events as
+	// `jfr print --json` prints them. Nil: the compiled Cost program with the jfr tool beside
+	// Java when Run is nil too, else the compilers keep their -XX:+CITime speed.
+	RunCompiles func(ctx context.Context, vmOptions []string) (stdout, events string, err error)
 	// Now and Load are the clock and the load average of the provenance; nil: the real ones.
 	Now  func() time.Time
 	Load func() string
@@ -357,6 +362,8 @@ type JVMResult struct {
 	Measured []Measured
 	// Sentinel says what the machine sentinel read through the calibration.
 	Sentinel string
+	// Compiles says what priced the compilers: the compile-time run's fits, or why not.
+	Compiles string
 }
 
 // Spread is the larger distance from the median to the fastest or slowest timed sub-round
@@ -412,7 +419,8 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 	if err != nil {
 		return JVMResult{}, fmt.Errorf("calibrate: --jvm=%s: %w", o.Java, err)
 	}
-	run := o.Run
+	run, runCompiled := o.Run, o.RunCompiles
+	var noCompiles error // why the compilers keep their CITime speed
 	if run == nil {
 		prog, err := jvmharness.Compile(ctx, o.Java, jvmharness.Cost)
 		if err != nil {
@@ -423,6 +431,17 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			out, err := prog.Run(ctx, opts)
 			return string(out.Stdout), err
 		}
+		if runCompiled == nil {
+			if tool, err := jfrTool(o.Java); err != nil {
+				noCompiles = fmt.Errorf("%w: %w", errNoRecording, err)
+			} else {
+				runCompiled = func(ctx context.Context, opts []string) (string, string, error) {
+					return runCompiles(ctx, prog, tool, opts)
+				}
+			}
+		}
+	} else if runCompiled == nil {
+		noCompiles = fmt.Errorf("%w: the harness is replayed", errNoRecording)
 	}
 	var clock clockSamples
 	if err := clock.sample(5, 20*time.Millisecond); err != nil {
@@ -450,6 +469,38 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 		fastestRun[r.name] = r.fastest
 	}
 	total, done := o.Rounds*len(runs), 0
+	if runCompiled != nil {
+		total += o.Rounds
+	}
+	var timed []timedCompile
+	compileCommand := ""
+	// timeCompiles runs the compile-time run once; a JVM that cannot record its compiles
+	// keeps the CITime speeds, and is not asked again.
+	timeCompiles := func(round int) error {
+		if runCompiled == nil || noCompiles != nil {
+			return nil
+		}
+		if o.Progress != nil {
+			o.Progress(done, total, fmt.Sprintf("round %d/%d: %s", round, o.Rounds, compileRunName))
+		}
+		cr := compileRun()
+		opts := harnessOptions(o.Quick, cr)
+		compileCommand = o.Java + " " + strings.Join(jvmharness.Options(append(recordingOptions("FILE"), opts...)), " ") + " Cost"
+		stdout, events, err := runCompiled(ctx, opts)
+		done++
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err == nil {
+			var rec []recordedCompile
+			if rec, err = parseCompileEvents(events); err == nil {
+				timed = append(timed, joinCompiles(parsePrintedCompiles(stdout), rec)...)
+				return nil
+			}
+		}
+		noCompiles = fmt.Errorf("%w: %s: %w", errNoRecording, compileRunName, err)
+		return nil
+	}
 	measure := func(r jvmRun, what string) error {
 		if o.Progress != nil {
 			o.Progress(done, total, what)
@@ -500,6 +551,9 @@ func JVM(ctx context.Context, o JVMOptions) (JVMResult, error) {
 			if err := measure(r, fmt.Sprintf("round %d/%d: %s", round, o.Rounds, r.name)); err != nil {
 				return JVMResult{}, err
 			}
+		}
+		if err := timeCompiles(round); err != nil {
+			return JVMResult{}, err
 		}
 	}
 	// Unsettled level runs get more rounds (JVMOptions.ExtraRounds), within the budget: no
@@ -597,6 +651,18 @@ extraRounds:
 			Command: commands[k.run], Rounds: len(ss), SubMin: lo, SubMax: hi, Disturbed: nDisturbed})
 	}
 	res.Sentinel = sent.Summary(allRows, allDisturbed)
+	if noCompiles == nil && runCompiled != nil {
+		speed := map[string]float64{}
+		for what, rm := range map[string]model.RunMode{model.WhatCompileC1: meas.C1, model.WhatCompileC2: meas.C2} {
+			if v := meas.Compile[rm].Value; v > 0 {
+				speed[what] = 1e12 / float64(v)
+			}
+		}
+		meas.CompileTimes = fitCompileTimes(timed, fmt.Sprintf("`%s`, %d rounds", compileCommand, o.Rounds), speed)
+		res.Compiles = compileTimesSummary(meas.CompileTimes)
+	} else {
+		res.Compiles = "-XX:+CITime speeds (" + noCompiles.Error() + ")"
+	}
 	// A variant several UseAVX levels select is priced by its fastest measurement: what
 	// slows one run of a stub down is the JVM running the mode's Java path for a while
 	// (see jvmRun.fastest), never the stub.

@@ -63,7 +63,11 @@ execution level (-Xint; C1 through TieredStopAtLevel=1, 2, 3; C2 with the AES an
 intrinsics off), every stub variant the CPU selects through ECB, CTR and GHASH.update at
 each UseAVX level — and the combined GCM stub through the JDK's own
 GaloisCounterMode.implGCMCrypt0, called directly, on the releases that have it (21 and later)
-— and C1's and C2's compile speed (-XX:+CITime). Every flag
+— and the compilers' time per compile: each round also runs the harness over ECB, GHASH and
+CTR at the JVM's defaults with -XX:+PrintCompilation and a flight recording of its
+jdk.Compilation events, and each compiler is priced by a fixed part per compile and a part per
+bytecode byte (own and inlined) fitted over its compiles, the methods jitsim runs by their own
+compiles (a JVM without flight recording or the jfr tool keeps -XX:+CITime's speed). Every flag
 set runs once per round, round after round. Each row takes, over the rounds the machine sentinel
 (below) did not mark, the median of those within 25 % of their fastest when two or more lie
 there, else the median of them all: a shared machine slows
@@ -218,6 +222,7 @@ func (d deps) calibrateJVMs(ctx context.Context, o calibrateOptions, stdout, std
 		fmt.Fprintf(stdout, "# %s: JDK %s, %s %s, on %s\n", java, res.Release, res.Profile.Provenance.JVMVendor, res.Profile.Provenance.JVMVersion, res.Profile.Provenance.CPUModel)
 		calibrate.WriteMeasured(stdout, res.Measured)
 		fmt.Fprintf(stdout, "# %s\n", res.Sentinel)
+		fmt.Fprintf(stdout, "# compile times: %s\n", res.Compiles)
 		calibrate.WriteTable(stdout, res.Profile)
 		set.Profiles = append(set.Profiles, res.Profile)
 	}
