@@ -231,7 +231,7 @@ func TestFitCompileTimesClasses(t *testing.T) {
 	add(model.WhatCompileC1, 40, 100)
 	add(model.WhatCompileC1, 300, 3)
 	add(model.WhatCompileC1, 1000, 3)
-	add(model.WhatCompileC1, 5, 50) // under the classes: left out
+	add(model.WhatCompileC1, 5, 50)  // under the classes: left out
 	add(model.WhatCompileC2, 100, 3) // one class only: no fit
 	ct := fitCompileTimes(cs, "test", map[string]float64{model.WhatCompileC1: 5e6, model.WhatCompileC2: 5e6})
 	c1, ok := ct[model.WhatCompileC1]
