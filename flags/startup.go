@@ -381,11 +381,18 @@ func ShenandoahChoiceFailure(s *Set, flag string) string {
 // codeHeaps are the three segments of a segmented code cache, in java's order.
 var codeHeaps = []string{"NonNMethodCodeHeapSize", "ProfiledCodeHeapSize", "NonProfiledCodeHeapSize"}
 
-// checkCodeHeaps is the code cache's start-up check: when the cache is segmented and all three
-// heap sizes come from the command line, they must add up to ReservedCodeCacheSize. JDK 17
-// holds them to its ergonomic size too and says "not equal" for a sum below it; Temurin 25
-// sizes the cache from the heaps unless ReservedCodeCacheSize was given, and says "less
-// than" (both say "greater than" above it; observed on 17.0.15 and 25.0.3).
+// codeHeapPage is what the code cache's start-up check counts for a heap the command line did
+// not size: one 4 KB page.
+const codeHeapPage = 4 << 10
+
+// checkCodeHeaps is the code cache's start-up check, when the cache is segmented and the
+// command line sized one of its three heaps. With all three given they must add up to
+// ReservedCodeCacheSize: JDK 17 holds them to its ergonomic size too and says "not equal" for
+// a sum below it; Temurin 25 sizes the cache from the heaps unless ReservedCodeCacheSize was
+// given, and says "less than". With one or two given, each other heap counts a page and the
+// sum may not exceed the cache (-XX:NonNMethodCodeHeapSize=240m: "… (245760K) +
+// ProfiledCodeHeapSize (4K) + NonProfiledCodeHeapSize (4K) = 245768K is greater than …");
+// Temurin 25 again grows a cache it was not given (observed on 17.0.15 and 25.0.3).
 func (p *parser) checkCodeHeaps() error {
 	s, j := p.set, p.o.JDK
 	if !j.Modern() || !s.Has("SegmentedCodeCache") || !s.Bool("SegmentedCodeCache") {
@@ -393,20 +400,26 @@ func (p *parser) checkCodeHeaps() error {
 	}
 	var sum uint64
 	var parts []string
+	given := 0
 	for _, h := range codeHeaps {
-		if !s.Has(h) || !s.WasSetOnCommandLine(h) {
+		if !s.Has(h) {
 			return nil
 		}
-		sum += s.Uint(h)
-		parts = append(parts, fmt.Sprintf("%s (%dK)", h, s.Uint(h)>>10))
+		size := uint64(codeHeapPage)
+		if s.WasSetOnCommandLine(h) {
+			size = s.Uint(h)
+			given++
+		}
+		sum += size
+		parts = append(parts, fmt.Sprintf("%s (%dK)", h, size>>10))
 	}
-	if behavesLike25(j) && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+	if given == 0 || behavesLike25(j) && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
 		return nil
 	}
 	r := s.Uint("ReservedCodeCacheSize")
 	rel := "greater than"
 	switch {
-	case sum == r:
+	case sum == r, sum < r && given < len(codeHeaps):
 		return nil
 	case sum < r && behavesLike25(j):
 		rel = "less than"

@@ -169,6 +169,30 @@ func (m *machineFacts) profiledHalf() uint64 {
 	return half
 }
 
+// oneNMethodHeap is the nmethod heap the command line sized when it sized only one of the
+// two ("" for none or both): the other takes what the cache has left, at least a page.
+func (m *machineFacts) oneNMethodHeap() string {
+	p, np := m.s.WasSetOnCommandLine("ProfiledCodeHeapSize"), m.s.WasSetOnCommandLine("NonProfiledCodeHeapSize")
+	switch {
+	case p && !np:
+		return "ProfiledCodeHeapSize"
+	case np && !p:
+		return "NonProfiledCodeHeapSize"
+	}
+	return ""
+}
+
+// nmethodRest is what the cache leaves the nmethod heap the command line did not size, below
+// the one it sized and the non-method heap: at least a page (none left: one page, the
+// non-method heap shrinking on 17 and the cache growing on 25).
+func (m *machineFacts) nmethodRest(given string) uint64 {
+	r, used := m.s.Uint("ReservedCodeCacheSize"), m.s.Uint("NonNMethodCodeHeapSize")+m.s.Uint(given)
+	if used+codePage > r {
+		return codePage
+	}
+	return r - used
+}
+
 // metaspaceStep aligns a metaspace expansion step down to the 64 KB commit granule.
 func metaspaceStep(name string) func(m *machineFacts) (string, bool) {
 	return uintRow(func(m *machineFacts) (uint64, bool) {
@@ -349,7 +373,16 @@ var machineRows = append([]machineRow{
 		case !m.codeHeaps():
 			return "", false
 		case m.segmented():
-			return strconv.FormatUint(m.nonNMethod(), 10), true
+			// 17 shrinks the non-method heap to leave the other nmethod heap a page when
+			// the one given fills the cache (ProfiledCodeHeapSize=235m: 5238784);
+			// 25 grows the cache instead (below).
+			v := m.nonNMethod()
+			if given := m.oneNMethodHeap(); given != "" && m.s.JDK() < jdk.R25 {
+				if r, x := m.s.Uint("ReservedCodeCacheSize"), m.s.Uint(given); v+x+codePage > r && x+codePage <= r {
+					v = r - x - codePage
+				}
+			}
+			return strconv.FormatUint(v, 10), true
 		case m.s.JDK() >= jdk.R25:
 			return strconv.Itoa(codePage), true
 		}
@@ -362,6 +395,9 @@ var machineRows = append([]machineRow{
 		if !m.segmented() {
 			return 0, true
 		}
+		if m.oneNMethodHeap() == "NonProfiledCodeHeapSize" {
+			return m.nmethodRest("NonProfiledCodeHeapSize"), true
+		}
 		return m.profiledHalf(), true
 	})},
 	{flag: "NonProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
@@ -371,7 +407,17 @@ var machineRows = append([]machineRow{
 		if !m.segmented() {
 			return 0, true
 		}
-		return m.s.Uint("ReservedCodeCacheSize") - m.s.Uint("NonNMethodCodeHeapSize") - m.s.Uint("ProfiledCodeHeapSize"), true
+		return m.nmethodRest("ProfiledCodeHeapSize"), true
+	})},
+	// 25 grows a cache the command line did not size to hold its three heaps when the one
+	// nmethod heap given leaves the other less than a page (ProfiledCodeHeapSize=239m:
+	// 256442368, the heaps' sum; a size given fails the start-up check instead).
+	{flag: "ReservedCodeCacheSize", releases: jdk25, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		if !m.codeHeaps() || !m.segmented() {
+			return 0, false
+		}
+		sum := m.s.Uint("NonNMethodCodeHeapSize") + m.s.Uint("ProfiledCodeHeapSize") + m.s.Uint("NonProfiledCodeHeapSize")
+		return sum, sum > m.s.Uint("ReservedCodeCacheSize")
 	})},
 
 	// --- the collector -----------------------------------------------------------------------
