@@ -563,16 +563,24 @@ func (p *parser) checkConstraints() error {
 	return nil
 }
 
-// checkCompilerCount reports a CICompilerCount below two where both compilers run:
-// quick-only and high-only start with one (observed on 17 and 25).
+// checkCompilerCount reports a CICompilerCount below what the mode runs: two where both
+// compilers run, one where one does (C2 without tiering, -Xcomp included; C1 alone;
+// TieredStopAtLevel 1 to 3; quick-only and high-only), none for the interpreter alone
+// (-Xint, TieredStopAtLevel=0). -XX:-UseCompiler keeps the mode's count (observed on 17 and
+// 25).
 func (p *parser) checkCompilerCount() bool {
 	s := p.set
-	if m := s.CompilationModeInEffect(); s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
-		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
-		if n := s.Int("CICompilerCount"); n < 2 {
-			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
-			return false
-		}
+	if !s.WasSetOnCommandLine("CICompilerCount") || p.res.Mode == Interpreted || s.interpreterOnly {
+		return true
+	}
+	least := int64(1)
+	if m := s.CompilationModeInEffect(); s.Bool("TieredCompilation") && s.Int("TieredStopAtLevel") == 4 &&
+		m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
+		least = 2
+	}
+	if n := s.Int("CICompilerCount"); n < least {
+		fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least %d \n", n, least)
+		return false
 	}
 	return true
 }
