@@ -235,6 +235,9 @@ type shenandoahChoice struct {
 	value, display string
 	kind           Kind
 	releases       jdk.Set // 0: all
+	// heuristics, for a mode, is the only heuristics it runs ("": any): another one the
+	// command line names is ignored with a warning, not checked.
+	heuristics string
 }
 
 // shenandoahModes and shenandoahHeuristics are the values Shenandoah takes (OpenJDK 17.0.15,
@@ -244,7 +247,7 @@ var (
 		{value: "satb", display: "Snapshot-At-The-Beginning (SATB)"},
 		{value: "iu", display: "Incremental-Update (IU)", kind: Experimental, releases: jdk.Of(jdk.R17)},
 		{value: "passive", display: "Passive", kind: Diagnostic},
-		{value: "generational", display: "Generational", releases: jdk.Of(jdk.R25)},
+		{value: "generational", display: "Generational", releases: jdk.Of(jdk.R25), heuristics: "adaptive"},
 	}
 	shenandoahHeuristics = []shenandoahChoice{
 		{value: "adaptive", display: "Adaptive"}, {value: "static", display: "Static"},
@@ -266,6 +269,38 @@ func ShenandoahDisplay(flag, value string) string {
 		}
 	}
 	return ""
+}
+
+// ShenandoahHeuristics is the heuristics Shenandoah runs: ShenandoahGCHeuristics', unless the
+// mode runs one only (25's generational mode: adaptive, whatever the command line names,
+// unknown and locked values included). ignored is the value the command line named in
+// vain ("" when none), which Shenandoah warns about as it reads its arguments (Temurin
+// 25.0.3).
+func ShenandoahHeuristics(s *Set) (heuristics, ignored string) {
+	if !s.Has("ShenandoahGCHeuristics") {
+		return "", ""
+	}
+	h := s.String("ShenandoahGCHeuristics")
+	if !s.Has("ShenandoahGCMode") {
+		return h, ""
+	}
+	mode := s.String("ShenandoahGCMode")
+	for _, c := range shenandoahModes {
+		if c.value == mode && (c.releases == 0 || c.releases.Has(s.JDK())) && c.heuristics != "" && c.heuristics != h {
+			return c.heuristics, h
+		}
+	}
+	return h, ""
+}
+
+// ShenandoahIgnoredHeuristics is Shenandoah's warning for a heuristics its mode does not run
+// ("" when none).
+func ShenandoahIgnoredHeuristics(s *Set) string {
+	h, ignored := ShenandoahHeuristics(s)
+	if ignored == "" {
+		return ""
+	}
+	return fmt.Sprintf("Ignoring -XX:ShenandoahGCHeuristics input: %s, because %s shenandoah only supports %s heuristics", ignored, s.String("ShenandoahGCMode"), h)
 }
 
 // checkShenandoah fails on more concurrent than parallel GC threads, and on a Shenandoah mode
@@ -363,6 +398,9 @@ func ShenandoahChoiceFailure(s *Set, flag string) string {
 		return ""
 	}
 	v := s.String(flag)
+	if flag == "ShenandoahGCHeuristics" {
+		v, _ = ShenandoahHeuristics(s)
+	}
 	i := slices.IndexFunc(choices, func(x shenandoahChoice) bool {
 		return x.value == v && (x.releases == 0 || x.releases.Has(s.JDK()))
 	})

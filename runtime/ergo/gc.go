@@ -156,6 +156,11 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 			e.setDefault("ShenandoahUncommit", "false")
 			e.logs = append(e.logs, flags.LogLine{Level: "info", Tags: "gc", Text: "Min heap equals to max heap, disabling ShenandoahUncommit", Configured: true})
 		}
+		// A heuristics the mode does not run is ignored next (Temurin 25.0.3: the
+		// generational mode under -Xmx64m logs it after the uncommit line).
+		if w := flags.ShenandoahIgnoredHeuristics(s); w != "" && s.Collector() == "UseShenandoahGC" {
+			e.logs = append(e.logs, flags.LogLine{Level: "warning", Tags: "gc", Text: w, Configured: true})
+		}
 	case "UseEpsilonGC":
 		// A TLAB that does not grow has nothing to decay: Epsilon turns the decay off and
 		// says so as it reads its arguments (17.0.15, 25.0.3).
