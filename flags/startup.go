@@ -329,8 +329,11 @@ func (p *parser) checkShenandoah() error {
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
-	if text := shenandoahRegionFailure(s); text != "" {
-		return initError(text)
+	if text := ShenandoahRegionFailure(s); text != "" {
+		// As the heap is made: 25 has logged its card table's entry size.
+		err := initError(text).(*Error)
+		err.AtHeap = true
+		return err
 	}
 	for _, flag := range []string{"ShenandoahGCMode", "ShenandoahGCHeuristics"} {
 		if text := ShenandoahChoiceFailure(s, flag); text != "" {
@@ -342,11 +345,12 @@ func (p *parser) checkShenandoah() error {
 	return nil
 }
 
-// shenandoahRegionFailure is why Shenandoah cannot size its regions ("" when it can), as it
+// ShenandoahRegionFailure is why Shenandoah cannot size its regions ("" when it can), as it
 // sets them up after PrintCommandLineFlags' line and before its mode is looked at (17.0.15,
 // 25.0.3): the bounds below the smallest region (256K) or crossed, a heap the command line
-// made too small for ten of the smallest regions, or a region size outside the bounds.
-func shenandoahRegionFailure(s *Set) string {
+// made too small for ten regions of the size requested, a region size outside the bounds,
+// or a heap too small for ten of the smallest regions.
+func ShenandoahRegionFailure(s *Set) string {
 	const smallest, minRegions = 256 << 10, 10
 	for _, f := range []string{"ShenandoahMinRegionSize", "ShenandoahMaxRegionSize", "ShenandoahRegionSize"} {
 		if !s.Has(f) {
@@ -361,6 +365,10 @@ func shenandoahRegionFailure(s *Set) string {
 		return fmt.Sprintf("Invalid -XX:ShenandoahMaxRegionSize option: %s should not be lower than min region size (%s).", properUnit(hi), properUnit(smallest))
 	case lo > hi:
 		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize or -XX:ShenandoahMaxRegionSize: Minimum (%s) should be larger than maximum (%s).", properUnit(lo), properUnit(hi))
+	case region != 0 && s.WasSetOnCommandLine("MaxHeapSize") && heap/region < minRegions:
+		// A requested size is held to the heap first (-XX:ShenandoahRegionSize=100k
+		// -Xmx640k; a heap the ergonomics sized is not modelled here).
+		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Max heap size (%s) is too low to afford the minimum number of regions (%d) of requested size (%s).", properUnit(heap), minRegions, properUnit(region))
 	case region != 0 && region < lo:
 		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Heap region size (%s) should be larger than min region size (%s).", properUnit(region), properUnit(lo))
 	case region != 0 && region > hi:
