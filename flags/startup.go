@@ -3,6 +3,7 @@ package flags
 import (
 	"archive/zip"
 	"bytes"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -674,13 +675,22 @@ func (p *parser) loadAgents() error {
 	for _, a := range p.agents {
 		switch a.kind {
 		case "agentpath":
-			if msg := elfProblem(a.name); msg != "" {
-				return initError("Could not find agent library " + a.name + " in absolute path, with error: " + msg)
+			if a.name != "" {
+				if msg := elfProblem(a.name); msg != "" {
+					return initError("Could not find agent library " + a.name + " in absolute path, with error: " + msg)
+				}
+			}
+			if err := p.agentEntry(a.name, a.name); err != nil {
+				return err
 			}
 		case "agentlib":
-			if !p.agentLibraryFound(a.name) {
+			path, found := p.agentLibrary(a.name)
+			if !found {
 				return initError("Could not find agent library " + a.name + " on the library path, with error: lib" + a.name +
 					".so: cannot open shared object file: No such file or directory")
+			}
+			if err := p.agentEntry(a.name, path); err != nil {
+				return err
 			}
 			if a.name == "jdwp" {
 				if err := p.jdwp(a); err != nil {
@@ -701,12 +711,48 @@ func (p *parser) loadAgents() error {
 	return nil
 }
 
-// agentLibraryFound reports whether lib<name>.so is the JDK's or lies in a directory of
-// -Djava.library.path or LD_LIBRARY_PATH.
-func (p *parser) agentLibraryFound(name string) bool {
+// agentEntry stops JDK 17 on a library that loads but exports no Agent_OnLoad: a library
+// that is not an agent (-agentpath:/lib/x86_64-linux-gnu/libz.so.1, -agentlib:z on
+// -Djava.library.path), or an empty -agentpath:, which loads the launcher itself ("… in the
+// agent library: " and nothing after; observed on 17.0.15). Temurin 25.0.3 crashes there
+// (SIGSEGV in JvmtiAgent::load, a report naming the process), which is not modelled: the
+// agent is taken as loaded. path is the file ("" for the JDK's own agents, which have the
+// entry).
+func (p *parser) agentEntry(name, path string) error {
+	if behavesLike25(p.o.JDK) || path == "" && name != "" || path != "" && exportsSymbol(path, "Agent_OnLoad") {
+		return nil
+	}
+	return initError("Could not find Agent_OnLoad function in the agent library: " + name)
+}
+
+// exportsSymbol reports whether the ELF file at path defines the dynamic symbol sym; a file
+// it cannot read as ELF is taken to (the loader's own checks come first, elfProblem).
+func exportsSymbol(path, sym string) bool {
+	f, err := elf.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	syms, err := f.DynamicSymbols()
+	if err != nil {
+		// No dynamic symbols at all: no entry point either.
+		return !errors.Is(err, elf.ErrNoSymbols)
+	}
+	for _, s := range syms {
+		if s.Name == sym && s.Section != elf.SHN_UNDEF {
+			return true
+		}
+	}
+	return false
+}
+
+// agentLibrary returns the file of -agentlib:name ("" for the JDK's own agents) and whether
+// it was found: lib<name>.so is the JDK's or lies in a directory of -Djava.library.path or
+// LD_LIBRARY_PATH.
+func (p *parser) agentLibrary(name string) (string, bool) {
 	for _, l := range jdkAgentLibraries {
 		if l == name {
-			return true
+			return "", true
 		}
 	}
 	var dirs []string
@@ -717,11 +763,11 @@ func (p *parser) agentLibraryFound(name string) bool {
 		dirs = append(dirs, filepath.SplitList(v)...)
 	}
 	for _, d := range dirs {
-		if d != "" && elfProblem(filepath.Join(d, "lib"+name+".so")) == "" {
-			return true
+		if path := filepath.Join(d, "lib"+name+".so"); d != "" && elfProblem(path) == "" {
+			return path, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // elfProblem returns what the dynamic loader says when asked to load path ("" when it would
