@@ -54,12 +54,15 @@ func ReserveCodeCache(s *Set) {
 		return
 	}
 	v := s.Uint("ReservedCodeCacheSize")
-	if v == 251658240 && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+	// The default cache grows by the alignment of its ergonomic non-method heap; heaps the
+	// command line sized in whole pages fill it exactly (25.0.3: -XX:NonNMethodCodeHeapSize=10m
+	// keeps 240 MB).
+	if v == 251658240 && !s.WasSetOnCommandLine("ReservedCodeCacheSize") && !s.WasSetOnCommandLine("NonNMethodCodeHeapSize") {
 		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheReserved.At(j))
 		return
 	}
-	// Observed with 512m; a size whose code heaps do not fill whole pages would grow by
-	// their alignment, which is not modelled.
+	// Observed with 512m and with heaps in whole pages; a size whose code heaps do not
+	// fill whole pages would grow by their alignment, which is not modelled.
 	_ = s.SetErgo("ReservedCodeCacheSize", strconv.FormatUint(v, 10))
 }
 

@@ -34,6 +34,10 @@ type machineRow struct {
 	// clamp, for a value the command line gave, returns what java makes of it and its
 	// warning; "" warning when the value stands.
 	clamp func(m *machineFacts) (value, warning string)
+	// resets: java sets the flag whatever the command line gave (FLAG_SET_ERGO, the
+	// command line's value reading {command line, ergonomic}); value sees the set as the
+	// command line left it.
+	resets bool
 }
 
 // machineFacts is what the rows read: the settled set, the CPU and the compilers.
@@ -368,10 +372,17 @@ var machineRows = append([]machineRow{
 	{flag: "UseOptoBiasInlining", releases: jdk17, value: func(m *machineFacts) (string, bool) {
 		return boolean(m.s.Has("UseBiasedLocking") && m.s.Bool("UseBiasedLocking"))
 	}},
-	{flag: "NonNMethodCodeHeapSize", releases: all, ergo: true, value: func(m *machineFacts) (string, bool) {
+	// The code heaps are sized as the cache is reserved, each set ergonomically whatever the
+	// command line gave: a heap given keeps its size in a segmented cache and becomes 0 (25's
+	// non-method heap a page) in one that is not; 17 leaves its non-method heap alone there
+	// (17.0.15, 25.0.3: -XX:ProfiledCodeHeapSize=100m reads {command line, ergonomic}, -Xint
+	// -XX:ProfiledCodeHeapSize=100m 0).
+	{flag: "NonNMethodCodeHeapSize", releases: all, ergo: true, resets: true, value: func(m *machineFacts) (string, bool) {
 		switch {
 		case !m.codeHeaps():
 			return "", false
+		case m.segmented() && m.s.WasSetOnCommandLine("NonNMethodCodeHeapSize"):
+			return strconv.FormatUint(m.s.Uint("NonNMethodCodeHeapSize"), 10), true
 		case m.segmented():
 			// 17 shrinks the non-method heap to leave the other nmethod heap a page when
 			// the one given fills the cache (ProfiledCodeHeapSize=235m: 5238784);
@@ -388,24 +399,30 @@ var machineRows = append([]machineRow{
 		}
 		return "", false
 	}},
-	{flag: "ProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+	{flag: "ProfiledCodeHeapSize", releases: all, ergo: true, resets: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
 		if !m.codeHeaps() {
 			return 0, false
 		}
 		if !m.segmented() {
 			return 0, true
+		}
+		if m.s.WasSetOnCommandLine("ProfiledCodeHeapSize") {
+			return m.s.Uint("ProfiledCodeHeapSize"), true
 		}
 		if m.oneNMethodHeap() == "NonProfiledCodeHeapSize" {
 			return m.nmethodRest("NonProfiledCodeHeapSize"), true
 		}
 		return m.profiledHalf(), true
 	})},
-	{flag: "NonProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+	{flag: "NonProfiledCodeHeapSize", releases: all, ergo: true, resets: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
 		if !m.codeHeaps() {
 			return 0, false
 		}
 		if !m.segmented() {
 			return 0, true
+		}
+		if m.s.WasSetOnCommandLine("NonProfiledCodeHeapSize") {
+			return m.s.Uint("NonProfiledCodeHeapSize"), true
 		}
 		return m.nmethodRest("ProfiledCodeHeapSize"), true
 	})},
@@ -693,7 +710,7 @@ func (e *ergo) machinePass(model cpu.Model, activeProcessors int) {
 		if !r.releases.Has(s.JDK()) || !s.Has(r.flag) {
 			continue
 		}
-		if s.WasSetOnCommandLine(r.flag) {
+		if s.WasSetOnCommandLine(r.flag) && !r.resets {
 			if r.warn != "" && m.x86() && s.Bool(r.flag) && r.unavailable(m) {
 				e.warn("%s", r.warn)
 				e.setDefault(r.flag, "false")
