@@ -236,10 +236,15 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	if (described || shenandoah) && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
 	}
-	if set.Collector() == "UseShenandoahGC" && flags.ShenandoahRegionFailure(set) != "" {
-		// Shenandoah sizes its regions next, and stops on sizes it cannot take (25.0.3:
-		// after the card table's line).
-		return out
+	if regions := commandLine; set.Collector() == "UseShenandoahGC" {
+		// Shenandoah sizes its regions next, from the heap before its alignment to them,
+		// and stops on sizes it cannot take (25.0.3: after the card table's line).
+		if regions == nil {
+			regions = set
+		}
+		if flags.ShenandoahRegionFailure(regions) != "" {
+			return out
+		}
 	}
 	if flags.YoungRatioFailure(set) != "" {
 		// The generations are sized before the collector says which it is.
