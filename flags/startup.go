@@ -436,12 +436,35 @@ const codeHeapPage = 4 << 10
 // command line sized one of its three heaps. With all three given they must add up to
 // ReservedCodeCacheSize: JDK 17 holds them to its ergonomic size too and says "not equal" for
 // a sum below it; Temurin 25 sizes the cache from the heaps unless ReservedCodeCacheSize was
-// given, and says "less than". With one or two given, each other heap counts a page and the
-// sum may not exceed the cache (-XX:NonNMethodCodeHeapSize=240m: "… (245760K) +
-// ProfiledCodeHeapSize (4K) + NonProfiledCodeHeapSize (4K) = 245768K is greater than …");
-// Temurin 25 again grows a cache it was not given (observed on 17.0.15 and 25.0.3).
+// given, and says "less than". With one or two given, the sum may not exceed the cache: 17
+// counts a page for each heap not given (-XX:NonNMethodCodeHeapSize=240m: "… (245760K) +
+// ProfiledCodeHeapSize (4K) + NonProfiledCodeHeapSize (4K) = 245768K is greater than …"),
+// 25 a page for an nmethod heap and its ergonomic size for the non-method heap, which the
+// compiler threads size (CodeHeapFailure, once they are counted); 25 again grows a cache it
+// was not given (observed on 17.0.15 and 25.0.3).
 func (p *parser) checkCodeHeaps() error {
-	s, j := p.set, p.o.JDK
+	if behavesLike25(p.o.JDK) && !p.set.WasSetOnCommandLine("NonNMethodCodeHeapSize") {
+		return nil
+	}
+	return codeHeapCheck(p.set, false)
+}
+
+// CodeHeapFailure is Temurin 25's code cache check of checkCodeHeaps on a settled set, when the
+// non-method heap is the ergonomics' (-XX:ReservedCodeCacheSize=64m -XX:+SegmentedCodeCache
+// -XX:NonProfiledCodeHeapSize=60m: "NonNMethodCodeHeapSize (5692K) + …"); nil when it passes
+// or does not apply. java stops there after PrintCommandLineFlags' line and before the
+// collector's start-up lines.
+func CodeHeapFailure(s *Set) error {
+	if !behavesLike25(s.jdk) || s.WasSetOnCommandLine("NonNMethodCodeHeapSize") {
+		return nil
+	}
+	return codeHeapCheck(s, true)
+}
+
+// codeHeapCheck is the code cache's check of checkCodeHeaps; settled: the non-method heap not
+// given counts its settled size, not a page.
+func codeHeapCheck(s *Set, settled bool) error {
+	j := s.jdk
 	if !j.Modern() || !s.Has("SegmentedCodeCache") || !s.Bool("SegmentedCodeCache") {
 		return nil
 	}
@@ -453,9 +476,12 @@ func (p *parser) checkCodeHeaps() error {
 			return nil
 		}
 		size := uint64(codeHeapPage)
-		if s.WasSetOnCommandLine(h) {
+		switch {
+		case s.WasSetOnCommandLine(h):
 			size = s.Uint(h)
 			given++
+		case settled && h == "NonNMethodCodeHeapSize":
+			size = s.Uint(h)
 		}
 		sum += size
 		parts = append(parts, fmt.Sprintf("%s (%dK)", h, size>>10))
