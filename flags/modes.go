@@ -56,8 +56,10 @@ func ReserveCodeCache(s *Set) {
 	v := s.Uint("ReservedCodeCacheSize")
 	// The default cache grows by the alignment of its ergonomic non-method heap; heaps the
 	// command line sized in whole pages fill it exactly (25.0.3: -XX:NonNMethodCodeHeapSize=10m
-	// keeps 240 MB).
-	if v == 251658240 && !s.WasSetOnCommandLine("ReservedCodeCacheSize") && !s.WasSetOnCommandLine("NonNMethodCodeHeapSize") {
+	// keeps 240 MB, and so do both nmethod heaps given, the non-method heap taking the rest).
+	ergonomicNonNMethod := !s.WasSetOnCommandLine("NonNMethodCodeHeapSize") &&
+		!(s.WasSetOnCommandLine("ProfiledCodeHeapSize") && s.WasSetOnCommandLine("NonProfiledCodeHeapSize"))
+	if v == 251658240 && !s.WasSetOnCommandLine("ReservedCodeCacheSize") && ergonomicNonNMethod {
 		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheReserved.At(j))
 		return
 	}

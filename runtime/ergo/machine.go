@@ -173,6 +173,20 @@ func (m *machineFacts) profiledHalf() uint64 {
 	return half
 }
 
+// bothNMethodHeaps reports whether the command line sized both nmethod heaps and left the
+// non-method heap to the ergonomics.
+func (m *machineFacts) bothNMethodHeaps() bool {
+	return m.s.WasSetOnCommandLine("ProfiledCodeHeapSize") && m.s.WasSetOnCommandLine("NonProfiledCodeHeapSize") &&
+		!m.s.WasSetOnCommandLine("NonNMethodCodeHeapSize")
+}
+
+// leastNonNMethod is 25's least non-method heap: 400 KB the code cache keeps in use and a
+// code buffer per compiler thread, to a page (995328 with one thread of each).
+func (m *machineFacts) leastNonNMethod() uint64 {
+	v := uint64(400<<10 + m.c1*c1CodeBuffer + m.c2*c2CodeBuffer)
+	return (v + codePage - 1) / codePage * codePage
+}
+
 // oneNMethodHeap is the nmethod heap the command line sized when it sized only one of the
 // two ("" for none or both): the other takes what the cache has left, at least a page.
 func (m *machineFacts) oneNMethodHeap() string {
@@ -388,6 +402,19 @@ var machineRows = append([]machineRow{
 			// the one given fills the cache (ProfiledCodeHeapSize=235m: 5238784);
 			// 25 grows the cache instead (below).
 			v := m.nonNMethod()
+			if p, np := m.s.Uint("ProfiledCodeHeapSize"), m.s.Uint("NonProfiledCodeHeapSize"); m.bothNMethodHeaps() {
+				// Both nmethod heaps given: the non-method heap takes the rest, which 25
+				// holds to its least size (ProfiledCodeHeapSize=100m
+				// -XX:NonProfiledCodeHeapSize=100m: 40 MB; 120m each: 995328 on 25,
+				// the cache growing by it).
+				v = 0
+				if r := m.s.Uint("ReservedCodeCacheSize"); r > p+np {
+					v = r - p - np
+				}
+				if m.s.JDK() >= jdk.R25 {
+					v = max(v, m.leastNonNMethod())
+				}
+			}
 			if given := m.oneNMethodHeap(); given != "" && m.s.JDK() < jdk.R25 {
 				if r, x := m.s.Uint("ReservedCodeCacheSize"), m.s.Uint(given); v+x+codePage > r && x+codePage <= r {
 					v = r - x - codePage
