@@ -960,9 +960,10 @@ func (p *parser) checkBootLayer() error {
 	// A missing module is reported before a malformed --add-opens/--add-exports/--add-reads
 	// (observed on 17.0.15 and 25.0.3).
 	if len(incubator) > 0 {
-		// Listed in the reverse of the order they were resolved (observed on 17.0.15 with
-		// both incubator modules, named in either order or by ALL-SYSTEM), before the
-		// unknown modules and before a malformed module rule's failure (17.0.15, 25.0.3).
+		// java lists them from a set, in an order that changes from run to run (17.0.15
+		// with both incubator modules, named in either order or by ALL-SYSTEM); jitsim
+		// lists them in the reverse of the order they were resolved. Before the unknown
+		// modules and before a malformed module rule's failure (17.0.15, 25.0.3).
 		slices.Reverse(incubator)
 		p.res.BootWarnings = append(p.res.BootWarnings, "WARNING: Using incubator modules: "+strings.Join(incubator, ", ")+"\n")
 	}

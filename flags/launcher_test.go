@@ -2,6 +2,7 @@ package flags
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -73,5 +74,44 @@ func TestLauncherOptionsOneRowEach(t *testing.T) {
 			t.Errorf("%s has two rows", key)
 		}
 		seen[key] = true
+	}
+}
+
+// TestAgentWithoutEntryPoint: a library that loads but exports no Agent_OnLoad stops JDK 17
+// (an empty -agentpath: loads the launcher itself); Temurin 25 crashes there, which is not
+// modelled, so it runs. The test binary is an ELF file without the entry point.
+func TestAgentWithoutEntryPoint(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "libnotanagent.so"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-agentpath:" + exe}, "Could not find Agent_OnLoad function in the agent library: " + exe + "\n"},
+		{[]string{"-agentpath:"}, "Could not find Agent_OnLoad function in the agent library: \n"},
+		{[]string{"-agentpath:=opts"}, "Could not find Agent_OnLoad function in the agent library: \n"},
+		{[]string{"-Djava.library.path=" + dir, "-agentlib:notanagent"}, "Could not find Agent_OnLoad function in the agent library: notanagent\n"},
+	} {
+		_, _, err := Parse(Options{JDK: jdk.R17, Arch: jdk.AMD64, Args: c.args})
+		var fe *Error
+		if !errors.As(err, &fe) || !strings.HasSuffix(fe.Text, c.want) {
+			t.Errorf("17 %q: got %v, want an error ending %q", c.args, err, c.want)
+		}
+		if _, _, err := Parse(Options{JDK: jdk.R25, Arch: jdk.AMD64, Args: c.args}); err != nil {
+			t.Errorf("25 %q: %v (25 crashes there; not modelled, it runs)", c.args, err)
+		}
+	}
+	if _, _, err := Parse(Options{JDK: jdk.R17, Arch: jdk.AMD64, Args: []string{"-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:5005"}}); err != nil {
+		t.Errorf("the JDK's own agent: %v", err)
 	}
 }

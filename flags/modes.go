@@ -54,12 +54,17 @@ func ReserveCodeCache(s *Set) {
 		return
 	}
 	v := s.Uint("ReservedCodeCacheSize")
-	if v == 251658240 && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+	// The default cache grows by the alignment of its ergonomic non-method heap; heaps the
+	// command line sized in whole pages fill it exactly (25.0.3: -XX:NonNMethodCodeHeapSize=10m
+	// keeps 240 MB, and so do both nmethod heaps given, the non-method heap taking the rest).
+	ergonomicNonNMethod := !s.WasSetOnCommandLine("NonNMethodCodeHeapSize") &&
+		!(s.WasSetOnCommandLine("ProfiledCodeHeapSize") && s.WasSetOnCommandLine("NonProfiledCodeHeapSize"))
+	if v == 251658240 && !s.WasSetOnCommandLine("ReservedCodeCacheSize") && ergonomicNonNMethod {
 		_ = s.SetErgo("ReservedCodeCacheSize", reservedCodeCacheReserved.At(j))
 		return
 	}
-	// Observed with 512m; a size whose code heaps do not fill whole pages would grow by
-	// their alignment, which is not modelled.
+	// Observed with 512m and with heaps in whole pages; a size whose code heaps do not
+	// fill whole pages would grow by their alignment, which is not modelled.
 	_ = s.SetErgo("ReservedCodeCacheSize", strconv.FormatUint(v, 10))
 }
 
@@ -563,16 +568,24 @@ func (p *parser) checkConstraints() error {
 	return nil
 }
 
-// checkCompilerCount reports a CICompilerCount below two where both compilers run:
-// quick-only and high-only start with one (observed on 17 and 25).
+// checkCompilerCount reports a CICompilerCount below what the mode runs: two where both
+// compilers run, one where one does (C2 without tiering, -Xcomp included; C1 alone;
+// TieredStopAtLevel 1 to 3; quick-only and high-only), none for the interpreter alone
+// (-Xint, TieredStopAtLevel=0). -XX:-UseCompiler keeps the mode's count (observed on 17 and
+// 25).
 func (p *parser) checkCompilerCount() bool {
 	s := p.set
-	if m := s.CompilationModeInEffect(); s.WasSetOnCommandLine("CICompilerCount") && s.Bool("TieredCompilation") &&
-		s.Int("TieredStopAtLevel") == 4 && m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
-		if n := s.Int("CICompilerCount"); n < 2 {
-			fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least 2 \n", n)
-			return false
-		}
+	if !s.WasSetOnCommandLine("CICompilerCount") || p.res.Mode == Interpreted || s.interpreterOnly {
+		return true
+	}
+	least := int64(1)
+	if m := s.CompilationModeInEffect(); s.Bool("TieredCompilation") && s.Int("TieredStopAtLevel") == 4 &&
+		m != "quick-only" && m != "high-only" && m != "high-only-quick-internal" {
+		least = 2
+	}
+	if n := s.Int("CICompilerCount"); n < least {
+		fmt.Fprintf(&p.errText, "CICompilerCount (%d) must be at least %d \n", n, least)
+		return false
 	}
 	return true
 }

@@ -3,6 +3,7 @@ package flags
 import (
 	"archive/zip"
 	"bytes"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -235,6 +236,9 @@ type shenandoahChoice struct {
 	value, display string
 	kind           Kind
 	releases       jdk.Set // 0: all
+	// heuristics, for a mode, is the only heuristics it runs ("": any): another one the
+	// command line names is ignored with a warning, not checked.
+	heuristics string
 }
 
 // shenandoahModes and shenandoahHeuristics are the values Shenandoah takes (OpenJDK 17.0.15,
@@ -244,7 +248,7 @@ var (
 		{value: "satb", display: "Snapshot-At-The-Beginning (SATB)"},
 		{value: "iu", display: "Incremental-Update (IU)", kind: Experimental, releases: jdk.Of(jdk.R17)},
 		{value: "passive", display: "Passive", kind: Diagnostic},
-		{value: "generational", display: "Generational", releases: jdk.Of(jdk.R25)},
+		{value: "generational", display: "Generational", releases: jdk.Of(jdk.R25), heuristics: "adaptive"},
 	}
 	shenandoahHeuristics = []shenandoahChoice{
 		{value: "adaptive", display: "Adaptive"}, {value: "static", display: "Static"},
@@ -266,6 +270,38 @@ func ShenandoahDisplay(flag, value string) string {
 		}
 	}
 	return ""
+}
+
+// ShenandoahHeuristics is the heuristics Shenandoah runs: ShenandoahGCHeuristics', unless the
+// mode runs one only (25's generational mode: adaptive, whatever the command line names,
+// unknown and locked values included). ignored is the value the command line named in
+// vain ("" when none), which Shenandoah warns about as it reads its arguments (Temurin
+// 25.0.3).
+func ShenandoahHeuristics(s *Set) (heuristics, ignored string) {
+	if !s.Has("ShenandoahGCHeuristics") {
+		return "", ""
+	}
+	h := s.String("ShenandoahGCHeuristics")
+	if !s.Has("ShenandoahGCMode") {
+		return h, ""
+	}
+	mode := s.String("ShenandoahGCMode")
+	for _, c := range shenandoahModes {
+		if c.value == mode && (c.releases == 0 || c.releases.Has(s.JDK())) && c.heuristics != "" && c.heuristics != h {
+			return c.heuristics, h
+		}
+	}
+	return h, ""
+}
+
+// ShenandoahIgnoredHeuristics is Shenandoah's warning for a heuristics its mode does not run
+// ("" when none).
+func ShenandoahIgnoredHeuristics(s *Set) string {
+	h, ignored := ShenandoahHeuristics(s)
+	if ignored == "" {
+		return ""
+	}
+	return fmt.Sprintf("Ignoring -XX:ShenandoahGCHeuristics input: %s, because %s shenandoah only supports %s heuristics", ignored, s.String("ShenandoahGCMode"), h)
 }
 
 // checkShenandoah fails on more concurrent than parallel GC threads, and on a Shenandoah mode
@@ -294,8 +330,11 @@ func (p *parser) checkShenandoah() error {
 	if s.WasSetOnCommandLine("ParallelGCThreads") && s.WasSetOnCommandLine("ConcGCThreads") && s.Uint("ConcGCThreads") > s.Uint("ParallelGCThreads") {
 		return threads("Shenandoah expects ConcGCThreads <= ParallelGCThreads, check -XX:ParallelGCThreads, -XX:ConcGCThreads")
 	}
-	if text := shenandoahRegionFailure(s); text != "" {
-		return initError(text)
+	if text := ShenandoahRegionFailure(s); text != "" {
+		// As the heap is made: 25 has logged its card table's entry size.
+		err := initError(text).(*Error)
+		err.AtHeap = true
+		return err
 	}
 	for _, flag := range []string{"ShenandoahGCMode", "ShenandoahGCHeuristics"} {
 		if text := ShenandoahChoiceFailure(s, flag); text != "" {
@@ -307,11 +346,12 @@ func (p *parser) checkShenandoah() error {
 	return nil
 }
 
-// shenandoahRegionFailure is why Shenandoah cannot size its regions ("" when it can), as it
+// ShenandoahRegionFailure is why Shenandoah cannot size its regions ("" when it can), as it
 // sets them up after PrintCommandLineFlags' line and before its mode is looked at (17.0.15,
 // 25.0.3): the bounds below the smallest region (256K) or crossed, a heap the command line
-// made too small for ten of the smallest regions, or a region size outside the bounds.
-func shenandoahRegionFailure(s *Set) string {
+// made too small for ten regions of the size requested, a region size outside the bounds,
+// or a heap too small for ten of the smallest regions.
+func ShenandoahRegionFailure(s *Set) string {
 	const smallest, minRegions = 256 << 10, 10
 	for _, f := range []string{"ShenandoahMinRegionSize", "ShenandoahMaxRegionSize", "ShenandoahRegionSize"} {
 		if !s.Has(f) {
@@ -326,6 +366,10 @@ func shenandoahRegionFailure(s *Set) string {
 		return fmt.Sprintf("Invalid -XX:ShenandoahMaxRegionSize option: %s should not be lower than min region size (%s).", properUnit(hi), properUnit(smallest))
 	case lo > hi:
 		return fmt.Sprintf("Invalid -XX:ShenandoahMinRegionSize or -XX:ShenandoahMaxRegionSize: Minimum (%s) should be larger than maximum (%s).", properUnit(lo), properUnit(hi))
+	case region != 0 && s.WasSetOnCommandLine("MaxHeapSize") && heap/region < minRegions:
+		// A requested size is held to the heap first (-XX:ShenandoahRegionSize=100k
+		// -Xmx640k; a heap the ergonomics sized is not modelled here).
+		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Max heap size (%s) is too low to afford the minimum number of regions (%d) of requested size (%s).", properUnit(heap), minRegions, properUnit(region))
 	case region != 0 && region < lo:
 		return fmt.Sprintf("Invalid -XX:ShenandoahRegionSize option: Heap region size (%s) should be larger than min region size (%s).", properUnit(region), properUnit(lo))
 	case region != 0 && region > hi:
@@ -363,6 +407,9 @@ func ShenandoahChoiceFailure(s *Set, flag string) string {
 		return ""
 	}
 	v := s.String(flag)
+	if flag == "ShenandoahGCHeuristics" {
+		v, _ = ShenandoahHeuristics(s)
+	}
 	i := slices.IndexFunc(choices, func(x shenandoahChoice) bool {
 		return x.value == v && (x.releases == 0 || x.releases.Has(s.JDK()))
 	})
@@ -381,32 +428,71 @@ func ShenandoahChoiceFailure(s *Set, flag string) string {
 // codeHeaps are the three segments of a segmented code cache, in java's order.
 var codeHeaps = []string{"NonNMethodCodeHeapSize", "ProfiledCodeHeapSize", "NonProfiledCodeHeapSize"}
 
-// checkCodeHeaps is the code cache's start-up check: when the cache is segmented and all three
-// heap sizes come from the command line, they must add up to ReservedCodeCacheSize. JDK 17
-// holds them to its ergonomic size too and says "not equal" for a sum below it; Temurin 25
-// sizes the cache from the heaps unless ReservedCodeCacheSize was given, and says "less
-// than" (both say "greater than" above it; observed on 17.0.15 and 25.0.3).
+// codeHeapPage is what the code cache's start-up check counts for a heap the command line did
+// not size: one 4 KB page.
+const codeHeapPage = 4 << 10
+
+// checkCodeHeaps is the code cache's start-up check, when the cache is segmented and the
+// command line sized one of its three heaps. With all three given they must add up to
+// ReservedCodeCacheSize: JDK 17 holds them to its ergonomic size too and says "not equal" for
+// a sum below it; Temurin 25 sizes the cache from the heaps unless ReservedCodeCacheSize was
+// given, and says "less than". With one or two given, the sum may not exceed the cache: 17
+// counts a page for each heap not given (-XX:NonNMethodCodeHeapSize=240m: "… (245760K) +
+// ProfiledCodeHeapSize (4K) + NonProfiledCodeHeapSize (4K) = 245768K is greater than …"),
+// 25 a page for an nmethod heap and its ergonomic size for the non-method heap, which the
+// compiler threads size (CodeHeapFailure, once they are counted); 25 again grows a cache it
+// was not given (observed on 17.0.15 and 25.0.3).
 func (p *parser) checkCodeHeaps() error {
-	s, j := p.set, p.o.JDK
+	if behavesLike25(p.o.JDK) && !p.set.WasSetOnCommandLine("NonNMethodCodeHeapSize") {
+		return nil
+	}
+	return codeHeapCheck(p.set, false)
+}
+
+// CodeHeapFailure is Temurin 25's code cache check of checkCodeHeaps on a settled set, when the
+// non-method heap is the ergonomics' (-XX:ReservedCodeCacheSize=64m -XX:+SegmentedCodeCache
+// -XX:NonProfiledCodeHeapSize=60m: "NonNMethodCodeHeapSize (5692K) + …"); nil when it passes
+// or does not apply. java stops there after PrintCommandLineFlags' line and before the
+// collector's start-up lines.
+func CodeHeapFailure(s *Set) error {
+	if !behavesLike25(s.jdk) || s.WasSetOnCommandLine("NonNMethodCodeHeapSize") {
+		return nil
+	}
+	return codeHeapCheck(s, true)
+}
+
+// codeHeapCheck is the code cache's check of checkCodeHeaps; settled: the non-method heap not
+// given counts its settled size, not a page.
+func codeHeapCheck(s *Set, settled bool) error {
+	j := s.jdk
 	if !j.Modern() || !s.Has("SegmentedCodeCache") || !s.Bool("SegmentedCodeCache") {
 		return nil
 	}
 	var sum uint64
 	var parts []string
+	given := 0
 	for _, h := range codeHeaps {
-		if !s.Has(h) || !s.WasSetOnCommandLine(h) {
+		if !s.Has(h) {
 			return nil
 		}
-		sum += s.Uint(h)
-		parts = append(parts, fmt.Sprintf("%s (%dK)", h, s.Uint(h)>>10))
+		size := uint64(codeHeapPage)
+		switch {
+		case s.WasSetOnCommandLine(h):
+			size = s.Uint(h)
+			given++
+		case settled && h == "NonNMethodCodeHeapSize":
+			size = s.Uint(h)
+		}
+		sum += size
+		parts = append(parts, fmt.Sprintf("%s (%dK)", h, size>>10))
 	}
-	if behavesLike25(j) && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
+	if given == 0 || behavesLike25(j) && !s.WasSetOnCommandLine("ReservedCodeCacheSize") {
 		return nil
 	}
 	r := s.Uint("ReservedCodeCacheSize")
 	rel := "greater than"
 	switch {
-	case sum == r:
+	case sum == r, sum < r && given < len(codeHeaps):
 		return nil
 	case sum < r && behavesLike25(j):
 		rel = "less than"
@@ -615,13 +701,22 @@ func (p *parser) loadAgents() error {
 	for _, a := range p.agents {
 		switch a.kind {
 		case "agentpath":
-			if msg := elfProblem(a.name); msg != "" {
-				return initError("Could not find agent library " + a.name + " in absolute path, with error: " + msg)
+			if a.name != "" {
+				if msg := elfProblem(a.name); msg != "" {
+					return initError("Could not find agent library " + a.name + " in absolute path, with error: " + msg)
+				}
+			}
+			if err := p.agentEntry(a.name, a.name); err != nil {
+				return err
 			}
 		case "agentlib":
-			if !p.agentLibraryFound(a.name) {
+			path, found := p.agentLibrary(a.name)
+			if !found {
 				return initError("Could not find agent library " + a.name + " on the library path, with error: lib" + a.name +
 					".so: cannot open shared object file: No such file or directory")
+			}
+			if err := p.agentEntry(a.name, path); err != nil {
+				return err
 			}
 			if a.name == "jdwp" {
 				if err := p.jdwp(a); err != nil {
@@ -642,12 +737,48 @@ func (p *parser) loadAgents() error {
 	return nil
 }
 
-// agentLibraryFound reports whether lib<name>.so is the JDK's or lies in a directory of
-// -Djava.library.path or LD_LIBRARY_PATH.
-func (p *parser) agentLibraryFound(name string) bool {
+// agentEntry stops JDK 17 on a library that loads but exports no Agent_OnLoad: a library
+// that is not an agent (-agentpath:/lib/x86_64-linux-gnu/libz.so.1, -agentlib:z on
+// -Djava.library.path), or an empty -agentpath:, which loads the launcher itself ("… in the
+// agent library: " and nothing after; observed on 17.0.15). Temurin 25.0.3 crashes there
+// (SIGSEGV in JvmtiAgent::load, a report naming the process), which is not modelled: the
+// agent is taken as loaded. path is the file ("" for the JDK's own agents, which have the
+// entry).
+func (p *parser) agentEntry(name, path string) error {
+	if behavesLike25(p.o.JDK) || path == "" && name != "" || path != "" && exportsSymbol(path, "Agent_OnLoad") {
+		return nil
+	}
+	return initError("Could not find Agent_OnLoad function in the agent library: " + name)
+}
+
+// exportsSymbol reports whether the ELF file at path defines the dynamic symbol sym; a file
+// it cannot read as ELF is taken to (the loader's own checks come first, elfProblem).
+func exportsSymbol(path, sym string) bool {
+	f, err := elf.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	syms, err := f.DynamicSymbols()
+	if err != nil {
+		// No dynamic symbols at all: no entry point either.
+		return !errors.Is(err, elf.ErrNoSymbols)
+	}
+	for _, s := range syms {
+		if s.Name == sym && s.Section != elf.SHN_UNDEF {
+			return true
+		}
+	}
+	return false
+}
+
+// agentLibrary returns the file of -agentlib:name ("" for the JDK's own agents) and whether
+// it was found: lib<name>.so is the JDK's or lies in a directory of -Djava.library.path or
+// LD_LIBRARY_PATH.
+func (p *parser) agentLibrary(name string) (string, bool) {
 	for _, l := range jdkAgentLibraries {
 		if l == name {
-			return true
+			return "", true
 		}
 	}
 	var dirs []string
@@ -658,11 +789,11 @@ func (p *parser) agentLibraryFound(name string) bool {
 		dirs = append(dirs, filepath.SplitList(v)...)
 	}
 	for _, d := range dirs {
-		if d != "" && elfProblem(filepath.Join(d, "lib"+name+".so")) == "" {
-			return true
+		if path := filepath.Join(d, "lib"+name+".so"); d != "" && elfProblem(path) == "" {
+			return path, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // elfProblem returns what the dynamic loader says when asked to load path ("" when it would

@@ -249,15 +249,21 @@ func (p *parser) xlogOption(t token, _ string) error {
 		}
 		c.Output, file = "file="+name, true
 	}
-	// Decorators.
+	// Decorators: a set, printed in the table's order whatever order the option names them
+	// in (17.0.15, 25.0.3: tags,uptime,level prints [uptime][level][tags]).
 	if d := parts[2]; d != "" {
 		c.Decorators = []string{}
 		if !strings.EqualFold(d, "none") {
+			var chosen []int
 			for _, name := range strings.Split(d, ",") {
 				i := slices.IndexFunc(logDecorators, func(x [2]string) bool { return strings.EqualFold(x[0], name) || strings.EqualFold(x[1], name) })
 				if i < 0 {
 					return invalid(LogLine{Level: "error", Tags: "logging", Text: "Invalid decorator '" + name + "'."})
 				}
+				chosen = append(chosen, i)
+			}
+			slices.Sort(chosen)
+			for _, i := range slices.Compact(chosen) {
 				c.Decorators = append(c.Decorators, logDecorators[i][0])
 			}
 		}

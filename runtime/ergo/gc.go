@@ -156,6 +156,11 @@ func (e *ergo) gcArguments(model cpu.Model, active int) {
 			e.setDefault("ShenandoahUncommit", "false")
 			e.logs = append(e.logs, flags.LogLine{Level: "info", Tags: "gc", Text: "Min heap equals to max heap, disabling ShenandoahUncommit", Configured: true})
 		}
+		// A heuristics the mode does not run is ignored next (Temurin 25.0.3: the
+		// generational mode under -Xmx64m logs it after the uncommit line).
+		if w := flags.ShenandoahIgnoredHeuristics(s); w != "" && s.Collector() == "UseShenandoahGC" {
+			e.logs = append(e.logs, flags.LogLine{Level: "warning", Tags: "gc", Text: w, Configured: true})
+		}
 	case "UseEpsilonGC":
 		// A TLAB that does not grow has nothing to decay: Epsilon turns the decay off and
 		// says so as it reads its arguments (17.0.15, 25.0.3).
@@ -402,17 +407,19 @@ func shenandoahRegionSize(s *flags.Set) uint64 {
 	if !s.Has("ShenandoahTargetNumRegions") {
 		return serialHeapAlignment
 	}
-	if r := s.Uint("ShenandoahRegionSize"); r != 0 {
-		return r
-	}
-	target := s.Uint("MaxHeapSize") / max(s.Uint("ShenandoahTargetNumRegions"), 1)
-	lo, hi := s.Uint("ShenandoahMinRegionSize"), s.Uint("ShenandoahMaxRegionSize")
-	target = min(max(target, lo), hi)
-	// On transparent huge pages the size is whole 2 MB pages, when the heap holds ten of
-	// them (17.0.15, 25.0.3: -Xmx18m keeps 256K regions, -Xmx20m has 2M ones, the 6028M
-	// default heap 4M ones where it has 2M without).
-	if largePages(s) && s.Uint("MaxHeapSize")/(2*mib) >= 10 {
-		target = (target + 2*mib - 1) / (2 * mib) * (2 * mib)
+	// A size requested is used rounded down to a power of two, after the start-up checked
+	// it as given (17.0.15, 25.0.3: 3m gives 2M regions, 300k 256K ones).
+	target := s.Uint("ShenandoahRegionSize")
+	if target == 0 {
+		target = s.Uint("MaxHeapSize") / max(s.Uint("ShenandoahTargetNumRegions"), 1)
+		lo, hi := s.Uint("ShenandoahMinRegionSize"), s.Uint("ShenandoahMaxRegionSize")
+		target = min(max(target, lo), hi)
+		// On transparent huge pages the size is whole 2 MB pages, when the heap holds ten
+		// of them (17.0.15, 25.0.3: -Xmx18m keeps 256K regions, -Xmx20m has 2M ones, the
+		// 6028M default heap 4M ones where it has 2M without).
+		if largePages(s) && s.Uint("MaxHeapSize")/(2*mib) >= 10 {
+			target = (target + 2*mib - 1) / (2 * mib) * (2 * mib)
+		}
 	}
 	r := uint64(1)
 	for r*2 <= target {

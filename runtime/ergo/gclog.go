@@ -77,8 +77,14 @@ func (r shenandoahRow) flagValue() (name, value string) {
 // heuristics on its release, and the flag not set on the command line.
 func (r shenandoahRow) applies(s *flags.Set) bool {
 	name, _ := r.flagValue()
-	return s.Collector() == "UseShenandoahGC" && r.releases.Has(s.JDK()) && s.Has(r.option) &&
-		s.String(r.option) == r.choice && s.Has(name) && !s.WasSetOnCommandLine(name)
+	if s.Collector() != "UseShenandoahGC" || !r.releases.Has(s.JDK()) || !s.Has(r.option) {
+		return false
+	}
+	choice := s.String(r.option)
+	if r.option == "ShenandoahGCHeuristics" {
+		choice, _ = flags.ShenandoahHeuristics(s)
+	}
+	return choice == r.choice && s.Has(name) && !s.WasSetOnCommandLine(name)
 }
 
 // shenandoahLines are the log lines of the rows of option that apply to a set. A switch row
@@ -229,6 +235,16 @@ func gcLog(set, commandLine *flags.Set, model cpu.Model, activeProcessors int) [
 	shenandoah := shenandoahDescribed(set, build)
 	if (described || shenandoah) && set.JDK() >= jdk.R25 {
 		info("gc,init", "CardTable entry size: 512")
+	}
+	if regions := commandLine; set.Collector() == "UseShenandoahGC" {
+		// Shenandoah sizes its regions next, from the heap before its alignment to them,
+		// and stops on sizes it cannot take (25.0.3: after the card table's line).
+		if regions == nil {
+			regions = set
+		}
+		if flags.ShenandoahRegionFailure(regions) != "" {
+			return out
+		}
 	}
 	if flags.YoungRatioFailure(set) != "" {
 		// The generations are sized before the collector says which it is.
@@ -798,11 +814,10 @@ func shenandoahRefused(s *flags.Set, flag string) bool {
 }
 
 // shenandoahDescribed reports whether Shenandoah's gc+init description is modelled for the
-// run: the collector and its settled flags known, in a mode other than 25's generational
-// one (whose description was not recorded).
+// run: the collector and its settled flags known.
 func shenandoahDescribed(s *flags.Set, build string) bool {
 	return s.Collector() == "UseShenandoahGC" && gcModelled(s) && build != "" &&
-		s.Has("ShenandoahGCMode") && s.String("ShenandoahGCMode") != "generational" && s.Has("ShenandoahGCHeuristics")
+		s.Has("ShenandoahGCMode") && s.Has("ShenandoahGCHeuristics")
 }
 
 // shenandoahInitLines are Shenandoah's gc+init description (OpenJDK 17.0.15, Temurin
@@ -829,11 +844,17 @@ func shenandoahInitLines(s *flags.Set, model cpu.Model, activeProcessors int, bu
 	mode := func() {
 		info("Mode: %s", flags.ShenandoahDisplay("ShenandoahGCMode", s.String("ShenandoahGCMode")))
 		// The passive mode runs its own heuristics, whatever ShenandoahGCHeuristics says.
-		heuristics := flags.ShenandoahDisplay("ShenandoahGCHeuristics", s.String("ShenandoahGCHeuristics"))
+		h, _ := flags.ShenandoahHeuristics(s)
+		heuristics := flags.ShenandoahDisplay("ShenandoahGCHeuristics", h)
 		if s.String("ShenandoahGCMode") == "passive" {
 			heuristics = "Passive"
 		}
 		info("Heuristics: %s", heuristics)
+		if s.String("ShenandoahGCMode") == "generational" {
+			// 25's generations name theirs: the young one the mode's, the old one its own.
+			info("Young Heuristics: %s", heuristics)
+			info("Old Heuristics: Old")
+		}
 	}
 	out = append(out, machineInitLines(s, model, activeProcessors, build)...)
 	out = append(out, heapInitLines(s, unit)...)

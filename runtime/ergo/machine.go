@@ -34,6 +34,10 @@ type machineRow struct {
 	// clamp, for a value the command line gave, returns what java makes of it and its
 	// warning; "" warning when the value stands.
 	clamp func(m *machineFacts) (value, warning string)
+	// resets: java sets the flag whatever the command line gave (FLAG_SET_ERGO, the
+	// command line's value reading {command line, ergonomic}); value sees the set as the
+	// command line left it.
+	resets bool
 }
 
 // machineFacts is what the rows read: the settled set, the CPU and the compilers.
@@ -167,6 +171,44 @@ func (m *machineFacts) profiledHalf() uint64 {
 		half = (half + codePage - 1) / codePage * codePage
 	}
 	return half
+}
+
+// bothNMethodHeaps reports whether the command line sized both nmethod heaps and left the
+// non-method heap to the ergonomics.
+func (m *machineFacts) bothNMethodHeaps() bool {
+	return m.s.WasSetOnCommandLine("ProfiledCodeHeapSize") && m.s.WasSetOnCommandLine("NonProfiledCodeHeapSize") &&
+		!m.s.WasSetOnCommandLine("NonNMethodCodeHeapSize")
+}
+
+// leastNonNMethod is 25's least non-method heap: 400 KB the code cache keeps in use and a
+// code buffer per compiler thread, to a page (995328 with one thread of each).
+func (m *machineFacts) leastNonNMethod() uint64 {
+	v := uint64(400<<10 + m.c1*c1CodeBuffer + m.c2*c2CodeBuffer)
+	return (v + codePage - 1) / codePage * codePage
+}
+
+// oneNMethodHeap is the nmethod heap the command line sized when it sized only one of the
+// two ("" for none or both): the other takes what the cache has left, at least a page.
+func (m *machineFacts) oneNMethodHeap() string {
+	p, np := m.s.WasSetOnCommandLine("ProfiledCodeHeapSize"), m.s.WasSetOnCommandLine("NonProfiledCodeHeapSize")
+	switch {
+	case p && !np:
+		return "ProfiledCodeHeapSize"
+	case np && !p:
+		return "NonProfiledCodeHeapSize"
+	}
+	return ""
+}
+
+// nmethodRest is what the cache leaves the nmethod heap the command line did not size, below
+// the one it sized and the non-method heap: at least a page (none left: one page, the
+// non-method heap shrinking on 17 and the cache growing on 25).
+func (m *machineFacts) nmethodRest(given string) uint64 {
+	r, used := m.s.Uint("ReservedCodeCacheSize"), m.s.Uint("NonNMethodCodeHeapSize")+m.s.Uint(given)
+	if used+codePage > r {
+		return codePage
+	}
+	return r - used
 }
 
 // metaspaceStep aligns a metaspace expansion step down to the 64 KB commit granule.
@@ -344,34 +386,82 @@ var machineRows = append([]machineRow{
 	{flag: "UseOptoBiasInlining", releases: jdk17, value: func(m *machineFacts) (string, bool) {
 		return boolean(m.s.Has("UseBiasedLocking") && m.s.Bool("UseBiasedLocking"))
 	}},
-	{flag: "NonNMethodCodeHeapSize", releases: all, ergo: true, value: func(m *machineFacts) (string, bool) {
+	// The code heaps are sized as the cache is reserved, each set ergonomically whatever the
+	// command line gave: a heap given keeps its size in a segmented cache and becomes 0 (25's
+	// non-method heap a page) in one that is not; 17 leaves its non-method heap alone there
+	// (17.0.15, 25.0.3: -XX:ProfiledCodeHeapSize=100m reads {command line, ergonomic}, -Xint
+	// -XX:ProfiledCodeHeapSize=100m 0).
+	{flag: "NonNMethodCodeHeapSize", releases: all, ergo: true, resets: true, value: func(m *machineFacts) (string, bool) {
 		switch {
 		case !m.codeHeaps():
 			return "", false
+		case m.segmented() && m.s.WasSetOnCommandLine("NonNMethodCodeHeapSize"):
+			return strconv.FormatUint(m.s.Uint("NonNMethodCodeHeapSize"), 10), true
 		case m.segmented():
-			return strconv.FormatUint(m.nonNMethod(), 10), true
+			// 17 shrinks the non-method heap to leave the other nmethod heap a page when
+			// the one given fills the cache (ProfiledCodeHeapSize=235m: 5238784);
+			// 25 grows the cache instead (below).
+			v := m.nonNMethod()
+			if p, np := m.s.Uint("ProfiledCodeHeapSize"), m.s.Uint("NonProfiledCodeHeapSize"); m.bothNMethodHeaps() {
+				// Both nmethod heaps given: the non-method heap takes the rest, which 25
+				// holds to its least size (ProfiledCodeHeapSize=100m
+				// -XX:NonProfiledCodeHeapSize=100m: 40 MB; 120m each: 995328 on 25,
+				// the cache growing by it).
+				v = 0
+				if r := m.s.Uint("ReservedCodeCacheSize"); r > p+np {
+					v = r - p - np
+				}
+				if m.s.JDK() >= jdk.R25 {
+					v = max(v, m.leastNonNMethod())
+				}
+			}
+			if given := m.oneNMethodHeap(); given != "" && m.s.JDK() < jdk.R25 {
+				if r, x := m.s.Uint("ReservedCodeCacheSize"), m.s.Uint(given); v+x+codePage > r && x+codePage <= r {
+					v = r - x - codePage
+				}
+			}
+			return strconv.FormatUint(v, 10), true
 		case m.s.JDK() >= jdk.R25:
 			return strconv.Itoa(codePage), true
 		}
 		return "", false
 	}},
-	{flag: "ProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+	{flag: "ProfiledCodeHeapSize", releases: all, ergo: true, resets: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
 		if !m.codeHeaps() {
 			return 0, false
 		}
 		if !m.segmented() {
 			return 0, true
+		}
+		if m.s.WasSetOnCommandLine("ProfiledCodeHeapSize") {
+			return m.s.Uint("ProfiledCodeHeapSize"), true
+		}
+		if m.oneNMethodHeap() == "NonProfiledCodeHeapSize" {
+			return m.nmethodRest("NonProfiledCodeHeapSize"), true
 		}
 		return m.profiledHalf(), true
 	})},
-	{flag: "NonProfiledCodeHeapSize", releases: all, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+	{flag: "NonProfiledCodeHeapSize", releases: all, ergo: true, resets: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
 		if !m.codeHeaps() {
 			return 0, false
 		}
 		if !m.segmented() {
 			return 0, true
 		}
-		return m.s.Uint("ReservedCodeCacheSize") - m.s.Uint("NonNMethodCodeHeapSize") - m.s.Uint("ProfiledCodeHeapSize"), true
+		if m.s.WasSetOnCommandLine("NonProfiledCodeHeapSize") {
+			return m.s.Uint("NonProfiledCodeHeapSize"), true
+		}
+		return m.nmethodRest("ProfiledCodeHeapSize"), true
+	})},
+	// 25 grows a cache the command line did not size to hold its three heaps when the one
+	// nmethod heap given leaves the other less than a page (ProfiledCodeHeapSize=239m:
+	// 256442368, the heaps' sum; a size given fails the start-up check instead).
+	{flag: "ReservedCodeCacheSize", releases: jdk25, ergo: true, value: uintRow(func(m *machineFacts) (uint64, bool) {
+		if !m.codeHeaps() || !m.segmented() {
+			return 0, false
+		}
+		sum := m.s.Uint("NonNMethodCodeHeapSize") + m.s.Uint("ProfiledCodeHeapSize") + m.s.Uint("NonProfiledCodeHeapSize")
+		return sum, sum > m.s.Uint("ReservedCodeCacheSize")
 	})},
 
 	// --- the collector -----------------------------------------------------------------------
@@ -647,7 +737,7 @@ func (e *ergo) machinePass(model cpu.Model, activeProcessors int) {
 		if !r.releases.Has(s.JDK()) || !s.Has(r.flag) {
 			continue
 		}
-		if s.WasSetOnCommandLine(r.flag) {
+		if s.WasSetOnCommandLine(r.flag) && !r.resets {
 			if r.warn != "" && m.x86() && s.Bool(r.flag) && r.unavailable(m) {
 				e.warn("%s", r.warn)
 				e.setDefault(r.flag, "false")

@@ -150,6 +150,21 @@ func Resolve(q Request) (*Run, error) {
 		}
 	}
 	r.CommandLineFlags = cl
+	if err := flags.CodeHeapFailure(set); err != nil {
+		// The code cache is reserved after PrintCommandLineFlags' line and before the
+		// collector starts: the ergonomics' lines are logged as for a failure the parser
+		// found after the flags settled (settleFailed).
+		var fe *flags.Error
+		if errors.As(err, &fe) {
+			for _, l := range logs {
+				if l.Level == "warning" || l.Configured {
+					fe.ErgoLog = append(fe.ErgoLog, l)
+				}
+			}
+		}
+		r.Flags = nil
+		return r, err
+	}
 	r.StartLog = append(ergo.HeapSizeLog(cl), ergo.StartLog(set, cl, q.CPU, q.CPU.Cores)...)
 	r.ExitLog = ergo.ExitLog(set)
 	r.MaxMemory = ergo.MaxMemory(set)
