@@ -241,11 +241,16 @@ func joinCompiles(printed map[int]printedCompile, recorded []recordedCompile) []
 // The model's own methods get no line of their own: a method compiles once or twice a run, and
 // a few durations of one method, each as long as the machine made it wait, are not its price
 // (docs/RATIONALE.md).
-func fitCompileTimes(cs []timedCompile, source string, speed map[string]float64) map[string]model.CompileTime {
-	out := map[string]model.CompileTime{}
+func fitCompileTimes(cs []timedCompile, source string, speed map[string]float64) (fits map[string]model.CompileTime, why map[string]string) {
+	fits, why = map[string]model.CompileTime{}, map[string]string{}
 	for _, what := range []string{model.WhatCompileC1, model.WhatCompileC2} {
 		var xs, ys []float64
-		n := 0
+		n, total := 0, 0
+		for _, c := range cs {
+			if c.compiler == what {
+				total++
+			}
+		}
 		for lo := minClassBytes; lo < 1<<24; lo *= 2 {
 			var bytes, ps []float64
 			for _, c := range cs {
@@ -259,23 +264,27 @@ func fitCompileTimes(cs []timedCompile, source string, speed map[string]float64)
 			}
 		}
 		if n < minCompiles || len(xs) < 2 {
+			why[what] = fmt.Sprintf("%d of its %d compiles in size classes of %d or more, %d classes", n, total, minClass, len(xs))
 			continue
 		}
 		a, b := lineFit(xs, ys)
 		if !(b > 0 && b < 1e12 && a < 1e12) {
-			continue // not increasing, or a second or more: not a compiler's time
+			why[what] = "no increasing line through its size classes"
+			continue
 		}
 		a = max(a, 0)
 		lineErr := misfit(xs, ys, func(x float64) float64 { return a + b*x })
 		speedErr := misfit(xs, ys, func(x float64) float64 { return x * speed[what] })
-		if !(lineErr < speedErr) || math.Exp(lineErr/float64(len(xs))) > maxMisfit {
+		lineOff, speedOff := math.Exp(lineErr/float64(len(xs))), math.Exp(speedErr/float64(len(xs)))
+		if !(lineErr < speedErr) || lineOff > maxMisfit {
+			why[what] = fmt.Sprintf("a line is off its size classes by a factor of %.2f on average, the speed by %.2f", lineOff, speedOff)
 			continue
 		}
-		out[what] = model.CompileTime{Fixed: int64(math.Round(a)), PerByte: int64(math.Round(b)),
+		fits[what] = model.CompileTime{Fixed: int64(math.Round(a)), PerByte: int64(math.Round(b)),
 			Source: fmt.Sprintf("line through the median size and time of each size class of %d %s compiles in %d classes (jdk.Compilation events' durations against bytecode bytes, own and inlined): %.3f ms + %.2f µs per byte, off the classes' medians by a factor of %.2f on average where -XX:+CITime's speed is off by %.2f; %s",
-				n, strings.TrimPrefix(what, "compile-"), len(xs), a/1e9, b/1e6, math.Exp(lineErr/float64(len(xs))), math.Exp(speedErr/float64(len(xs))), source)}
+				n, strings.TrimPrefix(what, "compile-"), len(xs), a/1e9, b/1e6, lineOff, speedOff, source)}
 	}
-	return out
+	return fits, why
 }
 
 // misfit is how far price is from the points: the sum of |log(price(x) / y)|, +Inf where a
@@ -298,7 +307,7 @@ const maxMisfit = 1.5
 // The size classes of the fit.
 const (
 	minClassBytes = 16
-	minClass      = 3
+	minClass      = 5
 )
 
 // lineFit is the least-squares line y = a + b·x through the points.
@@ -323,13 +332,14 @@ func lineFit(xs, ys []float64) (a, b float64) {
 // errNoRecording says the JVM cannot time its compiles one by one.
 var errNoRecording = errors.New("no flight recording")
 
-// compileTimesSummary is one line on what priced the compilers.
-func compileTimesSummary(ct map[string]model.CompileTime) string {
+// compileTimesSummary is one line on what priced the compilers, and why a compiler kept its
+// CITime speed.
+func compileTimesSummary(ct map[string]model.CompileTime, why map[string]string) string {
 	var parts []string
 	for _, what := range []string{model.WhatCompileC1, model.WhatCompileC2} {
 		t, ok := ct[what]
 		if !ok {
-			parts = append(parts, strings.TrimPrefix(what, "compile-")+": -XX:+CITime speed")
+			parts = append(parts, strings.TrimPrefix(what, "compile-")+": -XX:+CITime speed ("+why[what]+")")
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s: %.3f ms + %.2f µs per bytecode byte", strings.TrimPrefix(what, "compile-"),

@@ -76,7 +76,8 @@ func FuzzCompileRecording(f *testing.F) {
 		for range minCompiles {
 			many = append(many, cs...)
 		}
-		for what, ct := range fitCompileTimes(many, "fuzz", map[string]float64{model.WhatCompileC1: 1e6, model.WhatCompileC2: 1e7}) {
+		fits, _ := fitCompileTimes(many, "fuzz", map[string]float64{model.WhatCompileC1: 1e6, model.WhatCompileC2: 1e7})
+		for what, ct := range fits {
 			if ct.Fixed < 0 || ct.PerByte <= 0 || ct.Source == "" {
 				t.Fatalf("%s: %+v", what, ct)
 			}

@@ -658,8 +658,9 @@ extraRounds:
 				speed[what] = 1e12 / float64(v)
 			}
 		}
-		meas.CompileTimes = fitCompileTimes(timed, fmt.Sprintf("`%s`, %d rounds", compileCommand, o.Rounds), speed)
-		res.Compiles = compileTimesSummary(meas.CompileTimes)
+		var why map[string]string
+		meas.CompileTimes, why = fitCompileTimes(timed, fmt.Sprintf("`%s`, %d rounds", compileCommand, o.Rounds), speed)
+		res.Compiles = compileTimesSummary(meas.CompileTimes, why)
 	} else {
 		res.Compiles = "-XX:+CITime speeds (" + noCompiles.Error() + ")"
 	}
