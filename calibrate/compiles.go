@@ -10,9 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/jitsim/jitsim/bytecode"
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/jvmharness"
 	"github.com/jitsim/jitsim/runtime/model"
 )
@@ -221,6 +224,18 @@ func joinCompiles(printed map[int]printedCompile, recorded []recordedCompile) []
 	return cs
 }
 
+// families maps the JVM's name of each method the model runs on rel
+// ("com.sun.crypto.provider.AESCrypt::implEncryptBlock") to its family (method key).
+func families(rel jdk.Release) map[string]string {
+	fs := map[string]string{}
+	for _, m := range bytecode.Rows() {
+		if m.Profiles.Has(rel) {
+			fs[m.Class+"::"+m.Name] = m.Key
+		}
+	}
+	return fs
+}
+
 // fitCompileTimes fits each compiler's time per compile over cs: a line through the median
 // size and median time of each size class (bytecode bytes in [16, 32), [32, 64), … with at
 // least minClass compiles each), every class weighing the same. The JVM compiles many more
@@ -238,11 +253,38 @@ func joinCompiles(printed map[int]printedCompile, recorded []recordedCompile) []
 // describes them (2.1 and 2.3 on one run). A compiler with fewer than minCompiles compiles or two classes, or whose line is not
 // increasing, gets none either. source names the command and rounds.
 //
-// The model's own methods get no line of their own: a method compiles once or twice a run, and
-// a few durations of one method, each as long as the machine made it wait, are not its price
-// (docs/RATIONALE.md).
-func fitCompileTimes(cs []timedCompile, source string, speed map[string]float64) (fits map[string]model.CompileTime, why map[string]string) {
+// Each method of the model that rel runs is priced by its own compiles, by the fastest per
+// byte of them less the line's fixed part: a method compiles once or a few times a round, and
+// each of its durations is its compile plus whatever the machine made the compiler thread
+// wait, which only ever adds.
+func fitCompileTimes(cs []timedCompile, rel jdk.Release, source string, speed map[string]float64) (fits map[string]model.CompileTime, why map[string]string) {
 	fits, why = map[string]model.CompileTime{}, map[string]string{}
+	fams := families(rel)
+	defer func() {
+		for _, what := range []string{model.WhatCompileC1, model.WhatCompileC2} {
+			ct := fits[what]
+			own := map[string][]float64{}
+			for _, c := range cs {
+				if f, ok := fams[c.method]; ok && c.compiler == what {
+					own[f] = append(own[f], max(float64(c.ps-ct.Fixed), 0)/float64(c.bytes))
+				}
+			}
+			for f, v := range own {
+				ps := int64(math.Round(slices.Min(v)))
+				if ps <= 0 {
+					continue
+				}
+				if ct.Methods == nil {
+					ct.Methods = map[string]model.Measure{}
+				}
+				ct.Methods[f] = model.Measure{Value: ps, Source: fmt.Sprintf("%s's own %d %s compiles: the fastest per bytecode byte, own and inlined, after the fixed part (%.3f ms): %.2f µs; %s",
+					f, len(v), strings.TrimPrefix(what, "compile-"), float64(ct.Fixed)/1e9, float64(ps)/1e6, source)}
+			}
+			if ct.PerByte > 0 || len(ct.Methods) > 0 {
+				fits[what] = ct
+			}
+		}
+	}()
 	for _, what := range []string{model.WhatCompileC1, model.WhatCompileC2} {
 		var xs, ys []float64
 		n, total := 0, 0
@@ -342,8 +384,11 @@ func compileTimesSummary(ct map[string]model.CompileTime, why map[string]string)
 			parts = append(parts, strings.TrimPrefix(what, "compile-")+": -XX:+CITime speed ("+why[what]+")")
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s: %.3f ms + %.2f µs per bytecode byte", strings.TrimPrefix(what, "compile-"),
-			float64(t.Fixed)/1e9, float64(t.PerByte)/1e6))
+		line := fmt.Sprintf("%.3f ms + %.2f µs per bytecode byte", float64(t.Fixed)/1e9, float64(t.PerByte)/1e6)
+		if t.PerByte == 0 {
+			line = "-XX:+CITime speed (" + why[what] + ")"
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s, %d methods by their own compiles", strings.TrimPrefix(what, "compile-"), line, len(t.Methods)))
 	}
 	return strings.Join(parts, "; ")
 }

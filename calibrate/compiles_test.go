@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
 )
 
@@ -65,10 +66,23 @@ func TestCompileTimesOfRecording(t *testing.T) {
 	for what, s := range sums {
 		speed[what] = s[1] / s[0]
 	}
-	ct, why := fitCompileTimes(cs, "the recording", speed)
+	ct, why := fitCompileTimes(cs, jdk.R17, "the recording", speed)
 	c1, ok := ct[model.WhatCompileC1]
 	if !ok || c1.Fixed <= 0 || c1.Fixed > 500e6 || c1.PerByte <= 0 {
 		t.Fatalf("C1 %+v (%q)", c1, why)
+	}
+	// The model's methods the run compiled are priced by their own fastest compile.
+	for _, f := range []string{"AESCrypt.implEncryptBlock", "GHASH.blockMult", "CounterMode.implCrypt"} {
+		if _, ok := c1.Methods[f]; !ok {
+			t.Errorf("no C1 row of its own for %s", f)
+		}
+	}
+	for what, fit := range ct {
+		for f, m := range fit.Methods {
+			if m.Value <= 0 || !strings.Contains(m.Source, f+"'s own") {
+				t.Errorf("%s %s: %+v", what, f, m)
+			}
+		}
 	}
 	for what, fit := range ct {
 		for _, class := range [][2]int{{16, 64}, {64, 256}, {256, 1024}, {1024, 1 << 30}} {
@@ -141,9 +155,13 @@ func TestJVMCompileTimes(t *testing.T) {
 		if !ok1 || !ok2 || fixed.Ps <= 0 || !strings.Contains(fixed.Source, "jdk.Compilation") || !strings.Contains(per.Source, "line through") {
 			t.Errorf("%s: fixed %+v, per byte %+v", what, fixed, per)
 		}
+		own, ok := p.Row(what, "GHASH.blockMult", model.PerBytecodeByte)
+		if !ok || own.Family != "GHASH.blockMult" || !strings.Contains(own.Source, "own") {
+			t.Errorf("%s: GHASH.blockMult's row %+v", what, own)
+		}
 		c, err := p.CompileCost(what, "GHASH.blockMult", 245)
-		if err != nil || c != model.Cost(fixed.Ps+245*per.Ps) {
-			t.Errorf("%s: GHASH.blockMult's 245 bytes cost %v (%v), want %d ps", what, c, err, fixed.Ps+245*per.Ps)
+		if err != nil || c != model.Cost(fixed.Ps+245*own.Ps) {
+			t.Errorf("%s: GHASH.blockMult's 245 bytes cost %v (%v), want %d ps", what, c, err, fixed.Ps+245*own.Ps)
 		}
 	}
 	if r, ok := p.Row(model.WhatCompileC2, model.AnyFamily, model.PerBytecodeByte); !ok || !strings.Contains(r.Source, "CITime") {
@@ -228,7 +246,7 @@ func TestFitCompileTimesClasses(t *testing.T) {
 	add(model.WhatCompileC1, 1000, 5)
 	add(model.WhatCompileC1, 5, 50)  // under the classes: left out
 	add(model.WhatCompileC2, 100, 3) // too few: no fit
-	ct, why := fitCompileTimes(cs, "test", map[string]float64{model.WhatCompileC1: 5e6, model.WhatCompileC2: 5e6})
+	ct, why := fitCompileTimes(cs, jdk.R17, "test", map[string]float64{model.WhatCompileC1: 5e6, model.WhatCompileC2: 5e6})
 	c1, ok := ct[model.WhatCompileC1]
 	if !ok || math.Abs(float64(c1.Fixed)-100e6) > 1e6 || math.Abs(float64(c1.PerByte)-2e6) > 1e4 || !strings.Contains(c1.Source, "310 c1 compiles in 4 classes") {
 		t.Errorf("C1 %+v, want 100e6 ps + 2e6 ps per byte over 310 compiles in 4 classes", c1)
@@ -243,7 +261,7 @@ func TestFitCompileTimesClasses(t *testing.T) {
 	}
 	linear = append(linear, timedCompile{compiler: model.WhatCompileC1, method: "m", bytes: 1000, ps: 9e9})
 	exact[model.WhatCompileC1] = 3e6
-	if fits, why := fitCompileTimes(linear, "test", exact); len(fits) != 0 || !strings.Contains(why[model.WhatCompileC1], "the speed by 1.00") {
+	if fits, why := fitCompileTimes(linear, jdk.R17, "test", exact); len(fits) != 0 || !strings.Contains(why[model.WhatCompileC1], "the speed by 1.00") {
 		t.Errorf("compiles at one speed, 3 µs a byte: fitted %+v (%q)", fits, why)
 	}
 	if c2, ok := ct[model.WhatCompileC2]; ok || !strings.Contains(why[model.WhatCompileC2], "0 of its 3 compiles") {

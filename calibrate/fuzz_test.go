@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jitsim/jitsim/jdk"
 	"github.com/jitsim/jitsim/runtime/model"
 )
 
@@ -76,10 +77,15 @@ func FuzzCompileRecording(f *testing.F) {
 		for range minCompiles {
 			many = append(many, cs...)
 		}
-		fits, _ := fitCompileTimes(many, "fuzz", map[string]float64{model.WhatCompileC1: 1e6, model.WhatCompileC2: 1e7})
+		fits, _ := fitCompileTimes(many, jdk.R17, "fuzz", map[string]float64{model.WhatCompileC1: 1e6, model.WhatCompileC2: 1e7})
 		for what, ct := range fits {
-			if ct.Fixed < 0 || ct.PerByte <= 0 || ct.Source == "" {
+			if ct.Fixed < 0 || ct.PerByte < 0 || (ct.PerByte > 0) != (ct.Source != "") {
 				t.Fatalf("%s: %+v", what, ct)
+			}
+			for f, m := range ct.Methods {
+				if m.Value <= 0 || m.Source == "" {
+					t.Fatalf("%s %s: %+v", what, f, m)
+				}
 			}
 		}
 	})

@@ -659,7 +659,7 @@ extraRounds:
 			}
 		}
 		var why map[string]string
-		meas.CompileTimes, why = fitCompileTimes(timed, fmt.Sprintf("`%s`, %d rounds", compileCommand, o.Rounds), speed)
+		meas.CompileTimes, why = fitCompileTimes(timed, rel, fmt.Sprintf("`%s`, %d rounds", compileCommand, o.Rounds), speed)
 		res.Compiles = compileTimesSummary(meas.CompileTimes, why)
 	} else {
 		res.Compiles = "-XX:+CITime speeds (" + noCompiles.Error() + ")"
