@@ -354,9 +354,9 @@ type WarmupOptions struct {
 
 // WarmupResult is one flag set's warm-up comparison.
 type WarmupResult struct {
-	Set        string      `json:"flagSet"`
-	JVM        []Landmarks `json:"jvm"` // one per round
-	Model      Landmarks   `json:"model"`
+	Set   string      `json:"flagSet"`
+	JVM   []Landmarks `json:"jvm"` // one per round
+	Model Landmarks   `json:"model"`
 	// JVMOrder is the JVM's order by pairwise majority (majorityOrder), JVMOrderN how
 	// many rounds repeat it exactly.
 	JVMOrder  []string `json:"jvmMajorityOrder"`
