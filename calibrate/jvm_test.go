@@ -308,13 +308,25 @@ func TestJVMEndToEnd(t *testing.T) {
 		fmt.Fprintf(&rec, "== %s\n%s", strings.Join(opts, " "), out)
 		return out, nil
 	}
-	res, err := JVM(context.Background(), JVMOptions{Java: java, CPU: m, Rounds: 1, Quick: true, Run: run})
+	// The compile-time run on the real JVM, where it has the jfr tool.
+	var compiles func(context.Context, []string) (string, string, error)
+	tool, toolErr := jfrTool(java)
+	if toolErr == nil {
+		compiles = func(ctx context.Context, opts []string) (string, string, error) {
+			return runCompiles(ctx, prog, tool, opts)
+		}
+	}
+	res, err := JVM(context.Background(), JVMOptions{Java: java, CPU: m, Rounds: 1, Quick: true, Run: run, RunCompiles: compiles})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := res.Profile.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	if toolErr == nil && !strings.Contains(res.Compiles, "methods by their own compiles") {
+		t.Errorf("a JVM with flight recording and %s: %q", tool, res.Compiles)
+	}
+	t.Logf("compile times: %s", res.Compiles)
 	if os.Getenv("JITSIM_RECORD") == "1" {
 		if err := os.WriteFile(recording, []byte(rec.String()), 0o644); err != nil {
 			t.Fatal(err)
