@@ -25,8 +25,9 @@ import (
 // and bytecode size) and a flight recording of the JVM's jdk.Compilation events (each
 // compile's duration, compiler and inlined bytes). Its compiles — the primitives' own methods
 // at every level they reach, and the JDK's code around them, some hundreds a run — price each
-// compiler by a fixed part per compile and a part per byte (model.CompileTime). A JVM without flight recording,
-// or without the jfr tool beside it, keeps -XX:+CITime's speed.
+// compiler by a fixed part per compile and a part per byte, and the model's methods by their
+// own (model.CompileTime). A JVM without flight recording, or without the jfr tool beside it,
+// keeps -XX:+CITime's speed.
 
 // compileRunName names the run in progress reports and row sources.
 const compileRunName = "compile-times"
@@ -236,97 +237,105 @@ func families(rel jdk.Release) map[string]string {
 	return fs
 }
 
-// fitCompileTimes fits each compiler's time per compile over cs: a line through the median
-// size and median time of each size class (bytecode bytes in [16, 32), [32, 64), … with at
-// least minClass compiles each), every class weighing the same. The JVM compiles many more
-// small methods than large ones, and a line through all compiles alike follows the small
-// ones: over one run's C2 compiles, least absolute deviations priced the 150–800-byte
-// compiles at a third of their time. Medians keep the compiles that waited for a CPU on a
-// shared machine from pulling it. Compiles under 16 bytes (accessors, wrappers) are left out:
-// the model compiles none that small once its inlined callees are counted.
-//
-// A compiler gets the line only where it describes the classes well — off their medians by
-// less than a factor of maxMisfit on average (the geometric mean of price / median time, or
-// its inverse) — and better than speed[compiler] does (ps per byte: -XX:+CITime's one speed
-// over the same JVM's compiles). C1's compiles lie close to a line (1.1 on JDK 17 here), while
-// C2's time follows the code's shape more than its size, and neither a line nor one speed
-// describes them (2.1 and 2.3 on one run). A compiler with fewer than minCompiles compiles or two classes, or whose line is not
-// increasing, gets none either. source names the command and rounds.
-//
-// Each method of the model that rel runs is priced by its own compiles, by the fastest per
-// byte of them less the line's fixed part: a method compiles once or a few times a round, and
-// each of its durations is its compile plus whatever the machine made the compiler thread
-// wait, which only ever adds.
+// fitCompileTimes prices each compiler by its compiles in cs: by a line (compileLine) where
+// one describes them, and each method of the model that rel runs by its own compiles
+// (ownCompiles). why says, for a compiler without a line, why it keeps speed[compiler] (ps
+// per byte: -XX:+CITime's one speed over the same JVM's compiles). source names the command
+// and rounds.
 func fitCompileTimes(cs []timedCompile, rel jdk.Release, source string, speed map[string]float64) (fits map[string]model.CompileTime, why map[string]string) {
 	fits, why = map[string]model.CompileTime{}, map[string]string{}
 	fams := families(rel)
-	defer func() {
-		for _, what := range []string{model.WhatCompileC1, model.WhatCompileC2} {
-			ct := fits[what]
-			own := map[string][]float64{}
-			for _, c := range cs {
-				if f, ok := fams[c.method]; ok && c.compiler == what {
-					own[f] = append(own[f], max(float64(c.ps-ct.Fixed), 0)/float64(c.bytes))
-				}
-			}
-			for f, v := range own {
-				ps := int64(math.Round(slices.Min(v)))
-				if ps <= 0 {
-					continue
-				}
-				if ct.Methods == nil {
-					ct.Methods = map[string]model.Measure{}
-				}
-				ct.Methods[f] = model.Measure{Value: ps, Source: fmt.Sprintf("%s's own %d %s compiles: the fastest per bytecode byte, own and inlined, after the fixed part (%.3f ms): %.2f µs; %s",
-					f, len(v), strings.TrimPrefix(what, "compile-"), float64(ct.Fixed)/1e9, float64(ps)/1e6, source)}
-			}
-			if ct.PerByte > 0 || len(ct.Methods) > 0 {
-				fits[what] = ct
-			}
-		}
-	}()
 	for _, what := range []string{model.WhatCompileC1, model.WhatCompileC2} {
-		var xs, ys []float64
-		n, total := 0, 0
-		for _, c := range cs {
-			if c.compiler == what {
-				total++
-			}
+		ct, reason := compileLine(cs, what, source, speed[what])
+		if reason != "" {
+			why[what] = reason
 		}
-		for lo := minClassBytes; lo < 1<<24; lo *= 2 {
-			var bytes, ps []float64
-			for _, c := range cs {
-				if c.compiler == what && c.bytes >= lo && c.bytes < 2*lo {
-					bytes, ps = append(bytes, float64(c.bytes)), append(ps, float64(c.ps))
-				}
-			}
-			if len(ps) >= minClass {
-				xs, ys = append(xs, Median(bytes)), append(ys, Median(ps))
-				n += len(ps)
-			}
+		ct.Methods = ownCompiles(cs, what, fams, ct.Fixed, source)
+		if ct.PerByte > 0 || len(ct.Methods) > 0 {
+			fits[what] = ct
 		}
-		if n < minCompiles || len(xs) < 2 {
-			why[what] = fmt.Sprintf("%d of its %d compiles in size classes of %d or more, %d classes", n, total, minClass, len(xs))
-			continue
-		}
-		a, b := lineFit(xs, ys)
-		if !(b > 0 && b < 1e12 && a < 1e12) {
-			why[what] = "no increasing line through its size classes"
-			continue
-		}
-		a = max(a, 0)
-		lineErr := misfit(xs, ys, func(x float64) float64 { return a + b*x })
-		speedErr := misfit(xs, ys, func(x float64) float64 { return x * speed[what] })
-		lineOff, speedOff := math.Exp(lineErr/float64(len(xs))), math.Exp(speedErr/float64(len(xs)))
-		if !(lineErr < speedErr) || lineOff > maxMisfit {
-			why[what] = fmt.Sprintf("a line is off its size classes by a factor of %.2f on average, the speed by %.2f", lineOff, speedOff)
-			continue
-		}
-		fits[what] = model.CompileTime{Fixed: int64(math.Round(a)), PerByte: int64(math.Round(b)),
-			Source: fmt.Sprintf("line through the median size and time of each size class of %d %s compiles in %d classes (jdk.Compilation events' durations against bytecode bytes, own and inlined): %.3f ms + %.2f µs per byte, off the classes' medians by a factor of %.2f on average where -XX:+CITime's speed is off by %.2f; %s",
-				n, strings.TrimPrefix(what, "compile-"), len(xs), a/1e9, b/1e6, lineOff, speedOff, source)}
 	}
 	return fits, why
+}
+
+// compileLine is compiler what's line through the median size and median time of each size
+// class of its compiles (bytecode bytes in [16, 32), [32, 64), … with at least minClass
+// compiles each), every class weighing the same, or, with PerByte 0, the reason there is
+// none. The JVM compiles many more small methods than large ones, and a line through all
+// compiles alike follows the small ones (least absolute deviations priced one run's
+// 150–800-byte C2 compiles at a third of their time); medians keep the compiles that waited
+// for a CPU on a shared machine from pulling it. Compiles under 16 bytes (accessors,
+// wrappers) are left out: the model compiles none that small once its inlined callees are
+// counted.
+//
+// The line is taken only where it describes the classes well — off their medians by less
+// than a factor of maxMisfit on average (the geometric mean of price / median time, or its
+// inverse) — and better than speed does. C1's compiles lie close to a line (1.1–1.3 on this
+// project's recordings); C2's time follows the code's shape more than its size, and a line is
+// off by about 1.9.
+func compileLine(cs []timedCompile, what, source string, speed float64) (model.CompileTime, string) {
+	var xs, ys []float64
+	n, total := 0, 0
+	for _, c := range cs {
+		if c.compiler == what {
+			total++
+		}
+	}
+	for lo := minClassBytes; lo < 1<<24; lo *= 2 {
+		var bytes, ps []float64
+		for _, c := range cs {
+			if c.compiler == what && c.bytes >= lo && c.bytes < 2*lo {
+				bytes, ps = append(bytes, float64(c.bytes)), append(ps, float64(c.ps))
+			}
+		}
+		if len(ps) >= minClass {
+			xs, ys = append(xs, Median(bytes)), append(ys, Median(ps))
+			n += len(ps)
+		}
+	}
+	if n < minCompiles || len(xs) < 2 {
+		return model.CompileTime{}, fmt.Sprintf("%d of its %d compiles in size classes of %d or more, %d classes", n, total, minClass, len(xs))
+	}
+	a, b := lineFit(xs, ys)
+	if !(b > 0 && b < 1e12 && a < 1e12) {
+		return model.CompileTime{}, "no increasing line through its size classes"
+	}
+	a = max(a, 0)
+	lineErr := misfit(xs, ys, func(x float64) float64 { return a + b*x })
+	speedErr := misfit(xs, ys, func(x float64) float64 { return x * speed })
+	lineOff, speedOff := math.Exp(lineErr/float64(len(xs))), math.Exp(speedErr/float64(len(xs)))
+	if !(lineErr < speedErr) || lineOff > maxMisfit {
+		return model.CompileTime{}, fmt.Sprintf("a line is off its size classes by a factor of %.2f on average, the speed by %.2f", lineOff, speedOff)
+	}
+	return model.CompileTime{Fixed: int64(math.Round(a)), PerByte: int64(math.Round(b)),
+		Source: fmt.Sprintf("line through the median size and time of each size class of %d %s compiles in %d classes (jdk.Compilation events' durations against bytecode bytes, own and inlined): %.3f ms + %.2f µs per byte, off the classes' medians by a factor of %.2f on average where -XX:+CITime's speed is off by %.2f; %s",
+			n, strings.TrimPrefix(what, "compile-"), len(xs), a/1e9, b/1e6, lineOff, speedOff, source)}, ""
+}
+
+// ownCompiles prices each of the model's methods (fams) that compiler what compiled in cs by
+// its own compiles: the fastest per byte after the fixed part. A method compiles once or a
+// few times a round, and each of its durations is its compile plus whatever the machine made
+// the compiler thread wait, which only ever adds.
+func ownCompiles(cs []timedCompile, what string, fams map[string]string, fixed int64, source string) map[string]model.Measure {
+	perByte := map[string][]float64{}
+	for _, c := range cs {
+		if f, ok := fams[c.method]; ok && c.compiler == what {
+			perByte[f] = append(perByte[f], max(float64(c.ps-fixed), 0)/float64(c.bytes))
+		}
+	}
+	var own map[string]model.Measure
+	for f, v := range perByte {
+		ps := int64(math.Round(slices.Min(v)))
+		if ps <= 0 {
+			continue
+		}
+		if own == nil {
+			own = map[string]model.Measure{}
+		}
+		own[f] = model.Measure{Value: ps, Source: fmt.Sprintf("%s's own %d %s compiles: the fastest per bytecode byte, own and inlined, after the fixed part (%.3f ms): %.2f µs; %s",
+			f, len(v), strings.TrimPrefix(what, "compile-"), float64(fixed)/1e9, float64(ps)/1e6, source)}
+	}
+	return own
 }
 
 // misfit is how far price is from the points: the sum of |log(price(x) / y)|, +Inf where a
