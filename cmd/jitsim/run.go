@@ -100,6 +100,7 @@ func splitRunArgsWith(args []string, isOwn func(string) bool) (runArgs, error) {
 	// not an option as the jar (java -jar -Xmx64m app.jar), and -jar -version prints the
 	// version (OpenJDK 17.0.15, Temurin 25.0.3). -m and --module take the next argument.
 	jar := false
+args:
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -108,8 +109,9 @@ func splitRunArgsWith(args []string, isOwn func(string) bool) (runArgs, error) {
 		case a == "--":
 			if i+1 < len(args) {
 				r.scenario, r.kind, r.rest = args[i+1], "class", args[i+2:]
+				return r, nil
 			}
-			return r, nil
+			break args // nothing after the separator: as if the line ended before it
 		case a == "-h" || a == "--help":
 			r.help = true
 			r.own = append(r.own, a)
